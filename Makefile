@@ -1,0 +1,39 @@
+# kifucam: the two entry points (make demo, make test) and the longer jobs.
+# Every target first installs what is missing (scripts/bootstrap.sh), then builds.
+JOBS ?= $(shell nproc)
+SHARED ?= $(abspath ../shared)
+export KIFUCAM_SHARED := $(SHARED)
+
+.PHONY: all demo test build build-asan bench fuzz lint clean
+
+all: build
+
+build:
+	@scripts/bootstrap.sh build
+	@cmake -S . -B build -DCMAKE_BUILD_TYPE=Release >/dev/null
+	@cmake --build build -j $(JOBS)
+
+build-asan:
+	@scripts/bootstrap.sh test
+	@cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DKIFUCAM_SANITIZE=ON >/dev/null
+	@cmake --build build-asan -j $(JOBS)
+
+demo: build
+	@scripts/demo.sh build
+
+test: build-asan
+	@cd build-asan && ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+		ctest --output-on-failure -j $(JOBS) --timeout 600
+
+bench: build
+	@scripts/bootstrap.sh bench
+	@scripts/bench.sh build
+
+fuzz:
+	@scripts/bootstrap.sh test
+	@CC=clang CXX=clang++ cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo -DKIFUCAM_FUZZ=ON -DKIFUCAM_TESTS=OFF >/dev/null
+	@cmake --build build-fuzz -j $(JOBS)
+	@scripts/fuzz.sh build-fuzz $(or $(FUZZ_SECONDS),600)
+
+clean:
+	rm -rf build build-asan build-fuzz

@@ -1,0 +1,19 @@
+/* cli.h: the kifucam subcommands. Each takes main's argc/argv shifted so that argv[0]
+ * is the subcommand's name, and returns the process exit code of INTERFACE.md:
+ * 0 success, 1 the work ran but found a problem, 2 bad usage or unreadable input.
+ * Only app/ prints. */
+#ifndef KIFUCAM_CLI_H
+#define KIFUCAM_CLI_H
+
+int cmd_check(int argc, char **argv);
+int cmd_score(int argc, char **argv);
+int cmd_detect(int argc, char **argv);
+int cmd_record(int argc, char **argv);
+int cmd_calibrate(int argc, char **argv);
+int cmd_devices(int argc, char **argv);
+int cmd_render(int argc, char **argv);
+
+/* Print "kifucam CMD: MESSAGE" to stderr as one line (printf-style). */
+void cli_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+#endif

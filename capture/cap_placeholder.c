@@ -1,0 +1,3 @@
+/* placeholder until the module lands */
+int kc_capture_placeholder(void);
+int kc_capture_placeholder(void) { return 0; }

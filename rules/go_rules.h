@@ -1,0 +1,64 @@
+/* go_rules.h: rule sets as independent fields, with named presets filling them
+ * (after KataGo's design). Nothing here plays or scores: go_game.h and go_score.h read
+ * these fields. All komi and score values are in HALF POINTS (integers): 7.5 -> 15.
+ */
+#ifndef KIFUCAM_GO_RULES_H
+#define KIFUCAM_GO_RULES_H
+
+#include <stdbool.h>
+
+typedef enum {
+    GO_KO_SIMPLE = 0,     /* only the immediate recapture of a single-stone ko is barred
+                             (Japanese, Korean: a triple ko may repeat) */
+    GO_KO_POSITIONAL,     /* no whole-board position may recur (Chinese, NZ, Tromp-Taylor) */
+    GO_KO_SITUATIONAL     /* no position may recur with the same side to move (AGA, Ing) */
+} go_ko_rule_t;
+
+typedef enum {
+    GO_SCORING_AREA = 0,  /* stones + surrounded points (Chinese, Ing, AGA, NZ, Tromp-Taylor) */
+    GO_SCORING_TERRITORY  /* surrounded points + prisoners (Japanese, Korean) */
+} go_scoring_t;
+
+typedef enum {
+    GO_TAX_NONE = 0,      /* no tax */
+    GO_TAX_SEKI,          /* eyes of stones in seki are not territory (Japanese, Korean) */
+    GO_TAX_GROUP          /* each separate living group costs its owner two points,
+                             one stone (ancient area counting: huan qi tou) */
+} go_tax_t;
+
+typedef enum {
+    GO_HC_NONE = 0,       /* no compensation for handicap stones */
+    GO_HC_N,              /* White gets N points for N handicap stones (Chinese: half the
+                             handicap in stones; NZ; Tromp-Taylor as area scoring) */
+    GO_HC_N_MINUS_1       /* White gets N-1 points (AGA) */
+} go_handicap_comp_t;
+
+typedef struct go_rules {
+    const char *name;          /* preset name, or "custom" */
+    go_ko_rule_t ko;
+    bool multi_suicide;        /* suicide of two or more stones is legal (single never is) */
+    go_scoring_t scoring;
+    go_tax_t tax;
+    go_handicap_comp_t handicap_comp;
+    int komi2;                 /* standard komi in half points (15 = 7.5) */
+    bool black_wins_ties;      /* Ing: with komi 8, a tie is a win for Black */
+    bool pass_stones;          /* AGA: a pass hands a stone to the opponent's prisoners */
+    bool remove_dead;          /* false: Tromp-Taylor, every stone on the board counts */
+    bool white_first;          /* ancient rules: White moves first (with zuozi) */
+    bool zuozi;                /* ancient opening: two stones each on the diagonal corner
+                                  star points */
+} go_rules_t;
+
+/* Fill *out with the named preset: chinese, japanese, korean, ing, aga, nz, tromp-taylor,
+ * ancient-area, ancient-territory (case-insensitive; "cn", "jp", "kr", "tt" accepted).
+ * Returns GO_OK or GO_EINVAL for an unknown name (out untouched). */
+int go_rules_preset(const char *name, go_rules_t *out);
+
+/* The preset names, NULL-terminated, in the order above. */
+extern const char *const go_rules_names[];
+
+/* Map an SGF RU[] value ("Chinese", "Japanese", "Korean", "AGA", "NZ", "GOE"/"Ing",
+ * "Tromp-Taylor", ...) to a preset; returns GO_EINVAL for an unknown one. */
+int go_rules_from_sgf(const char *ru, go_rules_t *out);
+
+#endif

@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# Installs, with apt-get, only the Debian packages kifucam needs that are missing.
+# Usage: scripts/bootstrap.sh [build|test|bench]   (test adds the browser and fuzzing tools)
+set -euo pipefail
+what=${1:-build}
+pkgs=(cmake make gcc g++ pkg-config
+      libopencv-core-dev libopencv-imgproc-dev libopencv-imgcodecs-dev
+      libopencv-calib3d-dev libopencv-videoio-dev
+      libv4l-dev libcmocka-dev libmicrohttpd-dev libjansson-dev)
+case "$what" in
+  test)  pkgs+=(clang libclang-rt-14-dev chromium nodejs npm) ;;
+  bench) pkgs+=(clang libclang-rt-14-dev gnugo valgrind) ;;
+esac
+missing=()
+for p in "${pkgs[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
+done
+if [ ${#missing[@]} -eq 0 ]; then
+  echo "bootstrap: all ${#pkgs[@]} packages present"
+  exit 0
+fi
+echo "bootstrap: installing ${missing[*]}"
+if [ "$(id -u)" != 0 ]; then
+  echo "bootstrap: not root; install these packages yourself: ${missing[*]}" >&2
+  exit 2
+fi
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq
+apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+echo "bootstrap: done"

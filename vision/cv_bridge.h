@@ -1,0 +1,84 @@
+/* cv_bridge.h: the ONLY door to OpenCV (C++). Plain C types; every entry point catches
+ * C++ exceptions and returns a status code (0 success, negative CVB_E*); out-parameters
+ * are written only on success. Decisions live in C; this file only wraps OpenCV calls.
+ *
+ * Images are 8-bit, 1 (gray) or 3 (BGR) channels, row-major with a stride in bytes.
+ * An image made by cvb_image_alloc or returned by a cvb_* function owns its pixels and is
+ * released with cvb_image_free; a cvb_image_t built by the caller around its own buffer
+ * is only borrowed by the bridge (wrapped without copies, never freed by it).
+ *
+ * The implementation (cv_bridge.cpp) is organised in sections, one per user module
+ * (common, vision, capture, render, calib): add new wrappers to your own section.
+ */
+#ifndef KIFUCAM_CV_BRIDGE_H
+#define KIFUCAM_CV_BRIDGE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+enum {
+    CVB_OK = 0,
+    CVB_EINVAL = -1,    /* bad argument (NULL, empty, wrong channels) */
+    CVB_ENOMEM = -2,    /* allocation failed */
+    CVB_EREAD = -3,     /* file missing, unreadable or not an image/video */
+    CVB_EWRITE = -4,    /* could not write or encode */
+    CVB_ECV = -5,       /* OpenCV raised an exception */
+    CVB_EEOF = -6       /* end of a video */
+};
+/* A short description of a status code; never NULL. */
+const char *cvb_strerror(int code);
+
+typedef struct cvb_image {
+    int w, h;           /* pixels */
+    int channels;       /* 1 gray or 3 BGR */
+    size_t stride;      /* bytes per row, >= w * channels */
+    uint8_t *data;      /* w*h pixels; owned when made by the bridge */
+} cvb_image_t;
+
+/* ---- common ---- */
+/* Allocate a zeroed w x h image (stride = w*channels). Caller frees with cvb_image_free. */
+int cvb_image_alloc(cvb_image_t *img, int w, int h, int channels);
+/* Release the pixels of an image the bridge allocated; sets data to NULL. NULL-safe. */
+void cvb_image_free(cvb_image_t *img);
+/* Read an image file (JPEG, PNG, ...) as BGR with its EXIF orientation applied when
+ * apply_exif is nonzero. Caller frees. CVB_EREAD for a missing or undecodable file. */
+int cvb_imread(const char *path, int apply_exif, cvb_image_t *out);
+/* Decode an encoded image (JPEG, PNG...) from memory as BGR. Caller frees. */
+int cvb_imdecode(const uint8_t *buf, size_t len, cvb_image_t *out);
+/* Write an image; the format follows the extension (.png, .jpg with quality 1..100). */
+int cvb_imwrite(const char *path, const cvb_image_t *img, int jpeg_quality);
+/* Encode to JPEG in memory: *buf (malloc'd, caller frees with free()) and *len. */
+int cvb_imencode_jpeg(const cvb_image_t *img, int quality, uint8_t **buf, size_t *len);
+
+/* ---- video files (OpenCV videoio, FFmpeg backend) ---- */
+typedef struct cvb_video cvb_video_t;
+/* Open a video file for reading. *fps gets its frame rate (0 when unknown). */
+int cvb_video_open(const char *path, cvb_video_t **out, double *fps, int *w, int *h);
+/* Read the next frame as BGR into *out (reallocated as needed; caller frees it at the
+ * end with cvb_image_free). CVB_EEOF at the end. */
+int cvb_video_read(cvb_video_t *v, cvb_image_t *out);
+/* Close a reader. NULL-safe. */
+void cvb_video_close(cvb_video_t *v);
+typedef struct cvb_writer cvb_writer_t;
+/* Open a video file for writing (codec from the extension: .avi MJPG, .mp4 mp4v). */
+int cvb_writer_open(const char *path, double fps, int w, int h, cvb_writer_t **out);
+int cvb_writer_write(cvb_writer_t *wr, const cvb_image_t *img);
+/* Finish and close a writer. NULL-safe. */
+void cvb_writer_close(cvb_writer_t *wr);
+
+/* ---- vision ---- */
+
+/* ---- capture ---- */
+
+/* ---- render ---- */
+
+/* ---- calib ---- */
+
+#ifdef __cplusplus
+}
+#endif
+#endif
