@@ -1,0 +1,29 @@
+/* vis_snapshot.h: what vision hands to the station for one frame: per point, a colour,
+ * a confidence and whether something (a hand, an arm, a sleeve) hides it. Vision knows
+ * nothing of games: this is only what the camera saw.
+ *
+ * Points are row-major, index y*size + x, row 0 at the top of the board as the record is
+ * drawn (SGF "aa" is index 0). Colour values match rules/go_board.h's go_color_t.
+ */
+#ifndef KIFUCAM_VIS_SNAPSHOT_H
+#define KIFUCAM_VIS_SNAPSHOT_H
+
+#include <stdint.h>
+
+#define VIS_MAX_SIZE 25
+#define VIS_MAX_POINTS (VIS_MAX_SIZE * VIS_MAX_SIZE)
+
+typedef enum { VIS_EMPTY = 0, VIS_BLACK = 1, VIS_WHITE = 2 } vis_color_t;
+
+typedef struct vis_snapshot {
+    int size;                          /* 9, 13, 19 (any 2..25 for scripted tests) */
+    uint8_t color[VIS_MAX_POINTS];     /* vis_color_t; meaningless where occluded */
+    float conf[VIS_MAX_POINTS];        /* 0..1: how sure the colour is */
+    uint8_t occluded[VIS_MAX_POINTS];  /* 1: hidden; the colour is unknown, not empty */
+    int occluder;                      /* 1: something is over the board in this frame */
+    int board_lost;                    /* 1: the grid no longer fits (board/camera moved) */
+    uint64_t frame;                    /* the frame's sequence number */
+    double t;                          /* the frame's time, seconds from the start */
+} vis_snapshot_t;
+
+#endif
