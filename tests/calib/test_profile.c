@@ -1,0 +1,151 @@
+/* test_profile.c: the calibration profile reader and writer, with broken files. */
+#include <stddef.h>
+#include <stdarg.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "calib/cal_profile.h"
+#include "testutil.h"
+
+static const char *good =
+    "{\"kifucam_profile\":1,\"image\":[1280,720],\"size\":19,"
+    "\"corners\":[[300,100],[980,110],[1000,650],[280,640]],"
+    "\"rotate\":1,\"black_side\":\"top\","
+    "\"lens\":{\"fx\":1000,\"fy\":1001,\"cx\":640,\"cy\":360,\"dist\":[-0.1,0.01,0,0,0]},"
+    "\"colors\":{\"empty\":[80,160,200],\"black\":[20,20,20],\"white\":[230,230,230]}}";
+
+static int parse(const char *text, cal_profile_t *p, char *err)
+{
+    return cal_profile_parse(text, strlen(text), p, err, 200);
+}
+
+static void test_good_profile(void **state)
+{
+    (void)state;
+    cal_profile_t p;
+    char err[200] = "";
+    assert_int_equal(parse(good, &p, err), CAL_OK);
+    assert_int_equal(p.size, 19);
+    assert_int_equal(p.image_w, 1280);
+    assert_int_equal(p.rotate, 1);
+    assert_int_equal(p.black_side, CAL_SIDE_TOP);
+    assert_true(p.has_lens);
+    assert_true(p.has_colors);
+    assert_true(p.corners[2][0] == 1000 && p.corners[2][1] == 650);
+    assert_true(p.dist[0] == -0.1);
+    assert_true(p.white_bgr[1] == 230);
+}
+
+static void test_round_trip(void **state)
+{
+    (void)state;
+    cal_profile_t p, q;
+    char err[200] = "", path[] = "/tmp/kc_profile_XXXXXX";
+    assert_int_equal(parse(good, &p, err), CAL_OK);
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    close(fd);
+    assert_int_equal(cal_profile_save(path, &p, err, sizeof err), CAL_OK);
+    assert_int_equal(cal_profile_load(path, &q, err, sizeof err), CAL_OK);
+    assert_memory_equal(&p.corners, &q.corners, sizeof p.corners);
+    assert_int_equal(q.black_side, p.black_side);
+    assert_true(q.fx == p.fx && q.dist[0] == p.dist[0]);
+    assert_true(q.empty_bgr[2] == p.empty_bgr[2]);
+    unlink(path);
+}
+
+static void test_defaults_valid(void **state)
+{
+    (void)state;
+    cal_profile_t p;
+    char err[200];
+    cal_profile_defaults(&p, 9, 640, 480);
+    assert_int_equal(cal_profile_validate(&p, err, sizeof err), CAL_OK);
+}
+
+/* Each broken document, the error it must give, and a word the message must contain. */
+static const struct {
+    const char *text;
+    int code;
+    const char *word;
+} broken[] = {
+    { "", CAL_EPARSE, "line" },
+    { "{\"kifucam_profile\":1,\"image\":[1280,720],\"size\":19,\"corn", CAL_EPARSE, "line" },
+    { "[1,2,3]", CAL_EPARSE, "object" },
+    { "{\"image\":[1280,720],\"size\":19}", CAL_EVERSION, "kifucam_profile" },
+    { "{\"kifucam_profile\":2,\"image\":[1280,720],\"size\":19}", CAL_EVERSION, "version 2" },
+    { "{\"kifucam_profile\":\"1\"}", CAL_EVERSION, "kifucam_profile" },
+    { "{\"kifucam_profile\":1,\"size\":19,\"corners\":[[1,1],[100,1],[100,100],[1,100]]}", CAL_EFIELD, "image" },
+    { "{\"kifucam_profile\":1,\"image\":[1280,720],\"corners\":[[1,1],[100,1],[100,100],[1,100]]}", CAL_EFIELD, "size" },
+    { "{\"kifucam_profile\":1,\"image\":[1280,720],\"size\":19}", CAL_EFIELD, "corners" },
+    { "{\"kifucam_profile\":1,\"image\":[1280,720],\"size\":19,\"corners\":[[1,1],[100,1],[100,100]]}", CAL_EFIELD, "corners" },
+    { "{\"kifucam_profile\":1,\"image\":[1280,720],\"size\":19,\"corners\":[[1,1],[2000,1],[100,100],[1,100]]}", CAL_EFIELD, "outside" },
+    { "{\"kifucam_profile\":1,\"image\":[1280,720],\"size\":19,\"corners\":[[-5,1],[100,1],[100,100],[1,100]]}", CAL_EFIELD, "outside" },
+    { "{\"kifucam_profile\":1,\"image\":[1280,720],\"size\":19,\"corners\":[[1,1],[100,100],[100,1],[1,100]]}", CAL_EFIELD, "convex" },
+    { "{\"kifucam_profile\":1,\"image\":[1280,720],\"size\":19,\"corners\":[[1,1],[5,1],[5,5],[1,5]]}", CAL_EFIELD, "too close" },
+    { "{\"kifucam_profile\":1,\"image\":[1280,720],\"size\":99,\"corners\":[[1,1],[900,1],[900,600],[1,600]]}", CAL_EFIELD, "size" },
+    { "{\"kifucam_profile\":1,\"image\":[1280,720],\"size\":19,\"corners\":[[1,1],[900,1],[900,600],[1,600]],\"rotate\":7}", CAL_EFIELD, "rotate" },
+    { "{\"kifucam_profile\":1,\"image\":[1280,720],\"size\":19,\"corners\":[[1,1],[900,1],[900,600],[1,600]],\"black_side\":\"north\"}", CAL_EFIELD, "black_side" },
+    { "{\"kifucam_profile\":1,\"image\":[1280,720],\"size\":19,\"corners\":[[1,1],[900,1],[900,600],[1,600]],\"lens\":{\"fx\":-1,\"fy\":1,\"cx\":0,\"cy\":0,\"dist\":[0,0,0,0,0]}}", CAL_EFIELD, "lens" },
+    { "{\"kifucam_profile\":1,\"image\":[1280,720],\"size\":19,\"corners\":[[1,1],[900,1],[900,600],[1,600]],\"lens\":{\"fx\":1}}", CAL_EFIELD, "lens" },
+    { "{\"kifucam_profile\":1,\"image\":[1280,720],\"size\":19,\"corners\":[[1,1],[900,1],[900,600],[1,600]],\"colors\":{\"empty\":[0,0,300],\"black\":[0,0,0],\"white\":[0,0,0]}}", CAL_EFIELD, "colour" },
+    { "{\"kifucam_profile\":1,\"kifucam_profile\":1}", CAL_EPARSE, "duplicate" },
+    { "{\"kifucam_profile\":1,\"image\":[1e300,720],\"size\":19}", CAL_EFIELD, "image" },
+};
+
+static void test_broken_profiles(void **state)
+{
+    (void)state;
+    for (size_t i = 0; i < sizeof broken / sizeof broken[0]; i++) {
+        cal_profile_t p;
+        memset(&p, 0x5a, sizeof p);
+        cal_profile_t before = p;
+        char err[200] = "";
+        int rc = parse(broken[i].text, &p, err);
+        if (rc != broken[i].code || !strstr(err, broken[i].word))
+            fail_msg("case %zu: rc %d (want %d), message '%s' (want '%s')", i, rc,
+                     broken[i].code, err, broken[i].word);
+        assert_memory_equal(&p, &before, sizeof p); /* untouched on error */
+        assert_null(strchr(err, '\n'));             /* one line */
+    }
+}
+
+static void test_files(void **state)
+{
+    (void)state;
+    cal_profile_t p;
+    char err[200] = "", path[] = "/tmp/kc_profile_XXXXXX";
+    assert_int_equal(cal_profile_load("/nonexistent/dir/profile.json", &p, err, sizeof err), CAL_EIO);
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    close(fd); /* empty file */
+    assert_int_equal(cal_profile_load(path, &p, err, sizeof err), CAL_EPARSE);
+    FILE *f = fopen(path, "wb");
+    assert_non_null(f);
+    for (int i = 0; i < 4096; i++)
+        fputc((i * 7919) & 0xff, f); /* binary junk */
+    fclose(f);
+    assert_int_equal(cal_profile_load(path, &p, err, sizeof err), CAL_EPARSE);
+    /* saving an invalid profile is refused and leaves no file behind */
+    cal_profile_defaults(&p, 19, 640, 480);
+    p.corners[0][0] = 5000;
+    assert_int_equal(cal_profile_save(path, &p, err, sizeof err), CAL_EFIELD);
+    unlink(path);
+    assert_int_equal(cal_profile_save("/nonexistent/dir/p.json", &(cal_profile_t){ 0 }, err, sizeof err),
+                     CAL_EVERSION);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_good_profile),   cmocka_unit_test(test_round_trip),
+        cmocka_unit_test(test_defaults_valid), cmocka_unit_test(test_broken_profiles),
+        cmocka_unit_test(test_files),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
