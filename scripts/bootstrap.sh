@@ -8,7 +8,10 @@ pkgs=(cmake make gcc g++ pkg-config
       libopencv-calib3d-dev libopencv-videoio-dev
       libv4l-dev libcmocka-dev libmicrohttpd-dev libjansson-dev)
 case "$what" in
-  test)  pkgs+=(clang libclang-rt-14-dev chromium nodejs npm) ;;
+  test)  pkgs+=(clang libclang-rt-14-dev chromium)
+         # Node.js may come from another packaging that bundles npm (Debian's npm would
+         # conflict with it): only ask for Debian's when there is no npm at all.
+         command -v npm >/dev/null 2>&1 || pkgs+=(nodejs npm) ;;
   bench) pkgs+=(clang libclang-rt-14-dev gnugo valgrind) ;;
 esac
 missing=()
