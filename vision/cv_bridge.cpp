@@ -250,6 +250,53 @@ void cvb_writer_close(cvb_writer_t *wr)
 // ---------------------------------------------------------------- vision
 
 // ---------------------------------------------------------------- capture
+// Make *dst a w x h BGR image, keeping its pixels when the shape already matches.
+static int cap_ensure_bgr(cvb_image_t *dst, int w, int h)
+{
+    if (dst->data && dst->w == w && dst->h == h && dst->channels == 3)
+        return CVB_OK;
+    cvb_image_free(dst);
+    return cvb_image_alloc(dst, w, h, 3);
+}
+
+int cvb_yuyv_to_bgr(const uint8_t *src, size_t src_stride, int w, int h, cvb_image_t *dst)
+{
+    if (!src || !dst || w <= 0 || h <= 0 || (w & 1) || src_stride < (size_t)w * 2)
+        return CVB_EINVAL;
+    CVB_TRY
+    int rc = cap_ensure_bgr(dst, w, h);
+    if (rc)
+        return rc;
+    cv::Mat in(h, w, CV_8UC2, const_cast<uint8_t *>(src), src_stride);
+    cv::Mat out = wrap(dst);
+    cv::cvtColor(in, out, cv::COLOR_YUV2BGR_YUYV);
+    return CVB_OK;
+    CVB_CATCH
+}
+
+int cvb_imdecode_into(const uint8_t *buf, size_t len, cvb_image_t *dst)
+{
+    if (!buf || !len || !dst || len > (size_t)INT32_MAX)
+        return CVB_EINVAL;
+    CVB_TRY
+    cv::Mat raw(1, (int)len, CV_8UC1, const_cast<uint8_t *>(buf));
+    cv::Mat m;
+    if (dst->data && dst->channels == 3)
+        m = wrap(dst); // imdecode reuses this header's pixels when the size matches
+    cv::imdecode(raw, cv::IMREAD_COLOR, &m);
+    if (m.empty() || m.type() != CV_8UC3)
+        return CVB_EREAD;
+    if (dst->data && m.data == dst->data)
+        return CVB_OK;
+    cvb_image_t img;
+    int rc = export_mat(m, &img);
+    if (rc)
+        return rc;
+    cvb_image_free(dst);
+    *dst = img;
+    return CVB_OK;
+    CVB_CATCH
+}
 
 // ---------------------------------------------------------------- render
 

@@ -73,6 +73,13 @@ void cvb_writer_close(cvb_writer_t *wr);
 /* ---- vision ---- */
 
 /* ---- capture ---- */
+/* Convert packed YUYV (YUY2, BT.601) w x h (w even), src_stride bytes per row, to BGR in
+ * *dst, reusing its pixels when it is already w x h x 3 (else they are (re)allocated;
+ * the caller frees them with cvb_image_free). */
+int cvb_yuyv_to_bgr(const uint8_t *src, size_t src_stride, int w, int h, cvb_image_t *dst);
+/* Decode an encoded image (JPEG / an MJPEG frame) as BGR into *dst, reusing its pixels
+ * when the decoded size matches (else (re)allocated; caller frees). CVB_EREAD if corrupt. */
+int cvb_imdecode_into(const uint8_t *buf, size_t len, cvb_image_t *dst);
 
 /* ---- render ---- */
 
