@@ -1,0 +1,357 @@
+/* cap_source.c: the source interface (open by kind, next, stop, info, close) and the
+ * file sources: a video file (cvb_video_*), a folder of images in name order (strcmp of
+ * the names, so zero-padded numbering sorts in time order), a single image.
+ * Invariants: file frames are timed index / fps, whatever the decoding speed (paced in
+ * real time only with opt.realtime); s->img always holds the last frame handed out. */
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+
+#include "capture/cap_internal.h"
+
+struct cap_files {
+    char *dir;           /* folder */
+    char **names;        /* folder: image names, sorted */
+    size_t n, idx;       /* folder: count and next index; video/image: frames read */
+    cvb_video_t *video;  /* video */
+    uint32_t skipped;    /* unreadable frames since the last one handed out */
+    double wall0;        /* realtime pacing: monotonic time of the first frame */
+};
+
+double cap_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+int cap_sleep(cap_source_t *s, double sec)
+{
+    double end = cap_now() + sec;
+    while (!s->stop) {
+        double left = end - cap_now();
+        if (left <= 0)
+            return 0;
+        if (left > 0.05)
+            left = 0.05; /* wake now and then to see a stop request */
+        struct timespec ts = { (time_t)left, (long)((left - (double)(time_t)left) * 1e9) };
+        nanosleep(&ts, NULL);
+    }
+    return 1;
+}
+
+const char *cap_strerror(int code)
+{
+    switch (code) {
+    case CAP_OK: return "success";
+    case CAP_EINVAL: return "invalid argument";
+    case CAP_ENOMEM: return "out of memory";
+    case CAP_EOPEN: return "cannot open the source";
+    case CAP_ENOTCAP: return "not a V4L2 video capture device with streaming I/O";
+    case CAP_EFORMAT: return "no usable pixel format or size";
+    case CAP_EBUFFERS: return "the driver granted fewer than 2 capture buffers";
+    case CAP_EMMAP: return "cannot map a capture buffer";
+    case CAP_EIO: return "I/O error on a frame";
+    case CAP_ETIMEOUT: return "no frame within the timeout";
+    case CAP_EGONE: return "the camera is gone (reopening)";
+    case CAP_EEOF: return "end of the source";
+    case CAP_EDECODE: return "a frame could not be decoded";
+    case CAP_ESTOPPED: return "stopped";
+    case CAP_EDEVICE: return "the device refused a setup request";
+    default: return "unknown error";
+    }
+}
+
+void cap_options_defaults(cap_options_t *o)
+{
+    memset(o, 0, sizeof *o);
+    o->width = 1920;
+    o->height = 1080;
+    o->fps = 30;
+    o->pixfmt = 0;
+    o->nbuffers = 4;
+    o->timeout_ms = 2000;
+    o->settle_frames = 60;
+    o->reopen_min_ms = 250;
+    o->reopen_max_ms = 4000;
+    o->eio_gone = 5;
+    o->realtime = 0;
+}
+
+char *cap_fourcc_str(uint32_t f, char *buf)
+{
+    for (int i = 0; i < 4; i++) {
+        char ch = (char)((f >> (8 * i)) & 0xff);
+        buf[i] = isprint((unsigned char)ch) ? ch : '?';
+    }
+    buf[4] = '\0';
+    return buf;
+}
+
+static int has_image_ext(const char *name)
+{
+    static const char *ext[] = { ".png", ".jpg", ".jpeg", ".bmp", ".tif",
+                                 ".tiff", ".ppm", ".pgm", ".webp" };
+    const char *dot = strrchr(name, '.');
+    if (!dot)
+        return 0;
+    for (size_t i = 0; i < sizeof ext / sizeof ext[0]; i++)
+        if (!strcasecmp(dot, ext[i]))
+            return 1;
+    return 0;
+}
+
+static const char *base_name(const char *path)
+{
+    size_t n = strlen(path);
+    while (n > 1 && path[n - 1] == '/')
+        n--;
+    const char *b = path;
+    for (size_t i = 0; i + 1 < n; i++)
+        if (path[i] == '/')
+            b = path + i + 1;
+    return b;
+}
+
+static int cmp_names(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static void files_free(cap_files_t *fs)
+{
+    if (!fs)
+        return;
+    for (size_t i = 0; i < fs->n; i++)
+        free(fs->names[i]);
+    free(fs->names);
+    free(fs->dir);
+    cvb_video_close(fs->video);
+    free(fs);
+}
+
+static int folder_open(cap_source_t *s, const char *path)
+{
+    cap_files_t *fs = s->files;
+    fs->dir = strdup(path);
+    if (!fs->dir)
+        return CAP_ENOMEM;
+    DIR *d = opendir(path);
+    if (!d)
+        return CAP_EOPEN;
+    size_t cap = 0;
+    int rc = CAP_OK;
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL) {
+        if (e->d_name[0] == '.' || !has_image_ext(e->d_name))
+            continue;
+        if (fs->n == cap) {
+            size_t nc = cap ? cap * 2 : 64;
+            char **nn = realloc(fs->names, nc * sizeof *nn);
+            if (!nn) {
+                rc = CAP_ENOMEM;
+                break;
+            }
+            fs->names = nn;
+            cap = nc;
+        }
+        fs->names[fs->n] = strdup(e->d_name);
+        if (!fs->names[fs->n]) {
+            rc = CAP_ENOMEM;
+            break;
+        }
+        fs->n++;
+    }
+    closedir(d);
+    if (rc)
+        return rc;
+    if (fs->n == 0)
+        return CAP_EOPEN; /* a folder without images */
+    qsort(fs->names, fs->n, sizeof *fs->names, cmp_names);
+    s->info.fps = s->opt.fps;
+    return CAP_OK;
+}
+
+static int open_kind(cap_source_t *s, const char *spec)
+{
+    if (!strncmp(spec, "/dev/video", 10)) {
+        s->kind = CAP_KIND_CAMERA;
+        return cap_cam_open(s, spec);
+    }
+    struct stat st;
+    if (stat(spec, &st) != 0)
+        return CAP_EOPEN;
+    if (S_ISCHR(st.st_mode)) {
+        s->kind = CAP_KIND_CAMERA;
+        return cap_cam_open(s, spec);
+    }
+    s->files = calloc(1, sizeof *s->files);
+    if (!s->files)
+        return CAP_ENOMEM;
+    size_t n = strlen(base_name(spec));
+    if (n >= sizeof s->info.name)
+        n = sizeof s->info.name - 1;
+    memcpy(s->info.name, base_name(spec), n);
+    if (S_ISDIR(st.st_mode)) {
+        s->kind = CAP_KIND_FOLDER;
+        return folder_open(s, spec);
+    }
+    if (!S_ISREG(st.st_mode))
+        return CAP_EOPEN;
+    if (has_image_ext(spec)) {
+        s->kind = CAP_KIND_IMAGE;
+        if (cvb_imread(spec, 1, &s->img) != CVB_OK)
+            return CAP_EOPEN;
+        s->info.width = s->img.w;
+        s->info.height = s->img.h;
+        return CAP_OK;
+    }
+    s->kind = CAP_KIND_VIDEO;
+    double fps = 0;
+    int w = 0, h = 0;
+    if (cvb_video_open(spec, &s->files->video, &fps, &w, &h) != CVB_OK)
+        return CAP_EOPEN;
+    s->info.fps = fps > 0 && fps < 1000 ? fps : s->opt.fps;
+    s->info.width = w;
+    s->info.height = h;
+    return CAP_OK;
+}
+
+int cap_source_open(const char *spec, const cap_options_t *opt, cap_source_t **out)
+{
+    if (!spec || !*spec || !out)
+        return CAP_EINVAL;
+    cap_source_t *s = calloc(1, sizeof *s);
+    if (!s)
+        return CAP_ENOMEM;
+    if (opt)
+        s->opt = *opt;
+    else
+        cap_options_defaults(&s->opt);
+    const cap_options_t *o = &s->opt;
+    if (o->width <= 0 || o->height <= 0 || !(o->fps > 0 && o->fps <= 1000) ||
+        o->nbuffers < 1 || o->timeout_ms < 0 || o->settle_frames < 0 ||
+        o->reopen_min_ms < 0 || o->reopen_max_ms < o->reopen_min_ms || o->eio_gone < 1) {
+        free(s);
+        return CAP_EINVAL;
+    }
+    s->t0 = cap_now();
+    int rc = open_kind(s, spec);
+    s->info.kind = s->kind;
+    if (rc) {
+        cap_source_close(s);
+        return rc;
+    }
+    *out = s;
+    return CAP_OK;
+}
+
+/* Hold a file frame back until its time when pacing in real time. */
+static int pace(cap_source_t *s, double t)
+{
+    cap_files_t *fs = s->files;
+    if (!s->opt.realtime)
+        return 0;
+    if (fs->wall0 == 0)
+        fs->wall0 = cap_now() - t;
+    double wait = fs->wall0 + t - cap_now();
+    return wait > 0 ? cap_sleep(s, wait) : 0;
+}
+
+static int files_next(cap_source_t *s, cap_frame_t *f)
+{
+    cap_files_t *fs = s->files;
+    double fps = s->info.fps > 0 ? s->info.fps : s->opt.fps;
+    size_t idx;
+    switch (s->kind) {
+    case CAP_KIND_IMAGE:
+        if (fs->idx > 0)
+            return CAP_EEOF;
+        idx = fs->idx++;
+        break;
+    case CAP_KIND_VIDEO: {
+        int rc = cvb_video_read(fs->video, &s->img);
+        if (rc == CVB_EEOF)
+            return CAP_EEOF;
+        idx = fs->idx++;
+        if (rc) {
+            fs->skipped++;
+            return rc == CVB_ENOMEM ? CAP_ENOMEM : CAP_EDECODE;
+        }
+        s->info.width = s->img.w;
+        s->info.height = s->img.h;
+        break;
+    }
+    default: { /* folder */
+        if (fs->idx >= fs->n)
+            return CAP_EEOF;
+        idx = fs->idx++;
+        size_t len = strlen(fs->dir) + strlen(fs->names[idx]) + 2;
+        char *path = malloc(len);
+        if (!path)
+            return CAP_ENOMEM;
+        snprintf(path, len, "%s/%s", fs->dir, fs->names[idx]);
+        cvb_image_t img = { 0 };
+        int rc = cvb_imread(path, 1, &img);
+        free(path);
+        if (rc) {
+            fs->skipped++;
+            return rc == CVB_ENOMEM ? CAP_ENOMEM : CAP_EDECODE;
+        }
+        cvb_image_free(&s->img);
+        s->img = img;
+        s->info.width = img.w;
+        s->info.height = img.h;
+    }
+    }
+    double t = (double)idx / fps;
+    if (pace(s, t))
+        return CAP_ESTOPPED;
+    f->img = s->img;
+    f->seq = s->seq++;
+    f->t = t;
+    f->dropped = fs->skipped;
+    s->info.dropped += fs->skipped;
+    fs->skipped = 0;
+    return CAP_OK;
+}
+
+int cap_source_next(cap_source_t *s, cap_frame_t *f)
+{
+    if (!s || !f)
+        return CAP_EINVAL;
+    if (s->stop)
+        return CAP_ESTOPPED;
+    if (s->kind == CAP_KIND_CAMERA)
+        return cap_cam_next(s, f);
+    return files_next(s, f);
+}
+
+void cap_source_stop(cap_source_t *s)
+{
+    if (s)
+        s->stop = 1;
+}
+
+int cap_source_info(const cap_source_t *s, cap_info_t *info)
+{
+    if (!s || !info)
+        return CAP_EINVAL;
+    *info = s->info;
+    return CAP_OK;
+}
+
+void cap_source_close(cap_source_t *s)
+{
+    if (!s)
+        return;
+    cap_cam_close(s);
+    files_free(s->files);
+    cvb_image_free(&s->img);
+    free(s);
+}

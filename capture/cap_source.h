@@ -1,0 +1,125 @@
+/* cap_source.h: the station's input: frames from a V4L2 camera (libv4l2), a video file,
+ * a folder of images (name order, a given frame rate) or a single image, behind one
+ * interface.
+ *
+ * A frame is a borrowed BGR view owned by the source: valid until the next
+ * cap_source_next() or cap_source_close() on that source. Each frame has a sequence number
+ * (0, 1, 2... over the whole life of the source, across camera reopens), a time in
+ * seconds (cameras: monotonic clock since the source was opened; files and folders: frame
+ * index / fps) and the count of frames dropped just before it.
+ *
+ * Cameras: the newest frame is always the one handed on; frames that piled up while the
+ * caller was busy are requeued unprocessed and counted in `dropped`. A camera that
+ * vanishes (unplugged: ENODEV, poll error, EIO repeated) makes cap_source_next() return
+ * CAP_EGONE; the caller keeps calling it, the source reopens the device with a back-off,
+ * and CAP_OK frames flow again once it is back.
+ *
+ * Not thread-safe: one thread drives a source; cap_source_stop() alone may be called from
+ * a signal handler or another thread.
+ */
+#ifndef KIFUCAM_CAP_SOURCE_H
+#define KIFUCAM_CAP_SOURCE_H
+
+#include <stdint.h>
+
+#include "vision/cv_bridge.h"
+
+enum {
+    CAP_OK = 0,
+    CAP_EINVAL = -1,    /* bad argument or option */
+    CAP_ENOMEM = -2,    /* allocation failed */
+    CAP_EOPEN = -3,     /* the source does not exist or cannot be opened */
+    CAP_ENOTCAP = -4,   /* the device cannot capture video by streaming I/O */
+    CAP_EFORMAT = -5,   /* no usable pixel format / size */
+    CAP_EBUFFERS = -6,  /* the driver granted fewer than 2 buffers */
+    CAP_EMMAP = -7,     /* a capture buffer could not be mapped */
+    CAP_EIO = -8,       /* an I/O error on one frame (reported; call again) */
+    CAP_ETIMEOUT = -9,  /* no frame within the timeout (reported; call again) */
+    CAP_EGONE = -10,    /* the camera is gone; reopening with a back-off: call again */
+    CAP_EEOF = -11,     /* end of the file, folder or image */
+    CAP_EDECODE = -12,  /* one frame could not be decoded / converted (call again) */
+    CAP_ESTOPPED = -13, /* cap_source_stop() was called */
+    CAP_EDEVICE = -14   /* the driver refused a setup request (ioctl failed) */
+};
+/* A short description of a status code; never NULL. */
+const char *cap_strerror(int code);
+
+typedef enum {
+    CAP_KIND_CAMERA = 1, /* a V4L2 device (/dev/videoN) */
+    CAP_KIND_VIDEO,      /* a video file (OpenCV videoio) */
+    CAP_KIND_FOLDER,     /* a folder of images in name order */
+    CAP_KIND_IMAGE       /* a single image file: one frame */
+} cap_kind_t;
+
+/* Bits of cap_info_t.locked: the camera controls fixed after the settling frames. */
+enum { CAP_LOCK_EXPOSURE = 1, CAP_LOCK_WHITE_BALANCE = 2, CAP_LOCK_FOCUS = 4 };
+
+typedef struct cap_options {
+    int width, height;  /* camera size requested; default 1920x1080 (the driver may give
+                           another: see cap_source_info) */
+    double fps;         /* camera frame rate requested, and the rate of a folder of images
+                           (and of a video whose file gives none); default 30 */
+    uint32_t pixfmt;    /* V4L2 fourcc to force (MJPG, YUYV, BGR3); 0: choose (default) */
+    int nbuffers;       /* capture buffers requested; default 4 (the driver decides) */
+    int timeout_ms;     /* longest wait for a frame in one cap_source_next(); default 2000 */
+    int settle_frames;  /* camera: fix exposure, white balance and focus after this many
+                           frames, once the automatic controls have settled; 0: never;
+                           default 60 (2 s at 30 fps) */
+    int reopen_min_ms;  /* back-off between attempts to reopen a vanished camera: starts
+                           here, doubles each failure, up to reopen_max_ms; default 250 */
+    int reopen_max_ms;  /* default 4000 */
+    int eio_gone;       /* this many EIO in a row means the camera is gone; default 5 */
+    int realtime;       /* files and folders: 1 = pace frames at their rate; default 0
+                           (as fast as the caller takes them) */
+} cap_options_t;
+
+/* Fill *o with the defaults above. */
+void cap_options_defaults(cap_options_t *o);
+
+typedef struct cap_frame {
+    cvb_image_t img;  /* BGR, borrowed: valid until the next call on the source */
+    uint64_t seq;     /* sequence number of delivered frames, from 0 */
+    double t;         /* seconds (see the file comment) */
+    uint32_t dropped; /* frames lost just before this one (backlog, driver drops) */
+} cap_frame_t;
+
+typedef struct cap_info {
+    cap_kind_t kind;
+    int width, height;   /* frame size (cameras: what the driver chose; 0 until known) */
+    double fps;          /* nominal frame rate (0 when unknown) */
+    uint32_t pixfmt;     /* cameras: the V4L2 fourcc in use; 0 otherwise */
+    int nbuffers;        /* cameras: buffers granted */
+    int locked;          /* cameras: CAP_LOCK_* bits fixed so far */
+    int reopens;         /* cameras: successful reopens after a loss */
+    uint64_t dropped;    /* total frames dropped */
+    char name[64];       /* cameras: the card name; files: the base name */
+} cap_info_t;
+
+typedef struct cap_source cap_source_t;
+
+/* Open `spec`: /dev/videoN (or any character device) -> camera; a folder -> its images
+ * (.png .jpg .jpeg .bmp .tif .tiff .ppm .pgm .webp) in name order; a file with an image
+ * extension -> one frame; any other file -> a video. `opt` may be NULL (defaults).
+ * *out is the new source (close with cap_source_close), written only on success. */
+int cap_source_open(const char *spec, const cap_options_t *opt, cap_source_t **out);
+
+/* Wait for the next frame (at most opt.timeout_ms) and hand it on in *f (written only on
+ * CAP_OK). Errors CAP_ETIMEOUT, CAP_EIO, CAP_EDECODE and CAP_EGONE are transient: call
+ * again. CAP_EEOF and CAP_ESTOPPED are final. */
+int cap_source_next(cap_source_t *s, cap_frame_t *f);
+
+/* Ask the source to stop: the pending or next cap_source_next() returns CAP_ESTOPPED.
+ * Async-signal-safe (only sets a flag). NULL-safe. */
+void cap_source_stop(cap_source_t *s);
+
+/* Describe the source as it is now. */
+int cap_source_info(const cap_source_t *s, cap_info_t *info);
+
+/* Stop streaming, unmap and close everything, free the source; safe in any state.
+ * NULL-safe. Frames handed out become invalid. */
+void cap_source_close(cap_source_t *s);
+
+/* The fourcc as 4 printable characters plus NUL into buf (at least 5 bytes); returns buf. */
+char *cap_fourcc_str(uint32_t fourcc, char *buf);
+
+#endif
