@@ -1,0 +1,503 @@
+/* test_web.c: the web server over real loopback HTTP: pages, published state, record and
+ * frame, Server-Sent Events, the token, the actions' parameters, and bad requests
+ * (oversized bodies, malformed JSON, unknown paths, traversal, half-open connections). */
+#include <stddef.h>
+#include <stdarg.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "web/web.h"
+#include "http_client.h"
+#include "testutil.h"
+
+#define TOKEN "s3cret-token"
+
+typedef struct seen {
+    pthread_mutex_t mu;
+    int calls;
+    char name[32], point[8], color[8], body[256];
+    int refuse;                 /* the callback refuses when set */
+} seen_t;
+
+static int on_action(void *user, const web_action_t *a, char *msg, size_t msglen)
+{
+    seen_t *s = user;
+    pthread_mutex_lock(&s->mu);
+    s->calls++;
+    snprintf(s->name, sizeof s->name, "%s", a->name);
+    snprintf(s->point, sizeof s->point, "%s", a->point ? a->point : "");
+    snprintf(s->color, sizeof s->color, "%s", a->color ? a->color : "");
+    snprintf(s->body, sizeof s->body, "%s", a->body ? a->body : "");
+    int refuse = s->refuse;
+    pthread_mutex_unlock(&s->mu);
+    snprintf(msg, msglen, refuse ? "not now: %s" : "done: %s", a->name);
+    return refuse ? -1 : 0;
+}
+
+typedef struct fx {
+    web_server_t *srv;
+    int port;
+    seen_t seen;
+} fx_t;
+
+static int setup_cfg(void **state, int timeout_s, int max_sse)
+{
+    fx_t *f = calloc(1, sizeof *f);
+    pthread_mutex_init(&f->seen.mu, NULL);
+    web_config_t cfg;
+    web_config_defaults(&cfg);
+    cfg.token = TOKEN;
+    cfg.connection_timeout_s = timeout_s;
+    cfg.max_sse_clients = max_sse;
+    cfg.max_body = 1024;
+    cfg.keepalive_s = 1;
+    if (web_server_create(&cfg, on_action, &f->seen, &f->srv) != WEB_OK) {
+        free(f);
+        return -1;
+    }
+    f->port = web_server_port(f->srv);
+    *state = f;
+    return 0;
+}
+
+static int setup(void **state) { return setup_cfg(state, 5, 8); }
+static int setup_short(void **state) { return setup_cfg(state, 1, 2); }
+
+static int teardown(void **state)
+{
+    fx_t *f = *state;
+    web_server_destroy(f->srv);
+    pthread_mutex_destroy(&f->seen.mu);
+    free(f);
+    return 0;
+}
+
+static const char *STATE1 =
+    "{\"size\":3,\"board\":[\"X..\",\"...\",\"..O\"],\n"
+    " \"moves\":[{\"n\":1,\"color\":\"B\",\"point\":\"aa\"},{\"n\":2,\"color\":\"W\",\"point\":\"cc\"}],"
+    " \"turn\":\"B\",\"phase\":\"play\",\"black\":{\"name\":\"Kuro \\\"K\\\"\",\"rank\":\"3d\"}}";
+
+static void test_defaults_and_errors(void **state)
+{
+    (void)state;
+    web_config_t cfg;
+    web_config_defaults(&cfg);
+    assert_int_equal(cfg.port, 0);
+    assert_null(cfg.address);
+    assert_true(cfg.max_connections > 0 && cfg.max_sse_clients > 0 && cfg.max_body > 0);
+    cfg.address = "not-an-address";
+    web_server_t *srv = (web_server_t *)0x1;
+    assert_int_equal(web_server_create(&cfg, NULL, NULL, &srv), WEB_EINVAL);
+    assert_ptr_equal(srv, (web_server_t *)0x1);   /* untouched on failure */
+    assert_int_equal(web_server_create(NULL, NULL, NULL, NULL), WEB_EINVAL);
+    assert_non_null(web_strerror(WEB_ESTART));
+    assert_non_null(web_strerror(12345));
+    web_server_destroy(NULL);
+}
+
+static void test_generated_token_and_port(void **state)
+{
+    (void)state;
+    web_server_t *srv = NULL;
+    assert_int_equal(web_server_create(NULL, NULL, NULL, &srv), WEB_OK);
+    assert_true(web_server_port(srv) > 0);
+    assert_int_equal(strlen(web_server_token(srv)), 32);
+    /* no callback: an authorised action is refused with 409 */
+    char hdr[128];
+    snprintf(hdr, sizeof hdr, "Authorization: Bearer %s\r\n", web_server_token(srv));
+    hc_resp_t r;
+    assert_int_equal(hc_request(web_server_port(srv), "POST", "/api/pass", hdr, NULL, &r), 0);
+    assert_int_equal(r.status, 409);
+    hc_resp_free(&r);
+    web_server_destroy(srv);
+}
+
+static void test_ipv6_loopback(void **state)
+{
+    (void)state;
+    web_config_t cfg;
+    web_config_defaults(&cfg);
+    cfg.address = "::1";
+    web_server_t *srv = NULL;
+    int rc = web_server_create(&cfg, NULL, NULL, &srv);
+    if (rc == WEB_ESTART) {                 /* no IPv6 on this machine */
+        print_message("SKIP: no IPv6 loopback\n");
+        skip();
+    }
+    assert_int_equal(rc, WEB_OK);
+    assert_true(web_server_port(srv) > 0);
+    web_server_destroy(srv);
+}
+
+static void test_pages(void **state)
+{
+    fx_t *f = *state;
+    const char *pages[] = { "/overlay", "/overlay?bg=none&size=600", "/console?token=x",
+                            "/kc.js", "/kc.css", "/" };
+    for (size_t i = 0; i < sizeof pages / sizeof *pages; i++) {
+        hc_resp_t r;
+        assert_int_equal(hc_get(f->port, pages[i], &r), 0);
+        assert_int_equal(r.status, 200);
+        assert_true(r.body_len > 0);
+        hc_resp_free(&r);
+    }
+    hc_resp_t r;
+    hc_get(f->port, "/overlay", &r);
+    assert_non_null(strstr(r.head, "text/html"));
+    assert_non_null(strstr(r.body, "kc.js"));
+    hc_resp_free(&r);
+    hc_get(f->port, "/kc.js", &r);
+    assert_non_null(strstr(r.head, "javascript"));
+    assert_non_null(strstr(r.body, "EventSource"));
+    hc_resp_free(&r);
+}
+
+static void test_state_sgf_frame(void **state)
+{
+    fx_t *f = *state;
+    hc_resp_t r;
+    /* nothing published yet */
+    hc_get(f->port, "/state.json", &r);
+    assert_int_equal(r.status, 404);
+    hc_resp_free(&r);
+    hc_get(f->port, "/frame.jpg", &r);
+    assert_int_equal(r.status, 404);
+    hc_resp_free(&r);
+
+    assert_int_equal(web_server_publish_state(f->srv, STATE1), WEB_OK);
+    assert_int_equal(web_server_publish_state(f->srv, "{not json"), WEB_EINVAL);
+    assert_int_equal(web_server_publish_state(f->srv, "[1,2]"), WEB_EINVAL);
+    assert_int_equal(web_server_publish_state(f->srv, NULL), WEB_EINVAL);
+    hc_get(f->port, "/state.json", &r);
+    assert_int_equal(r.status, 200);
+    assert_non_null(strstr(r.head, "application/json"));
+    assert_null(strchr(r.body, '\n'));                 /* compact: one SSE data line */
+    assert_non_null(strstr(r.body, "\"board\":[\"X..\",\"...\",\"..O\"]"));
+    assert_non_null(strstr(r.body, "Kuro \\\"K\\\""));
+    hc_resp_free(&r);
+
+    const char *sgf = "(;GM[1]SZ[9];B[ee];W[cc])";
+    assert_int_equal(web_server_publish_sgf(f->srv, sgf), WEB_OK);
+    hc_get(f->port, "/game.sgf", &r);
+    assert_int_equal(r.status, 200);
+    assert_string_equal(r.body, sgf);
+    hc_resp_free(&r);
+
+    uint8_t jpeg[300];
+    for (size_t i = 0; i < sizeof jpeg; i++)
+        jpeg[i] = (uint8_t)(i * 7 + 1);
+    jpeg[0] = 0xff;
+    jpeg[1] = 0xd8;
+    assert_int_equal(web_server_publish_frame(f->srv, jpeg, sizeof jpeg), WEB_OK);
+    assert_int_equal(web_server_publish_frame(f->srv, jpeg, 0), WEB_EINVAL);
+    hc_get(f->port, "/frame.jpg", &r);
+    assert_int_equal(r.status, 200);
+    assert_non_null(strstr(r.head, "image/jpeg"));
+    assert_int_equal(r.body_len, sizeof jpeg);
+    assert_memory_equal(r.body, jpeg, sizeof jpeg);
+    hc_resp_free(&r);
+
+    web_stats_t st;
+    web_server_stats(f->srv, &st);
+    assert_int_equal(st.events, 1);
+    assert_true(st.requests >= 5);
+    assert_true(st.refused >= 2);
+}
+
+static void test_events(void **state)
+{
+    fx_t *f = *state;
+    assert_int_equal(web_server_publish_state(f->srv, "{\"size\":9,\"n\":1}"), WEB_OK);
+    int fd = hc_events_open(f->port);
+    assert_true(fd >= 0);
+    char *buf = NULL;
+    size_t len = 0, cap = 0;
+    /* the latest state first */
+    assert_true(hc_wait_for(fd, &buf, &len, &cap, "data: {\"size\":9,\"n\":1}\n\n", 5000));
+    assert_non_null(strstr(buf, "text/event-stream"));
+    /* then each new one, in order */
+    for (int i = 2; i <= 5; i++) {
+        char js[64];
+        snprintf(js, sizeof js, "{\"size\":9,\"n\":%d}", i);
+        assert_int_equal(web_server_publish_state(f->srv, js), WEB_OK);
+    }
+    assert_true(hc_wait_for(fd, &buf, &len, &cap, "\"n\":5}", 5000));
+    char *p2 = strstr(buf, "\"n\":2}"), *p3 = strstr(buf, "\"n\":3}"), *p4 = strstr(buf, "\"n\":4}");
+    assert_true(p2 && p3 && p4 && p2 < p3 && p3 < p4);
+    web_stats_t st;
+    web_server_stats(f->srv, &st);
+    assert_int_equal(st.sse_clients, 1);
+    /* a keepalive comment arrives while idle (keepalive_s = 1) */
+    assert_true(hc_wait_for(fd, &buf, &len, &cap, ": keepalive", 5000));
+    close(fd);
+    free(buf);
+}
+
+static void test_events_many_and_big(void **state)
+{
+    fx_t *f = *state;
+    int fds[4];
+    char *bufs[4] = { 0 };
+    size_t lens[4] = { 0 }, caps[4] = { 0 };
+    for (int i = 0; i < 4; i++) {
+        fds[i] = hc_events_open(f->port);
+        assert_true(fds[i] >= 0);
+        assert_true(hc_wait_for(fds[i], &bufs[i], &lens[i], &caps[i], "retry:", 5000));
+    }
+    /* a state larger than one send block (16 KB) arrives whole */
+    size_t n = 60000;
+    char *big = malloc(n + 64);
+    strcpy(big, "{\"size\":19,\"pad\":\"");
+    size_t l = strlen(big);
+    memset(big + l, 'x', n);
+    strcpy(big + l + n, "\",\"end\":true}");
+    assert_int_equal(web_server_publish_state(f->srv, big), WEB_OK);
+    for (int i = 0; i < 4; i++) {
+        assert_true(hc_wait_for(fds[i], &bufs[i], &lens[i], &caps[i], "\"end\":true}\n\n", 5000));
+        close(fds[i]);
+        free(bufs[i]);
+    }
+    free(big);
+}
+
+static void test_sse_limit(void **state)
+{
+    fx_t *f = *state;   /* max_sse_clients = 2 */
+    int a = hc_events_open(f->port), b = hc_events_open(f->port);
+    char *ba = NULL, *bb = NULL;
+    size_t la = 0, ca = 0, lb = 0, cb = 0;
+    assert_true(hc_wait_for(a, &ba, &la, &ca, "retry:", 5000));
+    assert_true(hc_wait_for(b, &bb, &lb, &cb, "retry:", 5000));
+    hc_resp_t r;
+    hc_get(f->port, "/events", &r);
+    assert_int_equal(r.status, 503);
+    hc_resp_free(&r);
+    close(a);
+    close(b);
+    free(ba);
+    free(bb);
+}
+
+static void test_token(void **state)
+{
+    fx_t *f = *state;
+    hc_resp_t r;
+    hc_request(f->port, "POST", "/api/pass", NULL, NULL, &r);
+    assert_int_equal(r.status, 401);
+    hc_resp_free(&r);
+    hc_request(f->port, "POST", "/api/pass", "Authorization: Bearer wrong\r\n", NULL, &r);
+    assert_int_equal(r.status, 401);
+    hc_resp_free(&r);
+    hc_request(f->port, "POST", "/api/pass?token=" TOKEN "x", NULL, NULL, &r);
+    assert_int_equal(r.status, 401);
+    hc_resp_free(&r);
+    hc_request(f->port, "POST", "/api/pass?token=s3cret", NULL, NULL, &r);   /* a prefix */
+    assert_int_equal(r.status, 401);
+    hc_resp_free(&r);
+    assert_int_equal(f->seen.calls, 0);
+
+    hc_request(f->port, "POST", "/api/pass", "Authorization: Bearer " TOKEN "\r\n", NULL, &r);
+    assert_int_equal(r.status, 200);
+    assert_non_null(strstr(r.body, "\"ok\":true"));
+    assert_non_null(strstr(r.body, "done: pass"));
+    hc_resp_free(&r);
+    assert_int_equal(f->seen.calls, 1);
+    assert_string_equal(f->seen.name, "pass");
+
+    hc_request(f->port, "POST", "/api/toggle?point=dd&token=" TOKEN, NULL, NULL, &r);
+    assert_int_equal(r.status, 200);
+    hc_resp_free(&r);
+    assert_int_equal(f->seen.calls, 2);
+    assert_string_equal(f->seen.name, "toggle");
+    assert_string_equal(f->seen.point, "dd");
+
+    hc_request(f->port, "POST", "/api/accept?token=" TOKEN, "Content-Type: application/json\r\n",
+               "{\"color\":\"W\"}", &r);
+    assert_int_equal(r.status, 200);
+    hc_resp_free(&r);
+    assert_string_equal(f->seen.name, "accept");
+    assert_string_equal(f->seen.color, "W");
+    assert_string_equal(f->seen.body, "{\"color\":\"W\"}");
+
+    f->seen.refuse = 1;
+    hc_request(f->port, "POST", "/api/undo?token=" TOKEN, NULL, NULL, &r);
+    assert_int_equal(r.status, 409);
+    assert_non_null(strstr(r.body, "\"ok\":false"));
+    assert_non_null(strstr(r.body, "not now: undo"));
+    hc_resp_free(&r);
+    assert_int_equal(f->seen.calls, 4);
+}
+
+static void test_bad_parameters(void **state)
+{
+    fx_t *f = *state;
+    struct { const char *path; const char *body; int status; } cases[] = {
+        { "/api/toggle?point=zz9&token=" TOKEN, NULL, 400 },
+        { "/api/toggle?point=d&token=" TOKEN, NULL, 400 },
+        { "/api/toggle?point=DD&token=" TOKEN, NULL, 400 },
+        { "/api/toggle?token=" TOKEN, NULL, 400 },              /* point missing */
+        { "/api/accept?color=Q&token=" TOKEN, NULL, 400 },
+        { "/api/accept?token=" TOKEN, NULL, 400 },               /* color missing */
+        { "/api/pass?token=" TOKEN, "{bad json", 400 },
+        { "/api/pass?token=" TOKEN, "[1,2,3]", 400 },
+        { "/api/toggle?token=" TOKEN, "{\"point\":12}", 400 },
+        { "/api/explode?token=" TOKEN, NULL, 404 },
+        { "/api/../overlay?token=" TOKEN, NULL, 404 },
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        hc_resp_t r;
+        assert_int_equal(hc_request(f->port, "POST", cases[i].path, NULL, cases[i].body, &r), 0);
+        if (r.status != cases[i].status)
+            print_message("case %zu: %s -> %d\n", i, cases[i].path, r.status);
+        assert_int_equal(r.status, cases[i].status);
+        hc_resp_free(&r);
+    }
+    assert_int_equal(f->seen.calls, 0);
+    /* GET on an action, POST on a page */
+    hc_resp_t r;
+    hc_get(f->port, "/api/pass?token=" TOKEN, &r);
+    assert_int_equal(r.status, 405);
+    hc_resp_free(&r);
+    hc_request(f->port, "POST", "/overlay", NULL, NULL, &r);
+    assert_int_equal(r.status, 405);
+    hc_resp_free(&r);
+    assert_int_equal(f->seen.calls, 0);
+}
+
+static void test_oversized_body(void **state)
+{
+    fx_t *f = *state;   /* max_body = 1024 */
+    size_t n = 200000;
+    char *body = malloc(n + 1);
+    memset(body, ' ', n);
+    body[0] = '{';
+    body[n - 1] = '}';
+    body[n] = '\0';
+    hc_resp_t r;
+    hc_request(f->port, "POST", "/api/pass?token=" TOKEN, NULL, body, &r);
+    assert_int_equal(r.status, 413);
+    hc_resp_free(&r);
+    free(body);
+    /* a chunked body past the limit is cut off */
+    int fd = hc_connect(f->port);
+    assert_true(fd >= 0);
+    const char *head = "POST /api/pass?token=" TOKEN " HTTP/1.1\r\nHost: x\r\n"
+                       "Transfer-Encoding: chunked\r\nConnection: close\r\n\r\n";
+    hc_send_all(fd, head, strlen(head));
+    char chunk[600];
+    snprintf(chunk, sizeof chunk, "200\r\n");
+    size_t cl = strlen(chunk);
+    memset(chunk + cl, ' ', 0x200);
+    memcpy(chunk + cl + 0x200, "\r\n", 2);
+    for (int i = 0; i < 8; i++)
+        if (hc_send_all(fd, chunk, cl + 0x200 + 2) != 0)
+            break;
+    hc_send_all(fd, "0\r\n\r\n", 5);
+    size_t len;
+    char *raw = hc_read_all(fd, &len);
+    close(fd);
+    assert_null(strstr(raw, "HTTP/1.1 200"));
+    free(raw);
+    assert_int_equal(f->seen.calls, 0);
+    /* the server still answers */
+    hc_get(f->port, "/overlay", &r);
+    assert_int_equal(r.status, 200);
+    hc_resp_free(&r);
+}
+
+static void test_unknown_and_traversal(void **state)
+{
+    fx_t *f = *state;
+    const char *paths[] = { "/nope", "/overlay/", "/overlay/../../etc/passwd",
+                            "/../../../../etc/passwd", "/%2e%2e/%2e%2e/etc/passwd",
+                            "/..%2f..%2fetc%2fpasswd", "//etc/passwd", "/pages/overlay.html",
+                            "/web/web.h", "/kc.js/../kc.css", "/state.json/..", "/%00" };
+    for (size_t i = 0; i < sizeof paths / sizeof *paths; i++) {
+        hc_resp_t r;
+        assert_int_equal(hc_get(f->port, paths[i], &r), 0);
+        if (r.status != 404 && r.status != 400)
+            print_message("%s -> %d\n", paths[i], r.status);
+        int st = r.status;
+        bool leak = strstr(r.body, "root:") != NULL;
+        hc_resp_free(&r);
+        assert_true(st == 404 || st == 400);
+        assert_false(leak);
+    }
+    /* garbage instead of HTTP: refused, and the server lives on */
+    hc_resp_t r;
+    const char junk[] = "\x01\x02\x03 nonsense\r\n\r\n";
+    hc_raw(f->port, junk, sizeof junk - 1, &r);
+    assert_true(r.status == 0 || r.status == 400);
+    hc_resp_free(&r);
+    hc_get(f->port, "/overlay", &r);
+    assert_int_equal(r.status, 200);
+    hc_resp_free(&r);
+}
+
+static void test_half_open(void **state)
+{
+    fx_t *f = *state;   /* connection timeout 1 s */
+    int idle[5];
+    for (int i = 0; i < 5; i++) {
+        idle[i] = hc_connect(f->port);
+        assert_true(idle[i] >= 0);
+    }
+    /* a half-sent request too */
+    hc_send_all(idle[4], "GET /overl", 10);
+    /* others are served meanwhile */
+    assert_int_equal(web_server_publish_state(f->srv, STATE1), WEB_OK);
+    for (int i = 0; i < 3; i++) {
+        hc_resp_t r;
+        hc_get(f->port, "/state.json", &r);
+        assert_int_equal(r.status, 200);
+        hc_resp_free(&r);
+    }
+    /* and the stalled ones are cut off (read returns end of stream, not the timeout) */
+    for (int i = 0; i < 5; i++) {
+        struct pollfd p = { idle[i], POLLIN, 0 };
+        assert_int_equal(poll(&p, 1, 8000), 1);
+        char c;
+        assert_true(recv(idle[i], &c, 1, 0) <= 0);
+        close(idle[i]);
+    }
+}
+
+static void test_concurrent_actions(void **state)
+{
+    fx_t *f = *state;
+    /* the action callback is serialised; every call lands */
+    for (int i = 0; i < 20; i++) {
+        hc_resp_t r;
+        hc_request(f->port, "POST", "/api/resign?color=B", "Authorization: bearer " TOKEN "\r\n",
+                   NULL, &r);
+        assert_int_equal(r.status, 200);
+        hc_resp_free(&r);
+    }
+    assert_int_equal(f->seen.calls, 20);
+    assert_string_equal(f->seen.color, "B");
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_defaults_and_errors),
+        cmocka_unit_test(test_generated_token_and_port),
+        cmocka_unit_test(test_ipv6_loopback),
+        cmocka_unit_test_setup_teardown(test_pages, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_state_sgf_frame, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_events, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_events_many_and_big, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_sse_limit, setup_short, teardown),
+        cmocka_unit_test_setup_teardown(test_token, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_bad_parameters, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_oversized_body, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_unknown_and_traversal, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_half_open, setup_short, teardown),
+        cmocka_unit_test_setup_teardown(test_concurrent_actions, setup, teardown),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,136 @@
+/* web.h: the station's embedded HTTP server (libmicrohttpd): the broadcast overlay, the
+ * players' console, the live record, the state, the camera frame and the actions.
+ *
+ * The station owns the game; the server only shows what the station publishes and hands
+ * the players' actions back. The station publishes its whole state as one JSON object after
+ * each change (web_server_publish_state); the server keeps the latest copy under a mutex
+ * and pushes it as a Server-Sent Event to every /events client. Publishing never blocks on
+ * the network: it copies the text and wakes the connection threads.
+ *
+ * Threads: libmicrohttpd runs one thread per connection (bounded by max_connections);
+ * web_server_create returns at once. The action callback is called from a server thread,
+ * never two calls at once (the server serialises them), never after web_server_destroy
+ * has returned.
+ *
+ * Paths (all pages are compiled into the binary; no file system path is ever mapped):
+ *   GET  /overlay[?bg=none][&size=PX][&coords=0]  the broadcast overlay (OBS browser source)
+ *   GET  /console?token=TOKEN                      the players' and arbiter's console
+ *   GET  /events                                   SSE: event "state", data = the state JSON
+ *   GET  /state.json  /game.sgf  /frame.jpg        the latest published copies (404 if none)
+ *   GET  /kc.js  /kc.css                           the pages' script and style
+ *   POST /api/ACTION[?point=dd][&color=B]          ACTION: pass resign undo end toggle accept
+ *                                                  reject resume; needs the token
+ *                                                  (Authorization: Bearer TOKEN or ?token=)
+ * Answers: unknown path 404, wrong method 405, no or wrong token 401, body too large 413,
+ * malformed parameters or JSON body 400, too many /events clients 503, the callback's
+ * refusal 409; an action's answer is JSON {"ok":true,"message":"..."} or
+ * {"ok":false,"error":"..."}.
+ *
+ * The state JSON (what the station publishes; every field optional except size and board;
+ * the server checks only that it is a JSON object; unknown fields are passed through):
+ * {
+ *   "size": 19,
+ *   "board": ["...X...", ...],           board text rows, top row first ('.', 'X', 'O')
+ *   "moves": [{"n":1,"color":"B","point":"pd"}, ...],   point "" for a pass;
+ *                                         "pass":true / "resign":true may mark those
+ *   "last": {"n":12,"color":"W","point":"qd"},          or null before the first move
+ *   "captures": {"B": 2, "W": 0},         stones captured BY each colour
+ *   "turn": "B",                          side to move
+ *   "phase": "play" | "counting" | "over",
+ *   "result": "B+3.5",                    when over (SGF RE[] text), else absent
+ *   "black": {"name":"Lee","rank":"9p"}, "white": {"name":"Gu","rank":"9p"},
+ *   "komi": 7.5, "rules": "chinese", "handicap": 0,
+ *   "messages": [{"level":"warn"|"info"|"error","text":"illegal move at qd (ko)"}],
+ *   "count": {                            during the count (phase "counting" or "over")
+ *     "dead": ["dd", ...],                the proposed dead stones (every stone listed)
+ *     "territory": ["XX..O", ...],        optional: owner per point ('X','O','.')
+ *     "accepted": {"B": false, "W": true},
+ *     "score": {"B": 45, "W": 43.5, "result": "B+1.5"}
+ *   },
+ *   "clock": {                            when a time control runs
+ *     "B": {"left": 1234.5, "periods": 3, "text": "20:34"},
+ *     "W": {"left": 61.0, "periods": 5, "text": "byo-yomi 5x30s"},
+ *     "running": "B", "announce": "10 seconds"
+ *   }
+ * }
+ */
+#ifndef KIFUCAM_WEB_H
+#define KIFUCAM_WEB_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Status codes (0 success, negative errors). */
+enum {
+    WEB_OK = 0,
+    WEB_EINVAL = -1,    /* bad argument: NULL, bad address, bad JSON text */
+    WEB_ENOMEM = -2,    /* allocation failed */
+    WEB_ESTART = -3,    /* the HTTP daemon could not start (port in use, no permission) */
+    WEB_ERANDOM = -4    /* no random bytes for the token */
+};
+/* A short English description of a status code; never NULL. */
+const char *web_strerror(int code);
+
+typedef struct web_config {
+    const char *address;        /* IPv4 or IPv6 literal to bind; default (NULL) "127.0.0.1".
+                                   Other interfaces only when the operator asks. */
+    int port;                   /* TCP port; 0 picks a free one (see web_server_port) */
+    const char *token;          /* the actions' secret; NULL or "" generates 32 hex digits
+                                   (see web_server_token). Copied. */
+    int max_connections;        /* open connections at once; default 512 */
+    int max_sse_clients;        /* /events clients at once (503 past it); default 400 */
+    int connection_timeout_s;   /* a connection idle this long is closed; default 15 s */
+    size_t max_body;            /* largest accepted request body in bytes; default 4096 */
+    int keepalive_s;            /* SSE comment sent to idle /events clients; default 10 s */
+} web_config_t;
+
+/* Fill *cfg with the defaults above. */
+void web_config_defaults(web_config_t *cfg);
+
+/* An action from the console. Strings are valid only during the callback. */
+typedef struct web_action {
+    const char *name;           /* "pass", "resign", "undo", "end", "toggle", "accept",
+                                   "reject", "resume" */
+    const char *point;          /* "dd" (two letters a..y) or NULL when not given */
+    const char *color;          /* "B" or "W", or NULL when not given */
+    const char *body;           /* the request body (a JSON object) or NULL when empty */
+} web_action_t;
+
+/* Handle an action; called from a server thread, one call at a time. Write a short
+ * message (ok or the reason of a refusal) into msg (msglen bytes, NUL-terminated; may be
+ * left empty). Return 0 to accept (HTTP 200), negative to refuse (HTTP 409). */
+typedef int (*web_action_fn)(void *user, const web_action_t *action, char *msg, size_t msglen);
+
+typedef struct web_server web_server_t;
+
+/* Start the server in its own threads (returns at once). cfg may be NULL (defaults);
+ * on_action may be NULL (every action is then refused with 409). user is passed to the
+ * callback. *out is written only on success; caller destroys. */
+int web_server_create(const web_config_t *cfg, web_action_fn on_action, void *user,
+                      web_server_t **out);
+/* Stop the server: closes every connection, joins its threads. Does nothing if NULL. */
+void web_server_destroy(web_server_t *srv);
+
+/* The port actually bound (useful with port 0). */
+int web_server_port(const web_server_t *srv);
+/* The token actions need (never NULL; valid until destroy). */
+const char *web_server_token(const web_server_t *srv);
+
+/* Publish the whole state (a JSON object, see above; copied and re-serialised compactly).
+ * Every /events client gets it as one event. WEB_EINVAL if not a JSON object. */
+int web_server_publish_state(web_server_t *srv, const char *state_json);
+/* Publish the live record (SGF text, copied) served at /game.sgf. */
+int web_server_publish_sgf(web_server_t *srv, const char *sgf);
+/* Publish the latest camera frame (JPEG bytes, copied) served at /frame.jpg. */
+int web_server_publish_frame(web_server_t *srv, const uint8_t *jpeg, size_t len);
+
+/* Counters, for tests and the station's status line. */
+typedef struct web_stats {
+    int sse_clients;            /* /events clients connected now */
+    uint64_t events;            /* states published */
+    uint64_t requests;          /* requests answered */
+    uint64_t refused;           /* requests answered 4xx/5xx */
+} web_stats_t;
+void web_server_stats(web_server_t *srv, web_stats_t *out);
+
+#endif

@@ -1,0 +1,758 @@
+/* web_server.c: the embedded HTTP server behind web.h (libmicrohttpd, one thread per
+ * connection, bounded).
+ *
+ * Invariants:
+ *  - everything published (state, record, frame, the event ring) lives under srv->mu;
+ *    request threads copy what they serve while holding it, never the network write;
+ *  - events[] holds the last WEB_RING published events; events[seq % WEB_RING] is the
+ *    event numbered seq; an event is shared by reference count (under srv->mu) by the
+ *    /events clients still sending it;
+ *  - an /events client sends every event in order; one that falls WEB_RING events behind
+ *    jumps to the latest (each state is whole, so nothing of the game is lost);
+ *  - only exact paths are served (the compiled-in assets and the fixed routes): a path is
+ *    never mapped onto the file system, so "..", "%2e%2e" and the like are simply 404;
+ *  - the action callback runs under srv->action_mu: never two at once.
+ */
+#include "web/web.h"
+#include "web/web_assets.h"
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <jansson.h>
+#include <microhttpd.h>
+#include <netinet/in.h>
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+
+#define WEB_RING 64
+#define WEB_SSE_BLOCK 16384
+
+typedef struct web_event {
+    int refs;                   /* under srv->mu */
+    size_t len;
+    char text[];                /* "id: N\ndata: {...}\n\n" */
+} web_event_t;
+
+struct web_server {
+    struct MHD_Daemon *daemon;
+    web_config_t cfg;
+    char token[129];
+    int port;
+    web_action_fn on_action;
+    void *user;
+
+    pthread_mutex_t mu;
+    pthread_cond_t cv;          /* broadcast on every publish and at stop */
+    pthread_mutex_t action_mu;
+    bool stopping;
+    char *state;                /* latest compact state JSON, or NULL */
+    size_t state_len;
+    web_event_t *events[WEB_RING];
+    uint64_t seq;               /* number of the latest event, 0 before the first */
+    char *sgf;
+    size_t sgf_len;
+    char *frame;                /* JPEG bytes */
+    size_t frame_len;
+    int sse_clients;
+    uint64_t requests, refused;
+};
+
+/* Per-request state kept across the access handler's calls (the body being read). */
+typedef struct web_req {
+    char *body;
+    size_t len;
+    bool too_large;
+} web_req_t;
+
+/* One /events client. */
+typedef struct web_sse {
+    web_server_t *srv;
+    uint64_t next;              /* the next event number to send */
+    web_event_t *cur;           /* the event being sent, or NULL */
+    size_t off;                 /* bytes of cur already sent */
+    bool hello;                 /* the retry: line has been sent */
+} web_sse_t;
+
+const char *web_strerror(int code)
+{
+    switch (code) {
+    case WEB_OK: return "success";
+    case WEB_EINVAL: return "invalid argument";
+    case WEB_ENOMEM: return "out of memory";
+    case WEB_ESTART: return "the HTTP server could not start";
+    case WEB_ERANDOM: return "no random bytes for the token";
+    default: return "unknown error";
+    }
+}
+
+void web_config_defaults(web_config_t *cfg)
+{
+    if (!cfg)
+        return;
+    memset(cfg, 0, sizeof *cfg);
+    cfg->address = NULL;
+    cfg->port = 0;
+    cfg->token = NULL;
+    cfg->max_connections = 512;
+    cfg->max_sse_clients = 400;
+    cfg->connection_timeout_s = 15;
+    cfg->max_body = 4096;
+    cfg->keepalive_s = 10;
+}
+
+static void event_release_locked(web_event_t *ev)
+{
+    if (ev && --ev->refs == 0)
+        free(ev);
+}
+
+/* ---- responses ---- */
+
+static enum MHD_Result reply(web_server_t *srv, struct MHD_Connection *c, unsigned status,
+                             const char *type, const void *data, size_t len,
+                             enum MHD_ResponseMemoryMode mode, bool no_store)
+{
+    struct MHD_Response *r = MHD_create_response_from_buffer(len, (void *)data, mode);
+    if (!r)
+        return MHD_NO;
+    MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, type);
+    MHD_add_response_header(r, "X-Content-Type-Options", "nosniff");
+    MHD_add_response_header(r, MHD_HTTP_HEADER_CACHE_CONTROL, no_store ? "no-store" : "no-cache");
+    if (strncmp(type, "text/html", 9) == 0)
+        MHD_add_response_header(r, "Content-Security-Policy",
+                                "default-src 'self'; img-src 'self' data:; "
+                                "style-src 'self' 'unsafe-inline'; frame-ancestors *");
+    enum MHD_Result ret = MHD_queue_response(c, status, r);
+    MHD_destroy_response(r);
+    pthread_mutex_lock(&srv->mu);
+    srv->requests++;
+    if (status >= 400)
+        srv->refused++;
+    pthread_mutex_unlock(&srv->mu);
+    return ret;
+}
+
+static enum MHD_Result reply_text(web_server_t *srv, struct MHD_Connection *c, unsigned status,
+                                  const char *text)
+{
+    return reply(srv, c, status, "text/plain; charset=utf-8", text, strlen(text),
+                 MHD_RESPMEM_MUST_COPY, true);
+}
+
+/* {"ok":false,"error":"..."} or {"ok":true,"message":"..."} */
+static enum MHD_Result reply_json_result(web_server_t *srv, struct MHD_Connection *c,
+                                         unsigned status, bool ok, const char *text)
+{
+    json_t *o = json_pack("{s:b,s:s}", "ok", ok, ok ? "message" : "error", text ? text : "");
+    char *s = o ? json_dumps(o, JSON_COMPACT) : NULL;
+    json_decref(o);
+    if (!s)
+        return MHD_NO;
+    struct MHD_Response *r = MHD_create_response_from_buffer(strlen(s), s, MHD_RESPMEM_MUST_FREE);
+    if (!r) {
+        free(s);
+        return MHD_NO;
+    }
+    MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, "application/json");
+    MHD_add_response_header(r, MHD_HTTP_HEADER_CACHE_CONTROL, "no-store");
+    enum MHD_Result ret = MHD_queue_response(c, status, r);
+    MHD_destroy_response(r);
+    pthread_mutex_lock(&srv->mu);
+    srv->requests++;
+    if (status >= 400)
+        srv->refused++;
+    pthread_mutex_unlock(&srv->mu);
+    return ret;
+}
+
+/* Copy a published blob under the lock and serve it, or 404 when none yet. */
+static enum MHD_Result reply_published(web_server_t *srv, struct MHD_Connection *c,
+                                       char *const *data, const size_t *len, const char *type,
+                                       const char *what)
+{
+    pthread_mutex_lock(&srv->mu);
+    char *copy = NULL;
+    size_t n = 0;
+    if (*data) {
+        n = *len;
+        copy = malloc(n ? n : 1);
+        if (copy)
+            memcpy(copy, *data, n);
+    }
+    bool had = *data != NULL;
+    pthread_mutex_unlock(&srv->mu);
+    if (!had) {
+        char msg[96];
+        snprintf(msg, sizeof msg, "no %s published yet\n", what);
+        return reply_text(srv, c, MHD_HTTP_NOT_FOUND, msg);
+    }
+    if (!copy)
+        return MHD_NO;
+    struct MHD_Response *r = MHD_create_response_from_buffer(n, copy, MHD_RESPMEM_MUST_FREE);
+    if (!r) {
+        free(copy);
+        return MHD_NO;
+    }
+    MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, type);
+    MHD_add_response_header(r, MHD_HTTP_HEADER_CACHE_CONTROL, "no-store");
+    MHD_add_response_header(r, "X-Content-Type-Options", "nosniff");
+    enum MHD_Result ret = MHD_queue_response(c, MHD_HTTP_OK, r);
+    MHD_destroy_response(r);
+    pthread_mutex_lock(&srv->mu);
+    srv->requests++;
+    pthread_mutex_unlock(&srv->mu);
+    return ret;
+}
+
+static int hexval(char ch)
+{
+    if (ch >= '0' && ch <= '9')
+        return ch - '0';
+    if (ch >= 'a' && ch <= 'f')
+        return ch - 'a' + 10;
+    if (ch >= 'A' && ch <= 'F')
+        return ch - 'A' + 10;
+    return -1;
+}
+
+/* ---- Server-Sent Events ---- */
+
+static ssize_t sse_read(void *cls, uint64_t pos, char *buf, size_t max)
+{
+    (void)pos;
+    web_sse_t *cl = cls;
+    web_server_t *srv = cl->srv;
+    if (!cl->hello) {
+        static const char hello[] = "retry: 1000\n\n";
+        cl->hello = true;
+        memcpy(buf, hello, sizeof hello - 1);
+        return (ssize_t)(sizeof hello - 1);
+    }
+    pthread_mutex_lock(&srv->mu);
+    if (!cl->cur) {
+        struct timespec until;
+        clock_gettime(CLOCK_REALTIME, &until);
+        until.tv_sec += srv->cfg.keepalive_s;
+        while (!srv->stopping && cl->next > srv->seq) {
+            if (pthread_cond_timedwait(&srv->cv, &srv->mu, &until) == ETIMEDOUT)
+                break;
+        }
+        if (srv->stopping) {
+            pthread_mutex_unlock(&srv->mu);
+            return MHD_CONTENT_READER_END_OF_STREAM;
+        }
+        if (cl->next > srv->seq) {          /* idle: a comment keeps proxies and us honest */
+            pthread_mutex_unlock(&srv->mu);
+            static const char ka[] = ": keepalive\n\n";
+            memcpy(buf, ka, sizeof ka - 1);
+            return (ssize_t)(sizeof ka - 1);
+        }
+        if (srv->seq - cl->next >= WEB_RING)
+            cl->next = srv->seq;
+        cl->cur = srv->events[cl->next % WEB_RING];
+        cl->cur->refs++;
+        cl->off = 0;
+        cl->next++;
+    }
+    pthread_mutex_unlock(&srv->mu);
+    size_t n = cl->cur->len - cl->off;
+    if (n > max)
+        n = max;
+    memcpy(buf, cl->cur->text + cl->off, n);
+    cl->off += n;
+    if (cl->off == cl->cur->len) {
+        pthread_mutex_lock(&srv->mu);
+        event_release_locked(cl->cur);
+        pthread_mutex_unlock(&srv->mu);
+        cl->cur = NULL;
+    }
+    return (ssize_t)n;
+}
+
+static void sse_free(void *cls)
+{
+    web_sse_t *cl = cls;
+    web_server_t *srv = cl->srv;
+    pthread_mutex_lock(&srv->mu);
+    event_release_locked(cl->cur);
+    srv->sse_clients--;
+    pthread_mutex_unlock(&srv->mu);
+    free(cl);
+}
+
+static enum MHD_Result serve_events(web_server_t *srv, struct MHD_Connection *c)
+{
+    pthread_mutex_lock(&srv->mu);
+    bool full = srv->sse_clients >= srv->cfg.max_sse_clients;
+    if (!full)
+        srv->sse_clients++;
+    uint64_t start = srv->seq ? srv->seq : 1;   /* the latest state first, then each new */
+    pthread_mutex_unlock(&srv->mu);
+    if (full)
+        return reply_text(srv, c, MHD_HTTP_SERVICE_UNAVAILABLE, "too many /events clients\n");
+    web_sse_t *cl = calloc(1, sizeof *cl);
+    struct MHD_Response *r = NULL;
+    if (cl) {
+        cl->srv = srv;
+        cl->next = start;
+        r = MHD_create_response_from_callback(MHD_SIZE_UNKNOWN, WEB_SSE_BLOCK, sse_read, cl,
+                                              sse_free);
+    }
+    if (!r) {
+        free(cl);
+        pthread_mutex_lock(&srv->mu);
+        srv->sse_clients--;
+        pthread_mutex_unlock(&srv->mu);
+        return MHD_NO;
+    }
+    MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, "text/event-stream");
+    MHD_add_response_header(r, MHD_HTTP_HEADER_CACHE_CONTROL, "no-store");
+    MHD_add_response_header(r, "X-Accel-Buffering", "no");
+    enum MHD_Result ret = MHD_queue_response(c, MHD_HTTP_OK, r);
+    MHD_destroy_response(r);
+    pthread_mutex_lock(&srv->mu);
+    srv->requests++;
+    pthread_mutex_unlock(&srv->mu);
+    return ret;
+}
+
+/* ---- actions ---- */
+
+static bool token_ok(const web_server_t *srv, struct MHD_Connection *c)
+{
+    const char *given = NULL;
+    const char *auth = MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_AUTHORIZATION);
+    if (auth && strncasecmp(auth, "Bearer ", 7) == 0) {
+        given = auth + 7;
+        while (*given == ' ')
+            given++;
+    }
+    if (!given)
+        given = MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "token");
+    if (!given)
+        return false;
+    size_t a = strlen(given), b = strlen(srv->token);
+    unsigned diff = a != b;
+    for (size_t i = 0; i < b; i++)      /* constant time in the token's length */
+        diff |= (unsigned)(unsigned char)srv->token[i] ^ (unsigned char)(i < a ? given[i] : 0);
+    return diff == 0;
+}
+
+static bool point_valid(const char *p)
+{
+    return p && strlen(p) == 2 && p[0] >= 'a' && p[0] <= 'y' && p[1] >= 'a' && p[1] <= 'y';
+}
+
+static bool color_valid(const char *c)
+{
+    return c && (strcmp(c, "B") == 0 || strcmp(c, "W") == 0);
+}
+
+static const char *const web_action_names[] = {
+    "pass", "resign", "undo", "end", "toggle", "accept", "reject", "resume", NULL
+};
+
+static enum MHD_Result serve_action(web_server_t *srv, struct MHD_Connection *c,
+                                    const char *name, web_req_t *req)
+{
+    bool known = false;
+    for (int i = 0; web_action_names[i]; i++)
+        known |= strcmp(web_action_names[i], name) == 0;
+    if (!known)
+        return reply_json_result(srv, c, MHD_HTTP_NOT_FOUND, false, "unknown action");
+    if (!token_ok(srv, c))
+        return reply_json_result(srv, c, MHD_HTTP_UNAUTHORIZED, false, "missing or wrong token");
+
+    const char *point = MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "point");
+    const char *color = MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "color");
+    json_t *body = NULL;
+    if (req->len > 0) {
+        json_error_t err;
+        body = json_loadb(req->body, req->len, JSON_REJECT_DUPLICATES, &err);
+        if (!body || !json_is_object(body)) {
+            json_decref(body);
+            return reply_json_result(srv, c, MHD_HTTP_BAD_REQUEST, false,
+                                     "the body is not a JSON object");
+        }
+        json_t *v;
+        if (!point && (v = json_object_get(body, "point")))
+            point = json_is_string(v) ? json_string_value(v) : "?";
+        if (!color && (v = json_object_get(body, "color")))
+            color = json_is_string(v) ? json_string_value(v) : "?";
+    }
+    const char *bad = NULL;
+    if (point && !point_valid(point))
+        bad = "point must be two letters a..y (SGF)";
+    else if (color && !color_valid(color))
+        bad = "color must be B or W";
+    else if (strcmp(name, "toggle") == 0 && !point)
+        bad = "toggle needs point=dd";
+    else if ((strcmp(name, "accept") == 0 || strcmp(name, "reject") == 0) && !color)
+        bad = "accept and reject need color=B or color=W";
+    if (bad) {
+        json_decref(body);
+        return reply_json_result(srv, c, MHD_HTTP_BAD_REQUEST, false, bad);
+    }
+
+    web_action_t act = { name, point, color, req->len ? req->body : NULL };
+    char msg[256] = "";
+    int rc = -1;
+    pthread_mutex_lock(&srv->action_mu);
+    if (srv->on_action)
+        rc = srv->on_action(srv->user, &act, msg, sizeof msg);
+    else
+        snprintf(msg, sizeof msg, "this station takes no actions");
+    pthread_mutex_unlock(&srv->action_mu);
+    msg[sizeof msg - 1] = '\0';
+    json_decref(body);
+    return reply_json_result(srv, c, rc == 0 ? MHD_HTTP_OK : MHD_HTTP_CONFLICT, rc == 0, msg);
+}
+
+/* ---- routing ---- */
+
+static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const char *url,
+                                  const char *method, const char *version,
+                                  const char *upload_data, size_t *upload_data_size,
+                                  void **con_cls)
+{
+    (void)version;
+    web_server_t *srv = cls;
+    web_req_t *req = *con_cls;
+    bool is_get = strcmp(method, MHD_HTTP_METHOD_GET) == 0 || strcmp(method, MHD_HTTP_METHOD_HEAD) == 0;
+    bool is_post = strcmp(method, MHD_HTTP_METHOD_POST) == 0;
+    bool is_api = strncmp(url, "/api/", 5) == 0;
+
+    if (!req) {                         /* first call: headers only */
+        req = calloc(1, sizeof *req);
+        if (!req)
+            return MHD_NO;
+        *con_cls = req;
+        const char *cl = MHD_lookup_connection_value(c, MHD_HEADER_KIND,
+                                                     MHD_HTTP_HEADER_CONTENT_LENGTH);
+        if (cl) {
+            char *end;
+            errno = 0;
+            unsigned long long n = strtoull(cl, &end, 10);
+            if (errno || end == cl || n > srv->cfg.max_body)
+                return reply_text(srv, c, MHD_HTTP_CONTENT_TOO_LARGE, "request body too large\n");
+        }
+        if (!is_post || !is_api)
+            return MHD_YES;             /* the body (if any) is read and dropped below */
+        return MHD_YES;
+    }
+    if (*upload_data_size) {            /* a piece of the body */
+        size_t n = *upload_data_size;
+        *upload_data_size = 0;
+        if (req->too_large || req->len + n > srv->cfg.max_body) {
+            req->too_large = true;
+            return MHD_NO;              /* chunked past the limit: cut the connection */
+        }
+        if (!is_post || !is_api)
+            return MHD_YES;
+        char *nb = realloc(req->body, req->len + n + 1);
+        if (!nb)
+            return MHD_NO;
+        memcpy(nb + req->len, upload_data, n);
+        req->body = nb;
+        req->len += n;
+        req->body[req->len] = '\0';
+        return MHD_YES;
+    }
+
+    if (is_api) {
+        if (!is_post)
+            return reply_text(srv, c, MHD_HTTP_METHOD_NOT_ALLOWED, "actions are POST\n");
+        return serve_action(srv, c, url + 5, req);
+    }
+    const web_asset_t *a = web_asset_find(url);
+    bool route = a || strcmp(url, "/") == 0 || strcmp(url, "/events") == 0 ||
+                 strcmp(url, "/state.json") == 0 || strcmp(url, "/game.sgf") == 0 ||
+                 strcmp(url, "/frame.jpg") == 0;
+    if (!route)
+        return reply_text(srv, c, MHD_HTTP_NOT_FOUND, "not found\n");
+    if (!is_get)
+        return reply_text(srv, c, MHD_HTTP_METHOD_NOT_ALLOWED, "method not allowed\n");
+    if (a)
+        return reply(srv, c, MHD_HTTP_OK, a->type, a->data, a->len, MHD_RESPMEM_PERSISTENT, false);
+    if (strcmp(url, "/") == 0) {
+        static const char index[] =
+            "<!doctype html><meta charset=utf-8><title>kifucam</title>"
+            "<p><a href=\"/overlay\">overlay</a> &middot; <a href=\"/console\">console</a> "
+            "(add ?token=TOKEN) &middot; <a href=\"/game.sgf\">game.sgf</a> &middot; "
+            "<a href=\"/state.json\">state.json</a> &middot; <a href=\"/frame.jpg\">frame.jpg</a>";
+        return reply(srv, c, MHD_HTTP_OK, "text/html; charset=utf-8", index, sizeof index - 1,
+                     MHD_RESPMEM_PERSISTENT, false);
+    }
+    if (strcmp(url, "/events") == 0)
+        return serve_events(srv, c);
+    if (strcmp(url, "/state.json") == 0)
+        return reply_published(srv, c, &srv->state, &srv->state_len, "application/json", "state");
+    if (strcmp(url, "/game.sgf") == 0)
+        return reply_published(srv, c, &srv->sgf, &srv->sgf_len,
+                               "application/x-go-sgf; charset=utf-8", "record");
+    return reply_published(srv, c, &srv->frame, &srv->frame_len, "image/jpeg",
+                           "frame");
+}
+
+static void on_completed(void *cls, struct MHD_Connection *c, void **con_cls,
+                         enum MHD_RequestTerminationCode toe)
+{
+    (void)cls;
+    (void)c;
+    (void)toe;
+    web_req_t *req = *con_cls;
+    if (req) {
+        free(req->body);
+        free(req);
+        *con_cls = NULL;
+    }
+}
+
+/* Percent-decoding of the path and the query (in place), except that "%00" is left as
+ * it is: a NUL must never cut a path or a value short ("/%00" is 404, not "/"). */
+static size_t unescape(void *cls, struct MHD_Connection *c, char *s)
+{
+    (void)cls;
+    (void)c;
+    char *w = s;
+    for (const char *r = s; *r; r++) {
+        int hi, lo;
+        if (r[0] == '%' && r[1] && r[2] && (hi = hexval(r[1])) >= 0 && (lo = hexval(r[2])) >= 0 &&
+            (hi | lo) != 0) {
+            *w++ = (char)(hi * 16 + lo);
+            r += 2;
+        } else {
+            *w++ = *r;
+        }
+    }
+    *w = '\0';
+    return (size_t)(w - s);
+}
+
+/* ---- life cycle ---- */
+
+static int make_token(char out[33])
+{
+    unsigned char raw[16];
+    int fd = open("/dev/urandom", O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return WEB_ERANDOM;
+    size_t got = 0;
+    while (got < sizeof raw) {
+        ssize_t n = read(fd, raw + got, sizeof raw - got);
+        if (n <= 0 && errno != EINTR)
+            break;
+        if (n > 0)
+            got += (size_t)n;
+    }
+    close(fd);
+    if (got < sizeof raw)
+        return WEB_ERANDOM;
+    for (size_t i = 0; i < sizeof raw; i++)
+        snprintf(out + 2 * i, 3, "%02x", raw[i]);
+    return WEB_OK;
+}
+
+int web_server_create(const web_config_t *cfg, web_action_fn on_action, void *user,
+                      web_server_t **out)
+{
+    if (!out)
+        return WEB_EINVAL;
+    web_config_t c;
+    web_config_defaults(&c);
+    if (cfg)
+        c = *cfg;
+    if (c.port < 0 || c.port > 65535 || c.max_connections <= 0 || c.max_sse_clients <= 0 ||
+        c.connection_timeout_s <= 0 || c.keepalive_s <= 0)
+        return WEB_EINVAL;
+    if (c.token && strlen(c.token) > 128)
+        return WEB_EINVAL;
+
+    struct sockaddr_in a4;
+    struct sockaddr_in6 a6;
+    struct sockaddr *sa;
+    unsigned flags = MHD_USE_THREAD_PER_CONNECTION | MHD_USE_INTERNAL_POLLING_THREAD |
+                     MHD_USE_POLL | MHD_USE_ITC;
+    const char *addr = c.address && *c.address ? c.address : "127.0.0.1";
+    memset(&a4, 0, sizeof a4);
+    memset(&a6, 0, sizeof a6);
+    if (inet_pton(AF_INET, addr, &a4.sin_addr) == 1) {
+        a4.sin_family = AF_INET;
+        a4.sin_port = htons((uint16_t)c.port);
+        sa = (struct sockaddr *)&a4;
+    } else if (inet_pton(AF_INET6, addr, &a6.sin6_addr) == 1) {
+        a6.sin6_family = AF_INET6;
+        a6.sin6_port = htons((uint16_t)c.port);
+        sa = (struct sockaddr *)&a6;
+        flags |= MHD_USE_IPv6;
+    } else {
+        return WEB_EINVAL;
+    }
+
+    web_server_t *srv = calloc(1, sizeof *srv);
+    if (!srv)
+        return WEB_ENOMEM;
+    srv->cfg = c;
+    srv->cfg.address = NULL;
+    srv->cfg.token = NULL;
+    if (c.token && *c.token) {
+        memcpy(srv->token, c.token, strlen(c.token) + 1);
+    } else {
+        int rc = make_token(srv->token);
+        if (rc) {
+            free(srv);
+            return rc;
+        }
+    }
+    srv->on_action = on_action;
+    srv->user = user;
+    pthread_mutex_init(&srv->mu, NULL);
+    pthread_mutex_init(&srv->action_mu, NULL);
+    pthread_condattr_t ca;
+    pthread_condattr_init(&ca);
+    pthread_cond_init(&srv->cv, &ca);
+    pthread_condattr_destroy(&ca);
+
+    srv->daemon = MHD_start_daemon(
+        flags, 0, NULL, NULL, on_request, srv,
+        MHD_OPTION_SOCK_ADDR, sa,
+        MHD_OPTION_CONNECTION_LIMIT, (unsigned int)c.max_connections,
+        MHD_OPTION_CONNECTION_TIMEOUT, (unsigned int)c.connection_timeout_s,
+        MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)(64 * 1024),
+        MHD_OPTION_NOTIFY_COMPLETED, on_completed, srv,
+        MHD_OPTION_LISTENING_ADDRESS_REUSE, (unsigned int)1,
+        MHD_OPTION_UNESCAPE_CALLBACK, unescape, srv,
+        MHD_OPTION_END);
+    if (!srv->daemon) {
+        web_server_destroy(srv);
+        return WEB_ESTART;
+    }
+    const union MHD_DaemonInfo *info = MHD_get_daemon_info(srv->daemon, MHD_DAEMON_INFO_BIND_PORT);
+    srv->port = info ? info->port : c.port;
+    *out = srv;
+    return WEB_OK;
+}
+
+void web_server_destroy(web_server_t *srv)
+{
+    if (!srv)
+        return;
+    if (srv->daemon) {
+        MHD_socket ls = MHD_quiesce_daemon(srv->daemon);
+        if (ls != MHD_INVALID_SOCKET)
+            close(ls);
+        pthread_mutex_lock(&srv->mu);
+        srv->stopping = true;
+        pthread_cond_broadcast(&srv->cv);
+        pthread_mutex_unlock(&srv->mu);
+        MHD_stop_daemon(srv->daemon);
+    }
+    for (int i = 0; i < WEB_RING; i++)
+        event_release_locked(srv->events[i]);
+    free(srv->state);
+    free(srv->sgf);
+    free(srv->frame);
+    pthread_cond_destroy(&srv->cv);
+    pthread_mutex_destroy(&srv->action_mu);
+    pthread_mutex_destroy(&srv->mu);
+    free(srv);
+}
+
+int web_server_port(const web_server_t *srv)
+{
+    return srv ? srv->port : 0;
+}
+
+const char *web_server_token(const web_server_t *srv)
+{
+    return srv ? srv->token : "";
+}
+
+int web_server_publish_state(web_server_t *srv, const char *state_json)
+{
+    if (!srv || !state_json)
+        return WEB_EINVAL;
+    json_error_t err;
+    json_t *o = json_loads(state_json, 0, &err);
+    if (!o || !json_is_object(o)) {
+        json_decref(o);
+        return WEB_EINVAL;
+    }
+    char *compact = json_dumps(o, JSON_COMPACT);
+    json_decref(o);
+    if (!compact)
+        return WEB_ENOMEM;
+    size_t len = strlen(compact);
+    web_event_t *ev = malloc(sizeof *ev + len + 48);
+    if (!ev) {
+        free(compact);
+        return WEB_ENOMEM;
+    }
+    pthread_mutex_lock(&srv->mu);
+    uint64_t seq = srv->seq + 1;
+    int head = snprintf(ev->text, 40, "id: %llu\ndata: ", (unsigned long long)seq);
+    memcpy(ev->text + head, compact, len);
+    memcpy(ev->text + head + len, "\n\n", 3);
+    ev->len = (size_t)head + len + 2;
+    ev->refs = 1;
+    event_release_locked(srv->events[seq % WEB_RING]);
+    srv->events[seq % WEB_RING] = ev;
+    srv->seq = seq;
+    free(srv->state);
+    srv->state = compact;
+    srv->state_len = len;
+    pthread_cond_broadcast(&srv->cv);
+    pthread_mutex_unlock(&srv->mu);
+    return WEB_OK;
+}
+
+static int publish_blob(web_server_t *srv, char **slot, size_t *slot_len, const void *data,
+                        size_t len)
+{
+    if (!srv || !data)
+        return WEB_EINVAL;
+    char *copy = malloc(len ? len : 1);
+    if (!copy)
+        return WEB_ENOMEM;
+    memcpy(copy, data, len);
+    pthread_mutex_lock(&srv->mu);
+    free(*slot);
+    *slot = copy;
+    *slot_len = len;
+    pthread_mutex_unlock(&srv->mu);
+    return WEB_OK;
+}
+
+int web_server_publish_sgf(web_server_t *srv, const char *sgf)
+{
+    if (!srv || !sgf)
+        return WEB_EINVAL;
+    return publish_blob(srv, &srv->sgf, &srv->sgf_len, sgf, strlen(sgf));
+}
+
+int web_server_publish_frame(web_server_t *srv, const uint8_t *jpeg, size_t len)
+{
+    if (!srv || !jpeg || len == 0)
+        return WEB_EINVAL;
+    return publish_blob(srv, &srv->frame, &srv->frame_len, jpeg, len);
+}
+
+void web_server_stats(web_server_t *srv, web_stats_t *out)
+{
+    if (!srv || !out)
+        return;
+    pthread_mutex_lock(&srv->mu);
+    out->sse_clients = srv->sse_clients;
+    out->events = srv->seq;
+    out->requests = srv->requests;
+    out->refused = srv->refused;
+    pthread_mutex_unlock(&srv->mu);
+}
