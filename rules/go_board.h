@@ -96,6 +96,11 @@ int go_board_play(go_board_t *b, go_color_t c, int p, go_place_info_t *info);
  * c = GO_EMPTY removes. Clears ko. */
 int go_board_set(go_board_t *b, int p, go_color_t c);
 
+/* Recompute chains, stone counts, liberties and hash from color[] alone (after editing
+ * color[] directly, e.g. to restore a position). Keeps ko and prisoners. Chains without
+ * liberties stay, as with go_board_set. Returns GO_OK or GO_EINVAL for a bad size. */
+int go_board_rebuild(go_board_t *b);
+
 /* Liberty count of the chain at p (0 for an empty point). */
 int go_board_libs(const go_board_t *b, int p);
 

@@ -32,11 +32,16 @@ typedef struct go_move {
 
 typedef struct go_game go_game_t;
 
-/* A new game on an empty board of size 2..25 with these rules (copied). Black to move,
- * or White when rules->white_first. NULL on a bad size or no memory. Caller destroys. */
+/* A new game on an empty board of size 2..25 with these rules (copied; NULL: chinese).
+ * Black to move, or White when rules->white_first. NULL on a bad size or no memory.
+ * Caller destroys. */
 go_game_t *go_game_create(int size, const go_rules_t *rules);
 /* Free the game. Does nothing if NULL. */
 void go_game_destroy(go_game_t *g);
+/* Start again as go_game_create would (rules NULL: chinese), keeping the allocated
+ * buffers: replaying many records with one game object mallocs nothing per game.
+ * GO_EINVAL for a bad size. */
+int go_game_reset(go_game_t *g, int size, const go_rules_t *rules);
 
 /* Place n handicap stones (2..9) on the standard star points for 9x9, 13x13 and 19x19
  * (GO_EINVAL elsewhere, or after a move), White to move next. */
@@ -53,7 +58,9 @@ int go_game_zuozi(go_game_t *g);
 int go_game_set_turn(go_game_t *g, go_color_t c);
 
 /* Strict play. Returns GO_OK or the reason it is illegal (GO_EOCCUPIED, GO_ESUICIDE,
- * GO_EKO, GO_ESUPERKO, GO_ETURN, GO_EOVER, GO_EINVAL); on error nothing changes. */
+ * GO_EKO, GO_ESUPERKO, GO_ETURN, GO_EOVER, GO_EINVAL); on error nothing changes.
+ * Under superko rules an immediate single-stone ko recapture still reports GO_EKO,
+ * longer cycles GO_ESUPERKO. p = GO_PASS is a strict pass. */
 int go_game_play(go_game_t *g, go_color_t c, int p);
 /* Would go_game_play(g, c, p) succeed? Same return values, changes nothing. */
 int go_game_legal(const go_game_t *g, go_color_t c, int p);
@@ -77,7 +84,10 @@ int go_game_handicap_count(const go_game_t *g);
 int go_game_consecutive_passes(const go_game_t *g);
 bool go_game_over(const go_game_t *g);      /* two passes in a row, or a resignation */
 go_color_t go_game_resigned(const go_game_t *g);  /* who resigned, or GO_EMPTY */
-/* Number of positions in the history (initial one included) and the hash of each. */
+/* Number of positions in the history (initial one included: move_count + 1) and the key
+ * of each as the ko rule compares them: the board hash, with a side-to-move key mixed in
+ * when White is to move under situational superko. Entry i is the position after move i
+ * (passes and resignations included); setup replaces the current entry. */
 int go_game_history_len(const go_game_t *g);
 uint64_t go_game_history_hash(const go_game_t *g, int i);
 
