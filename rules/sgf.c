@@ -88,6 +88,24 @@ static void arena_free_all(sgf_arena_t *a)
     a->head = NULL;
 }
 
+/* Free every chunk but a standard-size head, which is emptied for reuse. */
+static void arena_reset(sgf_arena_t *a)
+{
+    chunk_t *h = a->head;
+    if (!h || h->cap != CHUNK_SIZE) {
+        arena_free_all(a);
+        return;
+    }
+    chunk_t *c = h->next;
+    while (c) {
+        chunk_t *n = c->next;
+        free(c);
+        c = n;
+    }
+    h->next = NULL;
+    h->used = 0;
+}
+
 static char *arena_strndup(sgf_arena_t *a, const char *s, size_t n)
 {
     char *d = arena_alloc(a, n + 1);
@@ -866,7 +884,7 @@ static int parse_core(const char *data, size_t len, const sgf_opts_t *opts, sgf_
             }
         } else {
             rc = fn(ctx, root, index, used);
-            arena_free_all(arena);
+            arena_reset(arena);
             if (rc)
                 break;
         }
