@@ -248,6 +248,122 @@ void cvb_writer_close(cvb_writer_t *wr)
 }
 
 // ---------------------------------------------------------------- vision
+int cvb_resize(const cvb_image_t *img, int w, int h, cvb_image_t *out)
+{
+    if (!valid(img) || !out || w <= 0 || h <= 0)
+        return CVB_EINVAL;
+    CVB_TRY
+    cv::Mat m;
+    int interp = (w < img->w) ? cv::INTER_AREA : cv::INTER_LINEAR;
+    cv::resize(wrap(img), m, cv::Size(w, h), 0, 0, interp);
+    return export_mat(m, out);
+    CVB_CATCH
+}
+
+int cvb_to_gray(const cvb_image_t *img, cvb_image_t *out)
+{
+    if (!valid(img) || !out)
+        return CVB_EINVAL;
+    CVB_TRY
+    if (img->channels == 1)
+        return export_mat(wrap(img), out);
+    cv::Mat m;
+    cv::cvtColor(wrap(img), m, cv::COLOR_BGR2GRAY);
+    return export_mat(m, out);
+    CVB_CATCH
+}
+
+int cvb_blackhat(const cvb_image_t *gray, int ksize, cvb_image_t *out)
+{
+    if (!valid(gray) || gray->channels != 1 || !out || ksize < 1)
+        return CVB_EINVAL;
+    CVB_TRY
+    cv::Mat m;
+    cv::Mat k = cv::getStructuringElement(cv::MORPH_RECT, cv::Size(ksize, ksize));
+    cv::morphologyEx(wrap(gray), m, cv::MORPH_BLACKHAT, k);
+    return export_mat(m, out);
+    CVB_CATCH
+}
+
+int cvb_hough_lines(const cvb_image_t *bin, double rho_res, double theta_res, int threshold,
+                    int max_lines, float *rho, float *theta, int *votes, int *n)
+{
+    if (!valid(bin) || bin->channels != 1 || !rho || !theta || !votes || !n ||
+        max_lines < 0 || rho_res <= 0 || theta_res <= 0)
+        return CVB_EINVAL;
+    CVB_TRY
+    std::vector<cv::Vec3f> lines;
+    cv::HoughLines(wrap(bin), lines, rho_res, theta_res, threshold);
+    int k = 0;
+    for (size_t i = 0; i < lines.size() && k < max_lines; i++, k++) {
+        rho[k] = lines[i][0];
+        theta[k] = lines[i][1];
+        votes[k] = (int)lines[i][2];
+    }
+    *n = k;
+    return CVB_OK;
+    CVB_CATCH
+}
+
+int cvb_warp_perspective(const cvb_image_t *img, const double H[9], int inverse, int w,
+                         int h, cvb_image_t *out)
+{
+    if (!valid(img) || !H || !out || w <= 0 || h <= 0)
+        return CVB_EINVAL;
+    CVB_TRY
+    cv::Mat Hm(3, 3, CV_64F, const_cast<double *>(H));
+    cv::Mat m;
+    int flags = cv::INTER_LINEAR | (inverse ? cv::WARP_INVERSE_MAP : 0);
+    cv::warpPerspective(wrap(img), m, Hm, cv::Size(w, h), flags);
+    return export_mat(m, out);
+    CVB_CATCH
+}
+
+int cvb_draw_line(cvb_image_t *img, double x0, double y0, double x1, double y1, int b,
+                  int g, int r, int thickness)
+{
+    if (!valid(img) || thickness < 1)
+        return CVB_EINVAL;
+    CVB_TRY
+    cv::Mat m = wrap(img);
+    cv::line(m, cv::Point(cvRound(x0), cvRound(y0)),
+             cv::Point(cvRound(x1), cvRound(y1)), cv::Scalar(b, g, r), thickness,
+             cv::LINE_AA);
+    return CVB_OK;
+    CVB_CATCH
+}
+
+int cvb_draw_circle(cvb_image_t *img, double x, double y, double radius, int b, int g,
+                    int r, int thickness)
+{
+    if (!valid(img) || radius < 0)
+        return CVB_EINVAL;
+    CVB_TRY
+    cv::Mat m = wrap(img);
+    cv::circle(m, cv::Point(cvRound(x), cvRound(y)), cvRound(radius),
+               cv::Scalar(b, g, r), thickness < 0 ? cv::FILLED : thickness, cv::LINE_AA);
+    return CVB_OK;
+    CVB_CATCH
+}
+
+int cvb_gaussian_blur(const cvb_image_t *img, int ksize, double sigma, cvb_image_t *out)
+{
+    if (!valid(img) || !out || ksize < 0 || (ksize && !(ksize & 1)) || (!ksize && sigma <= 0))
+        return CVB_EINVAL;
+    CVB_TRY
+    cv::Mat m;
+    cv::GaussianBlur(wrap(img), m, cv::Size(ksize, ksize), sigma);
+    return export_mat(m, out);
+    CVB_CATCH
+}
+
+void cvb_set_num_threads(int n)
+{
+    try {
+        cv::setNumThreads(n);
+    } catch (...) {
+    }
+}
 
 // ---------------------------------------------------------------- capture
 // Make *dst a w x h BGR image, keeping its pixels when the shape already matches.
@@ -299,6 +415,26 @@ int cvb_imdecode_into(const uint8_t *buf, size_t len, cvb_image_t *dst)
 }
 
 // ---------------------------------------------------------------- render
+int cvb_render_blur(const cvb_image_t *src, cvb_image_t *dst, int x, int y, int w, int h,
+                    double sigma)
+{
+    if (!valid(src) || !valid(dst) || src->w != dst->w || src->h != dst->h ||
+        src->channels != dst->channels || src->data == dst->data || sigma <= 0 || w <= 0 ||
+        h <= 0 || x < 0 || y < 0 || x + w > src->w || y + h > src->h)
+        return CVB_EINVAL;
+    CVB_TRY
+    int m = (int)(sigma * 3.0) + 2;
+    int ex0 = x - m < 0 ? 0 : x - m, ey0 = y - m < 0 ? 0 : y - m;
+    int ex1 = x + w + m > src->w ? src->w : x + w + m;
+    int ey1 = y + h + m > src->h ? src->h : y + h + m;
+    cv::Mat s = wrap(src)(cv::Rect(ex0, ey0, ex1 - ex0, ey1 - ey0));
+    cv::Mat t;
+    cv::GaussianBlur(s, t, cv::Size(0, 0), sigma, sigma, cv::BORDER_REPLICATE);
+    cv::Mat d = wrap(dst);
+    t(cv::Rect(x - ex0, y - ey0, w, h)).copyTo(d(cv::Rect(x, y, w, h)));
+    return CVB_OK;
+    CVB_CATCH
+}
 
 // ---------------------------------------------------------------- calib
 

@@ -71,6 +71,30 @@ int cvb_writer_write(cvb_writer_t *wr, const cvb_image_t *img);
 void cvb_writer_close(cvb_writer_t *wr);
 
 /* ---- vision ---- */
+/* Resize (area interpolation when shrinking, linear when growing). Caller frees *out. */
+int cvb_resize(const cvb_image_t *img, int w, int h, cvb_image_t *out);
+/* BGR (or gray) -> gray. Caller frees *out. */
+int cvb_to_gray(const cvb_image_t *img, cvb_image_t *out);
+/* Morphological black-hat (closing minus image) of a gray image with a ksize x ksize
+ * square: thin dark structures (grid lines) become bright. Caller frees *out. */
+int cvb_blackhat(const cvb_image_t *gray, int ksize, cvb_image_t *out);
+/* Standard Hough transform of a binary image (nonzero = on): at most max_lines lines,
+ * strongest first, as rho (pixels), theta (radians, 0..pi) and votes. *n gets the count. */
+int cvb_hough_lines(const cvb_image_t *bin, double rho_res, double theta_res, int threshold,
+                    int max_lines, float *rho, float *theta, int *votes, int *n);
+/* Warp by the 3x3 row-major homography H (destination pixel -> source pixel when
+ * inverse is nonzero, else source -> destination) into a w x h image. Caller frees. */
+int cvb_warp_perspective(const cvb_image_t *img, const double H[9], int inverse, int w,
+                         int h, cvb_image_t *out);
+/* Draw in place (BGR or gray; gray uses b): a line, a circle (thickness < 0 fills). */
+int cvb_draw_line(cvb_image_t *img, double x0, double y0, double x1, double y1, int b,
+                  int g, int r, int thickness);
+int cvb_draw_circle(cvb_image_t *img, double x, double y, double radius, int b, int g,
+                    int r, int thickness);
+/* Gaussian blur with an odd ksize (0: from sigma). Caller frees *out. */
+int cvb_gaussian_blur(const cvb_image_t *img, int ksize, double sigma, cvb_image_t *out);
+/* Limit OpenCV's worker threads (1: one core, for benchmarks). */
+void cvb_set_num_threads(int n);
 
 /* ---- capture ---- */
 /* Convert packed YUYV (YUY2, BT.601) w x h (w even), src_stride bytes per row, to BGR in
@@ -82,6 +106,11 @@ int cvb_yuyv_to_bgr(const uint8_t *src, size_t src_stride, int w, int h, cvb_ima
 int cvb_imdecode_into(const uint8_t *buf, size_t len, cvb_image_t *dst);
 
 /* ---- render ---- */
+/* Gaussian blur (sigma in pixels) of the box (x, y, w, h) of src into the same box of dst
+ * (same size and channels; may not be the same buffer), reading src's pixels around the
+ * box as a real blur would. Pixels of dst outside the box are untouched. */
+int cvb_render_blur(const cvb_image_t *src, cvb_image_t *dst, int x, int y, int w, int h,
+                    double sigma);
 
 /* ---- calib ---- */
 

@@ -1,0 +1,224 @@
+/* bench_vision.c: accuracy and speed of vision/ (timing lives here, never in tests).
+ *   bench_vision accuracy DATA_DIR [--verbose]   per set and overall, automatic mode and
+ *                                                with given corners (gomrade corners_ok)
+ *   bench_vision speed [IMAGE]                   1920x1080, one core: read/decode, cold
+ *                                                detection, tracking (ms per frame)
+ *   bench_vision detect IMAGE [DEBUG_DIR]        one image, the board and the stages' ms
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+
+#include "tests/vision/golden_util.h"
+#include "vision/vis.h"
+
+static double now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+typedef struct {
+    long points, wrong;
+    int boards, perfect, found;
+} acc_t;
+
+static void acc_print(const char *name, const acc_t *a)
+{
+    if (!a->boards)
+        return;
+    printf("  %-28s boards %3d  found %3d  perfect %3d (%5.1f%%)  points %6.3f%% (%ld wrong of %ld)\n",
+           name, a->boards, a->found, a->perfect, 100.0 * a->perfect / a->boards,
+           a->points ? 100.0 * (a->points - a->wrong) / a->points : 0.0, a->wrong, a->points);
+}
+
+static void acc_add(acc_t *a, int n, int wrong, int found)
+{
+    a->boards++;
+    a->points += (long)n * n;
+    a->wrong += wrong;
+    a->perfect += wrong == 0;
+    a->found += found;
+}
+
+static int accuracy(const char *data, int verbose)
+{
+    static const char *sets[2] = { "imago", "gomrade" };
+    acc_t aut[2] = { { 0 } }, all = { 0 }, held = { 0 }, tuned = { 0 }, cor = { 0 };
+    for (int si = 0; si < 2; si++) {
+        char dir[1024];
+        snprintf(dir, sizeof dir, "%s/photos/%s", data, sets[si]);
+        vg_entry_t *e = calloc(128, sizeof *e);
+        int n = e ? vg_read_index(dir, e, 128) : -1;
+        if (n < 0) {
+            fprintf(stderr, "bench_vision: %s/index.tsv: cannot read\n", dir);
+            free(e);
+            return 2;
+        }
+        for (int i = 0; i < n; i++) {
+            uint8_t truth[VIS_MAX_POINTS];
+            int size;
+            cvb_image_t img = { 0 };
+            if (vg_read_truth(e[i].truth, truth, &size) || cvb_imread(e[i].image, 1, &img)) {
+                fprintf(stderr, "bench_vision: %s: cannot read\n", e[i].id);
+                continue;
+            }
+            vis_geom_t g;
+            vis_snapshot_t s;
+            memset(&s, 0, sizeof s);
+            int rc = vis_detect(&img, NULL, 0, &g, &s, NULL);
+            int wrong = rc ? size * size : vg_mistakes(&s, truth, size, 1);
+            acc_add(&aut[si], size, wrong, !rc);
+            acc_add(&all, size, wrong, !rc);
+            acc_add(vg_held_out(e[i].id) ? &held : &tuned, size, wrong, !rc);
+            if (verbose)
+                printf("auto    %-30s %s size %2d wrong %3d%s\n", e[i].id, rc ? "NOBOARD" : "found  ",
+                       rc ? 0 : s.size, wrong, vg_held_out(e[i].id) ? "  (held out)" : "");
+            if (e[i].has_corners && e[i].corners_ok) {
+                double c[4][2];
+                cvb_image_t raw = { 0 };
+                if (!vg_parse_corners(e[i].corners, c) && !cvb_imread(e[i].image, 0, &raw)) {
+                    int w2 = size * size;
+                    if (!vis_geom_from_corners(c, size, raw.w, raw.h, &g) &&
+                        !vis_classify(&raw, &g, NULL, &s))
+                        w2 = vg_mistakes(&s, truth, size, 0);
+                    acc_add(&cor, size, w2, 1);
+                    if (verbose)
+                        printf("corners %-30s wrong %3d\n", e[i].id, w2);
+                }
+                cvb_image_free(&raw);
+            }
+            cvb_image_free(&img);
+        }
+        free(e);
+    }
+    printf("automatic mode (8 symmetries):\n");
+    acc_print("imago", &aut[0]);
+    acc_print("gomrade", &aut[1]);
+    acc_print("overall", &all);
+    acc_print("tuned on", &tuned);
+    acc_print("held out (not tuned on)", &held);
+    printf("given corners (gomrade corners_ok=1, direct):\n");
+    acc_print("overall", &cor);
+    return 0;
+}
+
+static int speed(const char *path)
+{
+    cvb_set_num_threads(1);
+    cvb_image_t src = { 0 }, img = { 0 };
+    if (cvb_imread(path, 1, &src) || cvb_resize(&src, 1920, 1080, &img)) {
+        fprintf(stderr, "bench_vision: %s: cannot read\n", path);
+        cvb_image_free(&src);
+        return 2;
+    }
+    uint8_t *jpg = NULL;
+    size_t len = 0;
+    if (cvb_imencode_jpeg(&img, 90, &jpg, &len)) {
+        cvb_image_free(&src);
+        cvb_image_free(&img);
+        return 2;
+    }
+    int reps = 20;
+    double t0 = now_ms();
+    for (int r = 0; r < reps; r++) {
+        cvb_image_t d = { 0 };
+        if (!cvb_imdecode(jpg, len, &d))
+            cvb_image_free(&d);
+    }
+    double decode = (now_ms() - t0) / reps;
+    vis_geom_t g;
+    vis_snapshot_t s;
+    memset(&s, 0, sizeof s);
+    double best = 1e9, sum = 0;
+    int ok = 0;
+    for (int r = 0; r < reps; r++) {
+        double a = now_ms();
+        ok = !vis_detect(&img, NULL, 0, &g, &s, NULL);
+        double d = now_ms() - a;
+        sum += d;
+        if (d < best)
+            best = d;
+    }
+    double cold = sum / reps;
+    double tr = 0;
+    int treps = 200;
+    if (ok) {
+        t0 = now_ms();
+        for (int r = 0; r < treps; r++)
+            vis_track(&img, &g, NULL, &s);
+        tr = (now_ms() - t0) / treps;
+    }
+    printf("1920x1080 frame, one core (%s):\n", ok ? "board found" : "NO BOARD FOUND");
+    printf("  read (JPEG decode, the floor) %7.2f ms\n", decode);
+    printf("  cold detection               %7.2f ms  (best %.2f; target <= 50)  = %.1fx decode\n",
+           cold, best, cold / decode);
+    printf("  tracking                     %7.3f ms  (target <= 2)  = %.2fx decode\n", tr,
+           tr / decode);
+    free(jpg);
+    cvb_image_free(&src);
+    cvb_image_free(&img);
+    return ok ? 0 : 1;
+}
+
+static const char *dbg_dir;
+static void dbg(void *ctx, int stage, const char *name, const cvb_image_t *img)
+{
+    (void)ctx;
+    char p[1024];
+    snprintf(p, sizeof p, "%s/%d_%s.png", dbg_dir, stage + 1, name);
+    cvb_imwrite(p, img, 0);
+}
+
+static int detect_one(const char *path, const char *dir)
+{
+    cvb_image_t img = { 0 };
+    if (cvb_imread(path, 1, &img))
+        return 2;
+    vis_config_t cfg;
+    vis_config_defaults(&cfg);
+    if (dir) {
+        mkdir(dir, 0777);
+        dbg_dir = dir;
+        cfg.debug = dbg;
+    }
+    vis_geom_t g;
+    vis_snapshot_t s;
+    memset(&s, 0, sizeof s);
+    vis_timing_t tm;
+    int rc = vis_detect(&img, &cfg, 0, &g, &s, &tm);
+    if (rc) {
+        printf("%s: %s\n", path, vis_strerror(rc));
+        cvb_image_free(&img);
+        return 1;
+    }
+    for (int y = 0; y < g.size; y++) {
+        for (int x = 0; x < g.size; x++)
+            putchar(".XO"[s.color[y * g.size + x] % 3]);
+        putchar('\n');
+    }
+    printf("corners");
+    for (int k = 0; k < 4; k++)
+        printf(" %.1f,%.1f", g.corners[k][0], g.corners[k][1]);
+    printf("\nms");
+    for (int k = 0; k < VIS_NSTAGES; k++)
+        printf(" %s %.2f", vis_stage_name(k), tm.ms[k]);
+    printf(" total %.2f\n", tm.total_ms);
+    cvb_image_free(&img);
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc >= 3 && !strcmp(argv[1], "accuracy"))
+        return accuracy(argv[2], argc > 3 && !strcmp(argv[3], "--verbose"));
+    if (argc >= 2 && !strcmp(argv[1], "speed"))
+        return speed(argc > 2 ? argv[2] : "/work/shared/data/photos/gomrade/images/gomrade_testing_sequence_11.jpg");
+    if (argc >= 3 && !strcmp(argv[1], "detect"))
+        return detect_one(argv[2], argc > 3 ? argv[3] : NULL);
+    fprintf(stderr, "usage: bench_vision accuracy DATA_DIR [--verbose] | speed [IMAGE] | detect IMAGE [DEBUG_DIR]\n");
+    return 2;
+}

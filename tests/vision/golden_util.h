@@ -1,0 +1,158 @@
+/* golden_util.h: reading the shared photo sets (index.tsv, truth files) and scoring a
+ * snapshot against a truth, for the vision golden tests and bench_vision (header only).
+ * Truth files: N lines of N tokens, '.' empty, 'B' black, 'W' white. */
+#ifndef KIFUCAM_GOLDEN_UTIL_H
+#define KIFUCAM_GOLDEN_UTIL_H
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "vision/vis_snapshot.h"
+
+/* Read a truth file into t (row-major, vis_color_t). 0 on success. */
+static inline int vg_read_truth(const char *path, uint8_t *t, int *size)
+{
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return -1;
+    int n = 0, c, rows = 0, cols = 0, maxcols = 0;
+    while ((c = fgetc(f)) != EOF && n < VIS_MAX_POINTS) {
+        if (c == '.' || c == 'B' || c == 'W') {
+            t[n++] = c == '.' ? VIS_EMPTY : c == 'B' ? VIS_BLACK : VIS_WHITE;
+            cols++;
+        } else if (c == '\n') {
+            if (cols) {
+                rows++;
+                if (cols > maxcols)
+                    maxcols = cols;
+            }
+            cols = 0;
+        }
+    }
+    if (cols)
+        rows++;
+    fclose(f);
+    if (rows < 2 || rows * rows != n)
+        return -1;
+    *size = rows;
+    return 0;
+}
+
+/* Board symmetry s (0..7) of point (x, y) on an n board, into (*ox, *oy). */
+static inline void vg_sym(int s, int n, int x, int y, int *ox, int *oy)
+{
+    int a = x, b = y;
+    if (s & 4) {
+        int t = a;
+        a = b;
+        b = t;
+    }
+    if (s & 1)
+        a = n - 1 - a;
+    if (s & 2)
+        b = n - 1 - b;
+    *ox = a;
+    *oy = b;
+}
+
+/* Points read wrongly (occluded counts as wrong), the minimum over the 8 symmetries when
+ * any_symmetry, else direct. A size mismatch counts every point. */
+static inline int vg_mistakes(const vis_snapshot_t *s, const uint8_t *truth, int n,
+                              int any_symmetry)
+{
+    if (s->size != n)
+        return n * n;
+    int best = n * n;
+    for (int sym = 0; sym < (any_symmetry ? 8 : 1); sym++) {
+        int m = 0;
+        for (int y = 0; y < n; y++)
+            for (int x = 0; x < n; x++) {
+                int a, b;
+                vg_sym(sym, n, x, y, &a, &b);
+                int k = b * n + a;
+                if (s->occluded[k] || s->color[k] != truth[y * n + x])
+                    m++;
+            }
+        if (m < best)
+            best = m;
+    }
+    return best;
+}
+
+/* One row of a set's index.tsv. */
+typedef struct {
+    char id[128], image[256], truth[256], corners[256];
+    int has_corners, corners_ok, skip;
+} vg_entry_t;
+
+/* Read DIR/index.tsv (columns found by the header's names). Returns the count (at most
+ * max) or -1 when the file cannot be read. */
+static inline int vg_read_index(const char *dir, vg_entry_t *e, int max)
+{
+    char path[1024], line[2048];
+    if (snprintf(path, sizeof path, "%s/index.tsv", dir) >= (int)sizeof path)
+        return -1;
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return -1;
+    int col_id = -1, col_img = -1, col_tr = -1, col_co = -1, col_ok = -1, col_skip = -1;
+    int n = 0, header = 1;
+    while (fgets(line, sizeof line, f) && n < max) {
+        line[strcspn(line, "\r\n")] = 0;
+        char *save = NULL, *tok;
+        int c = 0;
+        vg_entry_t x;
+        memset(&x, 0, sizeof x);
+        for (tok = strtok_r(line, "\t", &save); tok; tok = strtok_r(NULL, "\t", &save), c++) {
+            if (header) {
+                if (!strcmp(tok, "id")) col_id = c;
+                if (!strcmp(tok, "image")) col_img = c;
+                if (!strcmp(tok, "truth")) col_tr = c;
+                if (!strcmp(tok, "corners")) col_co = c;
+                if (!strcmp(tok, "corners_ok")) col_ok = c;
+                if (!strcmp(tok, "skip")) col_skip = c;
+                continue;
+            }
+            if (c == col_id) snprintf(x.id, sizeof x.id, "%s", tok);
+            if (c == col_img && snprintf(x.image, sizeof x.image, "%s/%s", dir, tok) >= (int)sizeof x.image)
+                x.image[0] = 0;
+            if (c == col_tr && snprintf(x.truth, sizeof x.truth, "%s/%s", dir, tok) >= (int)sizeof x.truth)
+                x.truth[0] = 0;
+            if (c == col_co) {
+                snprintf(x.corners, sizeof x.corners, "%s", tok);
+                x.has_corners = 1;
+            }
+            if (c == col_ok) x.corners_ok = atoi(tok);
+            if (c == col_skip) x.skip = atoi(tok);
+        }
+        if (header) {
+            header = 0;
+            continue;
+        }
+        if (x.id[0] && x.image[0] && x.truth[0])
+            e[n++] = x;
+    }
+    fclose(f);
+    return n;
+}
+
+/* Parse "x1,y1;x2,y2;x3,y3;x4,y4". 0 on success. */
+static inline int vg_parse_corners(const char *s, double c[4][2])
+{
+    return sscanf(s, "%lf,%lf;%lf,%lf;%lf,%lf;%lf,%lf", &c[0][0], &c[0][1], &c[1][0],
+                  &c[1][1], &c[2][0], &c[2][1], &c[3][0], &c[3][1]) == 8 ? 0 : -1;
+}
+
+/* Held out of tuning: every 4th imago t3 frame and two gomrade stills. */
+static inline int vg_held_out(const char *id)
+{
+    static const char *ids[] = { "t3_t3_000", "t3_t3_004", "t3_t3_008", "t3_t3_050",
+                                 "gomrade_4_28", "gomrade_testing_sequence_6" };
+    for (size_t i = 0; i < sizeof ids / sizeof ids[0]; i++)
+        if (!strcmp(id, ids[i]))
+            return 1;
+    return 0;
+}
+
+#endif

@@ -1,0 +1,119 @@
+/* vis.h: frame -> board geometry -> snapshot. The public face of vision/.
+ *
+ * Three entry points fill a vis_snapshot_t: vis_detect (cold: find the board with no
+ * help), vis_track (the geometry of the last frame: check cheaply that the grid still
+ * fits, then classify; sets board_lost otherwise) and vis_classify (given geometry, e.g.
+ * from corners). Board coordinates: x = column, y = row, in grid units 0..size-1; point
+ * index y*size + x (vis_snapshot.h). Corners are the four corner intersections (1-1
+ * points) in the order top-left, top-right, bottom-right, bottom-left of the output:
+ * (0,0), (size-1,0), (size-1,size-1), (0,size-1).
+ * Decisions are plain C; OpenCV is reached only through cv_bridge.h. Never prints.
+ */
+#ifndef KIFUCAM_VIS_H
+#define KIFUCAM_VIS_H
+
+#include "vision/cv_bridge.h"
+#include "vision/vis_snapshot.h"
+
+enum {
+    VIS_OK = 0,
+    VIS_EINVAL = -1,   /* bad argument */
+    VIS_ENOMEM = -2,   /* allocation failed */
+    VIS_ENOBOARD = -3, /* no board grid found in the image */
+    VIS_ECV = -4       /* the OpenCV bridge failed */
+};
+/* A short description of a status code; never NULL. */
+const char *vis_strerror(int code);
+
+/* Where the board is in one image. */
+typedef struct vis_geom {
+    int size;                       /* 9, 13, 19 (2..VIS_MAX_SIZE) */
+    double corners[4][2];           /* corner intersections, image pixels (see above) */
+    double H[9];                    /* board (x, y) -> image pixel, row-major, H[8] = 1 */
+    double Hinv[9];                 /* image pixel -> board */
+    float px[VIS_MAX_POINTS];       /* image x of each point */
+    float py[VIS_MAX_POINTS];       /* image y of each point */
+    float radius[VIS_MAX_POINTS];   /* stone radius in pixels at each point */
+    int img_w, img_h;               /* the image these pixels refer to */
+} vis_geom_t;
+
+/* The numbered stages of vis_detect; each has a timing stamp and a debug image. */
+typedef enum {
+    VIS_STAGE_PREPARE = 0, /* downscale + gray */
+    VIS_STAGE_EDGES,       /* black-hat line response, thresholded */
+    VIS_STAGE_LINES,       /* Hough lines, split into two families */
+    VIS_STAGE_GRID,        /* projective 1D fit per family, size, homography */
+    VIS_STAGE_REFINE,      /* sub-pixel refinement of the grid lines at full size */
+    VIS_STAGE_CLASSIFY,    /* colour of every point */
+    VIS_NSTAGES
+} vis_stage_t;
+/* The stage's short name ("prepare", "edges", ...); never NULL. */
+const char *vis_stage_name(int stage);
+
+typedef struct vis_timing {
+    double ms[VIS_NSTAGES];  /* milliseconds per stage (0 for stages not run) */
+    double total_ms;
+} vis_timing_t;
+
+/* Receives one debug image per stage (borrowed for the call only). */
+typedef void (*vis_debug_fn)(void *ctx, int stage, const char *name, const cvb_image_t *img);
+
+typedef struct vis_config {
+    int work_max;          /* px, default 720: longest side of the image board finding
+                              runs on; smaller is faster, larger finds smaller boards */
+    int blackhat_k;        /* px at work scale, default 0 (auto, ~1/90 of work_max): the
+                              black-hat kernel; must exceed the grid line width */
+    double line_pct;       /* 0..1, default 0.90: percentile of the black-hat response
+                              above which a pixel counts as line */
+    int max_lines;         /* default 160: distinct Hough lines kept */
+    double family_deg;     /* degrees, default 28: how far a line's angle may be from its
+                              family's (perspective fans lines out) */
+    int refine;            /* default 1: refine the grid lines at full resolution */
+    double sample_r;       /* grid units, default 0.36: radius of the disc read at a point */
+    double black_rel;      /* default 0.58: a point darker than this fraction of the local
+                              board brightness is black */
+    double white_rel;      /* default 1.10: brighter than this fraction is white */
+    double white_sat;      /* default 0.55: or saturation under this fraction of the
+                              board's (white stones on a pale board) while not dark */
+    double track_min_fit;  /* 0..1, default 0.35: vis_track's grid fit below this sets
+                              board_lost */
+    vis_debug_fn debug;    /* default NULL: called with each stage's debug image */
+    void *debug_ctx;
+} vis_config_t;
+
+/* Fill *cfg with the defaults above. */
+void vis_config_defaults(vis_config_t *cfg);
+
+/* Build a geometry from four corners (not modified) and a size. VIS_EINVAL for a degenerate quad. */
+int vis_geom_from_corners(double corners[4][2], int size, int img_w, int img_h,
+                          vis_geom_t *geom);
+/* Build a geometry from a board->image homography. */
+int vis_geom_from_h(const double H[9], int size, int img_w, int img_h, vis_geom_t *geom);
+
+/* How well the grid lines of geom match the image: 0 (no fit) .. 1 (every visible
+ * segment of every line is a dark line on a lighter board). *out written on success. */
+int vis_grid_fit(const cvb_image_t *img, const vis_geom_t *geom, double *out);
+
+/* Choose the size (9, 13, 19) that best fits four given corners. */
+int vis_guess_size(const cvb_image_t *img, double corners[4][2], int *size);
+
+/* Cold detection: find the board (size_hint 0 = decide 9/13/19), then classify.
+ * cfg may be NULL (defaults); tm may be NULL. VIS_ENOBOARD when no grid is found. */
+int vis_detect(const cvb_image_t *img, const vis_config_t *cfg, int size_hint,
+               vis_geom_t *geom, vis_snapshot_t *snap, vis_timing_t *tm);
+
+/* Classify every point of a known geometry into *snap (colour, confidence, occluded,
+ * occluder). board_lost is set to 0. */
+int vis_classify(const cvb_image_t *img, const vis_geom_t *geom, const vis_config_t *cfg,
+                 vis_snapshot_t *snap);
+
+/* Tracking: check that geom still fits the frame (cheap), then classify. When the grid
+ * no longer fits, snap->board_lost = 1 and the colours are left empty/unknown (every
+ * point occluded). */
+int vis_track(const cvb_image_t *img, const vis_geom_t *geom, const vis_config_t *cfg,
+              vis_snapshot_t *snap);
+
+/* Draw the grid and the read stones over img (in place, BGR). */
+int vis_draw(cvb_image_t *img, const vis_geom_t *geom, const vis_snapshot_t *snap);
+
+#endif

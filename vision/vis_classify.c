@@ -1,0 +1,457 @@
+/* vis_classify.c: geometry helpers, the grid-fit measure, classification of every point
+ * and tracking. Plain C over the BGR pixels (sparse sampling, no OpenCV), so tracking
+ * costs well under a millisecond per 1080p frame.
+ *
+ * Classification is relative: each point's disc (sampled in board coordinates, so the
+ * disc follows the perspective) is compared with the board colour read at the nearby
+ * cell centres (x+.5, y+.5), which stones leave visible. Medians make it robust to glare
+ * spots, grid lines and JPEG noise.
+ */
+#include "vision/vis.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "vision/vis_homog.h"
+#include "vision/vis_internal.h"
+
+const char *vis_strerror(int code)
+{
+    switch (code) {
+    case VIS_OK: return "success";
+    case VIS_EINVAL: return "invalid argument";
+    case VIS_ENOMEM: return "out of memory";
+    case VIS_ENOBOARD: return "no board found";
+    case VIS_ECV: return "image processing failed";
+    default: return "unknown error";
+    }
+}
+
+void vis_config_defaults(vis_config_t *cfg)
+{
+    if (!cfg)
+        return;
+    memset(cfg, 0, sizeof *cfg);
+    cfg->work_max = 720;
+    cfg->blackhat_k = 0;
+    cfg->line_pct = 0.90;
+    cfg->max_lines = 160;
+    cfg->family_deg = 28;
+    cfg->refine = 1;
+    cfg->sample_r = 0.36;
+    cfg->black_rel = 0.58;
+    cfg->white_rel = 1.10;
+    cfg->white_sat = 0.55;
+    cfg->track_min_fit = 0.35;
+}
+
+int vis_geom_from_h(const double H[9], int size, int img_w, int img_h, vis_geom_t *geom)
+{
+    if (!H || !geom || size < 2 || size > VIS_MAX_SIZE)
+        return VIS_EINVAL;
+    vis_geom_t g;
+    memset(&g, 0, sizeof g);
+    g.size = size;
+    g.img_w = img_w;
+    g.img_h = img_h;
+    memcpy(g.H, H, sizeof g.H);
+    if (vis_homog_invert(H, g.Hinv))
+        return VIS_EINVAL;
+    int n = size - 1;
+    const double cb[4][2] = { { 0, 0 }, { n, 0 }, { n, n }, { 0, n } };
+    for (int k = 0; k < 4; k++)
+        if (vis_homog_apply(H, cb[k][0], cb[k][1], &g.corners[k][0], &g.corners[k][1]))
+            return VIS_EINVAL;
+    for (int y = 0; y < size; y++)
+        for (int x = 0; x < size; x++) {
+            double px, py, ax, ay, bx, by;
+            if (vis_homog_apply(H, x, y, &px, &py) ||
+                vis_homog_apply(H, x + 0.5, y, &ax, &ay) ||
+                vis_homog_apply(H, x, y + 0.5, &bx, &by))
+                return VIS_EINVAL;
+            g.px[y * size + x] = (float)px;
+            g.py[y * size + x] = (float)py;
+            /* a stone is ~0.96 of the spacing wide: radius ~ half spacing */
+            g.radius[y * size + x] =
+                (float)(0.48 * (hypot(ax - px, ay - py) + hypot(bx - px, by - py)));
+        }
+    *geom = g;
+    return VIS_OK;
+}
+
+int vis_geom_from_corners(double corners[4][2], int size, int img_w, int img_h,
+                          vis_geom_t *geom)
+{
+    if (!corners || !geom || size < 2 || size > VIS_MAX_SIZE)
+        return VIS_EINVAL;
+    int n = size - 1;
+    double src[8] = { 0, 0, n, 0, n, n, 0, n }, dst[8], H[9];
+    for (int k = 0; k < 4; k++) {
+        dst[2 * k] = corners[k][0];
+        dst[2 * k + 1] = corners[k][1];
+    }
+    /* reject a degenerate or self-crossing quad: consistent turn signs */
+    int pos = 0, neg = 0;
+    for (int k = 0; k < 4; k++) {
+        const double *a = corners[k], *b = corners[(k + 1) % 4], *c = corners[(k + 2) % 4];
+        double cr = (b[0] - a[0]) * (c[1] - b[1]) - (b[1] - a[1]) * (c[0] - b[0]);
+        if (cr > 1e-6)
+            pos++;
+        else if (cr < -1e-6)
+            neg++;
+    }
+    if (!(pos == 4 || neg == 4))
+        return VIS_EINVAL;
+    if (vis_homog_fit(4, src, dst, H))
+        return VIS_EINVAL;
+    return vis_geom_from_h(H, size, img_w, img_h, geom);
+}
+
+/* ---- pixel access ---- */
+
+static inline int luma_at(const cvb_image_t *img, int x, int y)
+{
+    const uint8_t *p = img->data + (size_t)y * img->stride + (size_t)x * img->channels;
+    if (img->channels == 1)
+        return p[0];
+    return (114 * p[0] + 587 * p[1] + 299 * p[2]) / 1000;
+}
+
+/* Mean luma of the 3x3 block at (x, y); -1 outside the image. */
+static int luma3(const cvb_image_t *img, double fx, double fy)
+{
+    int x = (int)lround(fx), y = (int)lround(fy);
+    if (x < 1 || y < 1 || x >= img->w - 1 || y >= img->h - 1)
+        return -1;
+    int s = 0;
+    for (int dy = -1; dy <= 1; dy++)
+        for (int dx = -1; dx <= 1; dx++)
+            s += luma_at(img, x + dx, y + dy);
+    return s / 9;
+}
+
+/* Luma of one pixel; -1 outside. */
+static int luma1(const cvb_image_t *img, double fx, double fy)
+{
+    int x = (int)lround(fx), y = (int)lround(fy);
+    if (x < 0 || y < 0 || x >= img->w || y >= img->h)
+        return -1;
+    return luma_at(img, x, y);
+}
+
+void vis_line_support(const cvb_image_t *img, const double H[9], int dir, double i, int j0,
+                      int j1, int *good, int *visible, int *total)
+{
+    int g = 0, v = 0, t = 0;
+    for (int j = j0; j < j1; j++) {
+        /* the midpoint of the segment (i, j)-(i, j+1) of a line */
+        double bx = dir ? i : j + 0.5, by = dir ? j + 0.5 : i;
+        double ox = dir ? 0.25 : 0, oy = dir ? 0 : 0.25;
+        double cx, cy, ax, ay, qx, qy;
+        if (vis_homog_apply(H, bx, by, &cx, &cy) ||
+            vis_homog_apply(H, bx + ox, by + oy, &ax, &ay) ||
+            vis_homog_apply(H, bx - ox, by - oy, &qx, &qy))
+            continue;
+        int la = luma3(img, ax, ay), lq = luma3(img, qx, qy);
+        if (la < 0 || lq < 0)
+            continue;
+        t++;
+        double ux = ax - cx, uy = ay - cy, ul = hypot(ux, uy);
+        if (ul < 1.5)
+            continue;
+        ux /= ul;
+        uy /= ul;
+        int lmin = 255;
+        for (int s = -2; s <= 2; s++) {
+            int val = luma1(img, cx + s * 0.5 * ux, cy + s * 0.5 * uy);
+            if (val >= 0 && val < lmin)
+                lmin = val;
+        }
+        double side = 0.5 * (la + lq);
+        /* a visible segment: board on both sides (similar, not dark) */
+        if (abs(la - lq) > 0.18 * side + 4 || side < 25)
+            continue;
+        v++;
+        if (lmin < side - (0.06 * side + 3))
+            g++;
+    }
+    *good = g;
+    *visible = v;
+    *total = t;
+}
+
+int vis_grid_fit(const cvb_image_t *img, const vis_geom_t *geom, double *out)
+{
+    if (!img || !img->data || !geom || !out || geom->size < 2)
+        return VIS_EINVAL;
+    int S = geom->size, good = 0, visible = 0, total = 0;
+    for (int dir = 0; dir < 2; dir++)
+        for (int i = 0; i < S; i++) {
+            int g, v, t;
+            vis_line_support(img, geom->H, dir, i, 0, S - 1, &g, &v, &t);
+            good += g;
+            visible += v;
+            total += t;
+        }
+    if (total == 0)
+        return VIS_EINVAL;
+    *out = visible < total / 10 + 1 ? 0.0 : (double)good / visible;
+    return VIS_OK;
+}
+
+int vis_guess_size(const cvb_image_t *img, double corners[4][2], int *size)
+{
+    if (!img || !corners || !size)
+        return VIS_EINVAL;
+    static const int sizes[3] = { 19, 13, 9 };
+    double best = -1;
+    int bs = 0;
+    for (int k = 0; k < 3; k++) {
+        vis_geom_t g;
+        double f;
+        if (vis_geom_from_corners(corners, sizes[k], img->w, img->h, &g) ||
+            vis_grid_fit(img, &g, &f))
+            continue;
+        /* a finer grid that fits is the answer; a coarse one also "fits" a fine board
+         * only by chance, so prefer larger sizes unless clearly worse */
+        if (f > best + 0.08) {
+            best = f;
+            bs = sizes[k];
+        }
+    }
+    if (!bs)
+        return VIS_EINVAL;
+    *size = bs;
+    return VIS_OK;
+}
+
+/* ---- classification ---- */
+
+typedef struct {
+    float y;    /* luma 0..255 */
+    float s;    /* saturation 0..1 */
+    float r, g; /* chromaticity */
+    int ok;
+} vis_sample_t;
+
+static int cmp_float(const void *a, const void *b)
+{
+    float x = *(const float *)a, y = *(const float *)b;
+    return (x > y) - (x < y);
+}
+
+static float median_f(float *v, int n)
+{
+    if (n <= 0)
+        return 0;
+    qsort(v, (size_t)n, sizeof *v, cmp_float);
+    return (n & 1) ? v[n / 2] : 0.5f * (v[n / 2 - 1] + v[n / 2]);
+}
+
+/* Median colour features of the pixels at board offsets (bx+ox[k], by+oy[k]). */
+static vis_sample_t read_disc(const cvb_image_t *img, const double H[9], double bx, double by,
+                              const float *ox, const float *oy, int n)
+{
+    float ys[64], ss[64], rs[64], gs[64];
+    int m = 0;
+    vis_sample_t out = { 0, 0, 0, 0, 0 };
+    for (int k = 0; k < n && m < 64; k++) {
+        double px, py;
+        if (vis_homog_apply(H, bx + ox[k], by + oy[k], &px, &py))
+            continue;
+        int x = (int)lround(px), y = (int)lround(py);
+        if (x < 0 || y < 0 || x >= img->w || y >= img->h)
+            continue;
+        const uint8_t *p = img->data + (size_t)y * img->stride + (size_t)x * img->channels;
+        int B = p[0], G = img->channels == 3 ? p[1] : p[0], R = img->channels == 3 ? p[2] : p[0];
+        int mx = B > G ? (B > R ? B : R) : (G > R ? G : R);
+        int mn = B < G ? (B < R ? B : R) : (G < R ? G : R);
+        int sum = B + G + R;
+        ys[m] = (114.0f * B + 587.0f * G + 299.0f * R) / 1000.0f;
+        ss[m] = mx > 0 ? (float)(mx - mn) / (float)mx : 0;
+        rs[m] = sum > 0 ? (float)R / (float)sum : 1.0f / 3;
+        gs[m] = sum > 0 ? (float)G / (float)sum : 1.0f / 3;
+        m++;
+    }
+    if (m < n / 3 + 1)
+        return out;
+    out.y = median_f(ys, m);
+    out.s = median_f(ss, m);
+    out.r = median_f(rs, m);
+    out.g = median_f(gs, m);
+    out.ok = 1;
+    return out;
+}
+
+static float clampf(float v, float lo, float hi) { return v < lo ? lo : v > hi ? hi : v; }
+
+int vis_classify(const cvb_image_t *img, const vis_geom_t *geom, const vis_config_t *cfg,
+                 vis_snapshot_t *snap)
+{
+    if (!img || !img->data || !geom || !snap || geom->size < 2 || geom->size > VIS_MAX_SIZE)
+        return VIS_EINVAL;
+    vis_config_t def;
+    if (!cfg) {
+        vis_config_defaults(&def);
+        cfg = &def;
+    }
+    int S = geom->size;
+    /* disc pattern: a 6x6 lattice (avoiding the grid lines through the centre) clipped to
+     * a circle of sample_r grid units */
+    float dox[64], doy[64];
+    int dn = 0;
+    double R = cfg->sample_r;
+    for (int a = 0; a < 6; a++)
+        for (int b = 0; b < 6; b++) {
+            double u = (a - 2.5) / 2.5 * R, v = (b - 2.5) / 2.5 * R;
+            if (u * u + v * v <= R * R * 1.05) {
+                dox[dn] = (float)u;
+                doy[dn] = (float)v;
+                dn++;
+            }
+        }
+    float cox[9], coy[9];
+    int cn = 0;
+    for (int a = -1; a <= 1; a++)
+        for (int b = -1; b <= 1; b++) {
+            cox[cn] = (float)(a * 0.1);
+            coy[cn] = (float)(b * 0.1);
+            cn++;
+        }
+    /* board colour at the cell centres (x+.5, y+.5), x, y in -1..S-1 (margins included) */
+    int C = S + 1;
+    vis_sample_t *cell = calloc((size_t)C * C, sizeof *cell);
+    if (!cell)
+        return VIS_ENOMEM;
+    for (int cy = 0; cy < C; cy++)
+        for (int cx = 0; cx < C; cx++)
+            cell[cy * C + cx] = read_disc(img, geom->H, cx - 0.5, cy - 0.5, cox, coy, cn);
+    /* global board brightness: the upper-middle of the cells (stones can fill half) */
+    float all[(VIS_MAX_SIZE + 1) * (VIS_MAX_SIZE + 1)];
+    int na = 0;
+    for (int k = 0; k < C * C; k++)
+        if (cell[k].ok)
+            all[na++] = cell[k].y;
+    float gboard = na ? median_f(all, na) : 128;
+    vis_snapshot_t s;
+    memset(&s, 0, sizeof s);
+    s.size = S;
+    s.frame = snap->frame;
+    s.t = snap->t;
+    for (int y = 0; y < S; y++)
+        for (int x = 0; x < S; x++) {
+            int idx = y * S + x;
+            vis_sample_t p = read_disc(img, geom->H, x, y, dox, doy, dn);
+            /* local board: median of the cells within ~1.6 units that look like board */
+            float ly[16], ls[16], lr[16], lg[16];
+            int ln = 0;
+            for (int dy = -1; dy <= 2; dy++)
+                for (int dx = -1; dx <= 2; dx++) {
+                    int cx = x + dx, cy = y + dy; /* cell (cx-.5, cy-.5) */
+                    if (cx < 0 || cy < 0 || cx >= C || cy >= C)
+                        continue;
+                    const vis_sample_t *c = &cell[cy * C + cx];
+                    if (!c->ok || c->y < 0.6f * gboard || c->y > 1.5f * gboard)
+                        continue;
+                    ly[ln] = c->y;
+                    ls[ln] = c->s;
+                    lr[ln] = c->r;
+                    lg[ln] = c->g;
+                    ln++;
+                }
+            float by = ln ? median_f(ly, ln) : gboard;
+            float bs = ln ? median_f(ls, ln) : 0.3f;
+            float br = ln ? median_f(lr, ln) : 0.4f;
+            float bg = ln ? median_f(lg, ln) : 0.33f;
+            if (!p.ok || by < 1) {
+                s.occluded[idx] = 1;
+                s.conf[idx] = 0;
+                continue;
+            }
+            float rel = p.y / by;
+            float chroma = hypotf(p.r - br, p.g - bg);
+            if (rel < cfg->black_rel) {
+                s.color[idx] = VIS_BLACK;
+                s.conf[idx] = clampf(0.5f + (float)(cfg->black_rel - rel) * 2.5f, 0.5f, 1);
+            } else if (rel > cfg->white_rel) {
+                s.color[idx] = VIS_WHITE;
+                s.conf[idx] = clampf(0.5f + (float)(rel - cfg->white_rel) * 4.0f, 0.5f, 1);
+            } else if (rel > 0.8f && bs > 0.12f && p.s < cfg->white_sat * bs) {
+                s.color[idx] = VIS_WHITE;
+                s.conf[idx] = clampf(0.5f + (float)(cfg->white_sat * bs - p.s) / bs * 2, 0.5f, 1);
+            } else {
+                s.color[idx] = VIS_EMPTY;
+                float m1 = (rel - (float)cfg->black_rel) / 0.2f;
+                float m2 = ((float)cfg->white_rel - rel) / 0.05f;
+                s.conf[idx] = clampf(0.5f + 0.5f * (m1 < m2 ? m1 : m2), 0.3f, 1);
+                /* neither board nor stone: a hand, a sleeve */
+                if (chroma > 0.07f && p.s > bs + 0.12f) {
+                    s.occluded[idx] = 1;
+                    s.conf[idx] = 0;
+                }
+            }
+        }
+    free(cell);
+    for (int k = 0; k < S * S; k++)
+        if (s.occluded[k])
+            s.occluder = 1;
+    *snap = s;
+    return VIS_OK;
+}
+
+int vis_track(const cvb_image_t *img, const vis_geom_t *geom, const vis_config_t *cfg,
+              vis_snapshot_t *snap)
+{
+    if (!img || !img->data || !geom || !snap)
+        return VIS_EINVAL;
+    vis_config_t def;
+    if (!cfg) {
+        vis_config_defaults(&def);
+        cfg = &def;
+    }
+    double fit;
+    int rc = vis_grid_fit(img, geom, &fit);
+    if (rc)
+        return rc;
+    if (fit < cfg->track_min_fit) {
+        vis_snapshot_t s;
+        memset(&s, 0, sizeof s);
+        s.size = geom->size;
+        s.frame = snap->frame;
+        s.t = snap->t;
+        s.board_lost = 1;
+        s.occluder = 1;
+        for (int k = 0; k < geom->size * geom->size; k++)
+            s.occluded[k] = 1;
+        *snap = s;
+        return VIS_OK;
+    }
+    return vis_classify(img, geom, cfg, snap);
+}
+
+int vis_draw(cvb_image_t *img, const vis_geom_t *geom, const vis_snapshot_t *snap)
+{
+    if (!img || !img->data || !geom)
+        return VIS_EINVAL;
+    int S = geom->size;
+    int th = img->w > 1200 ? 2 : 1;
+    for (int i = 0; i < S; i++) {
+        int a = i, b = S - 1;
+        cvb_draw_line(img, geom->px[a], geom->py[a], geom->px[b * S + a], geom->py[b * S + a],
+                      0, 0, 255, th);
+        cvb_draw_line(img, geom->px[a * S], geom->py[a * S], geom->px[a * S + b],
+                      geom->py[a * S + b], 0, 0, 255, th);
+    }
+    if (snap && snap->size == S)
+        for (int k = 0; k < S * S; k++) {
+            double r = geom->radius[k] * 0.6;
+            if (snap->occluded[k])
+                cvb_draw_circle(img, geom->px[k], geom->py[k], r * 0.5, 255, 0, 255, -1);
+            else if (snap->color[k] == VIS_BLACK)
+                cvb_draw_circle(img, geom->px[k], geom->py[k], r, 255, 64, 0, 2 * th);
+            else if (snap->color[k] == VIS_WHITE)
+                cvb_draw_circle(img, geom->px[k], geom->py[k], r, 0, 255, 255, 2 * th);
+        }
+    return VIS_OK;
+}

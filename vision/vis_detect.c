@@ -1,0 +1,818 @@
+/* vis_detect.c: cold detection of the board grid, in numbered stages (vis.h), each timed
+ * and with an optional debug image:
+ *   1 prepare  downscale to work_max, gray
+ *   2 edges    black-hat: thin dark structures (grid lines) light up; percentile threshold
+ *   3 lines    Hough lines, de-duplicated, split into two angle families
+ *   4 grid     per family, a 1D projective fit of line positions along a transversal
+ *              (lines x = k of the board cut any image line at t(k) = (ak+b)/(ck+1)),
+ *              inlier lines -> homography from their intersections; the size and the
+ *              window of lines chosen by how well the grid fits and how badly the lines
+ *              just outside it do (a sub-grid of a larger board fails that test)
+ *   5 refine   each grid line re-fitted at full resolution from dark-line samples along
+ *              it (sub-pixel), homography re-fitted from the lines' intersections
+ *   6 classify vis_classify
+ * Invariants: the geometry handed out maps board (0..size-1)^2 into the image with the
+ * board x axis running rightwards and y downwards (as the photo is seen).
+ */
+#include "vision/vis.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "vision/vis_homog.h"
+#include "vision/vis_internal.h"
+
+#define DEG (M_PI / 180.0)
+#ifndef M_PI
+#define M_PI 3.14159265358979323846
+#endif
+
+const char *vis_stage_name(int stage)
+{
+    static const char *names[VIS_NSTAGES] = { "prepare", "edges", "lines",
+                                              "grid",    "refine", "classify" };
+    return stage >= 0 && stage < VIS_NSTAGES ? names[stage] : "?";
+}
+
+static double now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+/* ---- 1D projective maps ---- */
+
+int vis_proj1_fit(int n, const double *k, const double *t, vis_proj1_t *out)
+{
+    if (n < 3 || !k || !t || !out)
+        return -1;
+    /* a k + b - c k t = t, least squares in (a, b, c) */
+    double A[9] = { 0 }, r[3] = { 0 };
+    for (int i = 0; i < n; i++) {
+        double row[3] = { k[i], 1, -k[i] * t[i] };
+        for (int p = 0; p < 3; p++) {
+            for (int q = 0; q < 3; q++)
+                A[p * 3 + q] += row[p] * row[q];
+            r[p] += row[p] * t[i];
+        }
+    }
+    if (vis_solve(3, A, r))
+        return -1;
+    out->a = r[0];
+    out->b = r[1];
+    out->c = r[2];
+    return 0;
+}
+
+int vis_proj1_eval(const vis_proj1_t *f, double k, double *t)
+{
+    double d = f->c * k + 1;
+    if (d < 0.05)
+        return -1;
+    *t = (f->a * k + f->b) / d;
+    return 0;
+}
+
+/* ---- lines ---- */
+
+typedef struct {
+    double rho, theta; /* x cos(theta) + y sin(theta) = rho */
+    int votes;
+    double t;          /* position along the family's transversal */
+} line_t;
+
+static double circ_deg(double a, double b) /* distance of two angles mod 180, degrees */
+{
+    double d = fmod(fabs(a - b), 180.0);
+    return d > 90 ? 180 - d : d;
+}
+
+/* Intersection of two lines; -1 when near parallel. */
+static int intersect(const line_t *p, const line_t *q, double *x, double *y)
+{
+    double a1 = cos(p->theta), b1 = sin(p->theta), a2 = cos(q->theta), b2 = sin(q->theta);
+    double det = a1 * b2 - a2 * b1;
+    if (fabs(det) < 1e-6)
+        return -1;
+    *x = (p->rho * b2 - q->rho * b1) / det;
+    *y = (a1 * q->rho - a2 * p->rho) / det;
+    return 0;
+}
+
+/* A family's lines with their fitted index. */
+typedef struct {
+    int n;          /* lines */
+    line_t *l;
+    int *k;         /* fitted index per line, INT32_MIN when not an inlier */
+    int kmin, kmax; /* range of inlier indices */
+    int inliers;
+    vis_proj1_t f;
+} family_t;
+
+static int cmp_line_t(const void *a, const void *b)
+{
+    double x = ((const line_t *)a)->t, y = ((const line_t *)b)->t;
+    return (x > y) - (x < y);
+}
+
+/* Index of the line nearest position t (lines sorted by t), or -1. */
+static int nearest(const family_t *F, double t)
+{
+    int lo = 0, hi = F->n - 1;
+    if (F->n == 0)
+        return -1;
+    while (lo < hi) {
+        int mid = (lo + hi) / 2;
+        if (F->l[mid].t < t)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    int best = lo;
+    if (lo > 0 && fabs(F->l[lo - 1].t - t) < fabs(F->l[lo].t - t))
+        best = lo - 1;
+    return best;
+}
+
+/* Walk a 1D map outwards from k = 0..2, marking inliers in kk (index per line). Returns
+ * the vote-weighted score. */
+static double walk(const family_t *F, const vis_proj1_t *f, int *kk, int *kmin, int *kmax,
+                   int *count)
+{
+    for (int i = 0; i < F->n; i++)
+        kk[i] = -1000;
+    double score = 0;
+    int cnt = 0, lo = 1000, hi = -1000;
+    for (int dir = -1; dir <= 1; dir += 2) {
+        int miss = 0;
+        for (int k = dir < 0 ? 0 : 1; k > -40 && k < 40; k += dir) {
+            double t, ta, tb;
+            if (vis_proj1_eval(f, k, &t) || vis_proj1_eval(f, k - 0.5, &ta) ||
+                vis_proj1_eval(f, k + 0.5, &tb))
+                break;
+            double sp = fabs(tb - ta);
+            if (sp < 4)
+                break;
+            int j = nearest(F, t);
+            if (j >= 0 && fabs(F->l[j].t - t) < 0.16 * sp && kk[j] == -1000) {
+                kk[j] = k;
+                score += 1.0 + 0.002 * F->l[j].votes;
+                cnt++;
+                if (k < lo)
+                    lo = k;
+                if (k > hi)
+                    hi = k;
+                miss = 0;
+            } else if (++miss > 3) {
+                break;
+            }
+        }
+    }
+    *kmin = lo;
+    *kmax = hi;
+    *count = cnt;
+    return score;
+}
+
+/* Find the regular pencil of lines in a family. 0 on success. */
+static int fit_family(family_t *F)
+{
+    if (F->n < 4)
+        return -1;
+    int *kk = malloc(sizeof(int) * (size_t)F->n);
+    if (!kk)
+        return -1;
+    double best = -1;
+    vis_proj1_t bestf = { 0, 0, 0 };
+    for (int i = 0; i < F->n; i++)
+        for (int j = i + 1; j < F->n && j <= i + 3; j++)
+            for (int l = j + 1; l < F->n && l <= j + 3; l++) {
+                double d1 = F->l[j].t - F->l[i].t, d2 = F->l[l].t - F->l[j].t;
+                if (d1 < 4 || d2 < 4 || d2 / d1 < 0.8 || d2 / d1 > 1.25)
+                    continue;
+                double ks[3] = { 0, 1, 2 }, ts[3] = { F->l[i].t, F->l[j].t, F->l[l].t };
+                vis_proj1_t f;
+                if (vis_proj1_fit(3, ks, ts, &f))
+                    continue;
+                int lo, hi, cnt;
+                double s = walk(F, &f, kk, &lo, &hi, &cnt);
+                if (s > best) {
+                    best = s;
+                    bestf = f;
+                }
+            }
+    if (best < 0) {
+        free(kk);
+        return -1;
+    }
+    /* refit on all inliers, twice */
+    vis_proj1_t f = bestf;
+    int lo = 0, hi = 0, cnt = 0;
+    for (int it = 0; it < 2; it++) {
+        walk(F, &f, kk, &lo, &hi, &cnt);
+        double *ks = malloc(sizeof(double) * 2 * (size_t)F->n);
+        if (!ks)
+            break;
+        double *ts = ks + F->n;
+        int m = 0;
+        for (int i = 0; i < F->n; i++)
+            if (kk[i] != -1000) {
+                ks[m] = kk[i];
+                ts[m] = F->l[i].t;
+                m++;
+            }
+        vis_proj1_t g;
+        if (m >= 4 && !vis_proj1_fit(m, ks, ts, &g))
+            f = g;
+        free(ks);
+    }
+    walk(F, &f, kk, &lo, &hi, &cnt);
+    F->k = kk;
+    F->kmin = lo;
+    F->kmax = hi;
+    F->inliers = cnt;
+    F->f = f;
+    return cnt >= 4 ? 0 : -1;
+}
+
+/* ---- helpers ---- */
+
+static void mat3_mul(const double A[9], const double B[9], double C[9])
+{
+    for (int r = 0; r < 3; r++)
+        for (int c = 0; c < 3; c++)
+            C[r * 3 + c] = A[r * 3] * B[c] + A[r * 3 + 1] * B[3 + c] + A[r * 3 + 2] * B[6 + c];
+}
+
+static void emit(const vis_config_t *cfg, int stage, const cvb_image_t *img)
+{
+    if (cfg->debug && img && img->data)
+        cfg->debug(cfg->debug_ctx, stage, vis_stage_name(stage), img);
+}
+
+/* Score of a window: share of the grid's segments that are lines, minus the share of the
+ * segments of the four lines just outside it that are. */
+static double window_score(const cvb_image_t *gray, const double H[9], int S)
+{
+    int g = 0, v = 0, t = 0, og = 0, ot = 0;
+    for (int dir = 0; dir < 2; dir++) {
+        for (int i = 0; i < S; i++) {
+            int a, b, c;
+            vis_line_support(gray, H, dir, i, 0, S - 1, &a, &b, &c);
+            g += a;
+            v += b;
+            t += c;
+        }
+        for (int e = 0; e < 2; e++) {
+            int a, b, c;
+            vis_line_support(gray, H, dir, e ? S : -1, 0, S - 1, &a, &b, &c);
+            og += a;
+            ot += c;
+        }
+    }
+    if (t < (S - 1) * S || v < t / 10 + 1)
+        return -1;
+    double in = (double)g / v;
+    double out = ot ? (double)og / (2 * 2 * (S - 1)) : 0;
+    return in - out;
+}
+
+/* Compose H with a board-space symmetry so that board x runs right and y down. */
+static void orient(double H[9], int S)
+{
+    double c = (S - 1) / 2.0, x0, y0, x1, y1, x2, y2;
+    if (vis_homog_apply(H, c, c, &x0, &y0) || vis_homog_apply(H, c + 1, c, &x1, &y1) ||
+        vis_homog_apply(H, c, c + 1, &x2, &y2))
+        return;
+    double vx[2] = { x1 - x0, y1 - y0 }, vy[2] = { x2 - x0, y2 - y0 };
+    double M[9] = { 1, 0, 0, 0, 1, 0, 0, 0, 1 };
+    int swap = fabs(vx[0]) + fabs(vy[1]) < fabs(vx[1]) + fabs(vy[0]);
+    if (swap) {
+        double T[9] = { 0, 1, 0, 1, 0, 0, 0, 0, 1 };
+        memcpy(M, T, sizeof T);
+        double t0 = vx[0], t1 = vx[1];
+        vx[0] = vy[0];
+        vx[1] = vy[1];
+        vy[0] = t0;
+        vy[1] = t1;
+    }
+    /* now image-x grows with board u = M-row... apply flips */
+    double F[9] = { 1, 0, 0, 0, 1, 0, 0, 0, 1 };
+    if (vx[0] < 0) {
+        F[0] = -1;
+        F[2] = S - 1;
+    }
+    if (vy[1] < 0) {
+        F[4] = -1;
+        F[5] = S - 1;
+    }
+    double MF[9], out[9];
+    mat3_mul(M, F, MF);
+    mat3_mul(H, MF, out);
+    for (int k = 0; k < 9; k++)
+        H[k] = out[k] / out[8];
+}
+
+/* ---- refinement ---- */
+
+/* Re-fit every grid line from the darkest sub-pixel position across it near each segment
+ * midpoint, then re-fit H from the lines' intersections. Gray full-size image. */
+static int refine(const cvb_image_t *gray, int S, double H[9])
+{
+    int L = 2 * S;
+    double (*ln)[3] = calloc((size_t)L, sizeof *ln); /* a x + b y = c, |(a,b)| = 1 */
+    int *okl = calloc((size_t)L, sizeof(int));
+    double *pts = malloc(sizeof(double) * 2 * 4 * (size_t)S);
+    if (!ln || !okl || !pts) {
+        free(ln);
+        free(okl);
+        free(pts);
+        return -1;
+    }
+    for (int dir = 0; dir < 2; dir++)
+        for (int i = 0; i < S; i++) {
+            int m = 0;
+            for (int j = 0; j + 1 < S; j++)
+                for (int q = 1; q <= 3; q += 2) {
+                    double bx = dir ? i : j + q * 0.25, by = dir ? j + q * 0.25 : i;
+                    double cx, cy, ax, ay;
+                    if (vis_homog_apply(H, bx, by, &cx, &cy) ||
+                        vis_homog_apply(H, bx + (dir ? 0.3 : 0), by + (dir ? 0 : 0.3), &ax,
+                                        &ay))
+                        continue;
+                    double ux = ax - cx, uy = ay - cy, reach = hypot(ux, uy);
+                    if (reach < 3)
+                        continue;
+                    ux /= reach;
+                    uy /= reach;
+                    /* profile across the line, 0.5 px steps, box-averaged along it */
+                    double vx = -uy, vy = ux;
+                    int ns = (int)(2 * reach) | 1;
+                    if (ns > 161)
+                        ns = 161;
+                    double prof[161];
+                    int bad = 0;
+                    for (int s = 0; s < ns; s++) {
+                        double o = (s - ns / 2) * 0.5;
+                        double acc = 0;
+                        for (int w = -2; w <= 2; w++) {
+                            int x = (int)lround(cx + o * ux + w * vx);
+                            int y = (int)lround(cy + o * uy + w * vy);
+                            if (x < 0 || y < 0 || x >= gray->w || y >= gray->h) {
+                                bad = 1;
+                                break;
+                            }
+                            acc += gray->data[(size_t)y * gray->stride + x];
+                        }
+                        prof[s] = acc / 5;
+                        if (bad)
+                            break;
+                    }
+                    if (bad)
+                        continue;
+                    int smin = 1;
+                    for (int s = 1; s < ns - 1; s++)
+                        if (prof[s] < prof[smin])
+                            smin = s;
+                    if (smin <= 0 || smin >= ns - 1)
+                        continue;
+                    double edge = 0.5 * (prof[0] + prof[ns - 1]);
+                    if (fabs(prof[0] - prof[ns - 1]) > 0.2 * edge + 4 ||
+                        prof[smin] > edge - (0.08 * edge + 4))
+                        continue;
+                    double d = prof[smin - 1] - 2 * prof[smin] + prof[smin + 1];
+                    double sub = d > 1e-9 ? 0.5 * (prof[smin - 1] - prof[smin + 1]) / d : 0;
+                    double o = (smin - ns / 2 + sub) * 0.5;
+                    pts[2 * m] = cx + o * ux;
+                    pts[2 * m + 1] = cy + o * uy;
+                    m++;
+                }
+            if (m < 4)
+                continue;
+            /* total least squares line, then once more without outliers */
+            int use[4 * VIS_MAX_SIZE];
+            for (int k = 0; k < m; k++)
+                use[k] = 1;
+            double a = 0, b = 0, c = 0;
+            for (int it = 0; it < 2; it++) {
+                double mx = 0, my = 0, sxx = 0, sxy = 0, syy = 0;
+                int cnt = 0;
+                for (int k = 0; k < m; k++)
+                    if (use[k]) {
+                        mx += pts[2 * k];
+                        my += pts[2 * k + 1];
+                        cnt++;
+                    }
+                if (cnt < 4)
+                    break;
+                mx /= cnt;
+                my /= cnt;
+                for (int k = 0; k < m; k++)
+                    if (use[k]) {
+                        double dx = pts[2 * k] - mx, dy = pts[2 * k + 1] - my;
+                        sxx += dx * dx;
+                        sxy += dx * dy;
+                        syy += dy * dy;
+                    }
+                double th = 0.5 * atan2(2 * sxy, sxx - syy); /* direction of the line */
+                a = -sin(th);
+                b = cos(th);
+                c = a * mx + b * my;
+                okl[dir * S + i] = 1;
+                /* drop points farther than 1.5 px */
+                for (int k = 0; k < m; k++)
+                    use[k] = fabs(a * pts[2 * k] + b * pts[2 * k + 1] - c) < 1.5;
+            }
+            ln[dir * S + i][0] = a;
+            ln[dir * S + i][1] = b;
+            ln[dir * S + i][2] = c;
+        }
+    /* intersections of refined lines: dir 0 line i is board y = i, dir 1 line i is x = i */
+    int np = 0;
+    double *src = malloc(sizeof(double) * 2 * (size_t)S * S);
+    double *dst = malloc(sizeof(double) * 2 * (size_t)S * S);
+    int rc = -1;
+    if (src && dst) {
+        for (int y = 0; y < S; y++)
+            for (int x = 0; x < S; x++) {
+                if (!okl[y] || !okl[S + x])
+                    continue;
+                double *p = ln[y], *q = ln[S + x];
+                double det = p[0] * q[1] - q[0] * p[1];
+                if (fabs(det) < 1e-6)
+                    continue;
+                src[2 * np] = x;
+                src[2 * np + 1] = y;
+                dst[2 * np] = (p[2] * q[1] - q[2] * p[1]) / det;
+                dst[2 * np + 1] = (p[0] * q[2] - q[0] * p[2]) / det;
+                np++;
+            }
+        double Hn[9];
+        if (np >= S * 2 && !vis_homog_fit(np, src, dst, Hn)) {
+            /* accept only a small correction */
+            double c0x, c0y, c1x, c1y, maxd = 0, sx0, sy0, sx1, sy1;
+            vis_homog_apply(H, 0, 0, &sx0, &sy0);
+            vis_homog_apply(H, 1, 0, &sx1, &sy1);
+            double sp = hypot(sx1 - sx0, sy1 - sy0);
+            for (int k = 0; k < 4; k++) {
+                double bx = (k == 1 || k == 2) ? S - 1 : 0, by = k >= 2 ? S - 1 : 0;
+                if (vis_homog_apply(H, bx, by, &c0x, &c0y) ||
+                    vis_homog_apply(Hn, bx, by, &c1x, &c1y)) {
+                    maxd = 1e9;
+                    break;
+                }
+                double d = hypot(c1x - c0x, c1y - c0y);
+                if (d > maxd)
+                    maxd = d;
+            }
+            if (maxd < 0.5 * sp) {
+                memcpy(H, Hn, sizeof Hn);
+                rc = 0;
+            }
+        }
+    }
+    free(src);
+    free(dst);
+    free(ln);
+    free(okl);
+    free(pts);
+    return rc;
+}
+
+/* ---- the detector ---- */
+
+static int find_grid(const cvb_image_t *gray, const cvb_image_t *small, const vis_config_t *cfg,
+                     int size_hint, double Hout[9], int *Sout, vis_timing_t *tm)
+{
+    int W = gray->w, Hh = gray->h, rc = VIS_ENOBOARD;
+    double t0 = now_ms(), t1 = t0, t2 = t0;
+    /* 2 edges */
+    int k = cfg->blackhat_k > 0 ? cfg->blackhat_k : (cfg->work_max / 90) | 1;
+    if (k < 5)
+        k = 5;
+    cvb_image_t bh = { 0 }, dbg = { 0 };
+    float *rho = NULL, *theta = NULL;
+    int *votes = NULL;
+    line_t *lines = NULL;
+    family_t fam[2];
+    memset(fam, 0, sizeof fam);
+    double *src = NULL, *dst = NULL;
+    if (cvb_blackhat(gray, k, &bh))
+        return VIS_ECV;
+    {
+        long hist[256] = { 0 };
+        for (int y = 0; y < Hh; y++)
+            for (int x = 0; x < W; x++)
+                hist[bh.data[(size_t)y * bh.stride + x]]++;
+        long want = (long)(cfg->line_pct * W * Hh), acc = 0;
+        int T = 0;
+        for (T = 0; T < 255 && acc + hist[T] < want; T++)
+            acc += hist[T];
+        if (T < 8)
+            T = 8;
+        for (int y = 0; y < Hh; y++)
+            for (int x = 0; x < W; x++) {
+                uint8_t *p = &bh.data[(size_t)y * bh.stride + x];
+                *p = *p > T ? 255 : 0;
+            }
+    }
+    emit(cfg, VIS_STAGE_EDGES, &bh);
+    t1 = now_ms();
+    if (tm)
+        tm->ms[VIS_STAGE_EDGES] = t1 - t0;
+    /* 3 lines */
+    int maxraw = 3000, nraw = 0;
+    rho = malloc(sizeof(float) * maxraw);
+    theta = malloc(sizeof(float) * maxraw);
+    votes = malloc(sizeof(int) * maxraw);
+    lines = malloc(sizeof(line_t) * (size_t)(cfg->max_lines > 0 ? cfg->max_lines : 1));
+    if (!rho || !theta || !votes || !lines) {
+        rc = VIS_ENOMEM;
+        goto out;
+    }
+    int minwh = W < Hh ? W : Hh;
+    int hthr = (int)(0.10 * minwh);
+    if (hthr < 20)
+        hthr = 20;
+    if (cvb_hough_lines(&bh, 1, 0.5 * DEG, hthr, maxraw, rho, theta, votes, &nraw)) {
+        rc = VIS_ECV;
+        goto out;
+    }
+    int nl = 0;
+    double cx0 = W / 2.0, cy0 = Hh / 2.0;
+    for (int i = 0; i < nraw && nl < cfg->max_lines; i++) {
+        int dup = 0;
+        double di = cx0 * cos(theta[i]) + cy0 * sin(theta[i]) - rho[i];
+        for (int j = 0; j < nl && !dup; j++) {
+            double dth = fabs(theta[i] - lines[j].theta);
+            double dj = cx0 * cos(lines[j].theta) + cy0 * sin(lines[j].theta) - lines[j].rho;
+            if (dth < 2 * DEG && fabs(di - dj) < 4)
+                dup = 1;
+            else if (M_PI - dth < 2 * DEG && fabs(di + dj) < 4)
+                dup = 1;
+        }
+        if (!dup) {
+            lines[nl].rho = rho[i];
+            lines[nl].theta = theta[i];
+            lines[nl].votes = votes[i];
+            lines[nl].t = 0;
+            nl++;
+        }
+    }
+    /* families: two peaks of the vote-weighted angle histogram */
+    double hist[180] = { 0 }, sm[180];
+    for (int i = 0; i < nl; i++) {
+        int b = (int)(lines[i].theta / DEG + 0.5) % 180;
+        hist[b] += lines[i].votes;
+    }
+    for (int b = 0; b < 180; b++) {
+        sm[b] = 0;
+        for (int d = -3; d <= 3; d++)
+            sm[b] += hist[(b + d + 180) % 180] * (4 - abs(d));
+    }
+    int p1 = 0, p2 = -1;
+    for (int b = 1; b < 180; b++)
+        if (sm[b] > sm[p1])
+            p1 = b;
+    for (int b = 0; b < 180; b++)
+        if (circ_deg(b, p1) >= 40 && (p2 < 0 || sm[b] > sm[p2]))
+            p2 = b;
+    if (p2 < 0 || sm[p2] <= 0)
+        goto out;
+    int peaks[2] = { p1, p2 };
+    for (int f = 0; f < 2; f++) {
+        fam[f].l = malloc(sizeof(line_t) * (size_t)(nl ? nl : 1));
+        if (!fam[f].l) {
+            rc = VIS_ENOMEM;
+            goto out;
+        }
+    }
+    for (int i = 0; i < nl; i++) {
+        double a = lines[i].theta / DEG;
+        double d0 = circ_deg(a, peaks[0]), d1 = circ_deg(a, peaks[1]);
+        int f = d0 <= d1 ? 0 : 1;
+        if ((f ? d1 : d0) > cfg->family_deg)
+            continue;
+        line_t L = lines[i];
+        double phi = peaks[f] * DEG;
+        if (cos(L.theta - phi) < 0) {
+            L.theta += L.theta < phi ? M_PI : -M_PI;
+            L.rho = -L.rho;
+        }
+        double nx = cos(phi), ny = sin(phi), mx = cos(L.theta), my = sin(L.theta);
+        L.t = (L.rho - (cx0 * mx + cy0 * my)) / (nx * mx + ny * my);
+        fam[f].l[fam[f].n++] = L;
+    }
+    for (int f = 0; f < 2; f++) {
+        qsort(fam[f].l, (size_t)fam[f].n, sizeof(line_t), cmp_line_t);
+        /* merge near-identical positions, keeping the stronger */
+        int m = 0;
+        for (int i = 0; i < fam[f].n; i++) {
+            if (m && fabs(fam[f].l[i].t - fam[f].l[m - 1].t) < 2.5) {
+                if (fam[f].l[i].votes > fam[f].l[m - 1].votes)
+                    fam[f].l[m - 1] = fam[f].l[i];
+                continue;
+            }
+            fam[f].l[m++] = fam[f].l[i];
+        }
+        fam[f].n = m;
+    }
+    if (cfg->debug && !cvb_image_alloc(&dbg, W, Hh, 3)) {
+        memcpy(dbg.data, small->data, (size_t)small->stride * Hh);
+        for (int f = 0; f < 2; f++)
+            for (int i = 0; i < fam[f].n; i++) {
+                double c = cos(fam[f].l[i].theta), s = sin(fam[f].l[i].theta);
+                double x0 = c * fam[f].l[i].rho, y0 = s * fam[f].l[i].rho;
+                cvb_draw_line(&dbg, x0 - 2000 * s, y0 + 2000 * c, x0 + 2000 * s, y0 - 2000 * c,
+                              f ? 0 : 255, f ? 255 : 0, 0, 1);
+            }
+        emit(cfg, VIS_STAGE_LINES, &dbg);
+    }
+    t2 = now_ms();
+    if (tm)
+        tm->ms[VIS_STAGE_LINES] = t2 - t1;
+    /* 4 grid */
+    if (fit_family(&fam[0]) || fit_family(&fam[1]))
+        goto out;
+    int np = 0;
+    src = malloc(sizeof(double) * 2 * (size_t)(fam[0].n * fam[1].n + 1));
+    dst = malloc(sizeof(double) * 2 * (size_t)(fam[0].n * fam[1].n + 1));
+    if (!src || !dst) {
+        rc = VIS_ENOMEM;
+        goto out;
+    }
+    for (int i = 0; i < fam[0].n; i++) {
+        if (fam[0].k[i] == -1000)
+            continue;
+        for (int j = 0; j < fam[1].n; j++) {
+            if (fam[1].k[j] == -1000)
+                continue;
+            double x, y;
+            if (intersect(&fam[0].l[i], &fam[1].l[j], &x, &y))
+                continue;
+            src[2 * np] = fam[0].k[i] - fam[0].kmin;
+            src[2 * np + 1] = fam[1].k[j] - fam[1].kmin;
+            dst[2 * np] = x;
+            dst[2 * np + 1] = y;
+            np++;
+        }
+    }
+    double H0[9];
+    if (np < 8 || vis_homog_fit(np, src, dst, H0))
+        goto out;
+    int nA = fam[0].kmax - fam[0].kmin + 1, nB = fam[1].kmax - fam[1].kmin + 1;
+    static const int sizes[3] = { 19, 13, 9 };
+    double best = -1e9;
+    int bestS = 0;
+    double bestH[9];
+    double size_best[3] = { -1e9, -1e9, -1e9 };
+    double size_H[3][9];
+    for (int si = 0; si < 3; si++) {
+        int S = sizes[si];
+        if (size_hint && S != size_hint)
+            continue;
+        int nmax = nA > nB ? nA : nB;
+        if (!size_hint && (S > nmax + 3 || S < nmax - 4))
+            continue;
+        for (int oa = -3; oa <= nA - S + 3; oa++)
+            for (int ob = -3; ob <= nB - S + 3; ob++) {
+                if (oa > 0 && oa + S > nA)
+                    continue;
+                if (ob > 0 && ob + S > nB)
+                    continue;
+                double T[9] = { 1, 0, oa, 0, 1, ob, 0, 0, 1 }, Hw[9];
+                mat3_mul(H0, T, Hw);
+                double sc = window_score(gray, Hw, S);
+                if (sc > size_best[si]) {
+                    size_best[si] = sc;
+                    memcpy(size_H[si], Hw, sizeof Hw);
+                }
+            }
+    }
+    for (int si = 0; si < 3; si++) /* larger sizes first: prefer them unless clearly worse */
+        if (size_best[si] > best + 0.05) {
+            best = size_best[si];
+            bestS = sizes[si];
+            memcpy(bestH, size_H[si], sizeof bestH);
+        }
+    if (!bestS || best < 0.25)
+        goto out;
+    orient(bestH, bestS);
+    memcpy(Hout, bestH, sizeof bestH);
+    *Sout = bestS;
+    rc = VIS_OK;
+    if (cfg->debug && dbg.data) {
+        memcpy(dbg.data, small->data, (size_t)small->stride * Hh);
+        vis_geom_t g;
+        if (!vis_geom_from_h(bestH, bestS, W, Hh, &g))
+            vis_draw(&dbg, &g, NULL);
+        emit(cfg, VIS_STAGE_GRID, &dbg);
+    }
+out:
+    if (tm)
+        tm->ms[VIS_STAGE_GRID] = now_ms() - t2;
+    free(src);
+    free(dst);
+    for (int f = 0; f < 2; f++) {
+        free(fam[f].l);
+        free(fam[f].k);
+    }
+    free(rho);
+    free(theta);
+    free(votes);
+    free(lines);
+    cvb_image_free(&bh);
+    cvb_image_free(&dbg);
+    return rc;
+}
+
+int vis_detect(const cvb_image_t *img, const vis_config_t *cfg, int size_hint,
+               vis_geom_t *geom, vis_snapshot_t *snap, vis_timing_t *tm)
+{
+    if (!img || !img->data || img->w <= 0 || img->h <= 0 || !geom || !snap ||
+        (size_hint && (size_hint < 2 || size_hint > VIS_MAX_SIZE)))
+        return VIS_EINVAL;
+    vis_config_t def;
+    if (!cfg) {
+        vis_config_defaults(&def);
+        cfg = &def;
+    }
+    vis_timing_t t;
+    memset(&t, 0, sizeof t);
+    double t0 = now_ms();
+    if (img->w < 32 || img->h < 32)
+        return VIS_ENOBOARD;
+    /* 1 prepare */
+    int longest = img->w > img->h ? img->w : img->h;
+    double scale = longest > cfg->work_max ? (double)cfg->work_max / longest : 1.0;
+    int W = (int)lround(img->w * scale), Hh = (int)lround(img->h * scale);
+    cvb_image_t small = { 0 }, gray = { 0 }, fullgray = { 0 };
+    int rc;
+    if (cvb_resize(img, W, Hh, &small) || cvb_to_gray(&small, &gray)) {
+        cvb_image_free(&small);
+        return VIS_ECV;
+    }
+    emit(cfg, VIS_STAGE_PREPARE, &small);
+    double t1 = now_ms();
+    t.ms[VIS_STAGE_PREPARE] = t1 - t0;
+    double Hw[9];
+    int S = 0;
+    rc = find_grid(&gray, &small, cfg, size_hint, Hw, &S, &t);
+    cvb_image_free(&small);
+    cvb_image_free(&gray);
+    if (rc)
+        return rc;
+    /* back to full resolution */
+    double Sc[9] = { 1 / scale, 0, 0, 0, 1 / scale, 0, 0, 0, 1 }, Hf[9];
+    mat3_mul(Sc, Hw, Hf);
+    for (int k = 0; k < 9; k++)
+        Hf[k] /= Hf[8];
+    /* 5 refine */
+    double t4 = now_ms();
+    if (cfg->refine && !cvb_to_gray(img, &fullgray)) {
+        for (int it = 0; it < 2; it++)
+            if (refine(&fullgray, S, Hf))
+                break;
+        cvb_image_free(&fullgray);
+    }
+    vis_geom_t g;
+    rc = vis_geom_from_h(Hf, S, img->w, img->h, &g);
+    if (rc)
+        return VIS_ENOBOARD;
+    if (cfg->debug) {
+        int cell = 32, side = (S + 1) * cell;
+        /* board (x, y) -> warped pixel ((x+1) cell, (y+1) cell); warp maps dst -> src */
+        double B[9] = { 1.0 / cell, 0, -1, 0, 1.0 / cell, -1, 0, 0, 1 }, M[9];
+        mat3_mul(Hf, B, M);
+        cvb_image_t warped = { 0 };
+        if (!cvb_warp_perspective(img, M, 1, side, side, &warped))
+            emit(cfg, VIS_STAGE_REFINE, &warped);
+        cvb_image_free(&warped);
+    }
+    double t5 = now_ms();
+    t.ms[VIS_STAGE_REFINE] = t5 - t4;
+    /* 6 classify */
+    vis_snapshot_t s = *snap;
+    rc = vis_classify(img, &g, cfg, &s);
+    if (rc)
+        return rc;
+    if (cfg->debug) {
+        cvb_image_t d = { 0 };
+        if (!cvb_resize(img, img->w, img->h, &d) && d.channels == 3) {
+            vis_draw(&d, &g, &s);
+            emit(cfg, VIS_STAGE_CLASSIFY, &d);
+        }
+        cvb_image_free(&d);
+    }
+    double t6 = now_ms();
+    t.ms[VIS_STAGE_CLASSIFY] = t6 - t5;
+    t.total_ms = t6 - t0;
+    *geom = g;
+    *snap = s;
+    if (tm)
+        *tm = t;
+    return VIS_OK;
+}

@@ -1,0 +1,19 @@
+/* vis_homog.h: plane homographies in plain C (3x3, row-major, double): the board plane
+ * (x = column, y = row, in grid units, 0..size-1) <-> image pixels. No OpenCV.
+ * Invariant: every function writes its outputs only on success (return 0).
+ */
+#ifndef KIFUCAM_VIS_HOMOG_H
+#define KIFUCAM_VIS_HOMOG_H
+
+/* Fit H with H*src ~ dst from n >= 4 point pairs (src/dst: n x,y pairs), least squares
+ * on normalised coordinates (exact for n == 4). -1 when degenerate. */
+int vis_homog_fit(int n, const double *src, const double *dst, double H[9]);
+/* Apply H to (x, y). Returns -1 (outputs untouched) when the point maps to infinity. */
+int vis_homog_apply(const double H[9], double x, double y, double *ox, double *oy);
+/* Invert a 3x3 matrix. -1 when singular. */
+int vis_homog_invert(const double M[9], double out[9]);
+/* Solve the n x n (n <= 9) system A x = b in place by Gaussian elimination with partial
+ * pivoting (A row-major, destroyed; the solution replaces b). -1 when singular. */
+int vis_solve(int n, double *A, double *b);
+
+#endif

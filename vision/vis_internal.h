@@ -1,0 +1,25 @@
+/* vis_internal.h: helpers shared by the vision sources (not public API; tests may use
+ * them). */
+#ifndef KIFUCAM_VIS_INTERNAL_H
+#define KIFUCAM_VIS_INTERNAL_H
+
+#include "vision/vis.h"
+
+/* Count, along the board line `dir` = 0: y = i (horizontal in board space), 1: x = i,
+ * the segments j..j+1 for j in [j0, j1) whose midpoint is a dark line between two
+ * similar, board-like sides (*good), and those with board-like sides at all (*visible).
+ * *total gets the number of segments inside the image. */
+void vis_line_support(const cvb_image_t *img, const double H[9], int dir, double i, int j0,
+                      int j1, int *good, int *visible, int *total);
+
+/* A 1D projective map t(k) = (a k + b) / (c k + 1). */
+typedef struct {
+    double a, b, c;
+} vis_proj1_t;
+
+/* Fit t(k) through three or more (k, t) pairs (least squares). -1 when degenerate. */
+int vis_proj1_fit(int n, const double *k, const double *t, vis_proj1_t *out);
+/* Evaluate; returns -1 where the denominator vanishes (behind the vanishing point). */
+int vis_proj1_eval(const vis_proj1_t *f, double k, double *t);
+
+#endif
