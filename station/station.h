@@ -1,0 +1,84 @@
+/* station.h: the recording station as one object — the driver `kifucam record` uses.
+ *
+ *   stn_config_t cfg;  stn_config_defaults(&cfg);  cfg.size = 19;  cfg.sgf_path = "g.sgf";
+ *   int err;  stn_t *s = stn_create(&cfg, &err);          // or cfg.resume_path
+ *   for each frame:  int n = stn_feed(s, &snapshot);      // vision's vis_snapshot_t
+ *                    const stn_event_t *ev = stn_events(s, &n);   // what happened
+ *   console:         stn_pass(s, t) / stn_undo(s, t) / stn_resign(s, color, t) / stn_end(s, t)
+ *   stn_game(s), stn_record_text(s), stn_destroy(s);
+ *
+ * Each frame goes through the stabiliser (stn_stab.h); an accepted view goes to the
+ * tracker and referee (stn_track.h); after every change of the game the SGF is rewritten
+ * safely (stn_record.h). A failed write keeps the last good file, is reported once
+ * (STN_EV_RECORD_ERROR) and retried at the next change; the game goes on in memory.
+ * Events are valid until the next call on the station.
+ *
+ * Prefix: stn_ for the whole station/ module.
+ */
+#ifndef KIFUCAM_STATION_H
+#define KIFUCAM_STATION_H
+
+#include "rules/go_game.h"
+#include "station/stn_event.h"
+#include "station/stn_record.h"
+#include "station/stn_stab.h"
+#include "station/stn_track.h"
+#include "vision/vis_snapshot.h"
+
+#define STN_KOMI_DEFAULT (-100000)   /* komi2 value meaning "the rules' standard komi" */
+
+typedef struct stn_config {
+    int size;                  /* board size 2..25; default 19 (ignored when resuming) */
+    const char *rules;         /* preset name (go_rules.h); default "chinese" */
+    int komi2;                 /* half points; STN_KOMI_DEFAULT: the rules' komi */
+    int handicap;              /* 0 or 2..9 stones on the star points; default 0 */
+    const char *black, *white; /* players' names, or NULL */
+    const char *date;          /* DT (YYYY-MM-DD), or NULL: today (UTC) */
+    const char *sgf_path;      /* the record, rewritten after every move; NULL: none */
+    const char *resume_path;   /* an SGF to continue (its settings win), or NULL */
+    stn_stab_config_t stab;    /* stabiliser settings (stn_stab_defaults) */
+    stn_track_config_t track;  /* tracker and referee settings (stn_track_defaults) */
+} stn_config_t;
+
+typedef struct stn stn_t;
+
+/* Fill *c with the defaults above. */
+void stn_config_defaults(stn_config_t *c);
+/* A new station. NULL on failure with the reason in *err (may be NULL): GO_EINVAL (bad
+ * size, rules or handicap), GO_ENOMEM, or the load error of resume_path (GO_EIO,
+ * GO_EPARSE, GO_EINVAL). The first record is written at once when sgf_path is set (a
+ * failure there is an event, not an error). Caller destroys. */
+stn_t *stn_create(const stn_config_t *cfg, int *err);
+/* Free it. Does nothing if NULL. */
+void stn_destroy(stn_t *s);
+
+/* Feed one frame's snapshot. Returns the number of events it produced (read them with
+ * stn_events), or GO_EINVAL (a snapshot of another size), GO_ENOMEM. */
+int stn_feed(stn_t *s, const vis_snapshot_t *snap);
+/* Feed an already stable view (scripted tests, replays): skips the stabiliser. */
+int stn_feed_view(stn_t *s, const stn_view_t *v);
+/* The events of the last call (feed or console action); *n gets their count. */
+const stn_event_t *stn_events(const stn_t *s, int *n);
+
+/* Console actions at time t (seconds). Each returns 0 or a GO_E* code (GO_ETURN,
+ * GO_EOVER, GO_EEMPTY), with its events in stn_events. */
+int stn_pass(stn_t *s, double t);                      /* the side to move passes */
+int stn_undo(stn_t *s, double t);                      /* take back the last move */
+int stn_resign(stn_t *s, go_color_t c, double t);      /* c resigns (GO_EMPTY: to move) */
+int stn_end(stn_t *s, double t);                       /* the players agree the game ended:
+                                                          two passes from the side to move */
+/* Set the result (RE[], e.g. "B+3.5" from the count) and rewrite the record. */
+int stn_set_result(stn_t *s, const char *result);
+
+/* The game (never NULL; owned by the station). */
+const go_game_t *stn_game(const stn_t *s);
+/* The tracker (infos, disagreements, warnings). */
+const stn_track_t *stn_tracker(const stn_t *s);
+/* The metadata written to the record. */
+const stn_meta_t *stn_meta(const stn_t *s);
+/* The current SGF text (malloc'd, caller frees). Returns 0 or GO_ENOMEM. */
+int stn_record_text(const stn_t *s, char **text);
+/* 0 when the file on disk is up to date, else the last write's error (GO_EIO). */
+int stn_record_status(const stn_t *s);
+
+#endif

@@ -1,0 +1,71 @@
+/* stn_record.h: the safe game record — the SGF text of a game (size, rules, komi,
+ * handicap, players, date, result, a comment per move for referee events and ambiguity,
+ * the frame and time each move was seen) written so that a crash or power loss never
+ * leaves a broken file: a new file beside the old one, fsync, rename over the old,
+ * fsync of the folder. A failure leaves the last good file in place.
+ *
+ * Per move, the private property KF[frame:t:t_hand] keeps when the camera saw it (SGF
+ * readers ignore unknown properties); stn_record_load reads it back for a resumed game.
+ */
+#ifndef KIFUCAM_STN_RECORD_H
+#define KIFUCAM_STN_RECORD_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "rules/go_game.h"
+#include "station/stn_track.h"
+
+#define STN_NAME_MAX 128
+
+typedef struct stn_meta {
+    char black[STN_NAME_MAX];      /* PB, "" when unknown */
+    char white[STN_NAME_MAX];      /* PW */
+    char date[32];                 /* DT, YYYY-MM-DD */
+    char result[32];               /* RE when set by the count ("B+3.5", "0"); a
+                                      resignation in the game writes "W+R"/"B+R" itself */
+    int komi2;                     /* KM in half points (15 = 7.5) */
+    int handicap;                  /* HA, 0 for none */
+    int nab, naw;                  /* setup stones (handicap included) */
+    go_point_t ab[GO_MAX_SIZE * GO_MAX_SIZE];
+    go_point_t aw[GO_MAX_SIZE * GO_MAX_SIZE];
+    go_color_t first;              /* side to move after setup (PL when White) */
+} stn_meta_t;
+
+/* Empty metadata: no names, no result, komi 0, Black first. */
+void stn_meta_init(stn_meta_t *m);
+/* Record the game's current stones as setup (call right after handicap/setup). */
+void stn_meta_setup_from(stn_meta_t *m, const go_game_t *g);
+
+/* The SGF text of the game (main line). k may be NULL (no comments, no frames).
+ * *text is malloc'd, NUL-terminated, caller frees. Returns 0 or GO_ENOMEM. */
+int stn_record_sgf(const go_game_t *g, const stn_meta_t *m, const stn_track_t *k,
+                   char **text);
+
+/* Write len bytes to path atomically (temporary file, fsync, rename, fsync of the
+ * folder). Returns 0, or GO_EIO with the errno value in *sys_errno (may be NULL); on
+ * failure the old file is untouched and no temporary file is left. */
+int stn_record_write_atomic(const char *path, const char *text, size_t len, int *sys_errno);
+
+/* A record read back for resuming. */
+typedef struct stn_loaded {
+    go_game_t *game;               /* caller destroys (stn_loaded_fini does) */
+    stn_meta_t meta;
+    int nmoves;                    /* moves (with passes) in the game */
+    char **comments;               /* per move, NULL or a malloc'd string */
+    uint64_t *frames;              /* per move, 0 when not recorded */
+    double *times, *hand_times;    /* per move */
+} stn_loaded_t;
+
+/* Read the main line of the SGF text (as stn_record_sgf writes it, or any simple
+ * record): SZ, RU (else `rules_fallback`, else chinese), KM, HA, PB, PW, DT, RE, AB, AW,
+ * PL, then B/W moves (played tolerantly), C and KF. Returns 0, GO_EPARSE (malformed),
+ * GO_EINVAL (a move off the board or onto a stone), GO_ENOMEM; out written on success. */
+int stn_record_parse(const char *text, size_t len, const char *rules_fallback,
+                     stn_loaded_t *out);
+/* stn_record_parse on a file; GO_EIO when it cannot be read. */
+int stn_record_load(const char *path, const char *rules_fallback, stn_loaded_t *out);
+/* Free what a load produced (the game too, unless the caller took it and set it NULL). */
+void stn_loaded_fini(stn_loaded_t *l);
+
+#endif

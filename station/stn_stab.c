@@ -1,0 +1,132 @@
+/* stn_stab.c: the stabiliser (see stn_stab.h).
+ *
+ * Invariants: run[] holds, per point, the value every frame of the current run agreed on
+ * (STN_UNKNOWN until some frame read it with confidence); nrun counts the run's frames
+ * (0: no run); accepted is set once the run has been handed out; mask[] is the occlusion
+ * mask of the run's frames (all equal).
+ */
+#include "station/stn_stab.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "rules/go_board.h"
+
+struct stn_stab {
+    stn_stab_config_t cfg;
+    int size;
+    int nrun;
+    int accepted;
+    double run_t0;
+    double t_clear;
+    int seen_occluder;          /* an occluded frame came since the last acceptance */
+    uint8_t run[VIS_MAX_POINTS];
+    uint8_t mask[VIS_MAX_POINTS];
+};
+
+void stn_stab_defaults(stn_stab_config_t *c)
+{
+    c->stable_s = 0.2;
+    c->min_frames = 3;
+    c->min_conf = 0.5f;
+}
+
+stn_stab_t *stn_stab_create(const stn_stab_config_t *cfg)
+{
+    stn_stab_t *s = calloc(1, sizeof *s);
+    if (!s)
+        return NULL;
+    if (cfg)
+        s->cfg = *cfg;
+    else
+        stn_stab_defaults(&s->cfg);
+    if (s->cfg.min_frames < 1)
+        s->cfg.min_frames = 1;
+    return s;
+}
+
+void stn_stab_destroy(stn_stab_t *s)
+{
+    free(s);
+}
+
+void stn_stab_reset(stn_stab_t *s)
+{
+    s->nrun = 0;
+    s->accepted = 0;
+}
+
+void stn_view_init(stn_view_t *v, int size)
+{
+    memset(v, 0, sizeof *v);
+    v->size = size;
+    memset(v->color, STN_UNKNOWN, sizeof v->color);
+}
+
+/* The value of point i in this frame: its colour, or unknown when hidden or unsure. */
+static uint8_t stab_value(const stn_stab_t *s, const vis_snapshot_t *f, int i)
+{
+    if (f->occluded[i] || f->conf[i] < s->cfg.min_conf || f->color[i] > VIS_WHITE)
+        return STN_UNKNOWN;
+    return f->color[i];
+}
+
+/* Start a new run at frame f. */
+static void stab_start(stn_stab_t *s, const vis_snapshot_t *f, int n)
+{
+    s->nrun = 1;
+    s->accepted = 0;
+    s->run_t0 = f->t;
+    for (int i = 0; i < n; i++) {
+        s->run[i] = stab_value(s, f, i);
+        s->mask[i] = f->occluded[i] ? 1 : 0;
+    }
+}
+
+int stn_stab_feed(stn_stab_t *s, const vis_snapshot_t *f, stn_view_t *out)
+{
+    if (f->size < GO_MIN_SIZE || f->size > VIS_MAX_SIZE)
+        return GO_EINVAL;
+    int n = f->size * f->size;
+    if (f->size != s->size) {
+        s->size = f->size;
+        stn_stab_reset(s);
+    }
+    if (f->board_lost || f->occluder) {
+        /* Something is over the board (or the grid is gone): no run, and the hand's
+         * departure is timed from the next clear frame. */
+        stn_stab_reset(s);
+        s->seen_occluder = 1;
+        s->t_clear = -1.0;
+        return 0;
+    }
+    if (s->t_clear < 0.0)
+        s->t_clear = f->t;
+
+    int agree = s->nrun > 0;
+    for (int i = 0; agree && i < n; i++) {
+        uint8_t v = stab_value(s, f, i);
+        if ((f->occluded[i] ? 1 : 0) != s->mask[i])
+            agree = 0;
+        else if (v != STN_UNKNOWN && s->run[i] != STN_UNKNOWN && v != s->run[i])
+            agree = 0;
+    }
+    if (!agree) {
+        stab_start(s, f, n);
+    } else {
+        s->nrun++;
+        for (int i = 0; i < n; i++)
+            if (s->run[i] == STN_UNKNOWN)
+                s->run[i] = stab_value(s, f, i);
+    }
+    if (s->accepted || s->nrun < s->cfg.min_frames || f->t - s->run_t0 + 1e-9 < s->cfg.stable_s)
+        return 0;
+    s->accepted = 1;
+    stn_view_init(out, f->size);
+    memcpy(out->color, s->run, (size_t)n);
+    out->frame = f->frame;
+    out->t = f->t;
+    out->t_clear = s->seen_occluder && s->t_clear >= 0.0 ? s->t_clear : s->run_t0;
+    s->seen_occluder = 0;
+    return 1;
+}

@@ -1,0 +1,1115 @@
+/* stn_track.c: the tracker and referee (see stn_track.h for how a view is read).
+ *
+ * Invariants:
+ *  - info[0..ninfo) parallels the game's moves (ninfo == go_game_move_count(g)) after
+ *    every public call;
+ *  - pending[p] != 0 only where the game's board is empty (a captured stone still seen);
+ *  - alias[p] != 0 only where the game has a stone (its physical colour differs);
+ *  - ack[p] = 1 + the colour seen at p when that disagreement was reported; cleared as
+ *    soon as the board shows what the record says there.
+ */
+#include "station/stn_track.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define TRK_NPTS (GO_MAX_SIZE * GO_MAX_SIZE)
+#define TRK_MAX_UNDO 8
+
+struct stn_track {
+    go_game_t *g;
+    stn_track_config_t cfg;
+    int size;
+    uint8_t pending[GO_CELLS];
+    uint8_t alias[GO_CELLS];
+    uint8_t ack[GO_CELLS];
+    int warnings[3];
+    int lost[3];
+    stn_move_info_t *info;
+    int ninfo, capinfo;
+    uint64_t unexplained_sig;
+};
+
+typedef struct trk_add {
+    go_point_t p;
+    go_color_t c;
+} trk_add_t;
+
+typedef struct trk_diff {
+    int na, nr;
+    trk_add_t a[TRK_NPTS];
+    go_point_t r[TRK_NPTS];
+} trk_diff_t;
+
+typedef struct trk_step {
+    go_point_t p;
+    go_color_t c;        /* the colour recorded */
+    go_color_t seen;     /* the colour seen (differs for a wrong colour) */
+    int tolerant;        /* out of turn: a second move in a row */
+} trk_step_t;
+
+typedef struct trk_score {
+    int over;            /* steps that could not be recorded at all */
+    int voids;           /* illegal moves (void, a pass) */
+    int unexplained;     /* missing stones no capture explains */
+    int dist;            /* sum of distances between consecutive moves */
+} trk_score_t;
+
+/* ---- small helpers ---- */
+
+void stn_track_defaults(stn_track_config_t *c)
+{
+    c->trust_colour = 0;
+    c->max_moves = 8;
+    c->warn_moved = 1;
+}
+
+static const char *trk_cname(go_color_t c)
+{
+    return c == GO_BLACK ? "B" : c == GO_WHITE ? "W" : "-";
+}
+
+static const char *trk_cword(go_color_t c)
+{
+    return c == GO_BLACK ? "Black" : c == GO_WHITE ? "White" : "nobody";
+}
+
+static void trk_pname(int p, char out[3])
+{
+    go_point_to_sgf(p, out);
+}
+
+static go_point_t trk_pt(int size, int i)
+{
+    return (go_point_t)GO_PT(i % size, i / size);
+}
+
+static void trk_ev(stn_event_t *e, stn_event_kind_t kind, go_color_t c, int move,
+                   uint64_t frame, double t, double t_hand)
+{
+    memset(e, 0, sizeof *e);
+    e->kind = kind;
+    e->color = c;
+    e->move = move;
+    e->frame = frame;
+    e->t = t;
+    e->t_hand = t_hand;
+}
+
+static void trk_ev_point(stn_event_t *e, int p)
+{
+    if (e->npoints < STN_EV_MAX_POINTS)
+        e->points[e->npoints++] = (go_point_t)p;
+}
+
+/* Append ", dd" for each point of e from index `from` to msg (bounded). */
+static void trk_ev_list(stn_event_t *e, int from)
+{
+    size_t len = strlen(e->msg);
+    for (int i = from; i < e->npoints && len + 5 < sizeof e->msg; i++) {
+        char s[3];
+        trk_pname(e->points[i], s);
+        len += (size_t)snprintf(e->msg + len, sizeof e->msg - len, "%s%s", i > from ? " " : "", s);
+    }
+}
+
+/* ---- move infos ---- */
+
+static int trk_info_push(stn_track_t *k, uint64_t frame, double t, double t_hand)
+{
+    if (k->ninfo == k->capinfo) {
+        int cap = k->capinfo ? k->capinfo * 2 : 64;
+        stn_move_info_t *v = realloc(k->info, (size_t)cap * sizeof *v);
+        if (!v)
+            return GO_ENOMEM;
+        k->info = v;
+        k->capinfo = cap;
+    }
+    stn_move_info_t *m = &k->info[k->ninfo++];
+    m->frame = frame;
+    m->t = t;
+    m->t_hand = t_hand;
+    m->comment = NULL;
+    return GO_OK;
+}
+
+static void trk_info_truncate(stn_track_t *k, int n)
+{
+    while (k->ninfo > n) {
+        k->ninfo--;
+        free(k->info[k->ninfo].comment);
+        k->info[k->ninfo].comment = NULL;
+    }
+}
+
+/* Bring infos in line with the game's move count (moves made outside the tracker). */
+static int trk_info_follow(stn_track_t *k)
+{
+    int n = go_game_move_count(k->g);
+    trk_info_truncate(k, n);
+    while (k->ninfo < n)
+        if (trk_info_push(k, 0, 0.0, 0.0) != GO_OK)
+            return GO_ENOMEM;
+    return GO_OK;
+}
+
+int stn_track_note(stn_track_t *k, int i, const char *text)
+{
+    if (i < 0 || i >= k->ninfo || !text)
+        return GO_EINVAL;
+    stn_move_info_t *m = &k->info[i];
+    size_t old = m->comment ? strlen(m->comment) : 0, add = strlen(text);
+    char *c = realloc(m->comment, old + add + 2);
+    if (!c)
+        return GO_ENOMEM;
+    if (old)
+        c[old++] = '\n';
+    memcpy(c + old, text, add + 1);
+    m->comment = c;
+    return GO_OK;
+}
+
+const stn_move_info_t *stn_track_info(const stn_track_t *k, int i)
+{
+    return i >= 0 && i < k->ninfo ? &k->info[i] : NULL;
+}
+
+int stn_track_set_info(stn_track_t *k, int i, uint64_t frame, double t, double t_hand)
+{
+    if (i < 0 || i >= k->ninfo)
+        return GO_EINVAL;
+    k->info[i].frame = frame;
+    k->info[i].t = t;
+    k->info[i].t_hand = t_hand;
+    return GO_OK;
+}
+
+/* ---- create / destroy ---- */
+
+stn_track_t *stn_track_create(go_game_t *g, const stn_track_config_t *cfg)
+{
+    if (!g)
+        return NULL;
+    stn_track_t *k = calloc(1, sizeof *k);
+    if (!k)
+        return NULL;
+    k->g = g;
+    if (cfg)
+        k->cfg = *cfg;
+    else
+        stn_track_defaults(&k->cfg);
+    if (k->cfg.max_moves < 1)
+        k->cfg.max_moves = 1;
+    k->size = go_game_board(g)->size;
+    if (trk_info_follow(k) != GO_OK) {
+        stn_track_destroy(k);
+        return NULL;
+    }
+    return k;
+}
+
+void stn_track_destroy(stn_track_t *k)
+{
+    if (!k)
+        return;
+    trk_info_truncate(k, 0);
+    free(k->info);
+    free(k);
+}
+
+int stn_track_sync(stn_track_t *k)
+{
+    memset(k->pending, 0, sizeof k->pending);
+    memset(k->alias, 0, sizeof k->alias);
+    memset(k->ack, 0, sizeof k->ack);
+    k->size = go_game_board(k->g)->size;
+    return trk_info_follow(k);
+}
+
+/* ---- what the board should show ---- */
+
+/* Keep pending/alias consistent with the game's board (after undo, captures). */
+static void trk_clean(stn_track_t *k)
+{
+    const go_board_t *b = go_game_board(k->g);
+    for (int i = 0; i < k->size * k->size; i++) {
+        int p = trk_pt(k->size, i);
+        if (b->color[p] == GO_EMPTY)
+            k->alias[p] = 0;
+        else
+            k->pending[p] = 0;
+    }
+}
+
+/* The colour the record says the board should show at p. */
+static go_color_t trk_ideal(const stn_track_t *k, int p)
+{
+    go_color_t c = (go_color_t)go_game_board(k->g)->color[p];
+    if (c == GO_BLACK || c == GO_WHITE)
+        return k->alias[p] ? (go_color_t)k->alias[p] : c;
+    return GO_EMPTY;
+}
+
+/* Is seeing s at p expected (or already reported)? */
+static int trk_ok(const stn_track_t *k, int p, int s)
+{
+    if (s == STN_UNKNOWN)
+        return 1;
+    go_color_t id = trk_ideal(k, p);
+    if (s == (int)id)
+        return 1;
+    if (id == GO_EMPTY && k->pending[p] && s == k->pending[p])
+        return 1;
+    return k->ack[p] && s == k->ack[p] - 1;
+}
+
+static int trk_nack(const stn_track_t *k)
+{
+    int n = 0;
+    for (int i = 0; i < k->size * k->size; i++)
+        n += k->ack[trk_pt(k->size, i)] != 0;
+    return n;
+}
+
+/* Forget expectations the view settles: captured stones gone, disagreements restored,
+ * reported disagreements that changed into something else (they are new differences). */
+static void trk_refresh(stn_track_t *k, const stn_view_t *v)
+{
+    for (int i = 0; i < k->size * k->size; i++) {
+        int s = v->color[i], p = trk_pt(k->size, i);
+        if (s == STN_UNKNOWN)
+            continue;
+        go_color_t id = trk_ideal(k, p);
+        if (k->pending[p] && s != k->pending[p])
+            k->pending[p] = 0;
+        if (k->ack[p] && (s == (int)id || s != k->ack[p] - 1))
+            k->ack[p] = 0;
+    }
+}
+
+static void trk_diff(const stn_track_t *k, const stn_view_t *v, trk_diff_t *d)
+{
+    d->na = d->nr = 0;
+    for (int i = 0; i < k->size * k->size; i++) {
+        int s = v->color[i], p = trk_pt(k->size, i);
+        if (trk_ok(k, p, s))
+            continue;
+        go_color_t id = trk_ideal(k, p);
+        if (s != GO_EMPTY) {
+            d->a[d->na].p = (go_point_t)p;
+            d->a[d->na].c = (go_color_t)s;
+            d->na++;
+        }
+        if (id != GO_EMPTY)
+            d->r[d->nr++] = (go_point_t)p;
+    }
+}
+
+static int trk_view_at(const stn_track_t *k, const stn_view_t *v, int p)
+{
+    return v->color[GO_Y(p) * k->size + GO_X(p)];
+}
+
+/* ---- playing a sequence (a trial, undone after, or for real) ---- */
+
+typedef struct trk_run {
+    int applied;                 /* game moves added */
+    uint8_t captured[GO_CELLS];  /* colour of each stone captured by the sequence */
+    int result[TRK_NPTS];        /* per step: GO_OK or the reason it is void */
+} trk_run_t;
+
+/* Play one step. Returns GO_OK (played), a void reason (recorded as a pass), or
+ * GO_EOVER / GO_EINVAL when nothing could be recorded. *added counts game moves. */
+static int trk_step(stn_track_t *k, const trk_step_t *st, int *added)
+{
+    int rc, why = GO_OK;
+    if (st->tolerant) {
+        rc = go_game_play_tolerant(k->g, st->c, st->p, &why);
+        if (rc == GO_OK && why != GO_OK && why != GO_ETURN) {
+            go_game_undo(k->g);
+            rc = why;
+        }
+    } else {
+        rc = go_game_play(k->g, st->c, st->p);
+    }
+    if (rc == GO_OK) {
+        (*added)++;
+        return GO_OK;
+    }
+    if (rc == GO_EOCCUPIED || rc == GO_ESUICIDE || rc == GO_EKO || rc == GO_ESUPERKO) {
+        if (go_game_pass(k->g, st->c, st->tolerant != 0) != GO_OK)
+            return GO_EOVER;
+        (*added)++;
+        return rc;
+    }
+    return rc == GO_OK ? GO_EINVAL : rc;
+}
+
+/* Play steps[0..n) on the game, filling *run; stops at a step that cannot be recorded. */
+static void trk_play(stn_track_t *k, const trk_step_t *steps, int n, trk_run_t *run,
+                     trk_score_t *sc)
+{
+    memset(sc, 0, sizeof *sc);
+    run->applied = 0;
+    memset(run->captured, 0, sizeof run->captured);
+    for (int i = 0; i < n; i++) {
+        uint8_t before[GO_CELLS];
+        memcpy(before, go_game_board(k->g)->color, sizeof before);
+        int rc = trk_step(k, &steps[i], &run->applied);
+        run->result[i] = rc;
+        if (rc == GO_EOVER || rc == GO_EINVAL) {
+            sc->over += n - i;
+            for (int j = i + 1; j < n; j++)
+                run->result[j] = GO_EOVER;
+            break;
+        }
+        if (rc != GO_OK) {
+            sc->voids++;
+        } else {
+            const uint8_t *now = go_game_board(k->g)->color;
+            for (int j = 0; j < k->size * k->size; j++) {
+                int p = trk_pt(k->size, j);
+                if (before[p] != GO_EMPTY && now[p] == GO_EMPTY)
+                    run->captured[p] = before[p];
+            }
+        }
+        if (i > 0) {
+            int dx = abs(GO_X(steps[i].p) - GO_X(steps[i - 1].p));
+            int dy = abs(GO_Y(steps[i].p) - GO_Y(steps[i - 1].p));
+            sc->dist += dx > dy ? dx : dy;
+        }
+    }
+}
+
+static void trk_unplay(stn_track_t *k, const trk_run_t *run)
+{
+    for (int i = 0; i < run->applied; i++)
+        go_game_undo(k->g);
+}
+
+/* Missing stones the sequence does not explain (not captured, not played over). */
+static int trk_unexplained(const trk_diff_t *d, const trk_step_t *steps, int n,
+                           const trk_run_t *run, go_point_t *out)
+{
+    int m = 0;
+    for (int i = 0; i < d->nr; i++) {
+        int p = d->r[i], hit = run->captured[p] != 0;
+        for (int j = 0; j < n && !hit; j++)
+            hit = steps[j].p == p;
+        if (!hit) {
+            if (out)
+                out[m] = (go_point_t)p;
+            m++;
+        }
+    }
+    return m;
+}
+
+static int trk_better(const trk_score_t *a, const trk_score_t *b)
+{
+    if (a->over != b->over)
+        return a->over < b->over;
+    if (a->voids != b->voids)
+        return a->voids < b->voids;
+    if (a->unexplained != b->unexplained)
+        return a->unexplained < b->unexplained;
+    return a->dist < b->dist;
+}
+
+static int trk_same_fit(const trk_score_t *a, const trk_score_t *b)
+{
+    return a->over == b->over && a->voids == b->voids && a->unexplained == b->unexplained;
+}
+
+/* Next lexicographic permutation of idx[0..n); 0 when it wrapped to the first. */
+static int trk_next_perm(int *idx, int n)
+{
+    int i = n - 2;
+    while (i >= 0 && idx[i] >= idx[i + 1])
+        i--;
+    if (i < 0)
+        return 0;
+    int j = n - 1;
+    while (idx[j] <= idx[i])
+        j--;
+    int t = idx[i];
+    idx[i] = idx[j];
+    idx[j] = t;
+    for (int a = i + 1, b = n - 1; a < b; a++, b--) {
+        t = idx[a];
+        idx[a] = idx[b];
+        idx[b] = t;
+    }
+    return 1;
+}
+
+typedef struct trk_plan {
+    int n;
+    trk_step_t steps[TRK_NPTS];
+    trk_score_t score;
+    int nfit;            /* orders that fit as well as the chosen one */
+    int norders;         /* orders tried */
+} trk_plan_t;
+
+/* Choose the order of the added stones adds[0..na): colours follow alternation from the
+ * side to move while both colours last (the rest is out of turn). */
+static void trk_search(stn_track_t *k, const trk_diff_t *d, const trk_add_t *adds, int na,
+                       trk_plan_t *best)
+{
+    go_color_t t = go_game_turn(k->g);
+    int T[TRK_NPTS], O[TRK_NPTS], nt = 0, no = 0;
+    memset(best, 0, sizeof *best);
+    best->score.over = 1 << 20;
+    for (int i = 0; i < na; i++) {
+        if (adds[i].c == t)
+            T[nt++] = i;
+        else
+            O[no++] = i;
+    }
+    /* A lone stone of the other colour: the turn's move (wrong colour) unless colours are
+     * trusted. */
+    int recolour = na == 1 && no == 1 && !k->cfg.trust_colour;
+    go_color_t pattern[TRK_NPTS];
+    int tolerant[TRK_NPTS];
+    {
+        int it = 0, io = 0;
+        go_color_t want = t, prev = GO_OTHER(t);
+        for (int i = 0; i < na; i++) {
+            go_color_t c;
+            if (recolour)
+                c = GO_OTHER(t);
+            else if (want == t ? it < nt : io < no)
+                c = want;
+            else
+                c = GO_OTHER(want);
+            if (c == t)
+                it++;
+            else
+                io++;
+            pattern[i] = c;
+            tolerant[i] = !recolour && c == prev;
+            prev = c;
+            want = GO_OTHER(c);
+        }
+    }
+    /* Permutations of each colour's stones. */
+    int pt[TRK_NPTS], po[TRK_NPTS];
+    for (int i = 0; i < nt; i++)
+        pt[i] = T[i];
+    for (int i = 0; i < no; i++)
+        po[i] = O[i];
+    trk_step_t steps[TRK_NPTS];
+    trk_run_t *run = malloc(sizeof *run);
+    if (!run)
+        return;
+    do {
+        do {
+            int it = 0, io = 0;
+            for (int i = 0; i < na; i++) {
+                const trk_add_t *a;
+                if (recolour)
+                    a = &adds[po[io++]];
+                else
+                    a = pattern[i] == t ? &adds[pt[it++]] : &adds[po[io++]];
+                steps[i].p = a->p;
+                steps[i].seen = a->c;
+                steps[i].c = recolour ? t : a->c;
+                steps[i].tolerant = tolerant[i];
+            }
+            trk_score_t sc;
+            trk_play(k, steps, na, run, &sc);
+            sc.unexplained = trk_unexplained(d, steps, na, run, NULL);
+            trk_unplay(k, run);
+            best->norders++;
+            if (best->norders == 1 || trk_better(&sc, &best->score)) {
+                if (best->norders > 1 && trk_same_fit(&sc, &best->score))
+                    best->nfit++;
+                else
+                    best->nfit = 1;
+                best->score = sc;
+                best->n = na;
+                memcpy(best->steps, steps, (size_t)na * sizeof *steps);
+            } else if (trk_same_fit(&sc, &best->score)) {
+                best->nfit++;
+            }
+        } while (trk_next_perm(po, no));
+    } while (trk_next_perm(pt, nt));
+    free(run);
+}
+
+/* ---- warnings ---- */
+
+static int trk_warn(stn_track_t *k, go_color_t c, const char *why, const stn_view_t *v,
+                    stn_events_t *out)
+{
+    if (!k->cfg.warn_moved || (c != GO_BLACK && c != GO_WHITE))
+        return GO_OK;
+    stn_event_t e;
+    int move = go_game_move_count(k->g);
+    k->warnings[c]++;
+    trk_ev(&e, STN_EV_WARNING, c, move, v->frame, v->t, v->t_clear);
+    snprintf(e.msg, sizeof e.msg, "warning %d to %s: %s", k->warnings[c], trk_cword(c), why);
+    if (move > 0)
+        stn_track_note(k, move - 1, e.msg);
+    int rc = stn_events_push(out, &e);
+    if (rc == GO_OK && k->warnings[c] >= 2 && !k->lost[c]) {
+        k->lost[c] = 1;
+        trk_ev(&e, STN_EV_LOSS, c, move, v->frame, v->t, v->t_clear);
+        snprintf(e.msg, sizeof e.msg,
+                 "%s has two warnings: a loss under the competition rules (arbiter decides)",
+                 trk_cword(c));
+        if (move > 0)
+            stn_track_note(k, move - 1, e.msg);
+        rc = stn_events_push(out, &e);
+    }
+    return rc;
+}
+
+/* ---- recording a chosen plan ---- */
+
+/* Would c at p repeat an earlier whole-board position? Returns the number of moves in
+ * the cycle (> 0) and the move after which the position stood in *at, or 0. */
+static int trk_cycle(const stn_track_t *k, go_color_t c, int p, int *at)
+{
+    const go_rules_t *r = go_game_rules(k->g);
+    if (r->ko == GO_KO_SITUATIONAL)
+        return 0;   /* its history mixes the side to move in: cannot compare boards */
+    go_board_t *b = malloc(sizeof *b);
+    if (!b)
+        return 0;
+    *b = *go_game_board(k->g);
+    int cyc = 0;
+    if (go_board_play(b, c, p, NULL) == GO_OK) {
+        int n = go_game_history_len(k->g);
+        for (int i = n - 1; i >= 0; i--) {
+            if (go_game_history_hash(k->g, i) == b->hash) {
+                *at = i;
+                cyc = n - i;
+                break;
+            }
+        }
+    }
+    free(b);
+    return cyc;
+}
+
+static const char *trk_void_reason(int rc)
+{
+    switch (rc) {
+    case GO_EOCCUPIED: return "onto an occupied point";
+    case GO_ESUICIDE: return "suicide";
+    case GO_EKO: return "retakes a ko at once";
+    case GO_ESUPERKO: return "repeats a whole-board position (superko)";
+    default: return go_strerror(rc);
+    }
+}
+
+static int trk_apply(stn_track_t *k, const trk_plan_t *plan, const stn_view_t *v,
+                     stn_events_t *out, trk_run_t *run)
+{
+    int rc = GO_OK;
+    run->applied = 0;
+    memset(run->captured, 0, sizeof run->captured);
+    for (int i = 0; i < plan->n && rc == GO_OK; i++) {
+        const trk_step_t *st = &plan->steps[i];
+        char pn[3];
+        trk_pname(st->p, pn);
+        int at = 0, cyc = 0;
+        if (go_game_board(k->g)->color[st->p] == GO_EMPTY)
+            cyc = trk_cycle(k, st->c, st->p, &at);
+        uint8_t before[GO_CELLS];
+        memcpy(before, go_game_board(k->g)->color, sizeof before);
+        int r = trk_step(k, st, &run->applied);
+        run->result[i] = r;
+        if (r == GO_EOVER || r == GO_EINVAL) {
+            stn_event_t e;
+            trk_ev(&e, STN_EV_UNEXPLAINED, st->seen, go_game_move_count(k->g), v->frame, v->t,
+                   v->t_clear);
+            trk_ev_point(&e, st->p);
+            snprintf(e.msg, sizeof e.msg, "%s stone at %s cannot be recorded: %s",
+                     trk_cword(st->seen), pn, go_strerror(r));
+            rc = stn_events_push(out, &e);
+            break;
+        }
+        int move = go_game_move_count(k->g);
+        if ((rc = trk_info_push(k, v->frame, v->t, v->t_clear)) != GO_OK)
+            break;
+        stn_event_t e;
+        if (r == GO_OK) {
+            const uint8_t *now = go_game_board(k->g)->color;
+            trk_ev(&e, STN_EV_MOVE, st->c, move, v->frame, v->t, v->t_clear);
+            trk_ev_point(&e, st->p);
+            int still = 0;
+            for (int j = 0; j < k->size * k->size; j++) {
+                int p = trk_pt(k->size, j);
+                if (before[p] != GO_EMPTY && now[p] == GO_EMPTY) {
+                    go_color_t phys = k->alias[p] ? (go_color_t)k->alias[p] : (go_color_t)before[p];
+                    run->captured[p] = before[p];
+                    e.ncaptured++;
+                    trk_ev_point(&e, p);
+                    k->alias[p] = 0;
+                    if (trk_view_at(k, v, p) == (int)phys) {
+                        k->pending[p] = phys;
+                        still++;
+                    }
+                }
+            }
+            int len = snprintf(e.msg, sizeof e.msg, "%d %s %s", move, trk_cname(st->c), pn);
+            if (e.ncaptured)
+                len += snprintf(e.msg + len, sizeof e.msg - (size_t)len, ", captures %d",
+                                e.ncaptured);
+            if (still)
+                snprintf(e.msg + len, sizeof e.msg - (size_t)len,
+                         " (%d still on the board: expected off)", still);
+            if (st->seen != st->c)
+                k->alias[st->p] = st->seen;
+            if ((rc = stn_events_push(out, &e)) != GO_OK)
+                break;
+        } else {
+            trk_ev(&e, STN_EV_VOID, st->c, move, v->frame, v->t, v->t_clear);
+            trk_ev_point(&e, st->p);
+            snprintf(e.msg, sizeof e.msg,
+                     "%s %s is illegal (%s): void, counted as a pass; take it back",
+                     trk_cword(st->c), pn, trk_void_reason(r));
+            stn_track_note(k, move - 1, e.msg);
+            if ((rc = stn_events_push(out, &e)) != GO_OK)
+                break;
+        }
+        if (st->seen != st->c) {
+            trk_ev(&e, STN_EV_WRONG_COLOUR, st->c, move, v->frame, v->t, v->t_clear);
+            trk_ev_point(&e, st->p);
+            snprintf(e.msg, sizeof e.msg,
+                     "a %s stone was played at %s on %s's turn: recorded as %s's move",
+                     st->seen == GO_BLACK ? "black" : "white", pn, trk_cword(st->c),
+                     trk_cword(st->c));
+            stn_track_note(k, move - 1, e.msg);
+            if ((rc = stn_events_push(out, &e)) != GO_OK)
+                break;
+        }
+        if (st->tolerant) {
+            trk_ev(&e, STN_EV_TWO_IN_A_ROW, st->c, move, v->frame, v->t, v->t_clear);
+            trk_ev_point(&e, st->p);
+            snprintf(e.msg, sizeof e.msg,
+                     "%s moved twice in a row (%s) without a pass: a loss under the "
+                     "competition rules (arbiter decides)", trk_cword(st->c), pn);
+            stn_track_note(k, move - 1, e.msg);
+            if ((rc = stn_events_push(out, &e)) != GO_OK)
+                break;
+        }
+        if (cyc > 0 && r != GO_EKO) {
+            trk_ev(&e, STN_EV_CYCLE, st->c, move, v->frame, v->t, v->t_clear);
+            trk_ev_point(&e, st->p);
+            snprintf(e.msg, sizeof e.msg,
+                     "%s %s repeats the position after move %d (a cycle of %d moves): "
+                     "triple ko, quadruple ko or eternal life? a possible draw or replay",
+                     trk_cword(st->c), pn, at, cyc);
+            stn_track_note(k, move - 1, e.msg);
+            if ((rc = stn_events_push(out, &e)) != GO_OK)
+                break;
+        }
+    }
+    return rc;
+}
+
+/* ---- reading a view ---- */
+
+typedef struct trk_nudge {
+    go_point_t from, to;
+    go_color_t c;
+} trk_nudge_t;
+
+/* Pair missing stones with stones of their colour on a neighbouring point. */
+static int trk_nudges(const stn_track_t *k, const trk_diff_t *d, const stn_view_t *v,
+                      trk_nudge_t *nu, uint8_t *used_a)
+{
+    int n = 0;
+    memset(used_a, 0, (size_t)d->na);
+    for (int i = 0; i < d->nr; i++) {
+        int r = d->r[i];
+        if (trk_view_at(k, v, r) != GO_EMPTY)
+            continue;
+        go_color_t pc = trk_ideal(k, r);
+        for (int j = 0; j < d->na; j++) {
+            int a = d->a[j].p;
+            if (used_a[j] || d->a[j].c != pc || trk_ideal(k, a) != GO_EMPTY)
+                continue;
+            if (abs(GO_X(a) - GO_X(r)) <= 1 && abs(GO_Y(a) - GO_Y(r)) <= 1) {
+                used_a[j] = 1;
+                nu[n].from = (go_point_t)r;
+                nu[n].to = (go_point_t)a;
+                nu[n].c = pc;
+                n++;
+                break;
+            }
+        }
+    }
+    return n;
+}
+
+static int trk_in(const go_point_t *v, int n, int p)
+{
+    for (int i = 0; i < n; i++)
+        if (v[i] == p)
+            return 1;
+    return 0;
+}
+
+/* Undo the last move as a takeback seen on the board. */
+static int trk_takeback(stn_track_t *k, const stn_view_t *v, stn_events_t *out)
+{
+    int n = go_game_move_count(k->g);
+    const go_move_t *m = go_game_move(k->g, n - 1);
+    stn_event_t e;
+    char pn[3];
+    trk_pname(m->point, pn);
+    trk_ev(&e, STN_EV_TAKEBACK, m->color, n, v->frame, v->t, v->t_clear);
+    trk_ev_point(&e, m->point);
+    snprintf(e.msg, sizeof e.msg, "move %d (%s %s) taken back", n, trk_cname(m->color), pn);
+    if (go_game_undo(k->g) != GO_OK)
+        return GO_EINVAL;
+    trk_info_truncate(k, n - 1);
+    trk_clean(k);
+    /* Stones it had captured are back in the record: those already off must return. */
+    for (int i = 0; i < k->size * k->size; i++) {
+        int p = trk_pt(k->size, i);
+        if (!trk_ok(k, p, v->color[i]) && v->color[i] == GO_EMPTY && trk_ideal(k, p) != GO_EMPTY)
+            k->ack[p] = 1 + GO_EMPTY;
+    }
+    return stn_events_push(out, &e);
+}
+
+/* Acknowledge every point still disagreeing; report the list when it grew. */
+static int trk_reconcile(stn_track_t *k, const stn_view_t *v, int had, stn_events_t *out)
+{
+    int grew = 0;
+    for (int i = 0; i < k->size * k->size; i++) {
+        int p = trk_pt(k->size, i);
+        if (!trk_ok(k, p, v->color[i])) {
+            k->ack[p] = (uint8_t)(1 + v->color[i]);
+            grew = 1;
+        }
+    }
+    int now = trk_nack(k);
+    stn_event_t e;
+    if (grew) {
+        trk_ev(&e, STN_EV_RESTORE, GO_EMPTY, go_game_move_count(k->g), v->frame, v->t,
+               v->t_clear);
+        for (int i = 0; i < k->size * k->size; i++) {
+            int p = trk_pt(k->size, i);
+            if (k->ack[p])
+                trk_ev_point(&e, p);
+        }
+        snprintf(e.msg, sizeof e.msg, "the board disagrees with the record: restore ");
+        trk_ev_list(&e, 0);
+        return stn_events_push(out, &e);
+    }
+    if (had && !now) {
+        trk_ev(&e, STN_EV_AGREES, GO_EMPTY, go_game_move_count(k->g), v->frame, v->t,
+               v->t_clear);
+        snprintf(e.msg, sizeof e.msg, "the board agrees with the record again");
+        return stn_events_push(out, &e);
+    }
+    return GO_OK;
+}
+
+static uint64_t trk_sig(const trk_diff_t *d)
+{
+    uint64_t h = 1469598103934665603ull;
+    for (int i = 0; i < d->na; i++)
+        h = (h ^ (uint64_t)(d->a[i].p * 4 + d->a[i].c)) * 1099511628211ull;
+    for (int i = 0; i < d->nr; i++)
+        h = (h ^ (uint64_t)(d->r[i] + 100000)) * 1099511628211ull;
+    return h ? h : 1;
+}
+
+int stn_track_feed(stn_track_t *k, const stn_view_t *v, stn_events_t *out)
+{
+    if (!v || v->size != k->size)
+        return GO_EINVAL;
+    int rc = trk_info_follow(k);
+    if (rc != GO_OK)
+        return rc;
+    if (go_game_over(k->g))
+        return 0;   /* the count after the end belongs to the scoring session */
+    trk_clean(k);
+    int had = trk_nack(k);
+    trk_refresh(k, v);
+    trk_diff_t *d = malloc(sizeof *d);
+    trk_plan_t *plan = malloc(sizeof *plan);
+    trk_run_t *run = malloc(sizeof *run);
+    trk_add_t *adds = malloc(sizeof *adds * TRK_NPTS);
+    if (!d || !plan || !run || !adds) {
+        rc = GO_ENOMEM;
+        goto done;
+    }
+    int moves = 0;
+    for (int iter = 0; iter <= TRK_MAX_UNDO; iter++) {
+        trk_diff(k, v, d);
+        if (d->na == 0 && d->nr == 0)
+            break;
+        plan->n = 0;
+        memset(run->captured, 0, sizeof run->captured);
+        /* Nudges first; a capture may still explain the missing stone (checked below). */
+        trk_nudge_t nu[TRK_NPTS];
+        uint8_t used[TRK_NPTS];
+        int nn = trk_nudges(k, d, v, nu, used);
+        int na = 0;
+        for (int j = 0; j < d->na; j++)
+            if (!used[j])
+                adds[na++] = d->a[j];
+        go_point_t rest[TRK_NPTS];
+        int nrest = 0;
+        for (int j = 0; j < d->nr; j++) {
+            int is_from = 0;
+            for (int q = 0; q < nn; q++)
+                is_from |= nu[q].from == d->r[j];
+            if (!is_from)
+                rest[nrest++] = d->r[j];
+        }
+        if (na > k->cfg.max_moves) {
+            uint64_t sig = trk_sig(d);
+            if (sig != k->unexplained_sig) {
+                k->unexplained_sig = sig;
+                stn_event_t e;
+                trk_ev(&e, STN_EV_UNEXPLAINED, GO_EMPTY, go_game_move_count(k->g), v->frame,
+                       v->t, v->t_clear);
+                snprintf(e.msg, sizeof e.msg,
+                         "%d new stones at once (more than %d): not read as moves; waiting",
+                         na, k->cfg.max_moves);
+                rc = stn_events_push(out, &e);
+            }
+            goto done;
+        }
+        if (na > 0) {
+            trk_search(k, d, adds, na, plan);
+            if (plan->n != na) {
+                rc = GO_ENOMEM;
+                goto done;
+            }
+            /* A nudge that a capture explains is no nudge: search again with it. */
+            trk_score_t sc;
+            trk_play(k, plan->steps, plan->n, run, &sc);
+            trk_unplay(k, run);
+            int renudge = 0;
+            for (int q = 0; q < nn; q++)
+                renudge |= run->captured[nu[q].from] != 0;
+            if (renudge) {
+                nn = 0;
+                na = d->na;
+                memcpy(adds, d->a, (size_t)na * sizeof *adds);
+                nrest = d->nr;
+                memcpy(rest, d->r, (size_t)nrest * sizeof *rest);
+                if (na > k->cfg.max_moves)
+                    goto done;
+                trk_search(k, d, adds, na, plan);
+                if (plan->n != na) {
+                    rc = GO_ENOMEM;
+                    goto done;
+                }
+                trk_play(k, plan->steps, plan->n, run, &sc);
+                trk_unplay(k, run);
+            }
+        }
+        /* Takeback: the last move's stone is gone and nothing captured it; with new
+         * stones, only when one of them is the same side's (it was replayed elsewhere). */
+        int nm = go_game_move_count(k->g);
+        const go_move_t *last = nm > 0 ? go_game_move(k->g, nm - 1) : NULL;
+        int same = 0;
+        for (int j = 0; last && j < na; j++)
+            same |= adds[j].c == last->color;
+        if (last && last->kind == GO_MOVE_PLAY && trk_in(rest, nrest, last->point) &&
+            (na == 0 || (!run->captured[last->point] && same))) {
+            if ((rc = trk_takeback(k, v, out)) != GO_OK)
+                goto done;
+            continue;
+        }
+        /* Record the moves. */
+        go_color_t mover = GO_OTHER(go_game_turn(k->g));
+        if (na > 0) {
+            int first = go_game_move_count(k->g);
+            if ((rc = trk_apply(k, plan, v, out, run)) != GO_OK)
+                goto done;
+            moves += go_game_move_count(k->g) - first;
+            if (plan->nfit > 1 && go_game_move_count(k->g) > first) {
+                stn_event_t e;
+                trk_ev(&e, STN_EV_AMBIGUOUS, GO_EMPTY, first + 1, v->frame, v->t, v->t_clear);
+                for (int q = 0; q < plan->n; q++)
+                    trk_ev_point(&e, plan->steps[q].p);
+                snprintf(e.msg, sizeof e.msg,
+                         "%d stones at once: %d of %d orders fit the rules; recorded the one "
+                         "with the closest replies: ", plan->n, plan->nfit, plan->norders);
+                trk_ev_list(&e, 0);
+                stn_track_note(k, first, e.msg);
+                if ((rc = stn_events_push(out, &e)) != GO_OK)
+                    goto done;
+            }
+            mover = plan->steps[plan->n - 1].c;
+        }
+        /* Nudged stones: put back, a warning. */
+        for (int q = 0; q < nn; q++) {
+            stn_event_t e;
+            char a[3], b[3];
+            trk_pname(nu[q].from, a);
+            trk_pname(nu[q].to, b);
+            trk_ev(&e, STN_EV_MOVED, nu[q].c, go_game_move_count(k->g), v->frame, v->t,
+                   v->t_clear);
+            trk_ev_point(&e, nu[q].from);
+            trk_ev_point(&e, nu[q].to);
+            snprintf(e.msg, sizeof e.msg, "the %s stone at %s was moved to %s: put it back",
+                     nu[q].c == GO_BLACK ? "black" : "white", a, b);
+            if ((rc = stn_events_push(out, &e)) != GO_OK ||
+                (rc = trk_warn(k, mover, "a stone was moved", v, out)) != GO_OK)
+                goto done;
+        }
+        /* Missing stones nothing explains: removed without capture. */
+        go_point_t gone[TRK_NPTS];
+        int ng = 0;
+        for (int j = 0; j < nrest; j++) {
+            int p = rest[j], hit = run->captured[p] != 0;
+            for (int q = 0; q < plan->n && na > 0 && !hit; q++)
+                hit = plan->steps[q].p == p;
+            if (!hit && !trk_ok(k, p, trk_view_at(k, v, p)))
+                gone[ng++] = (go_point_t)p;
+        }
+        if (ng > 0) {
+            stn_event_t e;
+            go_color_t owner = trk_ideal(k, gone[0]);
+            trk_ev(&e, STN_EV_MOVED, owner, go_game_move_count(k->g), v->frame, v->t,
+                   v->t_clear);
+            for (int j = 0; j < ng; j++)
+                trk_ev_point(&e, gone[j]);
+            snprintf(e.msg, sizeof e.msg, "stones removed without capture, put them back: ");
+            trk_ev_list(&e, 0);
+            if ((rc = stn_events_push(out, &e)) != GO_OK ||
+                (rc = trk_warn(k, GO_OTHER(owner), "stones removed that were not captured", v,
+                               out)) != GO_OK)
+                goto done;
+        }
+        break;
+    }
+    rc = trk_reconcile(k, v, had, out);
+    if (rc == GO_OK)
+        rc = moves;
+done:
+    free(d);
+    free(plan);
+    free(run);
+    free(adds);
+    return rc;
+}
+
+/* ---- console actions ---- */
+
+int stn_track_pass(stn_track_t *k, go_color_t c, double t, stn_events_t *out)
+{
+    if (c == GO_EMPTY)
+        c = go_game_turn(k->g);
+    int rc = trk_info_follow(k);
+    if (rc == GO_OK)
+        rc = go_game_pass(k->g, c, false);
+    if (rc != GO_OK)
+        return rc;
+    if ((rc = trk_info_push(k, 0, t, t)) != GO_OK)
+        return rc;
+    stn_event_t e;
+    int n = go_game_move_count(k->g);
+    trk_ev(&e, STN_EV_PASS, c, n, 0, t, t);
+    snprintf(e.msg, sizeof e.msg, "%d %s passes", n, trk_cword(c));
+    rc = stn_events_push(out, &e);
+    if (rc == GO_OK && go_game_over(k->g)) {
+        trk_ev(&e, STN_EV_END, GO_EMPTY, n, 0, t, t);
+        snprintf(e.msg, sizeof e.msg, "both players passed: the game ends");
+        rc = stn_events_push(out, &e);
+    }
+    return rc;
+}
+
+int stn_track_undo(stn_track_t *k, double t, stn_events_t *out)
+{
+    int rc = trk_info_follow(k);
+    if (rc != GO_OK)
+        return rc;
+    int n = go_game_move_count(k->g);
+    if (n == 0)
+        return GO_EEMPTY;
+    go_move_t m = *go_game_move(k->g, n - 1);
+    if ((rc = go_game_undo(k->g)) != GO_OK)
+        return rc;
+    trk_info_truncate(k, n - 1);
+    trk_clean(k);
+    stn_event_t e;
+    trk_ev(&e, STN_EV_TAKEBACK, m.color, n, 0, t, t);
+    if (m.kind == GO_MOVE_PLAY) {
+        char pn[3];
+        trk_pname(m.point, pn);
+        trk_ev_point(&e, m.point);
+        /* The stone is still on the board: it must be taken off. */
+        k->ack[m.point] = (uint8_t)(1 + (k->alias[m.point] ? k->alias[m.point] : m.color));
+        snprintf(e.msg, sizeof e.msg, "move %d (%s %s) undone: take the stone off", n,
+                 trk_cname(m.color), pn);
+    } else {
+        snprintf(e.msg, sizeof e.msg, "move %d (%s %s) undone", n, trk_cname(m.color),
+                 m.kind == GO_MOVE_PASS ? "pass" : "resign");
+    }
+    return stn_events_push(out, &e);
+}
+
+int stn_track_resign(stn_track_t *k, go_color_t c, double t, stn_events_t *out)
+{
+    if (c == GO_EMPTY)
+        c = go_game_turn(k->g);
+    int rc = trk_info_follow(k);
+    if (rc == GO_OK)
+        rc = go_game_resign(k->g, c);
+    if (rc != GO_OK)
+        return rc;
+    if ((rc = trk_info_push(k, 0, t, t)) != GO_OK)
+        return rc;
+    stn_event_t e;
+    int n = go_game_move_count(k->g);
+    trk_ev(&e, STN_EV_RESIGN, c, n, 0, t, t);
+    snprintf(e.msg, sizeof e.msg, "%s resigns", trk_cword(c));
+    rc = stn_events_push(out, &e);
+    if (rc == GO_OK) {
+        trk_ev(&e, STN_EV_END, GO_EMPTY, n, 0, t, t);
+        snprintf(e.msg, sizeof e.msg, "%s wins by resignation", trk_cword(GO_OTHER(c)));
+        rc = stn_events_push(out, &e);
+    }
+    return rc;
+}
+
+/* ---- queries ---- */
+
+int stn_track_disagreements(const stn_track_t *k, go_point_t *pts, int max)
+{
+    int n = 0;
+    for (int i = 0; i < k->size * k->size; i++) {
+        int p = trk_pt(k->size, i);
+        if (k->ack[p]) {
+            if (n < max)
+                pts[n] = (go_point_t)p;
+            n++;
+        }
+    }
+    return n;
+}
+
+int stn_track_pending(const stn_track_t *k, go_point_t *pts, int max)
+{
+    int n = 0;
+    for (int i = 0; i < k->size * k->size; i++) {
+        int p = trk_pt(k->size, i);
+        if (k->pending[p]) {
+            if (n < max)
+                pts[n] = (go_point_t)p;
+            n++;
+        }
+    }
+    return n;
+}
+
+int stn_track_warnings(const stn_track_t *k, go_color_t c)
+{
+    return c == GO_BLACK || c == GO_WHITE ? k->warnings[c] : 0;
+}

@@ -1,0 +1,98 @@
+/* stn_track.h: the tracker and referee — diffs each accepted view against the game and
+ * turns the differences into moves, takebacks and the referee's findings (competition
+ * rules of the Chinese texts: void moves count as a pass, two moves in a row lose, stones
+ * wrongly removed or moved are put back with a warning, two warnings lose, cycles are a
+ * possible draw or replay).
+ *
+ * The tracker plays into a go_game_t it borrows (the caller owns it and keeps it alive).
+ * It keeps what it expects to SEE, which may differ from the game:
+ *  - captured stones still on the board (players remove them late): expected to go,
+ *    their removal is nothing;
+ *  - stones of the wrong colour recorded as the turn's colour (trust_colour 0);
+ *  - acknowledged disagreements (a void stone not yet taken off, a moved stone, a stone
+ *    removed without capture): reported once with the points to restore; the game goes
+ *    on, and STN_EV_AGREES is reported when the board matches the record again.
+ * Per recorded move it keeps the frame, the time, the time the hand left the board and
+ * a comment (referee events, ambiguity) for the SGF.
+ *
+ * How a view is read (each step restarts after a takeback):
+ *  1. points that differ: stones added (A) and stones missing (R);
+ *  2. a missing stone with a stone of its colour appearing on a neighbouring point
+ *     (8-neighbourhood) is a nudge (STN_EV_MOVED), unless a capture explains it;
+ *  3. the last move's stone missing and not captured: a takeback (undo), repeatedly;
+ *  4. the added stones are the moves: one of the turn's colour is a move; one of the other
+ *     colour is a wrong colour (or, trust_colour 1, a second move in a row); several are
+ *     ordered by alternation and the rules: every order is tried (up to max_moves stones)
+ *     and the one with fewest void moves, then fewest unexplained removals, then the
+ *     shortest path between consecutive moves (players answer locally) is recorded; an
+ *     STN_EV_AMBIGUOUS event and a comment say when several orders fit equally;
+ *  5. stones still missing are a removal without capture (warning), and every point still
+ *     disagreeing is listed for restoration (STN_EV_RESTORE).
+ */
+#ifndef KIFUCAM_STN_TRACK_H
+#define KIFUCAM_STN_TRACK_H
+
+#include <stdint.h>
+
+#include "rules/go_game.h"
+#include "station/stn_event.h"
+#include "station/stn_stab.h"
+
+typedef struct stn_track_config {
+    int trust_colour;  /* 0 (default): a lone stone of the other colour is the turn's move
+                          (wrong bowl, misread), noted; 1: it is that side's second move in
+                          a row (STN_EV_TWO_IN_A_ROW, recorded out of turn) */
+    int max_moves;     /* most stones ordered at once between two views (default 8; the
+                          search tries (n/2)!^2 orders) */
+    int warn_moved;    /* 1 (default): moved stones and stones removed without capture
+                          earn a warning (competition rules 8, 9); 0: only a restore */
+} stn_track_config_t;
+
+typedef struct stn_move_info {
+    uint64_t frame;    /* frame of the view that showed the move (0: console or resumed) */
+    double t;          /* its time, seconds */
+    double t_hand;     /* when the hand left the board before it */
+    char *comment;     /* referee notes for the SGF C[], or NULL; owned by the tracker */
+} stn_move_info_t;
+
+typedef struct stn_track stn_track_t;
+
+/* Fill *c with the defaults above. */
+void stn_track_defaults(stn_track_config_t *c);
+/* A tracker playing into g (borrowed; g's existing moves get empty infos). cfg NULL:
+ * defaults. NULL when out of memory. Caller destroys. */
+stn_track_t *stn_track_create(go_game_t *g, const stn_track_config_t *cfg);
+/* Free it (not the game). Does nothing if NULL. */
+void stn_track_destroy(stn_track_t *k);
+
+/* Read one accepted view (its size must be the game's): record what it shows, append
+ * the events to *out. Returns the number of moves recorded (>= 0), GO_EINVAL for a view
+ * of the wrong size, GO_ENOMEM. */
+int stn_track_feed(stn_track_t *k, const stn_view_t *v, stn_events_t *out);
+
+/* Console actions, at time t. Pass by c (GO_EMPTY: the side to move). */
+int stn_track_pass(stn_track_t *k, go_color_t c, double t, stn_events_t *out);
+/* Undo the last move (its stone, still on the board, must be taken off: reported). */
+int stn_track_undo(stn_track_t *k, double t, stn_events_t *out);
+/* Resignation by c (GO_EMPTY: the side to move). */
+int stn_track_resign(stn_track_t *k, go_color_t c, double t, stn_events_t *out);
+
+/* Info of move i (0-based, as go_game_move), or NULL when out of range. */
+const stn_move_info_t *stn_track_info(const stn_track_t *k, int i);
+/* Append text (a line) to the comment of move i. Returns 0, GO_EINVAL, GO_ENOMEM. */
+int stn_track_note(stn_track_t *k, int i, const char *text);
+/* Set the frame and times of move i (a resumed record). Returns 0 or GO_EINVAL. */
+int stn_track_set_info(stn_track_t *k, int i, uint64_t frame, double t, double t_hand);
+/* Re-read the game after the caller changed it (resume, console edits): infos follow
+ * its move count, expectations are cleared. Returns 0 or GO_ENOMEM. */
+int stn_track_sync(stn_track_t *k);
+
+/* Points (go_board.h) where the board must be restored to agree with the record; writes
+ * at most max into pts and returns how many there are in all. */
+int stn_track_disagreements(const stn_track_t *k, go_point_t *pts, int max);
+/* Captured stones still expected to be taken off the board (same contract). */
+int stn_track_pending(const stn_track_t *k, go_point_t *pts, int max);
+/* Warnings given to c so far. */
+int stn_track_warnings(const stn_track_t *k, go_color_t c);
+
+#endif

@@ -1,3 +1,0 @@
-/* placeholder until the module lands */
-int kc_station_placeholder(void);
-int kc_station_placeholder(void) { return 0; }
