@@ -9,7 +9,8 @@
  *  - every stone belongs to exactly one chain; chain[p] is the chain's head point;
  *    next[] links the stones of a chain in a circular list;
  *  - libs[head] is the exact number of distinct empty points adjacent to the chain;
- *    no chain on the board has zero liberties;
+ *    no chain on the board has zero liberties (go_board_play never leaves one; a position
+ *    built with go_board_set may, and go_board_check then reports it);
  *  - hash is the XOR of go_zobrist(color, p) over all stones (side to move NOT mixed in);
  *  - ko is the point the side to move may not play at because of a simple ko, or 0.
  *
