@@ -442,23 +442,19 @@ int __wrap_poll(struct pollfd *fds, nfds_t nfds, int timeout)
         if (fake.realtime_fps <= 0)
             return 0;
         /* real time: wait for the next frame tick, then capture it */
-        static struct timespec start;
-        static int started;
         struct timespec now;
         clock_gettime(CLOCK_MONOTONIC, &now);
-        if (!started) {
-            start = now;
-            started = 1;
-        }
-        double el = (double)(now.tv_sec - start.tv_sec) + (now.tv_nsec - start.tv_nsec) / 1e9;
-        static uint64_t ticks;
-        double due = (double)(ticks + 1) / fake.realtime_fps;
+        double el = (double)now.tv_sec + now.tv_nsec / 1e9;
+        if (fake.rt_ticks == 0)
+            fake.rt_start = el;
+        el -= fake.rt_start;
+        double due = (double)fake.rt_ticks / fake.realtime_fps;
         if (due > el) {
             double w = due - el;
             struct timespec ts = { (time_t)w, (long)((w - (double)(time_t)w) * 1e9) };
             nanosleep(&ts, NULL);
         }
-        ticks++;
+        fake.rt_ticks++;
         capture_one();
         fds[0].revents = POLLIN;
         return 1;

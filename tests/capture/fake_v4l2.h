@@ -87,6 +87,8 @@ typedef struct fake_cam {
     } sets[32];
     int nsets;                  /* S_CTRL calls made */
     uint32_t parm_den, parm_num;
+    double rt_start;            /* realtime_fps: monotonic seconds of the first tick */
+    uint64_t rt_ticks;          /* realtime_fps: frames captured in real time */
 } fake_cam_t;
 
 extern fake_cam_t fake;
