@@ -13,6 +13,7 @@
 
 #include "tests/vision/golden_util.h"
 #include "vision/vis.h"
+#include "vision/vis_internal.h"
 
 static double now_ms(void)
 {
@@ -71,6 +72,32 @@ static int accuracy(const char *data, int verbose)
             memset(&s, 0, sizeof s);
             int rc = vis_detect(&img, NULL, 0, &g, &s, NULL);
             int wrong = rc ? size * size : vg_mistakes(&s, truth, size, 1);
+            if (verbose > 1 && !rc && wrong < size * size / 4) {
+                vis_feat_t ft[VIS_MAX_POINTS];
+                vis_classify_ex(&img, &g, NULL, &s, ft);
+                int bsym = 0, bm = size * size;
+                for (int sym = 0; sym < 8; sym++) {
+                    int m = 0;
+                    for (int k = 0; k < size * size; k++) {
+                        int a, b;
+                        vg_sym(sym, size, k % size, k / size, &a, &b);
+                        m += s.color[b * size + a] != truth[k];
+                    }
+                    if (m < bm) {
+                        bm = m;
+                        bsym = sym;
+                    }
+                }
+                for (int k = 0; k < size * size; k++) {
+                    int a, b;
+                    vg_sym(bsym, size, k % size, k / size, &a, &b);
+                    int q = b * size + a;
+                    if (s.color[q] != truth[k] || verbose > 2)
+                        printf("   %s pt %2d,%2d truth %d got %d rel %.3f sat %.3f bsat %.3f chroma %.3f\n",
+                               e[i].id, a, b, truth[k], s.color[q], ft[q].rel, ft[q].sat,
+                               ft[q].board_sat, ft[q].chroma);
+                }
+            }
             acc_add(&aut[si], size, wrong, !rc);
             acc_add(&all, size, wrong, !rc);
             acc_add(vg_held_out(e[i].id) ? &held : &tuned, size, wrong, !rc);
@@ -214,7 +241,7 @@ static int detect_one(const char *path, const char *dir)
 int main(int argc, char **argv)
 {
     if (argc >= 3 && !strcmp(argv[1], "accuracy"))
-        return accuracy(argv[2], argc > 3 && !strcmp(argv[3], "--verbose"));
+        return accuracy(argv[2], argc > 3 ? (int)strlen(argv[3]) - 8 : 0);
     if (argc >= 2 && !strcmp(argv[1], "speed"))
         return speed(argc > 2 ? argv[2] : "/work/shared/data/photos/gomrade/images/gomrade_testing_sequence_11.jpg");
     if (argc >= 3 && !strcmp(argv[1], "detect"))

@@ -72,8 +72,8 @@ typedef struct vis_config {
     double sample_r;       /* grid units, default 0.36: radius of the disc read at a point */
     double black_rel;      /* default 0.58: a point darker than this fraction of the local
                               board brightness is black */
-    double white_rel;      /* default 1.10: brighter than this fraction is white */
-    double white_sat;      /* default 0.55: or saturation under this fraction of the
+    double white_rel;      /* default 1.16: brighter than this fraction is white */
+    double white_sat;      /* default 0.40: or saturation under this fraction of the
                               board's (white stones on a pale board) while not dark */
     double track_min_fit;  /* 0..1, default 0.35: vis_track's grid fit below this sets
                               board_lost */

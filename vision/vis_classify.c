@@ -41,8 +41,8 @@ void vis_config_defaults(vis_config_t *cfg)
     cfg->refine = 1;
     cfg->sample_r = 0.36;
     cfg->black_rel = 0.58;
-    cfg->white_rel = 1.10;
-    cfg->white_sat = 0.55;
+    cfg->white_rel = 1.16;
+    cfg->white_sat = 0.40;
     cfg->track_min_fit = 0.35;
 }
 
@@ -289,6 +289,12 @@ static float clampf(float v, float lo, float hi) { return v < lo ? lo : v > hi ?
 int vis_classify(const cvb_image_t *img, const vis_geom_t *geom, const vis_config_t *cfg,
                  vis_snapshot_t *snap)
 {
+    return vis_classify_ex(img, geom, cfg, snap, NULL);
+}
+
+int vis_classify_ex(const cvb_image_t *img, const vis_geom_t *geom, const vis_config_t *cfg,
+                    vis_snapshot_t *snap, vis_feat_t *feat)
+{
     if (!img || !img->data || !geom || !snap || geom->size < 2 || geom->size > VIS_MAX_SIZE)
         return VIS_EINVAL;
     vis_config_t def;
@@ -371,13 +377,19 @@ int vis_classify(const cvb_image_t *img, const vis_geom_t *geom, const vis_confi
             }
             float rel = p.y / by;
             float chroma = hypotf(p.r - br, p.g - bg);
+            if (feat) {
+                feat[idx].rel = rel;
+                feat[idx].sat = p.s;
+                feat[idx].board_sat = bs;
+                feat[idx].chroma = chroma;
+            }
             if (rel < cfg->black_rel) {
                 s.color[idx] = VIS_BLACK;
                 s.conf[idx] = clampf(0.5f + (float)(cfg->black_rel - rel) * 2.5f, 0.5f, 1);
             } else if (rel > cfg->white_rel) {
                 s.color[idx] = VIS_WHITE;
                 s.conf[idx] = clampf(0.5f + (float)(rel - cfg->white_rel) * 4.0f, 0.5f, 1);
-            } else if (rel > 0.8f && bs > 0.12f && p.s < cfg->white_sat * bs) {
+            } else if (rel > 1.04f && bs > 0.12f && p.s < cfg->white_sat * bs) {
                 s.color[idx] = VIS_WHITE;
                 s.conf[idx] = clampf(0.5f + (float)(cfg->white_sat * bs - p.s) / bs * 2, 0.5f, 1);
             } else {

@@ -17,6 +17,7 @@
 #include "vision/vis.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -542,10 +543,16 @@ static int find_grid(const cvb_image_t *gray, const cvb_image_t *small, const vi
         goto out;
     }
     int nl = 0;
+    if (getenv("VIS_TRACE"))
+        for (int i = 0; i < nraw && i < 3000; i += (i < 40 ? 1 : 50))
+            fprintf(stderr, "raw %d rho %.1f th %.1f votes %d\n", i, rho[i], theta[i] / DEG, votes[i]);
     double cx0 = W / 2.0, cy0 = Hh / 2.0;
     for (int i = 0; i < nraw && nl < cfg->max_lines; i++) {
         int dup = 0;
         double di = cx0 * cos(theta[i]) + cy0 * sin(theta[i]) - rho[i];
+        /* a grid diagonal crosses many lines but is no line: keep the strong ones */
+        if (votes[i] < 0.4 * votes[nraw > 4 ? 4 : nraw - 1])
+            break;
         for (int j = 0; j < nl && !dup; j++) {
             double dth = fabs(theta[i] - lines[j].theta);
             double dj = cx0 * cos(lines[j].theta) + cy0 * sin(lines[j].theta) - lines[j].rho;
@@ -553,6 +560,14 @@ static int find_grid(const cvb_image_t *gray, const cvb_image_t *small, const vi
                 dup = 1;
             else if (M_PI - dth < 2 * DEG && fabs(di + dj) < 4)
                 dup = 1;
+            else if (dth < 10 * DEG || M_PI - dth < 10 * DEG) {
+                /* lines of one family do not cross inside the picture */
+                line_t a = { rho[i], theta[i], 0, 0 };
+                double x, y;
+                if (!intersect(&a, &lines[j], &x, &y) && x > -0.1 * W && x < 1.1 * W &&
+                    y > -0.1 * Hh && y < 1.1 * Hh)
+                    dup = 1;
+            }
         }
         if (!dup) {
             lines[nl].rho = rho[i];
@@ -570,8 +585,8 @@ static int find_grid(const cvb_image_t *gray, const cvb_image_t *small, const vi
     }
     for (int b = 0; b < 180; b++) {
         sm[b] = 0;
-        for (int d = -3; d <= 3; d++)
-            sm[b] += hist[(b + d + 180) % 180] * (4 - abs(d));
+        for (int d = -6; d <= 6; d++)
+            sm[b] += hist[(b + d + 180) % 180] * (7 - abs(d));
     }
     int p1 = 0, p2 = -1;
     for (int b = 1; b < 180; b++)

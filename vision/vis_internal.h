@@ -22,4 +22,16 @@ int vis_proj1_fit(int n, const double *k, const double *t, vis_proj1_t *out);
 /* Evaluate; returns -1 where the denominator vanishes (behind the vanishing point). */
 int vis_proj1_eval(const vis_proj1_t *f, double k, double *t);
 
+/* Per-point features behind a classification. */
+typedef struct {
+    float rel;       /* point brightness / local board brightness */
+    float sat;       /* point saturation (0..1) */
+    float board_sat; /* local board saturation */
+    float chroma;    /* chromaticity distance point - board */
+} vis_feat_t;
+/* vis_classify, also writing the features of every point into feat (size*size entries)
+ * when feat is not NULL. */
+int vis_classify_ex(const cvb_image_t *img, const vis_geom_t *geom, const vis_config_t *cfg,
+                    vis_snapshot_t *snap, vis_feat_t *feat);
+
 #endif
