@@ -93,6 +93,56 @@ char *cap_fourcc_str(uint32_t f, char *buf)
     return buf;
 }
 
+int cap_parse_size(const char *str, int *w, int *h)
+{
+    if (!str || !w || !h)
+        return CAP_EINVAL;
+    char *end;
+    errno = 0;
+    long a = strtol(str, &end, 10);
+    if (end == str || (*end != 'x' && *end != 'X') || errno)
+        return CAP_EINVAL;
+    const char *p = end + 1;
+    long b = strtol(p, &end, 10);
+    if (end == p || *end || errno || a < 1 || b < 1 || a > 16384 || b > 16384 ||
+        !isdigit((unsigned char)*str) || !isdigit((unsigned char)*p))
+        return CAP_EINVAL;
+    *w = (int)a;
+    *h = (int)b;
+    return CAP_OK;
+}
+
+int cap_parse_pixfmt(const char *str, uint32_t *fourcc)
+{
+    static const struct {
+        const char *name;
+        uint32_t cc;
+    } names[] = {
+        { "auto", 0 },
+        { "mjpg", 0x47504a4du },  /* 'M','J','P','G' */
+        { "mjpeg", 0x47504a4du },
+        { "yuyv", 0x56595559u },  /* 'Y','U','Y','V' */
+        { "bgr24", 0x33524742u }, /* 'B','G','R','3' */
+    };
+    if (!str || !fourcc)
+        return CAP_EINVAL;
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        if (!strcasecmp(str, names[i].name)) {
+            *fourcc = names[i].cc;
+            return CAP_OK;
+        }
+    if (strlen(str) != 4)
+        return CAP_EINVAL;
+    uint32_t cc = 0;
+    for (int i = 0; i < 4; i++) {
+        if (!isprint((unsigned char)str[i]))
+            return CAP_EINVAL;
+        cc |= (uint32_t)(unsigned char)str[i] << (8 * i);
+    }
+    *fourcc = cc;
+    return CAP_OK;
+}
+
 static int has_image_ext(const char *name)
 {
     static const char *ext[] = { ".png", ".jpg", ".jpeg", ".bmp", ".tif",

@@ -121,5 +121,11 @@ void cap_source_close(cap_source_t *s);
 
 /* The fourcc as 4 printable characters plus NUL into buf (at least 5 bytes); returns buf. */
 char *cap_fourcc_str(uint32_t fourcc, char *buf);
+/* Parse "WxH" (e.g. "1280x720", for --camera-size) into *w, *h (written only on
+ * success); CAP_EINVAL unless both are in 1..16384. */
+int cap_parse_size(const char *str, int *w, int *h);
+/* Parse a pixel format name (--camera-format): "auto" (0), "mjpg"/"mjpeg", "yuyv",
+ * "bgr24", or any other 4 characters taken as a fourcc; CAP_EINVAL otherwise. */
+int cap_parse_pixfmt(const char *str, uint32_t *fourcc);
 
 #endif

@@ -622,6 +622,32 @@ static void test_devices(void **state)
     assert_released();
 }
 
+static void test_parse_options(void **state)
+{
+    (void)state;
+    int w = 0, h = 0;
+    assert_int_equal(cap_parse_size("1280x720", &w, &h), CAP_OK);
+    assert_int_equal(w, 1280);
+    assert_int_equal(h, 720);
+    const char *bad[] = { "", "1280", "1280x", "x720", "0x720", "1280x720p", "-4x3",
+                          "99999x2", " 1280x720" };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+        assert_int_equal(cap_parse_size(bad[i], &w, &h), CAP_EINVAL);
+    assert_int_equal(w, 1280); /* untouched on failure */
+    uint32_t cc = 1;
+    assert_int_equal(cap_parse_pixfmt("auto", &cc), CAP_OK);
+    assert_int_equal(cc, 0);
+    assert_int_equal(cap_parse_pixfmt("MJPEG", &cc), CAP_OK);
+    assert_int_equal(cc, V4L2_PIX_FMT_MJPEG);
+    assert_int_equal(cap_parse_pixfmt("yuyv", &cc), CAP_OK);
+    assert_int_equal(cc, V4L2_PIX_FMT_YUYV);
+    assert_int_equal(cap_parse_pixfmt("bgr24", &cc), CAP_OK);
+    assert_int_equal(cc, V4L2_PIX_FMT_BGR24);
+    assert_int_equal(cap_parse_pixfmt("NV12", &cc), CAP_OK);
+    assert_int_equal(cc, V4L2_PIX_FMT_NV12);
+    assert_int_equal(cap_parse_pixfmt("rgb", &cc), CAP_EINVAL);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -643,6 +669,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_stop_and_close, setup, teardown),
         cmocka_unit_test_setup_teardown(test_close_while_gone, setup, teardown),
         cmocka_unit_test_setup_teardown(test_devices, setup, teardown),
+        cmocka_unit_test(test_parse_options),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
