@@ -1,5 +1,6 @@
 /* cmd_devices.c: `kifucam devices`: list the V4L2 cameras (/dev/video*) with their names,
  * pixel formats, frame sizes and frame rates. None attached is not an error (exit 0). */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -59,6 +60,11 @@ int cmd_devices(int argc, char **argv)
     }
     for (int i = 0; i < n; i++) {
         const cap_device_t *d = &devs[i];
+        if (d->status != CAP_OK) {
+            printf("%s: cannot open: %s%s\n", d->path, strerror(d->sys_errno),
+                   d->sys_errno == EACCES ? " (is this user in the video group?)" : "");
+            continue;
+        }
         printf("%s: %s (driver %s, %s)\n", d->path, d->card, d->driver, d->bus);
         for (int j = 0; j < d->nformats; j++) {
             const cap_dev_format_t *f = &d->formats[j];

@@ -97,8 +97,16 @@ int cap_device_query(const char *path, cap_device_t *dev)
     if (!path || !dev)
         return CAP_EINVAL;
     int fd = v4l2_open(path, O_RDWR | O_NONBLOCK, 0);
-    if (fd < 0)
+    if (fd < 0) {
+        int e = errno;
+        if (e == ENOTTY || e == EINVAL)
+            return CAP_ENOTCAP; /* opened, but libv4l2 found no V4L2 device there */
+        memset(dev, 0, sizeof *dev);
+        snprintf(dev->path, sizeof dev->path, "%s", path);
+        dev->status = CAP_EOPEN;
+        dev->sys_errno = e;
         return CAP_EOPEN;
+    }
     cap_device_t *d = calloc(1, sizeof *d);
     if (!d) {
         v4l2_close(fd);
@@ -190,7 +198,8 @@ int cap_devices_list(const char *dir, cap_device_t **out, int *count)
             return CAP_ENOMEM;
         }
         list = bigger;
-        if (cap_device_query(path, &list[found]) == CAP_OK)
+        int rc = cap_device_query(path, &list[found]);
+        if (rc == CAP_OK || rc == CAP_EOPEN)
             found++;
     }
     if (!found) {

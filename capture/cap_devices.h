@@ -31,6 +31,10 @@ typedef struct cap_dev_format {
 
 typedef struct cap_device {
     char path[64];                /* /dev/videoN */
+    int status;                   /* CAP_OK, or CAP_EOPEN: the node exists but cannot be
+                                     opened (permissions, busy); only path and sys_errno
+                                     are then meaningful */
+    int sys_errno;                /* errno of the failed open */
     char card[32];                /* QUERYCAP card: the camera's name */
     char driver[16];
     char bus[32];
@@ -38,13 +42,15 @@ typedef struct cap_device {
     cap_dev_format_t formats[CAP_DEV_MAX_FORMATS];
 } cap_device_t;
 
-/* Describe the capture device at `path` into *dev (written only on success).
- * CAP_EOPEN when it cannot be opened, CAP_ENOTCAP when it cannot capture video. */
+/* Describe the capture device at `path` into *dev (written on success, and on CAP_EOPEN
+ * with only path, status and sys_errno). CAP_EOPEN when it cannot be opened, CAP_ENOTCAP
+ * when it cannot capture video (*dev untouched). */
 int cap_device_query(const char *path, cap_device_t *dev);
 
-/* List the capture devices among `dir`/video* (dir NULL: "/dev"), sorted by number.
- * *out (caller frees with free(); NULL when none) and *count are written on success;
- * none attached is a success with *count == 0. */
+/* List the capture devices among `dir`/video* (dir NULL: "/dev"), sorted by number,
+ * including the nodes that cannot be opened (status CAP_EOPEN) and leaving out those that
+ * cannot capture video. *out (caller frees with free(); NULL when none) and *count are
+ * written on success; none attached is a success with *count == 0. */
 int cap_devices_list(const char *dir, cap_device_t **out, int *count);
 
 #endif

@@ -8,6 +8,7 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include <errno.h>
 #include <linux/videodev2.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -613,7 +614,19 @@ static void test_devices(void **state)
     assert_int_equal(cap_devices_list(dir, &list, &n), CAP_OK);
     assert_int_equal(n, 1);
     assert_string_equal(list[0].path, path);
+    assert_int_equal(list[0].status, CAP_OK);
     free(list);
+    fake.present = 0; /* a node that cannot be opened is listed as such */
+    assert_int_equal(cap_devices_list(dir, &list, &n), CAP_OK);
+    assert_int_equal(n, 1);
+    assert_int_equal(list[0].status, CAP_EOPEN);
+    assert_int_equal(list[0].sys_errno, ENOENT);
+    free(list);
+    fake.present = 1;
+    fake.caps = V4L2_CAP_META_CAPTURE; /* a UVC metadata node: left out */
+    assert_int_equal(cap_devices_list(dir, &list, &n), CAP_OK);
+    assert_int_equal(n, 0);
+    fake.caps = V4L2_CAP_VIDEO_CAPTURE | V4L2_CAP_STREAMING;
     unlink(path);
     assert_int_equal(cap_devices_list(dir, &list, &n), CAP_OK);
     assert_int_equal(n, 0);
