@@ -330,6 +330,8 @@ static int files_next(cap_source_t *s, cap_frame_t *f)
             return CAP_EEOF;
         idx = fs->idx++;
         if (rc) {
+            if (fs->skipped >= 1000)
+                return CAP_EEOF; /* a reader that only fails: give up */
             fs->skipped++;
             return rc == CVB_ENOMEM ? CAP_ENOMEM : CAP_EDECODE;
         }

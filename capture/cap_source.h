@@ -90,6 +90,7 @@ typedef struct cap_info {
     uint32_t pixfmt;     /* cameras: the V4L2 fourcc in use; 0 otherwise */
     int nbuffers;        /* cameras: buffers granted */
     int locked;          /* cameras: CAP_LOCK_* bits fixed so far */
+    int gone;            /* cameras: 1 while the camera is lost (being reopened) */
     int reopens;         /* cameras: successful reopens after a loss */
     uint64_t dropped;    /* total frames dropped */
     char name[64];       /* cameras: the card name; files: the base name */
@@ -109,7 +110,8 @@ int cap_source_open(const char *spec, const cap_options_t *opt, cap_source_t **o
 int cap_source_next(cap_source_t *s, cap_frame_t *f);
 
 /* Ask the source to stop: the pending or next cap_source_next() returns CAP_ESTOPPED.
- * Async-signal-safe (only sets a flag). NULL-safe. */
+ * Async-signal-safe (only sets a flag): a SIGINT/SIGTERM handler calls it so that a wait
+ * in cap_source_next() ends at once (poll's EINTR) rather than at its timeout. NULL-safe. */
 void cap_source_stop(cap_source_t *s);
 
 /* Describe the source as it is now. */

@@ -316,6 +316,7 @@ static int cam_lost(cap_source_t *s)
     cap_cam_t *c = s->cam;
     cam_release(c);
     c->gone = 1;
+    s->info.gone = 1;
     c->backoff_ms = s->opt.reopen_min_ms;
     c->next_try = cap_now() + c->backoff_ms / 1000.0;
     return CAP_EGONE;
@@ -417,6 +418,7 @@ static int cam_reopen(cap_source_t *s)
         return CAP_EGONE;
     }
     c->gone = 0;
+    s->info.gone = 0;
     s->info.reopens++;
     return CAP_OK;
 }

@@ -414,6 +414,9 @@ static void gone_and_back(fk_kind_t how)
     assert_int_equal(cap_source_next(s, &f), CAP_OK);
     assert_int_equal(f.seq, 0);
     assert_int_equal(cap_source_next(s, &f), CAP_EGONE);
+    cap_info_t info;
+    cap_source_info(s, &info);
+    assert_int_equal(info.gone, 1);
     /* gone: released at once, nothing mapped */
     assert_int_equal(fake.fd, -1);
     assert_int_equal(fake.live_maps, 0);
@@ -428,9 +431,9 @@ static void gone_and_back(fk_kind_t how)
     assert_default_frame(&f, 1);
     assert_int_equal(cap_source_next(s, &f), CAP_OK);
     assert_int_equal(f.seq, 2);
-    cap_info_t info;
     cap_source_info(s, &info);
     assert_int_equal(info.reopens, 1);
+    assert_int_equal(info.gone, 0);
     cap_source_close(s);
     assert_released();
 }
