@@ -80,6 +80,7 @@ void cap_options_defaults(cap_options_t *o)
     o->reopen_min_ms = 250;
     o->reopen_max_ms = 4000;
     o->eio_gone = 5;
+    o->timeout_gone = 5;
     o->realtime = 0;
 }
 
@@ -286,7 +287,8 @@ int cap_source_open(const char *spec, const cap_options_t *opt, cap_source_t **o
     const cap_options_t *o = &s->opt;
     if (o->width <= 0 || o->height <= 0 || !(o->fps > 0 && o->fps <= 1000) ||
         o->nbuffers < 1 || o->timeout_ms < 0 || o->settle_frames < 0 ||
-        o->reopen_min_ms < 0 || o->reopen_max_ms < o->reopen_min_ms || o->eio_gone < 1) {
+        o->reopen_min_ms < 0 || o->reopen_max_ms < o->reopen_min_ms || o->eio_gone < 1 ||
+        o->timeout_gone < 0) {
         free(s);
         return CAP_EINVAL;
     }

@@ -69,6 +69,8 @@ typedef struct cap_options {
                            here, doubles each failure, up to reopen_max_ms; default 250 */
     int reopen_max_ms;  /* default 4000 */
     int eio_gone;       /* this many EIO in a row means the camera is gone; default 5 */
+    int timeout_gone;   /* this many timeouts in a row: the camera has stalled, reopen it
+                           (reported as CAP_EGONE); 0: never; default 5 */
     int realtime;       /* files and folders: 1 = pace frames at their rate; default 0
                            (as fast as the caller takes them) */
 } cap_options_t;

@@ -39,6 +39,7 @@ struct cap_cam {
     int backoff_ms;
     double next_try;
     int eio_run;              /* EIO in a row */
+    int timeout_run;          /* timeouts in a row */
     int lost_pending;         /* a frame was delivered but the device failed after it */
     uint64_t frames;          /* frames delivered since the last (re)open */
     int have_last_seq;
@@ -298,6 +299,7 @@ static int cam_setup(cap_source_t *s)
     c->frames = 0;
     c->have_last_seq = 0;
     c->eio_run = 0;
+    c->timeout_run = 0;
     c->lost_pending = 0;
     s->info.width = c->w;
     s->info.height = c->h;
@@ -320,6 +322,14 @@ static int cam_lost(cap_source_t *s)
     c->backoff_ms = s->opt.reopen_min_ms;
     c->next_try = cap_now() + c->backoff_ms / 1000.0;
     return CAP_EGONE;
+}
+
+/* No frame within the timeout; too many in a row: the camera has stalled, reopen it. */
+static int cam_timeout(cap_source_t *s)
+{
+    if (s->opt.timeout_gone > 0 && ++s->cam->timeout_run >= s->opt.timeout_gone)
+        return cam_lost(s);
+    return CAP_ETIMEOUT;
 }
 
 /* Fix exposure, white balance and focus at their current (settled) values where the
@@ -449,7 +459,7 @@ int cap_cam_next(cap_source_t *s, cap_frame_t *f)
             return cam_lost(s);
         }
         if (r == 0)
-            return CAP_ETIMEOUT;
+            return cam_timeout(s);
         if (pfd.revents & (POLLERR | POLLHUP | POLLNVAL))
             return cam_lost(s);
 
@@ -460,7 +470,7 @@ int cap_cam_next(cap_source_t *s, cap_frame_t *f)
         if (xioctl(c->fd, VIDIOC_DQBUF, &b) < 0) {
             if (errno == EAGAIN) {
                 if (ms == 0)
-                    return CAP_ETIMEOUT;
+                    return cam_timeout(s);
                 continue;
             }
             if (errno == EIO) {
@@ -487,6 +497,7 @@ int cap_cam_next(cap_source_t *s, cap_frame_t *f)
             discarded++;
         }
         c->eio_run = 0;
+        c->timeout_run = 0;
         if (b.flags & V4L2_BUF_FLAG_ERROR) {
             c->pending_drop += discarded + 1;
             if (requeue(c, &b) < 0)

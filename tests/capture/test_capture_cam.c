@@ -401,6 +401,35 @@ static void test_eio_repeated_is_gone(void **state)
     assert_released();
 }
 
+/* A camera that stalls (timeouts in a row) is restarted; a frame resets the count. */
+static void test_stalled_camera_restarted(void **state)
+{
+    (void)state;
+    fake_script(FK_TIMEOUT, 0);
+    fake_script(FK_FRAMES, 1);
+    fake_script(FK_TIMEOUT, 0);
+    fake_script(FK_TIMEOUT, 0);
+    fake_script(FK_FRAMES, 1);
+    cap_options_t o = opts(1280, 720);
+    o.timeout_gone = 2;
+    cap_source_t *s = NULL;
+    assert_int_equal(cap_source_open("/dev/video0", &o, &s), CAP_OK);
+    cap_frame_t f;
+    assert_int_equal(cap_source_next(s, &f), CAP_ETIMEOUT);
+    assert_int_equal(cap_source_next(s, &f), CAP_OK);
+    assert_int_equal(cap_source_next(s, &f), CAP_ETIMEOUT);
+    assert_int_equal(cap_source_next(s, &f), CAP_EGONE);
+    assert_int_equal(fake.fd, -1);
+    int rc, calls = 0;
+    while ((rc = cap_source_next(s, &f)) == CAP_EGONE && calls < 50)
+        calls++;
+    assert_int_equal(rc, CAP_OK);
+    assert_int_equal(f.seq, 1);
+    assert_int_equal(fake.opens, 2);
+    cap_source_close(s);
+    assert_released();
+}
+
 static void gone_and_back(fk_kind_t how)
 {
     fake_script(FK_FRAMES, 1);
@@ -677,6 +706,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_mmap_fails_half_way, setup, teardown),
         cmocka_unit_test_setup_teardown(test_eintr_eagain_timeout_eio, setup, teardown),
         cmocka_unit_test_setup_teardown(test_eio_repeated_is_gone, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_stalled_camera_restarted, setup, teardown),
         cmocka_unit_test_setup_teardown(test_unplugged_enodev_and_back, setup, teardown),
         cmocka_unit_test_setup_teardown(test_unplugged_pollerr_and_back, setup, teardown),
         cmocka_unit_test_setup_teardown(test_newest_frame, setup, teardown),
