@@ -242,6 +242,11 @@ static void test_errors(void **state)
     assert_int_equal(cap_source_open(NULL, NULL, &s), CAP_EINVAL);
     assert_int_equal(cap_source_open("", NULL, &s), CAP_EINVAL);
     assert_null(s);
+    /* the real libv4l2 (not wrapped here): no such camera; a character device that is
+       not a camera */
+    assert_int_equal(cap_source_open("/dev/video999", NULL, &s), CAP_EOPEN);
+    assert_int_equal(cap_source_open("/dev/null", NULL, &s), CAP_EOPEN);
+    assert_null(s);
     cap_frame_t f;
     assert_int_equal(cap_source_next(NULL, &f), CAP_EINVAL);
     cap_info_t info;
