@@ -464,7 +464,7 @@ typedef struct parser {
     sgf_arena_t *arena;
     sgf_error_t *err;
     int game;
-    bool dbcs;
+    bool dbcs, ca_seen;
     sgf_prop_t *props;
     int nprops, capprops;
     char **vals;
@@ -541,7 +541,7 @@ static int parse_value(parser_t *P)
         else
             q++;
     }
-    if (q >= end)
+    if (q >= end || *q != ']')
         return perr(P, GO_EPARSE, oline, ocol, "value never closed: missing ']' for this '['");
     size_t raw = (size_t)(q - open - 1);
     if (raw > P->o.max_value)
@@ -656,7 +656,8 @@ static int parse_property(parser_t *P, bool in_root)
         P->capprops = nc;
     }
     P->props[P->nprops++] = pr;
-    if (in_root && !strcmp(pr.key, "CA")) {
+    if (in_root && !P->ca_seen && !strcmp(pr.key, "CA")) {
+        P->ca_seen = true;
         const char *name, *alt;
         bool dbcs;
         charset_map(pr.values[0], &name, &alt, &dbcs);
@@ -706,6 +707,7 @@ static int parse_tree(parser_t *P, sgf_node_t **rootp)
         if (P->o.charset)
             charset_map(P->o.charset, &name, &alt, &dbcs);
         P->dbcs = dbcs;
+        P->ca_seen = false;
     }
     for (;;) {
         skip_ws(P);
