@@ -315,7 +315,9 @@ static int trk_view_at(const stn_track_t *k, const stn_view_t *v, int p)
 
 typedef struct trk_run {
     int applied;                 /* game moves added */
-    uint8_t captured[GO_CELLS];  /* colour of each stone captured by the sequence */
+    uint8_t captured[GO_CELLS];  /* colour of each stone captured by the sequence, or
+                                    that a void ko retake would have captured (the
+                                    player took them off with it: part of the void move) */
     int result[TRK_NPTS];        /* per step: GO_OK or the reason it is void */
 } trk_run_t;
 
@@ -346,6 +348,22 @@ static int trk_step(stn_track_t *k, const trk_step_t *st, int *added)
     return rc == GO_OK ? GO_EINVAL : rc;
 }
 
+/* Mark what the (void) step would have captured on the board `before` it. */
+static void trk_would_capture(const stn_track_t *k, const trk_step_t *st,
+                              const uint8_t *before, uint8_t *captured)
+{
+    go_board_t *b = malloc(sizeof *b);
+    if (!b)
+        return;
+    *b = *go_game_board(k->g);
+    go_place_info_t *info = malloc(sizeof *info);
+    if (info && go_board_play(b, st->c, st->p, info) == GO_OK)
+        for (int j = 0; j < info->ncaptured; j++)
+            captured[info->captured[j]] = before[info->captured[j]];
+    free(info);
+    free(b);
+}
+
 /* Play steps[0..n) on the game, filling *run; stops at a step that cannot be recorded. */
 static void trk_play(stn_track_t *k, const trk_step_t *steps, int n, trk_run_t *run,
                      trk_score_t *sc)
@@ -353,6 +371,14 @@ static void trk_play(stn_track_t *k, const trk_step_t *steps, int n, trk_run_t *
     memset(sc, 0, sizeof *sc);
     run->applied = 0;
     memset(run->captured, 0, sizeof run->captured);
+    /* Players answer locally: the first stone near the last move is the likelier. */
+    int nm = go_game_move_count(k->g);
+    const go_move_t *last = nm > 0 ? go_game_move(k->g, nm - 1) : NULL;
+    if (n > 0 && last && last->kind == GO_MOVE_PLAY) {
+        int dx = abs(GO_X(steps[0].p) - GO_X(last->point));
+        int dy = abs(GO_Y(steps[0].p) - GO_Y(last->point));
+        sc->dist += dx > dy ? dx : dy;
+    }
     for (int i = 0; i < n; i++) {
         uint8_t before[GO_CELLS];
         memcpy(before, go_game_board(k->g)->color, sizeof before);
@@ -366,6 +392,8 @@ static void trk_play(stn_track_t *k, const trk_step_t *steps, int n, trk_run_t *
         }
         if (rc != GO_OK) {
             sc->voids++;
+            if (rc == GO_EKO || rc == GO_ESUPERKO)
+                trk_would_capture(k, &steps[i], before, run->captured);
         } else {
             const uint8_t *now = go_game_board(k->g)->color;
             for (int j = 0; j < k->size * k->size; j++) {
@@ -667,6 +695,8 @@ static int trk_apply(stn_track_t *k, const trk_plan_t *plan, const stn_view_t *v
             if ((rc = stn_events_push(out, &e)) != GO_OK)
                 break;
         } else {
+            if (r == GO_EKO || r == GO_ESUPERKO)
+                trk_would_capture(k, st, before, run->captured);
             trk_ev(&e, STN_EV_VOID, st->c, move, v->frame, v->t, v->t_clear);
             trk_ev_point(&e, st->p);
             snprintf(e.msg, sizeof e.msg,
@@ -755,6 +785,29 @@ static int trk_in(const go_point_t *v, int n, int p)
     return 0;
 }
 
+/* Mark in cap[] the stones the last move captured (undone and replayed to see). */
+static void trk_last_captures(stn_track_t *k, uint8_t *cap)
+{
+    memset(cap, 0, GO_CELLS);
+    int n = go_game_move_count(k->g);
+    if (n == 0)
+        return;
+    go_move_t m = *go_game_move(k->g, n - 1);
+    if (m.kind != GO_MOVE_PLAY || m.ncaptured == 0)
+        return;
+    uint8_t now[GO_CELLS];
+    memcpy(now, go_game_board(k->g)->color, sizeof now);
+    if (go_game_undo(k->g) != GO_OK)
+        return;
+    const uint8_t *before = go_game_board(k->g)->color;
+    for (int i = 0; i < k->size * k->size; i++) {
+        int p = trk_pt(k->size, i);
+        if (before[p] != GO_EMPTY && now[p] == GO_EMPTY)
+            cap[p] = before[p];
+    }
+    go_game_play_tolerant(k->g, m.color, m.point, NULL);
+}
+
 /* Undo the last move as a takeback seen on the board. */
 static int trk_takeback(stn_track_t *k, const stn_view_t *v, stn_events_t *out)
 {
@@ -780,15 +833,16 @@ static int trk_takeback(stn_track_t *k, const stn_view_t *v, stn_events_t *out)
 }
 
 /* Acknowledge every point still disagreeing; report the list when it grew. */
-static int trk_reconcile(stn_track_t *k, const stn_view_t *v, int had, stn_events_t *out)
+static int trk_reconcile(stn_track_t *k, const stn_view_t *v, const uint8_t *ack0,
+                         stn_events_t *out)
 {
-    int grew = 0;
+    int grew = 0, had = 0;
     for (int i = 0; i < k->size * k->size; i++) {
         int p = trk_pt(k->size, i);
-        if (!trk_ok(k, p, v->color[i])) {
+        if (!trk_ok(k, p, v->color[i]))
             k->ack[p] = (uint8_t)(1 + v->color[i]);
-            grew = 1;
-        }
+        grew |= k->ack[p] && k->ack[p] != ack0[p];
+        had |= ack0[p] != 0;
     }
     int now = trk_nack(k);
     stn_event_t e;
@@ -833,7 +887,8 @@ int stn_track_feed(stn_track_t *k, const stn_view_t *v, stn_events_t *out)
     if (go_game_over(k->g))
         return 0;   /* the count after the end belongs to the scoring session */
     trk_clean(k);
-    int had = trk_nack(k);
+    uint8_t ack0[GO_CELLS];
+    memcpy(ack0, k->ack, sizeof ack0);
     trk_refresh(k, v);
     trk_diff_t *d = malloc(sizeof *d);
     trk_plan_t *plan = malloc(sizeof *plan);
@@ -915,9 +970,17 @@ int stn_track_feed(stn_track_t *k, const stn_view_t *v, stn_events_t *out)
          * stones, only when one of them is the same side's (it was replayed elsewhere). */
         int nm = go_game_move_count(k->g);
         const go_move_t *last = nm > 0 ? go_game_move(k->g, nm - 1) : NULL;
-        int same = 0;
-        for (int j = 0; last && j < na; j++)
+        int same = 0, returned = na > 0;
+        uint8_t lastcap[GO_CELLS];
+        if (last && last->kind == GO_MOVE_PLAY && na > 0 && trk_in(rest, nrest, last->point))
+            trk_last_captures(k, lastcap);
+        else
+            memset(lastcap, 0, sizeof lastcap);
+        for (int j = 0; last && j < na; j++) {
             same |= adds[j].c == last->color;
+            returned &= lastcap[adds[j].p] == adds[j].c;
+        }
+        same |= returned;   /* the stones it captured are back: all of it undone */
         if (last && last->kind == GO_MOVE_PLAY && trk_in(rest, nrest, last->point) &&
             (na == 0 || (!run->captured[last->point] && same))) {
             if ((rc = trk_takeback(k, v, out)) != GO_OK)
@@ -988,7 +1051,7 @@ int stn_track_feed(stn_track_t *k, const stn_view_t *v, stn_events_t *out)
         }
         break;
     }
-    rc = trk_reconcile(k, v, had, out);
+    rc = trk_reconcile(k, v, ack0, out);
     if (rc == GO_OK)
         rc = moves;
 done:

@@ -1,0 +1,463 @@
+/* test_station_track.c: the tracker alone on scripted views (ASCII boards): a move, a
+ * capture, late captures, several moves at once (forced and ambiguous orders), a nudge
+ * pushed back, takebacks, the wrong colour, and what each move remembers. */
+#include <stddef.h>
+#include <stdarg.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "station/stn_track.h"
+#include "stn_testutil.h"
+
+#define EMPTY9 ". . . . . . . . .\n. . . . . . . . .\n. . . . . . . . .\n" \
+               ". . . . . . . . .\n. . . . . . . . .\n. . . . . . . . .\n" \
+               ". . . . . . . . .\n. . . . . . . . .\n. . . . . . . . .\n"
+
+/* White's dc in atari: Black captures at ec. */
+#define ATARI ". . . . . . . . .\n" \
+              ". . . X . . . . .\n" \
+              ". . X O . . . . .\n" \
+              ". . . X . . . . .\n" \
+              ". . . . . . . . .\n" \
+              ". . . . . . . . .\n" \
+              ". . . . . . . . .\n" \
+              ". . . . . . . . .\n" \
+              ". . . . . . . . .\n"
+
+typedef struct fx {
+    go_game_t *g;
+    stn_track_t *k;
+    stn_events_t ev;
+    uint64_t frame;
+} fx_t;
+
+static void fx_open(fx_t *f, const char *rules, const char *d, go_color_t turn,
+                    const stn_track_config_t *cfg)
+{
+    f->g = st_game(rules, d, turn);
+    f->k = stn_track_create(f->g, cfg);
+    assert_non_null(f->k);
+    stn_events_init(&f->ev);
+    f->frame = 0;
+}
+
+static void fx_close(fx_t *f)
+{
+    stn_track_destroy(f->k);
+    go_game_destroy(f->g);
+    stn_events_fini(&f->ev);
+}
+
+/* Feed a diagram as the next accepted view; returns the moves recorded. */
+static void fx_dump(const fx_t *f)
+{
+    for (int i = 0; i < f->ev.n; i++)
+        print_message("  event %s: %s\n", stn_event_kind_name(f->ev.v[i].kind), f->ev.v[i].msg);
+}
+
+static int fx_feed(fx_t *f, const char *d)
+{
+    stn_view_t v;
+    f->frame += 10;
+    st_view(&v, d, f->frame, f->frame / 30.0, f->frame / 30.0 - 0.2);
+    stn_events_clear(&f->ev);
+    int rc = stn_track_feed(f->k, &v, &f->ev);
+    assert_true(rc >= 0);
+    assert_int_equal(go_game_check(f->g), GO_OK);
+    if (getenv("STN_VERBOSE"))
+        fx_dump(f);
+    return rc;
+}
+
+static void fx_expect_moves(fx_t *f, const char *const *want, int n)
+{
+    char buf[8];
+    assert_int_equal(go_game_move_count(f->g), n);
+    for (int i = 0; i < n; i++)
+        assert_string_equal(st_move(f->g, i, buf), want[i]);
+}
+
+static void test_single_move(void **state)
+{
+    (void)state;
+    fx_t f;
+    fx_open(&f, "chinese", EMPTY9, GO_BLACK, NULL);
+    assert_int_equal(fx_feed(&f, EMPTY9), 0);
+    assert_int_equal(f.ev.n, 0);
+    assert_int_equal(fx_feed(&f,
+        ". . . . . . . . .\n. . . . . . . . .\n. . X . . . . . .\n"
+        ". . . . . . . . .\n. . . . . . . . .\n. . . . . . . . .\n"
+        ". . . . . . . . .\n. . . . . . . . .\n. . . . . . . . .\n"), 1);
+    const stn_event_t *e = stn_events_find(&f.ev, STN_EV_MOVE);
+    assert_non_null(e);
+    assert_int_equal(e->color, GO_BLACK);
+    assert_int_equal(e->points[0], st_pt(9, "cc"));
+    assert_int_equal(e->move, 1);
+    assert_int_equal(e->frame, 20);
+    assert_true(e->t_hand < e->t);
+    const stn_move_info_t *in = stn_track_info(f.k, 0);
+    assert_non_null(in);
+    assert_int_equal(in->frame, 20);
+    assert_true(in->t > 0.66 && in->t < 0.67);
+    assert_true(in->t_hand < in->t);
+    assert_int_equal(f.ev.n, 1);   /* nothing else: no restore, no warning */
+    /* the same view again is nothing */
+    assert_int_equal(fx_feed(&f,
+        ". . . . . . . . .\n. . . . . . . . .\n. . X . . . . . .\n"
+        ". . . . . . . . .\n. . . . . . . . .\n. . . . . . . . .\n"
+        ". . . . . . . . .\n. . . . . . . . .\n. . . . . . . . .\n"), 0);
+    assert_int_equal(f.ev.n, 0);
+    /* White answers */
+    assert_int_equal(fx_feed(&f,
+        ". . . . . . . . .\n. . . . . . . . .\n. . X . . . . . .\n"
+        ". . . . . . . . .\n. . . . . . . . .\n. . . . . . . . .\n"
+        ". . . . . . O . .\n. . . . . . . . .\n. . . . . . . . .\n"), 1);
+    const char *want[] = { "B cc", "W gg" };
+    fx_expect_moves(&f, want, 2);
+    fx_close(&f);
+}
+
+static void test_unknown_points_are_not_empty(void **state)
+{
+    (void)state;
+    fx_t f;
+    fx_open(&f, "chinese", ATARI, GO_WHITE, NULL);
+    /* the stones under '?' are unknown: nothing was removed */
+    assert_int_equal(fx_feed(&f,
+        ". . . . . . . . .\n. . . ? ? . . . .\n. . X ? ? . . . .\n"
+        ". . . X . . . . .\n. . . . . . . . .\n. . . . . . . . .\n"
+        ". . . . . . . . .\n. . . . . . . . .\n. . . . . . . . .\n"), 0);
+    assert_int_equal(f.ev.n, 0);
+    fx_close(&f);
+}
+
+static void test_capture(void **state)
+{
+    (void)state;
+    fx_t f;
+    fx_open(&f, "chinese", ATARI, GO_BLACK, NULL);
+    assert_int_equal(fx_feed(&f,
+        ". . . . . . . . .\n. . . X . . . . .\n. . X . X . . . .\n"
+        ". . . X . . . . .\n. . . . . . . . .\n. . . . . . . . .\n"
+        ". . . . . . . . .\n. . . . . . . . .\n. . . . . . . . .\n"), 1);
+    const stn_event_t *e = stn_events_find(&f.ev, STN_EV_MOVE);
+    assert_non_null(e);
+    assert_int_equal(e->ncaptured, 1);
+    assert_int_equal(e->npoints, 2);
+    assert_int_equal(e->points[1], st_pt(9, "dc"));
+    assert_int_equal(f.ev.n, 1);
+    assert_int_equal(stn_track_pending(f.k, NULL, 0), 0);
+    assert_int_equal(stn_track_disagreements(f.k, NULL, 0), 0);
+    fx_close(&f);
+}
+
+static void test_late_capture(void **state)
+{
+    (void)state;
+    fx_t f;
+    fx_open(&f, "chinese", ATARI, GO_BLACK, NULL);
+    /* Black plays ec; the captured white stone is still on the board */
+    assert_int_equal(fx_feed(&f,
+        ". . . . . . . . .\n. . . X . . . . .\n. . X O X . . . .\n"
+        ". . . X . . . . .\n. . . . . . . . .\n. . . . . . . . .\n"
+        ". . . . . . . . .\n. . . . . . . . .\n. . . . . . . . .\n"), 1);
+    const stn_event_t *e = stn_events_find(&f.ev, STN_EV_MOVE);
+    assert_non_null(e);
+    assert_int_equal(e->ncaptured, 1);
+    assert_non_null(strstr(e->msg, "still on the board"));
+    assert_int_equal(f.ev.n, 1);
+    go_point_t pend[4];
+    assert_int_equal(stn_track_pending(f.k, pend, 4), 1);
+    assert_int_equal(pend[0], st_pt(9, "dc"));
+    assert_int_equal(go_game_board(f.g)->color[st_pt(9, "dc")], GO_EMPTY);
+    /* White answers while the dead stone is still there: a normal move */
+    assert_int_equal(fx_feed(&f,
+        ". . . . . . . . .\n. . . X . . . . .\n. . X O X . . . .\n"
+        ". . . X . . . . .\n. . . . . . . . .\n. . . . . . . . .\n"
+        ". . . . . . O . .\n. . . . . . . . .\n. . . . . . . . .\n"), 1);
+    assert_int_equal(f.ev.n, 1);
+    /* the stone is finally taken off: nothing happens */
+    assert_int_equal(fx_feed(&f,
+        ". . . . . . . . .\n. . . X . . . . .\n. . X . X . . . .\n"
+        ". . . X . . . . .\n. . . . . . . . .\n. . . . . . . . .\n"
+        ". . . . . . O . .\n. . . . . . . . .\n. . . . . . . . .\n"), 0);
+    assert_int_equal(f.ev.n, 0);
+    assert_int_equal(stn_track_pending(f.k, NULL, 0), 0);
+    assert_int_equal(stn_track_warnings(f.k, GO_BLACK) + stn_track_warnings(f.k, GO_WHITE), 0);
+    const char *want[] = { "B ec", "W gg" };
+    fx_expect_moves(&f, want, 2);
+    fx_close(&f);
+}
+
+static void test_two_moves_at_once(void **state)
+{
+    (void)state;
+    fx_t f;
+    fx_open(&f, "chinese", EMPTY9, GO_BLACK, NULL);
+    assert_int_equal(fx_feed(&f,
+        ". . . . . . . . .\n. . . . . . . . .\n. . X . . . . . .\n"
+        ". . . . . . . . .\n. . . . . . . . .\n. . . . . . . . .\n"
+        ". . . . . . O . .\n. . . . . . . . .\n. . . . . . . . .\n"), 2);
+    const char *want[] = { "B cc", "W gg" };
+    fx_expect_moves(&f, want, 2);
+    assert_int_equal(stn_events_count(&f.ev, STN_EV_MOVE), 2);
+    assert_int_equal(stn_events_count(&f.ev, STN_EV_AMBIGUOUS), 0);
+    fx_close(&f);
+}
+
+static void test_forced_order(void **state)
+{
+    (void)state;
+    fx_t f;
+    fx_open(&f, "chinese", ATARI, GO_BLACK, NULL);
+    /* Black ec captures dc, White gg, Black fills dc: only this order is legal
+     * (dc first would be onto White's stone). */
+    assert_int_equal(fx_feed(&f,
+        ". . . . . . . . .\n. . . X . . . . .\n. . X X X . . . .\n"
+        ". . . X . . . . .\n. . . . . . . . .\n. . . . . . . . .\n"
+        ". . . . . . O . .\n. . . . . . . . .\n. . . . . . . . .\n"), 3);
+    const char *want[] = { "B ec", "W gg", "B dc" };
+    fx_expect_moves(&f, want, 3);
+    assert_int_equal(stn_events_count(&f.ev, STN_EV_AMBIGUOUS), 0);
+    assert_int_equal(stn_events_count(&f.ev, STN_EV_VOID), 0);
+    assert_int_equal(stn_events_count(&f.ev, STN_EV_RESTORE), 0);
+    fx_close(&f);
+}
+
+static void test_ambiguous_order(void **state)
+{
+    (void)state;
+    fx_t f;
+    fx_open(&f, "chinese",
+        ". . . . . . . . .\n. . . . . . . . .\n. . . . . . . . .\n"
+        ". . . . . . . . .\n. . . . . . . . .\n. . . . . . . . .\n"
+        ". . . . . . . . .\n. . . . . . . . .\n. . . . . . . . .\n", GO_WHITE, NULL);
+    /* White plays gg (one view) */
+    assert_int_equal(fx_feed(&f,
+        ". . . . . . . . .\n. . . . . . . . .\n. . . . . . . . .\n"
+        ". . . . . . . . .\n. . . . . . . . .\n. . . . . . . . .\n"
+        ". . . . . . O . .\n. . . . . . . . .\n. . . . . . . . .\n"), 1);
+    /* then Black, White, Black at once: Black at hh (next to gg) and cc, White at dd.
+     * Both orders of Black's stones are legal; the reply next to White's last move is
+     * the likelier first. */
+    assert_int_equal(fx_feed(&f,
+        ". . . . . . . . .\n. . . . . . . . .\n. . X . . . . . .\n"
+        ". . . O . . . . .\n. . . . . . . . .\n. . . . . . . . .\n"
+        ". . . . . . O . .\n. . . . . . . X .\n. . . . . . . . .\n"), 3);
+    const char *want[] = { "W gg", "B hh", "W dd", "B cc" };
+    fx_expect_moves(&f, want, 4);
+    const stn_event_t *e = stn_events_find(&f.ev, STN_EV_AMBIGUOUS);
+    assert_non_null(e);
+    assert_int_equal(e->move, 2);
+    const stn_move_info_t *in = stn_track_info(f.k, 1);
+    assert_non_null(in->comment);
+    assert_non_null(strstr(in->comment, "orders fit"));
+    fx_close(&f);
+}
+
+static void test_nudge_pushed_back(void **state)
+{
+    (void)state;
+    fx_t f;
+    const char *pos =
+        ". . . . . . . . .\n. . . . . . . . .\n. . X . . . . . .\n"
+        ". . . . . . . . .\n. . . . . . . . .\n. . . . . . . . .\n"
+        ". . . . . . O . .\n. . . . . . . . .\n. . . . . . . . .\n";
+    fx_open(&f, "chinese", pos, GO_BLACK, NULL);
+    /* cc slides to dd */
+    assert_int_equal(fx_feed(&f,
+        ". . . . . . . . .\n. . . . . . . . .\n. . . . . . . . .\n"
+        ". . . X . . . . .\n. . . . . . . . .\n. . . . . . . . .\n"
+        ". . . . . . O . .\n. . . . . . . . .\n. . . . . . . . .\n"), 0);
+    assert_int_equal(go_game_move_count(f.g), 0);
+    const stn_event_t *e = stn_events_find(&f.ev, STN_EV_MOVED);
+    assert_non_null(e);
+    assert_int_equal(e->points[0], st_pt(9, "cc"));
+    assert_int_equal(e->points[1], st_pt(9, "dd"));
+    e = stn_events_find(&f.ev, STN_EV_RESTORE);
+    assert_non_null(e);
+    assert_int_equal(e->npoints, 2);
+    assert_int_equal(stn_track_disagreements(f.k, NULL, 0), 2);
+    /* still displaced: nothing new */
+    assert_int_equal(fx_feed(&f,
+        ". . . . . . . . .\n. . . . . . . . .\n. . . . . . . . .\n"
+        ". . . X . . . . .\n. . . . . . . . .\n. . . . . . . . .\n"
+        ". . . . . . O . .\n. . . . . . . . .\n. . . . . . . . .\n"), 0);
+    assert_int_equal(f.ev.n, 0);
+    /* pushed back */
+    assert_int_equal(fx_feed(&f, pos), 0);
+    assert_non_null(stn_events_find(&f.ev, STN_EV_AGREES));
+    assert_int_equal(stn_track_disagreements(f.k, NULL, 0), 0);
+    /* and play goes on */
+    assert_int_equal(fx_feed(&f,
+        ". . . . . . . . .\n. . . . . . . . .\n. . X . . . . . .\n"
+        ". . . . . . . . .\n. . . . X . . . .\n. . . . . . . . .\n"
+        ". . . . . . O . .\n. . . . . . . . .\n. . . . . . . . .\n"), 1);
+    fx_close(&f);
+}
+
+static void test_nudge_while_playing(void **state)
+{
+    (void)state;
+    fx_t f;
+    fx_open(&f, "chinese",
+        ". . . . . . . . .\n. . . . . . . . .\n. . X . . . . . .\n"
+        ". . . . . . . . .\n. . . . . . . . .\n. . . . . . . . .\n"
+        ". . . . . . O . .\n. . . . . . . . .\n. . . . . . . . .\n", GO_BLACK, NULL);
+    /* Black plays ee and bumps White's gg to gh on the way */
+    assert_int_equal(fx_feed(&f,
+        ". . . . . . . . .\n. . . . . . . . .\n. . X . . . . . .\n"
+        ". . . . . . . . .\n. . . . X . . . .\n. . . . . . . . .\n"
+        ". . . . . . . . .\n. . . . . . O . .\n. . . . . . . . .\n"), 1);
+    const char *want[] = { "B ee" };
+    fx_expect_moves(&f, want, 1);
+    assert_non_null(stn_events_find(&f.ev, STN_EV_MOVED));
+    assert_int_equal(stn_track_disagreements(f.k, NULL, 0), 2);
+    fx_close(&f);
+}
+
+static void test_takeback(void **state)
+{
+    (void)state;
+    fx_t f;
+    fx_open(&f, "chinese", EMPTY9, GO_BLACK, NULL);
+    assert_int_equal(fx_feed(&f,
+        ". . . . . . . . .\n. . . . . . . . .\n. . X . . . . . .\n"
+        ". . . . . . . . .\n. . . . . . . . .\n. . . . . . . . .\n"
+        ". . . . . . . . .\n. . . . . . . . .\n. . . . . . . . .\n"), 1);
+    assert_int_equal(fx_feed(&f, EMPTY9), 0);
+    assert_non_null(stn_events_find(&f.ev, STN_EV_TAKEBACK));
+    assert_int_equal(go_game_move_count(f.g), 0);
+    assert_null(stn_track_info(f.k, 0));
+    assert_int_equal(stn_events_count(&f.ev, STN_EV_WARNING), 0);
+    /* replayed elsewhere */
+    assert_int_equal(fx_feed(&f,
+        ". . . . . . . . .\n. . . . . . . . .\n. . . . . . . . .\n"
+        ". . . X . . . . .\n. . . . . . . . .\n. . . . . . . . .\n"
+        ". . . . . . . . .\n. . . . . . . . .\n. . . . . . . . .\n"), 1);
+    /* and moved again, in one view, far away: a takeback and a new move */
+    assert_int_equal(fx_feed(&f,
+        ". . . . . . . . .\n. . . . . . . . .\n. . . . . . . . .\n"
+        ". . . . . . . . .\n. . . . . . . . .\n. . . . . . . . .\n"
+        ". . . . . . . X .\n. . . . . . . . .\n. . . . . . . . .\n"), 1);
+    assert_non_null(stn_events_find(&f.ev, STN_EV_TAKEBACK));
+    const char *want[] = { "B hg" };
+    fx_expect_moves(&f, want, 1);
+    fx_close(&f);
+}
+
+static void test_takeback_of_capture(void **state)
+{
+    (void)state;
+    fx_t f;
+    fx_open(&f, "chinese", ATARI, GO_BLACK, NULL);
+    assert_int_equal(fx_feed(&f,
+        ". . . . . . . . .\n. . . X . . . . .\n. . X . X . . . .\n"
+        ". . . X . . . . .\n. . . . . . . . .\n. . . . . . . . .\n"
+        ". . . . . . . . .\n. . . . . . . . .\n. . . . . . . . .\n"), 1);
+    /* Black takes ec back and returns White's stone */
+    assert_int_equal(fx_feed(&f, ATARI), 0);
+    assert_non_null(stn_events_find(&f.ev, STN_EV_TAKEBACK));
+    assert_int_equal(stn_events_count(&f.ev, STN_EV_RESTORE), 0);
+    assert_int_equal(go_game_move_count(f.g), 0);
+    assert_int_equal(go_game_board(f.g)->color[st_pt(9, "dc")], GO_WHITE);
+    fx_close(&f);
+
+    /* taken back but the captured stone not yet returned: it must be restored */
+    fx_open(&f, "chinese", ATARI, GO_BLACK, NULL);
+    fx_feed(&f,
+        ". . . . . . . . .\n. . . X . . . . .\n. . X . X . . . .\n"
+        ". . . X . . . . .\n. . . . . . . . .\n. . . . . . . . .\n"
+        ". . . . . . . . .\n. . . . . . . . .\n. . . . . . . . .\n");
+    assert_int_equal(fx_feed(&f,
+        ". . . . . . . . .\n. . . X . . . . .\n. . X . . . . . .\n"
+        ". . . X . . . . .\n. . . . . . . . .\n. . . . . . . . .\n"
+        ". . . . . . . . .\n. . . . . . . . .\n. . . . . . . . .\n"), 0);
+    assert_non_null(stn_events_find(&f.ev, STN_EV_TAKEBACK));
+    const stn_event_t *e = stn_events_find(&f.ev, STN_EV_RESTORE);
+    assert_non_null(e);
+    assert_int_equal(e->points[0], st_pt(9, "dc"));
+    assert_int_equal(stn_events_count(&f.ev, STN_EV_WARNING), 0);
+    fx_close(&f);
+}
+
+static void test_wrong_colour(void **state)
+{
+    (void)state;
+    fx_t f;
+    fx_open(&f, "chinese", EMPTY9, GO_BLACK, NULL);
+    /* a white stone on Black's turn: Black's move */
+    assert_int_equal(fx_feed(&f,
+        ". . . . . . . . .\n. . . . . . . . .\n. . O . . . . . .\n"
+        ". . . . . . . . .\n. . . . . . . . .\n. . . . . . . . .\n"
+        ". . . . . . . . .\n. . . . . . . . .\n. . . . . . . . .\n"), 1);
+    assert_non_null(stn_events_find(&f.ev, STN_EV_WRONG_COLOUR));
+    assert_non_null(stn_track_info(f.k, 0)->comment);
+    /* seen again: nothing */
+    assert_int_equal(fx_feed(&f,
+        ". . . . . . . . .\n. . . . . . . . .\n. . O . . . . . .\n"
+        ". . . . . . . . .\n. . . . . . . . .\n. . . . . . . . .\n"
+        ". . . . . . . . .\n. . . . . . . . .\n. . . . . . . . .\n"), 0);
+    assert_int_equal(f.ev.n, 0);
+    /* White plays with a white stone */
+    assert_int_equal(fx_feed(&f,
+        ". . . . . . . . .\n. . . . . . . . .\n. . O . . . . . .\n"
+        ". . . . . . . . .\n. . . . . . . . .\n. . . . . . . . .\n"
+        ". . . . . . O . .\n. . . . . . . . .\n. . . . . . . . .\n"), 1);
+    const char *want[] = { "B cc", "W gg" };
+    fx_expect_moves(&f, want, 2);
+    assert_int_equal(stn_events_count(&f.ev, STN_EV_WRONG_COLOUR), 0);
+    fx_close(&f);
+}
+
+static void test_console_actions(void **state)
+{
+    (void)state;
+    fx_t f;
+    fx_open(&f, "chinese", EMPTY9, GO_BLACK, NULL);
+    fx_feed(&f,
+        ". . . . . . . . .\n. . . . . . . . .\n. . X . . . . . .\n"
+        ". . . . . . . . .\n. . . . . . . . .\n. . . . . . . . .\n"
+        ". . . . . . . . .\n. . . . . . . . .\n. . . . . . . . .\n");
+    stn_events_clear(&f.ev);
+    /* undo from the console: the stone must come off */
+    assert_int_equal(stn_track_undo(f.k, 3.0, &f.ev), GO_OK);
+    assert_int_equal(go_game_move_count(f.g), 0);
+    assert_int_equal(stn_track_disagreements(f.k, NULL, 0), 1);
+    assert_int_equal(fx_feed(&f, EMPTY9), 0);
+    assert_non_null(stn_events_find(&f.ev, STN_EV_AGREES));
+    stn_events_clear(&f.ev);
+    assert_int_equal(stn_track_pass(f.k, GO_EMPTY, 4.0, &f.ev), GO_OK);
+    assert_int_equal(stn_track_pass(f.k, GO_EMPTY, 5.0, &f.ev), GO_OK);
+    assert_non_null(stn_events_find(&f.ev, STN_EV_END));
+    assert_true(go_game_over(f.g));
+    assert_int_equal(stn_track_undo(f.k, 6.0, &f.ev), GO_OK);
+    assert_int_equal(stn_track_resign(f.k, GO_WHITE, 7.0, &f.ev), GO_OK);
+    assert_int_equal(go_game_resigned(f.g), GO_WHITE);
+    assert_int_equal(go_game_move_count(f.g), 2);
+    assert_non_null(stn_track_info(f.k, 1));
+    fx_close(&f);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_single_move),
+        cmocka_unit_test(test_unknown_points_are_not_empty),
+        cmocka_unit_test(test_capture),
+        cmocka_unit_test(test_late_capture),
+        cmocka_unit_test(test_two_moves_at_once),
+        cmocka_unit_test(test_forced_order),
+        cmocka_unit_test(test_ambiguous_order),
+        cmocka_unit_test(test_nudge_pushed_back),
+        cmocka_unit_test(test_nudge_while_playing),
+        cmocka_unit_test(test_takeback),
+        cmocka_unit_test(test_takeback_of_capture),
+        cmocka_unit_test(test_wrong_colour),
+        cmocka_unit_test(test_console_actions),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
