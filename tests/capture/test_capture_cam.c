@@ -205,6 +205,57 @@ static void test_mjpeg_session(void **state)
     assert_released();
 }
 
+/* Drop the DHT segments of a JPEG, as many UVC cameras send MJPEG (the decoder must use
+ * the standard tables). Returns the new length; the buffer is edited in place. */
+static size_t strip_dht(uint8_t *j, size_t n)
+{
+    size_t i = 2, m = 2;
+    while (i + 4 <= n && j[i] == 0xFF) {
+        uint8_t marker = j[i + 1];
+        size_t len = ((size_t)j[i + 2] << 8) | j[i + 3];
+        if (marker == 0xDA) { /* start of scan: the rest is entropy-coded data */
+            memmove(j + m, j + i, n - i);
+            return m + (n - i);
+        }
+        if (marker != 0xC4) {
+            memmove(j + m, j + i, 2 + len);
+            m += 2 + len;
+        }
+        i += 2 + len;
+    }
+    return n;
+}
+
+static void test_mjpeg_without_huffman_tables(void **state)
+{
+    (void)state;
+    fake.modes[0] = (fake_mode_t){ V4L2_PIX_FMT_MJPEG, 320, 240, 30 };
+    fake.nmodes = 1;
+    fake.fill = fill_mjpeg;
+    make_jpegs(320, 240);
+    for (int k = 0; k < 8; k++) {
+        size_t before = jpeg_len[k];
+        jpeg_len[k] = strip_dht(jpegs[k], jpeg_len[k]);
+        assert_true(jpeg_len[k] < before);
+    }
+    fake_script(FK_FRAMES, 1);
+    fake_script(FK_FRAMES, 1);
+    cap_options_t o = opts(320, 240);
+    cap_source_t *s = NULL;
+    assert_int_equal(cap_source_open("/dev/video0", &o, &s), CAP_OK);
+    for (uint32_t i = 0; i < 2; i++) {
+        cap_frame_t f;
+        assert_int_equal(cap_source_next(s, &f), CAP_OK);
+        uint8_t c[3];
+        bgr_of(i, c);
+        for (int k = 0; k < 3; k++)
+            assert_near(px(&f.img, 100, 100)[k], c[k], 6);
+    }
+    cap_source_close(s);
+    free_jpegs();
+    assert_released();
+}
+
 /* A corrupt MJPEG frame is reported, then counted as dropped before the next. */
 static void fill_bad_then_good(uint8_t *buf, size_t len, uint32_t fourcc, int w, int h,
                                uint32_t seq, uint32_t *bytesused)
@@ -698,6 +749,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_yuyv_session, setup, teardown),
         cmocka_unit_test_setup_teardown(test_mjpeg_session, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_mjpeg_without_huffman_tables, setup, teardown),
         cmocka_unit_test_setup_teardown(test_mjpeg_corrupt, setup, teardown),
         cmocka_unit_test_setup_teardown(test_format_choice, setup, teardown),
         cmocka_unit_test_setup_teardown(test_driver_changes_size, setup, teardown),
