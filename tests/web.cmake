@@ -1,3 +1,16 @@
 # tests/web.cmake: the web server over loopback HTTP (cmocka), and the end-to-end browser
 # test (chromium headless driven by playwright-core; skips with 77 when either is missing).
 kc_test(test_web SOURCES web/test_web.c LIBS kc_web)
+
+# A stand-in station: replays an SGF into the server and answers the console's actions
+# (used by the browser test, the screenshots and bench/web.sh).
+add_executable(web_demo_server web/web_demo_server.c)
+target_link_libraries(web_demo_server PRIVATE kc_web)
+
+# The browser test: chromium headless + playwright-core (npm, installed by run.sh into
+# tests/web/browser/node_modules). Screenshots land in the build folder (web-browser/);
+# docs/overlay.png and docs/console.png are copies of them.
+add_test(NAME web_browser
+  COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/web/browser/run.sh $<TARGET_FILE:web_demo_server>
+          ${CMAKE_CURRENT_BINARY_DIR}/web-browser)
+set_tests_properties(web_browser PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300)

@@ -1,0 +1,204 @@
+// e2e.mjs: the overlay and the console in a real browser (Debian's chromium, headless,
+// driven by playwright-core). A stand-in station (web_demo_server) replays a game into
+// the web server; we check that:
+//   1. the overlay shows every move as it is recorded (each move number appears, in order,
+//      with the stone on its point), live through /events;
+//   2. an action without the token is refused (the console says so; nothing changes);
+//   3. during the count a click on a group in the console changes the proposal and the
+//      score, on the console and on the overlay; both players accept and the result shows.
+// Screenshots of the overlay (a 19x19 game) and of the console (the count) go to OUTDIR.
+// Usage: node e2e.mjs DEMO_SERVER GAME9.sgf GAME19.sgf OUTDIR
+// Exit 0 pass, 1 fail, 77 skip (no chromium).
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, existsSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+
+const [demoBin, game9, game19, outDir] = process.argv.slice(2);
+const CHROMIUM = process.env.KC_CHROMIUM || '/usr/bin/chromium';
+const TOKEN = 'e2e-' + Math.random().toString(36).slice(2);
+if (!existsSync(CHROMIUM)) {
+  console.log(`SKIP: ${CHROMIUM} is not installed`);
+  process.exit(77);
+}
+let chromium;
+try {
+  ({ chromium } = await import('playwright-core'));
+} catch (e) {
+  console.log('SKIP: playwright-core is not installed (npm install failed?)');
+  process.exit(77);
+}
+
+const procs = [];
+function startDemo(args) {
+  return new Promise((resolve, reject) => {
+    const p = spawn(demoBin, [...args, '--token', TOKEN], { stdio: ['ignore', 'pipe', 'inherit'] });
+    procs.push(p);
+    const lines = createInterface({ input: p.stdout });
+    const events = [];
+    lines.on('line', l => {
+      events.push({ l, t: Date.now() });
+      const m = /^READY port=(\d+)/.exec(l);
+      if (m) resolve({ port: +m[1], proc: p, events });
+    });
+    p.on('exit', c => reject(new Error('demo server exited with ' + c)));
+    setTimeout(() => reject(new Error('demo server did not start')), 20000);
+  });
+}
+
+let failures = 0;
+function check(cond, what) {
+  console.log((cond ? 'ok   ' : 'FAIL ') + what);
+  if (!cond) failures++;
+}
+
+const userDir = mkdtempSync(join(tmpdir(), 'kc-chromium-'));
+let ctx;
+try {
+  ctx = await chromium.launchPersistentContext(userDir, {
+    executablePath: CHROMIUM,
+    headless: true,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+      '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    viewport: { width: 1280, height: 720 },
+  });
+} catch (e) {
+  console.log('SKIP: chromium does not start: ' + String(e.message).split('\n')[0]);
+  rmSync(userDir, { recursive: true, force: true });
+  process.exit(77);
+}
+
+try {
+  // ---- 1. the overlay follows a replayed game, move by move ----
+  const demo = await startDemo(['--sgf', game9, '--interval', '150']);
+  const base = `http://127.0.0.1:${demo.port}`;
+  const overlay = await ctx.newPage();
+  await overlay.addInitScript(() => {
+    window.__seen = [];
+    const note = () => {
+      const n = +document.body.dataset.moves;
+      const last = document.querySelector('svg.board circle.last');
+      const pt = last ? last.dataset.pt : '';
+      const stone = pt ? document.querySelector(`svg.board circle.stone[data-pt="${pt}"]`) : null;
+      const s = window.__seen;
+      if (!s.length || s[s.length - 1].n !== n)
+        s.push({ n, pt, stone: !!stone, shown: document.getElementById('move-number').textContent });
+    };
+    document.addEventListener('DOMContentLoaded', () => {
+      new MutationObserver(note).observe(document.body, { attributes: true, attributeFilter: ['data-moves'] });
+    });
+  });
+  await overlay.goto(base + '/overlay');
+  const stateAt = async () => (await (await fetch(base + '/state.json')).json());
+  // the replay goes on while we watch; wait for the count
+  await overlay.waitForSelector('#count:not([hidden])', { timeout: 60000 });
+  const final = await stateAt();
+  const nmoves = final.moves.length;
+  const seen = await overlay.evaluate(() => window.__seen);
+  const ns = seen.map(s => s.n).filter(n => n > 0);
+  const firstSeen = ns.length ? ns[0] : 0;
+  let inOrder = true;
+  for (let i = 1; i < ns.length; i++) if (ns[i] !== ns[i - 1] + 1) inOrder = false;
+  check(nmoves >= 20, `the demo game has ${nmoves} moves`);
+  check(ns.length >= nmoves - firstSeen + 1 && ns[ns.length - 1] === nmoves && inOrder,
+    `the overlay showed every move from ${firstSeen} to ${nmoves}, one at a time, in order (${ns.length} updates)`);
+  const bad = seen.filter(s => s.n > 0 && (!s.stone || s.shown !== String(s.n)));
+  check(bad.length === 0, 'each update drew the last move\'s stone with its mark and number' +
+    (bad.length ? ' (bad: ' + JSON.stringify(bad.slice(0, 3)) + ')' : ''));
+  const stonesOnBoard = final.board.join('').replace(/\./g, '').length;
+  check(await overlay.locator('svg.board circle.stone').count() === stonesOnBoard,
+    `the overlay draws the ${stonesOnBoard} stones of the final position`);
+  check((await overlay.locator('#b-name').textContent()) === final.black.name &&
+    (await overlay.locator('#w-rank').textContent()) === final.white.rank,
+    'players\' names and ranks shown');
+  check(/komi 7\.5/.test(await overlay.locator('#game-info').textContent()), 'komi and rules shown');
+  const hasScroll = await overlay.evaluate(() =>
+    document.documentElement.scrollHeight > innerHeight || document.documentElement.scrollWidth > innerWidth);
+  check(!hasScroll, 'the overlay has no scroll bars at 1280x720');
+
+  // ---- 2. no token, no action ----
+  const intruder = await ctx.newPage();
+  await intruder.goto(base + '/console');
+  await intruder.waitForFunction(() => document.body.dataset.phase === 'counting');
+  await intruder.click('#btn-accept-b');
+  await intruder.waitForFunction(() => /Refused/.test(document.getElementById('status').textContent));
+  check(true, 'the console without a token says the action was refused');
+  const r401 = await fetch(base + '/api/accept?color=B', { method: 'POST' });
+  check(r401.status === 401, `POST without the token answers ${r401.status}`);
+  const afterIntruder = await stateAt();
+  check(!afterIntruder.count.accepted.B, 'the refused action changed nothing');
+  await intruder.close();
+
+  // ---- 3. the count: a click on a group changes the proposal and the score ----
+  const con = await ctx.newPage();
+  await con.goto(`${base}/console?token=${TOKEN}`);
+  await con.waitForFunction(() => document.body.dataset.phase === 'counting');
+  const before = await stateAt();
+  const scoreBefore = await con.locator('#score').textContent();
+  // a white stone whose chain is small (the likeliest dead group)
+  let target = null;
+  for (let y = 0; y < before.size && !target; y++)
+    for (let x = 0; x < before.size && !target; x++)
+      if (before.board[y][x] === 'O') target = String.fromCharCode(97 + x, 97 + y);
+  await con.click(`svg.board rect.hit[data-pt="${target}"]`);
+  await con.waitForFunction(s => document.getElementById('score').textContent !== s, scoreBefore, { timeout: 5000 });
+  const after = await stateAt();
+  check(after.count.dead.includes(target) && after.count.dead.length > before.count.dead.length,
+    `clicking ${target} marked its group dead (${after.count.dead.length} stones)`);
+  const scoreAfter = await con.locator('#score').textContent();
+  check(scoreAfter !== scoreBefore && scoreAfter === after.count.score.result,
+    `the console's score changed: ${scoreBefore} -> ${scoreAfter}`);
+  await overlay.waitForFunction(n => document.querySelectorAll('svg.board circle.stone.dead').length === n,
+    after.count.dead.length, { timeout: 5000 });
+  check((await overlay.locator('#score').textContent()) === scoreAfter, 'the overlay shows the same proposal and score');
+  // toggle back, and forth again (alive, then dead)
+  await con.click(`svg.board rect.hit[data-pt="${target}"]`);
+  await con.waitForFunction(s => document.getElementById('score').textContent === s, scoreBefore, { timeout: 5000 });
+  check(true, 'a second click brings the group back to life and the score back');
+  await con.click(`svg.board rect.hit[data-pt="${target}"]`);
+  await con.waitForFunction(s => document.getElementById('score').textContent === s, scoreAfter, { timeout: 5000 });
+  await con.mouse.move(1, 1);
+  await con.waitForTimeout(300);
+  await con.screenshot({ path: join(outDir, 'console.png') });
+  await con.click('#btn-accept-b');
+  await con.waitForFunction(() => /accept/.test(document.getElementById('status').textContent));
+  await con.click('#btn-accept-w');
+  await con.waitForSelector('#result:not([hidden])', { timeout: 5000 });
+  const res = await con.locator('#result').textContent();
+  check(res === 'Result: ' + scoreAfter, `both accepted; the console shows "${res}"`);
+  await overlay.waitForSelector('#result:not([hidden])', { timeout: 5000 });
+  check((await overlay.locator('#result').textContent()) === res, 'and so does the overlay');
+  const sgf = await (await fetch(base + '/game.sgf')).text();
+  check(sgf.includes('RE[' + scoreAfter + ']'), '/game.sgf carries the result');
+
+  // ---- 4. the overlay reconnects by itself when the station comes back ----
+  const port = demo.port;
+  demo.proc.kill('SIGTERM');
+  await overlay.waitForSelector('#link.down', { timeout: 10000 });
+  const again = await startDemo(['--sgf', game9, '--interval', '50', '--port', String(port), '--moves', '5', '--no-count']);
+  await overlay.waitForFunction(() => document.body.dataset.moves === '5', null, { timeout: 15000 });
+  check(true, 'after a restart of the station the overlay reconnected and shows the new game');
+  again.proc.kill('SIGTERM');
+
+  // ---- screenshot of the overlay on a 19x19 game in progress ----
+  if (game19 && existsSync(game19)) {
+    const d19 = await startDemo(['--sgf', game19, '--start', '187', '--interval', '100000', '--no-count']);
+    const o19 = await ctx.newPage();
+    await o19.goto(`http://127.0.0.1:${d19.port}/overlay`);
+    await o19.waitForFunction(() => +document.body.dataset.moves > 0);
+    await o19.waitForTimeout(300);
+    await o19.screenshot({ path: join(outDir, 'overlay.png') });
+    for (const f of ['overlay.png', 'console.png'])
+      check(statSync(join(outDir, f)).size > 10000, `${f} written (${statSync(join(outDir, f)).size} bytes)`);
+  }
+} catch (e) {
+  console.log('FAIL ' + (e && e.stack ? e.stack : e));
+  failures++;
+} finally {
+  await ctx.close().catch(() => {});
+  for (const p of procs) if (p.exitCode === null) p.kill('SIGTERM');
+  rmSync(userDir, { recursive: true, force: true });
+}
+console.log(failures ? `${failures} check(s) failed` : 'all browser checks passed');
+process.exit(failures ? 1 : 0);
