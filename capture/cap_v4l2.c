@@ -371,6 +371,19 @@ static int requeue(cap_cam_t *c, struct v4l2_buffer *b)
     return xioctl(c->fd, VIDIOC_QBUF, b);
 }
 
+/* A whole JPEG: starts with SOI and has an EOI near its end (cameras may pad after it).
+ * Truncated MJPEG frames happen (USB bandwidth) and would decode as a grey lower part. */
+static int jpeg_complete(const uint8_t *p, size_t n)
+{
+    if (n < 4 || p[0] != 0xFF || p[1] != 0xD8)
+        return 0;
+    size_t stop = n > 4096 ? n - 4096 : 2;
+    for (size_t i = n - 1; i > stop; i--)
+        if (p[i - 1] == 0xFF && p[i] == 0xD9)
+            return 1;
+    return 0;
+}
+
 static int convert(cap_source_t *s, const struct v4l2_buffer *b)
 {
     cap_cam_t *c = s->cam;
@@ -386,6 +399,8 @@ static int convert(cap_source_t *s, const struct v4l2_buffer *b)
         break;
     case V4L2_PIX_FMT_MJPEG:
     case V4L2_PIX_FMT_JPEG:
+        if (!jpeg_complete(p, used))
+            return CAP_EDECODE;
         rc = cvb_imdecode_into(p, used, &s->img);
         break;
     default: /* BGR24 */
