@@ -1,0 +1,249 @@
+/* test_station_referee.c: the referee of the competition rules on scripted views: void
+ * moves (occupied, suicide, ko, superko) counted as passes, two moves in a row, stones
+ * removed without capture (warnings; two are a loss), cycles (triple ko) reported as a
+ * possible draw or replay. */
+#include <stddef.h>
+#include <stdarg.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "station/stn_track.h"
+#include "stn_testutil.h"
+
+typedef struct fx {
+    go_game_t *g;
+    stn_track_t *k;
+    stn_events_t ev;
+    uint64_t frame;
+} fx_t;
+
+static void fx_open(fx_t *f, const char *rules, const char *d, go_color_t turn,
+                    const stn_track_config_t *cfg)
+{
+    f->g = st_game(rules, d, turn);
+    f->k = stn_track_create(f->g, cfg);
+    assert_non_null(f->k);
+    stn_events_init(&f->ev);
+    f->frame = 0;
+}
+
+static void fx_close(fx_t *f)
+{
+    stn_track_destroy(f->k);
+    go_game_destroy(f->g);
+    stn_events_fini(&f->ev);
+}
+
+static int fx_view(fx_t *f, const stn_view_t *v)
+{
+    stn_events_clear(&f->ev);
+    int rc = stn_track_feed(f->k, v, &f->ev);
+    assert_true(rc >= 0);
+    assert_int_equal(go_game_check(f->g), GO_OK);
+    if (getenv("STN_VERBOSE"))
+        for (int i = 0; i < f->ev.n; i++)
+            print_message("  event %s: %s\n", stn_event_kind_name(f->ev.v[i].kind), f->ev.v[i].msg);
+    return rc;
+}
+
+static int fx_feed(fx_t *f, const char *d)
+{
+    stn_view_t v;
+    f->frame += 10;
+    st_view(&v, d, f->frame, f->frame / 30.0, f->frame / 30.0 - 0.2);
+    return fx_view(f, &v);
+}
+
+static void test_void_occupied(void **state)
+{
+    (void)state;
+    fx_t f;
+    const char *pos = ". . . . .\n. . . . .\n. . X . .\n. . . . .\n. . . . .\n";
+    fx_open(&f, "chinese", pos, GO_WHITE, NULL);
+    /* White puts a stone onto Black's cc */
+    assert_int_equal(fx_feed(&f, ". . . . .\n. . . . .\n. . O . .\n. . . . .\n. . . . .\n"), 1);
+    const stn_event_t *e = stn_events_find(&f.ev, STN_EV_VOID);
+    assert_non_null(e);
+    assert_int_equal(e->color, GO_WHITE);
+    assert_non_null(strstr(e->msg, "occupied"));
+    assert_int_equal(go_game_move_count(f.g), 1);
+    assert_int_equal(go_game_move(f.g, 0)->kind, GO_MOVE_PASS);
+    assert_non_null(stn_track_info(f.k, 0)->comment);
+    e = stn_events_find(&f.ev, STN_EV_RESTORE);
+    assert_non_null(e);
+    assert_int_equal(e->points[0], st_pt(5, "cc"));
+    assert_int_equal(stn_events_count(&f.ev, STN_EV_WARNING), 0);
+    /* taken back */
+    assert_int_equal(fx_feed(&f, pos), 0);
+    assert_non_null(stn_events_find(&f.ev, STN_EV_AGREES));
+    assert_int_equal(go_game_turn(f.g), GO_BLACK);
+    fx_close(&f);
+}
+
+static void test_void_suicide(void **state)
+{
+    (void)state;
+    fx_t f;
+    const char *pos = ". X . . .\nX . X . .\n. X . . .\n. . . . .\n. . . . .\n";
+    fx_open(&f, "chinese", pos, GO_WHITE, NULL);
+    assert_int_equal(fx_feed(&f, ". X . . .\nX O X . .\n. X . . .\n. . . . .\n. . . . .\n"), 1);
+    const stn_event_t *e = stn_events_find(&f.ev, STN_EV_VOID);
+    assert_non_null(e);
+    assert_non_null(strstr(e->msg, "suicide"));
+    assert_int_equal(go_game_move(f.g, 0)->kind, GO_MOVE_PASS);
+    assert_int_equal(go_game_move(f.g, 0)->color, GO_WHITE);
+    assert_int_equal(stn_track_disagreements(f.k, NULL, 0), 1);
+    fx_close(&f);
+}
+
+static void test_void_ko(void **state)
+{
+    (void)state;
+    fx_t f;
+    fx_open(&f, "chinese", ". X O . .\nX . X O .\n. X O . .\n. . . . .\n. . . . .\n",
+            GO_WHITE, NULL);
+    const char *taken = ". X O . .\nX O . O .\n. X O . .\n. . . . .\n. . . . .\n";
+    assert_int_equal(fx_feed(&f, taken), 1);
+    assert_int_equal(stn_events_find(&f.ev, STN_EV_MOVE)->ncaptured, 1);
+    /* Black retakes at once: void, a pass; removing bb was part of it (no warning) */
+    assert_int_equal(fx_feed(&f, ". X O . .\nX . X O .\n. X O . .\n. . . . .\n. . . . .\n"), 1);
+    const stn_event_t *e = stn_events_find(&f.ev, STN_EV_VOID);
+    assert_non_null(e);
+    assert_non_null(strstr(e->msg, "ko"));
+    assert_int_equal(stn_events_count(&f.ev, STN_EV_WARNING), 0);
+    assert_int_equal(stn_events_count(&f.ev, STN_EV_MOVED), 0);
+    assert_int_equal(stn_track_disagreements(f.k, NULL, 0), 2);
+    assert_int_equal(go_game_move(f.g, 1)->kind, GO_MOVE_PASS);
+    /* put right */
+    assert_int_equal(fx_feed(&f, taken), 0);
+    assert_non_null(stn_events_find(&f.ev, STN_EV_AGREES));
+    assert_int_equal(go_game_turn(f.g), GO_WHITE);
+    fx_close(&f);
+}
+
+static void test_two_in_a_row(void **state)
+{
+    (void)state;
+    stn_track_config_t cfg;
+    stn_track_defaults(&cfg);
+    cfg.trust_colour = 1;
+    fx_t f;
+    const char *empty = ". . . . .\n. . . . .\n. . . . .\n. . . . .\n. . . . .\n";
+    fx_open(&f, "chinese", empty, GO_BLACK, &cfg);
+    assert_int_equal(fx_feed(&f, ". . . . .\n. X . . .\n. . . . .\n. . . . .\n. . . . .\n"), 1);
+    assert_int_equal(fx_feed(&f, ". . . . .\n. X . . .\n. . . . .\n. . . X .\n. . . . .\n"), 1);
+    const stn_event_t *e = stn_events_find(&f.ev, STN_EV_TWO_IN_A_ROW);
+    assert_non_null(e);
+    assert_int_equal(e->color, GO_BLACK);
+    assert_int_equal(e->move, 2);
+    assert_int_equal(go_game_move(f.g, 1)->color, GO_BLACK);
+    assert_int_equal(go_game_turn(f.g), GO_WHITE);
+    assert_non_null(strstr(stn_track_info(f.k, 1)->comment, "twice"));
+    fx_close(&f);
+
+    /* colours not trusted: a lone stone is a wrong colour, but two of one colour at
+     * once cannot alternate */
+    fx_open(&f, "chinese", empty, GO_WHITE, NULL);
+    assert_int_equal(fx_feed(&f, ". . . . .\n. X . . .\n. . . . .\n. . . X .\n. . . . .\n"), 2);
+    assert_int_equal(stn_events_count(&f.ev, STN_EV_TWO_IN_A_ROW), 2);
+    fx_close(&f);
+}
+
+static void test_removed_twice_is_a_loss(void **state)
+{
+    (void)state;
+    fx_t f;
+    const char *pos = ". . . . .\n. X . O .\n. . . . .\n. O . . .\n. . . . .\n";
+    fx_open(&f, "chinese", pos, GO_BLACK, NULL);
+    assert_int_equal(fx_feed(&f, ". . . . .\n. X . . .\n. . . . .\n. O . . .\n. . . . .\n"), 0);
+    const stn_event_t *e = stn_events_find(&f.ev, STN_EV_MOVED);
+    assert_non_null(e);
+    assert_int_equal(e->points[0], st_pt(5, "db"));
+    e = stn_events_find(&f.ev, STN_EV_WARNING);
+    assert_non_null(e);
+    assert_int_equal(e->color, GO_BLACK);
+    assert_int_equal(stn_track_warnings(f.k, GO_BLACK), 1);
+    assert_null(stn_events_find(&f.ev, STN_EV_LOSS));
+    /* still missing: no second warning for the same stone */
+    assert_int_equal(fx_feed(&f, ". . . . .\n. X . . .\n. . . . .\n. O . . .\n. . . . .\n"), 0);
+    assert_int_equal(f.ev.n, 0);
+    /* restored */
+    assert_int_equal(fx_feed(&f, pos), 0);
+    assert_non_null(stn_events_find(&f.ev, STN_EV_AGREES));
+    /* a second time: a loss */
+    assert_int_equal(fx_feed(&f, ". . . . .\n. X . O .\n. . . . .\n. . . . .\n. . . . .\n"), 0);
+    assert_int_equal(stn_track_warnings(f.k, GO_BLACK), 2);
+    e = stn_events_find(&f.ev, STN_EV_LOSS);
+    assert_non_null(e);
+    assert_int_equal(e->color, GO_BLACK);
+    assert_int_equal(go_game_move_count(f.g), 0);
+    fx_close(&f);
+}
+
+/* A triple ko (three kos on the left edge). */
+static const char *const TRIPLE = ". X O . . . . . .\n"
+                                  "X O . O . . . . .\n"
+                                  ". X O . . . . . .\n"
+                                  ". X O . . . . . .\n"
+                                  "X . X O . . . . .\n"
+                                  ". X O . . . . . .\n"
+                                  ". X O . . . . . .\n"
+                                  "X O . O . . . . .\n"
+                                  ". X O . . . . . .\n";
+
+static void test_triple_ko_cycle(void **state)
+{
+    (void)state;
+    static const int cycle[6][3] = {
+        { GO_BLACK, 2, 1 }, { GO_WHITE, 1, 4 }, { GO_BLACK, 2, 7 },
+        { GO_WHITE, 1, 1 }, { GO_BLACK, 2, 4 }, { GO_WHITE, 1, 7 },
+    };
+    const char *rules[2] = { "japanese", "chinese" };
+    for (int r = 0; r < 2; r++) {
+        fx_t f;
+        fx_open(&f, rules[r], TRIPLE, GO_BLACK, NULL);
+        go_board_t ref;
+        assert_int_equal(go_board_from_ascii(&ref, TRIPLE), GO_OK);
+        for (int m = 0; m < 6; m++) {
+            int p = GO_PT(cycle[m][1], cycle[m][2]);
+            assert_int_equal(go_board_play(&ref, (go_color_t)cycle[m][0], p, NULL), GO_OK);
+            stn_view_t v;
+            st_view_board(&v, &ref, (uint64_t)(m + 1) * 10, m + 1.0);
+            assert_int_equal(fx_view(&f, &v), 1);
+            if (m < 5) {
+                assert_int_equal(stn_events_count(&f.ev, STN_EV_MOVE), 1);
+                assert_int_equal(stn_events_count(&f.ev, STN_EV_CYCLE), 0);
+            }
+        }
+        const stn_event_t *e = stn_events_find(&f.ev, STN_EV_CYCLE);
+        assert_non_null(e);
+        assert_int_equal(e->move, 6);
+        assert_non_null(strstr(e->msg, "draw or replay"));
+        if (r == 0) {
+            /* simple ko: the repetition is legal, recorded, and reported */
+            assert_int_equal(go_game_move(f.g, 5)->kind, GO_MOVE_PLAY);
+            assert_null(stn_events_find(&f.ev, STN_EV_VOID));
+        } else {
+            /* positional superko: void, a pass */
+            assert_int_equal(go_game_move(f.g, 5)->kind, GO_MOVE_PASS);
+            assert_non_null(stn_events_find(&f.ev, STN_EV_VOID));
+        }
+        fx_close(&f);
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_void_occupied),
+        cmocka_unit_test(test_void_suicide),
+        cmocka_unit_test(test_void_ko),
+        cmocka_unit_test(test_two_in_a_row),
+        cmocka_unit_test(test_removed_twice_is_a_loss),
+        cmocka_unit_test(test_triple_ko_cycle),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

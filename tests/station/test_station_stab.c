@@ -1,0 +1,204 @@
+/* test_station_stab.c: the stabiliser on scripted snapshot sequences: a still board is
+ * accepted once after the stable time; hands (occluded regions moving over the frames,
+ * with the occluder flag) hold acceptance back and the view tells when the hand left;
+ * hidden and unsure points are unknown, never empty; a one-frame flicker is not seen; a
+ * lost board resets. */
+#include <stddef.h>
+#include <stdarg.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "station/stn_stab.h"
+#include "stn_testutil.h"
+
+#define FPS 30.0
+
+static const char *const EMPTY5 = ". . . . .\n. . . . .\n. . . . .\n. . . . .\n. . . . .\n";
+static const char *const STONE5 = ". . . . .\n. . . . .\n. . X . .\n. . . . .\n. . . . .\n";
+
+/* Feed frame number n of diagram d; returns 1 when accepted (view in *v). */
+static int feed(stn_stab_t *s, const char *d, int occluder, int n, stn_view_t *v)
+{
+    vis_snapshot_t snap;
+    st_snap(&snap, d, occluder, (uint64_t)n, n / FPS);
+    int rc = stn_stab_feed(s, &snap, v);
+    assert_true(rc == 0 || rc == 1);
+    return rc;
+}
+
+static void test_still_board_accepted_once(void **state)
+{
+    (void)state;
+    stn_stab_t *s = stn_stab_create(NULL);
+    assert_non_null(s);
+    stn_view_t v;
+    int accepted = -1, count = 0;
+    for (int n = 0; n < 60; n++) {
+        if (feed(s, STONE5, 0, n, &v)) {
+            count++;
+            if (accepted < 0)
+                accepted = n;
+        }
+    }
+    assert_int_equal(count, 1);
+    assert_int_equal(accepted, 6);   /* 0.2 s at 30 fps */
+    assert_int_equal(v.size, 5);
+    assert_int_equal(v.color[2 * 5 + 2], GO_BLACK);
+    assert_int_equal(v.color[0], GO_EMPTY);
+    assert_int_equal(v.frame, 6);
+    stn_stab_destroy(s);
+}
+
+static void test_configurable_time(void **state)
+{
+    (void)state;
+    stn_stab_config_t c;
+    stn_stab_defaults(&c);
+    assert_true(c.stable_s > 0.0 && c.stable_s < 0.5);
+    c.stable_s = 0.1;
+    c.min_frames = 2;
+    stn_stab_t *s = stn_stab_create(&c);
+    stn_view_t v;
+    int accepted = -1;
+    for (int n = 0; n < 20 && accepted < 0; n++)
+        if (feed(s, EMPTY5, 0, n, &v))
+            accepted = n;
+    assert_int_equal(accepted, 3);
+    stn_stab_destroy(s);
+}
+
+static void test_hand_over_the_board(void **state)
+{
+    (void)state;
+    /* a hand comes in from the right edge, reaches cc, puts a stone, leaves */
+    static const char *const hand[] = {
+        ". . . . #\n. . . . #\n. . . . .\n. . . . .\n. . . . .\n",
+        ". . . # #\n. . . # #\n. . . . #\n. . . . .\n. . . . .\n",
+        ". . # # #\n. . # # #\n. . # # #\n. . . . .\n. . . . .\n",
+        ". . # # #\n. . # # #\n. . # # #\n. . . # #\n. . . . .\n",
+        ". . . # #\n. . . # #\n. . X # #\n. . . . .\n. . . . .\n",
+        ". . . . #\n. . . . #\n. . X . #\n. . . . .\n. . . . .\n",
+    };
+    stn_stab_t *s = stn_stab_create(NULL);
+    stn_view_t v;
+    int n = 0, acc = 0;
+    for (; n < 10; n++)
+        acc += feed(s, EMPTY5, 0, n, &v);
+    assert_int_equal(acc, 1);
+    for (int h = 0; h < 6; h++)
+        for (int r = 0; r < 3; r++, n++)
+            assert_int_equal(feed(s, hand[h], 1, n, &v), 0);
+    int clear = n, accepted = -1;
+    for (; n < clear + 30; n++)
+        if (feed(s, STONE5, 0, n, &v) && accepted < 0)
+            accepted = n;
+    assert_int_equal(accepted, clear + 6);
+    assert_int_equal(v.color[2 * 5 + 2], GO_BLACK);
+    assert_true(v.t_clear > clear / FPS - 1e-9 && v.t_clear < clear / FPS + 1e-9);
+    assert_true(v.t - v.t_clear < 0.5);
+    stn_stab_destroy(s);
+}
+
+static void test_hidden_points_are_unknown(void **state)
+{
+    (void)state;
+    /* a sleeve resting on the edge without the occluder flag: hidden, still */
+    stn_stab_t *s = stn_stab_create(NULL);
+    stn_view_t v;
+    int acc = 0;
+    for (int n = 0; n < 10; n++)
+        acc += feed(s, ". . . . .\n. . . . .\n. . X . .\n. . . . .\n# # . . .\n", 0, n, &v);
+    assert_int_equal(acc, 1);
+    assert_int_equal(v.color[4 * 5 + 0], STN_UNKNOWN);
+    assert_int_equal(v.color[4 * 5 + 1], STN_UNKNOWN);
+    assert_int_equal(v.color[4 * 5 + 2], GO_EMPTY);
+    stn_stab_destroy(s);
+
+    /* unsure points are unknown too */
+    s = stn_stab_create(NULL);
+    acc = 0;
+    for (int n = 0; n < 10; n++)
+        acc += feed(s, ". . . . .\n. . . . .\n. . ? . .\n. . . . .\n. . . . .\n", 0, n, &v);
+    assert_int_equal(acc, 1);
+    assert_int_equal(v.color[2 * 5 + 2], STN_UNKNOWN);
+    stn_stab_destroy(s);
+}
+
+static void test_moving_mask_without_flag(void **state)
+{
+    (void)state;
+    /* vision misses the occluder flag, but the hidden region moves: not still */
+    stn_stab_t *s = stn_stab_create(NULL);
+    stn_view_t v;
+    for (int n = 0; n < 30; n++) {
+        const char *d = n % 2 ? "# . . . .\n. . . . .\n. . . . .\n. . . . .\n. . . . .\n"
+                              : ". # . . .\n. . . . .\n. . . . .\n. . . . .\n. . . . .\n";
+        assert_int_equal(feed(s, d, 0, n, &v), 0);
+    }
+    stn_stab_destroy(s);
+}
+
+static void test_flicker_not_seen(void **state)
+{
+    (void)state;
+    stn_stab_t *s = stn_stab_create(NULL);
+    stn_view_t v;
+    int n = 0;
+    for (; n < 10; n++)
+        feed(s, EMPTY5, 0, n, &v);
+    /* one frame reads a stone that is not there */
+    assert_int_equal(feed(s, STONE5, 0, n++, &v), 0);
+    int acc = 0;
+    for (int i = 0; i < 20; i++, n++)
+        if (feed(s, EMPTY5, 0, n, &v)) {
+            acc++;
+            assert_int_equal(v.color[2 * 5 + 2], GO_EMPTY);
+        }
+    assert_int_equal(acc, 1);   /* the same board again, harmless to the tracker */
+    /* a stone that flickers every other frame never settles */
+    acc = 0;
+    for (int i = 0; i < 30; i++, n++)
+        acc += feed(s, i % 2 ? STONE5 : EMPTY5, 0, n, &v);
+    assert_int_equal(acc, 0);
+    stn_stab_destroy(s);
+}
+
+static void test_board_lost(void **state)
+{
+    (void)state;
+    stn_stab_t *s = stn_stab_create(NULL);
+    stn_view_t v;
+    vis_snapshot_t snap;
+    int acc = 0;
+    for (int n = 0; n < 4; n++)
+        acc += feed(s, EMPTY5, 0, n, &v);
+    st_snap(&snap, EMPTY5, 0, 4, 4 / FPS);
+    snap.board_lost = 1;
+    assert_int_equal(stn_stab_feed(s, &snap, &v), 0);
+    for (int n = 5; n < 30; n++)
+        if (feed(s, EMPTY5, 0, n, &v)) {
+            acc++;
+            assert_int_equal(v.frame, 11);   /* a new run from frame 5 */
+        }
+    assert_int_equal(acc, 1);
+    snap.size = 1;
+    assert_int_equal(stn_stab_feed(s, &snap, &v), GO_EINVAL);
+    stn_stab_destroy(s);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_still_board_accepted_once),
+        cmocka_unit_test(test_configurable_time),
+        cmocka_unit_test(test_hand_over_the_board),
+        cmocka_unit_test(test_hidden_points_are_unknown),
+        cmocka_unit_test(test_moving_mask_without_flag),
+        cmocka_unit_test(test_flicker_not_seen),
+        cmocka_unit_test(test_board_lost),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
