@@ -9,3 +9,9 @@ target_link_options(capture_cam PRIVATE ${KC_CAPTURE_WRAP})
 kc_test(capture_files
   SOURCES capture/test_capture_files.c
   LIBS kc_capture)
+# the CLI: `kifucam devices` lists the cameras or says there are none, exit 0 either way
+add_test(NAME capture_cli_devices COMMAND kifucam devices)
+set_tests_properties(capture_cli_devices PROPERTIES
+  PASS_REGULAR_EXPRESSION "no V4L2 camera found|/dev/video[0-9]+: ")
+add_test(NAME capture_cli_devices_usage COMMAND kifucam devices --no-such-option)
+set_tests_properties(capture_cli_devices_usage PROPERTIES WILL_FAIL TRUE)
