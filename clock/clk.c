@@ -485,6 +485,11 @@ static void clk_scan(clk_t *c, int64_t a, int64_t b)
         clk_emit(&w, avail, CLK_EV_LOSS, 0, "超时判负", "loss on time");
         return;
     }
+    if (clk_has_periods(sp) && st->periods <= 0) {
+        /* the arbiter left no periods: the main time is all there is */
+        clk_emit(&w, avail, CLK_EV_LOSS, 0, "超时判负", "loss on time");
+        return;
+    }
     if (st->main > 0) {
         if (clk_has_periods(sp)) {
             snprintf(zh, sizeof zh, "读秒开始，%d次", st->periods);

@@ -456,6 +456,18 @@ static void test_adjust_and_set(void **state)
     v = view(c, CLK_BLACK, SEC(371));
     assert_true(v.periods == 2 && v.period_ms == SEC(30));
     assert_int_equal(clk_set(c, CLK_BLACK, -1, 2, 0, SEC(371)), CLK_EINVAL);
+    /* no periods left but some main time: the flag falls when the main time ends */
+    assert_int_equal(clk_move(c, CLK_BLACK, SEC(372)), CLK_OK);
+    assert_int_equal(clk_set(c, CLK_BLACK, SEC(10), 0, 0, SEC(373)), CLK_OK);
+    assert_int_equal(clk_move(c, CLK_WHITE, SEC(374)), CLK_OK);
+    assert_int_equal(clk_update(c, SEC(383)), CLK_OK);
+    assert_int_equal(clk_update(c, SEC(384)), CLK_EOVER);
+    int64_t t = 0;
+    assert_int_equal(clk_loser(c, &t), CLK_BLACK);
+    assert_true(t == SEC(384));
+    clk_destroy(c);
+    c = mk("main=5m,byoyomi=3x30s");
+    assert_int_equal(clk_start(c, CLK_BLACK, 0), CLK_OK);
     /* adjusting the waiting side to nothing: loss at once */
     assert_int_equal(clk_set(c, CLK_WHITE, 0, 0, 0, SEC(380)), CLK_OK);
     assert_int_equal(clk_loser(c, NULL), CLK_WHITE);
