@@ -1,2 +1,938 @@
-/* go_life.c: placeholder until the module lands. */
-#include "rules/go_board.h"
+/* go_life.c: unconditional life (Benson) and the dead-stone proposal (see go_life.h).
+ *
+ * Benson (1976): for colour c, take its chains and the regions (maximal connected sets
+ * of points not holding c). A region is vital to a chain when every empty point of the
+ * region is a liberty of that chain. Repeatedly drop the chains with fewer than two
+ * vital regions, and the regions that touch a dropped chain; what is left is
+ * unconditionally alive. A region enclosed by such chains is unconditional territory
+ * when the opponent cannot make two eyes in it: when every empty point of it is a
+ * liberty of the enclosing chains, or when the points of it that touch none of them
+ * (where an opponent eye would have to be) are too few and too close to hold two eyes.
+ *
+ * The proposal runs light playouts on a private board (chains as circular lists,
+ * liberties counted on demand with a stamp array, so nothing is allocated per move).
+ */
+#include "rules/go_life.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static const int dirs[4] = { 1, -1, GO_STRIDE, -GO_STRIDE };
+static const int diags[4] = { GO_STRIDE + 1, GO_STRIDE - 1, -GO_STRIDE + 1, -GO_STRIDE - 1 };
+
+static void load(const go_board_t *b, uint8_t *w)
+{
+    memset(w, GO_OFF, GO_CELLS);
+    for (int y = 0; y < b->size; y++)
+        for (int x = 0; x < b->size; x++) {
+            int p = GO_PT(x, y);
+            uint8_t c = b->color[p];
+            w[p] = (c == GO_BLACK || c == GO_WHITE) ? c : GO_EMPTY;
+        }
+}
+
+/* ---- Benson ---- */
+
+/* Label 4-connected components of points satisfying in(w[p]) into id[] (-1 elsewhere);
+ * returns the number of components. */
+static int label(const uint8_t *w, int size, int16_t *id, int want_c, go_color_t c)
+{
+    go_point_t stack[GO_CELLS];
+    int n = 0;
+    for (int i = 0; i < GO_CELLS; i++)
+        id[i] = -1;
+    for (int y = 0; y < size; y++)
+        for (int x = 0; x < size; x++) {
+            int p = GO_PT(x, y), sp = 0;
+            int in = want_c ? w[p] == c : w[p] != c;
+            if (!in || id[p] >= 0)
+                continue;
+            id[p] = (int16_t)n;
+            stack[sp++] = (go_point_t)p;
+            while (sp) {
+                int q = stack[--sp];
+                for (int d = 0; d < 4; d++) {
+                    int r = q + dirs[d];
+                    if (w[r] == GO_OFF || id[r] >= 0)
+                        continue;
+                    if (want_c ? w[r] == c : w[r] != c) {
+                        id[r] = (int16_t)n;
+                        stack[sp++] = (go_point_t)r;
+                    }
+                }
+            }
+            n++;
+        }
+    return n;
+}
+
+typedef struct benson {
+    int16_t chain[GO_CELLS];    /* chain id of c's stones */
+    int16_t region[GO_CELLS];   /* region id of non-c points */
+    int nchains, nregions;
+    uint8_t chain_alive[GO_CELLS];
+    uint8_t region_alive[GO_CELLS];   /* region enclosed only by alive chains */
+} benson_t;
+
+static void benson_run(const uint8_t *w, int size, go_color_t c, benson_t *bs)
+{
+    /* vital[r] lists, as a bitset per (region, chain) would be large: keep for each region
+     * up to 4 chains it is vital to (a region can be vital to several). */
+    static const int MAXV = 8;
+    int16_t (*vital)[8];
+    uint8_t *nvital;
+    int *nvit_chain;
+    bs->nchains = label(w, size, bs->chain, 1, c);
+    bs->nregions = label(w, size, bs->region, 0, c);
+    vital = calloc((size_t)bs->nregions + 1, sizeof *vital);
+    nvital = calloc((size_t)bs->nregions + 1, 1);
+    nvit_chain = calloc((size_t)bs->nchains + 1, sizeof *nvit_chain);
+    if (!vital || !nvital || !nvit_chain) {
+        free(vital);
+        free(nvital);
+        free(nvit_chain);
+        memset(bs->chain_alive, 0, sizeof bs->chain_alive);
+        memset(bs->region_alive, 0, sizeof bs->region_alive);
+        return;
+    }
+    /* For each region: the chains adjacent to all its empty points. Compute by taking
+     * the chains adjacent to the first empty point, then intersecting. */
+    for (int r = 0; r < bs->nregions; r++) {
+        int cand[4], nc = -1;
+        for (int y = 0; y < size; y++)
+            for (int x = 0; x < size; x++) {
+                int p = GO_PT(x, y);
+                if (bs->region[p] != r || w[p] != GO_EMPTY)
+                    continue;
+                int adj[4], na = 0;
+                for (int d = 0; d < 4; d++) {
+                    int q = p + dirs[d];
+                    if (w[q] == c) {
+                        int id = bs->chain[q], dup = 0;
+                        for (int k = 0; k < na; k++)
+                            dup |= adj[k] == id;
+                        if (!dup)
+                            adj[na++] = id;
+                    }
+                }
+                if (nc < 0) {
+                    nc = na;
+                    memcpy(cand, adj, sizeof adj);
+                } else {
+                    int m = 0;
+                    for (int i = 0; i < nc; i++)
+                        for (int k = 0; k < na; k++)
+                            if (cand[i] == adj[k]) {
+                                cand[m++] = cand[i];
+                                break;
+                            }
+                    nc = m;
+                }
+            }
+        if (nc < 0) {
+            /* no empty point: vital to every adjacent chain (cannot occur on a legal board,
+             * the opponent stones would have no liberty); treat as vital to none */
+            nc = 0;
+        }
+        for (int i = 0; i < nc && i < MAXV; i++)
+            vital[r][nvital[r]++] = (int16_t)cand[i];
+    }
+    for (int i = 0; i < bs->nchains; i++)
+        bs->chain_alive[i] = 1;
+    for (int r = 0; r < bs->nregions; r++)
+        bs->region_alive[r] = 1;
+    for (;;) {
+        int changed = 0;
+        memset(nvit_chain, 0, sizeof(int) * (size_t)(bs->nchains + 1));
+        for (int r = 0; r < bs->nregions; r++)
+            if (bs->region_alive[r])
+                for (int k = 0; k < nvital[r]; k++)
+                    nvit_chain[vital[r][k]]++;
+        for (int i = 0; i < bs->nchains; i++)
+            if (bs->chain_alive[i] && nvit_chain[i] < 2) {
+                bs->chain_alive[i] = 0;
+                changed = 1;
+            }
+        if (!changed)
+            break;
+        /* drop the regions touching a dropped chain */
+        for (int y = 0; y < size; y++)
+            for (int x = 0; x < size; x++) {
+                int p = GO_PT(x, y);
+                if (w[p] != c || bs->chain_alive[bs->chain[p]])
+                    continue;
+                for (int d = 0; d < 4; d++) {
+                    int q = p + dirs[d];
+                    if (w[q] != GO_OFF && w[q] != c)
+                        bs->region_alive[bs->region[q]] = 0;
+                }
+            }
+    }
+    /* a region is enclosed by alive chains only if it touches at least one chain and
+     * all its chains are alive (already ensured); regions touching no chain (c has no
+     * stones around) are not enclosed. */
+    for (int r = 0; r < bs->nregions; r++)
+        if (bs->region_alive[r]) {
+            int touches = 0;
+            for (int y = 0; y < size && !touches; y++)
+                for (int x = 0; x < size && !touches; x++) {
+                    int p = GO_PT(x, y);
+                    if (bs->region[p] != r)
+                        continue;
+                    for (int d = 0; d < 4; d++)
+                        if (w[p + dirs[d]] == c)
+                            touches = 1;
+                }
+            if (!touches)
+                bs->region_alive[r] = 0;
+        }
+    free(vital);
+    free(nvital);
+    free(nvit_chain);
+}
+
+int go_life_benson(const go_board_t *b, go_color_t c, uint8_t *alive)
+{
+    uint8_t w[GO_CELLS];
+    benson_t *bs;
+    if (!b || !alive || (c != GO_BLACK && c != GO_WHITE) || b->size < GO_MIN_SIZE
+        || b->size > GO_MAX_SIZE)
+        return GO_EINVAL;
+    bs = malloc(sizeof *bs);
+    if (!bs)
+        return GO_ENOMEM;
+    load(b, w);
+    benson_run(w, b->size, c, bs);
+    memset(alive, 0, GO_CELLS);
+    for (int p = 0; p < GO_CELLS; p++)
+        if (w[p] == c && bs->chain_alive[bs->chain[p]])
+            alive[p] = 1;
+    free(bs);
+    return GO_OK;
+}
+
+/* ---- playouts ---- */
+
+typedef struct pb {
+    int size;
+    uint8_t col[GO_CELLS];
+    int16_t head[GO_CELLS];
+    int16_t nxt[GO_CELLS];
+    int16_t nst[GO_CELLS];       /* stones, at the head */
+    int ko;
+    int16_t empt[GO_CELLS];      /* the empty points */
+    int16_t epos[GO_CELLS];      /* index of an empty point in empt[] */
+    int nempty;
+    uint32_t stamp;
+    uint32_t mark[GO_CELLS];
+    uint64_t rng;
+} pb_t;
+
+static uint32_t rnd(pb_t *b)
+{
+    /* xorshift64* */
+    b->rng ^= b->rng >> 12;
+    b->rng ^= b->rng << 25;
+    b->rng ^= b->rng >> 27;
+    return (uint32_t)((b->rng * 2685821657736338717ULL) >> 32);
+}
+
+static void pb_newstamp(pb_t *b)
+{
+    if (++b->stamp == 0) {
+        memset(b->mark, 0, sizeof b->mark);
+        b->stamp = 1;
+    }
+}
+
+/* Liberties of the chain with head h, counting up to max (stops there). */
+static int pb_libs(pb_t *b, int h, int max)
+{
+    int n = 0, s = h;
+    pb_newstamp(b);
+    do {
+        for (int d = 0; d < 4; d++) {
+            int q = s + dirs[d];
+            if (b->col[q] == GO_EMPTY && b->mark[q] != b->stamp) {
+                b->mark[q] = b->stamp;
+                if (++n >= max)
+                    return n;
+            }
+        }
+        s = b->nxt[s];
+    } while (s != h);
+    return n;
+}
+
+static void pb_add_empty(pb_t *b, int p)
+{
+    b->epos[p] = (int16_t)b->nempty;
+    b->empt[b->nempty++] = (int16_t)p;
+}
+
+static void pb_del_empty(pb_t *b, int p)
+{
+    int i = b->epos[p], last = b->empt[--b->nempty];
+    b->empt[i] = (int16_t)last;
+    b->epos[last] = (int16_t)i;
+}
+
+static void pb_init(pb_t *b, const uint8_t *w, int size)
+{
+    b->size = size;
+    memcpy(b->col, w, GO_CELLS);
+    b->ko = 0;
+    b->nempty = 0;
+    b->stamp = 0;
+    memset(b->mark, 0, sizeof b->mark);
+    for (int p = 0; p < GO_CELLS; p++) {
+        b->head[p] = 0;
+        b->nxt[p] = 0;
+        b->nst[p] = 0;
+    }
+    for (int y = 0; y < size; y++)
+        for (int x = 0; x < size; x++) {
+            int p = GO_PT(x, y);
+            if (w[p] == GO_EMPTY)
+                pb_add_empty(b, p);
+        }
+    /* chains */
+    for (int y = 0; y < size; y++)
+        for (int x = 0; x < size; x++) {
+            int p = GO_PT(x, y);
+            if ((w[p] != GO_BLACK && w[p] != GO_WHITE) || b->head[p])
+                continue;
+            go_point_t stack[GO_CELLS];
+            int sp = 0, prev = p, n = 0;
+            b->head[p] = (int16_t)p;
+            stack[sp++] = (go_point_t)p;
+            while (sp) {
+                int q = stack[--sp];
+                n++;
+                if (q != p) {
+                    b->nxt[prev] = (int16_t)q;
+                    prev = q;
+                }
+                for (int d = 0; d < 4; d++) {
+                    int r = q + dirs[d];
+                    if (w[r] == w[p] && !b->head[r]) {
+                        b->head[r] = (int16_t)p;
+                        stack[sp++] = (go_point_t)r;
+                    }
+                }
+            }
+            b->nxt[prev] = (int16_t)p;
+            b->nst[p] = (int16_t)n;
+        }
+}
+
+static void pb_remove_chain(pb_t *b, int h)
+{
+    int s = h;
+    do {
+        int nx = b->nxt[s];
+        b->col[s] = GO_EMPTY;
+        b->head[s] = 0;
+        pb_add_empty(b, s);
+        s = nx;
+    } while (s != h);
+}
+
+/* Is c at p acceptable in a playout? 0 no; 1 yes. Rejects: ko, suicide, filling an own
+ * eye, a self-atari that leaves a chain of two or more stones with one liberty. */
+static int pb_ok(pb_t *b, go_color_t c, int p)
+{
+    go_color_t o = GO_OTHER(c);
+    int own = 0, offn = 0, captures = 0, empties = 0;
+    int heads[4], nh = 0;
+    if (p == b->ko)
+        return 0;
+    for (int d = 0; d < 4; d++) {
+        int q = p + dirs[d];
+        uint8_t v = b->col[q];
+        if (v == GO_EMPTY)
+            empties++;
+        else if (v == GO_OFF)
+            offn++;
+        else if (v == c) {
+            int h = b->head[q], dup = 0;
+            own++;
+            for (int k = 0; k < nh; k++)
+                dup |= heads[k] == h;
+            if (!dup)
+                heads[nh++] = h;
+        } else if (v == o && pb_libs(b, b->head[q], 2) == 1)
+            captures++;
+    }
+    if (own + offn == 4) {
+        /* an eye-like point: true eye unless enough diagonals are the opponent's */
+        int bad = 0;
+        for (int d = 0; d < 4; d++) {
+            uint8_t v = b->col[p + diags[d]];
+            if (v == o)
+                bad++;
+        }
+        if (bad < (offn ? 1 : 2))
+            return 0;
+    }
+    if (captures)
+        return 1;
+    /* liberties after the move: empty neighbours of p and of the joined chains */
+    {
+        int libs = 0, stones = 1;
+        pb_newstamp(b);
+        b->mark[p] = b->stamp;
+        for (int d = 0; d < 4; d++) {
+            int q = p + dirs[d];
+            if (b->col[q] == GO_EMPTY && b->mark[q] != b->stamp) {
+                b->mark[q] = b->stamp;
+                libs++;
+            }
+        }
+        for (int k = 0; k < nh && libs < 2; k++) {
+            int s = heads[k];
+            stones += b->nst[heads[k]];
+            do {
+                for (int d = 0; d < 4; d++) {
+                    int q = s + dirs[d];
+                    if (b->col[q] == GO_EMPTY && b->mark[q] != b->stamp) {
+                        b->mark[q] = b->stamp;
+                        libs++;
+                    }
+                }
+                s = b->nxt[s];
+            } while (s != heads[k] && libs < 2);
+        }
+        if (libs == 0)
+            return 0;                     /* suicide */
+        if (libs == 1 && (stones >= 2 || nh > 0))
+            return 0;                     /* self-atari of a chain */
+        (void)empties;
+    }
+    return 1;
+}
+
+static void pb_play(pb_t *b, go_color_t c, int p)
+{
+    go_color_t o = GO_OTHER(c);
+    int captured = 0, cap_pt = 0;
+    b->col[p] = (uint8_t)c;
+    pb_del_empty(b, p);
+    b->head[p] = (int16_t)p;
+    b->nxt[p] = (int16_t)p;
+    b->nst[p] = 1;
+    for (int d = 0; d < 4; d++) {
+        int q = p + dirs[d];
+        if (b->col[q] == c && b->head[q] != b->head[p]) {
+            int h1 = b->head[p], h2 = b->head[q], big, small;
+            if (b->nst[h1] >= b->nst[h2]) {
+                big = h1;
+                small = h2;
+            } else {
+                big = h2;
+                small = h1;
+            }
+            int s = small;
+            do {
+                b->head[s] = (int16_t)big;
+                s = b->nxt[s];
+            } while (s != small);
+            /* splice the two circular lists */
+            int t = b->nxt[big];
+            b->nxt[big] = b->nxt[small];
+            b->nxt[small] = (int16_t)t;
+            b->nst[big] = (int16_t)(b->nst[big] + b->nst[small]);
+        }
+    }
+    for (int d = 0; d < 4; d++) {
+        int q = p + dirs[d];
+        if (b->col[q] == o && pb_libs(b, b->head[q], 1) == 0) {
+            captured += b->nst[b->head[q]];
+            cap_pt = q;
+            pb_remove_chain(b, b->head[q]);
+        }
+    }
+    b->ko = 0;
+    if (captured == 1 && b->nst[b->head[p]] == 1 && pb_libs(b, b->head[p], 2) == 1)
+        b->ko = cap_pt;
+}
+
+/* One playout to the end; adds the final owner of each point to own[] (+1 black, -1 white). */
+static void pb_playout(pb_t *b, go_color_t first, int *own)
+{
+    int passes = 0, moves = 0, maxmoves = 3 * b->size * b->size;
+    go_color_t c = first;
+    while (passes < 2 && moves < maxmoves) {
+        int played = 0;
+        if (b->nempty) {
+            int start = (int)(rnd(b) % (uint32_t)b->nempty);
+            for (int i = 0; i < b->nempty; i++) {
+                int p = b->empt[(start + i) % b->nempty];
+                if (pb_ok(b, c, p)) {
+                    pb_play(b, c, p);
+                    played = 1;
+                    break;
+                }
+            }
+        }
+        passes = played ? 0 : passes + 1;
+        moves++;
+        c = GO_OTHER(c);
+    }
+    for (int y = 0; y < b->size; y++)
+        for (int x = 0; x < b->size; x++) {
+            int p = GO_PT(x, y), m = 0;
+            uint8_t v = b->col[p];
+            if (v == GO_BLACK)
+                own[p]++;
+            else if (v == GO_WHITE)
+                own[p]--;
+            else {
+                for (int d = 0; d < 4; d++) {
+                    uint8_t u = b->col[p + dirs[d]];
+                    if (u == GO_BLACK || u == GO_WHITE)
+                        m |= u;
+                }
+                if (m == GO_BLACK)
+                    own[p]++;
+                else if (m == GO_WHITE)
+                    own[p]--;
+            }
+        }
+}
+
+/* ---- unconditional status (certain life, certain death, certain territory) ----
+ *
+ * Benson's test says which chains of c can never be captured. Which points c then owns
+ * for certain (and which opponent stones are certainly dead) is decided by letting the
+ * opponent o play without answer, as GNU Go's regression suite (unconditional.tst)
+ * defines the statuses it checks:
+ *  1. o plays on every liberty of each chain of c, chain after chain; a chain that is
+ *     captured, or left with one liberty (o then takes it), is capturable and stays
+ *     captured; repeat until nothing more falls. The chains of c that remain are
+ *     unconditionally alive (none remain: nothing is settled).
+ *  2. o plays every legal liberty of those chains, then extends its chains in atari
+ *     while that is not suicide, repeatedly.
+ *  3. each chain of o left with exactly two adjacent liberties fills one of them (the
+ *     one leaving c the fewer open liberties there): two adjacent points make one eye.
+ *  4. c owns: its remaining chains and their liberties, and the chains of o left in
+ *     atari with their last liberty. In the original position, its stones there are
+ *     alive, the empty points are its territory, the stones of o are dead.
+ */
+
+static int pb_legal(pb_t *b, go_color_t c, int p)
+{
+    go_color_t o = GO_OTHER(c);
+    if (b->col[p] != GO_EMPTY)
+        return 0;
+    for (int d = 0; d < 4; d++) {
+        int q = p + dirs[d];
+        uint8_t v = b->col[q];
+        if (v == GO_EMPTY)
+            return 1;
+        if (v == c && pb_libs(b, b->head[q], 2) >= 2)
+            return 1;
+        if (v == o && pb_libs(b, b->head[q], 2) == 1)
+            return 1;
+    }
+    return 0;
+}
+
+/* The liberties of the chain with head h into libs[] (up to max); returns the count. */
+static int pb_liblist(pb_t *b, int h, int *libs, int max)
+{
+    int n = 0, s = h;
+    pb_newstamp(b);
+    do {
+        for (int d = 0; d < 4; d++) {
+            int q = s + dirs[d];
+            if (b->col[q] == GO_EMPTY && b->mark[q] != b->stamp) {
+                b->mark[q] = b->stamp;
+                if (n < max)
+                    libs[n] = q;
+                n++;
+            }
+        }
+        s = b->nxt[s];
+    } while (s != h);
+    return n < max ? n : max;
+}
+
+/* Liberties a stone of colour c at empty p would have (joined chains, no captures). */
+static int pb_approxlib(pb_t *b, go_color_t c, int p)
+{
+    int n = 0;
+    pb_newstamp(b);
+    b->mark[p] = b->stamp;
+    for (int d = 0; d < 4; d++) {
+        int q = p + dirs[d];
+        if (b->col[q] == GO_EMPTY && b->mark[q] != b->stamp) {
+            b->mark[q] = b->stamp;
+            n++;
+        }
+    }
+    for (int d = 0; d < 4; d++) {
+        int q = p + dirs[d];
+        if (b->col[q] == c) {
+            int h = b->head[q], s = h;
+            /* mark the chain's stones via a second stamp-free walk: count its libs */
+            do {
+                for (int e = 0; e < 4; e++) {
+                    int r = s + dirs[e];
+                    if (b->col[r] == GO_EMPTY && b->mark[r] != b->stamp) {
+                        b->mark[r] = b->stamp;
+                        n++;
+                    }
+                }
+                s = b->nxt[s];
+            } while (s != h);
+        }
+    }
+    return n;
+}
+
+/* Play o at p if legal; returns 1 when played. */
+static int pb_try(pb_t *b, go_color_t o, int p)
+{
+    b->ko = 0;
+    if (b->col[p] != GO_EMPTY || !pb_legal(b, o, p))
+        return 0;
+    pb_play(b, o, p);
+    return 1;
+}
+
+/* o plays every legal liberty of the chain at p (the liberties listed first). */
+static void pb_fill_libs(pb_t *b, go_color_t o, int p, int *libs)
+{
+    int n = pb_liblist(b, b->head[p], libs, GO_CELLS);
+    for (int k = 0; k < n; k++)
+        pb_try(b, o, libs[k]);
+}
+
+/* Mark in own[] (1 stones, 2 points) what colour c owns for certain on board w. */
+static void uncond_color(const uint8_t *w, int size, go_color_t c, uint8_t *own, pb_t *b,
+                         pb_t *save)
+{
+    go_color_t o = GO_OTHER(c);
+    uint8_t seen[GO_CELLS], seki[GO_CELLS];
+    int libs[GO_CELLS];
+    int captured, found;
+    /* south, west, north, east (the order the seki test turns in) */
+    static const int dir4[4] = { GO_STRIDE, -1, -GO_STRIDE, 1 };
+    static const int dir8[8] = { GO_STRIDE, -1, -GO_STRIDE, 1, GO_STRIDE - 1,
+                                 -GO_STRIDE - 1, -GO_STRIDE + 1, GO_STRIDE + 1 };
+
+    memset(own, 0, GO_CELLS);
+    pb_init(b, w, size);
+
+    /* 0. two-stone chains with no other stone of c and no board edge around them may
+     * take part in a seki that the opponent cannot turn into a dead group: keep them
+     * apart from the capture test. */
+    memset(seki, 0, sizeof seki);
+    for (int y = 0; y < size; y++)
+        for (int x = 0; x < size; x++) {
+            int p = GO_PT(x, y), h = b->head[p], q, iso = 1;
+            if (b->col[p] != c || b->nst[h] != 2 || seki[p])
+                continue;
+            q = b->nxt[h];
+            for (int k = 0; k < 2 && iso; k++) {
+                int s = k ? q : h;
+                for (int d = 0; d < 8 && iso; d++) {
+                    int t = s + dir8[d];
+                    if (b->col[t] == GO_OFF || (b->col[t] == c && b->head[t] != h))
+                        iso = 0;
+                }
+            }
+            if (iso)
+                seki[h] = seki[q] = 1;
+        }
+
+    /* 1. capture what o can capture */
+    do {
+        captured = 0;
+        found = 0;
+        memset(seen, 0, sizeof seen);
+        for (int y = 0; y < size; y++)
+            for (int x = 0; x < size; x++) {
+                int p = GO_PT(x, y), h;
+                if (b->col[p] != c || seen[b->head[p]] || seki[p])
+                    continue;
+                h = b->head[p];
+                seen[h] = 1;
+                found = 1;
+                memcpy(save, b, sizeof *b);
+                pb_fill_libs(b, o, p, libs);
+                if (b->col[p] != c) {
+                    captured = 1;
+                } else if (pb_liblist(b, b->head[p], libs, 2) == 1) {
+                    b->ko = 0;
+                    pb_play(b, o, libs[0]);
+                    captured = 1;
+                } else {
+                    memcpy(b, save, sizeof *b);
+                }
+            }
+    } while (captured);
+    if (!found)
+        return;   /* nothing of c is invincible: nothing is settled */
+
+    /* 2. o fills the liberties of the invincible chains, then extends its chains in atari */
+    memset(seen, 0, sizeof seen);
+    for (int y = 0; y < size; y++)
+        for (int x = 0; x < size; x++) {
+            int p = GO_PT(x, y);
+            if (b->col[p] != c || seki[p] || seen[b->head[p]])
+                continue;
+            seen[b->head[p]] = 1;
+            pb_fill_libs(b, o, p, libs);
+        }
+    for (int more = 1; more;) {
+        more = 0;
+        for (int y = 0; y < size; y++)
+            for (int x = 0; x < size; x++) {
+                int p = GO_PT(x, y);
+                if (b->col[p] != o || pb_liblist(b, b->head[p], libs, 2) != 1)
+                    continue;
+                if (pb_try(b, o, libs[0]))
+                    more = 1;
+            }
+    }
+
+    /* 3. the seki test: a two-stone chain of c at p, p + up with both ends free, and the
+     * points beside it such that o's stones at p - right and p + up + right would be one
+     * chain: that eye space holds a seki, not a dead group; c extends to p - up so that
+     * the capture below leaves o an eye space of three. */
+    for (int y = 0; y < size; y++)
+        for (int x = 0; x < size; x++) {
+            int p = GO_PT(x, y);
+            if (!seki[p] || b->col[p] != c)
+                continue;
+            {   /* only from the chain's first stone in reading order */
+                int h = b->head[p], s = h, first = p;
+                do {
+                    if (s < first)
+                        first = s;
+                    s = b->nxt[s];
+                } while (s != h);
+                if (first != p)
+                    continue;
+            }
+            for (int r = 0; r < 4; r++) {
+                int up = dir4[r], right = dir4[(r + 1) % 4];
+                if (b->col[p + up] != c || b->col[p + 2 * up] != GO_EMPTY
+                    || b->col[p - up] != GO_EMPTY)
+                    continue;
+                for (int k = 0; k < 2; k++) {
+                    int crit;
+                    if (k == 1)
+                        right = -right;
+                    if (b->col[p + right] != GO_EMPTY || b->col[p + up - right] != GO_EMPTY)
+                        continue;
+                    memcpy(save, b, sizeof *b);
+                    if (b->col[p - right] == GO_EMPTY)
+                        pb_try(b, o, p - right);
+                    if (b->col[p + up + right] == GO_EMPTY)
+                        pb_try(b, o, p + up + right);
+                    crit = b->col[p - right] == o && b->col[p + up + right] == o
+                           && b->head[p - right] == b->head[p + up + right];
+                    memcpy(b, save, sizeof *b);
+                    if (crit) {
+                        pb_try(b, c, p - up);
+                        break;
+                    }
+                }
+                if (b->col[p] == c && b->nst[b->head[p]] > 2)
+                    break;
+            }
+        }
+    /* capture the chains kept apart */
+    for (int y = 0; y < size; y++)
+        for (int x = 0; x < size; x++) {
+            int p = GO_PT(x, y);
+            if (seki[p] && b->col[p] == c)
+                pb_fill_libs(b, o, p, libs);
+        }
+
+    /* 4. two adjacent liberties make one eye: fill one */
+    for (int y = 0; y < size; y++)
+        for (int x = 0; x < size; x++) {
+            int p = GO_PT(x, y), a, bb, ao, bo, al, bl, dx;
+            if (b->col[p] != o || pb_liblist(b, b->head[p], libs, 3) != 2)
+                continue;
+            a = libs[0];
+            bb = libs[1];
+            dx = abs(GO_X(a) - GO_X(bb)) + abs(GO_Y(a) - GO_Y(bb));
+            if (dx != 1)
+                continue;
+            ao = pb_approxlib(b, c, a);
+            bo = pb_approxlib(b, c, bb);
+            al = pb_approxlib(b, o, a);
+            bl = pb_approxlib(b, o, bb);
+            if (ao > bo || (ao == bo && al >= bl))
+                pb_try(b, o, a);
+            else
+                pb_try(b, o, bb);
+        }
+
+    /* 5. what c owns */
+    for (int y = 0; y < size; y++)
+        for (int x = 0; x < size; x++) {
+            int p = GO_PT(x, y), n;
+            if (b->col[p] == c && !seki[p]) {
+                own[p] = 1;
+                if (b->head[p] == p) {
+                    n = pb_liblist(b, p, libs, GO_CELLS);
+                    for (int k = 0; k < n; k++)
+                        own[libs[k]] = 2;
+                }
+            } else if (b->col[p] == o && pb_liblist(b, b->head[p], libs, 2) == 1) {
+                own[p] = 2;
+                own[libs[0]] = 2;
+            }
+        }
+}
+
+int go_life_unconditional(const go_board_t *b, uint8_t *status)
+{
+    uint8_t w[GO_CELLS], own[GO_CELLS];
+    pb_t *pb, *save;
+    if (!b || !status || b->size < GO_MIN_SIZE || b->size > GO_MAX_SIZE)
+        return GO_EINVAL;
+    pb = malloc(sizeof *pb);
+    save = malloc(sizeof *save);
+    if (!pb || !save) {
+        free(pb);
+        free(save);
+        return GO_ENOMEM;
+    }
+    load(b, w);
+    memset(status, GO_UC_UNDECIDED, GO_CELLS);
+    for (int c = GO_WHITE; c >= GO_BLACK; c--) {
+        uncond_color(w, b->size, (go_color_t)c, own, pb, save);
+        for (int y = 0; y < b->size; y++)
+            for (int x = 0; x < b->size; x++) {
+                int p = GO_PT(x, y);
+                if (!own[p])
+                    continue;
+                if (w[p] == c)
+                    status[p] = GO_UC_ALIVE;
+                else if (w[p] == GO_EMPTY)
+                    status[p] = c == GO_BLACK ? GO_UC_BLACK_TERRITORY : GO_UC_WHITE_TERRITORY;
+                else
+                    status[p] = GO_UC_DEAD;
+            }
+    }
+    free(pb);
+    free(save);
+    return GO_OK;
+}
+
+go_life_options_t go_life_defaults(void)
+{
+    go_life_options_t o;
+    o.playouts = 48;
+    o.seed = 0x6b69667563616dULL;
+    return o;
+}
+
+int go_life_propose(const go_board_t *b, const go_life_options_t *opt, go_life_result_t *out)
+{
+    go_life_options_t o = opt ? *opt : go_life_defaults();
+    go_life_result_t *res;
+    pb_t *pb;
+    int *own;
+    uint8_t w[GO_CELLS];
+    int size;
+
+    if (!b || !out || b->size < GO_MIN_SIZE || b->size > GO_MAX_SIZE || o.playouts < 0)
+        return GO_EINVAL;
+    res = calloc(1, sizeof *res);
+    pb = malloc(sizeof *pb);
+    own = calloc(GO_CELLS, sizeof *own);
+    if (!res || !pb || !own) {
+        free(res);
+        free(pb);
+        free(own);
+        return GO_ENOMEM;
+    }
+    size = b->size;
+    load(b, w);
+    go_life_unconditional(b, res->uc);
+
+    for (int i = 0; i < o.playouts; i++) {
+        pb_init(pb, w, size);
+        pb->rng = o.seed + 0x9E3779B97F4A7C15ULL * (uint64_t)(i + 1);
+        if (!pb->rng)
+            pb->rng = 1;
+        pb_playout(pb, (i & 1) ? GO_WHITE : GO_BLACK, own);
+    }
+    for (int p = 0; p < GO_CELLS; p++)
+        res->owner[p] = o.playouts ? (float)own[p] / (float)o.playouts : 0.0f;
+
+    /* per chain: dead when the opponent owns its stones in most playouts */
+    {
+        int16_t id[GO_CELLS];
+        uint8_t done[GO_CELLS];
+        memset(done, 0, sizeof done);
+        for (int i = 0; i < GO_CELLS; i++)
+            id[i] = -1;
+        for (int y = 0; y < size; y++)
+            for (int x = 0; x < size; x++) {
+                int p = GO_PT(x, y), sp = 0, n = 0;
+                go_point_t stack[GO_CELLS], pts[GO_CELLS];
+                go_color_t c = (go_color_t)w[p];
+                long sum = 0;
+                int ucdead = 0, ucalive = 0;
+                if ((c != GO_BLACK && c != GO_WHITE) || done[p])
+                    continue;
+                done[p] = 1;
+                stack[sp++] = (go_point_t)p;
+                while (sp) {
+                    int q = stack[--sp];
+                    pts[n++] = (go_point_t)q;
+                    sum += own[q];
+                    ucdead |= res->uc[q] == GO_UC_DEAD;
+                    ucalive |= res->uc[q] == GO_UC_ALIVE;
+                    for (int d = 0; d < 4; d++) {
+                        int r = q + dirs[d];
+                        if (w[r] == c && !done[r]) {
+                            done[r] = 1;
+                            stack[sp++] = (go_point_t)r;
+                        }
+                    }
+                }
+                /* mine: share of playouts in which c owns these stones, 0..1 */
+                double tot = (double)o.playouts * n;
+                double mine = tot > 0 ? ((c == GO_BLACK ? sum : -sum) / tot + 1.0) / 2.0 : 1.0;
+                int isdead;
+                float conf;
+                if (ucalive) {
+                    isdead = 0;
+                } else if (ucdead) {
+                    isdead = 1;
+                    mine = 0.0;
+                } else {
+                    isdead = mine < 0.5;
+                }
+                conf = (float)(1.0 - mine);
+                if (isdead) {
+                    go_life_group_t *g = &res->groups[res->ngroups++];
+                    g->head = pts[0];
+                    g->color = c;
+                    g->nstones = n;
+                    g->confidence = conf;
+                    for (int k = 0; k < n; k++) {
+                        res->dead[pts[k]] = 1;
+                        if (pts[k] < g->head)
+                            g->head = pts[k];
+                    }
+                }
+                (void)id;
+            }
+    }
+    memcpy(out, res, sizeof *res);
+    free(res);
+    free(pb);
+    free(own);
+    return GO_OK;
+}
