@@ -138,43 +138,63 @@ static int nearest(const family_t *F, double t)
     return best;
 }
 
-/* Walk a 1D map outwards from k = 0..2, marking inliers in kk (index per line). Returns
- * the vote-weighted score. */
-static double walk(const family_t *F, const vis_proj1_t *f, int *kk, int *kmin, int *kmax,
-                   int *count)
+/* Grow a pencil from three lines taken as k = 0, 1, 2: walk outwards both ways,
+ * predicting the next line with the 1D projective map refitted on every line accepted so
+ * far (so extrapolation never runs far from its data), tolerating up to 3 missing lines
+ * in a row. Marks inliers in kk (index per line, -1000 for none); returns the score. */
+static double walk(const family_t *F, int i0, int i1, int i2, int *kk, vis_proj1_t *fout,
+                   int *kmin, int *kmax, int *count)
 {
     for (int i = 0; i < F->n; i++)
         kk[i] = -1000;
+    double ks[80], ts[80];
+    int m = 0, lo = 0, hi = 2;
+    int seed[3] = { i0, i1, i2 };
     double score = 0;
-    int cnt = 0, lo = 1000, hi = -1000;
-    for (int dir = -1; dir <= 1; dir += 2) {
+    for (int q = 0; q < 3; q++) {
+        kk[seed[q]] = q;
+        ks[m] = q;
+        ts[m] = F->l[seed[q]].t;
+        m++;
+        score += 1.0 + 0.002 * F->l[seed[q]].votes;
+    }
+    vis_proj1_t f;
+    if (vis_proj1_fit(m, ks, ts, &f))
+        return -1;
+    for (int dir = 1; dir >= -1; dir -= 2) {
         int miss = 0;
-        for (int k = dir < 0 ? 0 : 1; k > -40 && k < 40; k += dir) {
+        for (int k = dir > 0 ? 3 : -1; k > -40 && k < 40 && m < 80; k += dir) {
             double t, ta, tb;
-            if (vis_proj1_eval(f, k, &t) || vis_proj1_eval(f, k - 0.5, &ta) ||
-                vis_proj1_eval(f, k + 0.5, &tb))
+            if (vis_proj1_eval(&f, k, &t) || vis_proj1_eval(&f, k - 0.5, &ta) ||
+                vis_proj1_eval(&f, k + 0.5, &tb))
                 break;
             double sp = fabs(tb - ta);
             if (sp < 4)
                 break;
             int j = nearest(F, t);
-            if (j >= 0 && fabs(F->l[j].t - t) < 0.16 * sp && kk[j] == -1000) {
+            if (j >= 0 && fabs(F->l[j].t - t) < 0.2 * sp && kk[j] == -1000) {
                 kk[j] = k;
+                ks[m] = k;
+                ts[m] = F->l[j].t;
+                m++;
                 score += 1.0 + 0.002 * F->l[j].votes;
-                cnt++;
                 if (k < lo)
                     lo = k;
                 if (k > hi)
                     hi = k;
                 miss = 0;
+                vis_proj1_t g;
+                if (!vis_proj1_fit(m, ks, ts, &g))
+                    f = g;
             } else if (++miss > 3) {
                 break;
             }
         }
     }
+    *fout = f;
     *kmin = lo;
     *kmax = hi;
-    *count = cnt;
+    *count = m;
     return score;
 }
 
@@ -187,59 +207,39 @@ static int fit_family(family_t *F)
     if (!kk)
         return -1;
     double best = -1;
-    vis_proj1_t bestf = { 0, 0, 0 };
+    int bi = 0, bj = 0, bl = 0;
     for (int i = 0; i < F->n; i++)
         for (int j = i + 1; j < F->n && j <= i + 3; j++)
             for (int l = j + 1; l < F->n && l <= j + 3; l++) {
                 double d1 = F->l[j].t - F->l[i].t, d2 = F->l[l].t - F->l[j].t;
                 if (d1 < 4 || d2 < 4 || d2 / d1 < 0.8 || d2 / d1 > 1.25)
                     continue;
-                double ks[3] = { 0, 1, 2 }, ts[3] = { F->l[i].t, F->l[j].t, F->l[l].t };
                 vis_proj1_t f;
-                if (vis_proj1_fit(3, ks, ts, &f))
-                    continue;
                 int lo, hi, cnt;
-                double s = walk(F, &f, kk, &lo, &hi, &cnt);
-                if (s > best) {
-                    best = s;
-                    bestf = f;
+                double sc = walk(F, i, j, l, kk, &f, &lo, &hi, &cnt);
+                if (sc > best) {
+                    best = sc;
+                    bi = i;
+                    bj = j;
+                    bl = l;
                 }
             }
     if (best < 0) {
         free(kk);
         return -1;
     }
-    /* refit on all inliers, twice */
-    vis_proj1_t f = bestf;
-    int lo = 0, hi = 0, cnt = 0;
-    for (int it = 0; it < 2; it++) {
-        walk(F, &f, kk, &lo, &hi, &cnt);
-        double *ks = malloc(sizeof(double) * 2 * (size_t)F->n);
-        if (!ks)
-            break;
-        double *ts = ks + F->n;
-        int m = 0;
-        for (int i = 0; i < F->n; i++)
-            if (kk[i] != -1000) {
-                ks[m] = kk[i];
-                ts[m] = F->l[i].t;
-                m++;
-            }
-        vis_proj1_t g;
-        if (m >= 4 && !vis_proj1_fit(m, ks, ts, &g))
-            f = g;
-        free(ks);
-    }
-    walk(F, &f, kk, &lo, &hi, &cnt);
+    int lo, hi, cnt;
+    walk(F, bi, bj, bl, kk, &F->f, &lo, &hi, &cnt);
     F->k = kk;
     F->kmin = lo;
     F->kmax = hi;
     F->inliers = cnt;
-    F->f = f;
     return cnt >= 4 ? 0 : -1;
 }
 
 /* ---- helpers ---- */
+
+#define NPK 3 /* orientation peaks tried */
 
 static void mat3_mul(const double A[9], const double B[9], double C[9])
 {
@@ -483,6 +483,77 @@ static int refine(const cvb_image_t *gray, int S, double H[9])
     return rc;
 }
 
+/* The best grid window made of the pencils A and B: homography from the intersections
+ * of their inlier lines, then every size and offset scored by window_score (larger sizes
+ * preferred unless clearly worse). 0 and *score, H, *S on success. */
+static int pair_grid(const cvb_image_t *gray, const family_t *A, const family_t *B,
+                     int size_hint, double *score, double Hout[9], int *Sout)
+{
+    int np = 0, rc = -1;
+    double *src = malloc(sizeof(double) * 2 * (size_t)(A->n * B->n + 1));
+    double *dst = malloc(sizeof(double) * 2 * (size_t)(A->n * B->n + 1));
+    if (!src || !dst)
+        goto done;
+    for (int i = 0; i < A->n; i++) {
+        if (A->k[i] == -1000)
+            continue;
+        for (int j = 0; j < B->n; j++) {
+            if (B->k[j] == -1000)
+                continue;
+            double x, y;
+            if (intersect(&A->l[i], &B->l[j], &x, &y))
+                continue;
+            src[2 * np] = A->k[i] - A->kmin;
+            src[2 * np + 1] = B->k[j] - B->kmin;
+            dst[2 * np] = x;
+            dst[2 * np + 1] = y;
+            np++;
+        }
+    }
+    double H0[9];
+    if (np < 8 || vis_homog_fit(np, src, dst, H0))
+        goto done;
+    int nA = A->kmax - A->kmin + 1, nB = B->kmax - B->kmin + 1;
+    static const int sizes[3] = { 19, 13, 9 };
+    double best = -1e9, size_best[3] = { -1e9, -1e9, -1e9 }, size_H[3][9];
+    int bestS = 0;
+    for (int si = 0; si < 3; si++) {
+        int S = sizes[si];
+        if (size_hint && S != size_hint)
+            continue;
+        int nmax = nA > nB ? nA : nB;
+        if (!size_hint && (S > nmax + 3 || S < nmax - 4))
+            continue;
+        for (int oa = -3; oa <= nA - S + 3; oa++)
+            for (int ob = -3; ob <= nB - S + 3; ob++) {
+                if ((oa > 0 && oa + S > nA) || (ob > 0 && ob + S > nB))
+                    continue;
+                double T[9] = { 1, 0, oa, 0, 1, ob, 0, 0, 1 }, Hw[9];
+                mat3_mul(H0, T, Hw);
+                double sc = window_score(gray, Hw, S);
+                if (sc > size_best[si]) {
+                    size_best[si] = sc;
+                    memcpy(size_H[si], Hw, sizeof Hw);
+                }
+            }
+    }
+    for (int si = 0; si < 3; si++)
+        if (size_best[si] > best + 0.05) {
+            best = size_best[si];
+            bestS = sizes[si];
+            memcpy(Hout, size_H[si], sizeof size_H[si]);
+        }
+    if (bestS) {
+        *score = best;
+        *Sout = bestS;
+        rc = 0;
+    }
+done:
+    free(src);
+    free(dst);
+    return rc;
+}
+
 /* ---- the detector ---- */
 
 static int find_grid(const cvb_image_t *gray, const cvb_image_t *small, const vis_config_t *cfg,
@@ -494,15 +565,18 @@ static int find_grid(const cvb_image_t *gray, const cvb_image_t *small, const vi
     int k = cfg->blackhat_k > 0 ? cfg->blackhat_k : (cfg->work_max / 90) | 1;
     if (k < 5)
         k = 5;
-    cvb_image_t bh = { 0 }, dbg = { 0 };
-    float *rho = NULL, *theta = NULL;
-    int *votes = NULL;
-    line_t *lines = NULL;
-    family_t fam[2];
+    cvb_image_t bh = { 0 }, resp = { 0 }, dbg = { 0 };
+    float *rho = NULL, *theta = NULL, *ori = NULL, *tens = NULL;
+    int *votes = NULL, peaks[NPK] = { 0, 0, 0 }, npk = 0;
+    uint8_t *maps[NPK] = { NULL, NULL, NULL };
+    family_t fam[NPK];
     memset(fam, 0, sizeof fam);
-    double *src = NULL, *dst = NULL;
-    if (cvb_blackhat(gray, k, &bh))
+    if (cvb_blackhat(gray, k, &resp))
         return VIS_ECV;
+    if (cvb_resize(&resp, W, Hh, &bh)) { /* a copy, thresholded below */
+        cvb_image_free(&resp);
+        return VIS_ECV;
+    }
     {
         long hist[256] = { 0 };
         for (int y = 0; y < Hh; y++)
@@ -524,104 +598,182 @@ static int find_grid(const cvb_image_t *gray, const cvb_image_t *small, const vi
     t1 = now_ms();
     if (tm)
         tm->ms[VIS_STAGE_EDGES] = t1 - t0;
-    /* 3 lines */
+    /* 3 lines: the orientation of every line pixel (structure tensor of the response)
+     * splits them into two families before the Hough transform, so that a grid's
+     * diagonals, which cross many lines, collect no votes */
+    for (int f = 0; f < NPK; f++)
+        maps[f] = calloc((size_t)W * Hh, 1);
+    ori = malloc(sizeof(float) * 2 * (size_t)W * Hh);
+    tens = malloc(sizeof(float) * 3 * (size_t)W * Hh);
     int maxraw = 3000, nraw = 0;
     rho = malloc(sizeof(float) * maxraw);
     theta = malloc(sizeof(float) * maxraw);
     votes = malloc(sizeof(int) * maxraw);
-    lines = malloc(sizeof(line_t) * (size_t)(cfg->max_lines > 0 ? cfg->max_lines : 1));
-    if (!rho || !theta || !votes || !lines) {
+    int cap = cfg->max_lines > 0 ? cfg->max_lines : 1;
+    for (int f = 0; f < NPK; f++)
+        fam[f].l = malloc(sizeof(line_t) * (size_t)cap);
+    if (!maps[0] || !maps[1] || !maps[2] || !ori || !tens || !rho || !theta || !votes ||
+        !fam[0].l || !fam[1].l || !fam[2].l) {
         rc = VIS_ENOMEM;
         goto out;
     }
-    int minwh = W < Hh ? W : Hh;
-    int hthr = (int)(0.10 * minwh);
-    if (hthr < 20)
-        hthr = 20;
-    if (cvb_hough_lines(&bh, 1, 0.5 * DEG, hthr, maxraw, rho, theta, votes, &nraw)) {
-        rc = VIS_ECV;
-        goto out;
-    }
-    int nl = 0;
-    if (getenv("VIS_TRACE"))
-        for (int i = 0; i < nraw && i < 3000; i += (i < 40 ? 1 : 50))
-            fprintf(stderr, "raw %d rho %.1f th %.1f votes %d\n", i, rho[i], theta[i] / DEG, votes[i]);
-    double cx0 = W / 2.0, cy0 = Hh / 2.0;
-    for (int i = 0; i < nraw && nl < cfg->max_lines; i++) {
-        int dup = 0;
-        double di = cx0 * cos(theta[i]) + cy0 * sin(theta[i]) - rho[i];
-        /* a grid diagonal crosses many lines but is no line: keep the strong ones */
-        if (votes[i] < 0.4 * votes[nraw > 4 ? 4 : nraw - 1])
-            break;
-        for (int j = 0; j < nl && !dup; j++) {
-            double dth = fabs(theta[i] - lines[j].theta);
-            double dj = cx0 * cos(lines[j].theta) + cy0 * sin(lines[j].theta) - lines[j].rho;
-            if (dth < 2 * DEG && fabs(di - dj) < 4)
-                dup = 1;
-            else if (M_PI - dth < 2 * DEG && fabs(di + dj) < 4)
-                dup = 1;
-            else if (dth < 10 * DEG || M_PI - dth < 10 * DEG) {
-                /* lines of one family do not cross inside the picture */
-                line_t a = { rho[i], theta[i], 0, 0 };
-                double x, y;
-                if (!intersect(&a, &lines[j], &x, &y) && x > -0.1 * W && x < 1.1 * W &&
-                    y > -0.1 * Hh && y < 1.1 * Hh)
-                    dup = 1;
+    {
+        float *jxx = tens, *jxy = tens + (size_t)W * Hh, *jyy = tens + 2 * (size_t)W * Hh;
+        for (int y = 0; y < Hh; y++)
+            for (int x = 0; x < W; x++) {
+                size_t i = (size_t)y * W + x;
+                float gx = 0, gy = 0;
+                if (x > 0 && x < W - 1)
+                    gx = (float)resp.data[(size_t)y * resp.stride + x + 1] -
+                         resp.data[(size_t)y * resp.stride + x - 1];
+                if (y > 0 && y < Hh - 1)
+                    gy = (float)resp.data[(size_t)(y + 1) * resp.stride + x] -
+                         resp.data[(size_t)(y - 1) * resp.stride + x];
+                jxx[i] = gx * gx;
+                jxy[i] = gx * gy;
+                jyy[i] = gy * gy;
             }
+        /* 5x5 box sums, separable, in place via a row buffer */
+        float *row = ori; /* scratch, W*Hh*2 floats */
+        for (int c = 0; c < 3; c++) {
+            float *J = tens + c * (size_t)W * Hh;
+            for (int y = 0; y < Hh; y++) {
+                float *r = J + (size_t)y * W;
+                for (int x = 0; x < W; x++) {
+                    float acc = 0;
+                    for (int d = -2; d <= 2; d++) {
+                        int xx = x + d;
+                        if (xx >= 0 && xx < W)
+                            acc += r[xx];
+                    }
+                    row[(size_t)y * W + x] = acc;
+                }
+            }
+            for (int y = 0; y < Hh; y++)
+                for (int x = 0; x < W; x++) {
+                    float acc = 0;
+                    for (int d = -2; d <= 2; d++) {
+                        int yy = y + d;
+                        if (yy >= 0 && yy < Hh)
+                            acc += row[(size_t)yy * W + x];
+                    }
+                    J[(size_t)y * W + x] = acc;
+                }
         }
-        if (!dup) {
-            lines[nl].rho = rho[i];
-            lines[nl].theta = theta[i];
-            lines[nl].votes = votes[i];
-            lines[nl].t = 0;
-            nl++;
+        /* per line pixel: normal angle (degrees, 0..180) and coherence */
+        float *ang = ori, *coh = ori + (size_t)W * Hh;
+        double hist[180] = { 0 }, sm[180];
+        for (int y = 0; y < Hh; y++)
+            for (int x = 0; x < W; x++) {
+                size_t i = (size_t)y * W + x;
+                coh[i] = 0;
+                if (!bh.data[(size_t)y * bh.stride + x])
+                    continue;
+                double a = jxx[i] - jyy[i], bb = 2 * jxy[i], tr = jxx[i] + jyy[i];
+                if (tr <= 0)
+                    continue;
+                double th = 0.5 * atan2(bb, a) / DEG; /* gradient direction = normal */
+                if (th < 0)
+                    th += 180;
+                ang[i] = (float)th;
+                coh[i] = (float)(sqrt(a * a + bb * bb) / tr);
+                if (coh[i] > 0.4f)
+                    hist[(int)th % 180] += 1;
+            }
+        for (int q = 0; q < 180; q++) {
+            sm[q] = 0;
+            for (int d = -4; d <= 4; d++)
+                sm[q] += hist[(q + d + 180) % 180] * (5 - abs(d));
         }
+        /* up to NPK peaks, strongest first, 20 degrees apart; the pair that makes the
+         * best grid is chosen later (texture of a table can outvote one family) */
+        double top = 0;
+        for (int q = 0; q < 180; q++)
+            if (sm[q] > top)
+                top = sm[q];
+        while (npk < NPK) {
+            int p = -1;
+            for (int q = 0; q < 180; q++) {
+                int far = 1;
+                for (int e = 0; e < npk; e++)
+                    if (circ_deg(q, peaks[e]) < 20)
+                        far = 0;
+                if (far && (p < 0 || sm[q] > sm[p]))
+                    p = q;
+            }
+            if (p < 0 || sm[p] < 0.1 * top || sm[p] <= 0)
+                break;
+            peaks[npk++] = p;
+        }
+        if (npk < 2)
+            goto out;
+        for (int y = 0; y < Hh; y++)
+            for (int x = 0; x < W; x++) {
+                size_t i = (size_t)y * W + x;
+                if (coh[i] < 0.3f)
+                    continue;
+                for (int e = 0; e < npk; e++)
+                    if (circ_deg(ang[i], peaks[e]) <= cfg->family_deg)
+                        maps[e][i] = 255;
+            }
     }
-    /* families: two peaks of the vote-weighted angle histogram */
-    double hist[180] = { 0 }, sm[180];
-    for (int i = 0; i < nl; i++) {
-        int b = (int)(lines[i].theta / DEG + 0.5) % 180;
-        hist[b] += lines[i].votes;
-    }
-    for (int b = 0; b < 180; b++) {
-        sm[b] = 0;
-        for (int d = -6; d <= 6; d++)
-            sm[b] += hist[(b + d + 180) % 180] * (7 - abs(d));
-    }
-    int p1 = 0, p2 = -1;
-    for (int b = 1; b < 180; b++)
-        if (sm[b] > sm[p1])
-            p1 = b;
-    for (int b = 0; b < 180; b++)
-        if (circ_deg(b, p1) >= 40 && (p2 < 0 || sm[b] > sm[p2]))
-            p2 = b;
-    if (p2 < 0 || sm[p2] <= 0)
-        goto out;
-    int peaks[2] = { p1, p2 };
-    for (int f = 0; f < 2; f++) {
-        fam[f].l = malloc(sizeof(line_t) * (size_t)(nl ? nl : 1));
-        if (!fam[f].l) {
-            rc = VIS_ENOMEM;
+    int minwh = W < Hh ? W : Hh;
+    int hthr = (int)(0.08 * minwh);
+    if (hthr < 16)
+        hthr = 16;
+    double cx0 = W / 2.0, cy0 = Hh / 2.0;
+    for (int f = 0; f < npk; f++) {
+        cvb_image_t mi = { W, Hh, 1, (size_t)W, maps[f] };
+        if (cvb_hough_lines(&mi, 1, 0.5 * DEG, hthr, maxraw, rho, theta, votes, &nraw)) {
+            rc = VIS_ECV;
             goto out;
         }
-    }
-    for (int i = 0; i < nl; i++) {
-        double a = lines[i].theta / DEG;
-        double d0 = circ_deg(a, peaks[0]), d1 = circ_deg(a, peaks[1]);
-        int f = d0 <= d1 ? 0 : 1;
-        if ((f ? d1 : d0) > cfg->family_deg)
-            continue;
-        line_t L = lines[i];
-        double phi = peaks[f] * DEG;
-        if (cos(L.theta - phi) < 0) {
-            L.theta += L.theta < phi ? M_PI : -M_PI;
-            L.rho = -L.rho;
+        if (getenv("VIS_TRACE"))
+            for (int i = 0; i < nraw; i += (i < 30 ? 1 : 50))
+                fprintf(stderr, "fam %d raw %d rho %.1f th %.1f votes %d\n", f, i, rho[i],
+                        theta[i] / DEG, votes[i]);
+        int nl = 0, ref = -1;
+        line_t *L = fam[f].l;
+        for (int i = 0; i < nraw && nl < cap; i++) {
+            if (circ_deg(theta[i] / DEG, peaks[f]) > cfg->family_deg)
+                continue;
+            if (ref < 0 && nl == 4)
+                ref = votes[i];
+            if (ref > 0 && votes[i] < 0.3 * ref)
+                break;
+            int dup = 0;
+            double di = cx0 * cos(theta[i]) + cy0 * sin(theta[i]) - rho[i];
+            for (int j = 0; j < nl && !dup; j++) {
+                double dth = fabs(theta[i] - L[j].theta);
+                double dj = cx0 * cos(L[j].theta) + cy0 * sin(L[j].theta) - L[j].rho;
+                if (dth < 2 * DEG && fabs(di - dj) < 4)
+                    dup = 1;
+                else if (M_PI - dth < 2 * DEG && fabs(di + dj) < 4)
+                    dup = 1;
+                else {
+                    /* lines of one family do not cross inside the picture */
+                    line_t a = { rho[i], theta[i], 0, 0 };
+                    double x, y;
+                    if (!intersect(&a, &L[j], &x, &y) && x > -0.05 * W && x < 1.05 * W &&
+                        y > -0.05 * Hh && y < 1.05 * Hh)
+                        dup = 1;
+                }
+            }
+            if (dup)
+                continue;
+            line_t ln = { rho[i], theta[i], votes[i], 0 };
+            double phi = peaks[f] * DEG;
+            if (cos(ln.theta - phi) < 0) {
+                ln.theta += ln.theta < phi ? M_PI : -M_PI;
+                ln.rho = -ln.rho;
+            }
+            double nx = cos(phi), ny = sin(phi), mx = cos(ln.theta), my = sin(ln.theta);
+            ln.t = (ln.rho - (cx0 * mx + cy0 * my)) / (nx * mx + ny * my);
+            L[nl++] = ln;
         }
-        double nx = cos(phi), ny = sin(phi), mx = cos(L.theta), my = sin(L.theta);
-        L.t = (L.rho - (cx0 * mx + cy0 * my)) / (nx * mx + ny * my);
-        fam[f].l[fam[f].n++] = L;
+        fam[f].n = nl;
     }
-    for (int f = 0; f < 2; f++) {
+    for (int f = 0; f < npk; f++) {
         qsort(fam[f].l, (size_t)fam[f].n, sizeof(line_t), cmp_line_t);
         /* merge near-identical positions, keeping the stronger */
         int m = 0;
@@ -637,7 +789,7 @@ static int find_grid(const cvb_image_t *gray, const cvb_image_t *small, const vi
     }
     if (cfg->debug && !cvb_image_alloc(&dbg, W, Hh, 3)) {
         memcpy(dbg.data, small->data, (size_t)small->stride * Hh);
-        for (int f = 0; f < 2; f++)
+        for (int f = 0; f < npk; f++)
             for (int i = 0; i < fam[f].n; i++) {
                 double c = cos(fam[f].l[i].theta), s = sin(fam[f].l[i].theta);
                 double x0 = c * fam[f].l[i].rho, y0 = s * fam[f].l[i].rho;
@@ -649,69 +801,31 @@ static int find_grid(const cvb_image_t *gray, const cvb_image_t *small, const vi
     t2 = now_ms();
     if (tm)
         tm->ms[VIS_STAGE_LINES] = t2 - t1;
-    /* 4 grid */
-    if (fit_family(&fam[0]) || fit_family(&fam[1]))
-        goto out;
-    int np = 0;
-    src = malloc(sizeof(double) * 2 * (size_t)(fam[0].n * fam[1].n + 1));
-    dst = malloc(sizeof(double) * 2 * (size_t)(fam[0].n * fam[1].n + 1));
-    if (!src || !dst) {
-        rc = VIS_ENOMEM;
-        goto out;
+    /* 4 grid: every pair of fitted pencils at least 40 degrees apart */
+    int fitted[NPK];
+    for (int f = 0; f < npk; f++) {
+        fitted[f] = fam[f].n >= 4 && !fit_family(&fam[f]);
+        if (getenv("VIS_TRACE"))
+            fprintf(stderr, "peak %d: %d lines, fit %d, inliers %d, range %d..%d\n", peaks[f],
+                    fam[f].n, fitted[f], fam[f].inliers, fam[f].kmin, fam[f].kmax);
     }
-    for (int i = 0; i < fam[0].n; i++) {
-        if (fam[0].k[i] == -1000)
-            continue;
-        for (int j = 0; j < fam[1].n; j++) {
-            if (fam[1].k[j] == -1000)
-                continue;
-            double x, y;
-            if (intersect(&fam[0].l[i], &fam[1].l[j], &x, &y))
-                continue;
-            src[2 * np] = fam[0].k[i] - fam[0].kmin;
-            src[2 * np + 1] = fam[1].k[j] - fam[1].kmin;
-            dst[2 * np] = x;
-            dst[2 * np + 1] = y;
-            np++;
-        }
-    }
-    double H0[9];
-    if (np < 8 || vis_homog_fit(np, src, dst, H0))
-        goto out;
-    int nA = fam[0].kmax - fam[0].kmin + 1, nB = fam[1].kmax - fam[1].kmin + 1;
-    static const int sizes[3] = { 19, 13, 9 };
-    double best = -1e9;
+    double best = -1e9, bestH[9];
     int bestS = 0;
-    double bestH[9];
-    double size_best[3] = { -1e9, -1e9, -1e9 };
-    double size_H[3][9];
-    for (int si = 0; si < 3; si++) {
-        int S = sizes[si];
-        if (size_hint && S != size_hint)
-            continue;
-        int nmax = nA > nB ? nA : nB;
-        if (!size_hint && (S > nmax + 3 || S < nmax - 4))
-            continue;
-        for (int oa = -3; oa <= nA - S + 3; oa++)
-            for (int ob = -3; ob <= nB - S + 3; ob++) {
-                if (oa > 0 && oa + S > nA)
-                    continue;
-                if (ob > 0 && ob + S > nB)
-                    continue;
-                double T[9] = { 1, 0, oa, 0, 1, ob, 0, 0, 1 }, Hw[9];
-                mat3_mul(H0, T, Hw);
-                double sc = window_score(gray, Hw, S);
-                if (sc > size_best[si]) {
-                    size_best[si] = sc;
-                    memcpy(size_H[si], Hw, sizeof Hw);
-                }
+    for (int a = 0; a < npk; a++)
+        for (int b = a + 1; b < npk; b++) {
+            if (!fitted[a] || !fitted[b] || circ_deg(peaks[a], peaks[b]) < 40)
+                continue;
+            double sc, Hp[9];
+            int Sp;
+            if (pair_grid(gray, &fam[a], &fam[b], size_hint, &sc, Hp, &Sp))
+                continue;
+            if (getenv("VIS_TRACE"))
+                fprintf(stderr, "pair %d %d: size %d score %.3f\n", peaks[a], peaks[b], Sp, sc);
+            if (sc > best) {
+                best = sc;
+                bestS = Sp;
+                memcpy(bestH, Hp, sizeof Hp);
             }
-    }
-    for (int si = 0; si < 3; si++) /* larger sizes first: prefer them unless clearly worse */
-        if (size_best[si] > best + 0.05) {
-            best = size_best[si];
-            bestS = sizes[si];
-            memcpy(bestH, size_H[si], sizeof bestH);
         }
     if (!bestS || best < 0.25)
         goto out;
@@ -729,17 +843,19 @@ static int find_grid(const cvb_image_t *gray, const cvb_image_t *small, const vi
 out:
     if (tm)
         tm->ms[VIS_STAGE_GRID] = now_ms() - t2;
-    free(src);
-    free(dst);
-    for (int f = 0; f < 2; f++) {
+    for (int f = 0; f < NPK; f++) {
         free(fam[f].l);
         free(fam[f].k);
     }
     free(rho);
     free(theta);
     free(votes);
-    free(lines);
+    for (int f = 0; f < NPK; f++)
+        free(maps[f]);
+    free(ori);
+    free(tens);
     cvb_image_free(&bh);
+    cvb_image_free(&resp);
     cvb_image_free(&dbg);
     return rc;
 }

@@ -1,0 +1,62 @@
+# tests/vision.cmake: vision/ tests.
+#  vision_unit           synthetic boards drawn in C: detection, classification, tracking
+#  vision_cli            `kifucam detect`: formats, --corners, bad input and exit codes
+#  vision_golden_data    the shared photo sets are readable (skips visibly without them)
+#  vision_golden_<id>    one test per shared photo (automatic mode, 8 symmetries) and
+#  vision_golden_corners_<id>  per gomrade photo with trusted corners (direct), each held
+#                        to the mistakes recorded in tests/vision/golden_expected.txt
+kc_test(vision_unit SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/vision/test_vision.c LIBS kc_vision m)
+kc_test(vision_cli SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/vision/test_vision_cli.c LIBS kc_vision m)
+kc_test(vision_golden_data SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/vision/test_golden.c LIBS kc_vision)
+set_tests_properties(vision_unit PROPERTIES TIMEOUT 300)
+
+# the per-image tests, generated from the index.tsv files when the data is there
+set(_kc_shared "$ENV{KIFUCAM_SHARED}")
+if(NOT _kc_shared OR NOT EXISTS "${_kc_shared}/data")
+  set(_kc_shared "${KIFUCAM_SHARED_DEFAULT}")
+endif()
+if(EXISTS "${_kc_shared}/data/photos")
+  foreach(_set imago gomrade)
+    set(_dir "${_kc_shared}/data/photos/${_set}")
+    if(NOT EXISTS "${_dir}/index.tsv")
+      continue()
+    endif()
+    # corners hold ';', CMake's list separator: carry them as '|' (test_golden.c turns
+    # them back)
+    file(READ "${_dir}/index.tsv" _text)
+    string(REPLACE ";" "|" _text "${_text}")
+    string(REPLACE "\r" "" _text "${_text}")
+    string(REPLACE "\n" ";" _rows "${_text}")
+    list(GET _rows 0 _head)
+    string(REPLACE "\t" ";" _head "${_head}")
+    list(FIND _head "id" _ci)
+    list(FIND _head "image" _cm)
+    list(FIND _head "truth" _ct)
+    list(FIND _head "corners" _cc)
+    list(FIND _head "corners_ok" _co)
+    list(REMOVE_AT _rows 0)
+    foreach(_row IN LISTS _rows)
+      if(_row STREQUAL "")
+        continue()
+      endif()
+      string(REPLACE "\t" ";" _f "${_row}")
+      list(GET _f ${_ci} _id)
+      list(GET _f ${_cm} _img)
+      list(GET _f ${_ct} _tr)
+      add_test(NAME vision_golden_${_id}
+        COMMAND vision_golden_data ${_id} auto "${_dir}/${_img}" "${_dir}/${_tr}")
+      set_tests_properties(vision_golden_${_id} PROPERTIES
+        ENVIRONMENT "KIFUCAM_SOURCE=${CMAKE_SOURCE_DIR}" SKIP_RETURN_CODE 77 TIMEOUT 120)
+      if(_cc GREATER -1 AND _co GREATER -1)
+        list(GET _f ${_cc} _corners)
+        list(GET _f ${_co} _ok)
+        if(_ok STREQUAL "1")
+          add_test(NAME vision_golden_corners_${_id}
+            COMMAND vision_golden_data ${_id} corners "${_dir}/${_img}" "${_dir}/${_tr}" "${_corners}")
+          set_tests_properties(vision_golden_corners_${_id} PROPERTIES
+            ENVIRONMENT "KIFUCAM_SOURCE=${CMAKE_SOURCE_DIR}" SKIP_RETURN_CODE 77 TIMEOUT 120)
+        endif()
+      endif()
+    endforeach()
+  endforeach()
+endif()

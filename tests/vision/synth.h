@@ -1,0 +1,109 @@
+/* synth.h: draws a synthetic photo of a Go board in plain C for the vision tests (header
+ * only): a table, a wooden board under any perspective (given by its four corner
+ * intersections), grid lines, star points, stones with a soft shadow, and noise. */
+#ifndef KIFUCAM_SYNTH_H
+#define KIFUCAM_SYNTH_H
+
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "vision/cv_bridge.h"
+#include "vision/vis.h"
+#include "vision/vis_homog.h"
+
+typedef struct {
+    int w, h, size;
+    double corners[4][2];       /* TL, TR, BR, BL corner intersections in pixels */
+    const uint8_t *stones;      /* size*size vis_color_t, or NULL */
+    uint8_t table[3], board[3]; /* BGR */
+    int noise;                  /* +- amplitude of uniform noise */
+    unsigned seed;
+} synth_t;
+
+static inline void synth_defaults(synth_t *s, int w, int h, int size)
+{
+    memset(s, 0, sizeof *s);
+    s->w = w;
+    s->h = h;
+    s->size = size;
+    double m = 0.15 * w, n = size - 1;
+    (void)n;
+    double c[4][2] = { { m + 0.1 * w, 0.12 * h }, { w - m - 0.08 * w, 0.1 * h },
+                       { w - m * 0.6, 0.9 * h }, { m * 0.7, 0.88 * h } };
+    memcpy(s->corners, c, sizeof c);
+    uint8_t t[3] = { 70, 60, 50 }, b[3] = { 90, 170, 215 };
+    memcpy(s->table, t, 3);
+    memcpy(s->board, b, 3);
+    s->noise = 6;
+    s->seed = 1;
+}
+
+static inline unsigned synth_rand(unsigned *st)
+{
+    *st = *st * 1103515245u + 12345u;
+    return (*st >> 16) & 0x7fff;
+}
+
+/* Render into *img (allocated here; caller frees with cvb_image_free). 0 on success. */
+static inline int synth_render(const synth_t *s, cvb_image_t *img)
+{
+    int S = s->size;
+    double n = S - 1, src[8] = { 0, 0, n, 0, n, n, 0, n }, dst[8], H[9], Hi[9];
+    for (int k = 0; k < 4; k++) {
+        dst[2 * k] = s->corners[k][0];
+        dst[2 * k + 1] = s->corners[k][1];
+    }
+    if (vis_homog_fit(4, src, dst, H) || vis_homog_invert(H, Hi))
+        return -1;
+    if (cvb_image_alloc(img, s->w, s->h, 3))
+        return -1;
+    unsigned st = s->seed;
+    for (int y = 0; y < s->h; y++)
+        for (int x = 0; x < s->w; x++) {
+            double bx, by;
+            double col[3] = { s->table[0], s->table[1], s->table[2] };
+            if (!vis_homog_apply(Hi, x + 0.5, y + 0.5, &bx, &by) && bx > -0.75 &&
+                by > -0.75 && bx < n + 0.75 && by < n + 0.75) {
+                /* pixel size in board units, for line width */
+                double px, py;
+                vis_homog_apply(Hi, x + 1.5, y + 0.5, &px, &py);
+                double pu = hypot(px - bx, py - by);
+                double lw = pu * 0.8 > 0.03 ? pu * 0.8 : 0.03;
+                for (int c = 0; c < 3; c++)
+                    col[c] = s->board[c] * (0.92 + 0.08 * sin(bx * 3.1 + by * 0.4));
+                double fx = bx - floor(bx + 0.5), fy = by - floor(by + 0.5);
+                int onl = (fabs(fx) < lw && by > -lw && by < n + lw) ||
+                          (fabs(fy) < lw && bx > -lw && bx < n + lw);
+                if (onl)
+                    for (int c = 0; c < 3; c++)
+                        col[c] *= 0.25;
+                int ix = (int)floor(bx + 0.5), iy = (int)floor(by + 0.5);
+                if (s->stones && ix >= 0 && iy >= 0 && ix < S && iy < S) {
+                    int v = s->stones[iy * S + ix];
+                    double d = hypot(bx - ix, by - iy);
+                    double ds = hypot(bx - ix - 0.06, by - iy - 0.06);
+                    if (v && d < 0.47) {
+                        double shade = 1.0 - 0.25 * d;
+                        for (int c = 0; c < 3; c++)
+                            col[c] = v == VIS_BLACK ? 28 + 40 * (1 - d) * (d < 0.12)
+                                                    : 238 * shade;
+                    } else if (v && ds < 0.5) {
+                        for (int c = 0; c < 3; c++)
+                            col[c] *= 0.8;
+                    }
+                }
+            }
+            uint8_t *p = img->data + (size_t)y * img->stride + (size_t)x * 3;
+            for (int c = 0; c < 3; c++) {
+                int v = (int)col[c];
+                if (s->noise)
+                    v += (int)(synth_rand(&st) % (2 * s->noise + 1)) - s->noise;
+                p[c] = (uint8_t)(v < 0 ? 0 : v > 255 ? 255 : v);
+            }
+        }
+    return 0;
+}
+
+#endif

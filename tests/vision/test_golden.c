@@ -1,0 +1,118 @@
+/* test_golden.c: golden tests over the shared photos (../shared/data/photos).
+ *   vision_golden_data                      the sets are readable; skips visibly without
+ *   vision_golden_data ID auto IMG TRUTH     one photo, automatic mode, 8 symmetries
+ *   vision_golden_data ID corners IMG TRUTH C1|C2|C3|C4   one photo with given corners
+ * A photo passes when it has at most the mistakes recorded for it in
+ * tests/vision/golden_expected.txt (ID MODE MAX; absent: 0, a perfect board), so that a
+ * regression fails. Points read as occluded count as mistakes. */
+#include <stddef.h>
+#include <stdarg.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include "testutil.h"
+#include "vision/golden_util.h"
+#include "vision/vis.h"
+
+static int g_argc;
+static char **g_argv;
+
+/* The recorded maximum of mistakes for (id, mode); 0 when not listed. */
+static int expected_max(const char *id, const char *mode)
+{
+    char path[4096], line[512];
+    snprintf(path, sizeof path, "%s/tests/vision/golden_expected.txt", kc_source_dir());
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return 0;
+    int max = 0;
+    while (fgets(line, sizeof line, f)) {
+        char a[200], b[32];
+        int m;
+        if (line[0] == '#' || sscanf(line, "%199s %31s %d", a, b, &m) != 3)
+            continue;
+        if (!strcmp(a, id) && !strcmp(b, mode))
+            max = m;
+    }
+    fclose(f);
+    return max;
+}
+
+static void test_sets(void **state)
+{
+    (void)state;
+    KC_REQUIRE_SHARED_DATA(data);
+    static const char *sets[2] = { "imago", "gomrade" };
+    int total = 0;
+    for (int s = 0; s < 2; s++) {
+        char dir[4096];
+        snprintf(dir, sizeof dir, "%s/photos/%s", data, sets[s]);
+        vg_entry_t *e = calloc(128, sizeof *e);
+        assert_non_null(e);
+        int n = vg_read_index(dir, e, 128);
+        assert_true(n > 0);
+        for (int i = 0; i < n; i++) {
+            uint8_t t[VIS_MAX_POINTS];
+            int size;
+            assert_int_equal(vg_read_truth(e[i].truth, t, &size), 0);
+            assert_true(size == 9 || size == 13 || size == 19);
+        }
+        total += n;
+        free(e);
+    }
+    assert_int_equal(total, 71);
+}
+
+static void test_one(void **state)
+{
+    (void)state;
+    const char *id = g_argv[1], *mode = g_argv[2], *image = g_argv[3], *truthp = g_argv[4];
+    uint8_t truth[VIS_MAX_POINTS];
+    int size;
+    if (vg_read_truth(truthp, truth, &size)) {
+        print_message("SKIP: %s is absent (set KIFUCAM_SHARED)\n", truthp);
+        skip();
+    }
+    int corners = !strcmp(mode, "corners");
+    cvb_image_t img = { 0 };
+    /* the imago truth is given on the raw pixel array; corners are raw pixels too */
+    assert_int_equal(cvb_imread(image, corners ? 0 : 1, &img), 0);
+    vis_geom_t g;
+    vis_snapshot_t s;
+    memset(&s, 0, sizeof s);
+    int wrong;
+    if (corners) {
+        assert_true(g_argc > 5);
+        char buf[256];
+        snprintf(buf, sizeof buf, "%s", g_argv[5]);
+        for (char *p = buf; *p; p++)
+            if (*p == '|')
+                *p = ';';
+        double c[4][2];
+        assert_int_equal(vg_parse_corners(buf, c), 0);
+        assert_int_equal(vis_geom_from_corners(c, size, img.w, img.h, &g), 0);
+        assert_int_equal(vis_classify(&img, &g, NULL, &s), 0);
+        wrong = vg_mistakes(&s, truth, size, 0);
+    } else {
+        int rc = vis_detect(&img, NULL, 0, &g, &s, NULL);
+        wrong = rc ? size * size : vg_mistakes(&s, truth, size, 1);
+        if (rc)
+            print_message("%s: %s\n", id, vis_strerror(rc));
+    }
+    int max = expected_max(id, mode);
+    print_message("%s %s: %d points wrong (recorded maximum %d)\n", id, mode, wrong, max);
+    cvb_image_free(&img);
+    assert_true(wrong <= max);
+}
+
+int main(int argc, char **argv)
+{
+    g_argc = argc;
+    g_argv = argv;
+    if (argc >= 5) {
+        const struct CMUnitTest tests[] = { cmocka_unit_test(test_one) };
+        return cmocka_run_group_tests(tests, NULL, NULL);
+    }
+    const struct CMUnitTest tests[] = { cmocka_unit_test(test_sets) };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

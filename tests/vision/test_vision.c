@@ -1,0 +1,275 @@
+/* test_vision.c: unit tests of vision/ on synthetic images drawn in plain C (synth.h):
+ * homographies, the 1D projective fit, cold detection under perspective for 9/13/19,
+ * classification from corners, tracking (board_lost), occlusion and bad input. */
+#include <stddef.h>
+#include <stdarg.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "synth.h"
+#include "vision/vis.h"
+#include "vision/vis_homog.h"
+#include "vision/vis_internal.h"
+
+static void test_homog_exact(void **state)
+{
+    (void)state;
+    double src[8] = { 0, 0, 18, 0, 18, 18, 0, 18 };
+    double dst[8] = { 100, 50, 500, 70, 560, 420, 60, 400 }, H[9], Hi[9];
+    assert_int_equal(vis_homog_fit(4, src, dst, H), 0);
+    for (int k = 0; k < 4; k++) {
+        double x, y;
+        assert_int_equal(vis_homog_apply(H, src[2 * k], src[2 * k + 1], &x, &y), 0);
+        assert_true(fabs(x - dst[2 * k]) < 1e-6 && fabs(y - dst[2 * k + 1]) < 1e-6);
+    }
+    assert_int_equal(vis_homog_invert(H, Hi), 0);
+    double bx, by, x, y;
+    vis_homog_apply(H, 7.3, 11.1, &x, &y);
+    vis_homog_apply(Hi, x, y, &bx, &by);
+    assert_true(fabs(bx - 7.3) < 1e-6 && fabs(by - 11.1) < 1e-6);
+    /* degenerate: all points on a line */
+    double line[8] = { 0, 0, 1, 1, 2, 2, 3, 3 };
+    assert_int_not_equal(vis_homog_fit(4, line, dst, H), 0);
+}
+
+static void test_proj1(void **state)
+{
+    (void)state;
+    vis_proj1_t f = { 20, 100, 0.02 }, g;
+    double k[6], t[6];
+    for (int i = 0; i < 6; i++) {
+        k[i] = i * 3 - 2;
+        vis_proj1_eval(&f, k[i], &t[i]);
+    }
+    assert_int_equal(vis_proj1_fit(6, k, t, &g), 0);
+    assert_true(fabs(g.a - 20) < 1e-6 && fabs(g.b - 100) < 1e-6 && fabs(g.c - 0.02) < 1e-9);
+    double v;
+    assert_int_not_equal(vis_proj1_eval(&f, -60, &v), 0); /* behind the vanishing point */
+}
+
+/* A pseudo-random position with about a third of the points filled. */
+static void position(int S, unsigned seed, uint8_t *st)
+{
+    for (int k = 0; k < S * S; k++) {
+        seed = seed * 1664525u + 1013904223u;
+        unsigned r = (seed >> 24) % 6;
+        st[k] = r == 0 ? VIS_BLACK : r == 1 ? VIS_WHITE : VIS_EMPTY;
+    }
+}
+
+static int count_wrong(const vis_snapshot_t *s, const uint8_t *st, int S)
+{
+    int m = 0;
+    for (int k = 0; k < S * S; k++)
+        m += s->occluded[k] || s->color[k] != st[k];
+    return m;
+}
+
+static void check_detect(synth_t *sy, int expect_wrong_max, double corner_tol)
+{
+    cvb_image_t img = { 0 };
+    assert_int_equal(synth_render(sy, &img), 0);
+    vis_geom_t g;
+    vis_snapshot_t s;
+    memset(&s, 0, sizeof s);
+    int rc = vis_detect(&img, NULL, 0, &g, &s, NULL);
+    if (rc)
+        cvb_imwrite("/tmp/kc_vision_unit_failed.png", &img, 0);
+    assert_int_equal(rc, VIS_OK);
+    assert_int_equal(g.size, sy->size);
+    assert_int_equal(s.size, sy->size);
+    for (int k = 0; k < 4; k++) {
+        double d = hypot(g.corners[k][0] - sy->corners[k][0], g.corners[k][1] - sy->corners[k][1]);
+        if (d > corner_tol)
+            print_message("corner %d off by %.2f px\n", k, d);
+        assert_true(d <= corner_tol);
+    }
+    if (sy->stones) {
+        int w = count_wrong(&s, sy->stones, sy->size);
+        if (w > expect_wrong_max)
+            print_message("%d points wrong\n", w);
+        assert_true(w <= expect_wrong_max);
+    }
+    cvb_image_free(&img);
+}
+
+static void test_detect_19_perspective(void **state)
+{
+    (void)state;
+    synth_t sy;
+    uint8_t st[361];
+    position(19, 7, st);
+    synth_defaults(&sy, 800, 600, 19);
+    sy.stones = st;
+    check_detect(&sy, 0, 1.5);
+}
+
+static void test_detect_19_side_camera(void **state)
+{
+    (void)state;
+    synth_t sy;
+    uint8_t st[361];
+    position(19, 11, st);
+    synth_defaults(&sy, 960, 540, 19);
+    /* camera low at the side: the far edge much shorter than the near one */
+    double c[4][2] = { { 300, 90 }, { 690, 95 }, { 900, 500 }, { 70, 490 } };
+    memcpy(sy.corners, c, sizeof c);
+    sy.stones = st;
+    uint8_t t[3] = { 230, 230, 235 }; /* a white tablecloth */
+    memcpy(sy.table, t, 3);
+    check_detect(&sy, 0, 2.0);
+}
+
+static void test_detect_13_and_9(void **state)
+{
+    (void)state;
+    for (int S = 9; S <= 13; S += 4) {
+        synth_t sy;
+        uint8_t st[169];
+        position(S, 3 + S, st);
+        synth_defaults(&sy, 640, 480, S);
+        sy.stones = st;
+        uint8_t t[3] = { 120, 40, 20 }; /* a blue cloth */
+        memcpy(sy.table, t, 3);
+        check_detect(&sy, 0, 1.5);
+    }
+}
+
+static void test_detect_crowded(void **state)
+{
+    (void)state;
+    /* most of the grid covered: two stones in three points */
+    synth_t sy;
+    uint8_t st[361];
+    for (int k = 0; k < 361; k++)
+        st[k] = (k * 7 % 3 == 0) ? VIS_EMPTY : (k * 13 % 5 < 2 ? VIS_WHITE : VIS_BLACK);
+    synth_defaults(&sy, 800, 600, 19);
+    sy.stones = st;
+    check_detect(&sy, 0, 2.0);
+}
+
+static void test_classify_corners_and_track(void **state)
+{
+    (void)state;
+    synth_t sy;
+    uint8_t st[361];
+    position(19, 5, st);
+    synth_defaults(&sy, 800, 600, 19);
+    sy.stones = st;
+    cvb_image_t img = { 0 };
+    assert_int_equal(synth_render(&sy, &img), 0);
+    int size = 0;
+    assert_int_equal(vis_guess_size(&img, sy.corners, &size), 0);
+    assert_int_equal(size, 19);
+    vis_geom_t g;
+    assert_int_equal(vis_geom_from_corners(sy.corners, 19, img.w, img.h, &g), 0);
+    vis_snapshot_t s;
+    memset(&s, 0, sizeof s);
+    s.frame = 42;
+    assert_int_equal(vis_classify(&img, &g, NULL, &s), 0);
+    assert_int_equal(count_wrong(&s, st, 19), 0);
+    assert_int_equal(s.occluder, 0);
+    assert_int_equal(s.frame, 42);
+    /* tracking the same frame: same reading, not lost */
+    vis_snapshot_t t;
+    memset(&t, 0, sizeof t);
+    assert_int_equal(vis_track(&img, &g, NULL, &t), 0);
+    assert_int_equal(t.board_lost, 0);
+    assert_int_equal(count_wrong(&t, st, 19), 0);
+    double fit;
+    assert_int_equal(vis_grid_fit(&img, &g, &fit), 0);
+    assert_true(fit > 0.8);
+    /* the board moved by half a cell: the grid no longer fits */
+    double moved[4][2];
+    for (int k = 0; k < 4; k++) {
+        moved[k][0] = sy.corners[k][0] + 11;
+        moved[k][1] = sy.corners[k][1] + 9;
+    }
+    vis_geom_t gm;
+    assert_int_equal(vis_geom_from_corners(moved, 19, img.w, img.h, &gm), 0);
+    assert_int_equal(vis_track(&img, &gm, NULL, &t), 0);
+    assert_int_equal(t.board_lost, 1);
+    /* a blank frame (camera covered) */
+    cvb_image_t blank = { 0 };
+    assert_int_equal(cvb_image_alloc(&blank, 800, 600, 3), 0);
+    assert_int_equal(vis_track(&blank, &g, NULL, &t), 0);
+    assert_int_equal(t.board_lost, 1);
+    cvb_image_free(&blank);
+    cvb_image_free(&img);
+}
+
+static void test_occlusion(void **state)
+{
+    (void)state;
+    synth_t sy;
+    uint8_t st[361];
+    position(19, 9, st);
+    synth_defaults(&sy, 800, 600, 19);
+    sy.stones = st;
+    cvb_image_t img = { 0 };
+    assert_int_equal(synth_render(&sy, &img), 0);
+    vis_geom_t g;
+    assert_int_equal(vis_geom_from_corners(sy.corners, 19, img.w, img.h, &g), 0);
+    /* a green sleeve over the lower right quarter of the board */
+    int k0 = 14 * 19 + 14;
+    double cx = g.px[k0], cy = g.py[k0], r = 3.5 * g.radius[k0] * 2;
+    assert_int_equal(cvb_draw_circle(&img, cx, cy, r, 40, 150, 60, -1), 0);
+    vis_snapshot_t s;
+    memset(&s, 0, sizeof s);
+    assert_int_equal(vis_classify(&img, &g, NULL, &s), 0);
+    assert_int_equal(s.occluder, 1);
+    assert_int_equal(s.occluded[k0], 1);
+    /* points far from the sleeve are still read */
+    assert_int_equal(s.occluded[2 * 19 + 2], 0);
+    assert_int_equal(s.color[2 * 19 + 2], st[2 * 19 + 2]);
+    cvb_image_free(&img);
+}
+
+static void test_bad_input(void **state)
+{
+    (void)state;
+    vis_geom_t g;
+    vis_snapshot_t s;
+    memset(&s, 0, sizeof s);
+    assert_int_equal(vis_detect(NULL, NULL, 0, &g, &s, NULL), VIS_EINVAL);
+    cvb_image_t tiny = { 0 }, flat = { 0 };
+    assert_int_equal(cvb_image_alloc(&tiny, 10, 10, 3), 0);
+    assert_int_equal(vis_detect(&tiny, NULL, 0, &g, &s, NULL), VIS_ENOBOARD);
+    assert_int_equal(vis_detect(&tiny, NULL, 7, &g, &s, NULL), VIS_ENOBOARD);
+    assert_int_equal(vis_detect(&tiny, NULL, 99, &g, &s, NULL), VIS_EINVAL);
+    assert_int_equal(cvb_image_alloc(&flat, 640, 480, 3), 0);
+    memset(flat.data, 128, flat.stride * 480);
+    assert_int_equal(vis_detect(&flat, NULL, 0, &g, &s, NULL), VIS_ENOBOARD);
+    /* noise only */
+    unsigned seed = 3;
+    for (size_t i = 0; i < flat.stride * 480; i++)
+        flat.data[i] = (uint8_t)synth_rand(&seed);
+    assert_int_equal(vis_detect(&flat, NULL, 0, &g, &s, NULL), VIS_ENOBOARD);
+    double bad[4][2] = { { 0, 0 }, { 10, 10 }, { 20, 20 }, { 30, 30 } };
+    assert_int_equal(vis_geom_from_corners(bad, 19, 640, 480, &g), VIS_EINVAL);
+    double crossed[4][2] = { { 0, 0 }, { 100, 100 }, { 100, 0 }, { 0, 100 } };
+    assert_int_equal(vis_geom_from_corners(crossed, 19, 640, 480, &g), VIS_EINVAL);
+    assert_string_equal(vis_strerror(VIS_ENOBOARD), "no board found");
+    cvb_image_free(&tiny);
+    cvb_image_free(&flat);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_homog_exact),
+        cmocka_unit_test(test_proj1),
+        cmocka_unit_test(test_detect_19_perspective),
+        cmocka_unit_test(test_detect_19_side_camera),
+        cmocka_unit_test(test_detect_13_and_9),
+        cmocka_unit_test(test_detect_crowded),
+        cmocka_unit_test(test_classify_corners_and_track),
+        cmocka_unit_test(test_occlusion),
+        cmocka_unit_test(test_bad_input),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

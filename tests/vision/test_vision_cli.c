@@ -1,0 +1,222 @@
+/* test_vision_cli.c: `kifucam detect` end to end (the binary from $KIFUCAM_BIN): the three
+ * formats, --corners and its orientation, --debug, and bad input with the contract's
+ * exit codes and one-line errors. Images are drawn by synth.h into a temporary folder. */
+#include <stddef.h>
+#include <stdarg.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "synth.h"
+#include "testutil.h"
+
+static char tmpdir[256];
+static uint8_t stones[361];
+static synth_t sy;
+
+/* Run a shell command; capture stdout and stderr (each up to cap bytes). Exit code. */
+static int run(const char *args, char *out, size_t cap, char *err, size_t ecap)
+{
+    const char *bin = getenv("KIFUCAM_BIN");
+    if (!bin || !*bin)
+        bin = "kifucam";
+    char cmd[4096], ep[300];
+    snprintf(ep, sizeof ep, "%s/stderr.txt", tmpdir);
+    snprintf(cmd, sizeof cmd, "'%s' detect %s 2>'%s'", bin, args, ep);
+    FILE *p = popen(cmd, "r");
+    assert_non_null(p);
+    size_t n = fread(out, 1, cap - 1, p);
+    out[n] = 0;
+    int st = pclose(p);
+    FILE *e = fopen(ep, "r");
+    err[0] = 0;
+    if (e) {
+        size_t m = fread(err, 1, ecap - 1, e);
+        err[m] = 0;
+        fclose(e);
+    }
+    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+static int lines_in(const char *s)
+{
+    int n = 0;
+    for (; *s; s++)
+        n += *s == '\n';
+    return n;
+}
+
+static int setup(void **state)
+{
+    (void)state;
+    snprintf(tmpdir, sizeof tmpdir, "/tmp/kc_vision_cli_XXXXXX");
+    if (!mkdtemp(tmpdir))
+        return -1;
+    for (int k = 0; k < 361; k++)
+        stones[k] = (k * 37 % 11 == 0) ? VIS_BLACK : (k * 53 % 13 == 0) ? VIS_WHITE : VIS_EMPTY;
+    synth_defaults(&sy, 800, 600, 19);
+    sy.stones = stones;
+    cvb_image_t img = { 0 };
+    char p[400];
+    if (synth_render(&sy, &img))
+        return -1;
+    snprintf(p, sizeof p, "%s/board.png", tmpdir);
+    int rc = cvb_imwrite(p, &img, 0);
+    cvb_image_free(&img);
+    cvb_image_t tiny = { 0 }, flat = { 0 };
+    cvb_image_alloc(&tiny, 8, 8, 3);
+    snprintf(p, sizeof p, "%s/tiny.png", tmpdir);
+    rc |= cvb_imwrite(p, &tiny, 0);
+    cvb_image_alloc(&flat, 640, 480, 3);
+    memset(flat.data, 140, flat.stride * 480);
+    snprintf(p, sizeof p, "%s/flat.jpg", tmpdir);
+    rc |= cvb_imwrite(p, &flat, 90);
+    cvb_image_free(&tiny);
+    cvb_image_free(&flat);
+    snprintf(p, sizeof p, "%s/empty.jpg", tmpdir);
+    FILE *f = fopen(p, "w");
+    if (f)
+        fclose(f);
+    snprintf(p, sizeof p, "%s/garbage.png", tmpdir);
+    f = fopen(p, "w");
+    if (f) {
+        fputs("\x89PNG\r\n\x1a\n not really", f);
+        fclose(f);
+    }
+    return rc;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    char cmd[400];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
+    return system(cmd) == 0 ? 0 : -1;
+}
+
+static void expect_board(const char *out, const uint8_t *st, int S)
+{
+    const char *p = out;
+    for (int y = 0; y < S; y++) {
+        for (int x = 0; x < S; x++) {
+            char want = ".XO"[st[y * S + x]];
+            assert_int_equal(*p, want);
+            p++;
+        }
+        assert_int_equal(*p, '\n');
+        p++;
+    }
+    assert_int_equal(*p, 0);
+}
+
+static void test_text_auto(void **state)
+{
+    (void)state;
+    char out[8192], err[1024], a[512];
+    snprintf(a, sizeof a, "'%s/board.png'", tmpdir);
+    assert_int_equal(run(a, out, sizeof out, err, sizeof err), 0);
+    expect_board(out, stones, 19);
+}
+
+static void test_corners_orientation(void **state)
+{
+    (void)state;
+    char out[8192], err[1024], a[512];
+    double(*c)[2] = sy.corners;
+    /* given in the natural order: the board as drawn */
+    snprintf(a, sizeof a, "'%s/board.png' --corners '%.2f,%.2f;%.2f,%.2f;%.2f,%.2f;%.2f,%.2f'",
+             tmpdir, c[0][0], c[0][1], c[1][0], c[1][1], c[2][0], c[2][1], c[3][0], c[3][1]);
+    assert_int_equal(run(a, out, sizeof out, err, sizeof err), 0);
+    expect_board(out, stones, 19);
+    /* starting at the drawn top-right: row 1 runs from it to the bottom-right */
+    snprintf(a, sizeof a,
+             "'%s/board.png' --size 19 --corners '%.2f,%.2f;%.2f,%.2f;%.2f,%.2f;%.2f,%.2f'",
+             tmpdir, c[1][0], c[1][1], c[2][0], c[2][1], c[3][0], c[3][1], c[0][0], c[0][1]);
+    assert_int_equal(run(a, out, sizeof out, err, sizeof err), 0);
+    uint8_t rot[361];
+    for (int y = 0; y < 19; y++)
+        for (int x = 0; x < 19; x++) /* out (x, y) = drawn (18 - y, x) */
+            rot[y * 19 + x] = stones[x * 19 + (18 - y)];
+    expect_board(out, rot, 19);
+}
+
+static void test_json_sgf_debug(void **state)
+{
+    (void)state;
+    char out[32768], err[1024], a[512];
+    if (snprintf(a, sizeof a, "'%s/board.png' --format json --debug '%s/dbg'", tmpdir, tmpdir) >= (int)sizeof a)
+        fail();
+    assert_int_equal(run(a, out, sizeof out, err, sizeof err), 0);
+    assert_non_null(strstr(out, "{\"size\":19,\"corners\":[["));
+    assert_non_null(strstr(out, "\"confidence\":[["));
+    assert_non_null(strstr(out, "\"ms\":{\"total\":"));
+    assert_non_null(strstr(out, "\"classify\":"));
+    char d[600];
+    snprintf(d, sizeof d, "%s/dbg", tmpdir);
+    DIR *dir = opendir(d);
+    assert_non_null(dir);
+    int files = 0;
+    struct dirent *de;
+    while ((de = readdir(dir)))
+        files += de->d_name[0] != '.';
+    closedir(dir);
+    assert_true(files >= 5); /* one per stage */
+    snprintf(a, sizeof a, "'%s/board.png' --format sgf", tmpdir);
+    assert_int_equal(run(a, out, sizeof out, err, sizeof err), 0);
+    assert_memory_equal(out, "(;GM[1]FF[4]SZ[19]AB[", 21);
+    int nb = 0;
+    for (int k = 0; k < 361; k++)
+        nb += stones[k] != VIS_EMPTY;
+    int nbr = 0;
+    for (const char *p = out; *p; p++)
+        nbr += *p == '[';
+    assert_int_equal(nbr, nb + 3); /* GM FF SZ + one per stone */
+}
+
+static void expect_fail(const char *args, int code, const char *needle)
+{
+    char out[4096], err[2048], a[1024];
+    snprintf(a, sizeof a, args, tmpdir);
+    int rc = run(a, out, sizeof out, err, sizeof err);
+    if (rc != code || lines_in(err) != 1 || (needle && !strstr(err, needle)))
+        print_message("args %s: exit %d, stderr: %s\n", a, rc, err);
+    assert_int_equal(rc, code);
+    assert_int_equal(lines_in(err), 1);
+    assert_string_equal(out, "");
+    if (needle)
+        assert_non_null(strstr(err, needle));
+}
+
+static void test_bad_input(void **state)
+{
+    (void)state;
+    expect_fail("'%s/missing.jpg'", 2, "missing.jpg");
+    expect_fail("'%s/empty.jpg'", 2, "empty.jpg");
+    expect_fail("'%s/garbage.png'", 2, "garbage.png");
+    expect_fail("'%s/tiny.png'", 1, "no board");
+    expect_fail("'%s/flat.jpg'", 1, "no board");
+    expect_fail("'%s/board.png' --calib x.json", 2, "calibration profiles are not supported yet");
+    expect_fail("'%s/board.png' --size 7", 2, "--size");
+    expect_fail("'%s/board.png' --format xml", 2, "--format");
+    expect_fail("'%s/board.png' --corners 1,2;3", 2, "--corners");
+    expect_fail("'%s/board.png' --corners '0,0;10,10;20,20;30,30'", 2, "--corners");
+    expect_fail("'%s/board.png' --bogus", 2, "--bogus");
+    expect_fail("'%s/board.png' '%s/board.png'", 2, "one image");
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_text_auto),
+        cmocka_unit_test(test_corners_orientation),
+        cmocka_unit_test(test_json_sgf_debug),
+        cmocka_unit_test(test_bad_input),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
