@@ -82,6 +82,18 @@ static void test_random_19x19(void **state)
     assert_true(total > 2000);
 }
 
+/* The smallest and largest boards, and the sizes in between that nobody plays. */
+static void test_random_other_sizes(void **state)
+{
+    (void)state;
+    static const int sizes[] = { 2, 3, 4, 5, 7, 13, 25 };
+    int total = 0;
+    for (int i = 0; i < 7; i++)
+        total += rt_random_game(sizes[i], i % 2 ? "tromp-taylor" : "chinese", 31 + (uint64_t)i,
+                                sizes[i] < 7 ? 60 : 400);
+    assert_true(total > 500);
+}
+
 /* Board level only: random placements including multi-stone suicides. */
 static void test_random_board_suicide(void **state)
 {
@@ -107,6 +119,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_random_9x9),
         cmocka_unit_test(test_random_19x19),
+        cmocka_unit_test(test_random_other_sizes),
         cmocka_unit_test(test_random_board_suicide),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
