@@ -852,3 +852,10 @@ int clk_sgf_move(const clk_t *c, clk_side_t side, double *left_s, int *ob)
         *ob = sp->system == CLK_CANADIAN ? st->moves : st->periods;
     return CLK_OK;
 }
+
+const char *clk_sgf_result(const clk_t *c)
+{
+    if (!c || c->loser == CLK_NONE)
+        return NULL;
+    return c->loser == CLK_BLACK ? "W+T" : "B+T";
+}

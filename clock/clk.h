@@ -148,6 +148,9 @@ bool clk_paused(const clk_t *c);
 /* Who lost on time, or CLK_NONE; and when (the flag-fall time). */
 clk_side_t clk_loser(const clk_t *c, int64_t *t_ms);
 
+/* The SGF RE[] value after a loss on time ("W+T" when Black lost, "B+T" when White
+ * lost), or NULL while no flag has fallen. Static storage. */
+const char *clk_sgf_result(const clk_t *c);
 /* SGF: TM[] (main time in seconds) and OT[] (overtime text) for the game header;
  * buffers of len bytes, NUL-terminated. */
 int clk_sgf_header(const clk_t *c, char *tm, size_t tmlen, char *ot, size_t otlen);

@@ -114,6 +114,7 @@ static void test_absolute(void **state)
     assert_true(view(c, CLK_WHITE, SEC(200)).main_ms == SEC(530));
     /* a move time before the turn began counts as the start */
     assert_int_equal(clk_move(c, CLK_WHITE, SEC(120)), CLK_OK);
+    assert_null(clk_sgf_result(c));
     assert_true(view(c, CLK_WHITE, SEC(500)).main_ms == SEC(600));
     /* Black's flag falls at 130 + 570 = 700 s */
     assert_int_equal(clk_update(c, SEC(699)), CLK_OK);
@@ -122,6 +123,7 @@ static void test_absolute(void **state)
     int64_t t = 0;
     assert_int_equal(clk_loser(c, &t), CLK_BLACK);
     assert_true(t == SEC(700));
+    assert_string_equal(clk_sgf_result(c), "W+T");
     clk_event_t ev;
     assert_true(clk_next_event(c, &ev));
     assert_int_equal(ev.kind, CLK_EV_LOSS);
@@ -151,6 +153,7 @@ static void test_fischer(void **state)
     int64_t t = 0;
     assert_int_equal(clk_loser(c, &t), CLK_WHITE);
     assert_true(t == SEC(13));
+    assert_string_equal(clk_sgf_result(c), "B+T");
     clk_destroy(c);
     c = mk("main=10s,fischer=5s");
     assert_int_equal(clk_start(c, CLK_BLACK, 0), CLK_OK);
