@@ -117,10 +117,11 @@ void go_score_half_text(int v2, char *buf, size_t len)
     int a = v2 < 0 ? -v2 : v2;
     if (!buf || !len)
         return;
-    if (a % 2)
-        snprintf(buf, len, "%s%d.5", v2 < 0 ? "-" : "", a / 2);
-    else
-        snprintf(buf, len, "%s%d", v2 < 0 ? "-" : "", a / 2);
+    /* The return value is checked so that GCC does not warn about truncation: a
+     * too-small buffer gets a truncated (still terminated) text. */
+    int n = snprintf(buf, len, a % 2 ? "%s%d.5" : "%s%d", v2 < 0 ? "-" : "", a / 2);
+    if (n < 0)
+        buf[0] = '\0';
 }
 
 int go_score_count(const go_board_t *b, const go_rules_t *rules, const go_score_params_t *par,
