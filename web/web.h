@@ -7,10 +7,12 @@
  * and pushes it as a Server-Sent Event to every /events client. Publishing never blocks on
  * the network: it copies the text and wakes the connection threads.
  *
- * Threads: libmicrohttpd runs one thread per connection (bounded by max_connections);
- * web_server_create returns at once. The action callback is called from a server thread,
- * never two calls at once (the server serialises them), never after web_server_destroy
- * has returned.
+ * Threads: libmicrohttpd runs its epoll event loop in one internal thread (connections
+ * bounded by max_connections; a stalled one is cut off after connection_timeout_s and never
+ * holds up the others); a second small thread sends the /events keepalives.
+ * web_server_create returns at once. The action callback is called from the server's
+ * thread, never two calls at once, never after web_server_destroy has returned; it should
+ * return quickly (every other client waits meanwhile).
  *
  * Paths (all pages are compiled into the binary; no file system path is ever mapped):
  *   GET  /overlay[?bg=none][&size=PX][&coords=0]  the broadcast overlay (OBS browser source)

@@ -1,9 +1,19 @@
-/* web_server.c: the embedded HTTP server behind web.h (libmicrohttpd, one thread per
- * connection, bounded).
+/* web_server.c: the embedded HTTP server behind web.h (libmicrohttpd's epoll event loop in
+ * one internal thread, plus a ticker thread for the /events keepalives).
+ *
+ * Why an event loop and not a thread per connection: a published state must reach every
+ * /events client at once; with a thread each, every publish woke hundreds of threads and
+ * took the cores from the recording loop. Here an idle /events connection is suspended
+ * (MHD_suspend_connection from its content reader); a publish resumes them all, and the
+ * one server thread writes the event to each socket without blocking on any of them.
  *
  * Invariants:
  *  - everything published (state, record, frame, the event ring) lives under srv->mu;
- *    request threads copy what they serve while holding it, never the network write;
+ *    request handlers copy what they serve while holding it, never the network write;
+ *  - an /events client is suspended only by its own reader, under srv->mu, after finding
+ *    nothing to send; publish, the ticker and destroy resume it under srv->mu: no wakeup
+ *    is lost, and after `stopping` no reader suspends again (destroy resumes everyone
+ *    before MHD_stop_daemon, which must never meet a suspended connection);
  *  - events[] holds the last WEB_RING published events; events[seq % WEB_RING] is the
  *    event numbered seq; an event is shared by reference count (under srv->mu) by the
  *    /events clients still sending it;
@@ -50,7 +60,10 @@ struct web_server {
     void *user;
 
     pthread_mutex_t mu;
-    pthread_cond_t cv;          /* broadcast on every publish and at stop */
+    pthread_cond_t cv;          /* wakes the ticker at stop */
+    pthread_t ticker;
+    bool ticker_started;
+    struct web_sse *sse_head;   /* every /events client (a doubly linked list) */
     pthread_mutex_t action_mu;
     bool stopping;
     char *state;                /* latest compact state JSON, or NULL */
@@ -75,6 +88,10 @@ typedef struct web_req {
 /* One /events client. */
 typedef struct web_sse {
     web_server_t *srv;
+    struct MHD_Connection *conn;
+    struct web_sse *prev, *next_cl; /* srv->sse_head list, under srv->mu */
+    bool suspended;             /* under srv->mu */
+    time_t last_send;           /* CLOCK_MONOTONIC seconds of the last bytes handed over */
     uint64_t next;              /* the next event number to send */
     web_event_t *cur;           /* the event being sent, or NULL */
     size_t off;                 /* bytes of cur already sent */
@@ -225,6 +242,22 @@ static int hexval(char ch)
 
 /* ---- Server-Sent Events ---- */
 
+static time_t mono_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec;
+}
+
+/* Resume a suspended client; call with srv->mu held. */
+static void sse_wake_locked(web_sse_t *cl)
+{
+    if (cl->suspended) {
+        cl->suspended = false;
+        MHD_resume_connection(cl->conn);
+    }
+}
+
 static ssize_t sse_read(void *cls, uint64_t pos, char *buf, size_t max)
 {
     (void)pos;
@@ -233,27 +266,30 @@ static ssize_t sse_read(void *cls, uint64_t pos, char *buf, size_t max)
     if (!cl->hello) {
         static const char hello[] = "retry: 1000\n\n";
         cl->hello = true;
+        cl->last_send = mono_s();
         memcpy(buf, hello, sizeof hello - 1);
         return (ssize_t)(sizeof hello - 1);
     }
     pthread_mutex_lock(&srv->mu);
     if (!cl->cur) {
-        struct timespec until;
-        clock_gettime(CLOCK_REALTIME, &until);
-        until.tv_sec += srv->cfg.keepalive_s;
-        while (!srv->stopping && cl->next > srv->seq) {
-            if (pthread_cond_timedwait(&srv->cv, &srv->mu, &until) == ETIMEDOUT)
-                break;
-        }
         if (srv->stopping) {
             pthread_mutex_unlock(&srv->mu);
             return MHD_CONTENT_READER_END_OF_STREAM;
         }
-        if (cl->next > srv->seq) {          /* idle: a comment keeps proxies and us honest */
+        if (cl->next > srv->seq) {
+            time_t now = mono_s();
+            if (now - cl->last_send >= srv->cfg.keepalive_s) {
+                /* idle: a comment keeps proxies open and finds the clients that left */
+                cl->last_send = now;
+                pthread_mutex_unlock(&srv->mu);
+                static const char ka[] = ": keepalive\n\n";
+                memcpy(buf, ka, sizeof ka - 1);
+                return (ssize_t)(sizeof ka - 1);
+            }
+            cl->suspended = true;           /* until a publish, the ticker or destroy */
+            MHD_suspend_connection(cl->conn);
             pthread_mutex_unlock(&srv->mu);
-            static const char ka[] = ": keepalive\n\n";
-            memcpy(buf, ka, sizeof ka - 1);
-            return (ssize_t)(sizeof ka - 1);
+            return 0;
         }
         if (srv->seq - cl->next >= WEB_RING)
             cl->next = srv->seq;
@@ -268,6 +304,7 @@ static ssize_t sse_read(void *cls, uint64_t pos, char *buf, size_t max)
         n = max;
     memcpy(buf, cl->cur->text + cl->off, n);
     cl->off += n;
+    cl->last_send = mono_s();
     if (cl->off == cl->cur->len) {
         pthread_mutex_lock(&srv->mu);
         event_release_locked(cl->cur);
@@ -283,29 +320,55 @@ static void sse_free(void *cls)
     web_server_t *srv = cl->srv;
     pthread_mutex_lock(&srv->mu);
     event_release_locked(cl->cur);
+    if (cl->prev)
+        cl->prev->next_cl = cl->next_cl;
+    else
+        srv->sse_head = cl->next_cl;
+    if (cl->next_cl)
+        cl->next_cl->prev = cl->prev;
     srv->sse_clients--;
     pthread_mutex_unlock(&srv->mu);
     free(cl);
 }
 
+/* The ticker: once a second, resume the /events clients due for a keepalive. */
+static void *ticker_main(void *arg)
+{
+    web_server_t *srv = arg;
+    pthread_mutex_lock(&srv->mu);
+    while (!srv->stopping) {
+        struct timespec until;
+        clock_gettime(CLOCK_MONOTONIC, &until);
+        until.tv_sec += 1;
+        pthread_cond_timedwait(&srv->cv, &srv->mu, &until);
+        time_t now = mono_s();
+        for (web_sse_t *cl = srv->sse_head; cl && !srv->stopping; cl = cl->next_cl)
+            if (cl->suspended && now - cl->last_send >= srv->cfg.keepalive_s)
+                sse_wake_locked(cl);
+    }
+    pthread_mutex_unlock(&srv->mu);
+    return NULL;
+}
+
 static enum MHD_Result serve_events(web_server_t *srv, struct MHD_Connection *c)
 {
+    web_sse_t *cl = calloc(1, sizeof *cl);
+    if (!cl)
+        return MHD_NO;
     pthread_mutex_lock(&srv->mu);
     bool full = srv->sse_clients >= srv->cfg.max_sse_clients;
     if (!full)
         srv->sse_clients++;
-    uint64_t start = srv->seq ? srv->seq : 1;   /* the latest state first, then each new */
+    cl->next = srv->seq ? srv->seq : 1;     /* the latest state first, then each new one */
     pthread_mutex_unlock(&srv->mu);
-    if (full)
+    if (full) {
+        free(cl);
         return reply_text(srv, c, MHD_HTTP_SERVICE_UNAVAILABLE, "too many /events clients\n");
-    web_sse_t *cl = calloc(1, sizeof *cl);
-    struct MHD_Response *r = NULL;
-    if (cl) {
-        cl->srv = srv;
-        cl->next = start;
-        r = MHD_create_response_from_callback(MHD_SIZE_UNKNOWN, WEB_SSE_BLOCK, sse_read, cl,
-                                              sse_free);
     }
+    cl->srv = srv;
+    cl->conn = c;
+    struct MHD_Response *r = MHD_create_response_from_callback(MHD_SIZE_UNKNOWN, WEB_SSE_BLOCK,
+                                                               sse_read, cl, sse_free);
     if (!r) {
         free(cl);
         pthread_mutex_lock(&srv->mu);
@@ -313,14 +376,18 @@ static enum MHD_Result serve_events(web_server_t *srv, struct MHD_Connection *c)
         pthread_mutex_unlock(&srv->mu);
         return MHD_NO;
     }
+    pthread_mutex_lock(&srv->mu);           /* from now on sse_free unlinks it */
+    cl->next_cl = srv->sse_head;
+    if (srv->sse_head)
+        srv->sse_head->prev = cl;
+    srv->sse_head = cl;
+    srv->requests++;
+    pthread_mutex_unlock(&srv->mu);
     MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, "text/event-stream");
     MHD_add_response_header(r, MHD_HTTP_HEADER_CACHE_CONTROL, "no-store");
     MHD_add_response_header(r, "X-Accel-Buffering", "no");
     enum MHD_Result ret = MHD_queue_response(c, MHD_HTTP_OK, r);
     MHD_destroy_response(r);
-    pthread_mutex_lock(&srv->mu);
-    srv->requests++;
-    pthread_mutex_unlock(&srv->mu);
     return ret;
 }
 
@@ -579,8 +646,8 @@ int web_server_create(const web_config_t *cfg, web_action_fn on_action, void *us
     struct sockaddr_in a4;
     struct sockaddr_in6 a6;
     struct sockaddr *sa;
-    unsigned flags = MHD_USE_THREAD_PER_CONNECTION | MHD_USE_INTERNAL_POLLING_THREAD |
-                     MHD_USE_POLL | MHD_USE_ITC;
+    unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | MHD_ALLOW_SUSPEND_RESUME |
+                     MHD_USE_ITC;
     const char *addr = c.address && *c.address ? c.address : "127.0.0.1";
     memset(&a4, 0, sizeof a4);
     memset(&a6, 0, sizeof a6);
@@ -618,6 +685,7 @@ int web_server_create(const web_config_t *cfg, web_action_fn on_action, void *us
     pthread_mutex_init(&srv->action_mu, NULL);
     pthread_condattr_t ca;
     pthread_condattr_init(&ca);
+    pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
     pthread_cond_init(&srv->cv, &ca);
     pthread_condattr_destroy(&ca);
 
@@ -635,6 +703,11 @@ int web_server_create(const web_config_t *cfg, web_action_fn on_action, void *us
         web_server_destroy(srv);
         return WEB_ESTART;
     }
+    if (pthread_create(&srv->ticker, NULL, ticker_main, srv) != 0) {
+        web_server_destroy(srv);
+        return WEB_ENOMEM;
+    }
+    srv->ticker_started = true;
     const union MHD_DaemonInfo *info = MHD_get_daemon_info(srv->daemon, MHD_DAEMON_INFO_BIND_PORT);
     srv->port = info ? info->port : c.port;
     *out = srv;
@@ -649,12 +722,17 @@ void web_server_destroy(web_server_t *srv)
         MHD_socket ls = MHD_quiesce_daemon(srv->daemon);
         if (ls != MHD_INVALID_SOCKET)
             close(ls);
-        pthread_mutex_lock(&srv->mu);
-        srv->stopping = true;
-        pthread_cond_broadcast(&srv->cv);
-        pthread_mutex_unlock(&srv->mu);
-        MHD_stop_daemon(srv->daemon);
     }
+    pthread_mutex_lock(&srv->mu);
+    srv->stopping = true;
+    pthread_cond_broadcast(&srv->cv);
+    for (web_sse_t *cl = srv->sse_head; cl; cl = cl->next_cl)
+        sse_wake_locked(cl);
+    pthread_mutex_unlock(&srv->mu);
+    if (srv->ticker_started)
+        pthread_join(srv->ticker, NULL);
+    if (srv->daemon)
+        MHD_stop_daemon(srv->daemon);
     for (int i = 0; i < WEB_RING; i++)
         event_release_locked(srv->events[i]);
     free(srv->state);
@@ -709,7 +787,8 @@ int web_server_publish_state(web_server_t *srv, const char *state_json)
     free(srv->state);
     srv->state = compact;
     srv->state_len = len;
-    pthread_cond_broadcast(&srv->cv);
+    for (web_sse_t *cl = srv->sse_head; cl; cl = cl->next_cl)
+        sse_wake_locked(cl);
     pthread_mutex_unlock(&srv->mu);
     return WEB_OK;
 }
