@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include <opencv2/calib3d.hpp>
 #include <opencv2/core.hpp>
 #include <opencv2/imgcodecs.hpp>
 #include <opencv2/imgproc.hpp>
@@ -437,5 +438,140 @@ int cvb_render_blur(const cvb_image_t *src, cvb_image_t *dst, int x, int y, int 
 }
 
 // ---------------------------------------------------------------- calib
+int cvb_find_chessboard(const cvb_image_t *img, int cols, int rows, float *pts, int *found)
+{
+    if (!valid(img) || cols < 2 || rows < 2 || !pts || !found)
+        return CVB_EINVAL;
+    CVB_TRY
+    cv::Mat m = wrap(img), gray;
+    if (img->channels == 3)
+        cv::cvtColor(m, gray, cv::COLOR_BGR2GRAY);
+    else
+        gray = m;
+    std::vector<cv::Point2f> c;
+    bool ok = cv::findChessboardCorners(gray, cv::Size(cols, rows), c,
+                                        cv::CALIB_CB_ADAPTIVE_THRESH |
+                                            cv::CALIB_CB_NORMALIZE_IMAGE);
+    if (!ok || c.size() != (size_t)cols * rows) {
+        *found = 0;
+        return CVB_OK;
+    }
+    cv::cornerSubPix(gray, c, cv::Size(5, 5), cv::Size(-1, -1),
+                     cv::TermCriteria(cv::TermCriteria::EPS + cv::TermCriteria::COUNT, 40, 0.01));
+    for (size_t i = 0; i < c.size(); i++) {
+        pts[2 * i] = c[i].x;
+        pts[2 * i + 1] = c[i].y;
+    }
+    *found = 1;
+    return CVB_OK;
+    CVB_CATCH
+}
+
+int cvb_calibrate_camera(const float *obj, const float *img_pts, int npts, int nviews, int w,
+                         int h, double K[9], double dist[5], double *rms)
+{
+    if (!obj || !img_pts || npts < 4 || nviews < 1 || w <= 0 || h <= 0 || !K || !dist || !rms)
+        return CVB_EINVAL;
+    CVB_TRY
+    std::vector<cv::Point3f> o((size_t)npts);
+    for (int i = 0; i < npts; i++)
+        o[(size_t)i] = cv::Point3f(obj[2 * i], obj[2 * i + 1], 0.f);
+    std::vector<std::vector<cv::Point3f>> objs((size_t)nviews, o);
+    std::vector<std::vector<cv::Point2f>> ims((size_t)nviews);
+    for (int v = 0; v < nviews; v++) {
+        ims[(size_t)v].resize((size_t)npts);
+        for (int i = 0; i < npts; i++) {
+            const float *q = img_pts + 2 * ((size_t)v * npts + i);
+            ims[(size_t)v][(size_t)i] = cv::Point2f(q[0], q[1]);
+        }
+    }
+    cv::Mat Km, Dm;
+    std::vector<cv::Mat> rv, tv;
+    double e = cv::calibrateCamera(objs, ims, cv::Size(w, h), Km, Dm, rv, tv);
+    if (Km.rows != 3 || Km.cols != 3 || Dm.total() < 5 || !(e >= 0 && e < 1e12))
+        return CVB_ECV;
+    Km.convertTo(Km, CV_64F);
+    Dm.convertTo(Dm, CV_64F);
+    for (int i = 0; i < 9; i++)
+        K[i] = Km.at<double>(i / 3, i % 3);
+    for (int i = 0; i < 5; i++)
+        dist[i] = Dm.at<double>(i);
+    *rms = e;
+    return CVB_OK;
+    CVB_CATCH
+}
+
+int cvb_undistort_points(const double *in, double *out, int n, const double K[9],
+                         const double dist[5])
+{
+    if (!in || !out || n < 0 || !K || !dist)
+        return CVB_EINVAL;
+    if (n == 0)
+        return CVB_OK;
+    CVB_TRY
+    cv::Mat Km(3, 3, CV_64F, const_cast<double *>(K));
+    cv::Mat Dm(1, 5, CV_64F, const_cast<double *>(dist));
+    std::vector<cv::Point2d> src((size_t)n), dst;
+    for (int i = 0; i < n; i++)
+        src[(size_t)i] = cv::Point2d(in[2 * i], in[2 * i + 1]);
+    cv::undistortPoints(src, dst, Km, Dm, cv::noArray(), Km);
+    if (dst.size() != (size_t)n)
+        return CVB_ECV;
+    for (int i = 0; i < n; i++) {
+        out[2 * i] = dst[(size_t)i].x;
+        out[2 * i + 1] = dst[(size_t)i].y;
+    }
+    return CVB_OK;
+    CVB_CATCH
+}
+
+int cvb_undistort_map(int w, int h, const double K[9], const double dist[5], float *mapx,
+                      float *mapy)
+{
+    if (w <= 0 || h <= 0 || !K || !dist || !mapx || !mapy)
+        return CVB_EINVAL;
+    CVB_TRY
+    cv::Mat Km(3, 3, CV_64F, const_cast<double *>(K));
+    cv::Mat Dm(1, 5, CV_64F, const_cast<double *>(dist));
+    cv::Mat mx(h, w, CV_32FC1, mapx), my(h, w, CV_32FC1, mapy);
+    cv::Mat ox, oy;
+    cv::initUndistortRectifyMap(Km, Dm, cv::Mat(), Km, cv::Size(w, h), CV_32FC1, ox, oy);
+    ox.copyTo(mx);
+    oy.copyTo(my);
+    if (mx.data != (uchar *)mapx || my.data != (uchar *)mapy)
+        return CVB_ECV;
+    return CVB_OK;
+    CVB_CATCH
+}
+
+int cvb_remap(const cvb_image_t *img, const float *mapx, const float *mapy, cvb_image_t *dst)
+{
+    if (!valid(img) || !mapx || !mapy || !dst || dst == img)
+        return CVB_EINVAL;
+    CVB_TRY
+    cv::Mat mx(img->h, img->w, CV_32FC1, const_cast<float *>(mapx));
+    cv::Mat my(img->h, img->w, CV_32FC1, const_cast<float *>(mapy));
+    int reuse = dst->data && dst->w == img->w && dst->h == img->h &&
+                dst->channels == img->channels && dst->data != img->data;
+    cvb_image_t fresh = { 0, 0, 0, 0, NULL };
+    if (!reuse) {
+        int rc = cvb_image_alloc(&fresh, img->w, img->h, img->channels);
+        if (rc)
+            return rc;
+    }
+    cv::Mat d = wrap(reuse ? dst : &fresh);
+    try {
+        cv::remap(wrap(img), d, mx, my, cv::INTER_LINEAR, cv::BORDER_CONSTANT, cv::Scalar::all(0));
+    } catch (...) {
+        cvb_image_free(&fresh);
+        throw;
+    }
+    if (!reuse) {
+        cvb_image_free(dst);
+        *dst = fresh;
+    }
+    return CVB_OK;
+    CVB_CATCH
+}
 
 } // extern "C"

@@ -113,6 +113,28 @@ int cvb_render_blur(const cvb_image_t *src, cvb_image_t *dst, int x, int y, int 
                     double sigma);
 
 /* ---- calib ---- */
+/* Find the cols x rows inner corners of a printed chessboard in img (gray or BGR), refined
+ * to sub-pixel: pts (caller's, 2*cols*rows floats) gets (x, y) pairs row by row. *found
+ * is 1 when the whole pattern was seen (pts written only then), else 0. */
+int cvb_find_chessboard(const cvb_image_t *img, int cols, int rows, float *pts, int *found);
+/* Calibrate a camera (cv::calibrateCamera) from nviews views of one planar pattern: obj
+ * holds its npts (x, y) points on the plane (any unit), img_pts nviews*npts (x, y) pixel
+ * pairs in the same order, w x h the image size. K (3x3 row-major) and dist (k1, k2, p1,
+ * p2, k3) are written on success, *rms the reprojection error in pixels. */
+int cvb_calibrate_camera(const float *obj, const float *img_pts, int npts, int nviews, int w,
+                         int h, double K[9], double dist[5], double *rms);
+/* Undistort n pixel points (x, y pairs; out may equal in): the pixels where a distortion-
+ * free camera with the same K would have seen them. */
+int cvb_undistort_points(const double *in, double *out, int n, const double K[9],
+                         const double dist[5]);
+/* Fill the caller's w*h maps (row-major floats) for cvb_remap: undistorted pixel ->
+ * distorted source pixel, keeping the camera matrix K. */
+int cvb_undistort_map(int w, int h, const double K[9], const double dist[5], float *mapx,
+                      float *mapy);
+/* dst(x, y) = img(mapx(x, y), mapy(x, y)), bilinear, black outside. The maps are img's
+ * size. dst's pixels are reused when it already has img's size and channels, else
+ * (re)allocated (caller frees with cvb_image_free); dst may not be img. */
+int cvb_remap(const cvb_image_t *img, const float *mapx, const float *mapy, cvb_image_t *dst);
 
 #ifdef __cplusplus
 }
