@@ -696,7 +696,6 @@ int web_server_create(const web_config_t *cfg, web_action_fn on_action, void *us
         MHD_OPTION_CONNECTION_TIMEOUT, (unsigned int)c.connection_timeout_s,
         MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)(64 * 1024),
         MHD_OPTION_NOTIFY_COMPLETED, on_completed, srv,
-        MHD_OPTION_LISTENING_ADDRESS_REUSE, (unsigned int)1,
         MHD_OPTION_UNESCAPE_CALLBACK, unescape, srv,
         MHD_OPTION_END);
     if (!srv->daemon) {

@@ -466,6 +466,86 @@ static void test_half_open(void **state)
     }
 }
 
+static void test_stalled_reader_cut_off(void **state)
+{
+    fx_t *f = *state;   /* connection timeout 1 s, at most 2 /events clients */
+    int stalled = hc_connect(f->port);
+    assert_true(stalled >= 0);
+    int small = 4096;
+    setsockopt(stalled, SOL_SOCKET, SO_RCVBUF, &small, sizeof small);
+    static const char req[] = "GET /events HTTP/1.1\r\nHost: x\r\n\r\n";
+    hc_send_all(stalled, req, sizeof req - 1);
+    int good = hc_events_open(f->port);
+    char *buf = NULL;
+    size_t len = 0, cap = 0;
+    assert_true(hc_wait_for(good, &buf, &len, &cap, "retry:", 5000));
+    /* big states until the stalled client's socket is full; the reader keeps up */
+    size_t n = 200000;
+    char *big = malloc(n + 64);
+    for (int i = 0; i < 40; i++) {
+        int l = snprintf(big, 64, "{\"i\":%d,\"pad\":\"", i);
+        memset(big + l, 'x', n);
+        strcpy(big + l + n, "\"}");
+        assert_int_equal(web_server_publish_state(f->srv, big), WEB_OK);
+        char want[32];
+        snprintf(want, sizeof want, "{\"i\":%d,", i);
+        assert_true(hc_wait_for(good, &buf, &len, &cap, want, 5000));
+        len = 0;                    /* forget what was read */
+        buf[0] = '\0';
+    }
+    free(big);
+    /* the stalled one is cut off: the server closes it and frees its place */
+    web_stats_t st;
+    int waited = 0;
+    do {
+        poll(NULL, 0, 100);
+        waited += 100;
+        web_server_stats(f->srv, &st);
+    } while (st.sse_clients > 1 && waited < 10000);
+    assert_int_equal(st.sse_clients, 1);
+    close(stalled);
+    /* and the server is still serving */
+    assert_int_equal(web_server_publish_state(f->srv, "{\"after\":1}"), WEB_OK);
+    assert_true(hc_wait_for(good, &buf, &len, &cap, "{\"after\":1}", 5000));
+    close(good);
+    free(buf);
+}
+
+static void test_port_in_use_and_destroy_with_clients(void **state)
+{
+    fx_t *f = *state;
+    web_config_t cfg;
+    web_config_defaults(&cfg);
+    cfg.port = f->port;
+    web_server_t *other = (web_server_t *)0x1;
+    /* SO_REUSEADDR does not let two listeners share a port */
+    assert_int_equal(web_server_create(&cfg, NULL, NULL, &other), WEB_ESTART);
+    assert_ptr_equal(other, (web_server_t *)0x1);
+    /* destroying a server with idle (suspended) /events clients is clean */
+    web_server_t *srv = NULL;
+    assert_int_equal(web_server_create(NULL, NULL, NULL, &srv), WEB_OK);
+    int port = web_server_port(srv);
+    int fds[3];
+    for (int i = 0; i < 3; i++) {
+        char *buf = NULL;
+        size_t len = 0, cap = 0;
+        fds[i] = hc_events_open(port);
+        assert_true(hc_wait_for(fds[i], &buf, &len, &cap, "retry:", 5000));
+        free(buf);
+    }
+    web_server_destroy(srv);
+    for (int i = 0; i < 3; i++) {
+        char c;
+        struct pollfd p = { fds[i], POLLIN, 0 };
+        assert_int_equal(poll(&p, 1, 5000), 1);
+        ssize_t r;
+        while ((r = recv(fds[i], &c, 1, 0)) > 0) {
+        }
+        assert_true(r <= 0);
+        close(fds[i]);
+    }
+}
+
 static void test_concurrent_actions(void **state)
 {
     fx_t *f = *state;
@@ -497,6 +577,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_oversized_body, setup, teardown),
         cmocka_unit_test_setup_teardown(test_unknown_and_traversal, setup, teardown),
         cmocka_unit_test_setup_teardown(test_half_open, setup_short, teardown),
+        cmocka_unit_test_setup_teardown(test_stalled_reader_cut_off, setup_short, teardown),
+        cmocka_unit_test_setup_teardown(test_port_in_use_and_destroy_with_clients, setup, teardown),
         cmocka_unit_test_setup_teardown(test_concurrent_actions, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
