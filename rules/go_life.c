@@ -18,6 +18,9 @@
 #include <string.h>
 
 static const int dirs[4] = { 1, -1, GO_STRIDE, -GO_STRIDE };
+
+/* Size from which a region only one colour reaches counts as its territory in playouts. */
+#define GO_LIFE_TERRITORY 8
 static const int diags[4] = { GO_STRIDE + 1, GO_STRIDE - 1, -GO_STRIDE + 1, -GO_STRIDE - 1 };
 
 static void load(const go_board_t *b, uint8_t *w)
@@ -226,6 +229,8 @@ typedef struct pb {
     uint32_t stamp;
     uint32_t mark[GO_CELLS];
     uint64_t rng;
+    const uint8_t *closed;       /* playouts: per point, the colour that may NOT play there
+                                    (GO_BLACK/GO_WHITE bits), or NULL */
 } pb_t;
 
 static uint32_t rnd(pb_t *b)
@@ -284,6 +289,7 @@ static void pb_init(pb_t *b, const uint8_t *w, int size)
     b->ko = 0;
     b->nempty = 0;
     b->stamp = 0;
+    b->closed = NULL;
     memset(b->mark, 0, sizeof b->mark);
     for (int p = 0; p < GO_CELLS; p++) {
         b->head[p] = 0;
@@ -345,7 +351,7 @@ static int pb_ok(pb_t *b, go_color_t c, int p)
     go_color_t o = GO_OTHER(c);
     int own = 0, offn = 0, captures = 0, empties = 0;
     int heads[4], nh = 0;
-    if (p == b->ko)
+    if (p == b->ko || (b->closed && (b->closed[p] & c)))
         return 0;
     for (int d = 0; d < 4; d++) {
         int q = p + dirs[d];
@@ -841,7 +847,7 @@ int go_life_propose(const go_board_t *b, const go_life_options_t *opt, go_life_r
     go_life_result_t *res;
     pb_t *pb;
     int *own;
-    uint8_t w[GO_CELLS];
+    uint8_t w[GO_CELLS], closed[GO_CELLS];
     int size;
 
     if (!b || !out || b->size < GO_MIN_SIZE || b->size > GO_MAX_SIZE || o.playouts < 0)
@@ -859,8 +865,45 @@ int go_life_propose(const go_board_t *b, const go_life_options_t *opt, go_life_r
     load(b, w);
     go_life_unconditional(b, res->uc);
 
+    /* The position is finished: a region of empty points that only one colour reaches,
+     * and that is larger than an eye (GO_LIFE_TERRITORY points or more), is that colour's
+     * territory; the playouts do not invade it (random invasions of large territories
+     * would live by chance). The owner may still play there, and small regions (the eyes of
+     * dead groups) stay open to both. */
+    {
+        int16_t reg[GO_CELLS];
+        go_point_t stack[GO_CELLS], pts[GO_CELLS];
+        memset(closed, 0, GO_CELLS);
+        for (int i = 0; i < GO_CELLS; i++)
+            reg[i] = -1;
+        for (int y = 0; y < size; y++)
+            for (int x = 0; x < size; x++) {
+                int p = GO_PT(x, y), sp = 0, n = 0, mask = 0;
+                if (w[p] != GO_EMPTY || reg[p] >= 0)
+                    continue;
+                reg[p] = 1;
+                stack[sp++] = (go_point_t)p;
+                while (sp) {
+                    int q = stack[--sp];
+                    pts[n++] = (go_point_t)q;
+                    for (int d = 0; d < 4; d++) {
+                        int r = q + dirs[d];
+                        if (w[r] == GO_EMPTY && reg[r] < 0) {
+                            reg[r] = 1;
+                            stack[sp++] = (go_point_t)r;
+                        } else if (w[r] == GO_BLACK || w[r] == GO_WHITE) {
+                            mask |= w[r];
+                        }
+                    }
+                }
+                if ((mask == GO_BLACK || mask == GO_WHITE) && n >= GO_LIFE_TERRITORY)
+                    for (int k = 0; k < n; k++)
+                        closed[pts[k]] = (uint8_t)GO_OTHER(mask);
+            }
+    }
     for (int i = 0; i < o.playouts; i++) {
         pb_init(pb, w, size);
+        pb->closed = closed;
         pb->rng = o.seed + 0x9E3779B97F4A7C15ULL * (uint64_t)(i + 1);
         if (!pb->rng)
             pb->rng = 1;

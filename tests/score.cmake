@@ -2,4 +2,5 @@
 # example), dead-stone proposal and Benson, the scoring session, and GNU Go's scoring
 # and unconditional-life regressions (skipped visibly without ../shared/data).
 kc_test(test_score_count SOURCES score/test_score_count.c LIBS kc_rules)
+kc_test(test_score_life SOURCES score/test_score_life.c LIBS kc_rules)
 kc_test(test_score_gnugo SOURCES score/test_score_gnugo.c LIBS kc_rules)

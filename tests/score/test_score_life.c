@@ -1,0 +1,281 @@
+/* test_score_life.c: Benson's unconditional life, the unconditional status, the dead-stone
+ * proposal (dead stones in territory, a one-eyed group, a seki with and without eyes stay
+ * alive) and the scoring session (propose, toggle, accept, re-toggle clears the accepts,
+ * the log and the SGF comment). */
+#include <stddef.h>
+#include <stdarg.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "rules/go_life.h"
+#include "rules/go_session.h"
+#include "boards.h"
+
+static const char *two_eyes = "\
+.X.XXO...\n\
+XXXXXO...\n\
+OOOOOO...\n\
+.........\n\
+.........\n\
+.........\n\
+.........\n\
+.........\n\
+.........\n";
+
+static void test_benson(void **state)
+{
+    (void)state;
+    go_board_t b;
+    uint8_t alive[GO_CELLS], st[GO_CELLS];
+    assert_int_equal(tb_load(&b, NULL, two_eyes), 0);
+    assert_int_equal(go_life_benson(&b, GO_BLACK, alive), GO_OK);
+    assert_int_equal(alive[GO_PT(1, 0)], 1);
+    assert_int_equal(alive[GO_PT(4, 1)], 1);
+    assert_int_equal(alive[GO_PT(0, 0)], 0);   /* an empty point */
+    assert_int_equal(go_life_benson(&b, GO_WHITE, alive), GO_OK);
+    assert_int_equal(alive[GO_PT(5, 0)], 0);   /* no eyes yet */
+
+    assert_int_equal(go_life_unconditional(&b, st), GO_OK);
+    assert_int_equal(st[GO_PT(1, 0)], GO_UC_ALIVE);
+    assert_int_equal(st[GO_PT(0, 0)], GO_UC_BLACK_TERRITORY);
+    assert_int_equal(st[GO_PT(2, 0)], GO_UC_BLACK_TERRITORY);
+    assert_int_equal(st[GO_PT(5, 0)], GO_UC_UNDECIDED);
+    assert_int_equal(st[GO_PT(8, 8)], GO_UC_UNDECIDED);
+
+    /* one eye only: not alive */
+    assert_int_equal(tb_load(&b, NULL, "\
+.XXXXO...\n\
+XXXXXO...\n\
+OOOOOO...\n\
+.........\n\
+.........\n\
+.........\n\
+.........\n\
+.........\n\
+.........\n"), 0);
+    assert_int_equal(go_life_benson(&b, GO_BLACK, alive), GO_OK);
+    assert_int_equal(alive[GO_PT(1, 0)], 0);
+    assert_int_equal(go_life_benson(NULL, GO_BLACK, alive), GO_EINVAL);
+    assert_int_equal(go_life_benson(&b, GO_EMPTY, alive), GO_EINVAL);
+}
+
+/* A white stone in Black's territory, a black one in White's: both dead. */
+static const char *walls = "\
+....XO...\n\
+..O.XO...\n\
+....XO...\n\
+....XO.X.\n\
+....XO...\n\
+....XO...\n\
+....XO...\n\
+....XO...\n\
+....XO...\n";
+
+static void test_propose_dead_in_territory(void **state)
+{
+    (void)state;
+    go_board_t b;
+    go_life_result_t *r = malloc(sizeof *r), *r2 = malloc(sizeof *r2);
+    assert_non_null(r);
+    assert_non_null(r2);
+    assert_int_equal(tb_load(&b, NULL, walls), 0);
+    assert_int_equal(go_life_propose(&b, NULL, r), GO_OK);
+    assert_int_equal(r->dead[GO_PT(2, 1)], 1);
+    assert_int_equal(r->dead[GO_PT(7, 3)], 1);
+    assert_int_equal(r->dead[GO_PT(4, 0)], 0);
+    assert_int_equal(r->dead[GO_PT(5, 0)], 0);
+    assert_int_equal(r->ngroups, 2);
+    for (int i = 0; i < r->ngroups; i++) {
+        assert_true(r->groups[i].confidence > 0.5f);
+        assert_true(r->groups[i].confidence <= 1.0f);
+        assert_int_equal(r->groups[i].nstones, 1);
+    }
+    /* deterministic: the same board gives the same answer */
+    assert_int_equal(go_life_propose(&b, NULL, r2), GO_OK);
+    assert_memory_equal(r->dead, r2->dead, GO_CELLS);
+    free(r);
+    free(r2);
+}
+
+/* A black group with a single eye inside White's wall is dead. */
+static void test_propose_one_eye(void **state)
+{
+    (void)state;
+    go_board_t b;
+    go_life_result_t *r = malloc(sizeof *r);
+    assert_non_null(r);
+    assert_int_equal(tb_load(&b, NULL, "\
+.........\n\
+.........\n\
+..OOOOO..\n\
+..OXXXO..\n\
+..OX.XO..\n\
+..OXXXO..\n\
+..OOOOO..\n\
+.........\n\
+.........\n"), 0);
+    assert_int_equal(go_life_propose(&b, NULL, r), GO_OK);
+    assert_int_equal(r->dead[GO_PT(3, 3)], 1);
+    assert_int_equal(r->dead[GO_PT(2, 2)], 0);
+    free(r);
+}
+
+/* Seki without eyes (two shared liberties) and with one eye each: nobody is dead. */
+static void test_propose_seki(void **state)
+{
+    (void)state;
+    go_board_t b;
+    go_life_result_t *r = malloc(sizeof *r);
+    assert_non_null(r);
+    assert_int_equal(tb_load(&b, NULL, "\
+.OOX.....\n\
+X.OXX....\n\
+XXXOXXXXX\n\
+OOOOOOOOO\n\
+.........\n\
+.........\n\
+.........\n\
+.........\n\
+.........\n"), 0);
+    assert_int_equal(go_life_propose(&b, NULL, r), GO_OK);
+    assert_int_equal(r->ngroups, 0);
+
+    assert_int_equal(tb_load(&b, NULL, "\
+.X.O.OX..\n\
+XXOOOOX..\n\
+OOXXXXX..\n\
+OOOOOOX..\n\
+.....OX..\n\
+.....OX..\n\
+.....OX..\n\
+.....OX..\n\
+.....OX..\n"), 0);
+    assert_int_equal(go_life_propose(&b, NULL, r), GO_OK);
+    assert_int_equal(r->ngroups, 0);
+    free(r);
+}
+
+static go_session_t *walls_session(const char *rules)
+{
+    go_board_t b;
+    go_rules_t r;
+    go_score_params_t par;
+    memset(&par, 0, sizeof par);
+    par.komi2 = 13;
+    assert_int_equal(tb_load(&b, NULL, walls), 0);
+    assert_int_equal(go_rules_preset(rules, &r), GO_OK);
+    return go_session_create(&b, &r, &par);
+}
+
+static void test_session(void **state)
+{
+    (void)state;
+    go_session_t *s = walls_session("japanese");
+    go_score_t sc;
+    char text[2048];
+    assert_non_null(s);
+    assert_int_equal(go_session_propose(s, NULL), GO_OK);
+    assert_int_equal(go_session_dead(s)[GO_PT(2, 1)], 1);
+    assert_int_equal(go_session_dead(s)[GO_PT(7, 3)], 1);
+    assert_non_null(go_session_proposal(s));
+    /* black 36 + 1 dead, white 27 + 1 dead + 6.5 */
+    assert_int_equal(go_session_score(s, &sc), GO_OK);
+    assert_string_equal(sc.re, "B+2.5");
+
+    /* White says its stone at (2,1) lives; Black accepts; then Black takes it back */
+    assert_int_equal(go_session_toggle(s, GO_PT(2, 1), GO_WHITE), 1);
+    assert_int_equal(go_session_dead(s)[GO_PT(2, 1)], 0);
+    assert_int_equal(go_session_accept(s, GO_BLACK), GO_OK);
+    assert_true(go_session_accepted(s, GO_BLACK));
+    assert_false(go_session_agreed(s));
+    assert_int_equal(go_session_toggle(s, GO_PT(2, 1), GO_BLACK), 1);
+    assert_false(go_session_accepted(s, GO_BLACK));   /* a toggle clears the accepts */
+    assert_int_equal(go_session_dead(s)[GO_PT(2, 1)], 1);
+    assert_int_equal(go_session_accept(s, GO_WHITE), GO_OK);
+    assert_int_equal(go_session_accept(s, GO_BLACK), GO_OK);
+    assert_true(go_session_agreed(s));
+    assert_int_equal(go_session_score(s, &sc), GO_OK);
+    assert_string_equal(sc.re, "B+2.5");
+
+    /* the log, in order */
+    {
+        static const go_session_event_kind_t want[] = {
+            GO_SEV_PROPOSE, GO_SEV_TOGGLE, GO_SEV_ACCEPT, GO_SEV_CLEAR, GO_SEV_TOGGLE,
+            GO_SEV_ACCEPT, GO_SEV_ACCEPT, GO_SEV_AGREED
+        };
+        assert_int_equal(go_session_log_count(s), 8);
+        for (int i = 0; i < 8; i++)
+            assert_int_equal(go_session_log(s, i)->kind, want[i]);
+        assert_int_equal(go_session_log(s, 1)->by, GO_WHITE);
+        assert_false(go_session_log(s, 1)->dead);
+        assert_null(go_session_log(s, 8));
+    }
+    assert_true(go_session_comment(s, text, sizeof text) > 0);
+    assert_non_null(strstr(text, "White marked the white group at cb alive (1 stone)."));
+    assert_non_null(strstr(text, "Both players agreed."));
+    assert_non_null(strstr(text, "Result (japanese): B+2.5, agreed"));
+    /* a short buffer is cut, never overrun */
+    assert_true(go_session_comment(s, text, 8) > 8);
+    assert_int_equal(strlen(text), 7);
+
+    /* errors: an empty point, a bad colour */
+    assert_int_equal(go_session_toggle(s, GO_PT(0, 0), GO_BLACK), GO_EINVAL);
+    assert_int_equal(go_session_accept(s, GO_EMPTY), GO_EINVAL);
+    go_session_destroy(s);
+    go_session_destroy(NULL);
+}
+
+/* Toggling one stone takes the dead stones of the same colour in its region along. */
+static void test_session_toggle_region(void **state)
+{
+    (void)state;
+    go_board_t b;
+    go_rules_t r;
+    go_score_params_t par;
+    go_session_t *s;
+    uint8_t none[GO_CELLS];
+    memset(&par, 0, sizeof par);
+    memset(none, 0, sizeof none);
+    assert_int_equal(tb_load(&b, NULL, "\
+....XO...\n\
+.O..XO...\n\
+...OXO...\n\
+....XO...\n\
+....XO...\n\
+....XO...\n\
+....XO...\n\
+....XO...\n\
+....XO...\n"), 0);
+    assert_int_equal(go_rules_preset("chinese", &r), GO_OK);
+    s = go_session_create(&b, &r, &par);
+    assert_non_null(s);
+    assert_int_equal(go_session_set_dead(s, none), GO_OK);
+    /* the two white stones in Black's area go together; the white wall does not */
+    assert_int_equal(go_session_toggle(s, GO_PT(1, 1), GO_BLACK), 2);
+    assert_int_equal(go_session_dead(s)[GO_PT(3, 2)], 1);
+    assert_int_equal(go_session_dead(s)[GO_PT(5, 0)], 0);
+    go_session_destroy(s);
+    /* tromp-taylor: the proposal marks nothing */
+    assert_int_equal(go_rules_preset("tromp-taylor", &r), GO_OK);
+    s = go_session_create(&b, &r, &par);
+    assert_int_equal(go_session_propose(s, NULL), GO_OK);
+    assert_int_equal(go_session_dead(s)[GO_PT(1, 1)], 0);
+    go_session_destroy(s);
+    assert_null(go_session_create(NULL, &r, &par));
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_benson),
+        cmocka_unit_test(test_propose_dead_in_territory),
+        cmocka_unit_test(test_propose_one_eye),
+        cmocka_unit_test(test_propose_seki),
+        cmocka_unit_test(test_session),
+        cmocka_unit_test(test_session_toggle_region),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
