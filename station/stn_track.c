@@ -478,12 +478,14 @@ typedef struct trk_plan {
     trk_score_t score;
     int nfit;            /* orders that fit as well as the chosen one */
     int norders;         /* orders tried */
+    int hidden;          /* a move added where a captured stone of the same colour still
+                            lay (the camera cannot see it), or 0 */
 } trk_plan_t;
 
 /* Choose the order of the added stones adds[0..na): colours follow alternation from the
  * side to move while both colours last (the rest is out of turn). */
-static void trk_search(stn_track_t *k, const trk_diff_t *d, const trk_add_t *adds, int na,
-                       trk_plan_t *best)
+static void trk_search_orders(stn_track_t *k, const trk_diff_t *d, const trk_add_t *adds,
+                              int na, trk_plan_t *best)
 {
     go_color_t t = go_game_turn(k->g);
     int T[TRK_NPTS], O[TRK_NPTS], nt = 0, no = 0;
@@ -564,6 +566,44 @@ static void trk_search(stn_track_t *k, const trk_diff_t *d, const trk_add_t *add
         } while (trk_next_perm(po, no));
     } while (trk_next_perm(pt, nt));
     free(run);
+}
+
+/* Choose the moves and their order. When the side to move has one stone too few, it may
+ * have played where a stone of its own colour, captured but not yet taken off, still lay
+ * (it took the dead stone off and put its own there): such points are tried first, and
+ * kept when they explain everything. */
+static void trk_search(stn_track_t *k, const trk_diff_t *d, const trk_add_t *adds, int na,
+                       const stn_view_t *v, trk_plan_t *best)
+{
+    go_color_t t = go_game_turn(k->g);
+    int nt = 0;
+    for (int i = 0; i < na; i++)
+        nt += adds[i].c == t;
+    if (na - nt == nt + 1 && na + 1 < TRK_NPTS && na + 1 <= k->cfg.max_moves) {
+        trk_add_t *a2 = malloc(sizeof *a2 * (size_t)(na + 1));
+        trk_plan_t *p2 = malloc(sizeof *p2);
+        for (int i = 0; a2 && p2 && i < k->size * k->size; i++) {
+            int p = trk_pt(k->size, i);
+            if (k->pending[p] != t || v->color[i] != t)
+                continue;
+            memcpy(a2, adds, sizeof *a2 * (size_t)na);
+            a2[na].p = (go_point_t)p;
+            a2[na].c = t;
+            trk_search_orders(k, d, a2, na + 1, p2);
+            if (p2->n == na + 1 && !p2->score.over && !p2->score.voids &&
+                !p2->score.unexplained) {
+                *best = *p2;
+                best->hidden = p;
+                break;
+            }
+        }
+        free(a2);
+        free(p2);
+        if (best->hidden)
+            return;
+    }
+    trk_search_orders(k, d, adds, na, best);
+    best->hidden = 0;
 }
 
 /* ---- warnings ---- */
@@ -777,6 +817,34 @@ static int trk_nudges(const stn_track_t *k, const trk_diff_t *d, const stn_view_
     return n;
 }
 
+/* How unlikely a reading is: steps that cannot be recorded, void moves, missing stones
+ * nothing explains, stones of the wrong colour or out of turn, nudges. plan may be NULL
+ * (no moves). Leaves the game as it was; run gets the plan's captures. */
+static int trk_cost(stn_track_t *k, const trk_diff_t *d, const trk_plan_t *plan,
+                    const trk_nudge_t *nu, int nn, trk_run_t *run)
+{
+    trk_score_t sc;
+    memset(&sc, 0, sizeof sc);
+    memset(run->captured, 0, sizeof run->captured);
+    int odd = 0;
+    if (plan && plan->n > 0) {
+        trk_play(k, plan->steps, plan->n, run, &sc);
+        trk_unplay(k, run);
+        for (int i = 0; i < plan->n; i++)
+            odd += plan->steps[i].seen != plan->steps[i].c || plan->steps[i].tolerant;
+    }
+    int unexpl = 0;
+    for (int i = 0; i < d->nr; i++) {
+        int p = d->r[i], hit = run->captured[p] != 0;
+        for (int j = 0; plan && j < plan->n && !hit; j++)
+            hit = plan->steps[j].p == p;
+        for (int j = 0; j < nn && !hit; j++)
+            hit = nu[j].from == p;
+        unexpl += !hit;
+    }
+    return sc.over * 1000 + sc.voids * 100 + unexpl * 10 + odd * 5;
+}
+
 static int trk_in(const go_point_t *v, int n, int p)
 {
     for (int i = 0; i < n; i++)
@@ -891,10 +959,10 @@ int stn_track_feed(stn_track_t *k, const stn_view_t *v, stn_events_t *out)
     memcpy(ack0, k->ack, sizeof ack0);
     trk_refresh(k, v);
     trk_diff_t *d = malloc(sizeof *d);
-    trk_plan_t *plan = malloc(sizeof *plan);
+    trk_plan_t *plan = malloc(sizeof *plan), *plan2 = malloc(sizeof *plan2);
     trk_run_t *run = malloc(sizeof *run);
     trk_add_t *adds = malloc(sizeof *adds * TRK_NPTS);
-    if (!d || !plan || !run || !adds) {
+    if (!d || !plan || !plan2 || !run || !adds) {
         rc = GO_ENOMEM;
         goto done;
     }
@@ -936,35 +1004,45 @@ int stn_track_feed(stn_track_t *k, const stn_view_t *v, stn_events_t *out)
             }
             goto done;
         }
-        if (na > 0) {
-            trk_search(k, d, adds, na, plan);
-            if (plan->n != na) {
+        if (nn > 0 && d->na <= k->cfg.max_moves) {
+            /* Nudges or moves? Compare reading the stones as nudges with reading them
+             * all as moves (a capture may explain the missing stone). */
+            int cost_n = 3 * nn, cost_m;
+            if (na > 0) {
+                trk_search(k, d, adds, na, v, plan);
+                if (plan->n < na) {
+                    rc = GO_ENOMEM;
+                    goto done;
+                }
+            }
+            cost_n += trk_cost(k, d, na > 0 ? plan : NULL, nu, nn, run);
+            trk_search(k, d, d->a, d->na, v, plan2);
+            if (plan2->n < d->na) {
                 rc = GO_ENOMEM;
                 goto done;
             }
-            /* A nudge that a capture explains is no nudge: search again with it. */
-            trk_score_t sc;
-            trk_play(k, plan->steps, plan->n, run, &sc);
-            trk_unplay(k, run);
-            int renudge = 0;
-            for (int q = 0; q < nn; q++)
-                renudge |= run->captured[nu[q].from] != 0;
-            if (renudge) {
+            cost_m = trk_cost(k, d, plan2, NULL, 0, run);
+            if (cost_m < cost_n) {
                 nn = 0;
                 na = d->na;
                 memcpy(adds, d->a, (size_t)na * sizeof *adds);
                 nrest = d->nr;
                 memcpy(rest, d->r, (size_t)nrest * sizeof *rest);
-                if (na > k->cfg.max_moves)
-                    goto done;
-                trk_search(k, d, adds, na, plan);
-                if (plan->n != na) {
-                    rc = GO_ENOMEM;
-                    goto done;
-                }
-                trk_play(k, plan->steps, plan->n, run, &sc);
-                trk_unplay(k, run);
+                *plan = *plan2;
             }
+        } else if (na > 0) {
+            trk_search(k, d, adds, na, v, plan);
+            if (plan->n < na) {
+                rc = GO_ENOMEM;
+                goto done;
+            }
+        }
+        if (na > 0) {
+            trk_score_t sc;
+            trk_play(k, plan->steps, plan->n, run, &sc);
+            trk_unplay(k, run);
+        } else {
+            memset(run->captured, 0, sizeof run->captured);
         }
         /* Takeback: the last move's stone is gone and nothing captured it; with new
          * stones, only when one of them is the same side's (it was replayed elsewhere). */
@@ -994,6 +1072,15 @@ int stn_track_feed(stn_track_t *k, const stn_view_t *v, stn_events_t *out)
             if ((rc = trk_apply(k, plan, v, out, run)) != GO_OK)
                 goto done;
             moves += go_game_move_count(k->g) - first;
+            if (plan->hidden && go_game_move_count(k->g) > first) {
+                char hp[3];
+                trk_pname(plan->hidden, hp);
+                char note[160];
+                snprintf(note, sizeof note,
+                         "%s played at %s, where a captured stone of its colour still lay: "
+                         "seen only from the moves around it", trk_cword(go_game_move(k->g, first)->color), hp);
+                stn_track_note(k, first, note);
+            }
             if (plan->nfit > 1 && go_game_move_count(k->g) > first) {
                 stn_event_t e;
                 trk_ev(&e, STN_EV_AMBIGUOUS, GO_EMPTY, first + 1, v->frame, v->t, v->t_clear);
@@ -1057,6 +1144,7 @@ int stn_track_feed(stn_track_t *k, const stn_view_t *v, stn_events_t *out)
 done:
     free(d);
     free(plan);
+    free(plan2);
     free(run);
     free(adds);
     return rc;

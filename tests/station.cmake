@@ -4,3 +4,4 @@ kc_test(test_station_track SOURCES station/test_station_track.c LIBS kc_station 
 kc_test(test_station_referee SOURCES station/test_station_referee.c LIBS kc_station kc_rules)
 kc_test(test_station_stab SOURCES station/test_station_stab.c LIBS kc_station kc_rules)
 kc_test(test_station_record SOURCES station/test_station_record.c LIBS kc_station kc_rules)
+kc_test(test_station_replay SOURCES station/test_station_replay.c LIBS kc_station kc_rules)

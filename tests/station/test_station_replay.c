@@ -1,0 +1,176 @@
+/* test_station_replay.c: real games recorded end to end through the station (stabiliser,
+ * tracker, referee, record) from a simulated camera (stn_sim.h: hands, late captures, fast
+ * play, flickers, bumps; different seeds): every record equals the source game move for
+ * move, every move knows its frame and time, and the latency from the hand leaving the
+ * board to the move being recorded stays within 0.5 s of footage time. The five sample
+ * games always run; 20 more from ../shared/data/games/tygem when it is present. */
+#include <stddef.h>
+#include <stdarg.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "rules/sgf.h"
+#include "rules/sgf_game.h"
+#include "station/station.h"
+#include "stn_sim.h"
+#include "testutil.h"
+
+/* Record the game of root through the station; assert the record equals it. */
+static void record_game(const sgf_node_t *root, uint32_t seed, const char *sgf_path,
+                        const char *label)
+{
+    sgf_replay_t r;
+    assert_int_equal(sgf_replay(root, NULL, &r, NULL), GO_OK);
+    int n = go_game_move_count(r.game);
+    go_move_t *moves = malloc(sizeof *moves * (size_t)(n + 1));
+    assert_non_null(moves);
+    for (int i = 0; i < n; i++)
+        moves[i] = *go_game_move(r.game, i);
+    go_game_t *g0 = go_game_create(r.size, &r.rules);
+    if (r.handicap > 0)
+        assert_int_equal(go_game_handicap(g0, r.handicap), GO_OK);
+
+    stn_config_t c;
+    stn_config_defaults(&c);
+    c.size = r.size;
+    c.rules = r.rules.name;
+    c.komi2 = r.komi2;
+    c.handicap = r.handicap;
+    c.sgf_path = sgf_path;
+    c.date = "2026-11-30";
+    int err = 0;
+    stn_t *s = stn_create(&c, &err);
+    assert_non_null(s);
+    sim_opts_t o;
+    sim_defaults(&o, seed);
+    sim_stats_t *st = calloc(1, sizeof *st);
+    assert_int_equal(sim_run(go_game_board(g0), moves, n, &o, s, st), 0);
+
+    const go_game_t *g = stn_game(s);
+    int nrec = go_game_move_count(g), want = 0;
+    for (int i = 0; i < n; i++)
+        want += moves[i].kind != GO_MOVE_RESIGN;
+    if (nrec != want || getenv("STN_VERBOSE"))
+        print_message("%s seed %u: %d moves recorded of %d; %d frames, %d fast, %d late, "
+                      "%d flickers, %d bumps, latency max %.3f s; events: void %d, takeback %d, "
+                      "restore %d, unexplained %d, ambiguous %d\n",
+                      label, seed, nrec, want, st->frames, st->fast, st->late, st->flickers,
+                      st->bumps, st->lat_max, st->events[STN_EV_VOID], st->events[STN_EV_TAKEBACK],
+                      st->events[STN_EV_RESTORE], st->events[STN_EV_UNEXPLAINED],
+                      st->events[STN_EV_AMBIGUOUS]);
+    for (int i = 0; i < nrec && i < want; i++) {
+        const go_move_t *a = go_game_move(g, i), *b = &moves[i];
+        if (a->kind != b->kind || a->color != b->color || a->point != b->point) {
+            char pa[3], pb[3];
+            go_point_to_sgf(a->point, pa);
+            go_point_to_sgf(b->point, pb);
+            print_message("%s seed %u: move %d is %c %s, the source says %c %s\n", label, seed,
+                          i + 1, a->color == GO_BLACK ? 'B' : 'W', pa,
+                          b->color == GO_BLACK ? 'B' : 'W', pb);
+            fail();
+        }
+        if (a->kind == GO_MOVE_PLAY)
+            assert_true(stn_track_info(stn_tracker(s), i)->frame > 0);
+    }
+    assert_int_equal(nrec, want);
+    assert_int_equal(st->events[STN_EV_VOID], 0);
+    assert_int_equal(st->events[STN_EV_TAKEBACK], 0);
+    assert_int_equal(st->events[STN_EV_UNEXPLAINED], 0);
+    assert_int_equal(st->events[STN_EV_TWO_IN_A_ROW], 0);
+    assert_true(st->lat_max <= 0.5);
+    assert_int_equal(stn_track_disagreements(stn_tracker(s), NULL, 0), 0);
+    if (sgf_path) {
+        /* the file on disk holds the same game */
+        stn_loaded_t l;
+        assert_int_equal(stn_record_load(sgf_path, NULL, &l), GO_OK);
+        assert_int_equal(l.nmoves, want);
+        for (int i = 0; i < want; i++)
+            assert_int_equal(go_game_move(l.game, i)->point, moves[i].point);
+        stn_loaded_fini(&l);
+    }
+    free(st);
+    stn_destroy(s);
+    go_game_destroy(g0);
+    free(moves);
+    sgf_replay_fini(&r);
+}
+
+static void test_sample_games(void **state)
+{
+    (void)state;
+    static const char *const files[] = { "demo.sgf", "counted-w2.5.sgf", "counted-w0.5.sgf",
+                                         "resign.sgf", "triple-ko.sgf" };
+    for (int i = 0; i < 5; i++) {
+        char path[1024];
+        snprintf(path, sizeof path, "%s/samples/games/%s", kc_source_dir(), files[i]);
+        sgf_collection_t *c = NULL;
+        assert_int_equal(sgf_parse_file(path, NULL, &c, NULL), GO_OK);
+        char out[64] = "";
+        const char *rec = NULL;
+        if (i == 0) {
+            /* one game also goes to disk, rewritten after every move */
+            snprintf(out, sizeof out, "/tmp/kc-station-replay-%d.sgf", (int)getpid());
+            rec = out;
+        }
+        record_game(c->games[0], 1000u + (uint32_t)i, rec, files[i]);
+        if (rec)
+            unlink(rec);
+        sgf_collection_destroy(c);
+    }
+}
+
+typedef struct pick {
+    int want, got, every;
+    uint32_t seed;
+} pick_t;
+
+static int pick_games(void *ctx, const sgf_node_t *root, int index, const char *charset)
+{
+    (void)charset;
+    pick_t *p = ctx;
+    if (index % p->every != 7)
+        return 0;
+    if (getenv("STN_ONLY") && atoi(getenv("STN_ONLY")) != index) {
+        p->got++;
+        return p->got >= p->want ? 1 : 0;
+    }
+    char label[64];
+    snprintf(label, sizeof label, "tygem game %d", index);
+    record_game(root, p->seed + (uint32_t)index, NULL, label);
+    return ++p->got >= p->want ? 1 : 0;
+}
+
+static void test_shared_games(void **state)
+{
+    (void)state;
+    KC_REQUIRE_SHARED_DATA(data);
+    char path[1024];
+    snprintf(path, sizeof path, "%s/games/tygem/Kifu2005-11.sgf", data);
+    FILE *f = fopen(path, "rb");
+    assert_non_null(f);
+    fseek(f, 0, SEEK_END);
+    long len = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    char *buf = malloc((size_t)len);
+    assert_non_null(buf);
+    assert_int_equal(fread(buf, 1, (size_t)len, f), (size_t)len);
+    fclose(f);
+    pick_t p = { 20, 0, 211, 77 };
+    sgf_parse_each(buf, (size_t)len, NULL, pick_games, &p, NULL);
+    free(buf);
+    assert_int_equal(p.got, 20);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_sample_games),
+        cmocka_unit_test(test_shared_games),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
