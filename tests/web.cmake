@@ -1,6 +1,7 @@
 # tests/web.cmake: the web server over loopback HTTP (cmocka), and the end-to-end browser
 # test (chromium headless driven by playwright-core; skips with 77 when either is missing).
 kc_test(test_web SOURCES web/test_web.c LIBS kc_web)
+kc_test(test_web_state SOURCES web/test_web_state.c LIBS kc_web PkgConfig::JANSSON)
 
 # A stand-in station: replays an SGF into the server and answers the console's actions
 # (used by the browser test, the screenshots and bench/web.sh).
