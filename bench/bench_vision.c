@@ -207,6 +207,8 @@ static int detect_one(const char *path, const char *dir)
         return 2;
     vis_config_t cfg;
     vis_config_defaults(&cfg);
+    if (getenv("VIS_NOREFINE"))
+        cfg.refine = 0;
     if (dir) {
         mkdir(dir, 0777);
         dbg_dir = dir;
@@ -234,6 +236,18 @@ static int detect_one(const char *path, const char *dir)
     for (int k = 0; k < VIS_NSTAGES; k++)
         printf(" %s %.2f", vis_stage_name(k), tm.ms[k]);
     printf(" total %.2f\n", tm.total_ms);
+    if (getenv("VIS_TRACE")) {
+        cvb_image_t gr = { 0 };
+        if (!cvb_to_gray(&img, &gr)) {
+            for (int dir = 0; dir < 2; dir++)
+                for (int i = -1; i <= g.size; i++) {
+                    int a, b, c;
+                    vis_line_support(&gr, g.H, dir, i, 0, g.size - 1, &a, &b, &c);
+                    printf("line dir %d i %2d good %2d visible %2d total %2d\n", dir, i, a, b, c);
+                }
+            cvb_image_free(&gr);
+        }
+    }
     cvb_image_free(&img);
     return 0;
 }

@@ -230,6 +230,34 @@ static int fit_family(family_t *F)
     }
     int lo, hi, cnt;
     walk(F, bi, bj, bl, kk, &F->f, &lo, &hi, &cnt);
+    /* drop inliers off their predicted place by more than 0.1 spacing (a board's frame
+     * line beside the first line), refit on the rest */
+    double ks[80], ts[80];
+    int m = 0;
+    lo = 1000;
+    hi = -1000;
+    for (int i = 0; i < F->n; i++) {
+        if (kk[i] == -1000)
+            continue;
+        double t, ta, tb;
+        if (vis_proj1_eval(&F->f, kk[i], &t) || vis_proj1_eval(&F->f, kk[i] - 0.5, &ta) ||
+            vis_proj1_eval(&F->f, kk[i] + 0.5, &tb) ||
+            fabs(F->l[i].t - t) > 0.1 * fabs(tb - ta) || m >= 80) {
+            kk[i] = -1000;
+            continue;
+        }
+        ks[m] = kk[i];
+        ts[m] = F->l[i].t;
+        m++;
+        if (kk[i] < lo)
+            lo = kk[i];
+        if (kk[i] > hi)
+            hi = kk[i];
+    }
+    vis_proj1_t g;
+    if (m >= 4 && !vis_proj1_fit(m, ks, ts, &g))
+        F->f = g;
+    cnt = m;
     F->k = kk;
     F->kmin = lo;
     F->kmax = hi;
@@ -256,8 +284,12 @@ static void emit(const vis_config_t *cfg, int stage, const cvb_image_t *img)
 
 /* Score of a window: share of the grid's segments that are lines, minus the share of the
  * segments of the four lines just outside it that are. */
-static double window_score(const cvb_image_t *gray, const double H[9], int S)
+static double window_score(const cvb_image_t *gray, const double Hw[9], int S, double scale)
 {
+    /* Hw works at the scale of the work image; gray is full size */
+    double H[9];
+    for (int k = 0; k < 9; k++)
+        H[k] = Hw[k] / (k < 6 ? scale : 1);
     int g = 0, v = 0, t = 0, og = 0, ot = 0;
     for (int dir = 0; dir < 2; dir++) {
         for (int i = 0; i < S; i++) {
@@ -486,8 +518,8 @@ static int refine(const cvb_image_t *gray, int S, double H[9])
 /* The best grid window made of the pencils A and B: homography from the intersections
  * of their inlier lines, then every size and offset scored by window_score (larger sizes
  * preferred unless clearly worse). 0 and *score, H, *S on success. */
-static int pair_grid(const cvb_image_t *gray, const family_t *A, const family_t *B,
-                     int size_hint, double *score, double Hout[9], int *Sout)
+static int pair_grid(const cvb_image_t *gray, double scale, const family_t *A,
+                     const family_t *B, int size_hint, double *score, double Hout[9], int *Sout)
 {
     int np = 0, rc = -1;
     double *src = malloc(sizeof(double) * 2 * (size_t)(A->n * B->n + 1));
@@ -530,7 +562,9 @@ static int pair_grid(const cvb_image_t *gray, const family_t *A, const family_t 
                     continue;
                 double T[9] = { 1, 0, oa, 0, 1, ob, 0, 0, 1 }, Hw[9];
                 mat3_mul(H0, T, Hw);
-                double sc = window_score(gray, Hw, S);
+                double sc = window_score(gray, Hw, S, scale);
+                if (getenv("VIS_TRACE") && sc > -1)
+                    fprintf(stderr, "  S %d oa %d ob %d score %.3f\n", S, oa, ob, sc);
                 if (sc > size_best[si]) {
                     size_best[si] = sc;
                     memcpy(size_H[si], Hw, sizeof Hw);
@@ -556,7 +590,8 @@ done:
 
 /* ---- the detector ---- */
 
-static int find_grid(const cvb_image_t *gray, const cvb_image_t *small, const vis_config_t *cfg,
+static int find_grid(const cvb_image_t *gray, const cvb_image_t *small, const cvb_image_t *full,
+                     double scale, const vis_config_t *cfg,
                      int size_hint, double Hout[9], int *Sout, vis_timing_t *tm)
 {
     int W = gray->w, Hh = gray->h, rc = VIS_ENOBOARD;
@@ -746,12 +781,13 @@ static int find_grid(const cvb_image_t *gray, const cvb_image_t *small, const vi
             for (int j = 0; j < nl && !dup; j++) {
                 double dth = fabs(theta[i] - L[j].theta);
                 double dj = cx0 * cos(L[j].theta) + cy0 * sin(L[j].theta) - L[j].rho;
-                if (dth < 2 * DEG && fabs(di - dj) < 4)
+                if (dth < 2 * DEG && fabs(di - dj) < 2.5)
                     dup = 1;
-                else if (M_PI - dth < 2 * DEG && fabs(di + dj) < 4)
+                else if (M_PI - dth < 2 * DEG && fabs(di + dj) < 2.5)
                     dup = 1;
-                else {
-                    /* lines of one family do not cross inside the picture */
+                else if (circ_deg(theta[i] / DEG, L[j].theta / DEG) >= 1.0) {
+                    /* lines of one family do not cross inside the picture (a nearly
+                     * parallel pair may: a board's frame line beside its first line) */
                     line_t a = { rho[i], theta[i], 0, 0 };
                     double x, y;
                     if (!intersect(&a, &L[j], &x, &y) && x > -0.05 * W && x < 1.05 * W &&
@@ -778,7 +814,7 @@ static int find_grid(const cvb_image_t *gray, const cvb_image_t *small, const vi
         /* merge near-identical positions, keeping the stronger */
         int m = 0;
         for (int i = 0; i < fam[f].n; i++) {
-            if (m && fabs(fam[f].l[i].t - fam[f].l[m - 1].t) < 2.5) {
+            if (m && fabs(fam[f].l[i].t - fam[f].l[m - 1].t) < 1.5) {
                 if (fam[f].l[i].votes > fam[f].l[m - 1].votes)
                     fam[f].l[m - 1] = fam[f].l[i];
                 continue;
@@ -806,8 +842,12 @@ static int find_grid(const cvb_image_t *gray, const cvb_image_t *small, const vi
     for (int f = 0; f < npk; f++) {
         fitted[f] = fam[f].n >= 4 && !fit_family(&fam[f]);
         if (getenv("VIS_TRACE"))
+        {
             fprintf(stderr, "peak %d: %d lines, fit %d, inliers %d, range %d..%d\n", peaks[f],
                     fam[f].n, fitted[f], fam[f].inliers, fam[f].kmin, fam[f].kmax);
+            for (int i = 0; fitted[f] && i < fam[f].n; i++)
+                fprintf(stderr, "   t %.1f k %d votes %d\n", fam[f].l[i].t, fam[f].k[i], fam[f].l[i].votes);
+        }
     }
     double best = -1e9, bestH[9];
     int bestS = 0;
@@ -817,7 +857,7 @@ static int find_grid(const cvb_image_t *gray, const cvb_image_t *small, const vi
                 continue;
             double sc, Hp[9];
             int Sp;
-            if (pair_grid(gray, &fam[a], &fam[b], size_hint, &sc, Hp, &Sp))
+            if (pair_grid(full, scale, &fam[a], &fam[b], size_hint, &sc, Hp, &Sp))
                 continue;
             if (getenv("VIS_TRACE"))
                 fprintf(stderr, "pair %d %d: size %d score %.3f\n", peaks[a], peaks[b], Sp, sc);
@@ -891,11 +931,18 @@ int vis_detect(const cvb_image_t *img, const vis_config_t *cfg, int size_hint,
     t.ms[VIS_STAGE_PREPARE] = t1 - t0;
     double Hw[9];
     int S = 0;
-    rc = find_grid(&gray, &small, cfg, size_hint, Hw, &S, &t);
+    if (cvb_to_gray(img, &fullgray)) {
+        cvb_image_free(&small);
+        cvb_image_free(&gray);
+        return VIS_ECV;
+    }
+    rc = find_grid(&gray, &small, &fullgray, scale, cfg, size_hint, Hw, &S, &t);
     cvb_image_free(&small);
     cvb_image_free(&gray);
-    if (rc)
+    if (rc) {
+        cvb_image_free(&fullgray);
         return rc;
+    }
     /* back to full resolution */
     double Sc[9] = { 1 / scale, 0, 0, 0, 1 / scale, 0, 0, 0, 1 }, Hf[9];
     mat3_mul(Sc, Hw, Hf);
@@ -903,12 +950,11 @@ int vis_detect(const cvb_image_t *img, const vis_config_t *cfg, int size_hint,
         Hf[k] /= Hf[8];
     /* 5 refine */
     double t4 = now_ms();
-    if (cfg->refine && !cvb_to_gray(img, &fullgray)) {
+    if (cfg->refine)
         for (int it = 0; it < 2; it++)
             if (refine(&fullgray, S, Hf))
                 break;
-        cvb_image_free(&fullgray);
-    }
+    cvb_image_free(&fullgray);
     vis_geom_t g;
     rc = vis_geom_from_h(Hf, S, img->w, img->h, &g);
     if (rc)
