@@ -32,25 +32,35 @@ def neighbours(p, n):
         yield p + n
 
 
-def group(board, p, n):
+_NB = {}
+
+
+def neighbour_table(n):
+    if n not in _NB:
+        _NB[n] = [list(neighbours(p, n)) for p in range(n * n)]
+    return _NB[n]
+
+
+def group(board, p, nb):
+    """The chain at p and whether it has a liberty (the walk stops at the first one)."""
     col = board[p]
     seen = {p}
     stack = [p]
-    libs = False
     while stack:
         q = stack.pop()
-        for r in neighbours(q, n):
+        for r in nb[q]:
             if board[r] == 0:
-                libs = True
-            elif board[r] == col and r not in seen:
+                return seen, True
+            if board[r] == col and r not in seen:
                 seen.add(r)
                 stack.append(r)
-    return seen, libs
+    return seen, False
 
 
 def repeats(game, n):
     """1-based numbers, colours and points of the moves that recreate a position."""
-    board = [0] * (n * n)
+    nb = neighbour_table(n)
+    board = bytearray(n * n)
     seen = {bytes(board)}
     out = []
     for i, (c, pt) in enumerate(game, 1):
@@ -61,13 +71,13 @@ def repeats(game, n):
         if board[p]:
             raise SystemExit('occupied point in a record: %r' % (game[i - 1],))
         board[p] = col
-        for r in neighbours(p, n):
+        for r in nb[p]:
             if board[r] == 3 - col:
-                g, libs = group(board, r, n)
+                g, libs = group(board, r, nb)
                 if not libs:
                     for q in g:
                         board[q] = 0
-        g, libs = group(board, p, n)
+        g, libs = group(board, p, nb)
         if not libs:
             for q in g:
                 board[q] = 0
