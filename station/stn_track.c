@@ -311,6 +311,14 @@ static int trk_view_at(const stn_track_t *k, const stn_view_t *v, int p)
     return v->color[GO_Y(p) * k->size + GO_X(p)];
 }
 
+static int trk_in(const go_point_t *v, int n, int p)
+{
+    for (int i = 0; i < n; i++)
+        if (v[i] == p)
+            return 1;
+    return 0;
+}
+
 /* ---- playing a sequence (a trial, undone after, or for real) ---- */
 
 typedef struct trk_run {
@@ -478,8 +486,8 @@ typedef struct trk_plan {
     trk_score_t score;
     int nfit;            /* orders that fit as well as the chosen one */
     int norders;         /* orders tried */
-    int hidden;          /* a move added where a captured stone of the same colour still
-                            lay (the camera cannot see it), or 0 */
+    int hidden;          /* a move the camera could not see (see trk_search), or 0 */
+    int nhidden;         /* how many such moves would have fitted */
 } trk_plan_t;
 
 /* Choose the order of the added stones adds[0..na): colours follow alternation from the
@@ -569,38 +577,77 @@ static void trk_search_orders(stn_track_t *k, const trk_diff_t *d, const trk_add
 }
 
 /* Choose the moves and their order. When the side to move has one stone too few, it may
- * have played where a stone of its own colour, captured but not yet taken off, still lay
- * (it took the dead stone off and put its own there): such points are tried first, and
- * kept when they explain everything. */
+ * have played a stone the camera could not see: where a stone of its own colour, captured
+ * but not yet taken off, still lay (it took the dead stone off and put its own there), or
+ * a stone the opponent captured at once, before the board settled (a throw-in in fast
+ * play). Such points are tried first and kept when they explain everything; otherwise a
+ * stone of the other colour is a wrong colour (or a second move in a row). */
 static void trk_search(stn_track_t *k, const trk_diff_t *d, const trk_add_t *adds, int na,
                        const stn_view_t *v, trk_plan_t *best)
 {
     go_color_t t = go_game_turn(k->g);
+    const go_board_t *b = go_game_board(k->g);
     int nt = 0;
     for (int i = 0; i < na; i++)
         nt += adds[i].c == t;
-    if (na - nt == nt + 1 && na + 1 < TRK_NPTS && na + 1 <= k->cfg.max_moves) {
+    best->hidden = 0;
+    if ((na - nt == nt + 1 || (na == 0 && d->nr > 0)) && na + 1 < TRK_NPTS &&
+        na + 1 <= k->cfg.max_moves) {
+        /* candidates: dead stones of t still shown, empty points next to t's opponent's
+         * new stones */
+        go_point_t cand[TRK_NPTS];
+        uint8_t thrown[TRK_NPTS];
+        int nc = 0;
+        for (int i = 0; i < k->size * k->size; i++) {
+            int p = trk_pt(k->size, i);
+            if (k->pending[p] == t && v->color[i] == t) {
+                thrown[nc] = 0;
+                cand[nc++] = (go_point_t)p;
+            }
+        }
+        static const int dirs[4] = { 1, -1, GO_STRIDE, -GO_STRIDE };
+        for (int i = 0; i < na; i++) {
+            if (adds[i].c == t)
+                continue;
+            for (int j = 0; j < 4 && nc < TRK_NPTS; j++) {
+                int p = adds[i].p + dirs[j];
+                if (b->color[p] != GO_EMPTY || trk_view_at(k, v, p) != GO_EMPTY ||
+                    trk_in(cand, nc, p))
+                    continue;
+                thrown[nc] = 1;
+                cand[nc++] = (go_point_t)p;
+            }
+        }
         trk_add_t *a2 = malloc(sizeof *a2 * (size_t)(na + 1));
         trk_plan_t *p2 = malloc(sizeof *p2);
-        for (int i = 0; a2 && p2 && i < k->size * k->size; i++) {
-            int p = trk_pt(k->size, i);
-            if (k->pending[p] != t || v->color[i] != t)
-                continue;
+        trk_run_t *run = malloc(sizeof *run);
+        int nfit = 0;
+        for (int c = 0; a2 && p2 && run && c < nc; c++) {
             memcpy(a2, adds, sizeof *a2 * (size_t)na);
-            a2[na].p = (go_point_t)p;
+            a2[na].p = cand[c];
             a2[na].c = t;
             trk_search_orders(k, d, a2, na + 1, p2);
-            if (p2->n == na + 1 && !p2->score.over && !p2->score.voids &&
-                !p2->score.unexplained) {
+            if (p2->n != na + 1 || p2->score.over || p2->score.voids || p2->score.unexplained)
+                continue;
+            if (thrown[c]) {
+                trk_score_t sc;
+                trk_play(k, p2->steps, p2->n, run, &sc);
+                trk_unplay(k, run);
+                if (run->captured[cand[c]] != t)
+                    continue;
+            }
+            if (nfit++ == 0) {
                 *best = *p2;
-                best->hidden = p;
-                break;
+                best->hidden = cand[c];
             }
         }
         free(a2);
         free(p2);
-        if (best->hidden)
+        free(run);
+        if (best->hidden) {
+            best->nhidden = nfit;
             return;
+        }
     }
     trk_search_orders(k, d, adds, na, best);
     best->hidden = 0;
@@ -845,14 +892,6 @@ static int trk_cost(stn_track_t *k, const trk_diff_t *d, const trk_plan_t *plan,
     return sc.over * 1000 + sc.voids * 100 + unexpl * 10 + odd * 5;
 }
 
-static int trk_in(const go_point_t *v, int n, int p)
-{
-    for (int i = 0; i < n; i++)
-        if (v[i] == p)
-            return 1;
-    return 0;
-}
-
 /* Mark in cap[] the stones the last move captured (undone and replayed to see). */
 static void trk_last_captures(stn_track_t *k, uint8_t *cap)
 {
@@ -1030,14 +1069,14 @@ int stn_track_feed(stn_track_t *k, const stn_view_t *v, stn_events_t *out)
                 memcpy(rest, d->r, (size_t)nrest * sizeof *rest);
                 *plan = *plan2;
             }
-        } else if (na > 0) {
+        } else if (na > 0 || nrest > 0) {
             trk_search(k, d, adds, na, v, plan);
             if (plan->n < na) {
                 rc = GO_ENOMEM;
                 goto done;
             }
         }
-        if (na > 0) {
+        if (plan->n > 0) {
             trk_score_t sc;
             trk_play(k, plan->steps, plan->n, run, &sc);
             trk_unplay(k, run);
@@ -1060,14 +1099,14 @@ int stn_track_feed(stn_track_t *k, const stn_view_t *v, stn_events_t *out)
         }
         same |= returned;   /* the stones it captured are back: all of it undone */
         if (last && last->kind == GO_MOVE_PLAY && trk_in(rest, nrest, last->point) &&
-            (na == 0 || (!run->captured[last->point] && same))) {
+            !run->captured[last->point] && (na == 0 || same)) {
             if ((rc = trk_takeback(k, v, out)) != GO_OK)
                 goto done;
             continue;
         }
         /* Record the moves. */
         go_color_t mover = GO_OTHER(go_game_turn(k->g));
-        if (na > 0) {
+        if (plan->n > 0) {
             int first = go_game_move_count(k->g);
             if ((rc = trk_apply(k, plan, v, out, run)) != GO_OK)
                 goto done;
@@ -1077,8 +1116,10 @@ int stn_track_feed(stn_track_t *k, const stn_view_t *v, stn_events_t *out)
                 trk_pname(plan->hidden, hp);
                 char note[160];
                 snprintf(note, sizeof note,
-                         "%s played at %s, where a captured stone of its colour still lay: "
-                         "seen only from the moves around it", trk_cword(go_game_move(k->g, first)->color), hp);
+                         "%s %s was not seen (played onto a dead stone not yet taken off, or "
+                         "captured at once): read from the moves around it%s",
+                         trk_cword(go_game_move(k->g, first)->color), hp,
+                         plan->nhidden > 1 ? "; other points fitted too" : "");
                 stn_track_note(k, first, note);
             }
             if (plan->nfit > 1 && go_game_move_count(k->g) > first) {
@@ -1117,7 +1158,7 @@ int stn_track_feed(stn_track_t *k, const stn_view_t *v, stn_events_t *out)
         int ng = 0;
         for (int j = 0; j < nrest; j++) {
             int p = rest[j], hit = run->captured[p] != 0;
-            for (int q = 0; q < plan->n && na > 0 && !hit; q++)
+            for (int q = 0; q < plan->n && !hit; q++)
                 hit = plan->steps[q].p == p;
             if (!hit && !trk_ok(k, p, trk_view_at(k, v, p)))
                 gone[ng++] = (go_point_t)p;

@@ -297,6 +297,13 @@ static inline int sim_run(const go_board_t *init, const go_move_t *moves, int n,
         } else if (s->npend) {
             s->pend_due--;
         }
+        if (o->trace) {
+            char pn[3];
+            go_point_to_sgf(mv->point, pn);
+            fprintf(stderr, "sim: frame %llu move %d %c %s%s (pending %d)\n",
+                    (unsigned long long)s->frame, m + 1, mv->color == GO_BLACK ? 'B' : 'W', pn,
+                    pl.late ? " late" : "", s->npend);
+        }
         rc = sim_hand(s, mv->color, mv->point, sim_act_place, &pl);
         /* the dead stones go when their time comes (a hand of the capturer) */
         if (rc == 0 && s->npend && !pl.late && s->pend_due <= 0) {

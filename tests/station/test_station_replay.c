@@ -160,7 +160,7 @@ static void test_shared_games(void **state)
     assert_non_null(buf);
     assert_int_equal(fread(buf, 1, (size_t)len, f), (size_t)len);
     fclose(f);
-    pick_t p = { 20, 0, 211, 77 };
+    pick_t p = { 20, 0, 181, 77 };
     sgf_parse_each(buf, (size_t)len, NULL, pick_games, &p, NULL);
     free(buf);
     assert_int_equal(p.got, 20);
