@@ -70,6 +70,8 @@ typedef struct vis_config {
                               family's (perspective fans lines out) */
     int refine;            /* default 1: refine the grid lines at full resolution */
     double sample_r;       /* grid units, default 0.36: radius of the disc read at a point */
+    double stone_h;        /* grid units, default 0.4: a stone's height; seen from the side
+                              its body lies above the point, and the disc follows */
     double black_rel;      /* default 0.58: a point darker than this fraction of the local
                               board brightness is black */
     double white_rel;      /* default 1.16: brighter than this fraction is white */

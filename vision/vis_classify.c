@@ -40,6 +40,7 @@ void vis_config_defaults(vis_config_t *cfg)
     cfg->family_deg = 28;
     cfg->refine = 1;
     cfg->sample_r = 0.36;
+    cfg->stone_h = 0.4;
     cfg->black_rel = 0.58;
     cfg->white_rel = 1.16;
     cfg->white_sat = 0.40;
@@ -357,7 +358,30 @@ int vis_classify_ex(const cvb_image_t *img, const vis_geom_t *geom, const vis_co
     for (int y = 0; y < S; y++)
         for (int x = 0; x < S; x++) {
             int idx = y * S + x;
-            vis_sample_t p = read_disc(img, geom->H, x, y, dox, doy, dn);
+            /* a stone stands on the board: seen from the side, its body lies above the
+             * point in the picture. Shift the disc up by half a stone's height. */
+            double sx = x, sy = y;
+            if (cfg->stone_h > 0) {
+                double px = geom->px[idx], py = geom->py[idx], ax, ay, bx2, by2;
+                if (!vis_homog_apply(geom->H, x + 1, y, &ax, &ay) &&
+                    !vis_homog_apply(geom->H, x, y + 1, &bx2, &by2)) {
+                    double ex = ax - px, ey = ay - py, fx = bx2 - px, fy = by2 - py;
+                    /* the more horizontal vector gives the scale, the other the tilt */
+                    double s1 = hypot(ex, ey), s2 = hypot(fx, fy);
+                    double scale = fabs(ex) > fabs(fx) ? s1 : s2;
+                    double vert = fabs(ex) > fabs(fx) ? fabs(fy) : fabs(ey);
+                    double r = scale > 0 ? vert / scale : 1;
+                    if (r > 1)
+                        r = 1;
+                    double dz = cfg->stone_h * 0.5 * scale * sqrt(1 - r * r);
+                    double qx, qy;
+                    if (!vis_homog_apply(geom->Hinv, px, py - dz, &qx, &qy)) {
+                        sx = qx;
+                        sy = qy;
+                    }
+                }
+            }
+            vis_sample_t p = read_disc(img, geom->H, sx, sy, dox, doy, dn);
             /* local board: median of the cells within ~1.6 units that look like board */
             float ly[16], ls[16], lr[16], lg[16];
             int ln = 0;
