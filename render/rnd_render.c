@@ -397,9 +397,9 @@ static void table_at(const rnd_renderer_t *r, double x, double y, double out[3])
         t = 0.5 * vnoise(x * 0.3, y * 0.3, r->nseed + 11) + 0.5 * fbm(x * 0.01, y * 0.01, r->nseed + 12, 2);
         break;
     default: { /* wood planks along x */
-        double w = y + 30.0 * fbm(x * 0.002, y * 0.01, r->nseed + 13, 2);
-        t = 0.5 + 0.5 * sin(w * 0.35 + 3.0 * fbm(x * 0.003, y * 0.05, r->nseed + 14, 2));
-        t = 0.6 * t * t + 0.4 * fbm(x * 0.01, y * 0.2, r->nseed + 15, 2);
+        double w = y + 60.0 * fbm(x * 0.0015, y * 0.004, r->nseed + 13, 3);
+        t = 0.5 + 0.5 * sin(w * 0.21 + 6.0 * fbm(x * 0.002, y * 0.02, r->nseed + 14, 2));
+        t = 0.35 * t * t * t + 0.65 * fbm(x * 0.006, y * 0.08, r->nseed + 15, 3);
         break;
     }
     }
@@ -569,6 +569,11 @@ static void choose_scene(rnd_renderer_t *r)
     }
     for (int c = 0; c < 3; c++)
         g->cam[c] = c == 0 ? r->C.x : c == 1 ? r->C.y : r->C.z;
+    g->focal = r->f;
+    g->cx = r->cx - r->M;
+    g->cy = r->cy - r->M;
+    g->k1 = r->k1;
+    g->k2 = r->k2;
 
     /* light */
     static const double tints[RND_LIGHT_COUNT][3] = {
@@ -611,16 +616,16 @@ static void choose_scene(rnd_renderer_t *r)
 
     /* materials */
     static const double woods[4][3] = {
-        { 118, 178, 222 }, /* kaya-like yellow */
-        { 140, 195, 228 }, /* pale shin-kaya */
-        { 92, 150, 205 },  /* deeper amber */
-        { 128, 170, 200 }, /* beech laminate */
+        { 128, 182, 220 }, /* kaya-like yellow */
+        { 152, 196, 226 }, /* pale shin-kaya */
+        { 112, 162, 206 }, /* deeper amber */
+        { 142, 180, 208 }, /* beech laminate */
     };
     int wk = rnd_rng_int(&rng, 4);
     double wa[3], wbk[3];
     srgb_to_lin3(woods[wk][0] + rnd_rng_range(&rng, -8, 8), woods[wk][1] + rnd_rng_range(&rng, -8, 8),
                  woods[wk][2] + rnd_rng_range(&rng, -6, 6), wa);
-    srgb_to_lin3(woods[wk][0] * 0.78, woods[wk][1] * 0.82, woods[wk][2] * 0.88, wbk);
+    srgb_to_lin3(woods[wk][0] * 0.84, woods[wk][1] * 0.87, woods[wk][2] * 0.92, wbk);
     srgb_to_lin3(22, 22, 26, r->ink);
     for (int c = 0; c < 3; c++)
         r->wood_side[c] = wa[c] * 0.62;
@@ -630,7 +635,7 @@ static void choose_scene(rnd_renderer_t *r)
     r->tex = malloc((size_t)r->tex_w * r->tex_h * 3 * sizeof(float));
     if (r->tex) {
         double freq = rnd_rng_range(&rng, 0.25, 0.6);
-        double amp = rnd_rng_range(&rng, 0.25, 0.6);
+        double amp = rnd_rng_range(&rng, 0.2, 0.5);
         for (int v = 0; v < r->tex_h; v++)
             for (int u = 0; u < r->tex_w; u++) {
                 double x = u / TEX_PPMM, y = v / TEX_PPMM;
@@ -667,9 +672,9 @@ static void choose_scene(rnd_renderer_t *r)
 
     /* stones */
     srgb_to_lin3(rnd_rng_range(&rng, 24, 38), rnd_rng_range(&rng, 24, 36), rnd_rng_range(&rng, 24, 34), r->black_alb);
-    double wbase = rnd_rng_range(&rng, 222, 240);
+    double wbase = rnd_rng_range(&rng, 200, 222);
     srgb_to_lin3(wbase - rnd_rng_range(&rng, 6, 16), wbase - rnd_rng_range(&rng, 0, 5), wbase, r->white_alb);
-    r->black_spec = rnd_rng_range(&rng, 0.25, 0.7);
+    r->black_spec = rnd_rng_range(&rng, 0.5, 1.2);
     r->white_spec = rnd_rng_range(&rng, 0.15, 0.35);
     r->grain_amp = rnd_rng_unit(&rng) < 0.6 ? rnd_rng_range(&rng, 0.04, 0.1) : 0.0;
 
@@ -958,7 +963,7 @@ static void shade_stone(const rnd_renderer_t *r, const rnd_stone_t *s, v3 P, v3 
         for (int c = 0; c < 3; c++)
             alb[c] = r->black_alb[c];
         spec = r->black_spec;
-        shin = 45;
+        shin = 140;
     } else {
         double u = (P.x - s->x) * cos(s->grain) + (P.y - s->y) * sin(s->grain);
         double g = 1.0 - r->grain_amp * (0.5 + 0.5 * sin(u * 4.2 + 1.7 * sin(u * 0.9)));
@@ -970,9 +975,10 @@ static void shade_stone(const rnd_renderer_t *r, const rnd_stone_t *s, v3 P, v3 
     double hz = (P.z - s->z) / r->g.stone_h;
     double ao = 0.45 + 0.55 * smoothstep(0.0, 0.6, hz);
     v3 h = vnorm(vsub(L, d));
-    double sp = pow(fmax(vdot(N, h), 0), shin) * spec;
+    double nh = fmax(vdot(N, h), 0);
+    double sp = pow(nh, shin) * spec + pow(nh, 6) * spec * 0.06;
     /* a broad reflection of the room (fresnel-ish) */
-    double fr = pow(1.0 - fabs(vdot(N, d)), 3) * 0.25;
+    double fr = pow(1.0 - fabs(vdot(N, d)), 3) * 0.2;
     for (int c = 0; c < 3; c++)
         col[c] = alb[c] * (amb[c] * ao + dir[c]) + sp * r->lcol[c] + fr * r->amb[c] * (s->color == 1 ? 0.6 : 0.2);
 }

@@ -95,6 +95,9 @@ typedef struct rnd_geometry {
     double stone_h;           /* stone thickness, mm */
     double cam[3];            /* camera position, mm */
     double elevation_deg;     /* camera elevation above the table plane */
+    /* lens: pixel = c + f * d(n), n the pinhole projection, d the barrel distortion
+     * whose inverse is n = d * (1 + k1 |d|^2 + k2 |d|^4); c in unshaken frame pixels */
+    double focal, cx, cy, k1, k2;
 } rnd_geometry_t;
 
 /* One stone: where it lies (its centre's x, y and the height of the surface it lies on:

@@ -293,6 +293,15 @@ static int emit_frame(run_t *R, int f, const rnd_tl_state_t *s, const rnd_hand_t
         if (rnd_renderer_project(R->r, w, fx->shake_x, fx->shake_y, &cx[k], &cy[k]))
             cx[k] = cy[k] = -1;
     }
+    /* the same corners raised by half a stone: where stones' centres appear */
+    double sx[4], sy[4];
+    for (int k = 0; k < 4; k++) {
+        double w[3];
+        rnd_renderer_point_world(R->r, cc[k][0] * (n - 1), cc[k][1] * (n - 1), &w[0], &w[1]);
+        w[2] = R->geo->top + R->geo->stone_h * 0.5;
+        if (rnd_renderer_project(R->r, w, fx->shake_x, fx->shake_y, &sx[k], &sy[k]))
+            sx[k] = sy[k] = -1;
+    }
     char rec[25 * 26 + 1], shown[25 * 26 + 1];
     board_text(s->record, n, rec);
     board_text(s->shown, n, shown);
@@ -300,9 +309,9 @@ static int emit_frame(run_t *R, int f, const rnd_tl_state_t *s, const rnd_hand_t
     base = base ? base + 1 : R->path;
     fprintf(R->truth,
             "frame %d file=%s t=%.3f move=%d hand=%d shake=%d,%d corners=%.2f,%.2f;%.2f,%.2f;%.2f,%.2f;%.2f,%.2f "
-            "record=%s shown=%s",
+            "stone_corners=%.2f,%.2f;%.2f,%.2f;%.2f,%.2f;%.2f,%.2f record=%s shown=%s",
             f, base, (double)f / o->fps, s->moves, nh, fx->shake_x, fx->shake_y, cx[0], cy[0], cx[1], cy[1], cx[2],
-            cy[2], cx[3], cy[3], rec, shown);
+            cy[2], cx[3], cy[3], sx[0], sy[0], sx[1], sy[1], sx[2], sy[2], sx[3], sy[3], rec, shown);
     if (s->bumped >= 0) {
         char p[3];
         sgf_pt(s->bumped, n, p);
@@ -448,6 +457,8 @@ int rnd_run(const rnd_opts_t *o, rnd_progress_fn fn, void *ctx, char *err, size_
     fprintf(R.truth, "geometry elevation=%.1f top=%.1f dx=%.2f dy=%.2f half_w=%.1f half_h=%.1f stone_r=%.2f stone_h=%.2f camera=%.0f,%.0f,%.0f\n",
             R.geo->elevation_deg, R.geo->top, R.geo->dx, R.geo->dy, R.geo->half_w, R.geo->half_h,
             R.geo->stone_r, R.geo->stone_h, R.geo->cam[0], R.geo->cam[1], R.geo->cam[2]);
+    fprintf(R.truth, "lens f=%.2f cx=%.2f cy=%.2f k1=%.5f k2=%.5f\n", R.geo->focal, R.geo->cx, R.geo->cy,
+            R.geo->k1, R.geo->k2);
 
     rnd_tl_state_t st;
     rnd_timeline_state_init(&st, &g);

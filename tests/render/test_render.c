@@ -1,0 +1,475 @@
+/* test_render.c: the footage generator. The main check renders a short game without
+ * hands and reads every frame back: with the frame's own corners from the truth file,
+ * each point's pixels must be a black stone, a white stone or bare board exactly as the
+ * truth's `shown` position says. Also: determinism for a seed, the timeline's events
+ * against the rules (captures), option parsing, unreadable input. */
+#include <stddef.h>
+#include <stdarg.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <dirent.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "render/rnd_game.h"
+#include "render/rnd_render.h"
+#include "render/rnd_run.h"
+#include "render/rnd_timeline.h"
+#include "testutil.h"
+
+/* A 9x9 game with a capture (White's stone at e5 is taken by Black's move at f5)
+ * and a pass. */
+static const char *game_sgf =
+    "(;GM[1]FF[4]SZ[9]KM[7]RU[Chinese]"
+    ";B[dd];W[ee];B[de];W[gc];B[ef];W[cg];B[ed];W[gg];B[fe];W[bc];B[cc];W[tt];B[ge])";
+
+static char tmpdir[256];
+
+static void write_file(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs(text, f);
+    fclose(f);
+}
+
+static void rm_tree(const char *dir)
+{
+    DIR *d = opendir(dir);
+    if (!d)
+        return;
+    struct dirent *e;
+    char p[512];
+    while ((e = readdir(d))) {
+        if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+            continue;
+        snprintf(p, sizeof p, "%s/%s", dir, e->d_name);
+        if (unlink(p) != 0)
+            rm_tree(p);
+    }
+    closedir(d);
+    rmdir(dir);
+}
+
+static int setup(void **state)
+{
+    (void)state;
+    snprintf(tmpdir, sizeof tmpdir, "/tmp/kc_test_render_XXXXXX");
+    if (!mkdtemp(tmpdir))
+        return -1;
+    char p[300];
+    snprintf(p, sizeof p, "%s/game.sgf", tmpdir);
+    write_file(p, game_sgf);
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    if (!getenv("KC_KEEP_RENDER_TMP"))
+        rm_tree(tmpdir);
+    return 0;
+}
+
+/* The value of key=VALUE in a truth line (copied into out), or NULL. */
+static const char *field(const char *line, const char *key, char *out, size_t len)
+{
+    size_t kl = strlen(key);
+    for (const char *p = line; (p = strstr(p, key)); p++) {
+        if ((p == line || p[-1] == ' ') && p[kl] == '=') {
+            const char *v = p + kl + 1;
+            size_t n = strcspn(v, " \n");
+            if (n >= len)
+                n = len - 1;
+            memcpy(out, v, n);
+            out[n] = 0;
+            return out;
+        }
+    }
+    return NULL;
+}
+
+/* Homography mapping the unit grid square (0,0),(1,0),(1,1),(0,1) to the quad q. */
+static void square_to_quad(const double q[8], double H[9])
+{
+    double x0 = q[0], y0 = q[1], x1 = q[2], y1 = q[3], x2 = q[4], y2 = q[5], x3 = q[6], y3 = q[7];
+    double dx1 = x1 - x2, dx2 = x3 - x2, dy1 = y1 - y2, dy2 = y3 - y2;
+    double sx = x0 - x1 + x2 - x3, sy = y0 - y1 + y2 - y3;
+    double den = dx1 * dy2 - dx2 * dy1;
+    double g = (sx * dy2 - dx2 * sy) / den, h = (dx1 * sy - sx * dy1) / den;
+    H[0] = x1 - x0 + g * x1;
+    H[1] = x3 - x0 + h * x3;
+    H[2] = x0;
+    H[3] = y1 - y0 + g * y1;
+    H[4] = y3 - y0 + h * y3;
+    H[5] = y0;
+    H[6] = g;
+    H[7] = h;
+    H[8] = 1;
+}
+
+static double last_v, last_rb;
+
+static int cmp_u8(const void *a, const void *b) { return *(const uint8_t *)a - *(const uint8_t *)b; }
+
+/* What the pixels around (px, py) show: 1 black, 2 white, 0 board (medians of a 5x5
+ * patch, so that a stone's small specular highlight does not decide). */
+static int classify(const cvb_image_t *img, double px, double py)
+{
+    uint8_t ch[3][25];
+    int n = 0;
+    for (int dy = -2; dy <= 2; dy++)
+        for (int dx = -2; dx <= 2; dx++) {
+            int x = (int)lround(px) + dx, y = (int)lround(py) + dy;
+            if (x < 0 || y < 0 || x >= img->w || y >= img->h)
+                continue;
+            const uint8_t *p = img->data + (size_t)y * img->stride + (size_t)x * 3;
+            for (int c = 0; c < 3; c++)
+                ch[c][n] = p[c];
+            n++;
+        }
+    assert_true(n > 0);
+    for (int c = 0; c < 3; c++)
+        qsort(ch[c], (size_t)n, 1, cmp_u8);
+    double b = ch[0][n / 2], g = ch[1][n / 2], r = ch[2][n / 2];
+    double v = (b + g + r) / 3;
+    last_v = v;
+    last_rb = r - b;
+    if (v < 115) /* bare board is ~170..210 in these lights; a black stone's highlight
+                    lifts its median above 85 at this small size */
+        return 1;
+    if (r - b < 38 && v > 140)
+        return 2;
+    return 0;
+}
+
+static void render_dir(const char *name, const char *extra[], int nextra, char *outdir, size_t len)
+{
+    snprintf(outdir, len, "%s/%s", tmpdir, name);
+    char sgf[300];
+    snprintf(sgf, sizeof sgf, "%s/game.sgf", tmpdir);
+    char *argv[32];
+    int argc = 0;
+    argv[argc++] = (char *)"kifucam-render";
+    argv[argc++] = sgf;
+    argv[argc++] = (char *)"--out";
+    argv[argc++] = outdir;
+    for (int i = 0; i < nextra; i++)
+        argv[argc++] = (char *)extra[i];
+    rnd_opts_t o;
+    int help;
+    char err[512];
+    assert_int_equal(rnd_opts_parse(argc, argv, &o, &help, err, sizeof err), RND_OK);
+    assert_int_equal(help, 0);
+    int rc = rnd_run(&o, NULL, NULL, err, sizeof err);
+    if (rc)
+        print_message("rnd_run: %s\n", err);
+    assert_int_equal(rc, RND_OK);
+}
+
+/* Check every frame of a rendered folder against its truth; returns frames checked. */
+static int check_truth(const char *outdir, int want_size)
+{
+    char p[400];
+    snprintf(p, sizeof p, "%s/truth.txt", outdir);
+    FILE *f = fopen(p, "r");
+    assert_non_null(f);
+    char *line = NULL;
+    size_t cap = 0;
+    int frames = 0, size = 0, checked_stones = 0, last_moves = -1;
+    while (getline(&line, &cap, f) > 0) {
+        if (!strncmp(line, "size ", 5))
+            size = atoi(line + 5);
+        if (strncmp(line, "frame ", 6))
+            continue;
+        assert_int_equal(size, want_size);
+        char file[128], corners[256], shown[700], rec[700], mv[16];
+        assert_non_null(field(line, "file", file, sizeof file));
+        assert_non_null(field(line, "corners", corners, sizeof corners));
+        /* stones are sampled where their centres appear: the grid raised half a stone */
+        assert_non_null(field(line, "stone_corners", corners, sizeof corners));
+        assert_non_null(field(line, "shown", shown, sizeof shown));
+        assert_non_null(field(line, "record", rec, sizeof rec));
+        assert_non_null(field(line, "move", mv, sizeof mv));
+        assert_true(atoi(mv) >= last_moves); /* moves only go forward */
+        last_moves = atoi(mv);
+        double q[8];
+        assert_int_equal(sscanf(corners, "%lf,%lf;%lf,%lf;%lf,%lf;%lf,%lf", &q[0], &q[1], &q[2], &q[3], &q[4],
+                                &q[5], &q[6], &q[7]),
+                         8);
+        double H[9];
+        square_to_quad(q, H);
+        snprintf(p, sizeof p, "%s/%s", outdir, file);
+        cvb_image_t img;
+        assert_int_equal(cvb_imread(p, 0, &img), CVB_OK);
+        assert_int_equal((int)strlen(shown), size * (size + 1) - 1);
+        for (int y = 0; y < size; y++)
+            for (int x = 0; x < size; x++) {
+                double u = (double)x / (size - 1), v = (double)y / (size - 1);
+                double w = H[6] * u + H[7] * v + H[8];
+                double px = (H[0] * u + H[1] * v + H[2]) / w, py = (H[3] * u + H[4] * v + H[5]) / w;
+                char c = shown[y * (size + 1) + x];
+                int want = c == 'X' ? 1 : c == 'O' ? 2 : 0;
+                int got = classify(&img, px, py);
+                if (got != want)
+                    print_message("%s: point %c%c at %.1f,%.1f: truth %c, pixels say %d (v %.0f, r-b %.0f)\n", file, 'a' + x,
+                                  'a' + y, px, py, c, got, last_v, last_rb);
+                assert_int_equal(got, want);
+                checked_stones += want != 0;
+            }
+        cvb_image_free(&img);
+        frames++;
+    }
+    free(line);
+    fclose(f);
+    assert_true(checked_stones > 0);
+    return frames;
+}
+
+static void test_truth_matches_frames(void **state)
+{
+    (void)state;
+    char out[300];
+    const char *extra[] = { "--hands", "off", "--size", "320x240", "--pace", "0.08", "--format", "png",
+                            "--seed", "11", "--light", "daylight", "--view", "steep" };
+    render_dir("nohands", extra, 14, out, sizeof out);
+    int n = check_truth(out, 9);
+    assert_true(n >= 14); /* at least one frame per move */
+}
+
+static void test_truth_matches_side_view(void **state)
+{
+    (void)state;
+    char out[300];
+    const char *extra[] = { "--hands", "off", "--size", "320x240", "--pace", "0.05", "--format", "png",
+                            "--seed", "5", "--light", "cool", "--view", "side", "--moves", "9" };
+    render_dir("side", extra, 16, out, sizeof out);
+    assert_true(check_truth(out, 9) > 5);
+}
+
+static void read_bytes(const char *path, unsigned char **buf, long *len)
+{
+    FILE *f = fopen(path, "rb");
+    assert_non_null(f);
+    fseek(f, 0, SEEK_END);
+    *len = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    *buf = malloc((size_t)*len);
+    assert_non_null(*buf);
+    assert_int_equal(fread(*buf, 1, (size_t)*len, f), (size_t)*len);
+    fclose(f);
+}
+
+static void test_deterministic(void **state)
+{
+    (void)state;
+    char a[300], b[300], c[300], pa[400], pb[400], pc[400];
+    const char *s1[] = { "--still", "--size", "200x150", "--seed", "42" };
+    const char *s2[] = { "--still", "--size", "200x150", "--seed", "43" };
+    render_dir("det_a", s1, 5, a, sizeof a);
+    render_dir("det_b", s1, 5, b, sizeof b);
+    render_dir("det_c", s2, 5, c, sizeof c);
+    snprintf(pa, sizeof pa, "%s/still.png", a);
+    snprintf(pb, sizeof pb, "%s/still.png", b);
+    snprintf(pc, sizeof pc, "%s/still.png", c);
+    unsigned char *ba, *bb, *bc;
+    long la, lb, lc;
+    read_bytes(pa, &ba, &la);
+    read_bytes(pb, &bb, &lb);
+    read_bytes(pc, &bc, &lc);
+    assert_int_equal(la, lb);
+    assert_memory_equal(ba, bb, (size_t)la);
+    assert_true(la != lc || memcmp(ba, bc, (size_t)la) != 0);
+    free(ba);
+    free(bb);
+    free(bc);
+    /* the still's truth holds the final position of the record */
+    assert_int_equal(check_truth(a, 9), 1);
+}
+
+static void test_timeline_events(void **state)
+{
+    (void)state;
+    rnd_game_t g;
+    assert_int_equal(rnd_game_init(&g, 9), RND_OK);
+    /* Black captures White's e5 (ee) with f5 (fe) */
+    int mv[][3] = { { 1, 3, 3 }, { 2, 4, 4 }, { 1, 3, 4 }, { 2, 6, 2 }, { 1, 4, 5 }, { 2, 2, 6 },
+                    { 1, 4, 3 }, { 2, 6, 6 }, { 1, 5, 4 } };
+    for (size_t i = 0; i < sizeof mv / sizeof mv[0]; i++)
+        assert_int_equal(rnd_game_add(&g, RND_MOVE_PLAY, (uint8_t)mv[i][0], mv[i][1], mv[i][2]), RND_OK);
+    assert_int_equal(g.moves[8].ncap, 1);
+    assert_int_equal(g.caps[g.moves[8].cap_first], 4 * 9 + 4);
+    /* occupied point refused */
+    assert_int_equal(rnd_game_add(&g, RND_MOVE_PLAY, 2, 3, 3), RND_EINVAL);
+
+    rnd_geometry_t geo;
+    memset(&geo, 0, sizeof geo);
+    geo.size = 9;
+    geo.dx = 22;
+    geo.dy = 23.7;
+    geo.half_w = 100;
+    geo.half_h = 110;
+    geo.top = 20;
+    geo.stone_r = 11;
+    geo.stone_h = 9;
+    for (uint64_t seed = 1; seed <= 12; seed++) {
+        rnd_timeline_opts_t o;
+        rnd_timeline_opts_defaults(&o);
+        o.seed = seed;
+        o.end = (int)(seed % 3);
+        rnd_timeline_t t;
+        assert_int_equal(rnd_timeline_build(&t, &g, &geo, &o), RND_OK);
+        rnd_tl_state_t s;
+        rnd_timeline_state_init(&s, &g);
+        int placed = 0, captured = 0, removed = 0, hands = 0;
+        uint8_t pos[81];
+        for (int f = 0; f < t.nframes; f++) {
+            int first = s.next_event;
+            uint8_t before[81];
+            memcpy(before, s.shown, 81);
+            int n = rnd_timeline_state_step(&s, &t, f);
+            for (int k = 0; k < n; k++) {
+                const rnd_event_t *e = &t.events[first + k];
+                assert_int_equal(e->frame, f);
+                if (e->kind == RND_EV_PLACE) {
+                    assert_int_equal(before[e->point], 0); /* never onto a stone */
+                    placed++;
+                    assert_int_equal(e->move, placed);
+                }
+                captured += e->kind == RND_EV_CAPTURE;
+                removed += e->kind == RND_EV_REMOVE;
+            }
+            hands += t.hand[f].active;
+            rnd_game_position(&g, s.moves, pos);
+            assert_memory_equal(pos, s.record, 81);
+        }
+        assert_int_equal(s.next_event, t.nevents);
+        assert_int_equal(placed, 9);
+        assert_int_equal(captured, 1);
+        assert_int_equal(removed, 1);
+        assert_true(hands > 9 * 5);
+        /* at the end the stones on the board are the record's, but for the end sequence */
+        if (o.end == 0)
+            assert_memory_equal(s.shown, s.record, 81);
+        if (o.end == 2)
+            assert_int_equal(s.nsignals, 2);
+        rnd_timeline_fini(&t);
+    }
+    rnd_game_fini(&g);
+}
+
+static void test_options(void **state)
+{
+    (void)state;
+    rnd_opts_t o;
+    int help;
+    char err[256];
+    char *a1[] = { "r", "g.sgf", "--out", "d", "--size", "640x360", "--view", "side", "--light", "pink",
+                   "--hands", "off", "--moves", "12", "--end", "resign", "--fps", "25", "--seed", "9" };
+    assert_int_equal(rnd_opts_parse(20, a1, &o, &help, err, sizeof err), RND_OK);
+    assert_int_equal(o.width, 640);
+    assert_int_equal(o.height, 360);
+    assert_int_equal(o.view, RND_VIEW_SIDE);
+    assert_int_equal(o.light, RND_LIGHT_PINK);
+    assert_int_equal(o.hands, 0);
+    assert_int_equal(o.moves, 12);
+    assert_int_equal(o.end, 2);
+    assert_int_equal(o.fps, 25);
+    assert_int_equal((int)o.seed, 9);
+    char *a2[] = { "r", "--help" };
+    assert_int_equal(rnd_opts_parse(2, a2, &o, &help, err, sizeof err), RND_OK);
+    assert_int_equal(help, 1);
+    assert_non_null(strstr(rnd_usage(), "--light"));
+    char *bad[][4] = { { "r", "g.sgf", "--view", "under" }, { "r", "g.sgf", "--size", "10x" },
+                       { "r", "g.sgf", "--fps", "0" },      { "r", "g.sgf", "--bogus", "1" },
+                       { "r", "g.sgf", "--out", "x" } /* fine, but: */ };
+    for (int i = 0; i < 4; i++) {
+        err[0] = 0;
+        assert_int_equal(rnd_opts_parse(4, bad[i], &o, &help, err, sizeof err), RND_EINVAL);
+        assert_true(err[0] != 0);
+    }
+    char *a3[] = { "r", "g.sgf" }; /* no --out */
+    assert_int_equal(rnd_opts_parse(2, a3, &o, &help, err, sizeof err), RND_EINVAL);
+    char *a4[] = { "r", "g.sgf", "--out" }; /* value missing */
+    assert_int_equal(rnd_opts_parse(3, a4, &o, &help, err, sizeof err), RND_EINVAL);
+}
+
+static void test_bad_input(void **state)
+{
+    (void)state;
+    rnd_opts_t o;
+    char err[512], p[300], out[300];
+    rnd_opts_defaults(&o);
+    snprintf(out, sizeof out, "%s/bad_out", tmpdir);
+    o.out = out;
+    o.sgf = "/nonexistent/game.sgf";
+    assert_int_equal(rnd_run(&o, NULL, NULL, err, sizeof err), RND_EIO);
+    assert_non_null(strstr(err, "/nonexistent/game.sgf"));
+    snprintf(p, sizeof p, "%s/broken.sgf", tmpdir);
+    write_file(p, "(;GM[1]SZ[9];B[dd];W[");
+    o.sgf = p;
+    assert_true(rnd_run(&o, NULL, NULL, err, sizeof err) < 0);
+    assert_non_null(strstr(err, "broken.sgf"));
+    snprintf(p, sizeof p, "%s/offboard.sgf", tmpdir);
+    write_file(p, "(;GM[1]SZ[9];B[zz])");
+    o.sgf = p;
+    assert_true(rnd_run(&o, NULL, NULL, err, sizeof err) < 0);
+}
+
+static void test_renderer_api(void **state)
+{
+    (void)state;
+    rnd_scene_opts_t so;
+    rnd_scene_opts_defaults(&so);
+    so.width = 160;
+    so.height = 120;
+    so.size = 13;
+    rnd_renderer_t *r;
+    assert_int_equal(rnd_renderer_create(&so, &r), RND_OK);
+    const rnd_geometry_t *g = rnd_renderer_geometry(r);
+    assert_int_equal(g->size, 13);
+    /* the board's centre projects inside the frame, and a shake moves it by the shake */
+    double w[3] = { 0, 0, g->top }, x0, y0, x1, y1;
+    assert_int_equal(rnd_renderer_project(r, w, 0, 0, &x0, &y0), RND_OK);
+    assert_true(x0 > 0 && x0 < 160 && y0 > 0 && y0 < 120);
+    assert_int_equal(rnd_renderer_project(r, w, 2, -1, &x1, &y1), RND_OK);
+    assert_true(fabs(x1 - (x0 - 2)) < 1e-9 && fabs(y1 - (y0 + 1)) < 1e-9);
+    cvb_image_t img;
+    assert_int_equal(cvb_image_alloc(&img, 160, 120, 3), CVB_OK);
+    rnd_frame_fx_t fx;
+    memset(&fx, 0, sizeof fx);
+    fx.gain = 1;
+    fx.shake_x = RND_SHAKE_MAX + 1;
+    assert_int_equal(rnd_renderer_frame(r, &fx, NULL, 0, &img, NULL), RND_EINVAL);
+    fx.shake_x = 0;
+    assert_int_equal(rnd_renderer_frame(r, &fx, NULL, 0, &img, NULL), RND_OK);
+    /* a hand over the centre covers the centre's pixel in the mask */
+    uint8_t *mask = calloc(160 * 120, 1);
+    assert_non_null(mask);
+    rnd_hand_t h = { 1, 1, { 0, 0, (float)g->top + 10 }, { 200, (float)-g->half_h - 330, (float)g->top + 380 }, 1 };
+    assert_int_equal(rnd_renderer_frame(r, &fx, &h, 1, &img, mask), RND_OK);
+    assert_int_equal(mask[(int)lround(y0) * 160 + (int)lround(x0)], 1);
+    free(mask);
+    assert_int_equal(rnd_renderer_set_stones(r, NULL, -1), RND_EINVAL);
+    cvb_image_free(&img);
+    rnd_renderer_destroy(r);
+    rnd_renderer_destroy(NULL);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_options),
+        cmocka_unit_test(test_timeline_events),
+        cmocka_unit_test(test_renderer_api),
+        cmocka_unit_test(test_bad_input),
+        cmocka_unit_test(test_deterministic),
+        cmocka_unit_test(test_truth_matches_frames),
+        cmocka_unit_test(test_truth_matches_side_view),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
