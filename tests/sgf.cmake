@@ -5,6 +5,8 @@ kc_test(test_sgf_parse SOURCES sgf/test_sgf_parse.c LIBS kc_rules)
 kc_test(test_sgf_game SOURCES sgf/test_sgf_game.c LIBS kc_rules)
 kc_test(test_sgf_tygem SOURCES sgf/test_sgf_tygem.c LIBS kc_rules)
 kc_test(test_sgf_cli SOURCES sgf/test_sgf_cli.c LIBS kc_rules)
+kc_test(test_sgf_oom SOURCES sgf/test_sgf_oom.c
+  LIBS kc_rules "-Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc")
 kc_test(test_sgf_crashers SOURCES sgf/test_sgf_crashers.c LIBS kc_rules)
 target_compile_definitions(test_sgf_crashers PRIVATE
   KC_SGF_CRASHERS="${CMAKE_CURRENT_SOURCE_DIR}/sgf/crashers")
