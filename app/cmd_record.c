@@ -1,10 +1,901 @@
-/* cmd_record.c: `kifucam record` (placeholder until its issue lands). */
+/* cmd_record.c: `kifucam record --input SOURCE`: camera / video / folder -> vision ->
+ * station -> the SGF record (and the web pages with --serve), then the count.
+ *
+ * The loop: cap_source_next -> (no geometry yet: cold detection, vis_detect, on every
+ * frame until the board is found; else vis_track, and back to cold detection when the
+ * grid is lost) -> the removal gate (below) -> stn_feed -> the events on stdout -> the
+ * end-signal watcher -> the state published to the web pages.
+ *
+ * The removal gate: stones that vanish from the board without a capture and without any
+ * new stone (the players lifting dead stones after two unseen passes, before their end
+ * signals) are shown to the station as hidden, not empty, until something else changes:
+ * a new stone means the game goes on, the gate opens, and the station sees the removal
+ * (and warns) as usual; the end signals instead start the count, where those stones are
+ * marked dead. The last move's stone is never gated (a takeback).
+ *
+ * The count: go_session (proposal, toggles, accepts). Stones seen leaving the board during
+ * the count are toggled dead; the console toggles and accepts; with no players (a file or
+ * folder ends while counting) the marking is accepted automatically and the run says so.
+ * The result goes to RE[] through stn_set_result.
+ *
+ * Signals: SIGINT/SIGTERM call cap_source_stop (async-signal-safe): the loop ends, the
+ * record is already complete on disk (the station rewrites it after every move).
+ */
 #include "app/cli.h"
+#include "app/record.h"
+#include "app/record_signal.h"
+
+#include <errno.h>
+#include <math.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+
+#include "calib/cal_profile.h"
+#include "capture/cap_source.h"
+#include "rules/go_session.h"
+#include "vision/vis.h"
+
+static const char usage_text[] =
+    "usage: kifucam record --input SOURCE [OPTIONS]\n"
+    "Record a game from a camera (/dev/videoN), a video file or a folder of frames.\n\n"
+    "  --input SOURCE     /dev/videoN, a video file, or a folder of images (name order)\n"
+    "  --fps N            frame rate of a folder of images (default 30)\n"
+    "  --sgf FILE         the record, rewritten safely after every move\n"
+    "                     (default game-DATE-TIME.sgf)\n"
+    "  --size N           board size (default: detected, or the calibration's)\n"
+    "  --rules NAME       chinese, japanese, korean, ing, aga, nz, tromp-taylor,\n"
+    "                     ancient-area, ancient-territory (default chinese)\n"
+    "  --komi K           default: the rules' standard komi\n"
+    "  --handicap N       0 or 2..9 stones on the star points\n"
+    "  --black NAME, --white NAME   the players\n"
+    "  --calib FILE       calibration profile (grid corners, seats)\n"
+    "  --serve ADDR:PORT  web overlay and players' console (prints the console URL)\n"
+    "  --format text|json events on stdout (json: one object per line)\n"
+    "  --realtime         pace a file or folder at its frame rate\n"
+    "  --resume FILE      continue the game recorded in FILE (its settings win)\n"
+    "  --time SPEC        time control, e.g. main=60m,byoyomi=5x60s\n"
+    "  --help             this text\n";
+
+typedef struct rec_opts {
+    const char *input, *sgf, *rules, *black, *white, *calib, *serve, *resume, *time;
+    double fps;
+    int size, komi2, komi_set, handicap, json, realtime;
+} rec_opts_t;
+
+static cap_source_t *volatile g_src;
+static volatile sig_atomic_t g_stop;
+
+static void on_signal(int sig)
+{
+    (void)sig;
+    g_stop = 1;
+    cap_source_stop(g_src);
+}
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+static int parse_int(const char *s, int lo, int hi, int *out)
+{
+    char *end;
+    errno = 0;
+    long v = strtol(s, &end, 10);
+    if (errno || end == s || *end || v < lo || v > hi)
+        return -1;
+    *out = (int)v;
+    return 0;
+}
+
+static int parse_komi(const char *s, int *komi2)
+{
+    char *end;
+    errno = 0;
+    double k = strtod(s, &end);
+    if (errno || end == s || *end || !isfinite(k) || fabs(k) > 1000)
+        return -1;
+    double h = k * 2;
+    if (fabs(h - round(h)) > 1e-9)
+        return -1;
+    *komi2 = (int)round(h);
+    return 0;
+}
+
+/* Parse argv; returns 0, 1 for --help, -1 after printing a one-line error. */
+static int parse_opts(int argc, char **argv, rec_opts_t *o)
+{
+    memset(o, 0, sizeof o[0]);
+    o->fps = 30;
+    o->rules = "chinese";
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (!strcmp(a, "--help") || !strcmp(a, "-h"))
+            return 1;
+        if (!strcmp(a, "--realtime")) {
+            o->realtime = 1;
+            continue;
+        }
+        static const char *const withval[] = { "--input", "--fps", "--sgf", "--size", "--rules",
+                                               "--komi", "--handicap", "--black", "--white",
+                                               "--calib", "--serve", "--format", "--resume",
+                                               "--time", NULL };
+        const char *val = NULL;
+        char name[32] = "";
+        for (int k = 0; withval[k]; k++) {
+            size_t n = strlen(withval[k]);
+            if (!strcmp(a, withval[k])) {
+                if (i + 1 >= argc) {
+                    cli_error("record", "%s needs a value", a);
+                    return -1;
+                }
+                val = argv[++i];
+            } else if (!strncmp(a, withval[k], n) && a[n] == '=') {
+                val = a + n + 1;
+            } else {
+                continue;
+            }
+            snprintf(name, sizeof name, "%s", withval[k]);
+            break;
+        }
+        if (!val) {
+            cli_error("record", "unknown option '%s' (kifucam record --help lists them)", a);
+            return -1;
+        }
+        if (!strcmp(name, "--input")) {
+            o->input = val;
+        } else if (!strcmp(name, "--fps")) {
+            char *end;
+            o->fps = strtod(val, &end);
+            if (end == val || *end || !(o->fps > 0 && o->fps <= 1000)) {
+                cli_error("record", "--fps: '%s' is not a frame rate (0 < N <= 1000)", val);
+                return -1;
+            }
+        } else if (!strcmp(name, "--sgf")) {
+            o->sgf = val;
+        } else if (!strcmp(name, "--size")) {
+            if (parse_int(val, GO_MIN_SIZE, GO_MAX_SIZE, &o->size)) {
+                cli_error("record", "--size: '%s' is not a board size (2..25)", val);
+                return -1;
+            }
+        } else if (!strcmp(name, "--rules")) {
+            go_rules_t r;
+            if (go_rules_preset(val, &r) != GO_OK) {
+                cli_error("record", "--rules: unknown rules '%s'", val);
+                return -1;
+            }
+            o->rules = val;
+        } else if (!strcmp(name, "--komi")) {
+            if (parse_komi(val, &o->komi2)) {
+                cli_error("record", "--komi: '%s' is not a komi (a multiple of 0.5)", val);
+                return -1;
+            }
+            o->komi_set = 1;
+        } else if (!strcmp(name, "--handicap")) {
+            if (parse_int(val, 0, 9, &o->handicap) || o->handicap == 1) {
+                cli_error("record", "--handicap: '%s' is not 0 or 2..9", val);
+                return -1;
+            }
+        } else if (!strcmp(name, "--black")) {
+            o->black = val;
+        } else if (!strcmp(name, "--white")) {
+            o->white = val;
+        } else if (!strcmp(name, "--calib")) {
+            o->calib = val;
+        } else if (!strcmp(name, "--serve")) {
+            o->serve = val;
+        } else if (!strcmp(name, "--format")) {
+            if (strcmp(val, "text") && strcmp(val, "json")) {
+                cli_error("record", "--format: '%s' is not text or json", val);
+                return -1;
+            }
+            o->json = !strcmp(val, "json");
+        } else if (!strcmp(name, "--resume")) {
+            o->resume = val;
+        } else if (!strcmp(name, "--time")) {
+            o->time = val;
+        }
+    }
+    if (!o->input) {
+        cli_error("record", "--input SOURCE is required (kifucam record --help)");
+        return -1;
+    }
+    return 0;
+}
+
+/* "ADDR:PORT", "[v6]:PORT" or ":PORT" / "PORT" (127.0.0.1). */
+static int parse_serve(const char *s, char *addr, size_t alen, int *port)
+{
+    const char *colon = strrchr(s, ':');
+    const char *ps = colon ? colon + 1 : s;
+    if (parse_int(ps, 0, 65535, port))
+        return -1;
+    size_t n = colon ? (size_t)(colon - s) : 0;
+    if (n >= 2 && s[0] == '[' && s[n - 1] == ']') {
+        s++;
+        n -= 2;
+    }
+    if (n == 0) {
+        snprintf(addr, alen, "127.0.0.1");
+        return 0;
+    }
+    if (n >= alen)
+        return -1;
+    memcpy(addr, s, n);
+    addr[n] = 0;
+    return 0;
+}
+
+/* ---------------------------------------------------------------- the run */
+
+typedef struct run {
+    rec_t r;
+    rec_opts_t o;
+    stn_config_t scfg;
+    char sgf_path[512];
+    cal_profile_t cal;
+    int have_cal;
+    vis_config_t vcfg;
+    vis_geom_t geom;
+    int have_geom;
+    int ever_found;
+    rec_signal_t sig;
+    int sig_ready;
+    stn_stab_t *cstab;             /* the count's own stabiliser */
+    int count_auto;                /* the marking was accepted with no players */
+    double tm_capture, tm_detect, tm_track, tm_station, tm_signal, tm_web;
+    uint64_t frames, detects, transient;
+    double last_frame_pub;
+    int last_sgf_moves;
+} run_t;
+
+static void print_events(run_t *u)
+{
+    int n;
+    const stn_event_t *ev = stn_events(u->r.stn, &n);
+    for (int i = 0; i < n; i++) {
+        rec_print_event(&u->r, &ev[i]);
+        if (u->r.clock && (ev[i].kind == STN_EV_MOVE || ev[i].kind == STN_EV_PASS)) {
+            int64_t t = (int64_t)((ev[i].t_hand - u->r.t0_clock) * 1000);
+            clk_move(u->r.clock, (clk_side_t)ev[i].color, t);
+        }
+    }
+}
+
+static int create_station(run_t *u, int size)
+{
+    u->scfg.size = size;
+    int err = 0;
+    u->r.stn = stn_create(&u->scfg, &err);
+    if (!u->r.stn) {
+        if (u->o.resume)
+            cli_error("record", "%s: cannot resume (%s)", u->o.resume, go_strerror(err));
+        else
+            cli_error("record", "cannot start the station (%s)", go_strerror(err));
+        return -1;
+    }
+    print_events(u);
+    u->r.dirty = 1;
+    return 0;
+}
+
+static void count_line(run_t *u, const char *what)
+{
+    go_score_t sc;
+    const uint8_t *dead = go_session_dead(u->r.sess);
+    const go_board_t *b = go_session_board(u->r.sess);
+    char list[GO_MAX_SIZE * GO_MAX_SIZE * 3 + 1];
+    size_t pos = 0;
+    int nd = 0;
+    list[0] = 0;
+    for (int p = 0; p < GO_CELLS; p++)
+        if (dead[p] && go_board_on(b, p)) {
+            char q[3];
+            go_point_to_sgf(p, q);
+            pos += (size_t)snprintf(list + pos, sizeof list - pos, "%s%s", nd ? " " : "", q);
+            nd++;
+        }
+    const char *re = go_session_score(u->r.sess, &sc) == GO_OK ? sc.re : "?";
+    rec_print_note(&u->r, "count", "count: %s: %d dead stone%s%s%s; result %s", what, nd,
+                   nd == 1 ? "" : "s", nd ? ": " : "", list, re);
+}
+
+/* The game ended by two passes: the count begins. */
+static void start_count(run_t *u)
+{
+    const go_game_t *g = stn_game(u->r.stn);
+    if (go_game_resigned(g) != GO_EMPTY) {
+        u->r.phase = 2;
+        snprintf(u->r.result, sizeof u->r.result, "%s", stn_meta(u->r.stn)->result);
+        if (!u->r.result[0])
+            snprintf(u->r.result, sizeof u->r.result, "%s+R",
+                     go_game_resigned(g) == GO_BLACK ? "W" : "B");
+        rec_print_note(&u->r, "result", "result: %s (resignation)", u->r.result);
+        u->r.dirty = 1;
+        return;
+    }
+    const stn_meta_t *m = stn_meta(u->r.stn);
+    const go_board_t *b = go_game_board(g);
+    go_score_params_t par;
+    memset(&par, 0, sizeof par);
+    par.komi2 = m->komi2;
+    par.handicap = m->handicap;
+    par.captures[GO_BLACK] = b->prisoners[GO_BLACK];
+    par.captures[GO_WHITE] = b->prisoners[GO_WHITE];
+    for (int i = 0; i < go_game_move_count(g); i++) {
+        const go_move_t *mv = go_game_move(g, i);
+        if (mv->kind == GO_MOVE_PASS && (mv->color == GO_BLACK || mv->color == GO_WHITE))
+            par.pass_stones[mv->color]++;
+    }
+    u->r.sess = go_session_create(b, go_game_rules(g), &par);
+    if (!u->r.sess || go_session_propose(u->r.sess, NULL) != GO_OK) {
+        rec_print_note(&u->r, "error", "count: cannot start the count (out of memory)");
+        u->r.phase = 2;
+        return;
+    }
+    u->r.phase = 1;
+    u->cstab = stn_stab_create(&u->scfg.stab);
+    count_line(u, "dead stones proposed");
+    rec_add_msg(&u->r, "info", "the count: dead stones proposed; take them off or toggle them");
+    u->r.dirty = 1;
+}
+
+static void finish_count(run_t *u)
+{
+    go_score_t sc;
+    if (go_session_score(u->r.sess, &sc) != GO_OK)
+        return;
+    snprintf(u->r.result, sizeof u->r.result, "%s", sc.re);
+    stn_set_result(u->r.stn, sc.re);
+    print_events(u);
+    u->r.phase = 2;
+    char eng[96], zh[96];
+    go_score_stones_text(&sc, eng, sizeof eng, zh, sizeof zh);
+    char b2[16], w2[16];
+    go_score_half_text(sc.side[GO_BLACK].total2, b2, sizeof b2);
+    go_score_half_text(sc.side[GO_WHITE].total2, w2, sizeof w2);
+    if (u->r.json) {
+        rec_print_note(&u->r, "result", "%s", sc.re);
+    } else {
+        count_line(u, "agreed");
+        rec_print_note(&u->r, "result", "result: %s (Black %s, White %s; %s)", sc.re, b2, w2,
+                       eng);
+    }
+    u->r.dirty = 1;
+}
+
+/* The end signals changed: a resignation (own colour) or the end by agreement (both). */
+static void on_signals(run_t *u, double t)
+{
+    if (u->r.phase != 0 || !u->r.stn)
+        return;
+    const go_game_t *g = stn_game(u->r.stn);
+    int sb = rec_signal_get(&u->sig, 1), sw = rec_signal_get(&u->sig, 2);
+    if (sb == REC_SIG_BLACK || sw == REC_SIG_WHITE) {
+        go_color_t c = sb == REC_SIG_BLACK ? GO_BLACK : GO_WHITE;
+        rec_print_note(&u->r, "signal", "%8.2fs  signal: %s put %s own stone beside the board: "
+                       "resignation", t, c == GO_BLACK ? "Black" : "White", "his");
+        if (!go_game_over(g) && stn_resign(u->r.stn, c, t) == GO_OK)
+            print_events(u);
+        start_count(u);
+        return;
+    }
+    if (sb == REC_SIG_WHITE && sw == REC_SIG_BLACK) {
+        rec_print_note(&u->r, "signal", "%8.2fs  signal: both end signals beside the board: "
+                       "the game ends", t);
+        if (!go_game_over(g) && stn_end(u->r.stn, t) == GO_OK)
+            print_events(u);
+        start_count(u);
+    } else if (sb == REC_SIG_WHITE || sw == REC_SIG_BLACK) {
+        rec_print_note(&u->r, "signal", "%8.2fs  signal: %s signals the end", t,
+                       sb == REC_SIG_WHITE ? "Black" : "White");
+    }
+}
+
+/* The removal gate (file comment): mask stones gone without capture while nothing new. */
+static void gate(run_t *u, vis_snapshot_t *s)
+{
+    const go_game_t *g = stn_game(u->r.stn);
+    const go_board_t *b = go_game_board(g);
+    if (s->size != b->size || s->board_lost)
+        return;
+    uint8_t pend[GO_CELLS];
+    go_point_t pts[GO_MAX_SIZE * GO_MAX_SIZE];
+    memset(pend, 0, sizeof pend);
+    int np = stn_track_pending(stn_tracker(u->r.stn), pts, GO_MAX_SIZE * GO_MAX_SIZE);
+    for (int i = 0; i < np && i < GO_MAX_SIZE * GO_MAX_SIZE; i++)
+        pend[pts[i]] = 1;
+    int nm = go_game_move_count(g), last = -1;
+    if (nm > 0 && go_game_move(g, nm - 1)->kind == GO_MOVE_PLAY)
+        last = go_game_move(g, nm - 1)->point;
+    int S = b->size, adds = 0, nrem = 0;
+    int rem[VIS_MAX_POINTS];
+    for (int y = 0; y < S; y++)
+        for (int x = 0; x < S; x++) {
+            int i = y * S + x, p = GO_PT(x, y);
+            if (s->occluded[i] || s->conf[i] < u->scfg.stab.min_conf)
+                continue;
+            if (b->color[p] == GO_EMPTY && s->color[i] != VIS_EMPTY && !pend[p])
+                adds++;
+            else if (b->color[p] != GO_EMPTY && s->color[i] == VIS_EMPTY && p != last)
+                rem[nrem++] = i;
+        }
+    if (adds)
+        return;
+    for (int k = 0; k < nrem; k++) {
+        s->occluded[rem[k]] = 1;
+        s->conf[rem[k]] = 0;
+    }
+}
+
+/* During the count: stones seen leaving the board are marked dead. */
+static void count_feed(run_t *u, const vis_snapshot_t *s)
+{
+    stn_view_t v;
+    if (!u->cstab || stn_stab_feed(u->cstab, s, &v) != 1)
+        return;
+    const go_board_t *b = go_session_board(u->r.sess);
+    if (v.size != b->size)
+        return;
+    int changed = 0;
+    for (int y = 0; y < b->size; y++)
+        for (int x = 0; x < b->size; x++) {
+            int p = GO_PT(x, y);
+            if (b->color[p] != GO_EMPTY && v.color[y * b->size + x] == GO_EMPTY &&
+                !go_session_dead(u->r.sess)[p]) {
+                if (go_session_toggle(u->r.sess, p, GO_EMPTY) > 0)
+                    changed = 1;
+            }
+        }
+    if (changed) {
+        count_line(u, "stones taken off the board, marked dead");
+        u->r.dirty = 1;
+    }
+}
+
+static void publish(run_t *u, const cvb_image_t *img, const vis_snapshot_t *snap, int force)
+{
+    if (!u->r.web || !u->r.stn)
+        return;
+    if (u->r.dirty || force) {
+        char *js = rec_state_json(&u->r);
+        if (js) {
+            web_server_publish_state(u->r.web, js);
+            free(js);
+        }
+        int nm = go_game_move_count(stn_game(u->r.stn));
+        char *sgf;
+        if ((nm != u->last_sgf_moves || force || u->r.phase) && stn_record_text(u->r.stn, &sgf) == GO_OK) {
+            web_server_publish_sgf(u->r.web, sgf);
+            free(sgf);
+            u->last_sgf_moves = nm;
+        }
+        u->r.dirty = 0;
+    }
+    double w = now_s();
+    if (img && img->data && (force || w - u->last_frame_pub > 0.5)) {
+        u->last_frame_pub = w;
+        cvb_image_t copy;
+        if (cvb_image_alloc(&copy, img->w, img->h, img->channels) == CVB_OK) {
+            for (int y = 0; y < img->h; y++)
+                memcpy(copy.data + (size_t)y * copy.stride, img->data + (size_t)y * img->stride,
+                       (size_t)img->w * (size_t)img->channels);
+            if (u->have_geom)
+                vis_draw(&copy, &u->geom, snap);
+            uint8_t *jpg;
+            size_t len;
+            if (cvb_imencode_jpeg(&copy, 80, &jpg, &len) == CVB_OK) {
+                web_server_publish_frame(u->r.web, jpg, len);
+                free(jpg);
+            }
+            cvb_image_free(&copy);
+        }
+    }
+}
+
+/* Web actions (server thread). */
+static int on_action(void *user, const web_action_t *a, char *msg, size_t msglen)
+{
+    run_t *u = user;
+    int rc = -1;
+    pthread_mutex_lock(&u->r.mu);
+    stn_t *s = u->r.stn;
+    double t = u->r.t_now;
+    if (!s) {
+        snprintf(msg, msglen, "the board has not been found yet");
+        goto out;
+    }
+    go_color_t col = a->color && !strcmp(a->color, "B") ? GO_BLACK
+                   : a->color && !strcmp(a->color, "W") ? GO_WHITE : GO_EMPTY;
+    if (!strcmp(a->name, "pass") || !strcmp(a->name, "undo") || !strcmp(a->name, "end") ||
+        !strcmp(a->name, "resign")) {
+        if (u->r.phase != 0) {
+            snprintf(msg, msglen, "the game is over");
+            goto out;
+        }
+        int e = !strcmp(a->name, "pass") ? stn_pass(s, t)
+              : !strcmp(a->name, "undo") ? stn_undo(s, t)
+              : !strcmp(a->name, "end") ? stn_end(s, t) : stn_resign(s, col, t);
+        if (e != GO_OK) {
+            snprintf(msg, msglen, "%s: %s", a->name, go_strerror(e));
+            goto out;
+        }
+        print_events(u);
+        if (go_game_over(stn_game(s)))
+            start_count(u);
+        snprintf(msg, msglen, "%s: done", a->name);
+        rc = 0;
+    } else if (!strcmp(a->name, "toggle") || !strcmp(a->name, "accept") ||
+               !strcmp(a->name, "reject")) {
+        if (u->r.phase != 1 || !u->r.sess) {
+            snprintf(msg, msglen, "not counting");
+            goto out;
+        }
+        if (!strcmp(a->name, "toggle")) {
+            int p = a->point ? go_point_from_sgf(go_session_board(u->r.sess)->size, a->point,
+                                                 (int)strlen(a->point)) : GO_EINVAL;
+            int n = p > 0 ? go_session_toggle(u->r.sess, p, col) : GO_EINVAL;
+            if (n <= 0) {
+                snprintf(msg, msglen, "toggle: no stone there");
+                goto out;
+            }
+            count_line(u, "changed from the console");
+            snprintf(msg, msglen, "toggled %d stones", n);
+        } else if (!strcmp(a->name, "accept")) {
+            if (col == GO_EMPTY || go_session_accept(u->r.sess, col) != GO_OK) {
+                snprintf(msg, msglen, "accept: color=B or color=W");
+                goto out;
+            }
+            rec_print_note(&u->r, "accept", "count: %s accepts", col == GO_BLACK ? "Black" : "White");
+            if (go_session_agreed(u->r.sess))
+                finish_count(u);
+            snprintf(msg, msglen, "accepted");
+        } else {
+            go_session_set_dead(u->r.sess, go_session_dead(u->r.sess));
+            snprintf(msg, msglen, "accepts cleared");
+        }
+        rc = 0;
+    } else {
+        snprintf(msg, msglen, "%s: not available", a->name);
+    }
+    u->r.dirty = 1;
+out:
+    pthread_mutex_unlock(&u->r.mu);
+    return rc;
+}
+
+static int open_input(run_t *u, cap_source_t **src)
+{
+    cap_options_t co;
+    cap_options_defaults(&co);
+    co.fps = u->o.fps;
+    co.realtime = u->o.realtime;
+    int rc = cap_source_open(u->o.input, &co, src);
+    if (rc == CAP_OK)
+        return 0;
+    struct stat st;
+    if (stat(u->o.input, &st) != 0)
+        cli_error("record", "%s: no such file, folder or camera", u->o.input);
+    else if (S_ISDIR(st.st_mode))
+        cli_error("record", "%s: no images in the folder", u->o.input);
+    else
+        cli_error("record", "%s: cannot open (%s)", u->o.input, cap_strerror(rc));
+    return -1;
+}
+
+/* One frame through vision, the station, the signals and the count. */
+static int on_frame(run_t *u, const cap_frame_t *f)
+{
+    vis_snapshot_t snap;
+    memset(&snap, 0, sizeof snap);
+    snap.frame = f->seq;
+    snap.t = f->t;
+    double t0 = now_s();
+    int fresh = 0;
+    if (!u->have_geom) {
+        int hint = u->r.stn ? go_game_board(stn_game(u->r.stn))->size : u->o.size;
+        int rc = VIS_ENOBOARD;
+        if (u->have_cal && u->cal.image_w == f->img.w && u->cal.image_h == f->img.h &&
+            !u->ever_found && (!hint || hint == u->cal.size)) {
+            rc = vis_geom_from_corners(u->cal.corners, u->cal.size, f->img.w, f->img.h, &u->geom);
+            if (rc == VIS_OK)
+                rc = vis_classify(&f->img, &u->geom, &u->vcfg, &snap);
+        } else {
+            rc = vis_detect(&f->img, &u->vcfg, hint, &u->geom, &snap, NULL);
+        }
+        u->detects++;
+        u->tm_detect += now_s() - t0;
+        if (rc != VIS_OK)
+            return 0;
+        if (hint && u->geom.size != hint)
+            return 0;
+        u->have_geom = 1;
+        fresh = 1;
+        snap.frame = f->seq;
+        snap.t = f->t;
+        if (!u->ever_found)
+            rec_print_note(&u->r, "board", "%8.2fs  board: %dx%d found", f->t, u->geom.size,
+                           u->geom.size);
+        else
+            rec_print_note(&u->r, "board", "%8.2fs  board: found again", f->t);
+        u->ever_found = 1;
+        if (!u->r.stn && create_station(u, u->geom.size))
+            return -1;
+        if (u->r.clock && !clk_running(u->r.clock) && !clk_loser(u->r.clock, NULL)) {
+            u->r.t0_clock = f->t;
+            clk_start(u->r.clock, (clk_side_t)go_game_turn(stn_game(u->r.stn)), 0);
+        }
+    } else {
+        vis_track(&f->img, &u->geom, &u->vcfg, &snap);
+        snap.frame = f->seq;
+        snap.t = f->t;
+        u->tm_track += now_s() - t0;
+    }
+    double t1 = now_s();
+    if (u->r.phase == 0) {
+        gate(u, &snap);
+        int n = stn_feed(u->r.stn, &snap);
+        if (n > 0)
+            print_events(u);
+        if (go_game_over(stn_game(u->r.stn)))
+            start_count(u);
+    } else if (u->r.phase == 1) {
+        count_feed(u, &snap);
+    }
+    double t2 = now_s();
+    u->tm_station += t2 - t1;
+    if (snap.board_lost) {
+        u->have_geom = 0;
+    } else {
+        if (!u->sig_ready && fresh) {
+            rec_signal_init(&u->sig, u->geom.size, u->have_cal ? (int)u->cal.black_side : 0);
+            u->sig_ready = 1;
+        }
+        if (u->sig_ready && !u->sig.have_ref && !snap.occluder)
+            rec_signal_reference(&u->sig, &f->img, &u->geom);
+        else if (u->sig_ready && rec_signal_feed(&u->sig, &f->img, &u->geom, f->t))
+            on_signals(u, f->t);
+    }
+    double t3 = now_s();
+    u->tm_signal += t3 - t2;
+    if (u->r.clock && u->r.phase == 0) {
+        int64_t now = (int64_t)((f->t - u->r.t0_clock) * 1000);
+        int crc = clk_update(u->r.clock, now);
+        clk_event_t ce;
+        while (clk_next_event(u->r.clock, &ce))
+            rec_print_note(&u->r, "clock", "%8.2fs  clock: %s: %s", f->t,
+                           ce.side == CLK_BLACK ? "Black" : "White", ce.en);
+        if (crc == CLK_EOVER && clk_sgf_result(u->r.clock)) {
+            snprintf(u->r.result, sizeof u->r.result, "%s", clk_sgf_result(u->r.clock));
+            stn_set_result(u->r.stn, u->r.result);
+            print_events(u);
+            rec_print_note(&u->r, "result", "result: %s (loss on time)", u->r.result);
+            u->r.phase = 2;
+        }
+        u->r.dirty = 1;
+    }
+    publish(u, &f->img, &snap, 0);
+    u->tm_web += now_s() - t3;
+    return 0;
+}
+
+static void print_stats(run_t *u, double wall, double footage)
+{
+    double vis = u->tm_detect + u->tm_track;
+    double tot = u->tm_capture + vis + u->tm_station + u->tm_signal + u->tm_web;
+    if (tot <= 0)
+        tot = 1e-9;
+    double fps = wall > 0 ? u->frames / wall : 0;
+    if (u->r.json) {
+        fprintf(u->r.out,
+                "{\"event\":\"stats\",\"frames\":%llu,\"seconds\":%.3f,\"fps\":%.1f,"
+                "\"footage_s\":%.2f,\"speed\":%.2f,\"detects\":%llu,\"ms\":{\"capture\":%.1f,"
+                "\"detect\":%.1f,\"track\":%.1f,\"station\":%.1f,\"signals\":%.1f,\"web\":%.1f}}\n",
+                (unsigned long long)u->frames, wall, fps, footage, wall > 0 ? footage / wall : 0,
+                (unsigned long long)u->detects, u->tm_capture * 1e3, u->tm_detect * 1e3,
+                u->tm_track * 1e3, u->tm_station * 1e3, u->tm_signal * 1e3, u->tm_web * 1e3);
+    } else {
+        fprintf(u->r.out,
+                "frames: %llu in %.2f s (%.1f fps, %.1fx real time); time per stage: capture "
+                "%.0f%%, detect %.0f%% (%llu runs), track %.0f%%, station %.0f%%, signals %.0f%%, "
+                "web %.0f%%\n",
+                (unsigned long long)u->frames, wall, fps, wall > 0 ? footage / wall : 0,
+                100 * u->tm_capture / tot, 100 * u->tm_detect / tot,
+                (unsigned long long)u->detects, 100 * u->tm_track / tot,
+                100 * u->tm_station / tot, 100 * u->tm_signal / tot, 100 * u->tm_web / tot);
+    }
+    fflush(u->r.out);
+}
 
 int cmd_record(int argc, char **argv)
 {
-    (void)argc;
-    (void)argv;
-    cli_error("record", "not implemented yet");
-    return 2;
+    run_t *u = calloc(1, sizeof *u);
+    if (!u) {
+        cli_error("record", "out of memory");
+        return 2;
+    }
+    int code = 2, prc = parse_opts(argc, argv, &u->o);
+    cap_source_t *src = NULL;
+    if (prc == 1) {
+        fputs(usage_text, stdout);
+        free(u);
+        return 0;
+    }
+    if (prc < 0) {
+        free(u);
+        return 2;
+    }
+    u->r.out = stdout;
+    u->r.json = u->o.json;
+    pthread_mutex_init(&u->r.mu, NULL);
+    vis_config_defaults(&u->vcfg);
+    stn_config_defaults(&u->scfg);
+    u->last_sgf_moves = -1;
+    char err[256];
+    if (u->o.calib) {
+        if (cal_profile_load(u->o.calib, &u->cal, err, sizeof err) != CAL_OK) {
+            cli_error("record", "%s: %s", u->o.calib, err);
+            goto done;
+        }
+        u->have_cal = 1;
+        if (u->o.size && u->o.size != u->cal.size) {
+            cli_error("record", "--size %d disagrees with the calibration (%d)", u->o.size,
+                      u->cal.size);
+            goto done;
+        }
+        u->o.size = u->cal.size;
+    }
+    if (u->o.time) {
+        clk_spec_t spec;
+        if (clk_spec_parse(u->o.time, &spec, err, sizeof err) != CLK_OK) {
+            cli_error("record", "--time: %s", err);
+            goto done;
+        }
+        if (!(u->r.clock = clk_create(&spec))) {
+            cli_error("record", "--time: cannot create the clock");
+            goto done;
+        }
+    }
+    if (u->o.sgf) {
+        snprintf(u->sgf_path, sizeof u->sgf_path, "%s", u->o.sgf);
+    } else if (u->o.resume) {
+        snprintf(u->sgf_path, sizeof u->sgf_path, "%s", u->o.resume);
+    } else {
+        time_t now = time(NULL);
+        struct tm tm;
+        localtime_r(&now, &tm);
+        strftime(u->sgf_path, sizeof u->sgf_path, "game-%Y%m%d-%H%M%S.sgf", &tm);
+    }
+    u->scfg.rules = u->o.rules;
+    u->scfg.komi2 = u->o.komi_set ? u->o.komi2 : STN_KOMI_DEFAULT;
+    u->scfg.handicap = u->o.handicap;
+    u->scfg.black = u->o.black;
+    u->scfg.white = u->o.white;
+    u->scfg.sgf_path = u->sgf_path;
+    u->scfg.resume_path = u->o.resume;
+    if (open_input(u, &src))
+        goto done;
+    if (u->o.resume || u->o.size) {
+        if (create_station(u, u->o.size ? u->o.size : 19))
+            goto done;
+        if (u->o.resume)
+            rec_print_note(&u->r, "resume", "resumed %s: %d moves", u->o.resume,
+                           go_game_move_count(stn_game(u->r.stn)));
+    }
+    if (u->o.serve) {
+        char addr[128];
+        web_config_t wc;
+        web_config_defaults(&wc);
+        if (parse_serve(u->o.serve, addr, sizeof addr, &wc.port)) {
+            cli_error("record", "--serve: '%s' is not ADDR:PORT", u->o.serve);
+            goto done;
+        }
+        wc.address = addr;
+        int wrc = web_server_create(&wc, on_action, u, &u->r.web);
+        if (wrc != WEB_OK) {
+            cli_error("record", "--serve %s: %s", u->o.serve, web_strerror(wrc));
+            goto done;
+        }
+        int port = web_server_port(u->r.web);
+        const char *tok = web_server_token(u->r.web);
+        int v6 = strchr(addr, ':') != NULL;
+        rec_print_note(&u->r, "serve", "console: http://%s%s%s:%d/console?token=%s", v6 ? "[" : "",
+                       addr, v6 ? "]" : "", port, tok);
+        rec_print_note(&u->r, "serve", "overlay: http://%s%s%s:%d/overlay", v6 ? "[" : "", addr,
+                       v6 ? "]" : "", port);
+    }
+    g_src = src;
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+
+    cap_info_t info;
+    memset(&info, 0, sizeof info);
+    cap_source_info(src, &info);
+    int live = info.kind == CAP_KIND_CAMERA;
+    double wall0 = now_s(), footage = 0;
+    int lost_said = 0;
+    code = 0;
+    while (!g_stop) {
+        cap_frame_t f;
+        double t0 = now_s();
+        int rc = cap_source_next(src, &f);
+        u->tm_capture += now_s() - t0;
+        if (rc == CAP_EEOF || rc == CAP_ESTOPPED)
+            break;
+        if (rc != CAP_OK) {
+            u->transient++;
+            if (rc == CAP_EGONE && !lost_said) {
+                rec_print_note(&u->r, "camera", "camera: lost (%s): reconnecting", cap_strerror(rc));
+                lost_said = 1;
+            }
+            continue;
+        }
+        if (lost_said) {
+            rec_print_note(&u->r, "camera", "camera: back");
+            lost_said = 0;
+        }
+        u->frames++;
+        footage = f.t;
+        pthread_mutex_lock(&u->r.mu);
+        u->r.t_now = f.t;
+        int frc = on_frame(u, &f);
+        pthread_mutex_unlock(&u->r.mu);
+        if (frc < 0) {
+            code = 2;
+            break;
+        }
+    }
+    double wall = now_s() - wall0;
+    pthread_mutex_lock(&u->r.mu);
+    if (code == 0 && u->r.phase == 1 && !live) {
+        /* a file run: no players to confirm the count */
+        go_session_accept(u->r.sess, GO_BLACK);
+        go_session_accept(u->r.sess, GO_WHITE);
+        rec_print_note(&u->r, "count", "count: no players present in a file run: the marking "
+                       "is accepted automatically");
+        u->count_auto = 1;
+        finish_count(u);
+    }
+    if (code == 0 && u->r.stn) {
+        publish(u, NULL, NULL, 1);
+        if (stn_record_status(u->r.stn) != GO_OK) {
+            cli_error("record", "%s: the record could not be written", u->sgf_path);
+            code = 1;
+        }
+    }
+    pthread_mutex_unlock(&u->r.mu);
+    if (code == 0) {
+        if (!u->ever_found) {
+            cli_error("record", "%s: no board found in %llu frames", u->o.input,
+                      (unsigned long long)u->frames);
+            code = 1;
+        } else {
+            int nm = go_game_move_count(stn_game(u->r.stn));
+            rec_print_note(&u->r, "done", "record: %s: %d moves%s%s", u->sgf_path, nm,
+                           u->r.result[0] ? ", result " : "", u->r.result);
+        }
+        print_stats(u, wall, footage);
+    }
+done:
+    g_src = NULL;
+    web_server_destroy(u->r.web);
+    cap_source_close(src);
+    go_session_destroy(u->r.sess);
+    stn_stab_destroy(u->cstab);
+    stn_destroy(u->r.stn);
+    clk_destroy(u->r.clock);
+    pthread_mutex_destroy(&u->r.mu);
+    free(u);
+    return code;
 }

@@ -1,0 +1,57 @@
+/* record.h: the state of one `kifucam record` run, shared by its files (cmd_record.c: the
+ * options and the capture loop; record_out.c: the events on stdout and the state JSON the
+ * web pages read). Only app/ prints.
+ *
+ * Invariants: `mu` guards the station, the counting session and the messages whenever
+ * the web server runs (its action callback comes from the server's thread); the station
+ * is NULL until the board's size is known (first detection, --size/--calib, or --resume).
+ */
+#ifndef KIFUCAM_RECORD_H
+#define KIFUCAM_RECORD_H
+
+#include <pthread.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "clock/clk.h"
+#include "rules/go_session.h"
+#include "station/station.h"
+#include "web/web.h"
+
+#define REC_MSGS 8
+
+typedef struct rec_msg {
+    char level[8];                 /* "info", "warn", "error" */
+    char text[STN_EV_MSG];
+} rec_msg_t;
+
+typedef struct rec {
+    int json;                      /* --format json */
+    FILE *out;                     /* stdout */
+    pthread_mutex_t mu;
+    stn_t *stn;
+    web_server_t *web;
+    clk_t *clock;                  /* --time, or NULL */
+    double t0_clock;               /* footage time the clock started at */
+    double t_now;                  /* time of the latest frame, seconds */
+    /* the count */
+    int phase;                     /* 0 play, 1 counting, 2 over */
+    go_session_t *sess;
+    char result[32];
+    /* referee messages for the overlay, newest last */
+    rec_msg_t msgs[REC_MSGS];
+    int nmsgs;
+    int dirty;                     /* the state changed since it was last published */
+} rec_t;
+
+/* Print one station event (text or JSON line) and keep referee messages for the overlay. */
+void rec_print_event(rec_t *r, const stn_event_t *e);
+/* Print a free line: text as is; JSON {"event":kind,"message":text}. */
+void rec_print_note(rec_t *r, const char *kind, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+/* Remember a message for the overlay (level "info", "warn", "error"). */
+void rec_add_msg(rec_t *r, const char *level, const char *text);
+/* The whole state as the web pages read it (web.h), malloc'd; NULL when out of memory. */
+char *rec_state_json(rec_t *r);
+
+#endif

@@ -1,0 +1,283 @@
+/* record_out.c: what `kifucam record` says: the station's events on stdout (text, or one
+ * JSON object per line) and the state JSON published to the web pages (web.h documents
+ * its fields). Callers hold r->mu when the web server runs.
+ */
+#include "app/record.h"
+
+#include <jansson.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *col_name(go_color_t c)
+{
+    return c == GO_BLACK ? "B" : c == GO_WHITE ? "W" : "";
+}
+
+void rec_add_msg(rec_t *r, const char *level, const char *text)
+{
+    if (r->nmsgs == REC_MSGS) {
+        memmove(r->msgs, r->msgs + 1, (REC_MSGS - 1) * sizeof r->msgs[0]);
+        r->nmsgs--;
+    }
+    rec_msg_t *m = &r->msgs[r->nmsgs++];
+    snprintf(m->level, sizeof m->level, "%s", level);
+    snprintf(m->text, sizeof m->text, "%s", text);
+    r->dirty = 1;
+}
+
+static const char *ev_level(stn_event_kind_t k)
+{
+    switch (k) {
+    case STN_EV_VOID:
+    case STN_EV_TWO_IN_A_ROW:
+    case STN_EV_MOVED:
+    case STN_EV_RESTORE:
+    case STN_EV_WARNING:
+    case STN_EV_CYCLE:
+    case STN_EV_UNEXPLAINED:
+    case STN_EV_BOARD_LOST:
+        return "warn";
+    case STN_EV_LOSS:
+    case STN_EV_RECORD_ERROR:
+        return "error";
+    case STN_EV_MOVE:
+    case STN_EV_PASS:
+        return NULL;
+    default:
+        return "info";
+    }
+}
+
+static void put_json(rec_t *r, json_t *o)
+{
+    char *s = json_dumps(o, JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(6));
+    if (s) {
+        fprintf(r->out, "%s\n", s);
+        free(s);
+    }
+    json_decref(o);
+    fflush(r->out);
+}
+
+void rec_print_event(rec_t *r, const stn_event_t *e)
+{
+    char pt[3] = "";
+    if (e->npoints > 0)
+        go_point_to_sgf(e->points[0], pt);
+    const char *lvl = ev_level(e->kind);
+    if (lvl && e->msg[0])
+        rec_add_msg(r, lvl, e->msg);
+    r->dirty = 1;
+    if (r->json) {
+        json_t *o = json_object();
+        json_object_set_new(o, "event", json_string(stn_event_kind_name(e->kind)));
+        if (e->move)
+            json_object_set_new(o, "n", json_integer(e->move));
+        if (e->color == GO_BLACK || e->color == GO_WHITE)
+            json_object_set_new(o, "color", json_string(col_name(e->color)));
+        if (e->kind == STN_EV_MOVE) {
+            json_object_set_new(o, "point", json_string(pt));
+            if (e->npoints > 1) {
+                json_t *a = json_array();
+                for (int i = 1; i < e->npoints; i++) {
+                    char q[3];
+                    go_point_to_sgf(e->points[i], q);
+                    json_array_append_new(a, json_string(q));
+                }
+                json_object_set_new(o, "captured", a);
+            }
+        } else if (e->npoints > 0) {
+            json_t *a = json_array();
+            for (int i = 0; i < e->npoints; i++) {
+                char q[3];
+                go_point_to_sgf(e->points[i], q);
+                json_array_append_new(a, json_string(q));
+            }
+            json_object_set_new(o, "points", a);
+        }
+        json_object_set_new(o, "t", json_real((double)(long long)(e->t * 1000 + 0.5) / 1000));
+        if (e->kind == STN_EV_MOVE)
+            json_object_set_new(o, "t_hand",
+                                json_real((double)(long long)(e->t_hand * 1000 + 0.5) / 1000));
+        json_object_set_new(o, "frame", json_integer((json_int_t)e->frame));
+        if (e->msg[0])
+            json_object_set_new(o, "message", json_string(e->msg));
+        put_json(r, o);
+        return;
+    }
+    if (e->kind == STN_EV_MOVE) {
+        fprintf(r->out, "%8.2fs  move %d: %s %s", e->t, e->move, col_name(e->color), pt);
+        if (e->ncaptured > 0)
+            fprintf(r->out, " (captures %d)", e->ncaptured);
+        fputc('\n', r->out);
+    } else {
+        fprintf(r->out, "%8.2fs  %s: %s\n", e->t, stn_event_kind_name(e->kind),
+                e->msg[0] ? e->msg : "");
+    }
+    fflush(r->out);
+}
+
+void rec_print_note(rec_t *r, const char *kind, const char *fmt, ...)
+{
+    char buf[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    if (r->json) {
+        json_t *o = json_object();
+        json_object_set_new(o, "event", json_string(kind));
+        json_object_set_new(o, "message", json_string(buf));
+        put_json(r, o);
+    } else {
+        fprintf(r->out, "%s\n", buf);
+        fflush(r->out);
+    }
+}
+
+static json_t *board_rows(const go_board_t *b, const uint8_t *dead, char dead_b, char dead_w)
+{
+    json_t *a = json_array();
+    char row[GO_MAX_SIZE + 1];
+    for (int y = 0; y < b->size; y++) {
+        for (int x = 0; x < b->size; x++) {
+            int p = GO_PT(x, y), c = b->color[p];
+            row[x] = c == GO_BLACK ? (dead && dead[p] ? dead_b : 'X')
+                   : c == GO_WHITE ? (dead && dead[p] ? dead_w : 'O') : '.';
+        }
+        row[b->size] = 0;
+        json_array_append_new(a, json_string(row));
+    }
+    return a;
+}
+
+static json_t *half_json(int v2)
+{
+    return v2 % 2 ? json_real(v2 / 2.0) : json_integer(v2 / 2);
+}
+
+char *rec_state_json(rec_t *r)
+{
+    if (!r->stn)
+        return NULL;
+    const go_game_t *g = stn_game(r->stn);
+    const go_board_t *b = go_game_board(g);
+    const stn_meta_t *m = stn_meta(r->stn);
+    json_t *o = json_object();
+    json_object_set_new(o, "size", json_integer(b->size));
+    json_object_set_new(o, "board", board_rows(b, NULL, 0, 0));
+    json_t *mv = json_array();
+    int n = go_game_move_count(g);
+    for (int i = 0; i < n; i++) {
+        const go_move_t *mm = go_game_move(g, i);
+        json_t *e = json_object();
+        char pt[3] = "";
+        if (mm->kind == GO_MOVE_PLAY)
+            go_point_to_sgf(mm->point, pt);
+        json_object_set_new(e, "n", json_integer(i + 1));
+        json_object_set_new(e, "color", json_string(col_name(mm->color)));
+        json_object_set_new(e, "point", json_string(pt));
+        if (mm->kind == GO_MOVE_PASS)
+            json_object_set_new(e, "pass", json_true());
+        if (mm->kind == GO_MOVE_RESIGN)
+            json_object_set_new(e, "resign", json_true());
+        if (i == n - 1)
+            json_object_set(o, "last", e);
+        json_array_append_new(mv, e);
+    }
+    if (!n)
+        json_object_set_new(o, "last", json_null());
+    json_object_set_new(o, "moves", mv);
+    json_t *cap = json_object();
+    json_object_set_new(cap, "B", json_integer(b->prisoners[GO_BLACK]));
+    json_object_set_new(cap, "W", json_integer(b->prisoners[GO_WHITE]));
+    json_object_set_new(o, "captures", cap);
+    json_object_set_new(o, "turn", json_string(col_name(go_game_turn(g))));
+    json_object_set_new(o, "phase", json_string(r->phase == 0 ? "play"
+                                                : r->phase == 1 ? "counting" : "over"));
+    const char *res = r->result[0] ? r->result : m->result;
+    if (res[0])
+        json_object_set_new(o, "result", json_string(res));
+    json_t *pb = json_object(), *pw = json_object();
+    json_object_set_new(pb, "name", json_string(m->black[0] ? m->black : "Black"));
+    json_object_set_new(pw, "name", json_string(m->white[0] ? m->white : "White"));
+    json_object_set_new(o, "black", pb);
+    json_object_set_new(o, "white", pw);
+    json_object_set_new(o, "komi", half_json(m->komi2));
+    json_object_set_new(o, "rules", json_string(go_game_rules(g)->name));
+    json_object_set_new(o, "handicap", json_integer(m->handicap));
+    json_t *msgs = json_array();
+    for (int i = 0; i < r->nmsgs; i++) {
+        json_t *e = json_object();
+        json_object_set_new(e, "level", json_string(r->msgs[i].level));
+        json_object_set_new(e, "text", json_string(r->msgs[i].text));
+        json_array_append_new(msgs, e);
+    }
+    json_object_set_new(o, "messages", msgs);
+    if (r->sess) {
+        json_t *c = json_object();
+        const uint8_t *dead = go_session_dead(r->sess);
+        const go_board_t *sb = go_session_board(r->sess);
+        json_t *d = json_array();
+        for (int p = 0; p < GO_CELLS; p++)
+            if (dead[p] && go_board_on(sb, p)) {
+                char q[3];
+                go_point_to_sgf(p, q);
+                json_array_append_new(d, json_string(q));
+            }
+        json_object_set_new(c, "dead", d);
+        go_score_t sc;
+        if (go_session_score(r->sess, &sc) == GO_OK) {
+            json_t *terr = json_array();
+            char row[GO_MAX_SIZE + 1];
+            for (int y = 0; y < sb->size; y++) {
+                for (int x = 0; x < sb->size; x++) {
+                    go_color_t ow = GO_SP_OWNER(sc.point[GO_PT(x, y)]);
+                    row[x] = ow == GO_BLACK ? 'X' : ow == GO_WHITE ? 'O' : '.';
+                }
+                row[sb->size] = 0;
+                json_array_append_new(terr, json_string(row));
+            }
+            json_object_set_new(c, "territory", terr);
+            json_t *s = json_object();
+            json_object_set_new(s, "B", half_json(sc.side[GO_BLACK].total2));
+            json_object_set_new(s, "W", half_json(sc.side[GO_WHITE].total2));
+            json_object_set_new(s, "result", json_string(sc.re));
+            json_object_set_new(c, "score", s);
+        }
+        json_t *acc = json_object();
+        json_object_set_new(acc, "B", json_boolean(go_session_accepted(r->sess, GO_BLACK)));
+        json_object_set_new(acc, "W", json_boolean(go_session_accepted(r->sess, GO_WHITE)));
+        json_object_set_new(c, "accepted", acc);
+        json_object_set_new(o, "count", c);
+    }
+    if (r->clock) {
+        json_t *c = json_object();
+        int64_t now = (int64_t)((r->t_now - r->t0_clock) * 1000);
+        for (int side = 1; side <= 2; side++) {
+            clk_view_t v;
+            if (clk_view(r->clock, (clk_side_t)side, now, &v) != CLK_OK)
+                continue;
+            json_t *s = json_object();
+            double left = (v.in_overtime ? v.period_ms : v.main_ms) / 1000.0;
+            json_object_set_new(s, "left", json_real(left));
+            json_object_set_new(s, "periods", json_integer(v.periods));
+            char txt[48];
+            int sec = (int)left;
+            if (v.in_overtime)
+                snprintf(txt, sizeof txt, "%d:%02d (%d)", sec / 60, sec % 60, v.periods);
+            else
+                snprintf(txt, sizeof txt, "%d:%02d", sec / 60, sec % 60);
+            json_object_set_new(s, "text", json_string(txt));
+            json_object_set_new(c, side == 1 ? "B" : "W", s);
+        }
+        clk_side_t run = clk_running(r->clock);
+        if (run != CLK_NONE)
+            json_object_set_new(c, "running", json_string(run == CLK_BLACK ? "B" : "W"));
+        json_object_set_new(o, "clock", c);
+    }
+    char *s = json_dumps(o, JSON_COMPACT);
+    json_decref(o);
+    return s;
+}

@@ -1,0 +1,144 @@
+/* record_signal.c: the end-signal watcher (record_signal.h).
+ *
+ * Invariants: a corner's `confirmed` reading changes only after the same reading held for
+ * hold_s seconds and 3 frames; frames where most of the patch changed (a hand over it)
+ * neither start nor end a run.
+ */
+#include "app/record_signal.h"
+
+#include <string.h>
+
+/* Patch beside a seat's lower right corner, for a seat at the record's bottom, in grid
+ * units: beyond the right edge, from a little above the last line to well below it (a
+ * stone lies on the table, below the board's surface: seen from above the board it
+ * appears shifted toward the camera). */
+#define PATCH_X0 0.95
+#define PATCH_X1 2.5
+#define PATCH_Y0 (-1.2)
+#define PATCH_Y1 2.0
+
+static void seat_to_grid(int size, int side, double u, double v, double *x, double *y)
+{
+    double m = size - 1;
+    switch (side & 3) {
+    case 0: *x = u; *y = v; break;              /* bottom */
+    case 1: *x = v; *y = m - u; break;          /* right */
+    case 2: *x = m - u; *y = m - v; break;      /* top */
+    default: *x = m - v; *y = u; break;         /* left */
+    }
+}
+
+void rec_signal_init(rec_signal_t *s, int size, int black_side)
+{
+    memset(s, 0, sizeof *s);
+    s->size = size;
+    s->hold_s = 0.6;
+    for (int seat = 1; seat <= 2; seat++) {
+        rec_corner_t *c = &s->corner[seat];
+        int side = seat == 1 ? black_side : black_side + 2;
+        c->seat = seat;
+        for (int j = 0; j < REC_SIG_N; j++)
+            for (int i = 0; i < REC_SIG_N; i++) {
+                double u = size - 1 + PATCH_X0 + (PATCH_X1 - PATCH_X0) * (i + 0.5) / REC_SIG_N;
+                double v = size - 1 + PATCH_Y0 + (PATCH_Y1 - PATCH_Y0) * (j + 0.5) / REC_SIG_N;
+                seat_to_grid(size, side, u, v, &c->gx[j * REC_SIG_N + i], &c->gy[j * REC_SIG_N + i]);
+            }
+    }
+}
+
+/* Mean luma of a 3x3 pixel block around the image point of grid (x, y); -1 off the image. */
+static float luma_at(const cvb_image_t *img, const vis_geom_t *g, double x, double y)
+{
+    const double *H = g->H;
+    double w = H[6] * x + H[7] * y + H[8];
+    if (w <= 1e-9)
+        return -1;
+    double px = (H[0] * x + H[1] * y + H[2]) / w, py = (H[3] * x + H[4] * y + H[5]) / w;
+    int cx = (int)(px + 0.5), cy = (int)(py + 0.5);
+    if (cx < 1 || cy < 1 || cx >= img->w - 1 || cy >= img->h - 1)
+        return -1;
+    float sum = 0;
+    for (int dy = -1; dy <= 1; dy++) {
+        const uint8_t *row = img->data + (size_t)(cy + dy) * img->stride;
+        for (int dx = -1; dx <= 1; dx++) {
+            const uint8_t *p = row + (size_t)(cx + dx) * (size_t)img->channels;
+            sum += img->channels >= 3 ? 0.114f * p[0] + 0.587f * p[1] + 0.299f * p[2] : p[0];
+        }
+    }
+    return sum / 9;
+}
+
+void rec_signal_reference(rec_signal_t *s, const cvb_image_t *img, const vis_geom_t *g)
+{
+    for (int seat = 1; seat <= 2; seat++) {
+        rec_corner_t *c = &s->corner[seat];
+        for (int k = 0; k < REC_SIG_N * REC_SIG_N; k++)
+            c->ref_y[k] = luma_at(img, g, c->gx[k], c->gy[k]);
+        c->reading = c->confirmed = REC_SIG_NONE;
+        c->frames = 0;
+        c->since = 0;
+    }
+    s->have_ref = 1;
+}
+
+/* The corner's reading in this frame: rec_sig_t, or -1 when the patch is hidden. */
+static int read_corner(const rec_corner_t *c, const cvb_image_t *img, const vis_geom_t *g)
+{
+    int n = 0, dark = 0, bright = 0;
+    for (int k = 0; k < REC_SIG_N * REC_SIG_N; k++) {
+        if (c->ref_y[k] < 0)
+            continue;
+        float y = luma_at(img, g, c->gx[k], c->gy[k]);
+        if (y < 0)
+            continue;
+        n++;
+        float r = c->ref_y[k], d = y - r;
+        float dth = 0.4f * r > 35 ? 0.4f * r : 35;
+        float bth = 0.25f * r > 35 ? 0.25f * r : 35;
+        if (d < -dth)
+            dark++;
+        else if (d > bth)
+            bright++;
+    }
+    if (n < REC_SIG_N * REC_SIG_N / 4)
+        return -1;
+    double fd = (double)dark / n, fb = (double)bright / n;
+    if (fd + fb > 0.5)
+        return -1;
+    if (fd >= 0.07 && fd > 2 * fb)
+        return REC_SIG_BLACK;
+    if (fb >= 0.07 && fb > 2 * fd)
+        return REC_SIG_WHITE;
+    if (fd + fb >= 0.07)
+        return -1;
+    return REC_SIG_NONE;
+}
+
+int rec_signal_feed(rec_signal_t *s, const cvb_image_t *img, const vis_geom_t *g, double t)
+{
+    if (!s->have_ref || !img || !img->data || !g)
+        return 0;
+    int changed = 0;
+    for (int seat = 1; seat <= 2; seat++) {
+        rec_corner_t *c = &s->corner[seat];
+        int r = read_corner(c, img, g);
+        if (r < 0)
+            continue;
+        if (r != c->reading) {
+            c->reading = r;
+            c->since = t;
+            c->frames = 0;
+        }
+        c->frames++;
+        if (c->reading != c->confirmed && c->frames >= 3 && t - c->since >= s->hold_s) {
+            c->confirmed = c->reading;
+            changed |= 1 << (seat - 1);
+        }
+    }
+    return changed;
+}
+
+int rec_signal_get(const rec_signal_t *s, int seat)
+{
+    return seat == 1 || seat == 2 ? s->corner[seat].confirmed : REC_SIG_NONE;
+}

@@ -1,0 +1,53 @@
+/* record_signal.h: the physical end signals of the Chinese competition rules, watched
+ * beside the board by `kifucam record`.
+ *
+ * At the end, each player puts one stone of the OTHER colour just outside the board at
+ * the lower right corner as seen from his own seat (the end of the game by agreement,
+ * like two passes); a player resigns by putting his OWN colour there (two stones). So
+ * the colour seen in a seat's corner tells what that player said.
+ *
+ * The watcher samples a patch of the table beside each seat's corner (in board grid units,
+ * through the board's homography), remembers how it looked when the board was found
+ * (rec_signal_reference) and calls a corner "black" or "white" when a stone-sized share
+ * of the patch turned dark or bright (not a hand covering all of it) and stayed so for
+ * hold_s seconds. Plain C: reads BGR pixels directly; never prints.
+ */
+#ifndef KIFUCAM_RECORD_SIGNAL_H
+#define KIFUCAM_RECORD_SIGNAL_H
+
+#include "vision/cv_bridge.h"
+#include "vision/vis.h"
+
+#define REC_SIG_N 12   /* samples per side of a corner patch (REC_SIG_N^2 in all) */
+
+typedef enum { REC_SIG_NONE = 0, REC_SIG_BLACK = 1, REC_SIG_WHITE = 2 } rec_sig_t;
+
+typedef struct rec_corner {
+    int seat;                        /* 1 Black, 2 White */
+    double gx[REC_SIG_N * REC_SIG_N], gy[REC_SIG_N * REC_SIG_N]; /* grid coordinates */
+    float ref_y[REC_SIG_N * REC_SIG_N];   /* luma at reference time, -1 off the image */
+    int reading;                     /* rec_sig_t of the current run */
+    double since;                    /* time the run began */
+    int frames;                      /* frames in the run */
+    int confirmed;                   /* rec_sig_t held long enough */
+} rec_corner_t;
+
+typedef struct rec_signal {
+    int size;
+    int have_ref;
+    double hold_s;                   /* seconds a reading must hold; default 0.6 */
+    rec_corner_t corner[3];          /* index 1 Black's, 2 White's */
+} rec_signal_t;
+
+/* Set up the watcher for a board of this size; black_side: 0 bottom, 1 right, 2 top,
+ * 3 left (cal_side_t: the record's side facing Black's seat; White sits opposite). */
+void rec_signal_init(rec_signal_t *s, int size, int black_side);
+/* Take the reference look of both corners from this frame (empty corners). */
+void rec_signal_reference(rec_signal_t *s, const cvb_image_t *img, const vis_geom_t *g);
+/* Read one frame at time t. Returns a bit mask of the corners whose confirmed reading
+ * changed (bit 1 Black's, bit 2 White's); 0 when nothing changed or no reference yet. */
+int rec_signal_feed(rec_signal_t *s, const cvb_image_t *img, const vis_geom_t *g, double t);
+/* The confirmed reading of seat's corner (1 Black, 2 White): rec_sig_t. */
+int rec_signal_get(const rec_signal_t *s, int seat);
+
+#endif
