@@ -1,10 +1,509 @@
-/* cmd_calibrate.c: `kifucam calibrate` (placeholder until its issue lands). */
+/* cmd_calibrate.c: `kifucam calibrate`: calibrate a station (board, orientation, lens,
+ * colours) from a camera, a video, a folder or a photo and write its profile; and
+ * `calibrate --check --calib FILE`: does a saved profile still fit the picture?
+ * Exit codes (INTERFACE.md): 0 done / fits, 1 no board (or chessboard) found / moved,
+ * 2 bad usage, unreadable input or profile. The logic is in calib/; this file reads
+ * frames, prints, and writes the overlay image the operator checks. */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
 #include "app/cli.h"
+#include "calib/cal_calibrate.h"
+#include "calib/cal_lens.h"
+#include "capture/cap_source.h"
+
+#define MAX_VIEWS 40      /* chessboard views kept for the lens */
+#define MAX_CANDS 6       /* frames kept to look for the board in (with --lens) */
+#define CAND_STRIDE 10    /* frames between two kept candidates */
+#define DETECT_STRIDE 10  /* without --lens, try the board on every this many frames */
+#define CAMERA_SKIP 30    /* camera frames skipped while exposure settles */
+
+static void usage(FILE *f)
+{
+    fprintf(f,
+            "usage: kifucam calibrate --input SOURCE [--out PROFILE] [--size N]\n"
+            "                 [--corners \"x1,y1;x2,y2;x3,y3;x4,y4\"] [--rotate 0..3]\n"
+            "                 [--black-side bottom|top|left|right] [--lens COLSxROWS[:SQUARE]]\n"
+            "                 [--frames N] [--debug DIR]\n"
+            "       kifucam calibrate --check --calib PROFILE --input SOURCE\n"
+            "  Find the board (or take --corners: the record's top-left, top-right,\n"
+            "  bottom-right, bottom-left corner intersections, in pixels of the corrected\n"
+            "  frame), learn the colours of the board and stones, and write the profile\n"
+            "  (default kifucam-profile.json) and PROFILE.png (in DIR with --debug): the grid\n"
+            "  drawn over the frame; corner 1 red, 2 green, 3 blue, 4 yellow, the record's\n"
+            "  top edge red, Black's side black. Correct it with --corners if it is wrong.\n"
+            "  --rotate N     turn the record N quarter turns clockwise against the view\n"
+            "  --black-side   the record's side facing Black's seat (default bottom)\n"
+            "  --lens 9x6     correct the lens from a printed chessboard with 9x6 inner\n"
+            "                 corners held in view (several poses, over --frames frames)\n"
+            "  --frames N     frames read at most (default 300; 1 for a photo)\n"
+            "  --check        verify that PROFILE still fits the picture\n"
+            "  exit 0 written / fits, 1 no board found / moved, 2 bad usage or input\n");
+}
+
+typedef struct {
+    const char *dir;
+    int failed;
+} debug_ctx_t;
+
+static void write_debug(void *ctx, int stage, const char *name, const cvb_image_t *img)
+{
+    debug_ctx_t *d = ctx;
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%d_%s.png", d->dir, stage + 1, name);
+    if (cvb_imwrite(path, img, 0))
+        d->failed = 1;
+}
+
+static int copy_image(const cvb_image_t *src, cvb_image_t *dst)
+{
+    int rc = cvb_image_alloc(dst, src->w, src->h, src->channels);
+    if (rc)
+        return rc;
+    for (int y = 0; y < src->h; y++)
+        memcpy(dst->data + (size_t)y * dst->stride, src->data + (size_t)y * src->stride,
+               (size_t)src->w * (size_t)src->channels);
+    return 0;
+}
+
+/* Next frame, skipping transient errors; CAP_EEOF at the end (or after too many errors). */
+static int next_frame(cap_source_t *src, cap_frame_t *f)
+{
+    for (int tries = 0; tries < 20; tries++) {
+        int rc = cap_source_next(src, f);
+        if (rc == CAP_OK || rc == CAP_EEOF || rc == CAP_ESTOPPED)
+            return rc;
+    }
+    return CAP_EEOF;
+}
+
+/* The grid, the read stones, numbered corners, the record's top edge and Black's side. */
+static int write_overlay(const char *path, const cvb_image_t *frame, const cal_profile_t *p,
+                         const vis_geom_t *g, const vis_snapshot_t *s)
+{
+    cvb_image_t img;
+    if (copy_image(frame, &img))
+        return -1;
+    vis_draw(&img, g, s);
+    double r = g->radius[0] > 3 ? g->radius[0] * 0.8 : 4;
+    static const int col[4][3] = { { 0, 0, 255 }, { 0, 200, 0 }, { 255, 80, 0 }, { 0, 220, 255 } };
+    int th = img.w > 1000 ? 3 : 2;
+    cvb_draw_line(&img, g->corners[0][0], g->corners[0][1], g->corners[1][0], g->corners[1][1],
+                  0, 0, 255, th + 2);
+    /* Black's side: a line just outside the grid along that edge */
+    static const double edge[4][4] = { { 0, 1, 1, 1 }, { 1, 0, 1, 1 }, { 0, 0, 1, 0 }, { 0, 0, 0, 1 } };
+    const double *e = edge[p->black_side];
+    double S1 = g->size - 1, m = 0.6, b[2][2];
+    for (int k = 0; k < 2; k++) {
+        double bx = e[2 * k] * S1, by = e[2 * k + 1] * S1;
+        bx += (p->black_side == CAL_SIDE_RIGHT) ? m : (p->black_side == CAL_SIDE_LEFT) ? -m : 0;
+        by += (p->black_side == CAL_SIDE_BOTTOM) ? m : (p->black_side == CAL_SIDE_TOP) ? -m : 0;
+        double w = g->H[6] * bx + g->H[7] * by + g->H[8];
+        b[k][0] = (g->H[0] * bx + g->H[1] * by + g->H[2]) / w;
+        b[k][1] = (g->H[3] * bx + g->H[4] * by + g->H[5]) / w;
+    }
+    cvb_draw_line(&img, b[0][0], b[0][1], b[1][0], b[1][1], 0, 0, 0, th + 3);
+    for (int k = 0; k < 4; k++) {
+        cvb_draw_circle(&img, g->corners[k][0], g->corners[k][1], r, col[k][0], col[k][1], col[k][2], -1);
+        cvb_draw_circle(&img, g->corners[k][0], g->corners[k][1], r, 255, 255, 255, 1);
+    }
+    int rc = cvb_imwrite(path, &img, 90);
+    cvb_image_free(&img);
+    return rc ? -1 : 0;
+}
+
+static int load_profile(const char *path, cal_profile_t *p)
+{
+    char err[256];
+    int rc = cal_profile_load(path, p, err, sizeof err);
+    if (rc) {
+        cli_error("calibrate", "%s: %s", path, err);
+        return -1;
+    }
+    return 0;
+}
+
+typedef struct {
+    const char *input, *out, *calib, *debug, *corners_s, *lens_s;
+    int size, rotate, black_side, frames, check;
+} args_t;
+
+static int run_check(const args_t *a, const cal_profile_t *prof, cap_source_t *src, int is_camera)
+{
+    cal_profile_t p = *prof;
+    cap_frame_t f;
+    int rc = CAP_OK;
+    for (int i = 0; i <= (is_camera ? CAMERA_SKIP : 0) && rc == CAP_OK; i++)
+        rc = next_frame(src, &f);
+    if (rc != CAP_OK) {
+        cli_error("calibrate", "%s: no frame to check (%s)", a->input, cap_strerror(rc));
+        return 2;
+    }
+    cvb_image_t fixed = { 0 };
+    const cvb_image_t *img = &f.img;
+    if (p.has_lens) {
+        cal_undistorter_t *u = NULL;
+        if (cal_undistorter_create(&p, f.img.w, f.img.h, &u) || cal_undistort(u, &f.img, &fixed)) {
+            cli_error("calibrate", "%s: the profile's lens (%dx%d) does not fit %dx%d frames",
+                      a->calib, p.image_w, p.image_h, f.img.w, f.img.h);
+            cal_undistorter_destroy(u);
+            cvb_image_free(&fixed);
+            return 2;
+        }
+        cal_undistorter_destroy(u);
+        img = &fixed;
+    }
+    double fit = 0;
+    int fits = 0;
+    rc = cal_check(img, &p, NULL, &fit, &fits);
+    cvb_image_free(&fixed);
+    if (rc) {
+        cli_error("calibrate", "%s: the profile (%dx%d) does not fit %dx%d frames", a->calib,
+                  p.image_w, p.image_h, f.img.w, f.img.h);
+        return 2;
+    }
+    printf("%s: grid fit %.3f (threshold %.3f, %.3f at calibration)\n",
+           fits ? "fits" : "moved", fit, cal_fit_threshold(&p, NULL), p.fit);
+    return fits ? 0 : 1;
+}
+
+/* Is this chessboard view new (its corners moved from every kept view by > 2% of w)? */
+static int new_view(const double *views, int nviews, const double *pts, int n, int w)
+{
+    for (int v = 0; v < nviews; v++) {
+        double d = 0;
+        for (int i = 0; i < n; i++)
+            d += hypot(views[(size_t)v * 2 * n + 2 * i] - pts[2 * i],
+                       views[(size_t)v * 2 * n + 2 * i + 1] - pts[2 * i + 1]);
+        if (d / n < 0.02 * w)
+            return 0;
+    }
+    return 1;
+}
+
+static void print_profile(const cal_profile_t *p, const cal_calib_report_t *rep)
+{
+    printf("board: %dx%d, %s (grid fit %.3f)\n", p->size, p->size,
+           rep->detected ? "found by the detector" : "from --corners", rep->fit);
+    printf("corners: \"%.1f,%.1f;%.1f,%.1f;%.1f,%.1f;%.1f,%.1f\" (the record's top-left, "
+           "top-right, bottom-right, bottom-left)\n",
+           p->corners[0][0], p->corners[0][1], p->corners[1][0], p->corners[1][1],
+           p->corners[2][0], p->corners[2][1], p->corners[3][0], p->corners[3][1]);
+    printf("rotate: %d, black side: %s\n", p->rotate, cal_side_name(p->black_side));
+    if (p->has_colors) {
+        printf("colours (B,G,R): empty %.0f,%.0f,%.0f (%d points)", p->empty_bgr[0],
+               p->empty_bgr[1], p->empty_bgr[2], p->color_n[0]);
+        if (p->color_n[1])
+            printf(", black %.0f,%.0f,%.0f (%d)", p->black_bgr[0], p->black_bgr[1],
+                   p->black_bgr[2], p->color_n[1]);
+        else
+            printf(", no black stones");
+        if (p->color_n[2])
+            printf(", white %.0f,%.0f,%.0f (%d)", p->white_bgr[0], p->white_bgr[1],
+                   p->white_bgr[2], p->color_n[2]);
+        else
+            printf(", no white stones");
+        printf("\n");
+    } else {
+        printf("colours: none learned (no sure empty point)\n");
+    }
+}
+
+/* Calibrate the lens from the kept views; prints the figures. 0, or an exit code. */
+static int do_lens(const double *views, int nviews, int cols, int rows, double square, int w,
+                   int h, cal_profile_t *p)
+{
+    if (nviews < CAL_LENS_MIN_VIEWS) {
+        cli_error("calibrate", "the %dx%d chessboard was seen in %d distinct frames (need %d)",
+                  cols, rows, nviews, CAL_LENS_MIN_VIEWS);
+        return 1;
+    }
+    int rc = cal_lens_calibrate(views, nviews, cols, rows, square, w, h, p);
+    if (rc) {
+        cli_error("calibrate", "the lens calibration failed (%s)", cal_strerror(rc));
+        return 1;
+    }
+    int n = cols * rows;
+    double *u = malloc(sizeof(double) * 2 * (size_t)n);
+    if (!u)
+        return 2;
+    double b_rms = 0, b_max = 0, a_rms = 0, a_max = 0;
+    for (int v = 0; v < nviews; v++) {
+        double r1 = 0, m1 = 0, r2 = 0, m2 = 0;
+        const double *pts = views + (size_t)v * 2 * n;
+        if (cal_straightness(pts, cols, rows, &r1, &m1) ||
+            cal_lens_undistort_points(p, pts, u, n) || cal_straightness(u, cols, rows, &r2, &m2))
+            continue;
+        b_rms += r1 * r1 / nviews;
+        a_rms += r2 * r2 / nviews;
+        b_max = m1 > b_max ? m1 : b_max;
+        a_max = m2 > a_max ? m2 : a_max;
+    }
+    free(u);
+    printf("lens: %d views of the %dx%d chessboard, fx %.1f fy %.1f cx %.1f cy %.1f, "
+           "k1 %.4f k2 %.4f p1 %.5f p2 %.5f k3 %.4f, reprojection rms %.3f px\n",
+           nviews, cols, rows, p->fx, p->fy, p->cx, p->cy, p->dist[0], p->dist[1], p->dist[2],
+           p->dist[3], p->dist[4], p->lens_rms);
+    printf("straightness (deviation of the chessboard's lines from straight lines): "
+           "before rms %.3f px, max %.3f px; after rms %.3f px, max %.3f px\n",
+           sqrt(b_rms), b_max, sqrt(a_rms), a_max);
+    return 0;
+}
+
+static int parse_args(int argc, char **argv, args_t *a)
+{
+    memset(a, 0, sizeof *a);
+    a->black_side = CAL_SIDE_BOTTOM;
+    a->frames = -1;
+    for (int i = 1; i < argc; i++) {
+        const char *s = argv[i];
+        if (!strcmp(s, "--help") || !strcmp(s, "-h")) {
+            usage(stdout);
+            return 0;
+        }
+        int has = i + 1 < argc;
+        char *end;
+        if (!strcmp(s, "--check")) {
+            a->check = 1;
+        } else if (!strcmp(s, "--input") && has) {
+            a->input = argv[++i];
+        } else if (!strcmp(s, "--out") && has) {
+            a->out = argv[++i];
+        } else if (!strcmp(s, "--calib") && has) {
+            a->calib = argv[++i];
+        } else if (!strcmp(s, "--debug") && has) {
+            a->debug = argv[++i];
+        } else if (!strcmp(s, "--corners") && has) {
+            a->corners_s = argv[++i];
+        } else if (!strcmp(s, "--lens") && has) {
+            a->lens_s = argv[++i];
+        } else if (!strcmp(s, "--size") && has) {
+            long v = strtol(argv[++i], &end, 10);
+            if (*end || v < 2 || v > VIS_MAX_SIZE) {
+                cli_error("calibrate", "--size must be 2..%d (9, 13, 19), not '%s'", VIS_MAX_SIZE, argv[i]);
+                return 2;
+            }
+            a->size = (int)v;
+        } else if (!strcmp(s, "--rotate") && has) {
+            long v = strtol(argv[++i], &end, 10);
+            if (*end || !*argv[i] || v < 0 || v > 3) {
+                cli_error("calibrate", "--rotate must be 0, 1, 2 or 3, not '%s'", argv[i]);
+                return 2;
+            }
+            a->rotate = (int)v;
+        } else if (!strcmp(s, "--black-side") && has) {
+            a->black_side = cal_side_from_name(argv[++i]);
+            if (a->black_side < 0) {
+                cli_error("calibrate", "--black-side must be bottom, top, left or right, not '%s'", argv[i]);
+                return 2;
+            }
+        } else if (!strcmp(s, "--frames") && has) {
+            long v = strtol(argv[++i], &end, 10);
+            if (*end || v < 1 || v > 100000) {
+                cli_error("calibrate", "--frames must be 1..100000, not '%s'", argv[i]);
+                return 2;
+            }
+            a->frames = (int)v;
+        } else {
+            cli_error("calibrate", "unknown option or missing value: '%s' (see --help)", s);
+            return 2;
+        }
+    }
+    if (!a->input) {
+        cli_error("calibrate", "--input SOURCE is required (see --help)");
+        return 2;
+    }
+    if (a->check && !a->calib) {
+        cli_error("calibrate", "--check needs --calib PROFILE");
+        return 2;
+    }
+    if (!a->out)
+        a->out = "kifucam-profile.json";
+    return -1;
+}
 
 int cmd_calibrate(int argc, char **argv)
 {
-    (void)argc;
-    (void)argv;
-    cli_error("calibrate", "not implemented yet");
-    return 2;
+    args_t a;
+    int rc = parse_args(argc, argv, &a);
+    if (rc >= 0)
+        return rc;
+    cal_calib_opts_t o;
+    cal_calib_opts_defaults(&o);
+    o.size = a.size;
+    o.rotate = a.rotate;
+    o.black_side = (cal_side_t)a.black_side;
+    if (a.corners_s) {
+        if (cal_parse_corners(a.corners_s, o.corners)) {
+            cli_error("calibrate", "--corners must be \"x1,y1;x2,y2;x3,y3;x4,y4\", not '%s'", a.corners_s);
+            return 2;
+        }
+        o.have_corners = 1;
+    }
+    int cols = 0, rows = 0;
+    double square = 1;
+    if (a.lens_s && cal_lens_parse_pattern(a.lens_s, &cols, &rows, &square)) {
+        cli_error("calibrate", "--lens must be COLSxROWS[:SQUARE] (inner corners, 2..50), not '%s'", a.lens_s);
+        return 2;
+    }
+    debug_ctx_t dctx = { a.debug, 0 };
+    if (a.debug && mkdir(a.debug, 0777) && errno != EEXIST) {
+        cli_error("calibrate", "%s: cannot create the debug folder: %s", a.debug, strerror(errno));
+        return 2;
+    }
+    cal_profile_t prev;
+    if (a.check) {
+        /* read the profile before the source: a bad profile is the error to report */
+        if (load_profile(a.calib, &prev))
+            return 2;
+    }
+    cap_source_t *src = NULL;
+    rc = cap_source_open(a.input, NULL, &src);
+    if (rc) {
+        cli_error("calibrate", "%s: cannot open the input (%s)", a.input, cap_strerror(rc));
+        return 2;
+    }
+    cap_info_t info;
+    memset(&info, 0, sizeof info);
+    cap_source_info(src, &info);
+    int is_camera = info.kind == CAP_KIND_CAMERA;
+    if (a.check) {
+        rc = run_check(&a, &prev, src, is_camera);
+        cap_source_close(src);
+        return rc;
+    }
+    int max_frames = a.frames > 0 ? a.frames : info.kind == CAP_KIND_IMAGE ? 1 : 300;
+
+    vis_config_t cfg;
+    vis_config_defaults(&cfg);
+    if (a.debug) {
+        cfg.debug = write_debug;
+        cfg.debug_ctx = &dctx;
+    }
+    o.vis = &cfg;
+    cal_profile_t p;
+    memset(&p, 0, sizeof p);
+    cal_calib_report_t *rep = calloc(1, sizeof *rep);
+    int n = cols * rows, nviews = 0, ncands = 0, last_cand = -CAND_STRIDE, nread = 0, found = 0;
+    double *views = a.lens_s ? malloc(sizeof(double) * 2 * (size_t)n * MAX_VIEWS) : NULL;
+    double *pts = a.lens_s ? malloc(sizeof(double) * 2 * (size_t)n) : NULL;
+    cvb_image_t cands[MAX_CANDS], board = { 0 };
+    int fw = 0, fh = 0, exit_code = 0, last_err = CAL_ENOBOARD;
+    memset(cands, 0, sizeof cands);
+    if (!rep || (a.lens_s && (!views || !pts))) {
+        cli_error("calibrate", "out of memory");
+        exit_code = 2;
+        goto out;
+    }
+    for (int i = 0; i < max_frames + (is_camera ? CAMERA_SKIP : 0); i++) {
+        cap_frame_t f;
+        rc = next_frame(src, &f);
+        if (rc != CAP_OK)
+            break;
+        if (is_camera && i < CAMERA_SKIP)
+            continue;
+        if (nread && (f.img.w != fw || f.img.h != fh))
+            continue; /* a folder with frames of another size */
+        fw = f.img.w;
+        fh = f.img.h;
+        int idx = nread++;
+        if (a.lens_s) {
+            int seen = 0;
+            if (cal_lens_find(&f.img, cols, rows, pts, &seen) == CAL_OK && seen) {
+                if (nviews < MAX_VIEWS && new_view(views, nviews, pts, n, fw))
+                    memcpy(views + (size_t)nviews++ * 2 * n, pts, sizeof(double) * 2 * n);
+            } else if (ncands < MAX_CANDS && idx - last_cand >= CAND_STRIDE) {
+                if (copy_image(&f.img, &cands[ncands]) == 0) {
+                    ncands++;
+                    last_cand = idx;
+                }
+            }
+            continue;
+        }
+        if (idx % DETECT_STRIDE && !o.have_corners)
+            continue;
+        rc = cal_calibrate_frame(&f.img, &o, &p, rep);
+        if (rc == CAL_OK) {
+            found = 1;
+            copy_image(&f.img, &board);
+            break;
+        }
+        last_err = rc;
+        if (rc != CAL_ENOBOARD)
+            break;
+    }
+    if (!nread) {
+        cli_error("calibrate", "%s: no frame could be read", a.input);
+        exit_code = 2;
+        goto out;
+    }
+    if (a.lens_s) {
+        exit_code = do_lens(views, nviews, cols, rows, square, fw, fh, &p);
+        if (exit_code)
+            goto out;
+        p.image_w = fw;
+        p.image_h = fh;
+        cal_undistorter_t *u = NULL;
+        if (cal_undistorter_create(&p, fw, fh, &u)) {
+            cli_error("calibrate", "cannot correct %dx%d frames with this lens", fw, fh);
+            exit_code = 2;
+            goto out;
+        }
+        for (int k = 0; k < ncands && !found; k++) {
+            if (cal_undistort(u, &cands[k], &board))
+                continue;
+            rc = cal_calibrate_frame(&board, &o, &p, rep);
+            if (rc == CAL_OK)
+                found = 1;
+            else
+                last_err = rc;
+        }
+        cal_undistorter_destroy(u);
+        if (!ncands)
+            cli_error("calibrate", "every frame shows the chessboard: show the board alone too");
+    }
+    if (!found) {
+        if (last_err == CAL_ENOBOARD) {
+            cli_error("calibrate", "%s: no board found in %d frame%s", a.input, nread, nread == 1 ? "" : "s");
+            exit_code = 1;
+        } else if (o.have_corners && last_err == CAL_EFIELD) {
+            cli_error("calibrate", "--corners: the corners are outside the %dx%d frame or do not make a convex quadrilateral", fw, fh);
+            exit_code = 2;
+        } else {
+            cli_error("calibrate", "%s: calibration failed (%s)", a.input, cal_strerror(last_err));
+            exit_code = 2;
+        }
+        goto out;
+    }
+    char err[256];
+    rc = cal_profile_save(a.out, &p, err, sizeof err);
+    if (rc) {
+        cli_error("calibrate", "%s: %s", a.out, err);
+        exit_code = 2;
+        goto out;
+    }
+    print_profile(&p, rep);
+    char png[4096];
+    if (a.debug)
+        snprintf(png, sizeof png, "%s/calibrate.png", a.debug);
+    else
+        snprintf(png, sizeof png, "%s.png", a.out);
+    if (write_overlay(png, &board, &p, &rep->geom, &rep->snap))
+        cli_error("calibrate", "%s: cannot write the overlay image", png);
+    if (dctx.failed)
+        cli_error("calibrate", "%s: some debug images could not be written", a.debug);
+    printf("wrote %s; check the grid in %s (correct it with --corners)\n", a.out, png);
+out:
+    for (int k = 0; k < MAX_CANDS; k++)
+        cvb_image_free(&cands[k]);
+    cvb_image_free(&board);
+    free(views);
+    free(pts);
+    free(rep);
+    cap_source_close(src);
+    return exit_code;
 }

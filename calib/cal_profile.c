@@ -27,6 +27,7 @@ const char *cal_strerror(int code)
     case CAL_EVERSION: return "unsupported profile version";
     case CAL_EFIELD: return "a profile field is missing or out of range";
     case CAL_ENOMEM: return "out of memory";
+    case CAL_ENOBOARD: return "no board found";
     default: return "unknown error";
     }
 }
@@ -125,8 +126,15 @@ int cal_profile_validate(const cal_profile_t *p, char *err, size_t errlen)
             if (!isfinite(p->dist[i]) || fabs(p->dist[i]) > 100)
                 return fail(err, errlen, CAL_EFIELD, "lens distortion coefficient %d is out of range", i + 1);
     }
-    if (p->has_colors && (!colour_ok(p->empty_bgr) || !colour_ok(p->black_bgr) || !colour_ok(p->white_bgr)))
+    if (p->has_colors && (!colour_ok(p->empty_bgr) || (p->color_n[1] && !colour_ok(p->black_bgr)) ||
+                          (p->color_n[2] && !colour_ok(p->white_bgr))))
         return fail(err, errlen, CAL_EFIELD, "a learned colour is outside 0..255");
+    if (p->has_colors && (p->color_n[0] <= 0 || p->color_n[1] < 0 || p->color_n[2] < 0))
+        return fail(err, errlen, CAL_EFIELD, "colour sample counts are not valid");
+    if (p->has_lens && (!isfinite(p->lens_rms) || p->lens_rms < 0 || p->lens_rms > 1000))
+        return fail(err, errlen, CAL_EFIELD, "lens rms %.3g is out of range", p->lens_rms);
+    if (!isfinite(p->fit) || p->fit < 0 || p->fit > 1)
+        return fail(err, errlen, CAL_EFIELD, "fit %.3g is out of range (0..1)", p->fit);
     return CAL_OK;
 }
 
@@ -201,17 +209,38 @@ static int parse_root(json_t *root, cal_profile_t *p, char *err, size_t errlen)
     if ((v = json_object_get(root, "lens")) && !json_is_null(v)) {
         if (!json_is_object(v) || get_num(v, "fx", &p->fx) || get_num(v, "fy", &p->fy) ||
             get_num(v, "cx", &p->cx) || get_num(v, "cy", &p->cy) ||
-            get_vec(json_object_get(v, "dist"), p->dist, 5))
-            return fail(err, errlen, CAL_EFIELD, "bad field 'lens' (fx, fy, cx, cy, dist[5])");
+            get_vec(json_object_get(v, "dist"), p->dist, 5) ||
+            (json_object_get(v, "rms") && get_num(v, "rms", &p->lens_rms)))
+            return fail(err, errlen, CAL_EFIELD, "bad field 'lens' (fx, fy, cx, cy, dist[5], rms)");
         p->has_lens = 1;
     }
     if ((v = json_object_get(root, "colors")) && !json_is_null(v)) {
+        /* empty is required; black and white may be null (not seen at calibration);
+         * counts (optional, version 1 files may lack it) is [empty, black, white] */
+        json_t *b = json_is_object(v) ? json_object_get(v, "black") : NULL;
+        json_t *w = json_is_object(v) ? json_object_get(v, "white") : NULL;
+        json_t *n = json_is_object(v) ? json_object_get(v, "counts") : NULL;
+        double cnt[3] = { 1, 1, 1 };
         if (!json_is_object(v) || get_vec(json_object_get(v, "empty"), p->empty_bgr, 3) ||
-            get_vec(json_object_get(v, "black"), p->black_bgr, 3) ||
-            get_vec(json_object_get(v, "white"), p->white_bgr, 3))
-            return fail(err, errlen, CAL_EFIELD, "bad field 'colors' (empty, black, white: [b, g, r])");
+            !b || (!json_is_null(b) && get_vec(b, p->black_bgr, 3)) ||
+            !w || (!json_is_null(w) && get_vec(w, p->white_bgr, 3)) ||
+            (n && get_vec(n, cnt, 3)))
+            return fail(err, errlen, CAL_EFIELD, "bad field 'colors' (empty, black, white: [b, g, r] or null; counts)");
+        for (int i = 0; i < 3; i++) {
+            if (cnt[i] != floor(cnt[i]) || cnt[i] < 0 || cnt[i] > 1e6)
+                return fail(err, errlen, CAL_EFIELD, "bad field 'colors.counts'");
+            p->color_n[i] = (int)cnt[i];
+        }
+        if (json_is_null(b))
+            p->color_n[1] = 0;
+        if (json_is_null(w))
+            p->color_n[2] = 0;
+        if ((!json_is_null(b) && !p->color_n[1]) || (!json_is_null(w) && !p->color_n[2]))
+            return fail(err, errlen, CAL_EFIELD, "bad field 'colors.counts' (0 for a colour given)");
         p->has_colors = 1;
     }
+    if ((v = json_object_get(root, "fit")) && get_num(root, "fit", &p->fit))
+        return fail(err, errlen, CAL_EFIELD, "bad field 'fit'");
     return cal_profile_validate(p, err, errlen);
 }
 
@@ -293,19 +322,23 @@ int cal_profile_save(const char *path, const cal_profile_t *p, char *err, size_t
     json_object_set_new(root, "black_side", json_string(cal_side_name(p->black_side)));
     if (p->has_lens) {
         json_t *lens = json_pack("{s:f,s:f,s:f,s:f}", "fx", p->fx, "fy", p->fy, "cx", p->cx, "cy", p->cy);
-        if (lens)
+        if (lens) {
             json_object_set_new(lens, "dist", vec_json(p->dist, 5));
+            json_object_set_new(lens, "rms", json_real(p->lens_rms));
+        }
         json_object_set_new(root, "lens", lens);
     }
     if (p->has_colors) {
         json_t *col = json_object();
         if (col) {
             json_object_set_new(col, "empty", vec_json(p->empty_bgr, 3));
-            json_object_set_new(col, "black", vec_json(p->black_bgr, 3));
-            json_object_set_new(col, "white", vec_json(p->white_bgr, 3));
+            json_object_set_new(col, "black", p->color_n[1] ? vec_json(p->black_bgr, 3) : json_null());
+            json_object_set_new(col, "white", p->color_n[2] ? vec_json(p->white_bgr, 3) : json_null());
+            json_object_set_new(col, "counts", json_pack("[iii]", p->color_n[0], p->color_n[1], p->color_n[2]));
         }
         json_object_set_new(root, "colors", col);
     }
+    json_object_set_new(root, "fit", json_real(p->fit));
     char *text = json_dumps(root, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
     json_decref(root);
     if (!text)

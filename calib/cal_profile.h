@@ -21,7 +21,8 @@ enum {
     CAL_EPARSE = -3,    /* not JSON, or truncated */
     CAL_EVERSION = -4,  /* missing or unsupported version */
     CAL_EFIELD = -5,    /* a field is missing, of the wrong type, or out of range */
-    CAL_ENOMEM = -6
+    CAL_ENOMEM = -6,
+    CAL_ENOBOARD = -7   /* calibrate: no board grid found in the frame */
 };
 /* A short description of a status code; never NULL. */
 const char *cal_strerror(int code);
@@ -41,10 +42,16 @@ typedef struct cal_profile {
     int has_lens;             /* 1: camera matrix and distortion below are valid */
     double fx, fy, cx, cy;    /* camera matrix, pixels */
     double dist[5];           /* k1, k2, p1, p2, k3 */
-    int has_colors;           /* 1: the learned colours below are valid */
+    double lens_rms;          /* reprojection error of the lens calibration, pixels
+                                 (0: unknown) */
+    int has_colors;           /* 1: the learned colours below are valid (at least empty) */
     double empty_bgr[3];      /* mean colour of empty points, 0..255 */
-    double black_bgr[3];      /* of black stones */
-    double white_bgr[3];      /* of white stones */
+    double black_bgr[3];      /* of black stones (meaningful when color_n[1] > 0) */
+    double white_bgr[3];      /* of white stones (meaningful when color_n[2] > 0) */
+    int color_n[3];           /* points sampled per colour: empty, black, white; 0 for a
+                                 colour not seen at calibration (written as null) */
+    double fit;               /* vis_grid_fit of the grid at calibration, 0..1 (0: unknown);
+                                 the reference `calibrate --check` compares against */
 } cal_profile_t;
 
 /* A profile with defaults for a board of this size and an image of w x h pixels: corners
