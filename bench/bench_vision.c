@@ -93,9 +93,9 @@ static int accuracy(const char *data, int verbose)
                     vg_sym(bsym, size, k % size, k / size, &a, &b);
                     int q = b * size + a;
                     if (s.color[q] != truth[k] || verbose > 2)
-                        printf("   %s pt %2d,%2d truth %d got %d rel %.3f sat %.3f bsat %.3f chroma %.3f\n",
+                        printf("   %s pt %2d,%2d truth %d got %d rel %.3f sat %.3f bsat %.3f chroma %.3f arms %d\n",
                                e[i].id, a, b, truth[k], s.color[q], ft[q].rel, ft[q].sat,
-                               ft[q].board_sat, ft[q].chroma);
+                               ft[q].board_sat, ft[q].chroma, ft[q].arms);
                 }
             }
             acc_add(&aut[si], size, wrong, !rc);

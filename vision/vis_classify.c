@@ -296,6 +296,49 @@ static vis_sample_t read_disc(const cvb_image_t *img, const double H[9], double 
 
 static float clampf(float v, float lo, float hi) { return v < lo ? lo : v > hi ? hi : v; }
 
+/* How many of the four arms of the grid cross at (x, y) are visible as a dark line
+ * between lighter sides, 0.3 units from the point: an empty point shows its cross, a
+ * stone hides it. */
+static int visible_arms(const cvb_image_t *img, const double H[9], int x, int y, int S,
+                        int *possible)
+{
+    static const int dx[4] = { 1, -1, 0, 0 }, dy[4] = { 0, 0, 1, -1 };
+    int n = 0, np = 0;
+    for (int a = 0; a < 4; a++) {
+        double bx = x + 0.3 * dx[a], by = y + 0.3 * dy[a];
+        if (bx < 0 || by < 0 || bx > S - 1 || by > S - 1)
+            continue;
+        np++;
+        double ox = dy[a] ? 0.14 : 0, oy = dx[a] ? 0.14 : 0;
+        double cx, cy, ax, ay, qx, qy, lx, ly;
+        if (vis_homog_apply(H, bx, by, &cx, &cy) || vis_homog_apply(H, bx + ox, by + oy, &ax, &ay) ||
+            vis_homog_apply(H, bx - ox, by - oy, &qx, &qy) ||
+            vis_homog_apply(H, bx + 0.06 * dx[a], by + 0.06 * dy[a], &lx, &ly))
+            continue;
+        int la = luma3(img, ax, ay), lq = luma3(img, qx, qy);
+        /* darkest of 3 positions across, each averaged with neighbours along the line */
+        double ux = (ax - cx) * 0.25, uy = (ay - cy) * 0.25, vx = lx - cx, vy = ly - cy;
+        int lmin = 255;
+        for (int o = -1; o <= 1; o++) {
+            int v0 = luma1(img, cx + o * ux, cy + o * uy),
+                v1 = luma1(img, cx + o * ux + vx, cy + o * uy + vy),
+                v2 = luma1(img, cx + o * ux - vx, cy + o * uy - vy);
+            if (v0 < 0 || v1 < 0 || v2 < 0)
+                continue;
+            int v = (v0 + v1 + v2) / 3;
+            if (v < lmin)
+                lmin = v;
+        }
+        if (la < 0 || lq < 0 || lmin == 255)
+            continue;
+        double side = 0.5 * (la + lq);
+        if (abs(la - lq) < 0.2 * side + 4 && lmin < side - (0.07 * side + 3))
+            n++;
+    }
+    *possible = np;
+    return n;
+}
+
 int vis_classify(const cvb_image_t *img, const vis_geom_t *geom, const vis_config_t *cfg,
                  vis_snapshot_t *snap)
 {
@@ -410,21 +453,24 @@ int vis_classify_ex(const cvb_image_t *img, const vis_geom_t *geom, const vis_co
             }
             float rel = p.y / by;
             float chroma = hypotf(p.r - br, p.g - bg);
+            int possible, arms = visible_arms(img, geom->H, x, y, S, &possible);
+            int hidden = possible - arms; /* arms of the cross a stone would hide */
             if (feat) {
+                feat[idx].arms = hidden;
                 feat[idx].rel = rel;
                 feat[idx].sat = p.s;
                 feat[idx].board_sat = bs;
                 feat[idx].chroma = chroma;
             }
-            if (rel < cfg->black_rel) {
+            if (rel < cfg->black_rel && !(hidden == 0 && rel > 0.8 * cfg->black_rel)) {
                 s.color[idx] = VIS_BLACK;
                 s.conf[idx] = clampf(0.5f + (float)(cfg->black_rel - rel) * 2.5f, 0.5f, 1);
-            } else if (rel > cfg->white_rel) {
+            } else if ((rel > cfg->white_rel && (hidden >= 1 || rel > 1.5f)) ||
+                       (rel > 1.04f && hidden >= 2 && hidden == possible &&
+                        p.s < 0.95f * bs)) {
+                /* white: brighter than the board and hiding the grid cross */
                 s.color[idx] = VIS_WHITE;
-                s.conf[idx] = clampf(0.5f + (float)(rel - cfg->white_rel) * 4.0f, 0.5f, 1);
-            } else if (rel > 1.04f && bs > 0.12f && p.s < cfg->white_sat * bs) {
-                s.color[idx] = VIS_WHITE;
-                s.conf[idx] = clampf(0.5f + (float)(cfg->white_sat * bs - p.s) / bs * 2, 0.5f, 1);
+                s.conf[idx] = clampf(0.5f + (float)(rel - 1.04f) * 3.0f + 0.1f * hidden, 0.5f, 1);
             } else {
                 s.color[idx] = VIS_EMPTY;
                 float m1 = (rel - (float)cfg->black_rel) / 0.2f;

@@ -28,6 +28,7 @@ typedef struct {
     float sat;       /* point saturation (0..1) */
     float board_sat; /* local board saturation */
     float chroma;    /* chromaticity distance point - board */
+    int arms;        /* arms of the grid cross visible at the point (0..4) */
 } vis_feat_t;
 /* vis_classify, also writing the features of every point into feat (size*size entries)
  * when feat is not NULL. */
