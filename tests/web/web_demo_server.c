@@ -1,15 +1,18 @@
 /* web_demo_server.c: a stand-in station for the web tests, the browser test, the
- * screenshots and the load benchmark. It replays an SGF's main line into the web server
- * (one move every --interval ms), goes to the count after the last move, and answers the
- * console's actions with its own small game logic (captures, undo, dead-stone toggling of
- * whole chains, area scoring). It is test code: the real station is station/.
+ * screenshots and the load benchmark. It replays an SGF's main line (rules/sgf_game.h)
+ * into a go_game_t, one move every --interval ms, publishing the state (web_state.h) and
+ * the record after each; after the last move it starts the count (go_session.h: the
+ * station's dead-stone proposal, toggles, accepts, score) and answers the console's
+ * actions. Illegal moves of the record are played tolerantly and shown as referee
+ * messages. It is test code: the real station is station/.
  *
  * Usage: web_demo_server [--sgf FILE] [--port N] [--token T] [--interval MS] [--moves N]
- *                        [--start N] [--no-count] [--address A]
+ *                        [--start N] [--wait MS] [--wait-client] [--no-count] [--address A]
+ * (--wait: a pause before the first move; --wait-client: no move before an /events client
+ * has connected, so that a test sees the game from its first move)
  * Prints "READY port=N token=T" on stdout once serving, then "MOVE n" after each move,
- * "COUNT" when the count starts; runs until SIGINT/SIGTERM or stdin closes (--stdin). */
+ * "COUNT" when the count starts; runs until SIGINT/SIGTERM. */
 #include <errno.h>
-#include <jansson.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdbool.h>
@@ -19,307 +22,152 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "rules/go_game.h"
+#include "rules/go_session.h"
+#include "rules/sgf.h"
+#include "rules/sgf_game.h"
 #include "web/web.h"
+#include "web/web_state.h"
 
-#define MAXN 25
-#define MAXMOVES 1000
-
-typedef struct mv {
-    char color;                 /* 'B' or 'W' */
-    int x, y;                   /* -1 for a pass */
-} mv_t;
+#define MAXMOVES 2000
 
 typedef struct demo {
     pthread_mutex_t mu;
     web_server_t *srv;
-    int size;
-    char pb[64], pw[64], br[16], bw[16], ru[32];
-    double komi;
-    mv_t rec[MAXMOVES];         /* the SGF's main line */
+    go_rules_t rules;
+    int size, komi2;
+    char pb[128], pw[128], br[32], wr[32];
+    go_move_t rec[MAXMOVES];    /* the record's main line */
     int nrec;
-    mv_t played[MAXMOVES];      /* what has been played (moves, passes) */
-    int nplayed;
-    int board[MAXN][MAXN];      /* 0 empty, 1 black, 2 white */
-    int caps[3];                /* stones captured by colour */
-    bool dead[MAXN][MAXN];
-    bool accepted[3];
+    go_game_t *game;
+    go_session_t *session;      /* during the count and after */
     char phase[16];             /* play, counting, over */
     char result[32];
-    char message[160];
-    char msglevel[8];
+    char message[200];
+    char level[8];
 } demo_t;
 
 static volatile sig_atomic_t g_stop;
 static void on_signal(int s) { (void)s; g_stop = 1; }
 
-/* ---- a tiny Go board ---- */
-
-static int chain(demo_t *d, int x, int y, int pts[][2], bool seen[MAXN][MAXN], int *libs)
+static void copy_str(char *dst, size_t n, const char *src)
 {
-    int c = d->board[y][x], n = 0, top = 0;
-    int stack[MAXN * MAXN][2];
-    bool libseen[MAXN][MAXN];
-    memset(libseen, 0, sizeof libseen);
-    *libs = 0;
-    stack[top][0] = x;
-    stack[top][1] = y;
-    top++;
-    seen[y][x] = true;
-    while (top) {
-        top--;
-        int cx = stack[top][0], cy = stack[top][1];
-        pts[n][0] = cx;
-        pts[n][1] = cy;
-        n++;
-        static const int dx[4] = { 1, -1, 0, 0 }, dy[4] = { 0, 0, 1, -1 };
-        for (int k = 0; k < 4; k++) {
-            int nx = cx + dx[k], ny = cy + dy[k];
-            if (nx < 0 || ny < 0 || nx >= d->size || ny >= d->size)
-                continue;
-            if (d->board[ny][nx] == 0 && !libseen[ny][nx]) {
-                libseen[ny][nx] = true;
-                (*libs)++;
-            } else if (d->board[ny][nx] == c && !seen[ny][nx]) {
-                seen[ny][nx] = true;
-                stack[top][0] = nx;
-                stack[top][1] = ny;
-                top++;
-            }
-        }
-    }
-    return n;
+    size_t l = src ? strlen(src) : 0;
+    if (l >= n)
+        l = n - 1;
+    if (l)
+        memcpy(dst, src, l);
+    dst[l] = '\0';
 }
 
-static void place(demo_t *d, const mv_t *m)
+static void say(demo_t *d, const char *level, const char *text)
 {
-    if (m->x < 0 || d->board[m->y][m->x])
-        return;
-    int c = m->color == 'B' ? 1 : 2, o = 3 - c;
-    d->board[m->y][m->x] = c;
-    static const int dx[4] = { 1, -1, 0, 0 }, dy[4] = { 0, 0, 1, -1 };
-    for (int k = 0; k < 4; k++) {
-        int nx = m->x + dx[k], ny = m->y + dy[k];
-        if (nx < 0 || ny < 0 || nx >= d->size || ny >= d->size || d->board[ny][nx] != o)
-            continue;
-        bool seen[MAXN][MAXN];
-        memset(seen, 0, sizeof seen);
-        int pts[MAXN * MAXN][2], libs;
-        int n = chain(d, nx, ny, pts, seen, &libs);
-        if (libs == 0) {
-            for (int i = 0; i < n; i++)
-                d->board[pts[i][1]][pts[i][0]] = 0;
-            d->caps[c] += n;
-        }
-    }
+    copy_str(d->level, sizeof d->level, level);
+    copy_str(d->message, sizeof d->message, text);
 }
 
-static void rebuild(demo_t *d)
+/* A made-up clock: 60 minutes each, every move takes 5..45 s, then 5 x 30 s byo-yomi. */
+static void clock_text(const demo_t *d, char *out, size_t len)
 {
-    memset(d->board, 0, sizeof d->board);
-    d->caps[1] = d->caps[2] = 0;
-    for (int i = 0; i < d->nplayed; i++)
-        place(d, &d->played[i]);
-}
-
-/* Area score with the dead stones removed: stones + empty regions touching one colour. */
-static void score(demo_t *d, double *sb, double *sw, char terr[MAXN][MAXN + 1])
-{
-    int b[MAXN][MAXN];
-    for (int y = 0; y < d->size; y++)
-        for (int x = 0; x < d->size; x++)
-            b[y][x] = d->dead[y][x] ? 0 : d->board[y][x];
-    int area[3] = { 0, 0, 0 };
-    bool seen[MAXN][MAXN];
-    memset(seen, 0, sizeof seen);
-    for (int y = 0; y < d->size; y++) {
-        for (int x = 0; x < d->size; x++) {
-            terr[y][x] = '.';
-            if (b[y][x])
-                area[b[y][x]]++;
-        }
-        terr[y][d->size] = '\0';
-    }
-    for (int y = 0; y < d->size; y++)
-        for (int x = 0; x < d->size; x++) {
-            if (b[y][x] || seen[y][x])
-                continue;
-            int stack[MAXN * MAXN][2], top = 0, n = 0, touch = 0;
-            int pts[MAXN * MAXN][2];
-            stack[top][0] = x;
-            stack[top][1] = y;
-            top++;
-            seen[y][x] = true;
-            while (top) {
-                top--;
-                int cx = stack[top][0], cy = stack[top][1];
-                pts[n][0] = cx;
-                pts[n][1] = cy;
-                n++;
-                static const int dx[4] = { 1, -1, 0, 0 }, dy[4] = { 0, 0, 1, -1 };
-                for (int k = 0; k < 4; k++) {
-                    int nx = cx + dx[k], ny = cy + dy[k];
-                    if (nx < 0 || ny < 0 || nx >= d->size || ny >= d->size)
-                        continue;
-                    if (b[ny][nx])
-                        touch |= b[ny][nx];
-                    else if (!seen[ny][nx]) {
-                        seen[ny][nx] = true;
-                        stack[top][0] = nx;
-                        stack[top][1] = ny;
-                        top++;
-                    }
-                }
-            }
-            if (touch == 1 || touch == 2) {
-                area[touch] += n;
-                for (int i = 0; i < n; i++)
-                    terr[pts[i][1]][pts[i][0]] = touch == 1 ? 'X' : 'O';
-            }
-        }
-    *sb = area[1];
-    *sw = area[2] + d->komi;
-}
-
-static void result_text(double sb, double sw, char *out, size_t len)
-{
-    if (sb > sw)
-        snprintf(out, len, "B+%g", sb - sw);
-    else if (sw > sb)
-        snprintf(out, len, "W+%g", sw - sb);
-    else
-        snprintf(out, len, "0");
-}
-
-/* ---- state and record ---- */
-
-static void pt_text(int x, int y, char out[3])
-{
-    if (x < 0) {
-        out[0] = '\0';
-        return;
-    }
-    out[0] = (char)('a' + x);
-    out[1] = (char)('a' + y);
-    out[2] = '\0';
-}
-
-static char *state_json(demo_t *d)
-{
-    json_t *st = json_object();
-    json_object_set_new(st, "size", json_integer(d->size));
-    json_t *rows = json_array();
-    for (int y = 0; y < d->size; y++) {
-        char row[MAXN + 1];
-        for (int x = 0; x < d->size; x++)
-            row[x] = ".XO"[d->board[y][x]];
-        row[d->size] = '\0';
-        json_array_append_new(rows, json_string(row));
-    }
-    json_object_set_new(st, "board", rows);
-    json_t *moves = json_array();
-    for (int i = 0; i < d->nplayed; i++) {
-        char p[3];
-        pt_text(d->played[i].x, d->played[i].y, p);
-        json_array_append_new(moves, json_pack("{s:i,s:s#,s:s}", "n", i + 1, "color",
-                                               &d->played[i].color, (size_t)1, "point", p));
-    }
-    json_object_set_new(st, "moves", moves);
-    if (d->nplayed) {
-        const mv_t *m = &d->played[d->nplayed - 1];
-        char p[3];
-        pt_text(m->x, m->y, p);
-        json_object_set_new(st, "last", json_pack("{s:i,s:s#,s:s}", "n", d->nplayed, "color",
-                                                  &m->color, (size_t)1, "point", p));
-    } else {
-        json_object_set_new(st, "last", json_null());
-    }
-    json_object_set_new(st, "captures", json_pack("{s:i,s:i}", "B", d->caps[1], "W", d->caps[2]));
-    char turn = d->nplayed && d->played[d->nplayed - 1].color == 'B' ? 'W' : 'B';
-    json_object_set_new(st, "turn", json_stringn(&turn, 1));
-    json_object_set_new(st, "phase", json_string(d->phase));
-    json_object_set_new(st, "black", json_pack("{s:s,s:s}", "name", d->pb, "rank", d->br));
-    json_object_set_new(st, "white", json_pack("{s:s,s:s}", "name", d->pw, "rank", d->bw));
-    json_object_set_new(st, "komi", json_real(d->komi));
-    json_object_set_new(st, "rules", json_string(d->ru));
-    json_t *msgs = json_array();
-    if (d->message[0])
-        json_array_append_new(msgs, json_pack("{s:s,s:s}", "level", d->msglevel, "text", d->message));
-    json_object_set_new(st, "messages", msgs);
-    if (strcmp(d->phase, "play") != 0) {
-        double sb, sw;
-        char terr[MAXN][MAXN + 1], res[32];
-        score(d, &sb, &sw, terr);
-        result_text(sb, sw, res, sizeof res);
-        json_t *dead = json_array(), *tr = json_array();
-        for (int y = 0; y < d->size; y++) {
-            for (int x = 0; x < d->size; x++)
-                if (d->dead[y][x] && d->board[y][x]) {
-                    char p[3];
-                    pt_text(x, y, p);
-                    json_array_append_new(dead, json_string(p));
-                }
-            json_array_append_new(tr, json_string(terr[y]));
-        }
-        json_object_set_new(st, "count", json_pack("{s:o,s:o,s:{s:b,s:b},s:{s:f,s:f,s:s}}",
-                                                    "dead", dead, "territory", tr, "accepted",
-                                                    "B", d->accepted[1], "W", d->accepted[2],
-                                                    "score", "B", sb, "W", sw, "result", res));
-    }
-    if (d->result[0])
-        json_object_set_new(st, "result", json_string(d->result));
-    /* a made-up clock: 60 minutes each, every move takes 5..45 s, then 5 x 30 s byo-yomi */
     double used[2] = { 0, 0 };
-    for (int i = 0; i < d->nplayed; i++)
-        used[d->played[i].color == 'W'] += 5 + (i * 37) % 41;
-    json_t *clk = json_object();
+    int n = go_game_move_count(d->game);
+    for (int i = 0; i < n; i++)
+        used[go_game_move(d->game, i)->color == GO_WHITE] += 5 + (i * 37) % 41;
+    double left[2];
+    int periods[2];
     for (int c = 0; c < 2; c++) {
-        double left = 3600 - used[c];
-        int periods = 0;
-        if (left <= 0) {
-            periods = 5 - (int)(-left / 30);
-            left = periods > 0 ? 30 : 0;
-            periods = periods > 0 ? periods : 0;
+        left[c] = 3600 - used[c];
+        periods[c] = 0;
+        if (left[c] <= 0) {
+            periods[c] = 5 - (int)(-left[c] / 30);
+            left[c] = periods[c] > 0 ? 30 : 0;
+            periods[c] = periods[c] > 0 ? periods[c] : 0;
         }
-        json_object_set_new(clk, c ? "W" : "B", json_pack("{s:f,s:i}", "left", left, "periods", periods));
     }
-    json_object_set_new(clk, "running", json_stringn(&turn, 1));
-    json_object_set_new(st, "clock", clk);
-    char *s = json_dumps(st, JSON_COMPACT);
-    json_decref(st);
-    return s;
+    snprintf(out, len, "{\"B\":{\"left\":%.1f,\"periods\":%d},\"W\":{\"left\":%.1f,\"periods\":%d},"
+             "\"running\":\"%s\"}", left[0], periods[0], left[1], periods[1],
+             go_game_turn(d->game) == GO_WHITE ? "W" : "B");
 }
 
-static char *sgf_text(demo_t *d)
+static char *sgf_text(const demo_t *d)
 {
-    size_t cap = 512 + (size_t)d->nplayed * 8;
+    int n = go_game_move_count(d->game);
+    size_t cap = 1024 + (size_t)n * 8;
     char *s = malloc(cap);
-    int n = snprintf(s, cap, "(;GM[1]FF[4]CA[UTF-8]AP[kifucam-demo]SZ[%d]KM[%g]RU[%s]PB[%s]PW[%s]%s%s%s",
-                     d->size, d->komi, d->ru, d->pb, d->pw, d->result[0] ? "RE[" : "",
-                     d->result, d->result[0] ? "]" : "");
-    for (int i = 0; i < d->nplayed; i++) {
-        char p[3];
-        pt_text(d->played[i].x, d->played[i].y, p);
-        n += snprintf(s + n, cap - (size_t)n, ";%c[%s]", d->played[i].color, p);
+    int w = snprintf(s, cap, "(;GM[1]FF[4]CA[UTF-8]AP[kifucam-demo]SZ[%d]KM[%g]RU[%s]PB[%s]PW[%s]",
+                     d->size, d->komi2 / 2.0, d->rules.name, d->pb, d->pw);
+    if (d->result[0])
+        w += snprintf(s + w, cap - (size_t)w, "RE[%s]", d->result);
+    for (int i = 0; i < n && (size_t)w < cap; i++) {
+        const go_move_t *m = go_game_move(d->game, i);
+        char pt[3] = "";
+        if (m->kind == GO_MOVE_PLAY)
+            go_point_to_sgf(m->point, pt);
+        if (m->kind != GO_MOVE_RESIGN)
+            w += snprintf(s + w, cap - (size_t)w, ";%c[%s]", m->color == GO_WHITE ? 'W' : 'B', pt);
     }
-    snprintf(s + n, cap - (size_t)n, ")\n");
+    if ((size_t)w < cap)
+        snprintf(s + w, cap - (size_t)w, ")\n");
     return s;
 }
 
 /* Publish the state and the record; call with d->mu held. */
 static void publish(demo_t *d)
 {
-    char *s = state_json(d), *g = sgf_text(d);
-    if (s)
-        web_server_publish_state(d->srv, s);
+    char clk[256];
+    clock_text(d, clk, sizeof clk);
+    web_message_t msg = { d->level, d->message };
+    web_state_info_t info = {
+        .black_name = d->pb, .black_rank = d->br, .white_name = d->pw, .white_rank = d->wr,
+        .komi2 = d->komi2, .phase = d->phase, .result = d->result[0] ? d->result : NULL,
+        .session = d->session, .messages = &msg, .nmessages = d->message[0] ? 1 : 0,
+        .clock_json = clk,
+    };
+    char *js = NULL;
+    if (web_state_json(d->game, &info, &js) == WEB_OK)
+        web_server_publish_state(d->srv, js);
+    free(js);
+    char *g = sgf_text(d);
     web_server_publish_sgf(d->srv, g);
-    free(s);
     free(g);
 }
 
-static void say(demo_t *d, const char *level, const char *text)
+/* Start the count: the session on the final board, with the station's proposal. */
+static void start_count(demo_t *d)
 {
-    snprintf(d->msglevel, sizeof d->msglevel, "%s", level);
-    snprintf(d->message, sizeof d->message, "%s", text);
+    go_score_params_t par;
+    memset(&par, 0, sizeof par);
+    par.komi2 = d->komi2;
+    const go_board_t *b = go_game_board(d->game);
+    par.captures[GO_BLACK] = b->prisoners[GO_BLACK];
+    par.captures[GO_WHITE] = b->prisoners[GO_WHITE];
+    go_session_destroy(d->session);
+    d->session = go_session_create(b, &d->rules, &par);
+    if (d->session)
+        go_session_propose(d->session, NULL);
+    copy_str(d->phase, sizeof d->phase, "counting");
+}
+
+/* Play the record's move i into the game (tolerantly), with a referee message when a
+ * strict game would have refused it. */
+static void play_rec(demo_t *d, int i)
+{
+    const go_move_t *m = &d->rec[i];
+    int why = GO_OK;
+    d->message[0] = '\0';
+    if (m->kind == GO_MOVE_PASS)
+        go_game_pass(d->game, m->color, true);
+    else if (m->kind == GO_MOVE_RESIGN)
+        go_game_resign(d->game, m->color);
+    else if (go_game_play_tolerant(d->game, m->color, m->point, &why) != GO_OK)
+        why = GO_EOCCUPIED;
+    if (why != GO_OK) {
+        char pt[3], t[160];
+        go_point_to_sgf(m->point, pt);
+        snprintf(t, sizeof t, "Move %d (%s %s): %s", i + 1, m->color == GO_WHITE ? "W" : "B", pt,
+                 go_strerror(why));
+        say(d, "warn", t);
+    }
 }
 
 /* ---- actions (from the server thread) ---- */
@@ -330,39 +178,33 @@ static int on_action(void *user, const web_action_t *a, char *msg, size_t msglen
     int rc = 0;
     pthread_mutex_lock(&d->mu);
     bool play = strcmp(d->phase, "play") == 0, counting = strcmp(d->phase, "counting") == 0;
+    go_color_t who = a->color && a->color[0] == 'W' ? GO_WHITE : GO_BLACK;
     if (strcmp(a->name, "toggle") == 0) {
-        int x = a->point[0] - 'a', y = a->point[1] - 'a';
+        int p = go_point_from_sgf(d->size, a->point, 2);
+        int n = counting && d->session && p > 0 ? go_session_toggle(d->session, p, GO_EMPTY) : GO_EINVAL;
         if (!counting) {
             snprintf(msg, msglen, "not counting");
             rc = -1;
-        } else if (x >= d->size || y >= d->size || !d->board[y][x]) {
+        } else if (n <= 0) {
             snprintf(msg, msglen, "no stone at %s", a->point);
             rc = -1;
         } else {
-            bool seen[MAXN][MAXN];
-            memset(seen, 0, sizeof seen);
-            int pts[MAXN * MAXN][2], libs;
-            int n = chain(d, x, y, pts, seen, &libs);
-            bool to = !d->dead[y][x];
-            for (int i = 0; i < n; i++)
-                d->dead[pts[i][1]][pts[i][0]] = to;
-            d->accepted[1] = d->accepted[2] = false;
+            bool dead = go_session_dead(d->session)[p] != 0;
             snprintf(msg, msglen, "%d stone%s at %s marked %s", n, n > 1 ? "s" : "", a->point,
-                     to ? "dead" : "alive");
+                     dead ? "dead" : "alive");
         }
     } else if (strcmp(a->name, "accept") == 0) {
-        if (!counting) {
+        if (!counting || !d->session) {
             snprintf(msg, msglen, "not counting");
             rc = -1;
         } else {
-            d->accepted[a->color[0] == 'B' ? 1 : 2] = true;
-            snprintf(msg, msglen, "%s accepts", a->color[0] == 'B' ? "Black" : "White");
-            if (d->accepted[1] && d->accepted[2]) {
-                double sb, sw;
-                char terr[MAXN][MAXN + 1];
-                score(d, &sb, &sw, terr);
-                result_text(sb, sw, d->result, sizeof d->result);
-                snprintf(d->phase, sizeof d->phase, "over");
+            go_session_accept(d->session, who);
+            snprintf(msg, msglen, "%s accepts", who == GO_BLACK ? "Black" : "White");
+            if (go_session_agreed(d->session)) {
+                go_score_t sc;
+                if (go_session_score(d->session, &sc) == GO_OK)
+                    copy_str(d->result, sizeof d->result, sc.re);
+                copy_str(d->phase, sizeof d->phase, "over");
                 char t[96];
                 snprintf(t, sizeof t, "Both players accepted: %s", d->result);
                 say(d, "info", t);
@@ -373,153 +215,80 @@ static int on_action(void *user, const web_action_t *a, char *msg, size_t msglen
             snprintf(msg, msglen, "not counting");
             rc = -1;
         } else {
-            snprintf(d->phase, sizeof d->phase, "play");
-            memset(d->dead, 0, sizeof d->dead);
-            d->accepted[1] = d->accepted[2] = false;
+            go_session_destroy(d->session);
+            d->session = NULL;
+            copy_str(d->phase, sizeof d->phase, "play");
             snprintf(msg, msglen, "play resumes");
+            say(d, "info", msg);
         }
     } else if (!play) {
         snprintf(msg, msglen, "the game is not in play");
         rc = -1;
     } else if (strcmp(a->name, "pass") == 0) {
-        mv_t m = { d->nplayed && d->played[d->nplayed - 1].color == 'B' ? 'W' : 'B', -1, -1 };
-        if (d->nplayed < MAXMOVES)
-            d->played[d->nplayed++] = m;
-        snprintf(msg, msglen, "%s passes", m.color == 'B' ? "Black" : "White");
+        go_color_t c = go_game_turn(d->game);
+        rc = go_game_pass(d->game, c, false);
+        if (rc)
+            snprintf(msg, msglen, "%s", go_strerror(rc));
+        else
+            snprintf(msg, msglen, "%s passes", c == GO_BLACK ? "Black" : "White");
     } else if (strcmp(a->name, "undo") == 0) {
-        if (!d->nplayed) {
-            snprintf(msg, msglen, "nothing to undo");
-            rc = -1;
-        } else {
-            d->nplayed--;
-            rebuild(d);
-            snprintf(msg, msglen, "move %d taken back", d->nplayed + 1);
-        }
+        rc = go_game_undo(d->game);
+        if (rc)
+            snprintf(msg, msglen, "%s", go_strerror(rc));
+        else
+            snprintf(msg, msglen, "move %d taken back", go_game_move_count(d->game) + 1);
     } else if (strcmp(a->name, "end") == 0) {
-        snprintf(d->phase, sizeof d->phase, "counting");
+        start_count(d);
         snprintf(msg, msglen, "counting starts");
+        say(d, "info", "The end is confirmed: mark the dead stones, then accept");
     } else if (strcmp(a->name, "resign") == 0) {
-        char c = a->color ? a->color[0] : 'B';
-        snprintf(d->result, sizeof d->result, "%c+R", c == 'B' ? 'W' : 'B');
-        snprintf(d->phase, sizeof d->phase, "over");
-        snprintf(msg, msglen, "%s resigns", c == 'B' ? "Black" : "White");
+        rc = go_game_resign(d->game, who);
+        if (rc == GO_OK) {
+            snprintf(d->result, sizeof d->result, "%c+R", who == GO_BLACK ? 'W' : 'B');
+            copy_str(d->phase, sizeof d->phase, "over");
+            snprintf(msg, msglen, "%s resigns", who == GO_BLACK ? "Black" : "White");
+            say(d, "info", msg);
+        } else {
+            snprintf(msg, msglen, "%s", go_strerror(rc));
+        }
     } else {
         snprintf(msg, msglen, "not supported by the demo");
         rc = -1;
     }
-    if (rc == 0) {
-        if (strcmp(a->name, "toggle") != 0 && strcmp(a->name, "accept") != 0)
-            say(d, "info", msg);
+    if (rc == 0)
         publish(d);
-    }
     pthread_mutex_unlock(&d->mu);
-    return rc;
+    return rc == 0 ? 0 : -1;
 }
 
-static void copy_str(char *dst, size_t n, const char *src)
+static int load(demo_t *d, const char *path)
 {
-    size_t l = strlen(src);
-    if (l >= n)
-        l = n - 1;
-    memcpy(dst, src, l);
-    dst[l] = '\0';
-}
-
-/* ---- SGF main line (enough for the demo: root properties, then ;B[] / ;W[]) ---- */
-
-static int load_sgf(demo_t *d, const char *text)
-{
-    const char *p = strchr(text, '(');
-    if (!p)
+    sgf_collection_t *coll = NULL;
+    sgf_error_t err;
+    if (sgf_parse_file(path, NULL, &coll, &err) != 0) {
+        fprintf(stderr, "%s:%d:%d: %s\n", path, err.line, err.col, err.msg);
         return -1;
-    p++;
-    char ident[8] = "";
-    int il = 0;
-    bool after_value = false;
-    while (*p && *p != ')') {       /* the first ')' ends the main line */
-        char ch = *p;
-        if (ch >= 'A' && ch <= 'Z') {
-            if (after_value)
-                il = 0;
-            after_value = false;
-            if (il < 7) {
-                ident[il++] = ch;
-                ident[il] = '\0';
-            }
-            p++;
-            continue;
-        }
-        if (ch == '(' || ch == ';') {   /* follow the first variation */
-            il = 0;
-            ident[0] = '\0';
-            after_value = false;
-            p++;
-            continue;
-        }
-        if (ch != '[') {
-            p++;
-            continue;
-        }
-        char val[256];
-        int vl = 0;
-        p++;
-        while (*p && *p != ']') {
-            if (*p == '\\' && p[1])
-                p++;
-            if (vl < 255)
-                val[vl++] = *p;
-            p++;
-        }
-        val[vl] = '\0';
-        if (*p)
-            p++;
-        after_value = true;
-        if (!strcmp(ident, "SZ"))
-            d->size = atoi(val);
-        else if (!strcmp(ident, "KM"))
-            d->komi = atof(val);
-        else if (!strcmp(ident, "PB"))
-            copy_str(d->pb, sizeof d->pb, val);
-        else if (!strcmp(ident, "PW"))
-            copy_str(d->pw, sizeof d->pw, val);
-        else if (!strcmp(ident, "BR"))
-            copy_str(d->br, sizeof d->br, val);
-        else if (!strcmp(ident, "WR"))
-            copy_str(d->bw, sizeof d->bw, val);
-        else if (!strcmp(ident, "RU"))
-            copy_str(d->ru, sizeof d->ru, val);
-        else if ((!strcmp(ident, "B") || !strcmp(ident, "W")) && d->nrec < MAXMOVES) {
-            mv_t m = { ident[0], -1, -1 };
-            if (d->size < 2 || d->size > MAXN)
-                return -1;
-            if (vl == 2 && !(d->size <= 19 && !strcmp(val, "tt"))) {
-                m.x = val[0] - 'a';
-                m.y = val[1] - 'a';
-                if (m.x < 0 || m.y < 0 || m.x >= d->size || m.y >= d->size)
-                    return -1;
-            }
-            d->rec[d->nrec++] = m;
-        }
     }
-    return d->size >= 2 && d->size <= MAXN ? 0 : -1;
-}
-
-static char *read_file(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    size_t cap = 1 << 16, n = 0;
-    char *s = malloc(cap);
-    size_t r;
-    while ((r = fread(s + n, 1, cap - n - 1, f)) > 0) {
-        n += r;
-        if (n + 1 == cap)
-            s = realloc(s, cap *= 2);
+    const sgf_node_t *root = coll->games[0];
+    sgf_replay_t rep;
+    if (sgf_replay(root, NULL, &rep, &err) != 0) {
+        fprintf(stderr, "%s:%d:%d: %s\n", path, err.line, err.col, err.msg);
+        sgf_collection_destroy(coll);
+        return -1;
     }
-    fclose(f);
-    s[n] = '\0';
-    return s;
+    d->rules = rep.rules;
+    d->size = rep.size;
+    d->komi2 = rep.komi2;
+    int n = go_game_move_count(rep.game);
+    for (int i = 0; i < n && d->nrec < MAXMOVES; i++)
+        d->rec[d->nrec++] = *go_game_move(rep.game, i);
+    copy_str(d->pb, sizeof d->pb, sgf_node_value(root, "PB"));
+    copy_str(d->pw, sizeof d->pw, sgf_node_value(root, "PW"));
+    copy_str(d->br, sizeof d->br, sgf_node_value(root, "BR"));
+    copy_str(d->wr, sizeof d->wr, sgf_node_value(root, "WR"));
+    sgf_replay_fini(&rep);
+    sgf_collection_destroy(coll);
+    return 0;
 }
 
 static void sleep_ms(int ms)
@@ -533,8 +302,8 @@ int main(int argc, char **argv)
 {
     static demo_t d;
     const char *sgf = NULL, *token = "demo-token", *address = NULL;
-    int port = 0, interval = 150, maxmoves = -1, start = 0;
-    bool count = true;
+    int port = 0, interval = 150, maxmoves = -1, start = 0, wait = 0;
+    bool count = true, wait_client = false;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (!strcmp(a, "--sgf") && v) sgf = v, i++;
@@ -544,34 +313,30 @@ int main(int argc, char **argv)
         else if (!strcmp(a, "--interval") && v) interval = atoi(v), i++;
         else if (!strcmp(a, "--moves") && v) maxmoves = atoi(v), i++;
         else if (!strcmp(a, "--start") && v) start = atoi(v), i++;
+        else if (!strcmp(a, "--wait") && v) wait = atoi(v), i++;
+        else if (!strcmp(a, "--wait-client")) wait_client = true;
         else if (!strcmp(a, "--no-count")) count = false;
         else {
             fprintf(stderr, "usage: %s [--sgf FILE] [--port N] [--token T] [--interval MS] "
-                            "[--moves N] [--start N] [--no-count] [--address A]\n", argv[0]);
+                            "[--moves N] [--start N] [--wait MS] [--wait-client] [--no-count] [--address A]\n",
+                    argv[0]);
             return 2;
         }
     }
     pthread_mutex_init(&d.mu, NULL);
     d.size = 9;
-    d.komi = 7.5;
-    snprintf(d.pb, sizeof d.pb, "Black");
-    snprintf(d.pw, sizeof d.pw, "White");
-    snprintf(d.ru, sizeof d.ru, "chinese");
-    snprintf(d.phase, sizeof d.phase, "play");
-    if (sgf) {
-        char *text = read_file(sgf);
-        if (!text || load_sgf(&d, text) != 0) {
-            fprintf(stderr, "%s: cannot read the game\n", sgf);
-            free(text);
-            return 2;
-        }
-        free(text);
-    }
-    for (char *c = d.ru; *c; c++)
-        if (*c >= 'A' && *c <= 'Z')
-            *c = (char)(*c - 'A' + 'a');
+    go_rules_preset("chinese", &d.rules);
+    d.komi2 = d.rules.komi2;
+    copy_str(d.pb, sizeof d.pb, "Black");
+    copy_str(d.pw, sizeof d.pw, "White");
+    copy_str(d.phase, sizeof d.phase, "play");
+    if (sgf && load(&d, sgf) != 0)
+        return 2;
     if (maxmoves >= 0 && maxmoves < d.nrec)
         d.nrec = maxmoves;
+    d.game = go_game_create(d.size, &d.rules);
+    if (!d.game)
+        return 1;
 
     signal(SIGINT, on_signal);
     signal(SIGTERM, on_signal);
@@ -587,30 +352,36 @@ int main(int argc, char **argv)
         return 1;
     }
     pthread_mutex_lock(&d.mu);
-    for (; d.nplayed < start && d.nplayed < d.nrec; d.nplayed++)
-        d.played[d.nplayed] = d.rec[d.nplayed];
-    rebuild(&d);
+    int next = 0;
+    for (; next < start && next < d.nrec; next++)
+        play_rec(&d, next);
     publish(&d);
     pthread_mutex_unlock(&d.mu);
     printf("READY port=%d token=%s\n", web_server_port(d.srv), web_server_token(d.srv));
     fflush(stdout);
 
-    int next = start;
     bool counted = false;
+    for (int waited = 0; wait_client && !g_stop && waited < 60000; waited += 50) {
+        web_stats_t st;
+        web_server_stats(d.srv, &st);
+        if (st.sse_clients > 0)
+            break;
+        sleep_ms(50);
+    }
+    if (wait > 0)
+        sleep_ms(wait);
     while (!g_stop) {
         sleep_ms(interval > 0 ? interval : 1);
         pthread_mutex_lock(&d.mu);
         if (next < d.nrec && strcmp(d.phase, "play") == 0) {
-            d.played[d.nplayed++] = d.rec[next++];
-            place(&d, &d.played[d.nplayed - 1]);
-            d.message[0] = '\0';
+            play_rec(&d, next++);
             publish(&d);
-            printf("MOVE %d\n", d.nplayed);
+            printf("MOVE %d\n", go_game_move_count(d.game));
             fflush(stdout);
         } else if (next >= d.nrec && count && !counted) {
             counted = true;
-            snprintf(d.phase, sizeof d.phase, "counting");
-            say(&d, "info", "Both players passed: mark the dead stones, then accept");
+            start_count(&d);
+            say(&d, "info", "The game is over: mark the dead stones, then accept");
             publish(&d);
             printf("COUNT\n");
             fflush(stdout);
@@ -618,6 +389,8 @@ int main(int argc, char **argv)
         pthread_mutex_unlock(&d.mu);
     }
     web_server_destroy(d.srv);
+    go_session_destroy(d.session);
+    go_game_destroy(d.game);
     pthread_mutex_destroy(&d.mu);
     return 0;
 }

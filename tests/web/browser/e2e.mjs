@@ -6,7 +6,8 @@
 //   2. an action without the token is refused (the console says so; nothing changes);
 //   3. during the count a click on a group in the console changes the proposal and the
 //      score, on the console and on the overlay; both players accept and the result shows.
-// Screenshots of the overlay (a 19x19 game) and of the console (the count) go to OUTDIR.
+// Screenshots of the overlay (a 19x19 game in progress) and of the console (the count at
+// the end of that game) go to OUTDIR.
 // Usage: node e2e.mjs DEMO_SERVER GAME9.sgf GAME19.sgf OUTDIR
 // Exit 0 pass, 1 fail, 77 skip (no chromium).
 import { spawn } from 'node:child_process';
@@ -71,7 +72,7 @@ try {
 
 try {
   // ---- 1. the overlay follows a replayed game, move by move ----
-  const demo = await startDemo(['--sgf', game9, '--interval', '150']);
+  const demo = await startDemo(['--sgf', game9, '--interval', '150', '--wait-client', '--wait', '300']);
   const base = `http://127.0.0.1:${demo.port}`;
   const overlay = await ctx.newPage();
   await overlay.addInitScript(() => {
@@ -101,7 +102,7 @@ try {
   let inOrder = true;
   for (let i = 1; i < ns.length; i++) if (ns[i] !== ns[i - 1] + 1) inOrder = false;
   check(nmoves >= 20, `the demo game has ${nmoves} moves`);
-  check(ns.length >= nmoves - firstSeen + 1 && ns[ns.length - 1] === nmoves && inOrder,
+  check(firstSeen === 1 && ns.length === nmoves && ns[ns.length - 1] === nmoves && inOrder,
     `the overlay showed every move from ${firstSeen} to ${nmoves}, one at a time, in order (${ns.length} updates)`);
   const bad = seen.filter(s => s.n > 0 && (!s.stone || s.shown !== String(s.n)));
   check(bad.length === 0, 'each update drew the last move\'s stone with its mark and number' +
@@ -141,36 +142,33 @@ try {
   for (let y = 0; y < before.size && !target; y++)
     for (let x = 0; x < before.size && !target; x++)
       if (before.board[y][x] === 'O') target = String.fromCharCode(97 + x, 97 + y);
+  const wasDead = before.count.dead.includes(target);
   await con.click(`svg.board rect.hit[data-pt="${target}"]`);
   await con.waitForFunction(s => document.getElementById('score').textContent !== s, scoreBefore, { timeout: 5000 });
   const after = await stateAt();
-  check(after.count.dead.includes(target) && after.count.dead.length > before.count.dead.length,
-    `clicking ${target} marked its group dead (${after.count.dead.length} stones)`);
+  check(after.count.dead.includes(target) !== wasDead && after.count.dead.length !== before.count.dead.length,
+    `clicking ${target} marked its group ${wasDead ? 'alive' : 'dead'} (dead stones ${before.count.dead.length} -> ${after.count.dead.length})`);
   const scoreAfter = await con.locator('#score').textContent();
   check(scoreAfter !== scoreBefore && scoreAfter === after.count.score.result,
     `the console's score changed: ${scoreBefore} -> ${scoreAfter}`);
   await overlay.waitForFunction(n => document.querySelectorAll('svg.board circle.stone.dead').length === n,
     after.count.dead.length, { timeout: 5000 });
   check((await overlay.locator('#score').textContent()) === scoreAfter, 'the overlay shows the same proposal and score');
-  // toggle back, and forth again (alive, then dead)
+  // a second click puts the station's proposal back
   await con.click(`svg.board rect.hit[data-pt="${target}"]`);
   await con.waitForFunction(s => document.getElementById('score').textContent === s, scoreBefore, { timeout: 5000 });
-  check(true, 'a second click brings the group back to life and the score back');
-  await con.click(`svg.board rect.hit[data-pt="${target}"]`);
-  await con.waitForFunction(s => document.getElementById('score').textContent === s, scoreAfter, { timeout: 5000 });
-  await con.mouse.move(1, 1);
-  await con.waitForTimeout(300);
-  await con.screenshot({ path: join(outDir, 'console.png') });
+  const back = await stateAt();
+  check(JSON.stringify(back.count.dead) === JSON.stringify(before.count.dead), 'a second click restores the proposal and the score');
   await con.click('#btn-accept-b');
   await con.waitForFunction(() => /accept/.test(document.getElementById('status').textContent));
   await con.click('#btn-accept-w');
   await con.waitForSelector('#result:not([hidden])', { timeout: 5000 });
   const res = await con.locator('#result').textContent();
-  check(res === 'Result: ' + scoreAfter, `both accepted; the console shows "${res}"`);
+  check(res === 'Result: ' + scoreBefore, `both accepted; the console shows "${res}"`);
   await overlay.waitForSelector('#result:not([hidden])', { timeout: 5000 });
   check((await overlay.locator('#result').textContent()) === res, 'and so does the overlay');
   const sgf = await (await fetch(base + '/game.sgf')).text();
-  check(sgf.includes('RE[' + scoreAfter + ']'), '/game.sgf carries the result');
+  check(sgf.includes('RE[' + scoreBefore + ']'), '/game.sgf carries the result');
 
   // ---- 4. the overlay reconnects by itself when the station comes back ----
   const port = demo.port;
@@ -189,6 +187,18 @@ try {
     await o19.waitForFunction(() => +document.body.dataset.moves > 0);
     await o19.waitForTimeout(300);
     await o19.screenshot({ path: join(outDir, 'overlay.png') });
+    // and the console during the count of the whole game, with the station's proposal
+    const e19 = await startDemo(['--sgf', game19, '--start', '100000', '--interval', '50']);
+    const c19 = await ctx.newPage();
+    await c19.goto(`http://127.0.0.1:${e19.port}/console?token=${TOKEN}`);
+    await c19.waitForFunction(() => document.body.dataset.phase === 'counting', null, { timeout: 60000 });
+    const s19 = await (await fetch(`http://127.0.0.1:${e19.port}/state.json`)).json();
+    check(s19.count.dead.length > 0, `the station proposes ${s19.count.dead.length} dead stones at the end of the 19x19 game`);
+    await c19.click('#btn-accept-w');
+    await c19.waitForFunction(() => /accepts/.test(document.getElementById('status').textContent));
+    await c19.mouse.move(1, 1);
+    await c19.waitForTimeout(300);
+    await c19.screenshot({ path: join(outDir, 'console.png') });
     for (const f of ['overlay.png', 'console.png'])
       check(statSync(join(outDir, f)).size > 10000, `${f} written (${statSync(join(outDir, f)).size} bytes)`);
   }
