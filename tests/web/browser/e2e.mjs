@@ -118,6 +118,20 @@ try {
     document.documentElement.scrollHeight > innerHeight || document.documentElement.scrollWidth > innerWidth);
   check(!hasScroll, 'the overlay has no scroll bars at 1280x720');
 
+  // the options: a transparent background and a board of a given size
+  const small = await ctx.newPage();
+  await small.goto(base + '/overlay?bg=none&size=400');
+  await small.waitForFunction(() => +document.body.dataset.moves > 0);
+  const look = await small.evaluate(() => ({
+    bg: getComputedStyle(document.body).backgroundColor,
+    w: document.getElementById('board-box').getBoundingClientRect().width,
+    scroll: document.documentElement.scrollHeight > innerHeight,
+  }));
+  check(look.bg === 'rgba(0, 0, 0, 0)' && Math.round(look.w) === 400 && !look.scroll,
+    `?bg=none&size=400: transparent, a 400 px board, no scroll bars (${JSON.stringify(look)})`);
+  await small.screenshot({ path: join(outDir, 'overlay-bg-none.png'), omitBackground: true });
+  await small.close();
+
   // ---- 2. no token, no action ----
   const intruder = await ctx.newPage();
   await intruder.goto(base + '/console');
