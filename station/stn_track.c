@@ -576,41 +576,62 @@ static void trk_search_orders(stn_track_t *k, const trk_diff_t *d, const trk_add
     free(run);
 }
 
-/* Choose the moves and their order. When the side to move has one stone too few, it may
- * have played a stone the camera could not see: where a stone of its own colour, captured
- * but not yet taken off, still lay (it took the dead stone off and put its own there), or
- * a stone the opponent captured at once, before the board settled (a throw-in in fast
- * play). Such points are tried first and kept when they explain everything; otherwise a
- * stone of the other colour is a wrong colour (or a second move in a row). */
+static int trk_perfect(const trk_plan_t *p)
+{
+    if (p->score.over || p->score.voids || p->score.unexplained)
+        return 0;
+    for (int i = 0; i < p->n; i++)
+        if (p->steps[i].seen != p->steps[i].c || p->steps[i].tolerant)
+            return 0;
+    return 1;
+}
+
+/* Choose the moves and their order. When they do not explain the view perfectly (a void
+ * move, a missing stone, a wrong colour, a move out of turn), a move the camera could not
+ * see may: one played where a stone of its own colour, captured but not yet taken off,
+ * still lay (the player took the dead stone off and put his own there), or one the
+ * opponent captured at once, before the board settled (a throw-in in fast play). Such
+ * points, of the colour alternation allows, are tried and kept when they explain all. */
 static void trk_search(stn_track_t *k, const trk_diff_t *d, const trk_add_t *adds, int na,
                        const stn_view_t *v, trk_plan_t *best)
 {
+    trk_search_orders(k, d, adds, na, best);
+    best->hidden = 0;
+    if (trk_perfect(best) || na + 1 >= TRK_NPTS || na + 1 > k->cfg.max_moves)
+        return;
     go_color_t t = go_game_turn(k->g);
     const go_board_t *b = go_game_board(k->g);
     int nt = 0;
     for (int i = 0; i < na; i++)
         nt += adds[i].c == t;
-    best->hidden = 0;
-    if ((na - nt == nt + 1 || (na == 0 && d->nr > 0)) && na + 1 < TRK_NPTS &&
-        na + 1 <= k->cfg.max_moves) {
-        /* candidates: dead stones of t still shown, empty points next to t's opponent's
-         * new stones */
-        go_point_t cand[TRK_NPTS];
-        uint8_t thrown[TRK_NPTS];
+    trk_add_t *a2 = malloc(sizeof *a2 * (size_t)(na + 1));
+    trk_plan_t *p2 = malloc(sizeof *p2), *found = malloc(sizeof *found);
+    trk_run_t *run = malloc(sizeof *run);
+    go_point_t *cand = malloc(sizeof *cand * TRK_NPTS);
+    uint8_t *thrown = malloc(TRK_NPTS);
+    int nfit = 0;
+    for (int h = 0; h < 2 && a2 && p2 && found && run && cand && thrown; h++) {
+        go_color_t hc = h == 0 ? t : GO_OTHER(t);
+        int nt2 = nt + (hc == t), no2 = na + 1 - nt2;
+        if (nt2 != no2 && nt2 != no2 + 1)
+            continue;
         int nc = 0;
         for (int i = 0; i < k->size * k->size; i++) {
             int p = trk_pt(k->size, i);
-            if (k->pending[p] == t && v->color[i] == t) {
+            if (k->pending[p] == hc && v->color[i] == hc) {
                 thrown[nc] = 0;
                 cand[nc++] = (go_point_t)p;
             }
         }
         static const int dirs[4] = { 1, -1, GO_STRIDE, -GO_STRIDE };
-        for (int i = 0; i < na; i++) {
-            if (adds[i].c == t)
+        /* next to the opponent's new stones, or to missing stones of colour hc (it
+         * joined them and was captured with them) */
+        for (int i = 0; i < na + d->nr; i++) {
+            int q = i < na ? adds[i].p : d->r[i - na];
+            if (i < na ? adds[i].c == hc : b->color[q] != hc)
                 continue;
             for (int j = 0; j < 4 && nc < TRK_NPTS; j++) {
-                int p = adds[i].p + dirs[j];
+                int p = q + dirs[j];
                 if (b->color[p] != GO_EMPTY || trk_view_at(k, v, p) != GO_EMPTY ||
                     trk_in(cand, nc, p))
                     continue;
@@ -618,39 +639,36 @@ static void trk_search(stn_track_t *k, const trk_diff_t *d, const trk_add_t *add
                 cand[nc++] = (go_point_t)p;
             }
         }
-        trk_add_t *a2 = malloc(sizeof *a2 * (size_t)(na + 1));
-        trk_plan_t *p2 = malloc(sizeof *p2);
-        trk_run_t *run = malloc(sizeof *run);
-        int nfit = 0;
-        for (int c = 0; a2 && p2 && run && c < nc; c++) {
+        for (int c = 0; c < nc; c++) {
             memcpy(a2, adds, sizeof *a2 * (size_t)na);
             a2[na].p = cand[c];
-            a2[na].c = t;
+            a2[na].c = hc;
             trk_search_orders(k, d, a2, na + 1, p2);
-            if (p2->n != na + 1 || p2->score.over || p2->score.voids || p2->score.unexplained)
+            if (p2->n != na + 1 || !trk_perfect(p2))
                 continue;
             if (thrown[c]) {
                 trk_score_t sc;
                 trk_play(k, p2->steps, p2->n, run, &sc);
                 trk_unplay(k, run);
-                if (run->captured[cand[c]] != t)
+                if (run->captured[cand[c]] != hc)
                     continue;
             }
             if (nfit++ == 0) {
-                *best = *p2;
-                best->hidden = cand[c];
+                *found = *p2;
+                found->hidden = cand[c];
             }
         }
-        free(a2);
-        free(p2);
-        free(run);
-        if (best->hidden) {
-            best->nhidden = nfit;
-            return;
-        }
     }
-    trk_search_orders(k, d, adds, na, best);
-    best->hidden = 0;
+    if (nfit > 0) {
+        *best = *found;
+        best->nhidden = nfit;
+    }
+    free(a2);
+    free(p2);
+    free(found);
+    free(run);
+    free(cand);
+    free(thrown);
 }
 
 /* ---- warnings ---- */
@@ -1116,9 +1134,8 @@ int stn_track_feed(stn_track_t *k, const stn_view_t *v, stn_events_t *out)
                 trk_pname(plan->hidden, hp);
                 char note[160];
                 snprintf(note, sizeof note,
-                         "%s %s was not seen (played onto a dead stone not yet taken off, or "
-                         "captured at once): read from the moves around it%s",
-                         trk_cword(go_game_move(k->g, first)->color), hp,
+                         "the move at %s was not seen (played onto a dead stone not yet taken "
+                         "off, or captured at once): read from the moves around it%s", hp,
                          plan->nhidden > 1 ? "; other points fitted too" : "");
                 stn_track_note(k, first, note);
             }
