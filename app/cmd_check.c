@@ -8,6 +8,7 @@
  * Errors go to stderr as FILE:line:col: message. Exit 2 when any file could not be read or
  * parsed (the other files are still checked), else 1 when any move is illegal, else 0.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -72,7 +73,7 @@ static int check_file(check_ctx_t *cx, const char *path)
 {
     FILE *f = fopen(path, "rb");
     if (!f) {
-        fprintf(stderr, "%s:0:0: cannot open the file\n", path);
+        fprintf(stderr, "%s:0:0: cannot open: %s\n", path, strerror(errno));
         return -1;
     }
     size_t cap = 1 << 20, n = 0;
@@ -95,7 +96,7 @@ static int check_file(check_ctx_t *cx, const char *path)
         if (r == 0)
             break;
     }
-    int bad = ferror(f);
+    int bad = ferror(f); /* also a directory: fread fails with EISDIR */
     fclose(f);
     if (!buf || bad) {
         free(buf);
