@@ -468,7 +468,8 @@ int vis_classify_ex(const cvb_image_t *img, const vis_geom_t *geom, const vis_co
             } else if ((rel > cfg->white_rel && (hidden >= 1 || rel > 1.5f)) ||
                        (rel > 1.04f && hidden >= 2 && hidden == possible &&
                         p.s < 0.95f * bs) ||
-                       (rel > 1.075f && hidden >= 2 && p.s < 0.9f * bs)) {
+                       (rel > 1.075f && hidden >= 2 && p.s < 0.9f * bs) ||
+                       (rel > 1.03f && possible >= 3 && hidden == possible)) {
                 /* white: brighter than the board and hiding the grid cross */
                 s.color[idx] = VIS_WHITE;
                 s.conf[idx] = clampf(0.5f + (float)(rel - 1.04f) * 3.0f + 0.1f * hidden, 0.5f, 1);
