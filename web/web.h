@@ -89,6 +89,12 @@ typedef struct web_config {
 /* Fill *cfg with the defaults above. */
 void web_config_defaults(web_config_t *cfg);
 
+/* Read the --serve argument into cfg->address / cfg->port: "ADDR:PORT", "[IPV6]:PORT",
+ * ":PORT" or "PORT" (address 127.0.0.1). The address text is copied into buf (len bytes)
+ * and cfg->address points there. WEB_EINVAL for a malformed spec or a port outside
+ * 0..65535 (cfg untouched). */
+int web_config_parse_listen(web_config_t *cfg, const char *spec, char *buf, size_t len);
+
 /* An action from the console. Strings are valid only during the callback. */
 typedef struct web_action {
     const char *name;           /* "pass", "resign", "undo", "end", "toggle", "accept",

@@ -125,6 +125,55 @@ void web_config_defaults(web_config_t *cfg)
     cfg->keepalive_s = 10;
 }
 
+int web_config_parse_listen(web_config_t *cfg, const char *spec, char *buf, size_t len)
+{
+    if (!cfg || !spec || !buf || len == 0)
+        return WEB_EINVAL;
+    const char *addr = "127.0.0.1", *port;
+    size_t alen = strlen(addr);
+    const char *colon = strrchr(spec, ':');
+    if (spec[0] == '[') {                       /* [v6]:port */
+        const char *close_br = strchr(spec, ']');
+        if (!close_br || close_br[1] != ':')
+            return WEB_EINVAL;
+        addr = spec + 1;
+        alen = (size_t)(close_br - spec - 1);
+        port = close_br + 2;
+    } else if (colon) {
+        if (colon != strchr(spec, ':'))         /* a bare IPv6 address needs brackets */
+            return WEB_EINVAL;
+        if (colon > spec) {
+            addr = spec;
+            alen = (size_t)(colon - spec);
+        }
+        port = colon + 1;
+    } else {
+        port = spec;
+    }
+    if (!*port || alen == 0 || alen + 1 > len)
+        return WEB_EINVAL;
+    long p = 0;
+    for (const char *c = port; *c; c++) {
+        if (*c < '0' || *c > '9' || p > 65535)
+            return WEB_EINVAL;
+        p = p * 10 + (*c - '0');
+    }
+    if (p > 65535)
+        return WEB_EINVAL;
+    char tmp[64];
+    if (alen >= sizeof tmp)
+        return WEB_EINVAL;
+    memcpy(tmp, addr, alen);
+    tmp[alen] = '\0';
+    unsigned char probe[16];
+    if (inet_pton(AF_INET, tmp, probe) != 1 && inet_pton(AF_INET6, tmp, probe) != 1)
+        return WEB_EINVAL;
+    memcpy(buf, tmp, alen + 1);
+    cfg->address = buf;
+    cfg->port = (int)p;
+    return WEB_OK;
+}
+
 static void event_release_locked(web_event_t *ev)
 {
     if (ev && --ev->refs == 0)

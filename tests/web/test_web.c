@@ -99,6 +99,37 @@ static void test_defaults_and_errors(void **state)
     web_server_destroy(NULL);
 }
 
+static void test_parse_listen(void **state)
+{
+    (void)state;
+    web_config_t cfg;
+    char buf[64];
+    web_config_defaults(&cfg);
+    assert_int_equal(web_config_parse_listen(&cfg, "0.0.0.0:8080", buf, sizeof buf), WEB_OK);
+    assert_string_equal(cfg.address, "0.0.0.0");
+    assert_int_equal(cfg.port, 8080);
+    assert_int_equal(web_config_parse_listen(&cfg, "[::1]:9", buf, sizeof buf), WEB_OK);
+    assert_string_equal(cfg.address, "::1");
+    assert_int_equal(cfg.port, 9);
+    assert_int_equal(web_config_parse_listen(&cfg, ":7000", buf, sizeof buf), WEB_OK);
+    assert_string_equal(cfg.address, "127.0.0.1");
+    assert_int_equal(cfg.port, 7000);
+    assert_int_equal(web_config_parse_listen(&cfg, "8081", buf, sizeof buf), WEB_OK);
+    assert_string_equal(cfg.address, "127.0.0.1");
+    assert_int_equal(cfg.port, 8081);
+    const char *bad[] = { "", ":", "host:", "localhost:80", "1.2.3.4:65536", "1.2.3.4:-1",
+                          "::1:80", "[::1]80", "[::1", "1.2.3.4:8x", "999.1.1.1:80",
+                          "1.2.3.4:99999999999999999999" };
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        cfg.port = 1234;
+        if (web_config_parse_listen(&cfg, bad[i], buf, sizeof buf) != WEB_EINVAL)
+            print_message("accepted: %s\n", bad[i]);
+        assert_int_equal(web_config_parse_listen(&cfg, bad[i], buf, sizeof buf), WEB_EINVAL);
+        assert_int_equal(cfg.port, 1234);
+    }
+    assert_int_equal(web_config_parse_listen(&cfg, "127.0.0.1:80", buf, 4), WEB_EINVAL);
+}
+
 static void test_generated_token_and_port(void **state)
 {
     (void)state;
@@ -565,6 +596,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_defaults_and_errors),
+        cmocka_unit_test(test_parse_listen),
         cmocka_unit_test(test_generated_token_and_port),
         cmocka_unit_test(test_ipv6_loopback),
         cmocka_unit_test_setup_teardown(test_pages, setup, teardown),
