@@ -28,11 +28,16 @@ const KC = (() => {
     if (size === 9) return [[2, 2], [2, 6], [6, 2], [6, 6], [4, 4]];
     return [];
   }
+  /* The board's size as a number 2..25, whatever the state holds. */
+  function boardSize(st) {
+    const n = parseInt(st && st.size, 10);
+    return n >= 2 && n <= 25 ? n : 19;
+  }
   function fmtScore(v) { return v == null ? '' : (Math.round(v * 2) / 2).toString(); }
 
   /* The board as SVG markup. opts: {coords, hit (clickable points), numbers} */
   function boardSvg(st, opts) {
-    const n = st.size || 19, U = 10, m = opts.coords ? 1.6 * U : 0.8 * U;
+    const n = boardSize(st), U = 10, m = opts.coords ? 1.6 * U : 0.8 * U;
     const W = (n - 1) * U + 2 * m;
     const rows = Array.isArray(st.board) ? st.board : [];
     const count = st.count && (st.phase === 'counting' || st.phase === 'over') ? st.count : null;
@@ -132,7 +137,7 @@ const KC = (() => {
     const $ = id => document.getElementById(id);
     const set = (id, html) => { const e = $(id); if (e) e.innerHTML = html; };
     const setT = (id, t) => { const e = $(id); if (e) e.textContent = t; };
-    const n = st.size || 19;
+    const n = boardSize(st);
     const b = st.black || {}, w = st.white || {};
     setT('b-name', b.name || 'Black');
     setT('w-name', w.name || 'White');
