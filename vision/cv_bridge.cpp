@@ -287,14 +287,17 @@ int cvb_blackhat(const cvb_image_t *gray, int ksize, cvb_image_t *out)
 }
 
 int cvb_hough_lines(const cvb_image_t *bin, double rho_res, double theta_res, int threshold,
-                    int max_lines, float *rho, float *theta, int *votes, int *n)
+                    double min_theta, double max_theta, int max_lines, float *rho,
+                    float *theta, int *votes, int *n)
 {
     if (!valid(bin) || bin->channels != 1 || !rho || !theta || !votes || !n ||
-        max_lines < 0 || rho_res <= 0 || theta_res <= 0)
+        max_lines < 0 || rho_res <= 0 || theta_res <= 0 || min_theta < 0 ||
+        max_theta > CV_PI + 1e-9 || max_theta <= min_theta)
         return CVB_EINVAL;
     CVB_TRY
     std::vector<cv::Vec3f> lines;
-    cv::HoughLines(wrap(bin), lines, rho_res, theta_res, threshold);
+    cv::HoughLines(wrap(bin), lines, rho_res, theta_res, threshold, 0, 0, min_theta,
+                   max_theta < CV_PI ? max_theta : CV_PI);
     int k = 0;
     for (size_t i = 0; i < lines.size() && k < max_lines; i++, k++) {
         rho[k] = lines[i][0];

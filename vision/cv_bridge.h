@@ -78,10 +78,12 @@ int cvb_to_gray(const cvb_image_t *img, cvb_image_t *out);
 /* Morphological black-hat (closing minus image) of a gray image with a ksize x ksize
  * square: thin dark structures (grid lines) become bright. Caller frees *out. */
 int cvb_blackhat(const cvb_image_t *gray, int ksize, cvb_image_t *out);
-/* Standard Hough transform of a binary image (nonzero = on): at most max_lines lines,
- * strongest first, as rho (pixels), theta (radians, 0..pi) and votes. *n gets the count. */
+/* Standard Hough transform of a binary image (nonzero = on), angles theta in
+ * [min_theta, max_theta] (radians, within 0..pi): at most max_lines lines, strongest
+ * first, as rho (pixels), theta and votes. *n gets the count. */
 int cvb_hough_lines(const cvb_image_t *bin, double rho_res, double theta_res, int threshold,
-                    int max_lines, float *rho, float *theta, int *votes, int *n);
+                    double min_theta, double max_theta, int max_lines, float *rho,
+                    float *theta, int *votes, int *n);
 /* Warp by the 3x3 row-major homography H (destination pixel -> source pixel when
  * inverse is nonzero, else source -> destination) into a w x h image. Caller frees. */
 int cvb_warp_perspective(const cvb_image_t *img, const double H[9], int inverse, int w,

@@ -255,7 +255,19 @@ static float median_f(float *v, int n)
 {
     if (n <= 0)
         return 0;
-    qsort(v, (size_t)n, sizeof *v, cmp_float);
+    if (n > 64) {
+        qsort(v, (size_t)n, sizeof *v, cmp_float);
+    } else { /* insertion sort: small n, no calls */
+        for (int i = 1; i < n; i++) {
+            float x = v[i];
+            int j = i - 1;
+            while (j >= 0 && v[j] > x) {
+                v[j + 1] = v[j];
+                j--;
+            }
+            v[j + 1] = x;
+        }
+    }
     return (n & 1) ? v[n / 2] : 0.5f * (v[n / 2 - 1] + v[n / 2]);
 }
 

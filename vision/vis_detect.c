@@ -37,10 +37,13 @@ const char *vis_stage_name(int stage)
     return stage >= 0 && stage < VIS_NSTAGES ? names[stage] : "?";
 }
 
+#ifndef VIS_CLOCK
+#define VIS_CLOCK CLOCK_MONOTONIC /* stage stamps: wall time */
+#endif
 static double now_ms(void)
 {
     struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
+    clock_gettime(VIS_CLOCK, &ts);
     return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
 }
 
@@ -588,6 +591,62 @@ done:
     return rc;
 }
 
+/* Hough lines with angles in [lo, hi] degrees (may wrap around 0/180), strongest
+ * first. */
+typedef struct {
+    float rho, theta;
+    int votes;
+} hl_t;
+static int cmp_hl(const void *a, const void *b)
+{
+    return ((const hl_t *)b)->votes - ((const hl_t *)a)->votes;
+}
+static int hough_range(const cvb_image_t *bin, int thr, double lo, double hi, int max,
+                       float *rho, float *theta, int *votes, int *n)
+{
+    double r[2][2];
+    int nr = 0;
+    if (lo < 0) {
+        r[nr][0] = lo + 180;
+        r[nr++][1] = 180;
+        lo = 0;
+    }
+    if (hi > 180) {
+        r[nr][0] = 0;
+        r[nr++][1] = hi - 180;
+        hi = 180;
+    }
+    r[nr][0] = lo;
+    r[nr++][1] = hi;
+    int total = 0;
+    for (int i = 0; i < nr && total < max; i++) {
+        int got = 0;
+        if (cvb_hough_lines(bin, 1, 0.5 * DEG, thr, r[i][0] * DEG, r[i][1] * DEG, max - total,
+                            rho + total, theta + total, votes + total, &got))
+            return -1;
+        total += got;
+    }
+    if (nr > 1) {
+        hl_t *t = malloc(sizeof(hl_t) * (size_t)(total ? total : 1));
+        if (!t)
+            return -1;
+        for (int i = 0; i < total; i++) {
+            t[i].rho = rho[i];
+            t[i].theta = theta[i];
+            t[i].votes = votes[i];
+        }
+        qsort(t, (size_t)total, sizeof *t, cmp_hl);
+        for (int i = 0; i < total; i++) {
+            rho[i] = t[i].rho;
+            theta[i] = t[i].theta;
+            votes[i] = t[i].votes;
+        }
+        free(t);
+    }
+    *n = total;
+    return 0;
+}
+
 /* ---- the detector ---- */
 
 static int find_grid(const cvb_image_t *gray, const cvb_image_t *small, const cvb_image_t *full,
@@ -759,7 +818,8 @@ static int find_grid(const cvb_image_t *gray, const cvb_image_t *small, const cv
     double cx0 = W / 2.0, cy0 = Hh / 2.0;
     for (int f = 0; f < npk; f++) {
         cvb_image_t mi = { W, Hh, 1, (size_t)W, maps[f] };
-        if (cvb_hough_lines(&mi, 1, 0.5 * DEG, hthr, maxraw, rho, theta, votes, &nraw)) {
+        if (hough_range(&mi, hthr, peaks[f] - cfg->family_deg, peaks[f] + cfg->family_deg,
+                        maxraw, rho, theta, votes, &nraw)) {
             rc = VIS_ECV;
             goto out;
         }
@@ -823,7 +883,7 @@ static int find_grid(const cvb_image_t *gray, const cvb_image_t *small, const cv
         }
         fam[f].n = m;
     }
-    if (cfg->debug && !cvb_image_alloc(&dbg, W, Hh, 3)) {
+    if (cfg->debug && small->data && small->channels == 3 && !cvb_image_alloc(&dbg, W, Hh, 3)) {
         memcpy(dbg.data, small->data, (size_t)small->stride * Hh);
         for (int f = 0; f < npk; f++)
             for (int i = 0; i < fam[f].n; i++) {
@@ -922,20 +982,17 @@ int vis_detect(const cvb_image_t *img, const vis_config_t *cfg, int size_hint,
     int W = (int)lround(img->w * scale), Hh = (int)lround(img->h * scale);
     cvb_image_t small = { 0 }, gray = { 0 }, fullgray = { 0 };
     int rc;
-    if (cvb_resize(img, W, Hh, &small) || cvb_to_gray(&small, &gray)) {
-        cvb_image_free(&small);
+    /* gray first: the full-size gray serves the window scoring and the refinement */
+    if (cvb_to_gray(img, &fullgray) || cvb_resize(&fullgray, W, Hh, &gray)) {
+        cvb_image_free(&fullgray);
         return VIS_ECV;
     }
-    emit(cfg, VIS_STAGE_PREPARE, &small);
+    if (cfg->debug && !cvb_resize(img, W, Hh, &small) && small.channels == 3)
+        emit(cfg, VIS_STAGE_PREPARE, &small);
     double t1 = now_ms();
     t.ms[VIS_STAGE_PREPARE] = t1 - t0;
     double Hw[9];
     int S = 0;
-    if (cvb_to_gray(img, &fullgray)) {
-        cvb_image_free(&small);
-        cvb_image_free(&gray);
-        return VIS_ECV;
-    }
     rc = find_grid(&gray, &small, &fullgray, scale, cfg, size_hint, Hw, &S, &t);
     cvb_image_free(&small);
     cvb_image_free(&gray);
