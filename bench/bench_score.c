@@ -1,0 +1,279 @@
+/* bench_score.c: scoring benchmarks (timing lives here, never in tests).
+ *
+ *   bench_score agree [--limit N] [--show K] FILE...
+ *       every game of the SGF files whose RE[] is a counted margin (B+2.5, W+0.5): replay
+ *       the main line, propose the dead stones (go_life), count under the game's rules
+ *       (RU[], else korean) and komi; report how often the recorded winner and the exact
+ *       recorded margin come out, and the disagreements by cause.
+ *   bench_score time [--n N] FILE...
+ *       dead-stone proposal + count per final position, in milliseconds (N positions).
+ *   bench_score dump --n N --out DIR FILE...
+ *       write the first N counted games as one SGF file each (DIR/gNNNN.sgf), for running
+ *       GNU Go on the same positions (bench/score.sh).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "rules/go_life.h"
+#include "rules/go_score.h"
+#include "rules/sgf.h"
+#include "rules/sgf_game.h"
+
+typedef struct ctx {
+    const char *mode;
+    long limit, show, n;
+    const char *out;
+    /* agree */
+    long games, counted, winner_ok, exact_ok, skipped;
+    long cause[8];
+    long diffhist[9];      /* |margin diff| in points: 0,1,2,3,4,5-9,10-19,20+ */
+    /* time */
+    double total_ms, max_ms;
+    double *ms;
+    long nms;
+    const char *file;
+} ctx_t;
+
+enum { C_WINNER_SEKI, C_LOWCONF, C_DAME_EDGE, C_SMALL, C_BIG, C_NCAUSE };
+static const char *cause_names[] = {
+    "seki on the board (territory rules count it differently)",
+    "a dead-stone call with low confidence (< 0.75) or an ambiguous group",
+    "open borders: dame regions touching large regions (unfinished boundaries)",
+    "small difference (<= 2 points) with clear life and death",
+    "other (dead-stone call)"
+};
+
+static double now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+/* RE[] as a counted margin in half points (+ Black); 0 when not a counted margin. */
+static int parse_re(const char *re, int *margin2)
+{
+    char *end;
+    double v;
+    if (!re || (re[0] != 'B' && re[0] != 'W') || re[1] != '+')
+        return 0;
+    v = strtod(re + 2, &end);
+    if (end == re + 2 || *end || v <= 0)
+        return 0;
+    *margin2 = (int)(v * 2 + 0.5) * (re[0] == 'B' ? 1 : -1);
+    return 1;
+}
+
+static int on_game(void *vctx, const sgf_node_t *root, int index, const char *charset)
+{
+    ctx_t *cx = vctx;
+    sgf_replay_t rep;
+    sgf_error_t err;
+    go_rules_t rules;
+    go_score_params_t par;
+    go_life_result_t *lr;
+    go_score_t *sc;
+    int want2;
+    (void)charset;
+    cx->games++;
+    if (!parse_re(sgf_node_value(root, "RE"), &want2))
+        return 0;
+    if (cx->limit && cx->counted >= cx->limit)
+        return 1;   /* stop */
+    cx->counted++;
+
+    if (!strcmp(cx->mode, "dump")) {
+        char path[1024], *text;
+        size_t len;
+        FILE *f;
+        if (cx->counted > cx->n)
+            return 1;
+        snprintf(path, sizeof path, "%s/g%04ld.sgf", cx->out, cx->counted);
+        if (sgf_write_tree(root, &text, &len) == 0) {
+            f = fopen(path, "w");
+            if (f) {
+                fwrite(text, 1, len, f);
+                fclose(f);
+            }
+            free(text);
+        }
+        return 0;
+    }
+
+    if (sgf_replay(root, NULL, &rep, &err) != 0) {
+        cx->skipped++;
+        return 0;
+    }
+    if (!rep.rules_from_sgf)
+        go_rules_preset("korean", &rep.rules);
+    rules = rep.rules;
+    memset(&par, 0, sizeof par);
+    par.komi2 = rep.komi2;
+    par.handicap = rep.handicap;
+    {
+        const go_board_t *b = go_game_board(rep.game);
+        par.captures[GO_BLACK] = b->prisoners[GO_BLACK];
+        par.captures[GO_WHITE] = b->prisoners[GO_WHITE];
+    }
+    lr = malloc(sizeof *lr);
+    sc = malloc(sizeof *sc);
+    if (!lr || !sc) {
+        free(lr);
+        free(sc);
+        sgf_replay_fini(&rep);
+        return -1;
+    }
+    {
+        const go_board_t *b = go_game_board(rep.game);
+        double t0 = now_ms(), t1;
+        go_life_propose(b, NULL, lr);
+        go_score_count(b, &rules, &par, lr->dead, sc);
+        t1 = now_ms() - t0;
+        if (!strcmp(cx->mode, "time")) {
+            if (cx->nms < cx->n)
+                cx->ms[cx->nms++] = t1;
+            cx->total_ms += t1;
+            if (t1 > cx->max_ms)
+                cx->max_ms = t1;
+            if (cx->nms >= cx->n) {
+                free(lr);
+                free(sc);
+                sgf_replay_fini(&rep);
+                return 1;
+            }
+        } else {
+            int got_w = sc->winner == GO_BLACK ? 1 : sc->winner == GO_WHITE ? -1 : 0;
+            int want_w = want2 > 0 ? 1 : -1;
+            int d = abs(sc->margin2 - want2) / 2;
+            cx->winner_ok += got_w == want_w;
+            cx->exact_ok += sc->margin2 == want2;
+            cx->diffhist[d <= 4 ? d : d < 10 ? 5 : d < 20 ? 6 : 7]++;
+            if (sc->margin2 != want2) {
+                /* classify the disagreement */
+                int cause = C_BIG, lowconf = 0, open = 0;
+                for (int i = 0; i < lr->ngroups; i++)
+                    if (lr->groups[i].confidence < 0.75f)
+                        lowconf = 1;
+                for (int p = 0; p < GO_CELLS; p++) {
+                    int v = b->color[p];
+                    if ((v == GO_BLACK || v == GO_WHITE) && !lr->dead[p]) {
+                        float o = lr->owner[p] * (v == GO_BLACK ? 1.0f : -1.0f);
+                        if (o < 0.5f)
+                            lowconf = 1;
+                    }
+                    if ((sc->point[p] & GO_SP_DAME) && !(sc->point[p] & GO_SP_SEKI))
+                        open++;
+                }
+                if (sc->nseki_groups)
+                    cause = C_WINNER_SEKI;
+                else if (lowconf)
+                    cause = C_LOWCONF;
+                else if (open >= 3)
+                    cause = C_DAME_EDGE;
+                else if (d <= 2)
+                    cause = C_SMALL;
+                cx->cause[cause]++;
+                if (cx->show > 0) {
+                    cx->show--;
+                    fprintf(stderr, "%s game %d: RE %s, counted %s (causes: %s)\n", cx->file,
+                            index + 1, sgf_node_value(root, "RE"), sc->re, cause_names[cause]);
+                }
+            }
+        }
+    }
+    free(lr);
+    free(sc);
+    sgf_replay_fini(&rep);
+    return 0;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+int main(int argc, char **argv)
+{
+    ctx_t cx;
+    int first = 2;
+    memset(&cx, 0, sizeof cx);
+    cx.n = 200;
+    if (argc < 3) {
+        fprintf(stderr, "usage: bench_score agree|time|dump [--limit N] [--show K] [--n N] "
+                        "[--out DIR] FILE...\n");
+        return 2;
+    }
+    cx.mode = argv[1];
+    for (; first < argc && !strncmp(argv[first], "--", 2); first += 2) {
+        if (first + 1 >= argc)
+            return 2;
+        if (!strcmp(argv[first], "--limit"))
+            cx.limit = atol(argv[first + 1]);
+        else if (!strcmp(argv[first], "--show"))
+            cx.show = atol(argv[first + 1]);
+        else if (!strcmp(argv[first], "--n"))
+            cx.n = atol(argv[first + 1]);
+        else if (!strcmp(argv[first], "--out"))
+            cx.out = argv[first + 1];
+    }
+    cx.ms = calloc((size_t)cx.n + 1, sizeof *cx.ms);
+    if (!cx.ms)
+        return 2;
+    for (int i = first; i < argc; i++) {
+        FILE *f = fopen(argv[i], "rb");
+        char *buf;
+        long len;
+        sgf_error_t err;
+        if (!f) {
+            fprintf(stderr, "%s: cannot open\n", argv[i]);
+            continue;
+        }
+        fseek(f, 0, SEEK_END);
+        len = ftell(f);
+        fseek(f, 0, SEEK_SET);
+        buf = malloc((size_t)len + 1);
+        if (!buf || fread(buf, 1, (size_t)len, f) != (size_t)len) {
+            fclose(f);
+            free(buf);
+            continue;
+        }
+        fclose(f);
+        cx.file = argv[i];
+        sgf_parse_each(buf, (size_t)len, NULL, on_game, &cx, &err);
+        free(buf);
+        if ((cx.limit && cx.counted >= cx.limit) || (!strcmp(cx.mode, "time") && cx.nms >= cx.n)
+            || (!strcmp(cx.mode, "dump") && cx.counted >= cx.n))
+            break;
+    }
+    if (!strcmp(cx.mode, "agree")) {
+        long scored = cx.counted - cx.skipped;
+        printf("games read %ld, counted margins %ld, scored %ld (skipped %ld)\n", cx.games,
+               cx.counted, scored, cx.skipped);
+        if (scored > 0) {
+            printf("winner agrees: %ld (%.2f%%)  target >= 99%%\n", cx.winner_ok,
+                   100.0 * cx.winner_ok / scored);
+            printf("exact margin:  %ld (%.2f%%)  target >= 90%%\n", cx.exact_ok,
+                   100.0 * cx.exact_ok / scored);
+            printf("|difference| in points: 0:%ld 1:%ld 2:%ld 3:%ld 4:%ld 5-9:%ld 10-19:%ld 20+:%ld\n",
+                   cx.diffhist[0], cx.diffhist[1], cx.diffhist[2], cx.diffhist[3], cx.diffhist[4],
+                   cx.diffhist[5], cx.diffhist[6], cx.diffhist[7]);
+            printf("disagreements by cause:\n");
+            for (int c = 0; c < C_NCAUSE; c++)
+                printf("  %5ld  %s\n", cx.cause[c], cause_names[c]);
+        }
+    } else if (!strcmp(cx.mode, "time")) {
+        if (cx.nms) {
+            qsort(cx.ms, (size_t)cx.nms, sizeof *cx.ms, cmp_double);
+            printf("positions %ld: proposal + count mean %.3f ms, median %.3f ms, max %.3f ms "
+                   "(target < 10 ms)\n",
+                   cx.nms, cx.total_ms / cx.nms, cx.ms[cx.nms / 2], cx.max_ms);
+        }
+    } else if (!strcmp(cx.mode, "dump")) {
+        printf("wrote %ld games to %s\n", cx.counted < cx.n ? cx.counted : cx.n, cx.out);
+    }
+    free(cx.ms);
+    return 0;
+}
