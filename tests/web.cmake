@@ -4,7 +4,7 @@ kc_test(test_web SOURCES web/test_web.c LIBS kc_web)
 kc_test(test_web_state SOURCES web/test_web_state.c LIBS kc_web PkgConfig::JANSSON)
 
 # A stand-in station: replays an SGF into the server and answers the console's actions
-# (used by the browser test, the screenshots and bench/web.sh).
+# (used by the browser test and the screenshots; docs/web.md shows how to try it).
 add_executable(web_demo_server web/web_demo_server.c)
 target_link_libraries(web_demo_server PRIVATE kc_web)
 
