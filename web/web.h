@@ -79,7 +79,8 @@ typedef struct web_config {
     int port;                   /* TCP port; 0 picks a free one (see web_server_port) */
     const char *token;          /* the actions' secret; NULL or "" generates 32 hex digits
                                    (see web_server_token). Copied. */
-    int max_connections;        /* open connections at once; default 512 */
+    int max_connections;        /* open connections at once; default 512. Past it the server
+                                   stops accepting: new ones wait in the backlog */
     int max_sse_clients;        /* /events clients at once (503 past it); default 400 */
     int connection_timeout_s;   /* a connection idle this long is closed; default 15 s */
     size_t max_body;            /* largest accepted request body in bytes; default 4096 */

@@ -44,7 +44,7 @@ typedef struct fx {
     seen_t seen;
 } fx_t;
 
-static int setup_cfg(void **state, int timeout_s, int max_sse)
+static int setup_cfg(void **state, int timeout_s, int max_sse, int max_conn)
 {
     fx_t *f = calloc(1, sizeof *f);
     pthread_mutex_init(&f->seen.mu, NULL);
@@ -55,6 +55,8 @@ static int setup_cfg(void **state, int timeout_s, int max_sse)
     cfg.max_sse_clients = max_sse;
     cfg.max_body = 1024;
     cfg.keepalive_s = 1;
+    if (max_conn)
+        cfg.max_connections = max_conn;
     if (web_server_create(&cfg, on_action, &f->seen, &f->srv) != WEB_OK) {
         free(f);
         return -1;
@@ -64,8 +66,9 @@ static int setup_cfg(void **state, int timeout_s, int max_sse)
     return 0;
 }
 
-static int setup(void **state) { return setup_cfg(state, 5, 8); }
-static int setup_short(void **state) { return setup_cfg(state, 1, 2); }
+static int setup(void **state) { return setup_cfg(state, 5, 8, 0); }
+static int setup_short(void **state) { return setup_cfg(state, 1, 2, 0); }
+static int setup_few(void **state) { return setup_cfg(state, 1, 2, 4); }
 
 static int teardown(void **state)
 {
@@ -577,6 +580,76 @@ static void test_port_in_use_and_destroy_with_clients(void **state)
     }
 }
 
+static void test_connection_limit(void **state)
+{
+    fx_t *f = *state;   /* at most 4 connections, idle ones cut after 1 s */
+    int idle[4];
+    for (int i = 0; i < 4; i++) {
+        idle[i] = hc_connect(f->port);
+        assert_true(idle[i] >= 0);
+    }
+    poll(NULL, 0, 200);
+    /* at the limit the server stops accepting: a fifth waits in the backlog, unanswered */
+    int fd = hc_connect(f->port);
+    assert_true(fd >= 0);
+    static const char req[] = "GET /overlay HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n";
+    assert_int_equal(hc_send_all(fd, req, sizeof req - 1), 0);
+    struct pollfd p = { fd, POLLIN, 0 };
+    assert_int_equal(poll(&p, 1, 300), 0);
+    /* once the idle ones are cut off it is served */
+    assert_int_equal(poll(&p, 1, 10000), 1);
+    size_t len;
+    char *raw = hc_read_all(fd, &len);
+    assert_true(strncmp(raw, "HTTP/1.1 200", 12) == 0);
+    free(raw);
+    close(fd);
+    for (int i = 0; i < 4; i++)
+        close(idle[i]);
+}
+
+static void test_garbage(void **state)
+{
+    fx_t *f = *state;
+    /* random bytes, random request lines, absurd headers: each refused, none fatal */
+    uint32_t x = 12345;
+    for (int i = 0; i < 120; i++) {
+        char req[1200];
+        size_t n = 0;
+        int kind = i % 4;
+        if (kind == 0) {                        /* pure noise */
+            n = 1 + (x % 1000);
+            for (size_t k = 0; k < n; k++) {
+                x = x * 1103515245u + 12345u;
+                req[k] = (char)(x >> 16);
+            }
+        } else if (kind == 1) {                 /* a request line with noise in the path */
+            n = (size_t)snprintf(req, sizeof req, "GET /");
+            for (int k = 0; k < 40; k++) {
+                x = x * 1103515245u + 12345u;
+                char c = (char)(33 + (x >> 16) % 94);
+                req[n++] = c;
+            }
+            n += (size_t)snprintf(req + n, sizeof req - n, " HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
+        } else if (kind == 2) {                 /* a bogus method and version */
+            n = (size_t)snprintf(req, sizeof req, "BREW /api/pass?token=%s HTCPCP/1.0\r\n\r\n", TOKEN);
+        } else {                                /* a negative / huge Content-Length */
+            n = (size_t)snprintf(req, sizeof req, "POST /api/pass?token=%s HTTP/1.1\r\nHost: x\r\n"
+                                 "Content-Length: %s\r\nConnection: close\r\n\r\n{}", TOKEN,
+                                 i % 8 == 3 ? "-5" : "99999999999999999999999");
+        }
+        hc_resp_t r;
+        hc_raw(f->port, req, n, &r);
+        assert_true(r.status != 200 && r.status < 500 ? 1 : r.status == 0 || r.status == 501 ||
+                    r.status == 505);
+        hc_resp_free(&r);
+    }
+    assert_int_equal(f->seen.calls, 0);
+    hc_resp_t r;
+    hc_get(f->port, "/overlay", &r);
+    assert_int_equal(r.status, 200);
+    hc_resp_free(&r);
+}
+
 static void test_concurrent_actions(void **state)
 {
     fx_t *f = *state;
@@ -611,6 +684,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_half_open, setup_short, teardown),
         cmocka_unit_test_setup_teardown(test_stalled_reader_cut_off, setup_short, teardown),
         cmocka_unit_test_setup_teardown(test_port_in_use_and_destroy_with_clients, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_connection_limit, setup_few, teardown),
+        cmocka_unit_test_setup_teardown(test_garbage, setup, teardown),
         cmocka_unit_test_setup_teardown(test_concurrent_actions, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
