@@ -274,15 +274,18 @@ static int trk_nack(const stn_track_t *k)
 
 /* Forget expectations the view settles: captured stones gone, disagreements restored,
  * reported disagreements that changed into something else (they are new differences). */
-static void trk_refresh(stn_track_t *k, const stn_view_t *v)
+static void trk_refresh(stn_track_t *k, const stn_view_t *v, int cleared[3])
 {
+    cleared[0] = cleared[1] = cleared[2] = 0;
     for (int i = 0; i < k->size * k->size; i++) {
         int s = v->color[i], p = trk_pt(k->size, i);
         if (s == STN_UNKNOWN)
             continue;
         go_color_t id = trk_ideal(k, p);
-        if (k->pending[p] && s != k->pending[p])
+        if (k->pending[p] && s != k->pending[p]) {
+            cleared[k->pending[p]]++;
             k->pending[p] = 0;
+        }
         if (k->ack[p] && (s == (int)id || s != k->ack[p] - 1))
             k->ack[p] = 0;
     }
@@ -1014,7 +1017,8 @@ int stn_track_feed(stn_track_t *k, const stn_view_t *v, stn_events_t *out)
     trk_clean(k);
     uint8_t ack0[GO_CELLS];
     memcpy(ack0, k->ack, sizeof ack0);
-    trk_refresh(k, v);
+    int cleared[3];
+    trk_refresh(k, v, cleared);
     trk_diff_t *d = malloc(sizeof *d);
     trk_plan_t *plan = malloc(sizeof *plan), *plan2 = malloc(sizeof *plan2);
     trk_run_t *run = malloc(sizeof *run);
@@ -1026,8 +1030,36 @@ int stn_track_feed(stn_track_t *k, const stn_view_t *v, stn_events_t *out)
     int moves = 0;
     for (int iter = 0; iter <= TRK_MAX_UNDO; iter++) {
         trk_diff(k, v, d);
-        if (d->na == 0 && d->nr == 0)
+        if (d->na == 0 && d->nr == 0) {
+            /* Dead stones of the side to move taken off but one: that side most likely
+             * took them off to play where the last one lies (same colour: unseen). */
+            go_color_t t = go_game_turn(k->g);
+            int h = 0, nh = 0;
+            for (int i = 0; iter == 0 && cleared[t] > 0 && i < k->size * k->size; i++) {
+                int p = trk_pt(k->size, i);
+                if (k->pending[p] == t && v->color[i] == t) {
+                    h = p;
+                    nh++;
+                }
+            }
+            if (nh == 1 && go_game_legal(k->g, t, h) == GO_OK) {
+                plan->n = 1;
+                plan->steps[0].p = (go_point_t)h;
+                plan->steps[0].c = plan->steps[0].seen = t;
+                plan->steps[0].tolerant = 0;
+                int first = go_game_move_count(k->g);
+                if ((rc = trk_apply(k, plan, v, out, run)) != GO_OK)
+                    goto done;
+                moves += go_game_move_count(k->g) - first;
+                char hp[3], note[160];
+                trk_pname(h, hp);
+                snprintf(note, sizeof note,
+                         "%s %s was not seen: the dead stones around were taken off but the "
+                         "one at %s, where %s played", trk_cname(t), hp, hp, trk_cword(t));
+                stn_track_note(k, first, note);
+            }
             break;
+        }
         plan->n = 0;
         memset(run->captured, 0, sizeof run->captured);
         /* Nudges first; a capture may still explain the missing stone (checked below). */
@@ -1138,6 +1170,15 @@ int stn_track_feed(stn_track_t *k, const stn_view_t *v, stn_events_t *out)
                          "off, or captured at once): read from the moves around it%s", hp,
                          plan->nhidden > 1 ? "; other points fitted too" : "");
                 stn_track_note(k, first, note);
+                if (plan->nhidden > 1) {
+                    stn_event_t e;
+                    trk_ev(&e, STN_EV_AMBIGUOUS, GO_EMPTY, first + 1, v->frame, v->t,
+                           v->t_clear);
+                    trk_ev_point(&e, plan->hidden);
+                    snprintf(e.msg, sizeof e.msg, "%s", note);
+                    if ((rc = stn_events_push(out, &e)) != GO_OK)
+                        goto done;
+                }
             }
             if (plan->nfit > 1 && go_game_move_count(k->g) > first) {
                 stn_event_t e;

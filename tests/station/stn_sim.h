@@ -6,7 +6,8 @@
  * later), fast play (the next hand arrives before the board settles, so two moves land in
  * one view), one-frame flickers, bumps (a stone nudged to a neighbouring point and pushed
  * back with the next move). Passes go through the console. Vision itself is perfect here:
- * this tests the station, not the recogniser.
+ * this tests the station, not the recogniser. Fast play is not drawn where no camera could
+ * tell the moves apart (see sim_run).
  *
  * Needs no cmocka: the tests and the bench both use it.
  */
@@ -191,6 +192,7 @@ typedef struct sim_place {
     int ncap;
     int cap[VIS_MAX_POINTS];
     int late;
+    int onto_dead;      /* the stone went where a dead stone still lay */
 } sim_place_t;
 
 static inline void sim_act_place(sim_t *s, void *ctx)
@@ -198,6 +200,7 @@ static inline void sim_act_place(sim_t *s, void *ctx)
     sim_place_t *pl = ctx;
     int i = sim_idx(s->size, pl->p);
     sim_push_back(s);
+    pl->onto_dead = s->phys[i] != VIS_EMPTY;
     if (s->phys[i] != VIS_EMPTY || (s->npend && s->pend_due <= 0))
         sim_take_pending(s);   /* playing where dead stones still lie: clear them first */
     s->phys[i] = (uint8_t)pl->c;
@@ -267,6 +270,7 @@ static inline int sim_run(const go_board_t *init, const go_move_t *moves, int n,
     int rc = sim_still(s, 10);
     int fast_prev = 0;
     sim_place_t pl;
+    pl.onto_dead = 0;
     go_place_info_t info;
     for (int m = 0; m < n && rc == 0; m++) {
         const go_move_t *mv = &moves[m];
@@ -311,8 +315,21 @@ static inline int sim_run(const go_board_t *init, const go_move_t *moves, int n,
             rc = sim_hand(s, mv->color, q, sim_act_take, NULL);
         }
         st->moves++;
+        /* No fast play where no camera could tell the moves apart: after a move onto a
+         * dead stone not yet taken off (the same colour lies there before and after), or
+         * when the next move captures this stone at once (several throw-ins may fit). */
         int fast = !fast_prev && m + 1 < n && moves[m + 1].kind == GO_MOVE_PLAY &&
-                   sim_unit(s) < o->p_fast;
+                   !pl.onto_dead && sim_unit(s) < o->p_fast;
+        if (fast) {
+            go_board_t *nb = malloc(sizeof *nb);
+            if (nb) {
+                *nb = *s->truth;
+                if (go_board_play(nb, moves[m + 1].color, moves[m + 1].point, NULL) == GO_OK &&
+                    nb->color[mv->point] == GO_EMPTY)
+                    fast = 0;
+                free(nb);
+            }
+        }
         fast_prev = fast;
         if (fast) {
             st->fast++;
