@@ -2,6 +2,7 @@
  * profile -> vision (geometry, classifier thresholds), the fit check and re-location.
  * Invariant: every profile this file writes has passed cal_profile_validate. */
 #include "calib/cal_calibrate.h"
+#include "vision/vis_internal.h" /* vis_classify_ex: the classifier's own features */
 
 #include <errno.h>
 #include <math.h>
@@ -122,6 +123,54 @@ static void learn_colors(const cvb_image_t *img, const vis_geom_t *g, const vis_
             mean[c][j] = n[c] ? sum[c][j] / n[c] : 0;
 }
 
+static int cmp_d(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* The q-quantile (0..1) of n values (sorted in place). */
+static double quantile(double *v, int n, double q)
+{
+    qsort(v, (size_t)n, sizeof *v, cmp_d);
+    int k = (int)lround(q * (n - 1));
+    return v[k < 0 ? 0 : k >= n ? n - 1 : k];
+}
+
+/* Classifier thresholds from this frame: the relative brightness (the classifier's own
+ * feature) of the points read surely as empty, black and white; a threshold is learned
+ * only where the two classes are clearly apart, halfway across the gap between the
+ * 3% tail of the empty points and the 5% tail of the stones. 0 where nothing is learned. */
+static void learn_thresholds(const vis_snapshot_t *s, const vis_feat_t *f, int S,
+                             double min_conf, double *brel, double *wrel)
+{
+    double v[3][VIS_MAX_POINTS];
+    int n[3] = { 0, 0, 0 };
+    *brel = *wrel = 0;
+    for (int k = 0; k < S * S; k++) {
+        int c = s->color[k];
+        if (s->occluded[k] || s->conf[k] < min_conf || c > 2 || !isfinite(f[k].rel))
+            continue;
+        v[c][n[c]++] = f[k].rel;
+    }
+    if (n[0] < 8)
+        return;
+    if (n[1] >= 2) {
+        double e_lo = quantile(v[0], n[0], 0.03), b_hi = quantile(v[1], n[1], 0.95);
+        if (e_lo - b_hi > 0.08) {
+            double t = 0.5 * (e_lo + b_hi);
+            *brel = t < 0.25 ? 0.25 : t > 0.9 ? 0.9 : t;
+        }
+    }
+    if (n[2] >= 2) {
+        double e_hi = quantile(v[0], n[0], 0.97), w_lo = quantile(v[2], n[2], 0.05);
+        if (w_lo - e_hi > 0.016) {
+            double t = 0.5 * (e_hi + w_lo);
+            *wrel = t < 1.005 ? 1.005 : t > 1.6 ? 1.6 : t;
+        }
+    }
+}
+
 int cal_calibrate_frame(const cvb_image_t *img, const cal_calib_opts_t *o, cal_profile_t *p,
                         cal_calib_report_t *rep)
 {
@@ -159,8 +208,29 @@ int cal_calibrate_frame(const cvb_image_t *img, const cal_calib_opts_t *o, cal_p
         rec[k][0] = view[(k - o->rotate + 4) % 4][0];
         rec[k][1] = view[(k - o->rotate + 4) % 4][1];
     }
+    vis_feat_t *feat = calloc(VIS_MAX_POINTS, sizeof *feat);
+    if (!feat) {
+        free(r);
+        return CAL_ENOMEM;
+    }
     if (vis_geom_from_corners(rec, size, img->w, img->h, &r->geom) ||
-        vis_classify(img, &r->geom, cfg, &r->snap) || vis_grid_fit(img, &r->geom, &r->fit)) {
+        vis_classify_ex(img, &r->geom, cfg, &r->snap, feat) ||
+        vis_grid_fit(img, &r->geom, &r->fit)) {
+        free(feat);
+        free(r);
+        return CAL_EFIELD;
+    }
+    /* learn the thresholds, then read again with them */
+    double brel, wrel;
+    learn_thresholds(&r->snap, feat, size, o->min_conf, &brel, &wrel);
+    free(feat);
+    vis_config_t learned = *cfg;
+    if (brel > 0)
+        learned.black_rel = brel;
+    if (wrel > 0)
+        learned.white_rel = wrel;
+    learned.debug = NULL;
+    if (vis_classify(img, &r->geom, &learned, &r->snap)) {
         free(r);
         return CAL_EFIELD;
     }
@@ -182,6 +252,8 @@ int cal_calibrate_frame(const cvb_image_t *img, const cal_calib_opts_t *o, cal_p
     memcpy(q.white_bgr, mean[2], sizeof q.white_bgr);
     if (!q.has_colors)
         memset(q.color_n, 0, sizeof q.color_n);
+    q.black_rel = q.has_colors ? brel : 0;
+    q.white_rel = q.has_colors ? wrel : 0;
     q.fit = r->fit < 0 ? 0 : r->fit > 1 ? 1 : r->fit;
     rc = cal_profile_validate(&q, NULL, 0);
     if (rc == CAL_OK) {
@@ -208,26 +280,14 @@ int cal_profile_to_geom(const cal_profile_t *p, int img_w, int img_h, vis_geom_t
     return vis_geom_from_corners(c, p->size, img_w, img_h, geom) ? CAL_EFIELD : CAL_OK;
 }
 
-static double luma(const double bgr[3])
-{
-    return 0.114 * bgr[0] + 0.587 * bgr[1] + 0.299 * bgr[2];
-}
-
-static double clampd(double v, double lo, double hi) { return v < lo ? lo : v > hi ? hi : v; }
-
 void cal_profile_apply_config(const cal_profile_t *p, vis_config_t *cfg)
 {
     if (!p || !cfg || !p->has_colors)
         return;
-    double yb = luma(p->empty_bgr);
-    if (yb < 8)
-        return;
-    /* halfway (geometrically) between the stone's brightness and the board's, kept in
-     * bounds where the classifier's other cues (saturation, neighbours) stay sound */
-    if (p->color_n[1] >= 2)
-        cfg->black_rel = clampd(sqrt(luma(p->black_bgr) / yb), 0.45, 0.78);
-    if (p->color_n[2] >= 2)
-        cfg->white_rel = clampd(sqrt(luma(p->white_bgr) / yb), 1.08, 1.35);
+    if (p->black_rel > 0)
+        cfg->black_rel = p->black_rel;
+    if (p->white_rel > 0)
+        cfg->white_rel = p->white_rel;
 }
 
 double cal_fit_threshold(const cal_profile_t *p, const vis_config_t *cfg)
@@ -309,7 +369,7 @@ int cal_relocate(const cvb_image_t *img, const cal_profile_t *p, const vis_confi
     return rc;
 }
 
-int cal_profile_set_corners(cal_profile_t *p, const double corners[4][2], int img_w, int img_h,
+int cal_profile_set_corners(cal_profile_t *p, double corners[4][2], int img_w, int img_h,
                             char *err, size_t errlen)
 {
     if (!p || !corners || img_w < 1 || img_h < 1)

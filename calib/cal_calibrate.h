@@ -42,8 +42,10 @@ typedef struct cal_calib_report {
 } cal_calib_report_t;
 
 /* Calibrate from one frame: find the board (or take o->corners), turn it by o->rotate,
- * read it, learn the colours of empty points and of the stones present, and fill *p
- * (version, image size, size, corners, rotate, black_side, colours, fit; the lens fields
+ * read it, learn the classifier's thresholds from the stones present (where empty points
+ * and stones are clearly apart) and read it again with them, learn the mean colours of
+ * empty points and stones, and fill *p (version, image size, size, corners, rotate,
+ * black_side, colours, thresholds, fit; the lens fields
  * are kept from *p as it was, so set them first). rep may be NULL. CAL_ENOBOARD when no
  * board grid is found, CAL_EFIELD when the result is not a valid profile (e.g. corners
  * outside the image). *p written only on success. */
@@ -54,9 +56,10 @@ int cal_calibrate_frame(const cvb_image_t *img, const cal_calib_opts_t *o, cal_p
  * image size, or the same aspect at another resolution: corners are scaled). */
 int cal_profile_to_geom(const cal_profile_t *p, int img_w, int img_h, vis_geom_t *geom);
 
-/* Adjust a classifier configuration (already filled, e.g. by vis_config_defaults) to the
- * learned colours: the black and white thresholds move to halfway between the board's
- * brightness and the stones' (within safe bounds). Does nothing without colours. */
+/* Adjust a classifier configuration (already filled, e.g. by vis_config_defaults) to what
+ * the calibration learned: the black and white thresholds (black_rel, white_rel) measured
+ * on this board, these stones and this light, where they were learned. Does nothing
+ * without learned colours. */
 void cal_profile_apply_config(const cal_profile_t *p, vis_config_t *cfg);
 
 /* Does the profile still fit this frame? *fit gets vis_grid_fit of the profile's grid,
@@ -75,9 +78,9 @@ double cal_fit_threshold(const cal_profile_t *p, const vis_config_t *cfg);
 int cal_relocate(const cvb_image_t *img, const cal_profile_t *p, const vis_config_t *cfg,
                  vis_geom_t *geom);
 
-/* Replace the profile's corners (e.g. after cal_relocate), for frames of img_w x img_h;
- * validated: *p unchanged on error. */
-int cal_profile_set_corners(cal_profile_t *p, const double corners[4][2], int img_w, int img_h,
+/* Replace the profile's corners (not modified; e.g. after cal_relocate), for frames of
+ * img_w x img_h; validated: *p unchanged on error. */
+int cal_profile_set_corners(cal_profile_t *p, double corners[4][2], int img_w, int img_h,
                             char *err, size_t errlen);
 
 /* Parse "x1,y1;x2,y2;x3,y3;x4,y4" (as `--corners`). Outputs written only on success. */

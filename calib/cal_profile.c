@@ -131,6 +131,9 @@ int cal_profile_validate(const cal_profile_t *p, char *err, size_t errlen)
         return fail(err, errlen, CAL_EFIELD, "a learned colour is outside 0..255");
     if (p->has_colors && (p->color_n[0] <= 0 || p->color_n[1] < 0 || p->color_n[2] < 0))
         return fail(err, errlen, CAL_EFIELD, "colour sample counts are not valid");
+    if (!isfinite(p->black_rel) || (p->black_rel != 0 && (p->black_rel < 0.2 || p->black_rel > 0.95)) ||
+        !isfinite(p->white_rel) || (p->white_rel != 0 && (p->white_rel < 1.0 || p->white_rel > 2.0)))
+        return fail(err, errlen, CAL_EFIELD, "a learned classifier threshold is out of range");
     if (p->has_lens && (!isfinite(p->lens_rms) || p->lens_rms < 0 || p->lens_rms > 1000))
         return fail(err, errlen, CAL_EFIELD, "lens rms %.3g is out of range", p->lens_rms);
     if (!isfinite(p->fit) || p->fit < 0 || p->fit > 1)
@@ -237,6 +240,9 @@ static int parse_root(json_t *root, cal_profile_t *p, char *err, size_t errlen)
             p->color_n[2] = 0;
         if ((!json_is_null(b) && !p->color_n[1]) || (!json_is_null(w) && !p->color_n[2]))
             return fail(err, errlen, CAL_EFIELD, "bad field 'colors.counts' (0 for a colour given)");
+        if ((json_object_get(v, "black_rel") && get_num(v, "black_rel", &p->black_rel)) ||
+            (json_object_get(v, "white_rel") && get_num(v, "white_rel", &p->white_rel)))
+            return fail(err, errlen, CAL_EFIELD, "bad field 'colors.black_rel' or 'colors.white_rel'");
         p->has_colors = 1;
     }
     if ((v = json_object_get(root, "fit")) && get_num(root, "fit", &p->fit))
@@ -335,6 +341,10 @@ int cal_profile_save(const char *path, const cal_profile_t *p, char *err, size_t
             json_object_set_new(col, "black", p->color_n[1] ? vec_json(p->black_bgr, 3) : json_null());
             json_object_set_new(col, "white", p->color_n[2] ? vec_json(p->white_bgr, 3) : json_null());
             json_object_set_new(col, "counts", json_pack("[iii]", p->color_n[0], p->color_n[1], p->color_n[2]));
+            if (p->black_rel > 0)
+                json_object_set_new(col, "black_rel", json_real(p->black_rel));
+            if (p->white_rel > 0)
+                json_object_set_new(col, "white_rel", json_real(p->white_rel));
         }
         json_object_set_new(root, "colors", col);
     }
