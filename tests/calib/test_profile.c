@@ -96,6 +96,17 @@ static const struct {
     { "{\"kifucam_profile\":1,\"image\":[1280,720],\"size\":19,\"corners\":[[1,1],[900,1],[900,600],[1,600]],\"colors\":{\"empty\":[0,0,300],\"black\":[0,0,0],\"white\":[0,0,0]}}", CAL_EFIELD, "colour" },
     { "{\"kifucam_profile\":1,\"kifucam_profile\":1}", CAL_EPARSE, "duplicate" },
     { "{\"kifucam_profile\":1,\"image\":[1e300,720],\"size\":19}", CAL_EFIELD, "image" },
+    /* the fields calibrate adds: fit, lens rms, colour counts, null colours, thresholds */
+    { "{\"kifucam_profile\":1,\"image\":[1280,720],\"size\":19,\"corners\":[[1,1],[900,1],[900,600],[1,600]],\"fit\":1.5}", CAL_EFIELD, "fit" },
+    { "{\"kifucam_profile\":1,\"image\":[1280,720],\"size\":19,\"corners\":[[1,1],[900,1],[900,600],[1,600]],\"fit\":\"good\"}", CAL_EFIELD, "fit" },
+    { "{\"kifucam_profile\":1,\"image\":[1280,720],\"size\":19,\"corners\":[[1,1],[900,1],[900,600],[1,600]],\"lens\":{\"fx\":1,\"fy\":1,\"cx\":0,\"cy\":0,\"dist\":[0,0,0,0,0],\"rms\":-1}}", CAL_EFIELD, "rms" },
+    { "{\"kifucam_profile\":1,\"image\":[1280,720],\"size\":19,\"corners\":[[1,1],[900,1],[900,600],[1,600]],\"lens\":{\"fx\":1,\"fy\":1,\"cx\":0,\"cy\":0,\"dist\":[0,0,0,0,1e9]}}", CAL_EFIELD, "distortion" },
+    { "{\"kifucam_profile\":1,\"image\":[1280,720],\"size\":19,\"corners\":[[1,1],[900,1],[900,600],[1,600]],\"colors\":{\"empty\":[1,2,3],\"black\":[0,0,0]}}", CAL_EFIELD, "colors" },
+    { "{\"kifucam_profile\":1,\"image\":[1280,720],\"size\":19,\"corners\":[[1,1],[900,1],[900,600],[1,600]],\"colors\":{\"empty\":[1,2,3],\"black\":null,\"white\":[9,9,9],\"counts\":[5,0,0]}}", CAL_EFIELD, "counts" },
+    { "{\"kifucam_profile\":1,\"image\":[1280,720],\"size\":19,\"corners\":[[1,1],[900,1],[900,600],[1,600]],\"colors\":{\"empty\":[1,2,3],\"black\":null,\"white\":null,\"counts\":[5,0.5,0]}}", CAL_EFIELD, "counts" },
+    { "{\"kifucam_profile\":1,\"image\":[1280,720],\"size\":19,\"corners\":[[1,1],[900,1],[900,600],[1,600]],\"colors\":{\"empty\":[1,2,3],\"black\":null,\"white\":null,\"counts\":[0,0,0]}}", CAL_EFIELD, "counts" },
+    { "{\"kifucam_profile\":1,\"image\":[1280,720],\"size\":19,\"corners\":[[1,1],[900,1],[900,600],[1,600]],\"colors\":{\"empty\":[1,2,3],\"black\":null,\"white\":null,\"white_rel\":0.5}}", CAL_EFIELD, "threshold" },
+    { "{\"kifucam_profile\":1,\"image\":[1280,720],\"size\":19,\"corners\":[[1,1],[900,1],[900,600],[1,600]],\"colors\":{\"empty\":[1,2,3],\"black\":null,\"white\":null,\"black_rel\":[1]}}", CAL_EFIELD, "black_rel" },
 };
 
 static void test_broken_profiles(void **state)
@@ -140,12 +151,44 @@ static void test_files(void **state)
                      CAL_EVERSION);
 }
 
+/* What calibrate writes: no stones of one colour seen, learned thresholds, fit, lens rms;
+ * saved and read back the same; a version 1 file without the new fields still loads. */
+static void test_new_fields(void **state)
+{
+    (void)state;
+    const char *text =
+        "{\"kifucam_profile\":1,\"image\":[640,480],\"size\":9,"
+        "\"corners\":[[100,50],[540,60],[560,430],[90,420]],"
+        "\"lens\":{\"fx\":500,\"fy\":501,\"cx\":320,\"cy\":240,\"dist\":[-0.3,0.1,0,0,0],\"rms\":0.21},"
+        "\"colors\":{\"empty\":[80,160,200],\"black\":[20,20,20],\"white\":null,"
+        "\"counts\":[70,11,0],\"black_rel\":0.55},\"fit\":0.87}";
+    cal_profile_t p, q;
+    char err[200] = "", path[] = "/tmp/kc_profile_XXXXXX";
+    assert_int_equal(parse(text, &p, err), CAL_OK);
+    assert_true(p.has_colors && p.color_n[0] == 70 && p.color_n[1] == 11 && p.color_n[2] == 0);
+    assert_true(p.black_rel == 0.55 && p.white_rel == 0);
+    assert_true(p.fit == 0.87 && p.lens_rms == 0.21);
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    close(fd);
+    assert_int_equal(cal_profile_save(path, &p, err, sizeof err), CAL_OK);
+    assert_int_equal(cal_profile_load(path, &q, err, sizeof err), CAL_OK);
+    unlink(path);
+    assert_memory_equal(q.color_n, p.color_n, sizeof p.color_n);
+    assert_true(q.black_rel == p.black_rel && q.white_rel == 0 && q.fit == p.fit);
+    assert_true(q.lens_rms == p.lens_rms && q.dist[1] == p.dist[1]);
+    /* the lead's version 1 document (no counts, fit, rms or thresholds) */
+    assert_int_equal(parse(good, &p, err), CAL_OK);
+    assert_true(p.color_n[0] == 1 && p.color_n[1] == 1 && p.color_n[2] == 1);
+    assert_true(p.fit == 0 && p.black_rel == 0 && p.lens_rms == 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_good_profile),   cmocka_unit_test(test_round_trip),
         cmocka_unit_test(test_defaults_valid), cmocka_unit_test(test_broken_profiles),
-        cmocka_unit_test(test_files),
+        cmocka_unit_test(test_files),          cmocka_unit_test(test_new_fields),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
