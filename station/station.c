@@ -23,7 +23,15 @@ struct stn {
     int write_err;
     int last_written;      /* move count at the last write, -1 before any */
     int board_lost;
+    stn_stats_t stats;
 };
+
+static double stn_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
 
 void stn_config_defaults(stn_config_t *c)
 {
@@ -40,6 +48,7 @@ static int stn_write(stn_t *s)
     s->last_written = go_game_move_count(s->game);
     if (!s->sgf_path)
         return GO_OK;
+    double t0 = stn_now();
     char *text;
     int rc = stn_record_sgf(s->game, &s->meta, s->trk, &text);
     if (rc != GO_OK)
@@ -47,6 +56,8 @@ static int stn_write(stn_t *s)
     int sys = 0;
     rc = stn_record_write_atomic(s->sgf_path, text, strlen(text), &sys);
     free(text);
+    s->stats.writes++;
+    s->stats.record_s += stn_now() - t0;
     stn_event_t e;
     memset(&e, 0, sizeof e);
     e.move = go_game_move_count(s->game);
@@ -179,7 +190,10 @@ void stn_destroy(stn_t *s)
 int stn_feed_view(stn_t *s, const stn_view_t *v)
 {
     stn_events_clear(&s->ev);
+    double t0 = stn_now();
     int rc = stn_track_feed(s->trk, v, &s->ev);
+    s->stats.views++;
+    s->stats.track_s += stn_now() - t0;
     rc = stn_after(s, rc);
     return rc < 0 ? rc : s->ev.n;
 }
@@ -203,9 +217,15 @@ int stn_feed(stn_t *s, const vis_snapshot_t *snap)
     }
     s->board_lost = snap->board_lost != 0;
     stn_view_t v;
+    double t0 = stn_now();
     int rc = stn_stab_feed(s->stab, snap, &v);
+    double t1 = stn_now();
+    s->stats.frames++;
+    s->stats.stab_s += t1 - t0;
     if (rc == 1) {
         rc = stn_track_feed(s->trk, &v, &s->ev);
+        s->stats.views++;
+        s->stats.track_s += stn_now() - t1;
         rc = stn_after(s, rc);
     }
     return rc < 0 ? rc : s->ev.n;
@@ -277,4 +297,9 @@ int stn_record_text(const stn_t *s, char **text)
 int stn_record_status(const stn_t *s)
 {
     return s->write_err;
+}
+
+stn_stats_t stn_stats(const stn_t *s)
+{
+    return s->stats;
 }

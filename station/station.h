@@ -81,4 +81,16 @@ int stn_record_text(const stn_t *s, char **text);
 /* 0 when the file on disk is up to date, else the last write's error (GO_EIO). */
 int stn_record_status(const stn_t *s);
 
+/* Work done so far, per stage (monotonic clock, seconds): for benchmarks and the CLI. */
+typedef struct stn_stats {
+    uint64_t frames;       /* snapshots fed */
+    uint64_t views;        /* views accepted and read by the tracker */
+    uint64_t writes;       /* records written (or attempted) */
+    double stab_s;         /* in the stabiliser */
+    double track_s;        /* in the tracker and referee */
+    double record_s;       /* building and writing the SGF (fsyncs included) */
+} stn_stats_t;
+/* The station's counters. */
+stn_stats_t stn_stats(const stn_t *s);
+
 #endif
