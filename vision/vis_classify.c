@@ -405,6 +405,22 @@ int vis_classify_ex(const cvb_image_t *img, const vis_geom_t *geom, const vis_co
         if (cell[k].ok)
             all[na++] = cell[k].y;
     float gboard = na ? median_f(all, na) : 128;
+    /* the board's chromaticity: median over the board-bright cells */
+    float gr = 1.0f / 3, gg = 1.0f / 3;
+    {
+        float rr[(VIS_MAX_SIZE + 1) * (VIS_MAX_SIZE + 1)], rg[(VIS_MAX_SIZE + 1) * (VIS_MAX_SIZE + 1)];
+        int nr = 0;
+        for (int k = 0; k < C * C; k++)
+            if (cell[k].ok && cell[k].y > 0.75f * gboard && cell[k].y < 1.4f * gboard) {
+                rr[nr] = cell[k].r;
+                rg[nr] = cell[k].g;
+                nr++;
+            }
+        if (nr) {
+            gr = median_f(rr, nr);
+            gg = median_f(rg, nr);
+        }
+    }
     vis_snapshot_t s;
     memset(&s, 0, sizeof s);
     s.size = S;
@@ -446,7 +462,9 @@ int vis_classify_ex(const cvb_image_t *img, const vis_geom_t *geom, const vis_co
                     if (cx < 0 || cy < 0 || cx >= C || cy >= C)
                         continue;
                     const vis_sample_t *c = &cell[cy * C + cx];
-                    if (!c->ok || c->y < 0.6f * gboard || c->y > 1.5f * gboard)
+                    /* board-like: brightness and colour (not a sleeve over it) */
+                    if (!c->ok || c->y < 0.6f * gboard || c->y > 1.5f * gboard ||
+                        hypotf(c->r - gr, c->g - gg) > 0.12f)
                         continue;
                     ly[ln] = c->y;
                     ls[ln] = c->s;

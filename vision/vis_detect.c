@@ -17,7 +17,12 @@
 #include "vision/vis.h"
 
 #include <math.h>
+#ifdef VIS_TRACE /* a developer's build only: library code never prints */
 #include <stdio.h>
+#define VTRACE(...) fprintf(stderr, __VA_ARGS__)
+#else
+#define VTRACE(...) ((void)0)
+#endif
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -114,6 +119,8 @@ typedef struct {
     int kmin, kmax; /* range of inlier indices */
     int inliers;
     vis_proj1_t f;
+    double phi;     /* the family's mean normal angle, degrees */
+    int mask;       /* which orientation peaks its lines come from */
 } family_t;
 
 static int cmp_line_t(const void *a, const void *b)
@@ -271,6 +278,7 @@ static int fit_family(family_t *F)
 /* ---- helpers ---- */
 
 #define NPK 3 /* orientation peaks tried */
+#define NFAM (NPK + 3) /* families: one per peak, and unions of two close peaks */
 
 static void mat3_mul(const double A[9], const double B[9], double C[9])
 {
@@ -566,8 +574,7 @@ static int pair_grid(const cvb_image_t *gray, double scale, const family_t *A,
                 double T[9] = { 1, 0, oa, 0, 1, ob, 0, 0, 1 }, Hw[9];
                 mat3_mul(H0, T, Hw);
                 double sc = window_score(gray, Hw, S, scale);
-                if (getenv("VIS_TRACE") && sc > -1)
-                    fprintf(stderr, "  S %d oa %d ob %d score %.3f\n", S, oa, ob, sc);
+                VTRACE("  S %d oa %d ob %d score %.3f\n", S, oa, ob, sc);
                 if (sc > size_best[si]) {
                     size_best[si] = sc;
                     memcpy(size_H[si], Hw, sizeof Hw);
@@ -661,9 +668,9 @@ static int find_grid(const cvb_image_t *gray, const cvb_image_t *small, const cv
         k = 5;
     cvb_image_t bh = { 0 }, resp = { 0 }, dbg = { 0 };
     float *rho = NULL, *theta = NULL, *ori = NULL, *tens = NULL;
-    int *votes = NULL, peaks[NPK] = { 0, 0, 0 }, npk = 0;
+    int *votes = NULL, peaks[NPK] = { 0, 0, 0 }, npk = 0, nfam = 0;
     uint8_t *maps[NPK] = { NULL, NULL, NULL };
-    family_t fam[NPK];
+    family_t fam[NFAM];
     memset(fam, 0, sizeof fam);
     if (cvb_blackhat(gray, k, &resp))
         return VIS_ECV;
@@ -823,10 +830,9 @@ static int find_grid(const cvb_image_t *gray, const cvb_image_t *small, const cv
             rc = VIS_ECV;
             goto out;
         }
-        if (getenv("VIS_TRACE"))
-            for (int i = 0; i < nraw; i += (i < 30 ? 1 : 50))
-                fprintf(stderr, "fam %d raw %d rho %.1f th %.1f votes %d\n", f, i, rho[i],
-                        theta[i] / DEG, votes[i]);
+        for (int i = 0; i < nraw; i += (i < 30 ? 1 : 50))
+            VTRACE("fam %d raw %d rho %.1f th %.1f votes %d\n", f, i, rho[i], theta[i] / DEG,
+                   votes[i]);
         int nl = 0, ref = -1;
         line_t *L = fam[f].l;
         for (int i = 0; i < nraw && nl < cap; i++) {
@@ -870,6 +876,48 @@ static int find_grid(const cvb_image_t *gray, const cvb_image_t *small, const cv
         fam[f].n = nl;
     }
     for (int f = 0; f < npk; f++) {
+        fam[f].phi = peaks[f];
+        fam[f].mask = 1 << f;
+    }
+    nfam = npk;
+    /* under a strong perspective one pencil fans over more than a peak's width: unions of
+     * two close peaks, their lines re-measured along the mean direction */
+    for (int a = 0; a < npk; a++)
+        for (int b = a + 1; b < npk; b++) {
+            if (circ_deg(peaks[a], peaks[b]) >= 50 || nfam >= NFAM)
+                continue;
+            family_t *U = &fam[nfam];
+            U->l = malloc(sizeof(line_t) * (size_t)(fam[a].n + fam[b].n + 1));
+            if (!U->l) {
+                rc = VIS_ENOMEM;
+                goto out;
+            }
+            double d = peaks[b] - peaks[a];
+            if (d > 90)
+                d -= 180;
+            if (d < -90)
+                d += 180;
+            double ph = fmod(peaks[a] + d / 2 + 180, 180);
+            U->phi = ph;
+            U->mask = (1 << a) | (1 << b);
+            U->n = 0;
+            double phi = ph * DEG, nx = cos(phi), ny = sin(phi);
+            for (int q = 0; q < 2; q++) {
+                const family_t *F = &fam[q ? b : a];
+                for (int i = 0; i < F->n; i++) {
+                    line_t ln = F->l[i];
+                    if (cos(ln.theta - phi) < 0) {
+                        ln.theta += ln.theta < phi ? M_PI : -M_PI;
+                        ln.rho = -ln.rho;
+                    }
+                    double mx = cos(ln.theta), my = sin(ln.theta);
+                    ln.t = (ln.rho - (cx0 * mx + cy0 * my)) / (nx * mx + ny * my);
+                    U->l[U->n++] = ln;
+                }
+            }
+            nfam++;
+        }
+    for (int f = 0; f < nfam; f++) {
         qsort(fam[f].l, (size_t)fam[f].n, sizeof(line_t), cmp_line_t);
         /* merge near-identical positions, keeping the stronger */
         int m = 0;
@@ -898,29 +946,26 @@ static int find_grid(const cvb_image_t *gray, const cvb_image_t *small, const cv
     if (tm)
         tm->ms[VIS_STAGE_LINES] = t2 - t1;
     /* 4 grid: every pair of fitted pencils at least 40 degrees apart */
-    int fitted[NPK];
-    for (int f = 0; f < npk; f++) {
+    int fitted[NFAM];
+    for (int f = 0; f < nfam; f++) {
         fitted[f] = fam[f].n >= 4 && !fit_family(&fam[f]);
-        if (getenv("VIS_TRACE"))
-        {
-            fprintf(stderr, "peak %d: %d lines, fit %d, inliers %d, range %d..%d\n", peaks[f],
-                    fam[f].n, fitted[f], fam[f].inliers, fam[f].kmin, fam[f].kmax);
-            for (int i = 0; fitted[f] && i < fam[f].n; i++)
-                fprintf(stderr, "   t %.1f k %d votes %d\n", fam[f].l[i].t, fam[f].k[i], fam[f].l[i].votes);
-        }
+        VTRACE("family %.0f: %d lines, fit %d, inliers %d, range %d..%d\n", fam[f].phi, fam[f].n,
+               fitted[f], fam[f].inliers, fam[f].kmin, fam[f].kmax);
+        for (int i = 0; fitted[f] && i < fam[f].n; i++)
+            VTRACE("   t %.1f k %d votes %d\n", fam[f].l[i].t, fam[f].k[i], fam[f].l[i].votes);
     }
     double best = -1e9, bestH[9];
     int bestS = 0;
-    for (int a = 0; a < npk; a++)
-        for (int b = a + 1; b < npk; b++) {
-            if (!fitted[a] || !fitted[b] || circ_deg(peaks[a], peaks[b]) < 40)
+    for (int a = 0; a < nfam; a++)
+        for (int b = a + 1; b < nfam; b++) {
+            if (!fitted[a] || !fitted[b] || (fam[a].mask & fam[b].mask) ||
+                circ_deg(fam[a].phi, fam[b].phi) < 40)
                 continue;
             double sc, Hp[9];
             int Sp;
             if (pair_grid(full, scale, &fam[a], &fam[b], size_hint, &sc, Hp, &Sp))
                 continue;
-            if (getenv("VIS_TRACE"))
-                fprintf(stderr, "pair %d %d: size %d score %.3f\n", peaks[a], peaks[b], Sp, sc);
+            VTRACE("pair %.0f %.0f: size %d score %.3f\n", fam[a].phi, fam[b].phi, Sp, sc);
             if (sc > best) {
                 best = sc;
                 bestS = Sp;
@@ -943,7 +988,7 @@ static int find_grid(const cvb_image_t *gray, const cvb_image_t *small, const cv
 out:
     if (tm)
         tm->ms[VIS_STAGE_GRID] = now_ms() - t2;
-    for (int f = 0; f < NPK; f++) {
+    for (int f = 0; f < NFAM; f++) {
         free(fam[f].l);
         free(fam[f].k);
     }

@@ -76,7 +76,10 @@ static void check_detect(synth_t *sy, int expect_wrong_max, double corner_tol)
     vis_geom_t g;
     vis_snapshot_t s;
     memset(&s, 0, sizeof s);
-    int rc = vis_detect(&img, NULL, 0, &g, &s, NULL);
+    vis_config_t cfg;
+    vis_config_defaults(&cfg);
+    cfg.stone_h = 0; /* synth.h draws stones as flat discs */
+    int rc = vis_detect(&img, &cfg, 0, &g, &s, NULL);
     if (rc)
         cvb_imwrite("/tmp/kc_vision_unit_failed.png", &img, 0);
     assert_int_equal(rc, VIS_OK);
