@@ -182,6 +182,8 @@ struct rnd_renderer {
     double table_a[3], table_b[3];
     double paper_c[2], paper_hw[2], paper_ang;
     double black_alb[3], white_alb[3], black_spec, white_spec, grain_amp;
+    int nbowls;
+    double bowl_xy[2][2], bowl_r, bowl_h, bowl_alb[2][3];
     double skin[3][3], sleeve[3][3];
     uint32_t nseed;
     float *tex; /* board top albedo, 3 floats per texel */
@@ -189,7 +191,7 @@ struct rnd_renderer {
     /* canvases: 3 bytes per pixel, cw x ch */
     uint8_t *bg, *canvas, *soft;
     float *hx, *hy;  /* world x, y seen at each canvas pixel (board top, side or table) */
-    uint8_t *face;   /* 0 table, 1 board top, 2 board side, 3 background wall */
+    uint8_t *face;   /* 0 table, 1 board top, 2 board side, 3 background wall, 4 bowl */
     float *direct;   /* share of the light at that pixel that is direct (for shadows) */
     rnd_stone_t *st;
     box_t *stbox;    /* per stone: stone + its shadow */
@@ -319,6 +321,57 @@ static double ray_box(const rnd_renderer_t *r, v3 o, v3 d, v3 *n)
     return tn;
 }
 
+/* Ray against a vertical cylinder on the table (centre cx, cy; radius R; height H):
+ * t of the nearest hit (side or top) or -1; *n its normal. */
+static double ray_cyl(v3 o, v3 d, double cx, double cy, double R, double H, v3 *n)
+{
+    double ox = o.x - cx, oy = o.y - cy;
+    double a = d.x * d.x + d.y * d.y, b = ox * d.x + oy * d.y, c = ox * ox + oy * oy - R * R;
+    double best = -1;
+    if (a > 1e-12) {
+        double h = b * b - a * c;
+        if (h >= 0) {
+            double t = (-b - sqrt(h)) / a, z = o.z + t * d.z;
+            if (t > 1e-6 && z >= 0 && z <= H) {
+                best = t;
+                if (n)
+                    *n = vnorm(V(ox + t * d.x, oy + t * d.y, 0));
+            }
+        }
+    }
+    if (fabs(d.z) > 1e-12) {
+        double t = (H - o.z) / d.z;
+        if (t > 1e-6 && (best < 0 || t < best)) {
+            double x = ox + t * d.x, y = oy + t * d.y;
+            if (x * x + y * y <= R * R) {
+                best = t;
+                if (n)
+                    *n = V(0, 0, 1);
+            }
+        }
+    }
+    return best;
+}
+
+/* Does anything (board, bowls) stand between P and the light point L? */
+static int occluded_from(const rnd_renderer_t *r, v3 P, v3 L, int test_box)
+{
+    v3 ld = vsub(L, P);
+    double len = vlen(ld);
+    v3 d = vmul(ld, 1.0 / len);
+    if (test_box) {
+        double t = ray_box(r, P, d, NULL);
+        if (t > 1e-6 && t < len)
+            return 1;
+    }
+    for (int k = 0; k < r->nbowls; k++) {
+        double t = ray_cyl(P, d, r->bowl_xy[k][0], r->bowl_xy[k][1], r->bowl_r, r->bowl_h, NULL);
+        if (t > 0 && t < len)
+            return 1;
+    }
+    return 0;
+}
+
 /* Board top albedo at board-plane (x, y) mm, from the texture (bilinear). */
 static void wood_at(const rnd_renderer_t *r, double x, double y, double out[3])
 {
@@ -415,7 +468,7 @@ static void table_at(const rnd_renderer_t *r, double x, double y, double out[3])
             double row = fmod(v + r->paper_hw[1], 9.0);
             if (row < 2.2 && fabs(u) < r->paper_hw[0] - 20 && fabs(v) < r->paper_hw[1] - 25 &&
                 vnoise(u * 0.35, v * 0.1, r->nseed + 17) > 0.45)
-                p = 0.12;
+                p = 0.35;
             for (int c = 0; c < 3; c++)
                 out[c] = p;
         }
@@ -432,7 +485,27 @@ static void trace_bg(const rnd_renderer_t *r, double px, double py, double s_sca
     double alb[3], amb[3], dir[3];
     v3 P, L;
     double spec = 0;
-    if (t > 0) {
+    int bowl = -1;
+    v3 bn = V(0, 0, 1);
+    for (int k = 0; k < r->nbowls; k++) {
+        v3 nn = V(0, 0, 1);
+        double tc = ray_cyl(r->C, d, r->bowl_xy[k][0], r->bowl_xy[k][1], r->bowl_r, r->bowl_h, &nn);
+        if (tc > 0 && (t <= 0 || tc < t)) {
+            t = tc;
+            bowl = k;
+            bn = nn;
+        }
+    }
+    if (bowl >= 0) {
+        P = vadd(r->C, vmul(d, t));
+        n = bn;
+        *face = 4;
+        double rr = hypot(P.x - r->bowl_xy[bowl][0], P.y - r->bowl_xy[bowl][1]) / r->bowl_r;
+        double g = n.z > 0.5 ? 0.8 + 0.2 * (1 - pow(rr, 6)) : 0.85 + 0.15 * vnoise(P.z * 0.3, atan2(n.y, n.x) * 3, r->nseed + 41);
+        for (int c = 0; c < 3; c++)
+            alb[c] = r->bowl_alb[bowl][c] * g;
+        spec = 0.12;
+    } else if (t > 0) {
         P = vadd(r->C, vmul(d, t));
         if (n.z > 0.5) {
             *face = 1;
@@ -464,17 +537,16 @@ static void trace_bg(const rnd_renderer_t *r, double px, double py, double s_sca
     }
     irradiance(r, P, n, amb, dir, &L);
     double shadow = 1.0;
-    if (*face == 0) {
-        /* board's soft shadow on the table: four points of an area light */
+    if (*face == 0 || (*face == 1 && r->nbowls)) {
+        /* soft shadows of the board and the bowls: four points of an area light */
         int lit = 0;
         for (int k = 0; k < 4; k++) {
             v3 lpk = vadd(r->lp, V((k & 1) ? 60 : -60, (k & 2) ? 60 : -60, 0));
-            v3 ld = vsub(lpk, P);
-            double tt = ray_box(r, P, vnorm(ld), NULL);
-            if (tt < 0 || tt > vlen(ld))
-                lit++;
+            lit += !occluded_from(r, P, lpk, *face == 0);
         }
         shadow = lit / 4.0;
+    }
+    if (*face == 0) {
         /* ambient occlusion near the board's base */
         double ox = fabs(P.x) - r->g.half_w, oy = fabs(P.y) - r->g.half_h;
         double dist = sqrt(fmax(ox, 0) * fmax(ox, 0) + fmax(oy, 0) * fmax(oy, 0));
@@ -669,6 +741,20 @@ static void choose_scene(rnd_renderer_t *r)
     r->paper_hw[0] = 105;
     r->paper_hw[1] = 148;
     r->paper_ang = rnd_rng_range(&rng, -0.3, 0.3);
+    /* the stone bowls, at each player's right hand */
+    r->nbowls = rnd_rng_unit(&rng) < 0.8 ? 2 : 0;
+    r->bowl_r = rnd_rng_range(&rng, 55, 70);
+    r->bowl_h = rnd_rng_range(&rng, 60, 85);
+    static const double bowls[3][3] = { { 40, 55, 82 }, { 26, 26, 30 }, { 95, 140, 185 } };
+    int bk = rnd_rng_int(&rng, 3);
+    for (int k = 0; k < 2; k++) {
+        double sg = k == 0 ? 1 : -1; /* Black's bowl at +x near -y; White's mirrored */
+        r->bowl_xy[k][0] = sg * (g->half_w + r->bowl_r + rnd_rng_range(&rng, 25, 90));
+        r->bowl_xy[k][1] = -sg * (g->half_h - r->bowl_r - rnd_rng_range(&rng, 0, 120));
+        srgb_to_lin3(bowls[bk][0], bowls[bk][1], bowls[bk][2], r->bowl_alb[k]);
+    }
+    if (r->paper && r->nbowls && fabs(r->paper_c[0] - r->bowl_xy[r->paper_c[0] > 0 ? 0 : 1][0]) < 200)
+        r->paper_c[1] += r->paper_c[0] > 0 ? 170 : -170; /* keep the paper off the bowl */
 
     /* stones */
     srgb_to_lin3(rnd_rng_range(&rng, 24, 38), rnd_rng_range(&rng, 24, 36), rnd_rng_range(&rng, 24, 34), r->black_alb);
@@ -915,7 +1001,7 @@ static void draw_shadow(rnd_renderer_t *r, const rnd_stone_t *s, box_t b)
         for (int i = b.x0; i < b.x1; i++) {
             size_t k = (size_t)j * r->cw + i;
             int face = r->face[k];
-            if (face == 2 || face == 3)
+            if (face >= 2)
                 continue;
             if ((face == 1) != (s->z > 0.5))
                 continue;

@@ -116,11 +116,12 @@ static double last_v, last_rb;
 
 static int cmp_u8(const void *a, const void *b) { return *(const uint8_t *)a - *(const uint8_t *)b; }
 
-/* What the pixels around (px, py) show: 1 black, 2 white, 0 board (medians of a 5x5
- * patch, so that a stone's small specular highlight does not decide). */
+/* What the pixels around (px, py) show: 1 black, 2 white, 0 board. A 5x5 patch: black
+ * when its darker third is dark (a black stone's specular highlight covers its centre at
+ * this small size), white when its median is bright and grey, else board (yellowish). */
 static int classify(const cvb_image_t *img, double px, double py)
 {
-    uint8_t ch[3][25];
+    uint8_t lum[25], rb[25];
     int n = 0;
     for (int dy = -2; dy <= 2; dy++)
         for (int dx = -2; dx <= 2; dx++) {
@@ -128,21 +129,19 @@ static int classify(const cvb_image_t *img, double px, double py)
             if (x < 0 || y < 0 || x >= img->w || y >= img->h)
                 continue;
             const uint8_t *p = img->data + (size_t)y * img->stride + (size_t)x * 3;
-            for (int c = 0; c < 3; c++)
-                ch[c][n] = p[c];
+            lum[n] = (uint8_t)((p[0] + p[1] + p[2]) / 3);
+            int d = p[2] - p[0] + 128;
+            rb[n] = (uint8_t)(d < 0 ? 0 : d > 255 ? 255 : d);
             n++;
         }
     assert_true(n > 0);
-    for (int c = 0; c < 3; c++)
-        qsort(ch[c], (size_t)n, 1, cmp_u8);
-    double b = ch[0][n / 2], g = ch[1][n / 2], r = ch[2][n / 2];
-    double v = (b + g + r) / 3;
-    last_v = v;
-    last_rb = r - b;
-    if (v < 115) /* bare board is ~170..210 in these lights; a black stone's highlight
-                    lifts its median above 85 at this small size */
+    qsort(lum, (size_t)n, 1, cmp_u8);
+    qsort(rb, (size_t)n, 1, cmp_u8);
+    last_v = lum[n / 3];
+    last_rb = rb[n / 2] - 128;
+    if (lum[n / 3] < 100)
         return 1;
-    if (r - b < 38 && v > 140)
+    if (last_rb < 38 && lum[n / 2] > 140)
         return 2;
     return 0;
 }
