@@ -269,6 +269,8 @@ static int pb_libs(pb_t *b, int h, int max)
     return n;
 }
 
+static int pb_liblist(pb_t *b, int h, int *libs, int max);
+
 static void pb_add_empty(pb_t *b, int p)
 {
     b->epos[p] = (int16_t)b->nempty;
@@ -464,23 +466,63 @@ static void pb_play(pb_t *b, go_color_t c, int p)
 }
 
 /* One playout to the end; adds the final owner of each point to own[] (+1 black, -1 white). */
+/* The playout policy's choice near the last move (0: none): capture a chain left in atari
+ * next to it, save an own chain it put in atari, or (one time in two) answer next to it. */
+static int pb_local(pb_t *b, go_color_t c, int last)
+{
+    static const int around[8] = { 1, -1, GO_STRIDE, -GO_STRIDE, GO_STRIDE + 1,
+                                   GO_STRIDE - 1, -GO_STRIDE + 1, -GO_STRIDE - 1 };
+    int libs[2], cand[8], n = 0;
+    if (!last || b->col[last] == GO_EMPTY)
+        return 0;
+    /* capture: the last move's chain, or a chain next to it, in atari */
+    for (int d = -1; d < 4; d++) {
+        int q = d < 0 ? last : last + dirs[d];
+        if (b->col[q] == GO_OTHER(c) && pb_liblist(b, b->head[q], libs, 2) == 1
+            && pb_ok(b, c, libs[0]))
+            return libs[0];
+    }
+    /* save: an own chain next to the last move in atari */
+    for (int d = 0; d < 4; d++) {
+        int q = last + dirs[d];
+        if (b->col[q] == c && pb_liblist(b, b->head[q], libs, 2) == 1 && pb_ok(b, c, libs[0]))
+            return libs[0];
+    }
+    if (rnd(b) & 1)
+        return 0;
+    for (int d = 0; d < 8; d++) {
+        int q = last + around[d];
+        if (b->col[q] == GO_EMPTY && pb_ok(b, c, q))
+            cand[n++] = q;
+    }
+    return n ? cand[rnd(b) % (uint32_t)n] : 0;
+}
+
+/* One playout to the end; adds the final owner of each point to own[] (+1 black, -1 white). */
 static void pb_playout(pb_t *b, go_color_t first, int *own)
 {
-    int passes = 0, moves = 0, maxmoves = 3 * b->size * b->size;
+    int passes = 0, moves = 0, maxmoves = 3 * b->size * b->size, last = 0;
     go_color_t c = first;
     while (passes < 2 && moves < maxmoves) {
-        int played = 0;
-        if (b->nempty) {
+        int played = 0, p = pb_local(b, c, last);
+        if (p) {
+            pb_play(b, c, p);
+            played = 1;
+            last = p;
+        } else if (b->nempty) {
             int start = (int)(rnd(b) % (uint32_t)b->nempty);
             for (int i = 0; i < b->nempty; i++) {
-                int p = b->empt[(start + i) % b->nempty];
+                p = b->empt[(start + i) % b->nempty];
                 if (pb_ok(b, c, p)) {
                     pb_play(b, c, p);
                     played = 1;
+                    last = p;
                     break;
                 }
             }
         }
+        if (!played)
+            last = 0;
         passes = played ? 0 : passes + 1;
         moves++;
         c = GO_OTHER(c);

@@ -31,7 +31,7 @@
 #define KC_MIN_UNCOND 673
 #endif
 #ifndef KC_MIN_SCORE
-#define KC_MIN_SCORE 33
+#define KC_MIN_SCORE 48
 #endif
 
 typedef struct gtp_state {
