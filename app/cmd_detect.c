@@ -1,10 +1,12 @@
 /* cmd_detect.c: `kifucam detect IMAGE`: read the position from one photo or frame
  * (INTERFACE.md). Exit 0 read, 1 no board found, 2 bad usage or unreadable image. */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "app/cli.h"
 #include "vision/vis.h"
@@ -121,8 +123,31 @@ int cmd_detect(int argc, char **argv)
         cli_error("detect", "%s: cannot create the debug folder: %s", debug, strerror(errno));
         return 2;
     }
+    struct stat st;
+    if (stat(image, &st) != 0) {
+        cli_error("detect", "%s: cannot open: %s", image, strerror(errno));
+        return 2;
+    }
+    if (!S_ISREG(st.st_mode) || st.st_size == 0) {
+        cli_error("detect", "%s: not an image (%s)", image,
+                  S_ISREG(st.st_mode) ? "empty file" : "not a regular file");
+        return 2;
+    }
+    cvb_quiet();
+    /* the image libraries (libpng, libjpeg) print their own complaints on stderr: keep
+     * the contract's one line by muting fd 2 while decoding */
+    fflush(stderr);
+    int saved = dup(2), devnull = open("/dev/null", O_WRONLY);
+    if (saved >= 0 && devnull >= 0)
+        dup2(devnull, 2);
     cvb_image_t img = { 0 };
     int rc = cvb_imread(image, 1, &img);
+    if (saved >= 0 && devnull >= 0)
+        dup2(saved, 2);
+    if (saved >= 0)
+        close(saved);
+    if (devnull >= 0)
+        close(devnull);
     if (rc) {
         cli_error("detect", "%s: cannot read the image (%s)", image, cvb_strerror(rc));
         return 2;

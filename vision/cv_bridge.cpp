@@ -12,6 +12,7 @@
 
 #include <opencv2/calib3d.hpp>
 #include <opencv2/core.hpp>
+#include <opencv2/core/utils/logger.hpp>
 #include <opencv2/imgcodecs.hpp>
 #include <opencv2/imgproc.hpp>
 #include <opencv2/videoio.hpp>
@@ -365,6 +366,14 @@ void cvb_set_num_threads(int n)
 {
     try {
         cv::setNumThreads(n);
+    } catch (...) {
+    }
+}
+
+void cvb_quiet(void)
+{
+    try {
+        cv::utils::logging::setLogLevel(cv::utils::logging::LOG_LEVEL_SILENT);
     } catch (...) {
     }
 }

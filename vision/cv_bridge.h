@@ -97,6 +97,8 @@ int cvb_draw_circle(cvb_image_t *img, double x, double y, double radius, int b, 
 int cvb_gaussian_blur(const cvb_image_t *img, int ksize, double sigma, cvb_image_t *out);
 /* Limit OpenCV's worker threads (1: one core, for benchmarks). */
 void cvb_set_num_threads(int n);
+/* Silence OpenCV's own log lines on stderr (errors come back as status codes). */
+void cvb_quiet(void);
 
 /* ---- capture ---- */
 /* Convert packed YUYV (YUY2, BT.601) w x h (w even), src_stride bytes per row, to BGR in

@@ -204,10 +204,10 @@ static void test_bad_input(void **state)
     expect_fail("'%s/board.png' --calib x.json", 2, "calibration profiles are not supported yet");
     expect_fail("'%s/board.png' --size 7", 2, "--size");
     expect_fail("'%s/board.png' --format xml", 2, "--format");
-    expect_fail("'%s/board.png' --corners 1,2;3", 2, "--corners");
+    expect_fail("'%s/board.png' --corners '1,2;3'", 2, "--corners");
     expect_fail("'%s/board.png' --corners '0,0;10,10;20,20;30,30'", 2, "--corners");
     expect_fail("'%s/board.png' --bogus", 2, "--bogus");
-    expect_fail("'%s/board.png' '%s/board.png'", 2, "one image");
+    expect_fail("'%s/board.png' extra.png", 2, "one image");
 }
 
 int main(void)
