@@ -24,7 +24,12 @@ struct stn {
     int last_written;      /* move count at the last write, -1 before any */
     int board_lost;
     stn_stats_t stats;
+    stn_phase_t phase;
+    go_session_t *sess;            /* during and after the count */
+    uint8_t removed[GO_CELLS];     /* count: stones seen taken off the board */
 };
+
+static int stn_sync_phase(stn_t *s, double t);
 
 static double stn_now(void)
 {
@@ -165,6 +170,10 @@ stn_t *stn_create(const stn_config_t *cfg, int *err)
         goto fail;
     }
     s->last_written = -1;
+    if (go_game_over(s->game) && s->meta.result[0])
+        s->phase = STN_PHASE_DONE;   /* a finished record: nothing left to count */
+    else if ((rc = stn_sync_phase(s, 0.0)) != GO_OK)
+        goto fail;
     if ((rc = stn_after(s, 0)) < 0)
         goto fail;
     return s;
@@ -179,6 +188,7 @@ void stn_destroy(stn_t *s)
 {
     if (!s)
         return;
+    go_session_destroy(s->sess);
     stn_track_destroy(s->trk);
     stn_stab_destroy(s->stab);
     go_game_destroy(s->game);
@@ -187,9 +197,177 @@ void stn_destroy(stn_t *s)
     free(s);
 }
 
+/* ---- the count ---- */
+
+static int stn_count_event(stn_t *s, stn_event_kind_t kind, double t, uint64_t frame,
+                           const char *what)
+{
+    go_score_t *sc = malloc(sizeof *sc);
+    if (!sc)
+        return GO_ENOMEM;
+    stn_event_t e;
+    memset(&e, 0, sizeof e);
+    e.kind = kind;
+    e.frame = frame;
+    e.t = e.t_hand = t;
+    e.move = go_game_move_count(s->game);
+    const uint8_t *dead = go_session_dead(s->sess);
+    const go_board_t *b = go_session_board(s->sess);
+    int nd = 0;
+    for (int y = 0; y < b->size; y++)
+        for (int x = 0; x < b->size; x++)
+            if (dead[GO_PT(x, y)]) {
+                nd++;
+                if (e.npoints < STN_EV_MAX_POINTS)
+                    e.points[e.npoints++] = (go_point_t)GO_PT(x, y);
+            }
+    int rc = go_session_score(s->sess, sc);
+    if (rc == GO_OK) {
+        e.color = sc->winner;
+        if (kind == STN_EV_RESULT)
+            snprintf(e.msg, sizeof e.msg, "%s", sc->re);
+        else
+            snprintf(e.msg, sizeof e.msg, "%s: %d dead stones; the count now: %s", what, nd,
+                     sc->re);
+        rc = stn_events_push(&s->ev, &e);
+    }
+    free(sc);
+    return rc;
+}
+
+/* Enter or leave the count as the game's state says. */
+static int stn_sync_phase(stn_t *s, double t)
+{
+    int over = go_game_over(s->game);
+    if (s->phase == STN_PHASE_PLAY && over) {
+        if (go_game_resigned(s->game) != GO_EMPTY) {
+            s->phase = STN_PHASE_DONE;
+            return GO_OK;
+        }
+        const go_board_t *b = go_game_board(s->game);
+        go_score_params_t par;
+        memset(&par, 0, sizeof par);
+        par.komi2 = s->meta.komi2;
+        par.handicap = s->meta.handicap;
+        par.captures[GO_BLACK] = b->prisoners[GO_BLACK];
+        par.captures[GO_WHITE] = b->prisoners[GO_WHITE];
+        for (int i = 0; i < go_game_move_count(s->game); i++) {
+            const go_move_t *m = go_game_move(s->game, i);
+            if (m->kind == GO_MOVE_PASS)
+                par.pass_stones[m->color]++;
+        }
+        go_session_destroy(s->sess);
+        s->sess = go_session_create(b, go_game_rules(s->game), &par);
+        if (!s->sess)
+            return GO_ENOMEM;
+        int rc = go_session_propose(s->sess, NULL);
+        if (rc != GO_OK)
+            return rc;
+        memset(s->removed, 0, sizeof s->removed);
+        s->phase = STN_PHASE_COUNT;
+        return stn_count_event(s, STN_EV_COUNT, t, 0, "the game ended; dead stones proposed");
+    }
+    if (s->phase == STN_PHASE_COUNT && !over) {
+        go_session_destroy(s->sess);
+        s->sess = NULL;
+        s->phase = STN_PHASE_PLAY;
+    }
+    return GO_OK;
+}
+
+/* A view during the count: stones taken off are dead, stones put back alive again. */
+static int stn_count_view(stn_t *s, const stn_view_t *v)
+{
+    const go_board_t *b = go_session_board(s->sess);
+    uint8_t dead[GO_CELLS];
+    memcpy(dead, go_session_dead(s->sess), sizeof dead);
+    int off = 0, back = 0;
+    for (int y = 0; y < b->size; y++) {
+        for (int x = 0; x < b->size; x++) {
+            int p = GO_PT(x, y), sv = v->color[y * b->size + x];
+            if (b->color[p] != GO_BLACK && b->color[p] != GO_WHITE)
+                continue;
+            if (sv == GO_EMPTY) {
+                off += !dead[p];
+                dead[p] = 1;
+                s->removed[p] = 1;
+            } else if (sv == b->color[p] && s->removed[p]) {
+                back += dead[p] != 0;
+                dead[p] = 0;
+                s->removed[p] = 0;
+            }
+        }
+    }
+    if (!off && !back)
+        return GO_OK;
+    int rc = go_session_set_dead(s->sess, dead);
+    if (rc != GO_OK)
+        return rc;
+    char what[96];
+    snprintf(what, sizeof what, "%d stones taken off (dead), %d put back (alive)", off, back);
+    return stn_count_event(s, STN_EV_COUNT, v->t, v->frame, what);
+}
+
+stn_phase_t stn_phase(const stn_t *s)
+{
+    return s->phase;
+}
+
+const go_session_t *stn_session(const stn_t *s)
+{
+    return s->sess;
+}
+
+int stn_count_toggle(stn_t *s, int p, go_color_t by, double t)
+{
+    stn_events_clear(&s->ev);
+    if (s->phase != STN_PHASE_COUNT)
+        return GO_EINVAL;
+    int rc = go_session_toggle(s->sess, p, by);
+    if (rc < 0)
+        return rc;
+    return stn_count_event(s, STN_EV_COUNT, t, 0, "a group toggled");
+}
+
+int stn_count_accept(stn_t *s, go_color_t c, double t)
+{
+    stn_events_clear(&s->ev);
+    if (s->phase != STN_PHASE_COUNT)
+        return GO_EINVAL;
+    int rc = go_session_accept(s->sess, c);
+    if (rc != GO_OK)
+        return rc;
+    if (!go_session_agreed(s->sess))
+        return stn_count_event(s, STN_EV_COUNT, t, 0,
+                               c == GO_BLACK ? "Black accepts" : "White accepts");
+    go_score_t *sc = malloc(sizeof *sc);
+    char *comment = malloc(4096);
+    if (!sc || !comment) {
+        free(sc);
+        free(comment);
+        return GO_ENOMEM;
+    }
+    rc = go_session_score(s->sess, sc);
+    if (rc == GO_OK) {
+        snprintf(s->meta.result, sizeof s->meta.result, "%s", sc->re);
+        go_session_comment(s->sess, comment, 4096);
+        int n = go_game_move_count(s->game);
+        if (n > 0)
+            stn_track_note(s->trk, n - 1, comment);
+        s->phase = STN_PHASE_DONE;
+        rc = stn_count_event(s, STN_EV_RESULT, t, 0, NULL);
+        s->last_written = -1;
+    }
+    free(sc);
+    free(comment);
+    return stn_after(s, rc);
+}
+
 int stn_feed_view(stn_t *s, const stn_view_t *v)
 {
     stn_events_clear(&s->ev);
+    if (s->phase == STN_PHASE_COUNT)
+        return stn_after(s, stn_count_view(s, v)) < 0 ? GO_ENOMEM : s->ev.n;
     double t0 = stn_now();
     int rc = stn_track_feed(s->trk, v, &s->ev);
     s->stats.views++;
@@ -222,7 +400,9 @@ int stn_feed(stn_t *s, const vis_snapshot_t *snap)
     double t1 = stn_now();
     s->stats.frames++;
     s->stats.stab_s += t1 - t0;
-    if (rc == 1) {
+    if (rc == 1 && s->phase == STN_PHASE_COUNT) {
+        rc = stn_after(s, stn_count_view(s, &v));
+    } else if (rc == 1) {
         rc = stn_track_feed(s->trk, &v, &s->ev);
         s->stats.views++;
         s->stats.track_s += stn_now() - t1;
@@ -237,22 +417,36 @@ const stn_event_t *stn_events(const stn_t *s, int *n)
     return s->ev.v;
 }
 
+/* After a console action: the phase, then the record. */
+static int stn_action_done(stn_t *s, int rc, double t)
+{
+    if (rc == GO_OK)
+        rc = stn_sync_phase(s, t);
+    return stn_after(s, rc);
+}
+
 int stn_pass(stn_t *s, double t)
 {
     stn_events_clear(&s->ev);
-    return stn_after(s, stn_track_pass(s->trk, GO_EMPTY, t, &s->ev));
+    return stn_action_done(s, stn_track_pass(s->trk, GO_EMPTY, t, &s->ev), t);
 }
 
 int stn_undo(stn_t *s, double t)
 {
     stn_events_clear(&s->ev);
-    return stn_after(s, stn_track_undo(s->trk, t, &s->ev));
+    if (s->phase == STN_PHASE_DONE && s->meta.result[0] && !go_game_resigned(s->game)) {
+        s->meta.result[0] = '\0';   /* the count is undone with the last pass */
+        s->phase = STN_PHASE_COUNT;
+    }
+    if (s->phase == STN_PHASE_DONE)
+        s->phase = STN_PHASE_PLAY;
+    return stn_action_done(s, stn_track_undo(s->trk, t, &s->ev), t);
 }
 
 int stn_resign(stn_t *s, go_color_t c, double t)
 {
     stn_events_clear(&s->ev);
-    return stn_after(s, stn_track_resign(s->trk, c, t, &s->ev));
+    return stn_action_done(s, stn_track_resign(s->trk, c, t, &s->ev), t);
 }
 
 int stn_end(stn_t *s, double t)
@@ -263,7 +457,7 @@ int stn_end(stn_t *s, double t)
     int rc = GO_OK;
     while (rc == GO_OK && !go_game_over(s->game))
         rc = stn_track_pass(s->trk, GO_EMPTY, t, &s->ev);
-    return stn_after(s, rc);
+    return stn_action_done(s, rc, t);
 }
 
 int stn_set_result(stn_t *s, const char *result)

@@ -5,6 +5,7 @@
  *   for each frame:  int n = stn_feed(s, &snapshot);      // vision's vis_snapshot_t
  *                    const stn_event_t *ev = stn_events(s, &n);   // what happened
  *   console:         stn_pass(s, t) / stn_undo(s, t) / stn_resign(s, color, t) / stn_end(s, t)
+ *   the count:       stn_phase(s), stn_count_toggle(s, p, by, t), stn_count_accept(s, c, t)
  *   stn_game(s), stn_record_text(s), stn_destroy(s);
  *
  * Each frame goes through the stabiliser (stn_stab.h); an accepted view goes to the
@@ -19,6 +20,7 @@
 #define KIFUCAM_STATION_H
 
 #include "rules/go_game.h"
+#include "rules/go_session.h"
 #include "station/stn_event.h"
 #include "station/stn_record.h"
 #include "station/stn_stab.h"
@@ -69,6 +71,22 @@ int stn_end(stn_t *s, double t);                       /* the players agree the 
                                                           two passes from the side to move */
 /* Set the result (RE[], e.g. "B+3.5" from the count) and rewrite the record. */
 int stn_set_result(stn_t *s, const char *result);
+
+/* The count (after two passes or stn_end; not after a resignation): the station proposes
+ * the dead stones (rules/go_session.h) and reports them (STN_EV_COUNT). Stones the players
+ * take off the board are marked dead (a stone put back is alive again); the console
+ * toggles groups and accepts. When both accepted, the result goes to RE[] with the
+ * session's story as a comment on the last move (STN_EV_RESULT), and the record is
+ * rewritten. Undo (stn_undo) leaves the count and takes back the last pass. */
+typedef enum { STN_PHASE_PLAY = 0, STN_PHASE_COUNT, STN_PHASE_DONE } stn_phase_t;
+stn_phase_t stn_phase(const stn_t *s);
+/* Toggle the group at point p (go_board.h point) for player by (GO_EMPTY: arbiter).
+ * GO_EINVAL outside the count or on an empty point. */
+int stn_count_toggle(stn_t *s, int p, go_color_t by, double t);
+/* Player c accepts the current marking. GO_EINVAL outside the count. */
+int stn_count_accept(stn_t *s, go_color_t c, double t);
+/* The scoring session during and after the count, or NULL. */
+const go_session_t *stn_session(const stn_t *s);
 
 /* The game (never NULL; owned by the station). */
 const go_game_t *stn_game(const stn_t *s);

@@ -32,6 +32,10 @@ typedef enum {
     STN_EV_BOARD_LOST,     /* the camera lost the grid (board or camera moved) */
     STN_EV_RECORD_ERROR,   /* writing the SGF failed: the last good file stays, game in memory */
     STN_EV_RECORD_OK,      /* the SGF was written again after an error */
+    STN_EV_COUNT,          /* the count: dead stones proposed, marked (taken off the board or
+                              toggled), accepted; points[] = dead stones (capped), msg = the
+                              result of the current marking */
+    STN_EV_RESULT,         /* both players accepted the count: msg = RE[] ("B+3.5") */
     STN_EV_KIND_COUNT
 } stn_event_kind_t;
 

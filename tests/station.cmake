@@ -5,3 +5,4 @@ kc_test(test_station_referee SOURCES station/test_station_referee.c LIBS kc_stat
 kc_test(test_station_stab SOURCES station/test_station_stab.c LIBS kc_station kc_rules)
 kc_test(test_station_record SOURCES station/test_station_record.c LIBS kc_station kc_rules)
 kc_test(test_station_replay SOURCES station/test_station_replay.c LIBS kc_station kc_rules)
+kc_test(test_station_driver SOURCES station/test_station_driver.c LIBS kc_station kc_rules)

@@ -1,0 +1,199 @@
+/* test_station_driver.c: the station as `kifucam record` drives it: views and console
+ * actions through station.h, the end of the game (console passes, resignation), the count
+ * (proposal, dead stones taken off the board, toggles, accepts, the result in the
+ * record), undo out of the count, and the events' names. */
+#include <stddef.h>
+#include <stdarg.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "station/station.h"
+#include "stn_testutil.h"
+
+static uint64_t g_frame;
+
+static int feed(stn_t *s, const char *d)
+{
+    stn_view_t v;
+    g_frame += 10;
+    st_view(&v, d, g_frame, g_frame / 30.0, g_frame / 30.0 - 0.2);
+    int n = stn_feed_view(s, &v);
+    assert_true(n >= 0);
+    return n;
+}
+
+static const stn_event_t *find(const stn_t *s, stn_event_kind_t kind)
+{
+    int n;
+    const stn_event_t *ev = stn_events(s, &n);
+    for (int i = 0; i < n; i++)
+        if (ev[i].kind == kind)
+            return &ev[i];
+    return NULL;
+}
+
+static stn_t *station5(const char *path)
+{
+    stn_config_t c;
+    stn_config_defaults(&c);
+    c.size = 5;
+    c.rules = "chinese";
+    c.sgf_path = path;
+    c.date = "2026-11-30";
+    int err = 0;
+    stn_t *s = stn_create(&c, &err);
+    assert_non_null(s);
+    return s;
+}
+
+/* Black walls column b, White column c, then White invades at ac: dead. */
+static void play_walls(stn_t *s)
+{
+    static const char *const seq[] = {
+        ". X . . .\n. . . . .\n. . . . .\n. . . . .\n. . . . .\n",
+        ". X O . .\n. . . . .\n. . . . .\n. . . . .\n. . . . .\n",
+        ". X O . .\n. X . . .\n. . . . .\n. . . . .\n. . . . .\n",
+        ". X O . .\n. X O . .\n. . . . .\n. . . . .\n. . . . .\n",
+        ". X O . .\n. X O . .\n. X . . .\n. . . . .\n. . . . .\n",
+        ". X O . .\n. X O . .\n. X O . .\n. . . . .\n. . . . .\n",
+        ". X O . .\n. X O . .\n. X O . .\n. X . . .\n. . . . .\n",
+        ". X O . .\n. X O . .\n. X O . .\n. X O . .\n. . . . .\n",
+        ". X O . .\n. X O . .\n. X O . .\n. X O . .\n. X . . .\n",
+        ". X O . .\n. X O . .\n. X O . .\n. X O . .\n. X O . .\n",
+    };
+    for (int i = 0; i < 10; i++)
+        assert_int_equal(feed(s, seq[i]) > 0, 1);
+    assert_int_equal(stn_pass(s, 10.0), GO_OK);
+    assert_non_null(find(s, STN_EV_PASS));
+    feed(s, ". X O . .\n. X O . .\nO X O . .\n. X O . .\n. X O . .\n");
+    assert_int_equal(go_game_move_count(stn_game(s)), 12);
+}
+
+static void test_count_by_taking_stones_off(void **state)
+{
+    (void)state;
+    char path[64];
+    snprintf(path, sizeof path, "/tmp/kc-station-driver-%d.sgf", (int)getpid());
+    stn_t *s = station5(path);
+    play_walls(s);
+    assert_int_equal(stn_phase(s), STN_PHASE_PLAY);
+    assert_int_equal(stn_end(s, 20.0), GO_OK);
+    assert_true(go_game_over(stn_game(s)));
+    assert_int_equal(stn_phase(s), STN_PHASE_COUNT);
+    const stn_event_t *e = find(s, STN_EV_COUNT);
+    assert_non_null(e);
+    assert_non_null(stn_session(s));
+    /* the players take the dead stone off: marked dead whatever was proposed */
+    feed(s, ". X O . .\n. X O . .\n. X O . .\n. X O . .\n. X O . .\n");
+    assert_true(go_session_dead(stn_session(s))[GO_PT(0, 2)] != 0);
+    /* no new moves are read during the count */
+    assert_int_equal(go_game_move_count(stn_game(s)), 14);
+    assert_int_equal(stn_count_accept(s, GO_BLACK, 21.0), GO_OK);
+    assert_int_equal(stn_phase(s), STN_PHASE_COUNT);
+    assert_int_equal(stn_count_accept(s, GO_WHITE, 22.0), GO_OK);
+    assert_int_equal(stn_phase(s), STN_PHASE_DONE);
+    e = find(s, STN_EV_RESULT);
+    assert_non_null(e);
+    /* Chinese area: Black 10, White 15, komi 7.5 */
+    assert_string_equal(e->msg, "W+12.5");
+    assert_string_equal(stn_meta(s)->result, "W+12.5");
+    stn_loaded_t l;
+    assert_int_equal(stn_record_load(path, NULL, &l), GO_OK);
+    assert_string_equal(l.meta.result, "W+12.5");
+    assert_int_equal(l.nmoves, 14);
+    assert_non_null(l.comments[13]);   /* the count's story on the last move */
+    stn_loaded_fini(&l);
+    /* resuming a finished record: nothing to count */
+    stn_destroy(s);
+    stn_config_t c;
+    stn_config_defaults(&c);
+    c.resume_path = path;
+    int err = 0;
+    s = stn_create(&c, &err);
+    assert_non_null(s);
+    assert_int_equal(stn_phase(s), STN_PHASE_DONE);
+    stn_destroy(s);
+    unlink(path);
+}
+
+static void test_count_by_console_and_undo(void **state)
+{
+    (void)state;
+    stn_t *s = station5(NULL);
+    play_walls(s);
+    assert_int_equal(stn_pass(s, 20.0), GO_OK);
+    assert_int_equal(stn_phase(s), STN_PHASE_PLAY);
+    assert_int_equal(stn_pass(s, 21.0), GO_OK);
+    assert_int_equal(stn_phase(s), STN_PHASE_COUNT);
+    assert_non_null(find(s, STN_EV_END));
+    const uint8_t *dead = go_session_dead(stn_session(s));
+    int was = dead[GO_PT(0, 2)] != 0;
+    assert_int_equal(stn_count_toggle(s, GO_PT(0, 2), GO_BLACK, 22.0), GO_OK);
+    assert_int_equal(go_session_dead(stn_session(s))[GO_PT(0, 2)] != 0, !was);
+    assert_int_equal(stn_count_toggle(s, GO_PT(3, 3), GO_BLACK, 22.0), GO_EINVAL);
+    /* a player wants to go on: undo the last pass, back to play */
+    assert_int_equal(stn_undo(s, 23.0), GO_OK);
+    assert_int_equal(stn_phase(s), STN_PHASE_PLAY);
+    assert_null(stn_session(s));
+    assert_int_equal(stn_count_accept(s, GO_BLACK, 24.0), GO_EINVAL);
+    /* and resign instead: no count */
+    assert_int_equal(stn_resign(s, GO_EMPTY, 25.0), GO_OK);
+    assert_int_equal(stn_phase(s), STN_PHASE_DONE);
+    assert_null(stn_session(s));
+    char *text;
+    assert_int_equal(stn_record_text(s, &text), GO_OK);
+    assert_non_null(strstr(text, "RE[B+R]"));   /* White (to move) resigned */
+    free(text);
+    stn_destroy(s);
+}
+
+static void test_events_and_errors(void **state)
+{
+    (void)state;
+    assert_string_equal(stn_event_kind_name(STN_EV_MOVE), "move");
+    assert_string_equal(stn_event_kind_name(STN_EV_RESULT), "result");
+    assert_string_equal(stn_event_kind_name(STN_EV_KIND_COUNT), "unknown");
+    for (int k = 0; k < STN_EV_KIND_COUNT; k++)
+        assert_string_not_equal(stn_event_kind_name((stn_event_kind_t)k), "unknown");
+    stn_config_t c;
+    stn_config_defaults(&c);
+    int err = 0;
+    c.size = 1;
+    assert_null(stn_create(&c, &err));
+    assert_int_equal(err, GO_EINVAL);
+    c.size = 9;
+    c.rules = "no-such-rules";
+    assert_null(stn_create(&c, &err));
+    assert_int_equal(err, GO_EINVAL);
+    stn_destroy(NULL);
+    /* a snapshot of the wrong size */
+    c.rules = "japanese";
+    stn_t *s = stn_create(&c, &err);
+    assert_non_null(s);
+    vis_snapshot_t *snap = calloc(1, sizeof *snap);
+    snap->size = 13;
+    assert_int_equal(stn_feed(s, snap), GO_EINVAL);
+    snap->size = 9;
+    snap->board_lost = 1;
+    assert_int_equal(stn_feed(s, snap), 1);
+    assert_non_null(find(s, STN_EV_BOARD_LOST));
+    assert_int_equal(stn_feed(s, snap), 0);   /* reported once */
+    free(snap);
+    assert_int_equal(stn_stats(s).frames, 2);
+    stn_destroy(s);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_count_by_taking_stones_off),
+        cmocka_unit_test(test_count_by_console_and_undo),
+        cmocka_unit_test(test_events_and_errors),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
