@@ -2,6 +2,8 @@
  * Invariant: 0 <= n <= cap; v is NULL exactly when cap is 0. */
 #include "station/stn_event.h"
 
+#include <stdio.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -64,4 +66,57 @@ const char *stn_event_kind_name(stn_event_kind_t kind)
     if ((int)kind < 0 || kind >= STN_EV_KIND_COUNT)
         return "unknown";
     return names[kind];
+}
+
+/* Append to buf[0..len) at *pos, keeping count of the full length. */
+static void ev_put(char *buf, size_t len, size_t *pos, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+static void ev_put(char *buf, size_t len, size_t *pos, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    size_t room = *pos < len ? len - *pos : 0;
+    int n = vsnprintf(room ? buf + *pos : NULL, room, fmt, ap);
+    va_end(ap);
+    if (n > 0)
+        *pos += (size_t)n;
+}
+
+int stn_event_json(const stn_event_t *e, char *buf, size_t len)
+{
+    size_t pos = 0;
+    if (len)
+        buf[0] = '\0';
+    ev_put(buf, len, &pos, "{\"event\":\"%s\",\"n\":%d", stn_event_kind_name(e->kind), e->move);
+    if (e->color == GO_BLACK || e->color == GO_WHITE)
+        ev_put(buf, len, &pos, ",\"color\":\"%c\"", e->color == GO_BLACK ? 'B' : 'W');
+    if (e->npoints > 0) {
+        char p[3];
+        go_point_to_sgf(e->points[0], p);
+        ev_put(buf, len, &pos, ",\"point\":\"%s\"", p);
+    }
+    ev_put(buf, len, &pos, ",\"t\":%.3f,\"frame\":%llu,\"latency\":%.3f", e->t,
+           (unsigned long long)e->frame, e->t - e->t_hand);
+    if (e->npoints > 1) {
+        ev_put(buf, len, &pos, ",\"points\":[");
+        for (int i = 0; i < e->npoints; i++) {
+            char p[3];
+            go_point_to_sgf(e->points[i], p);
+            ev_put(buf, len, &pos, "%s\"%s\"", i ? "," : "", p);
+        }
+        ev_put(buf, len, &pos, "]");
+    }
+    ev_put(buf, len, &pos, ",\"msg\":\"");
+    for (const char *c = e->msg; *c; c++) {
+        unsigned char u = (unsigned char)*c;
+        if (u == '"' || u == '\\')
+            ev_put(buf, len, &pos, "\\%c", u);
+        else if (u < 0x20)
+            ev_put(buf, len, &pos, "\\u%04x", u);
+        else
+            ev_put(buf, len, &pos, "%c", u);
+    }
+    ev_put(buf, len, &pos, "\"}");
+    return (int)pos;
 }

@@ -7,6 +7,7 @@
 #ifndef KIFUCAM_STN_EVENT_H
 #define KIFUCAM_STN_EVENT_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "rules/go_board.h"
@@ -75,5 +76,11 @@ const stn_event_t *stn_events_find(const stn_events_t *l, stn_event_kind_t kind)
 
 /* Lower-case name of a kind ("move", "void", ...) as the JSON events use it; never NULL. */
 const char *stn_event_kind_name(stn_event_kind_t kind);
+
+/* The event as one line of JSON (INTERFACE.md, record --format json), no newline:
+ * {"event":"move","n":12,"color":"B","point":"qd","t":12.4,"frame":372,"latency":0.23,
+ *  "points":["qd","qc"],"msg":"..."}; "color"/"point"/"points" only when set. Writes at
+ * most len bytes with a NUL; returns the full length (as snprintf). */
+int stn_event_json(const stn_event_t *e, char *buf, size_t len);
 
 #endif

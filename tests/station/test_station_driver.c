@@ -160,6 +160,27 @@ static void test_events_and_errors(void **state)
     assert_string_equal(stn_event_kind_name(STN_EV_KIND_COUNT), "unknown");
     for (int k = 0; k < STN_EV_KIND_COUNT; k++)
         assert_string_not_equal(stn_event_kind_name((stn_event_kind_t)k), "unknown");
+    stn_event_t ev;
+    memset(&ev, 0, sizeof ev);
+    ev.kind = STN_EV_MOVE;
+    ev.color = GO_BLACK;
+    ev.move = 12;
+    ev.npoints = 2;
+    ev.points[0] = (go_point_t)GO_PT(16, 3);
+    ev.points[1] = (go_point_t)GO_PT(16, 2);
+    ev.t = 12.4;
+    ev.t_hand = 12.15;
+    ev.frame = 372;
+    snprintf(ev.msg, sizeof ev.msg, "say \"hi\"\\");
+    char js[512];
+    int n = stn_event_json(&ev, js, sizeof js);
+    assert_int_equal(n, (int)strlen(js));
+    assert_string_equal(js, "{\"event\":\"move\",\"n\":12,\"color\":\"B\",\"point\":\"qd\","
+                            "\"t\":12.400,\"frame\":372,\"latency\":0.250,"
+                            "\"points\":[\"qd\",\"qc\"],\"msg\":\"say \\\"hi\\\"\\\\\"}");
+    char small[10];
+    assert_int_equal(stn_event_json(&ev, small, sizeof small), n);
+    assert_int_equal(strlen(small), 9);
     stn_config_t c;
     stn_config_defaults(&c);
     int err = 0;
