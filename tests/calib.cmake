@@ -4,7 +4,12 @@
 #                      recovered, the straightness of the lines before and after (printed)
 #  calib_calibrate     the calibrate logic on rendered footage: one frame, rotation, given
 #                      corners, camera moved (check, re-locate), light of another colour
+#  calib_cli           `kifucam calibrate` end to end: calibrate, --check (fits, moved, broken
+#                      profiles), --corners/--rotate/--debug, --lens on a generated folder
 kc_test(test_calib_profile SOURCES calib/test_profile.c LIBS kc_calib_profile)
 kc_test(calib_lens SOURCES calib/test_lens.c LIBS kc_calib m)
 kc_test(calib_calibrate SOURCES calib/test_calibrate.c LIBS kc_calib kc_render m)
 set_tests_properties(calib_calibrate PROPERTIES TIMEOUT 300)
+kc_test(calib_cli SOURCES calib/test_calibrate_cli.c LIBS kc_calib kc_render m)
+add_dependencies(calib_cli kifucam)
+set_tests_properties(calib_cli PROPERTIES TIMEOUT 300)
