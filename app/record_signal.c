@@ -1,21 +1,23 @@
 /* record_signal.c: the end-signal watcher (record_signal.h).
  *
  * Invariants: a corner's `confirmed` reading changes only after the same reading held for
- * hold_s seconds and 3 frames; frames where most of the patch changed (a hand over it)
- * neither start nor end a run.
+ * hold_s seconds and 3 frames; frames where the patch is hidden (a hand: coloured change,
+ * or most of it changed) or the reading is unsure neither start nor end a run.
  */
 #include "app/record_signal.h"
 
+#include <math.h>
 #include <string.h>
+#include <stdlib.h>
 
 /* Patch beside a seat's lower right corner, for a seat at the record's bottom, in grid
  * units: beyond the right edge, from a little above the last line to well below it (a
  * stone lies on the table, below the board's surface: seen from above the board it
  * appears shifted toward the camera). */
-#define PATCH_X0 0.95
-#define PATCH_X1 2.5
-#define PATCH_Y0 (-1.2)
-#define PATCH_Y1 2.0
+#define PATCH_X0 0.75
+#define PATCH_X1 2.2
+#define PATCH_Y0 (-0.9)
+#define PATCH_Y1 1.3
 
 static void seat_to_grid(int size, int side, double u, double v, double *x, double *y)
 {
@@ -32,7 +34,7 @@ void rec_signal_init(rec_signal_t *s, int size, int black_side)
 {
     memset(s, 0, sizeof *s);
     s->size = size;
-    s->hold_s = 0.6;
+    s->hold_s = 0.5;
     for (int seat = 1; seat <= 2; seat++) {
         rec_corner_t *c = &s->corner[seat];
         int side = seat == 1 ? black_side : black_side + 2;
@@ -46,8 +48,9 @@ void rec_signal_init(rec_signal_t *s, int size, int black_side)
     }
 }
 
-/* Mean luma of a 3x3 pixel block around the image point of grid (x, y); -1 off the image. */
-static float luma_at(const cvb_image_t *img, const vis_geom_t *g, double x, double y)
+/* Mean luma of a 3x3 pixel block around the image point of grid (x, y); -1 off the image.
+ * *sat (may be NULL) gets the block's saturation, (max - min) / max of the mean BGR. */
+static float luma_sat(const cvb_image_t *img, const vis_geom_t *g, double x, double y, float *sat)
 {
     const double *H = g->H;
     double w = H[6] * x + H[7] * y + H[8];
@@ -57,15 +60,30 @@ static float luma_at(const cvb_image_t *img, const vis_geom_t *g, double x, doub
     int cx = (int)(px + 0.5), cy = (int)(py + 0.5);
     if (cx < 1 || cy < 1 || cx >= img->w - 1 || cy >= img->h - 1)
         return -1;
-    float sum = 0;
+    float sum = 0, bgr[3] = { 0, 0, 0 };
     for (int dy = -1; dy <= 1; dy++) {
         const uint8_t *row = img->data + (size_t)(cy + dy) * img->stride;
         for (int dx = -1; dx <= 1; dx++) {
             const uint8_t *p = row + (size_t)(cx + dx) * (size_t)img->channels;
             sum += img->channels >= 3 ? 0.114f * p[0] + 0.587f * p[1] + 0.299f * p[2] : p[0];
+            for (int k = 0; k < 3; k++)
+                bgr[k] += p[img->channels >= 3 ? k : 0];
         }
     }
+    if (sat) {
+        float mx = bgr[0], mn = bgr[0];
+        for (int k = 1; k < 3; k++) {
+            mx = bgr[k] > mx ? bgr[k] : mx;
+            mn = bgr[k] < mn ? bgr[k] : mn;
+        }
+        *sat = mx > 0 ? (mx - mn) / mx : 0;
+    }
     return sum / 9;
+}
+
+static float luma_at(const cvb_image_t *img, const vis_geom_t *g, double x, double y)
+{
+    return luma_sat(img, g, x, y, NULL);
 }
 
 void rec_signal_reference(rec_signal_t *s, const cvb_image_t *img, const vis_geom_t *g)
@@ -81,37 +99,55 @@ void rec_signal_reference(rec_signal_t *s, const cvb_image_t *img, const vis_geo
     s->have_ref = 1;
 }
 
-/* The corner's reading in this frame: rec_sig_t, or -1 when the patch is hidden. */
+static int cmp_float(const void *a, const void *b)
+{
+    float x = *(const float *)a, y = *(const float *)b;
+    return (x > y) - (x < y);
+}
+
+/* The corner's reading in this frame: rec_sig_t, or -1 when the patch is hidden or the
+ * reading unsure. Differences from the reference are taken relative to their median
+ * (the table's own change: exposure, light), so only a stone-sized change counts. */
 static int read_corner(const rec_corner_t *c, const cvb_image_t *img, const vis_geom_t *g)
 {
-    int n = 0, dark = 0, bright = 0;
-    for (int k = 0; k < REC_SIG_N * REC_SIG_N; k++) {
+    enum { NS = REC_SIG_N * REC_SIG_N };
+    float d[NS], sat[NS], y[NS], ds[NS];
+    int n = 0, dark = 0, bright = 0, hand = 0;
+    for (int k = 0; k < NS; k++) {
+        d[k] = 0;
+        y[k] = -1;
         if (c->ref_y[k] < 0)
             continue;
-        float y = luma_at(img, g, c->gx[k], c->gy[k]);
-        if (y < 0)
+        y[k] = luma_sat(img, g, c->gx[k], c->gy[k], &sat[k]);
+        if (y[k] < 0)
             continue;
-        n++;
-        float r = c->ref_y[k], d = y - r;
-        float dth = 0.4f * r > 35 ? 0.4f * r : 35;
-        float bth = 0.25f * r > 35 ? 0.25f * r : 35;
-        if (d < -dth)
-            dark++;
-        else if (d > bth)
-            bright++;
+        d[k] = y[k] - c->ref_y[k];
+        ds[n++] = d[k];
     }
-    if (n < REC_SIG_N * REC_SIG_N / 4)
+    if (n < NS / 4)
         return -1;
+    qsort(ds, (size_t)n, sizeof ds[0], cmp_float);
+    float med = ds[n / 2];
+    for (int k = 0; k < NS; k++) {
+        if (c->ref_y[k] < 0 || y[k] < 0)
+            continue;
+        float r = c->ref_y[k] + med, dd = d[k] - med;
+        float dth = 0.4f * r > 35 ? 0.4f * r : 35;
+        if (fabsf(dd) > 12 && sat[k] > 0.3f && y[k] > 40)
+            hand++; /* a changed, coloured sample: skin or a sleeve, not a stone */
+        else if (dd < -dth)
+            dark++;
+        else if (fabsf(dd) > 12)
+            bright++; /* changed, not much darker: a white stone (or its shading) */
+    }
     double fd = (double)dark / n, fb = (double)bright / n;
-    if (fd + fb > 0.5)
+    if (fd + fb > 0.45 || hand > n / 50)
         return -1;
-    if (fd >= 0.07 && fd > 2 * fb)
-        return REC_SIG_BLACK;
-    if (fb >= 0.07 && fb > 2 * fd)
-        return REC_SIG_WHITE;
-    if (fd + fb >= 0.07)
-        return -1;
-    return REC_SIG_NONE;
+    if (fd + fb < 0.03)
+        return REC_SIG_NONE;
+    if (fd + fb < 0.05)
+        return -1; /* unsure: neither starts nor ends a run */
+    return fd >= 1.5 * fb ? REC_SIG_BLACK : REC_SIG_WHITE;
 }
 
 int rec_signal_feed(rec_signal_t *s, const cvb_image_t *img, const vis_geom_t *g, double t)

@@ -10,7 +10,8 @@
  * through the board's homography), remembers how it looked when the board was found
  * (rec_signal_reference) and calls a corner "black" or "white" when a stone-sized share
  * of the patch turned dark or bright (not a hand covering all of it) and stayed so for
- * hold_s seconds. Plain C: reads BGR pixels directly; never prints.
+ * hold_s seconds, with no coloured change (skin, a sleeve) in the patch. Plain C: reads
+ * BGR pixels directly; never prints.
  */
 #ifndef KIFUCAM_RECORD_SIGNAL_H
 #define KIFUCAM_RECORD_SIGNAL_H
@@ -35,7 +36,7 @@ typedef struct rec_corner {
 typedef struct rec_signal {
     int size;
     int have_ref;
-    double hold_s;                   /* seconds a reading must hold; default 0.6 */
+    double hold_s;                   /* seconds a reading must hold; default 0.5 */
     rec_corner_t corner[3];          /* index 1 Black's, 2 White's */
 } rec_signal_t;
 
