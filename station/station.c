@@ -27,6 +27,7 @@ struct stn {
     stn_phase_t phase;
     go_session_t *sess;            /* during and after the count */
     uint8_t removed[GO_CELLS];     /* count: stones seen taken off the board */
+    int outside[4][3];             /* stones last seen outside each corner, per colour */
 };
 
 static int stn_sync_phase(stn_t *s, double t);
@@ -496,4 +497,62 @@ int stn_record_status(const stn_t *s)
 stn_stats_t stn_stats(const stn_t *s)
 {
     return s->stats;
+}
+
+/* ---- the physical signals ---- */
+
+stn_corner_t stn_seat_corner(stn_edge_t e)
+{
+    switch (e) {
+    case STN_EDGE_TOP: return STN_CORNER_TL;
+    case STN_EDGE_LEFT: return STN_CORNER_BL;
+    case STN_EDGE_RIGHT: return STN_CORNER_TR;
+    default: return STN_CORNER_BR;
+    }
+}
+
+static stn_edge_t stn_opposite(stn_edge_t e)
+{
+    switch (e) {
+    case STN_EDGE_TOP: return STN_EDGE_BOTTOM;
+    case STN_EDGE_LEFT: return STN_EDGE_RIGHT;
+    case STN_EDGE_RIGHT: return STN_EDGE_LEFT;
+    default: return STN_EDGE_TOP;
+    }
+}
+
+int stn_outside(stn_t *s, stn_corner_t c, int nblack, int nwhite, double t)
+{
+    stn_events_clear(&s->ev);
+    if ((int)c < 0 || c > STN_CORNER_BL || nblack < 0 || nwhite < 0)
+        return GO_EINVAL;
+    int add[3] = { 0, nblack - s->outside[c][GO_BLACK], nwhite - s->outside[c][GO_WHITE] };
+    s->outside[c][GO_BLACK] = nblack;
+    s->outside[c][GO_WHITE] = nwhite;
+    go_color_t p = GO_EMPTY;
+    if (c == stn_seat_corner(s->cfg.black_edge))
+        p = GO_BLACK;
+    else if (c == stn_seat_corner(stn_opposite(s->cfg.black_edge)))
+        p = GO_WHITE;
+    if (p == GO_EMPTY || s->phase != STN_PHASE_PLAY)
+        return GO_OK;   /* not a seat's corner, or the game is over: stones put aside */
+    int own = p == GO_BLACK ? nblack : nwhite;
+    if (add[p] > 0 && own >= 2)
+        return stn_action_done(s, stn_track_resign(s->trk, p, t, &s->ev), t);
+    if (add[GO_OTHER(p)] > 0) {
+        if (go_game_turn(s->game) != p) {
+            stn_event_t e;
+            memset(&e, 0, sizeof e);
+            e.kind = STN_EV_UNEXPLAINED;
+            e.color = p;
+            e.t = e.t_hand = t;
+            e.move = go_game_move_count(s->game);
+            snprintf(e.msg, sizeof e.msg,
+                     "%s signalled the end out of turn (the side to move signals first)",
+                     p == GO_BLACK ? "Black" : "White");
+            return stn_events_push(&s->ev, &e);
+        }
+        return stn_action_done(s, stn_track_pass(s->trk, p, t, &s->ev), t);
+    }
+    return GO_OK;
 }

@@ -29,6 +29,13 @@
 
 #define STN_KOMI_DEFAULT (-100000)   /* komi2 value meaning "the rules' standard komi" */
 
+/* Edges and corners of the board as the record is drawn (row 0 at the top). */
+typedef enum { STN_EDGE_BOTTOM = 0, STN_EDGE_TOP, STN_EDGE_LEFT, STN_EDGE_RIGHT } stn_edge_t;
+typedef enum { STN_CORNER_TL = 0, STN_CORNER_TR, STN_CORNER_BR, STN_CORNER_BL } stn_corner_t;
+/* The lower-right corner as seen from a seat at edge e (bottom: BR, top: TL, left: BL,
+ * right: TR). */
+stn_corner_t stn_seat_corner(stn_edge_t e);
+
 typedef struct stn_config {
     int size;                  /* board size 2..25; default 19 (ignored when resuming) */
     const char *rules;         /* preset name (go_rules.h); default "chinese" */
@@ -38,6 +45,8 @@ typedef struct stn_config {
     const char *date;          /* DT (YYYY-MM-DD), or NULL: today (UTC) */
     const char *sgf_path;      /* the record, rewritten after every move; NULL: none */
     const char *resume_path;   /* an SGF to continue (its settings win), or NULL */
+    stn_edge_t black_edge;     /* the edge Black sits at (from the calibration); White sits
+                                  at the opposite one; default STN_EDGE_BOTTOM */
     stn_stab_config_t stab;    /* stabiliser settings (stn_stab_defaults) */
     stn_track_config_t track;  /* tracker and referee settings (stn_track_defaults) */
 } stn_config_t;
@@ -87,6 +96,15 @@ int stn_count_toggle(stn_t *s, int p, go_color_t by, double t);
 int stn_count_accept(stn_t *s, go_color_t c, double t);
 /* The scoring session during and after the count, or NULL. */
 const go_session_t *stn_session(const stn_t *s);
+
+/* The physical signals of the Chinese competition rules, from what lies just outside the
+ * board at corner c now (nblack, nwhite stones; whoever sees them — vision — reports the
+ * counts, as often as it likes). New stones at a player's own lower-right corner (his
+ * seat's, see black_edge): one of the other colour is his end signal — the side to move
+ * first, then the opponent (each a pass; the second ends the game and starts the count);
+ * two of his own colour are his resignation. Returns 0, or the GO_E* code of the action;
+ * an end signal out of turn is reported (STN_EV_UNEXPLAINED) and ignored. */
+int stn_outside(stn_t *s, stn_corner_t c, int nblack, int nwhite, double t);
 
 /* The game (never NULL; owned by the station). */
 const go_game_t *stn_game(const stn_t *s);
