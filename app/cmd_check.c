@@ -1,4 +1,4 @@
-/* cmd_check.c: `kifucam check GAME.sgf... [--rules NAME]` (INTERFACE.md).
+/* cmd_check.c: `kifucam check GAME.sgf... [--rules NAME] [--charset CS]` (INTERFACE.md).
  *
  * Streams every game tree of every file (sgf_parse_each: one tree in memory at a time),
  * replays its main line tolerantly (sgf_replay) and prints one line per illegal move:
@@ -20,6 +20,7 @@
 
 typedef struct check_ctx {
     const char *file;
+    const sgf_opts_t *opts;
     const go_rules_t *rules;   /* NULL: each game's RU[] */
     long games, moves, illegal;
     int errors;
@@ -28,13 +29,15 @@ typedef struct check_ctx {
 static void usage(FILE *f)
 {
     fprintf(f,
-            "usage: kifucam check GAME.sgf... [--rules NAME]\n"
+            "usage: kifucam check GAME.sgf... [--rules NAME] [--charset CS]\n"
             "Replay every game of every file (collections too) and list the illegal moves.\n"
             "  --rules NAME  judge under these rules instead of each game's RU[] (default\n"
             "                chinese when RU[] is absent):");
     for (int i = 0; go_rules_names[i]; i++)
         fprintf(f, " %s", go_rules_names[i]);
     fprintf(f, "\n"
+               "  --charset CS  charset of files without CA[] (e.g. CP949 for Korean server\n"
+               "                records; default: UTF-8 when valid, else GB18030, else Latin-1)\n"
                "Output: one line per illegal move, FILE:GAME: move N (B qd): reason\n"
                "        then: checked G games, M moves, I illegal\n"
                "Exit: 0 all legal, 1 some illegal, 2 bad usage or unreadable/malformed file.\n");
@@ -105,7 +108,7 @@ static int check_file(check_ctx_t *cx, const char *path)
     }
     cx->file = path;
     sgf_error_t e;
-    int rc = sgf_parse_each(buf, n, NULL, on_game, cx, &e);
+    int rc = sgf_parse_each(buf, n, cx->opts, on_game, cx, &e);
     free(buf);
     if (rc) {
         fprintf(stderr, "%s:%d:%d: %s\n", path, e.line, e.col, e.msg[0] ? e.msg : sgf_strerror(rc));
@@ -118,6 +121,8 @@ int cmd_check(int argc, char **argv)
 {
     go_rules_t rules;
     const go_rules_t *rp = NULL;
+    sgf_opts_t opts;
+    sgf_opts_defaults(&opts);
     int nfiles = 0;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
@@ -135,6 +140,13 @@ int cmd_check(int argc, char **argv)
                 return 2;
             }
             rp = &rules;
+        } else if (!strcmp(argv[i], "--charset") || !strncmp(argv[i], "--charset=", 10)) {
+            const char *cs = argv[i][9] == '=' ? argv[i] + 10 : (i + 1 < argc ? argv[++i] : NULL);
+            if (!cs || !*cs) {
+                cli_error("check", "--charset needs a name (kifucam check --help)");
+                return 2;
+            }
+            opts.charset = cs;
         } else if (argv[i][0] == '-' && argv[i][1]) {
             cli_error("check", "unknown option '%s' (kifucam check --help)", argv[i]);
             return 2;
@@ -146,10 +158,10 @@ int cmd_check(int argc, char **argv)
         cli_error("check", "no SGF file given (kifucam check --help)");
         return 2;
     }
-    check_ctx_t cx = { NULL, rp, 0, 0, 0, 0 };
+    check_ctx_t cx = { NULL, &opts, rp, 0, 0, 0, 0 };
     int failed = 0;
     for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--rules")) {
+        if (!strcmp(argv[i], "--rules") || !strcmp(argv[i], "--charset")) {
             i++;
             continue;
         }

@@ -113,6 +113,8 @@ static void test_help_and_usage(void **state)
     assert_non_null(strstr(err, "nosuchrules"));
     assert_int_equal(run(b, "check good.sgf --frobnicate"), 2);
     assert_int_equal(run(b, "check good.sgf --rules"), 2);
+    assert_int_equal(run(b, "check good.sgf --charset"), 2);
+    assert_int_equal(run(b, "check good.sgf --charset CP949"), 0);
 }
 
 static void test_all_legal(void **state)
