@@ -85,6 +85,9 @@ typedef struct web_config {
     int connection_timeout_s;   /* a connection idle this long is closed; default 15 s */
     size_t max_body;            /* largest accepted request body in bytes; default 4096 */
     int keepalive_s;            /* SSE comment sent to idle /events clients; default 10 s */
+    int low_priority;           /* 1 (default): the server's threads run at SCHED_BATCH and
+                                   nice +5, so that they never preempt the recording loop;
+                                   0: the caller's priority */
 } web_config_t;
 
 /* Fill *cfg with the defaults above. */

@@ -1,19 +1,25 @@
 /* web_server.c: the embedded HTTP server behind web.h (libmicrohttpd's epoll event loop in
- * one internal thread, plus a ticker thread for the /events keepalives).
+ * one internal thread, plus a "waker" thread that resumes the /events clients).
  *
  * Why an event loop and not a thread per connection: a published state must reach every
  * /events client at once; with a thread each, every publish woke hundreds of threads and
  * took the cores from the recording loop. Here an idle /events connection is suspended
- * (MHD_suspend_connection from its content reader); a publish resumes them all, and the
- * one server thread writes the event to each socket without blocking on any of them.
+ * (MHD_suspend_connection from its content reader); a publish only swaps the state in and
+ * signals the waker thread, which resumes them all (so the publisher, the station's
+ * recording loop, never waits for the network or for MHD's locks); the one server thread
+ * then writes the event to each socket without blocking on any of them. The waker also
+ * resumes, once a second, the clients due for a keepalive.
  *
  * Invariants:
  *  - everything published (state, record, frame, the event ring) lives under srv->mu;
  *    request handlers copy what they serve while holding it, never the network write;
  *  - an /events client is suspended only by its own reader, under srv->mu, after finding
- *    nothing to send; publish, the ticker and destroy resume it under srv->mu: no wakeup
- *    is lost, and after `stopping` no reader suspends again (destroy resumes everyone
- *    before MHD_stop_daemon, which must never meet a suspended connection);
+ *    nothing to send (cl->suspended set); only the waker and destroy resume it, clearing
+ *    cl->suspended under srv->mu first (so exactly one of them resumes it; MHD never frees
+ *    a suspended connection, so the waker may call MHD_resume_connection after unlocking).
+ *    No wakeup is lost: a reader checks srv->seq under the same lock. After `stopping` no
+ *    reader suspends again, and destroy joins the waker, then resumes everyone before
+ *    MHD_stop_daemon, which must never meet a suspended connection;
  *  - events[] holds the last WEB_RING published events; events[seq % WEB_RING] is the
  *    event numbered seq; an event is shared by reference count (under srv->mu) by the
  *    /events clients still sending it;
@@ -38,6 +44,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sched.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
@@ -60,9 +68,11 @@ struct web_server {
     void *user;
 
     pthread_mutex_t mu;
-    pthread_cond_t cv;          /* wakes the ticker at stop */
-    pthread_t ticker;
-    bool ticker_started;
+    pthread_cond_t cv;          /* wakes the waker: a publish, or stop */
+    pthread_t waker;
+    bool waker_started;
+    bool wake_pending;          /* a publish the waker has not handled yet */
+    struct web_sse **wake_list; /* the waker's scratch: max_sse_clients entries */
     struct web_sse *sse_head;   /* every /events client (a doubly linked list) */
     pthread_mutex_t action_mu;
     bool stopping;
@@ -123,6 +133,7 @@ void web_config_defaults(web_config_t *cfg)
     cfg->connection_timeout_s = 15;
     cfg->max_body = 4096;
     cfg->keepalive_s = 10;
+    cfg->low_priority = 1;
 }
 
 int web_config_parse_listen(web_config_t *cfg, const char *spec, char *buf, size_t len)
@@ -335,7 +346,7 @@ static ssize_t sse_read(void *cls, uint64_t pos, char *buf, size_t max)
                 memcpy(buf, ka, sizeof ka - 1);
                 return (ssize_t)(sizeof ka - 1);
             }
-            cl->suspended = true;           /* until a publish, the ticker or destroy */
+            cl->suspended = true;           /* until a publish, a keepalive or destroy */
             MHD_suspend_connection(cl->conn);
             pthread_mutex_unlock(&srv->mu);
             return 0;
@@ -380,20 +391,39 @@ static void sse_free(void *cls)
     free(cl);
 }
 
-/* The ticker: once a second, resume the /events clients due for a keepalive. */
-static void *ticker_main(void *arg)
+/* The waker: after each publish resume every suspended /events client, and once a second
+ * those due for a keepalive. The resumes happen outside srv->mu (see the invariants). */
+static void *waker_main(void *arg)
 {
     web_server_t *srv = arg;
+    struct timespec tick;
+    clock_gettime(CLOCK_MONOTONIC, &tick);
     pthread_mutex_lock(&srv->mu);
     while (!srv->stopping) {
-        struct timespec until;
-        clock_gettime(CLOCK_MONOTONIC, &until);
-        until.tv_sec += 1;
-        pthread_cond_timedwait(&srv->cv, &srv->mu, &until);
-        time_t now = mono_s();
-        for (web_sse_t *cl = srv->sse_head; cl && !srv->stopping; cl = cl->next_cl)
-            if (cl->suspended && now - cl->last_send >= srv->cfg.keepalive_s)
-                sse_wake_locked(cl);
+        struct timespec now_ts;
+        clock_gettime(CLOCK_MONOTONIC, &now_ts);
+        bool keepalive_due = now_ts.tv_sec > tick.tv_sec ||
+                             (now_ts.tv_sec == tick.tv_sec && now_ts.tv_nsec >= tick.tv_nsec);
+        if (!srv->wake_pending && !keepalive_due) {
+            pthread_cond_timedwait(&srv->cv, &srv->mu, &tick);
+            continue;
+        }
+        if (keepalive_due)
+            tick.tv_sec = now_ts.tv_sec + 1;
+        bool all = srv->wake_pending;
+        srv->wake_pending = false;
+        time_t now = now_ts.tv_sec;
+        int n = 0;
+        for (web_sse_t *cl = srv->sse_head; cl; cl = cl->next_cl)
+            if (cl->suspended && (all || now - cl->last_send >= srv->cfg.keepalive_s) &&
+                n < srv->cfg.max_sse_clients) {
+                cl->suspended = false;
+                srv->wake_list[n++] = cl;
+            }
+        pthread_mutex_unlock(&srv->mu);
+        for (int i = 0; i < n; i++)
+            MHD_resume_connection(srv->wake_list[i]->conn);
+        pthread_mutex_lock(&srv->mu);
     }
     pthread_mutex_unlock(&srv->mu);
     return NULL;
@@ -677,6 +707,54 @@ static int make_token(char out[33])
     return WEB_OK;
 }
 
+#ifndef SCHED_BATCH
+#define SCHED_BATCH 3   /* Linux; <sched.h> shows it only with _GNU_SOURCE */
+#endif
+
+/* What the starter thread needs and gives back. */
+typedef struct web_start {
+    web_server_t *srv;
+    unsigned flags;
+    const struct sockaddr *sa;
+    int rc;
+} web_start_t;
+
+/* Runs in a short-lived thread: lowers its own priority (SCHED_BATCH: no wakeup
+ * preemption of the recording loop; nice +5), then starts MHD's thread and the waker,
+ * which inherit both. Best effort: a refusal leaves the normal priority. */
+static void *starter_main(void *arg)
+{
+    web_start_t *st = arg;
+    web_server_t *srv = st->srv;
+    if (srv->cfg.low_priority) {
+        struct sched_param sp;
+        memset(&sp, 0, sizeof sp);
+        pthread_setschedparam(pthread_self(), SCHED_BATCH, &sp);
+        setpriority(PRIO_PROCESS, 0, getpriority(PRIO_PROCESS, 0) + 5);  /* this thread (Linux) */
+    }
+    const web_config_t *c = &srv->cfg;
+    srv->daemon = MHD_start_daemon(
+        st->flags, 0, NULL, NULL, on_request, srv,
+        MHD_OPTION_SOCK_ADDR, st->sa,
+        MHD_OPTION_CONNECTION_LIMIT, (unsigned int)c->max_connections,
+        MHD_OPTION_CONNECTION_TIMEOUT, (unsigned int)c->connection_timeout_s,
+        MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)(64 * 1024),
+        MHD_OPTION_NOTIFY_COMPLETED, on_completed, srv,
+        MHD_OPTION_UNESCAPE_CALLBACK, unescape, srv,
+        MHD_OPTION_END);
+    if (!srv->daemon) {
+        st->rc = WEB_ESTART;
+        return NULL;
+    }
+    if (pthread_create(&srv->waker, NULL, waker_main, srv) != 0) {
+        st->rc = WEB_ENOMEM;
+        return NULL;
+    }
+    srv->waker_started = true;
+    st->rc = WEB_OK;
+    return NULL;
+}
+
 int web_server_create(const web_config_t *cfg, web_action_fn on_action, void *user,
                       web_server_t **out)
 {
@@ -730,6 +808,11 @@ int web_server_create(const web_config_t *cfg, web_action_fn on_action, void *us
     }
     srv->on_action = on_action;
     srv->user = user;
+    srv->wake_list = calloc((size_t)c.max_sse_clients, sizeof *srv->wake_list);
+    if (!srv->wake_list) {
+        free(srv);
+        return WEB_ENOMEM;
+    }
     pthread_mutex_init(&srv->mu, NULL);
     pthread_mutex_init(&srv->action_mu, NULL);
     pthread_condattr_t ca;
@@ -738,24 +821,17 @@ int web_server_create(const web_config_t *cfg, web_action_fn on_action, void *us
     pthread_cond_init(&srv->cv, &ca);
     pthread_condattr_destroy(&ca);
 
-    srv->daemon = MHD_start_daemon(
-        flags, 0, NULL, NULL, on_request, srv,
-        MHD_OPTION_SOCK_ADDR, sa,
-        MHD_OPTION_CONNECTION_LIMIT, (unsigned int)c.max_connections,
-        MHD_OPTION_CONNECTION_TIMEOUT, (unsigned int)c.connection_timeout_s,
-        MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)(64 * 1024),
-        MHD_OPTION_NOTIFY_COMPLETED, on_completed, srv,
-        MHD_OPTION_UNESCAPE_CALLBACK, unescape, srv,
-        MHD_OPTION_END);
-    if (!srv->daemon) {
-        web_server_destroy(srv);
-        return WEB_ESTART;
-    }
-    if (pthread_create(&srv->ticker, NULL, ticker_main, srv) != 0) {
+    web_start_t st = { srv, flags, sa, WEB_ENOMEM };
+    pthread_t starter;
+    if (pthread_create(&starter, NULL, starter_main, &st) != 0) {
         web_server_destroy(srv);
         return WEB_ENOMEM;
     }
-    srv->ticker_started = true;
+    pthread_join(starter, NULL);
+    if (st.rc != WEB_OK) {
+        web_server_destroy(srv);
+        return st.rc;
+    }
     const union MHD_DaemonInfo *info = MHD_get_daemon_info(srv->daemon, MHD_DAEMON_INFO_BIND_PORT);
     srv->port = info ? info->port : c.port;
     *out = srv;
@@ -774,11 +850,13 @@ void web_server_destroy(web_server_t *srv)
     pthread_mutex_lock(&srv->mu);
     srv->stopping = true;
     pthread_cond_broadcast(&srv->cv);
+    pthread_mutex_unlock(&srv->mu);
+    if (srv->waker_started)
+        pthread_join(srv->waker, NULL);
+    pthread_mutex_lock(&srv->mu);
     for (web_sse_t *cl = srv->sse_head; cl; cl = cl->next_cl)
         sse_wake_locked(cl);
     pthread_mutex_unlock(&srv->mu);
-    if (srv->ticker_started)
-        pthread_join(srv->ticker, NULL);
     if (srv->daemon)
         MHD_stop_daemon(srv->daemon);
     for (int i = 0; i < WEB_RING; i++)
@@ -786,6 +864,7 @@ void web_server_destroy(web_server_t *srv)
     free(srv->state);
     free(srv->sgf);
     free(srv->frame);
+    free(srv->wake_list);
     pthread_cond_destroy(&srv->cv);
     pthread_mutex_destroy(&srv->action_mu);
     pthread_mutex_destroy(&srv->mu);
@@ -835,8 +914,8 @@ int web_server_publish_state(web_server_t *srv, const char *state_json)
     free(srv->state);
     srv->state = compact;
     srv->state_len = len;
-    for (web_sse_t *cl = srv->sse_head; cl; cl = cl->next_cl)
-        sse_wake_locked(cl);
+    srv->wake_pending = true;
+    pthread_cond_signal(&srv->cv);
     pthread_mutex_unlock(&srv->mu);
     return WEB_OK;
 }
