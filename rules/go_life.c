@@ -231,6 +231,9 @@ typedef struct pb {
     uint64_t rng;
     const uint8_t *closed;       /* playouts: per point, the colour that may NOT play there
                                     (GO_BLACK/GO_WHITE bits), or NULL */
+    uint32_t gen;                /* bumped by every move: liberty cache generation */
+    uint32_t lgen[GO_CELLS];     /* at a head: generation of lcache */
+    uint8_t lcache[GO_CELLS];    /* at a head: liberties, capped at 3 */
 } pb_t;
 
 static uint32_t rnd(pb_t *b)
@@ -250,23 +253,35 @@ static void pb_newstamp(pb_t *b)
     }
 }
 
-/* Liberties of the chain with head h, counting up to max (stops there). */
-static int pb_libs(pb_t *b, int h, int max)
+/* Liberties of the chain with head h, capped at 3 (cached until the next move). */
+static int pb_libs2(pb_t *b, int h)
 {
     int n = 0, s = h;
+    if (b->lgen[h] == b->gen)
+        return b->lcache[h];
     pb_newstamp(b);
     do {
         for (int d = 0; d < 4; d++) {
             int q = s + dirs[d];
             if (b->col[q] == GO_EMPTY && b->mark[q] != b->stamp) {
                 b->mark[q] = b->stamp;
-                if (++n >= max)
-                    return n;
+                if (++n >= 3)
+                    goto done;
             }
         }
         s = b->nxt[s];
     } while (s != h);
+done:
+    b->lgen[h] = b->gen;
+    b->lcache[h] = (uint8_t)n;
     return n;
+}
+
+/* Liberties of the chain with head h, counting up to max <= 3 (stops there). */
+static int pb_libs(pb_t *b, int h, int max)
+{
+    int n = pb_libs2(b, h);
+    return n < max ? n : max;
 }
 
 static int pb_liblist(pb_t *b, int h, int *libs, int max);
@@ -292,6 +307,8 @@ static void pb_init(pb_t *b, const uint8_t *w, int size)
     b->nempty = 0;
     b->stamp = 0;
     b->closed = NULL;
+    b->gen = 1;
+    memset(b->lgen, 0, sizeof b->lgen);
     memset(b->mark, 0, sizeof b->mark);
     for (int p = 0; p < GO_CELLS; p++) {
         b->head[p] = 0;
@@ -383,8 +400,11 @@ static int pb_ok(pb_t *b, go_color_t c, int p)
         if (bad < (offn ? 1 : 2))
             return 0;
     }
-    if (captures)
+    if (captures || empties >= 2)
         return 1;
+    for (int k = 0; k < nh; k++)
+        if (pb_libs2(b, heads[k]) >= 3)
+            return 1;   /* the joined chain keeps two liberties or more */
     /* liberties after the move: empty neighbours of p and of the joined chains */
     {
         int libs = 0, stones = 1;
@@ -415,7 +435,6 @@ static int pb_ok(pb_t *b, go_color_t c, int p)
             return 0;                     /* suicide */
         if (libs == 1 && (stones >= 2 || nh > 0))
             return 0;                     /* self-atari of a chain */
-        (void)empties;
     }
     return 1;
 }
@@ -424,6 +443,7 @@ static void pb_play(pb_t *b, go_color_t c, int p)
 {
     go_color_t o = GO_OTHER(c);
     int captured = 0, cap_pt = 0;
+    b->gen++;
     b->col[p] = (uint8_t)c;
     pb_del_empty(b, p);
     b->head[p] = (int16_t)p;
@@ -460,6 +480,7 @@ static void pb_play(pb_t *b, go_color_t c, int p)
             pb_remove_chain(b, b->head[q]);
         }
     }
+    b->gen++;
     b->ko = 0;
     if (captured == 1 && b->nst[b->head[p]] == 1 && pb_libs(b, b->head[p], 2) == 1)
         b->ko = cap_pt;
@@ -586,24 +607,28 @@ static int pb_legal(pb_t *b, go_color_t c, int p)
     return 0;
 }
 
-/* The liberties of the chain with head h into libs[] (up to max); returns the count. */
+/* The liberties of the chain with head h into libs[] (up to max; stops there); returns
+ * the count, capped at max. With max == 2 and two or more liberties, libs[] may be left
+ * unfilled (callers only read it for a single liberty). */
 static int pb_liblist(pb_t *b, int h, int *libs, int max)
 {
     int n = 0, s = h;
+    if (max == 2 && pb_libs2(b, h) >= 2)
+        return 2;
     pb_newstamp(b);
     do {
         for (int d = 0; d < 4; d++) {
             int q = s + dirs[d];
             if (b->col[q] == GO_EMPTY && b->mark[q] != b->stamp) {
                 b->mark[q] = b->stamp;
-                if (n < max)
-                    libs[n] = q;
-                n++;
+                libs[n++] = q;
+                if (n >= max)
+                    return n;
             }
         }
         s = b->nxt[s];
     } while (s != h);
-    return n < max ? n : max;
+    return n;
 }
 
 /* Liberties a stone of colour c at empty p would have (joined chains, no captures). */
