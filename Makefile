@@ -10,7 +10,7 @@ all: build
 
 build:
 	@scripts/bootstrap.sh build
-	@cmake -S . -B build -DCMAKE_BUILD_TYPE=Release >/dev/null
+	@cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DCMAKE_EXPORT_COMPILE_COMMANDS=ON >/dev/null
 	@cmake --build build -j $(JOBS)
 
 build-asan:
