@@ -200,11 +200,67 @@ static void test_shared_games(void **state)
     assert_true(g_agreed * 10 >= g_counted * 8);
 }
 
+/* The real frame sequence of ../shared/data/photos/gomrade (a game filmed by a fixed
+ * camera), its true positions read as the views: every stone recorded with its colour
+ * and point, captures taken, the game's board equal to the truth after every frame. The
+ * sequence is not strictly alternating (White adds three stones between two frames): the
+ * station records them in order and flags the moves out of turn. */
+static void test_gomrade_sequence(void **state)
+{
+    (void)state;
+    KC_REQUIRE_SHARED_DATA(data);
+    stn_config_t c;
+    stn_config_defaults(&c);
+    c.size = 19;
+    c.date = "2026-11-30";
+    int err = 0;
+    stn_t *s = stn_create(&c, &err);
+    assert_non_null(s);
+    int moves = 0;
+    for (int i = 0; i < 12; i++) {
+        char path[4200];
+        snprintf(path, sizeof path, "%s/photos/gomrade/truth/gomrade_testing_sequence_%d.txt",
+                 data, i);
+        FILE *f = fopen(path, "r");
+        assert_non_null(f);
+        stn_view_t v;
+        stn_view_init(&v, 19);
+        int n = 0, ch;
+        while ((ch = fgetc(f)) != EOF && n < 361)
+            if (ch == '.' || ch == 'B' || ch == 'W')
+                v.color[n++] = ch == 'B' ? GO_BLACK : ch == 'W' ? GO_WHITE : GO_EMPTY;
+        fclose(f);
+        assert_int_equal(n, 361);
+        v.frame = (uint64_t)i + 1;
+        v.t = v.t_clear = i + 1.0;
+        int before = go_game_move_count(stn_game(s));
+        assert_true(stn_feed_view(s, &v) >= 0);
+        const go_game_t *g = stn_game(s);
+        /* every new stone is recorded with its colour and point */
+        for (int m = before; m < go_game_move_count(g); m++) {
+            const go_move_t *mv = go_game_move(g, m);
+            assert_int_equal(mv->kind, GO_MOVE_PLAY);
+            assert_int_equal(v.color[GO_Y(mv->point) * 19 + GO_X(mv->point)], mv->color);
+            moves++;
+        }
+        const go_board_t *b = go_game_board(g);
+        for (int y = 0; y < 19; y++)
+            for (int x = 0; x < 19; x++)
+                assert_int_equal(b->color[GO_PT(x, y)], v.color[y * 19 + x]);
+        assert_int_equal(stn_track_disagreements(stn_tracker(s), NULL, 0), 0);
+    }
+    print_message("gomrade sequence: %d moves recorded, board right after each of 12 frames\n",
+                  moves);
+    assert_int_equal(moves, 13);
+    stn_destroy(s);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_sample_games),
         cmocka_unit_test(test_shared_games),
+        cmocka_unit_test(test_gomrade_sequence),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
