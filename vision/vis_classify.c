@@ -463,7 +463,7 @@ int vis_classify_ex(const cvb_image_t *img, const vis_geom_t *geom, const vis_co
                         continue;
                     const vis_sample_t *c = &cell[cy * C + cx];
                     /* board-like: brightness and colour (not a sleeve over it) */
-                    if (!c->ok || c->y < 0.6f * gboard || c->y > 1.5f * gboard ||
+                    if (!c->ok || c->y < 0.5f * gboard || c->y > 2.2f * gboard ||
                         hypotf(c->r - gr, c->g - gg) > 0.12f)
                         continue;
                     ly[ln] = c->y;
@@ -495,7 +495,7 @@ int vis_classify_ex(const cvb_image_t *img, const vis_geom_t *geom, const vis_co
             if (rel < cfg->black_rel && !(hidden == 0 && rel > 0.8 * cfg->black_rel)) {
                 s.color[idx] = VIS_BLACK;
                 s.conf[idx] = clampf(0.5f + (float)(cfg->black_rel - rel) * 2.5f, 0.5f, 1);
-            } else if ((rel > cfg->white_rel && (hidden >= 1 || rel > 1.5f)) ||
+            } else if ((rel > cfg->white_rel && (hidden >= 1 || rel > 2.0f)) ||
                        (rel > 1.04f && hidden >= 2 && hidden == possible &&
                         p.s < 0.95f * bs) ||
                        (rel > 1.075f && hidden >= 2 && p.s < 0.9f * bs) ||
