@@ -4,6 +4,7 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -183,12 +184,64 @@ static void test_new_fields(void **state)
     assert_true(p.fit == 0 && p.black_rel == 0 && p.lens_rms == 0);
 }
 
+/* Thousands of mangled profiles (bytes changed, cut, doubled): each one either loads as a
+ * valid profile or gives a one-line error, and never touches the output on error. */
+static void test_mangled(void **state)
+{
+    (void)state;
+    static const char *const bases[2] = {
+        NULL, "{\"kifucam_profile\":1,\"image\":[640,480],\"size\":9,"
+              "\"corners\":[[100,50],[540,60],[560,430],[90,420]],\"rotate\":3,"
+              "\"colors\":{\"empty\":[80,160,200],\"black\":null,\"white\":[9,9,9],"
+              "\"counts\":[70,0,4],\"white_rel\":1.1},\"fit\":0.5}" };
+    static const char junk[] = "{}[],:\"0123456789.-+eE nul";
+    uint64_t x = 88172645463325252ull;
+    int ok = 0;
+    for (int i = 0; i < 4000; i++) {
+        const char *base = bases[i & 1] ? bases[i & 1] : good;
+        char buf[1024];
+        size_t n = strlen(base);
+        memcpy(buf, base, n + 1);
+        int edits = 1 + i % 4;
+        for (int e = 0; e < edits; e++) {
+            x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+            size_t at = (size_t)(x % n);
+            switch ((x >> 20) % 3) {
+            case 0: buf[at] = junk[(x >> 32) % (sizeof junk - 1)]; break;
+            case 1: n = at; buf[n] = 0; break;                      /* cut */
+            default:                                                /* repeat a piece */
+                if (n + 16 < sizeof buf) {
+                    memmove(buf + at + 8, buf + at, n - at + 1);
+                    n += 8;
+                }
+            }
+            if (!n)
+                break;
+        }
+        cal_profile_t p;
+        memset(&p, 0x33, sizeof p);
+        cal_profile_t before = p;
+        char err[200] = "";
+        int rc = cal_profile_parse(buf, n, &p, err, sizeof err);
+        if (rc == CAL_OK) {
+            ok++;
+            assert_int_equal(cal_profile_validate(&p, NULL, 0), CAL_OK);
+        } else {
+            assert_true(rc < 0);
+            assert_memory_equal(&p, &before, sizeof p);
+            assert_true(err[0] && !strchr(err, '\n'));
+        }
+    }
+    print_message("4000 mangled profiles: %d still valid, the rest refused with one line\n", ok);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_good_profile),   cmocka_unit_test(test_round_trip),
         cmocka_unit_test(test_defaults_valid), cmocka_unit_test(test_broken_profiles),
         cmocka_unit_test(test_files),          cmocka_unit_test(test_new_fields),
+        cmocka_unit_test(test_mangled),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
