@@ -4,15 +4,22 @@
  *   int err;  stn_t *s = stn_create(&cfg, &err);          // or cfg.resume_path
  *   for each frame:  int n = stn_feed(s, &snapshot);      // vision's vis_snapshot_t
  *                    const stn_event_t *ev = stn_events(s, &n);   // what happened
+ *                    stn_event_json(&ev[i], line, sizeof line);   // --format json
  *   console:         stn_pass(s, t) / stn_undo(s, t) / stn_resign(s, color, t) / stn_end(s, t)
+ *   signals:         stn_outside(s, corner, nblack, nwhite, t)   // stones beside the board
  *   the count:       stn_phase(s), stn_count_toggle(s, p, by, t), stn_count_accept(s, c, t)
- *   stn_game(s), stn_record_text(s), stn_destroy(s);
+ *   stn_game(s), stn_session(s), stn_record_text(s), stn_stats(s), stn_destroy(s);
  *
  * Each frame goes through the stabiliser (stn_stab.h); an accepted view goes to the
  * tracker and referee (stn_track.h); after every change of the game the SGF is rewritten
  * safely (stn_record.h). A failed write keeps the last good file, is reported once
  * (STN_EV_RECORD_ERROR) and retried at the next change; the game goes on in memory.
- * Events are valid until the next call on the station.
+ * Events are valid until the next call on the station. Scripted tests and replays may
+ * skip the stabiliser with stn_feed_view. The module's parts, each usable alone:
+ *   stn_event.h   events as data (kind, colour, points, move, frame, time, message)
+ *   stn_stab.h    stabiliser: snapshots -> accepted views (hands, flicker, unknown points)
+ *   stn_track.h   tracker and referee: views -> moves, takebacks, warnings, void moves
+ *   stn_record.h  SGF text, atomic rewrite (fsync, rename, fsync of the folder), resume
  *
  * Prefix: stn_ for the whole station/ module.
  */
