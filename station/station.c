@@ -373,6 +373,10 @@ int stn_feed_view(stn_t *s, const stn_view_t *v)
     int rc = stn_track_feed(s->trk, v, &s->ev);
     s->stats.views++;
     s->stats.track_s += stn_now() - t0;
+    if (rc >= 0) {
+        int ph = stn_sync_phase(s, v->t);   /* void passes may end the game */
+        rc = ph < 0 ? ph : rc;
+    }
     rc = stn_after(s, rc);
     return rc < 0 ? rc : s->ev.n;
 }
@@ -407,6 +411,10 @@ int stn_feed(stn_t *s, const vis_snapshot_t *snap)
         rc = stn_track_feed(s->trk, &v, &s->ev);
         s->stats.views++;
         s->stats.track_s += stn_now() - t1;
+        if (rc >= 0) {
+            int ph = stn_sync_phase(s, v.t);   /* void passes may end the game */
+            rc = ph < 0 ? ph : rc;
+        }
         rc = stn_after(s, rc);
     }
     return rc < 0 ? rc : s->ev.n;

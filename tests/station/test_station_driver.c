@@ -259,6 +259,71 @@ static void test_physical_signals(void **state)
     stn_destroy(s);
 }
 
+/* Frames through the stabiliser: a flicker is no move, a hand hides a move until it
+ * leaves, a nudged stone pushed back is only a warning. */
+static void test_frames_through_the_station(void **state)
+{
+    (void)state;
+    stn_t *s = station5(NULL);
+    vis_snapshot_t snap;
+    uint64_t f = 0;
+    const char *empty = ". . . . .\n. . . . .\n. . . . .\n. . . . .\n. . . . .\n";
+    const char *one = ". . . . .\n. . . . .\n. . X . .\n. . . . .\n. . . . .\n";
+    const char *nudged = ". . . . .\n. . . . .\n. . . X .\n. . . . .\n. . . . .\n";
+    int moves = 0;
+    for (int i = 0; i < 10; i++, f++) {
+        st_snap(&snap, empty, 0, f, f / 30.0);
+        assert_true(stn_feed(s, &snap) >= 0);
+    }
+    /* a stone read for one frame */
+    st_snap(&snap, one, 0, f, f / 30.0);
+    f++;
+    stn_feed(s, &snap);
+    for (int i = 0; i < 10; i++, f++) {
+        st_snap(&snap, empty, 0, f, f / 30.0);
+        stn_feed(s, &snap);
+    }
+    assert_int_equal(go_game_move_count(stn_game(s)), 0);
+    /* a hand comes in from the bottom and puts Black's stone at cc */
+    static const char *const hand[] = {
+        ". . . . .\n. . . . .\n. . . . .\n. . . . .\n. # # . .\n",
+        ". . . . .\n. . . . .\n. . . . .\n. # # # .\n. # # # .\n",
+        ". . . . .\n. . . . .\n. # # # .\n. # # # .\n. # # # .\n",
+        ". . . . .\n. . . . .\n. . X . .\n. # # # .\n. # # # .\n",
+    };
+    for (int h = 0; h < 4; h++)
+        for (int r = 0; r < 3; r++, f++) {
+            st_snap(&snap, hand[h], 1, f, f / 30.0);
+            assert_int_equal(stn_feed(s, &snap), 0);
+        }
+    double left = f / 30.0;
+    for (int i = 0; i < 10; i++, f++) {
+        st_snap(&snap, one, 0, f, f / 30.0);
+        assert_true(stn_feed(s, &snap) >= 0);
+        const stn_event_t *e = find(s, STN_EV_MOVE);
+        if (e) {
+            moves++;
+            assert_true(e->t_hand > left - 1e-9 && e->t_hand < left + 1e-9);
+            assert_true(e->t - e->t_hand <= 0.5);
+        }
+    }
+    assert_int_equal(moves, 1);
+    /* bumped to the next point, then pushed back */
+    for (int i = 0; i < 10; i++, f++) {
+        st_snap(&snap, nudged, 0, f, f / 30.0);
+        stn_feed(s, &snap);
+    }
+    assert_int_equal(stn_track_disagreements(stn_tracker(s), NULL, 0), 2);
+    for (int i = 0; i < 10; i++, f++) {
+        st_snap(&snap, one, 0, f, f / 30.0);
+        stn_feed(s, &snap);
+    }
+    assert_int_equal(stn_track_disagreements(stn_tracker(s), NULL, 0), 0);
+    assert_int_equal(go_game_move_count(stn_game(s)), 1);
+    assert_int_equal(stn_stats(s).frames, f);
+    stn_destroy(s);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -266,6 +331,7 @@ int main(void)
         cmocka_unit_test(test_count_by_console_and_undo),
         cmocka_unit_test(test_events_and_errors),
         cmocka_unit_test(test_physical_signals),
+        cmocka_unit_test(test_frames_through_the_station),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
