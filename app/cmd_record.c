@@ -59,11 +59,13 @@ static const char usage_text[] =
     "  --realtime         pace a file or folder at its frame rate\n"
     "  --resume FILE      continue the game recorded in FILE (its settings win)\n"
     "  --time SPEC        time control, e.g. main=60m,byoyomi=5x60s\n"
+    "  --stable SECONDS   how long the board must stay still before a view is read\n"
+    "                     (default 0.3: shorter is faster, longer rejects hovering hands)\n"
     "  --help             this text\n";
 
 typedef struct rec_opts {
     const char *input, *sgf, *rules, *black, *white, *calib, *serve, *resume, *time;
-    double fps;
+    double fps, stable_s;
     int size, komi2, komi_set, handicap, json, realtime;
 } rec_opts_t;
 
@@ -114,6 +116,7 @@ static int parse_opts(int argc, char **argv, rec_opts_t *o)
 {
     memset(o, 0, sizeof o[0]);
     o->fps = 30;
+    o->stable_s = 0.3;
     o->rules = "chinese";
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
@@ -126,7 +129,7 @@ static int parse_opts(int argc, char **argv, rec_opts_t *o)
         static const char *const withval[] = { "--input", "--fps", "--sgf", "--size", "--rules",
                                                "--komi", "--handicap", "--black", "--white",
                                                "--calib", "--serve", "--format", "--resume",
-                                               "--time", NULL };
+                                               "--time", "--stable", NULL };
         const char *val = NULL;
         char name[32] = "";
         for (int k = 0; withval[k]; k++) {
@@ -156,6 +159,13 @@ static int parse_opts(int argc, char **argv, rec_opts_t *o)
             o->fps = strtod(val, &end);
             if (end == val || *end || !(o->fps > 0 && o->fps <= 1000)) {
                 cli_error("record", "--fps: '%s' is not a frame rate (0 < N <= 1000)", val);
+                return -1;
+            }
+        } else if (!strcmp(name, "--stable")) {
+            char *end;
+            o->stable_s = strtod(val, &end);
+            if (end == val || *end || !(o->stable_s >= 0 && o->stable_s <= 10)) {
+                cli_error("record", "--stable: '%s' is not a time in seconds (0..10)", val);
                 return -1;
             }
         } else if (!strcmp(name, "--sgf")) {
@@ -584,7 +594,7 @@ static int open_input(run_t *u, cap_source_t **src)
     if (stat(u->o.input, &st) != 0)
         cli_error("record", "%s: no such file, folder or camera", u->o.input);
     else if (S_ISDIR(st.st_mode))
-        cli_error("record", "%s: no images in the folder", u->o.input);
+        cli_error("record", "%s: the folder is empty (no images)", u->o.input);
     else
         cli_error("record", "%s: cannot open (%s)", u->o.input, cap_strerror(rc));
     return -1;
@@ -776,6 +786,7 @@ int cmd_record(int argc, char **argv)
     u->scfg.rules = u->o.rules;
     u->scfg.komi2 = u->o.komi_set ? u->o.komi2 : STN_KOMI_DEFAULT;
     u->scfg.handicap = u->o.handicap;
+    u->scfg.stab.stable_s = u->o.stable_s;
     u->scfg.black = u->o.black;
     u->scfg.white = u->o.white;
     u->scfg.sgf_path = u->sgf_path;

@@ -1,0 +1,382 @@
+/* test_record.c: `kifucam record` end to end and its command-line contract.
+ *
+ * The end-to-end tests render footage of the first moves of samples/games/demo.sgf with
+ * `kifucam render` (small frames, hands on, quick pace; into a temporary folder, never the
+ * repository), record it with `kifucam record`, and compare the recorded SGF with the
+ * source move for move; one footage also ends with two passes, dead stones lifted and the
+ * Chinese end signals, so the record must end with two passes and a counted RE[].
+ * The contract tests: bad usage and unreadable input exit 2 with one line on stderr, a
+ * folder with no board in it exits 1, a SIGTERM leaves a complete record and exit 0.
+ */
+#include <stddef.h>
+#include <stdarg.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "testutil.h"
+
+static char tmp[64];
+static const char *bin;
+static char *g_text[4]; /* texts read by the current test, freed in teardown */
+
+/* Keep a text for freeing at teardown (a failed assertion jumps out of the test). */
+static char *keep(char *s)
+{
+    for (int i = 0; i < 4; i++)
+        if (!g_text[i]) {
+            g_text[i] = s;
+            return s;
+        }
+    free(g_text[0]);
+    g_text[0] = s;
+    return s;
+}
+
+static int run(const char *cmd)
+{
+    int st = system(cmd);
+    if (st == -1 || !WIFEXITED(st))
+        return -1;
+    return WEXITSTATUS(st);
+}
+
+/* The file's text (malloc'd, NUL-terminated) or NULL. */
+static char *slurp(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    char *s = malloc((size_t)n + 1);
+    if (s && fread(s, 1, (size_t)n, f) != (size_t)n) {
+        free(s);
+        s = NULL;
+    }
+    if (s)
+        s[n] = 0;
+    fclose(f);
+    return s;
+}
+
+static int count_lines(const char *s)
+{
+    int n = 0;
+    for (; s && *s; s++)
+        n += *s == '\n';
+    return n;
+}
+
+/* The main line's moves "B[pd]" ... as "Bpd" strings (pass: "B"). */
+static int sgf_moves(const char *text, char mv[][4], int max)
+{
+    int n = 0;
+    for (const char *p = text; p && *p && n < max; p++) {
+        if (*p != ';')
+            continue;
+        const char *q = p + 1;
+        while (*q == ' ' || *q == '\n' || *q == '\r')
+            q++;
+        if ((q[0] == 'B' || q[0] == 'W') && q[1] == '[') {
+            mv[n][0] = q[0];
+            int k = 1;
+            for (const char *r = q + 2; *r && *r != ']' && k < 3; r++)
+                mv[n][k++] = *r;
+            mv[n][k] = 0;
+            n++;
+        }
+    }
+    return n;
+}
+
+static int setup(void **state)
+{
+    (void)state;
+    bin = getenv("KIFUCAM_BIN");
+    snprintf(tmp, sizeof tmp, "/tmp/kc_record_XXXXXX");
+    if (!bin || !mkdtemp(tmp))
+        return -1;
+    return 0;
+}
+
+static int teardown_texts(void **state)
+{
+    (void)state;
+    for (int i = 0; i < 4; i++) {
+        free(g_text[i]);
+        g_text[i] = NULL;
+    }
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    teardown_texts(state);
+    char cmd[512];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmp);
+    return run(cmd) == 0 ? 0 : -1;
+}
+
+/* Run `kifucam record ARGS`; returns the exit code; stdout/stderr in tmp/out, tmp/err. */
+static int record(const char *args)
+{
+    char cmd[2048];
+    snprintf(cmd, sizeof cmd, "'%s' record %s >'%s/out' 2>'%s/err'", bin, args, tmp, tmp);
+    return run(cmd);
+}
+
+static char *tmpfile_text(const char *name)
+{
+    char p[512];
+    snprintf(p, sizeof p, "%s/%s", tmp, name);
+    return keep(slurp(p));
+}
+
+/* stderr holds exactly one line starting "kifucam record: " (and naming `what`). */
+static void assert_one_line_error(const char *what)
+{
+    char *err = tmpfile_text("err");
+    assert_non_null(err);
+    assert_int_equal(count_lines(err), 1);
+    assert_true(!strncmp(err, "kifucam record: ", 16));
+    if (what && !strstr(err, what))
+        fail_msg("error line '%s' does not name '%s'", err, what);
+}
+
+static void test_record_help(void **state)
+{
+    (void)state;
+    assert_int_equal(record("--help"), 0);
+    char *out = tmpfile_text("out");
+    assert_non_null(out);
+    assert_non_null(strstr(out, "--input"));
+    assert_non_null(strstr(out, "--serve"));
+}
+
+static void test_record_bad_usage(void **state)
+{
+    (void)state;
+    static const char *const cases[][2] = {
+        { "", "--input" },
+        { "--input", "--input" },
+        { "--input x --bogus", "--bogus" },
+        { "--input x --komi abc", "--komi" },
+        { "--input x --komi 6.3", "--komi" },
+        { "--input x --rules nosuch", "nosuch" },
+        { "--input x --format xml", "--format" },
+        { "--input x --size 40", "--size" },
+        { "--input x --handicap 1", "--handicap" },
+        { "--input x --fps 0", "--fps" },
+        { "--input x --time main=abc", "--time" },
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        int rc = record(cases[i][0]);
+        if (rc != 2)
+            fail_msg("'record %s' exited %d, not 2", cases[i][0], rc);
+        assert_one_line_error(cases[i][1]);
+    }
+}
+
+static void test_record_missing_input(void **state)
+{
+    (void)state;
+    char args[512];
+    snprintf(args, sizeof args, "--input '%s/nosuch' --sgf '%s/g.sgf'", tmp, tmp);
+    assert_int_equal(record(args), 2);
+    assert_one_line_error("nosuch");
+    /* nothing is written for a run that could not start */
+    char p[512];
+    snprintf(p, sizeof p, "%s/g.sgf", tmp);
+    assert_int_not_equal(access(p, F_OK), 0);
+}
+
+static void test_record_empty_folder(void **state)
+{
+    (void)state;
+    char d[512], args[1024];
+    snprintf(d, sizeof d, "%s/empty", tmp);
+    assert_int_equal(mkdir(d, 0755), 0);
+    snprintf(args, sizeof args, "--input '%s' --sgf '%s/g.sgf'", d, tmp);
+    assert_int_equal(record(args), 2);
+    assert_one_line_error("empty");
+}
+
+static void test_record_bad_calib(void **state)
+{
+    (void)state;
+    char p[512], args[1024];
+    snprintf(p, sizeof p, "%s/bad.json", tmp);
+    FILE *f = fopen(p, "w");
+    assert_non_null(f);
+    fputs("{\"kifucam_profile\": 99, \"size\":", f);
+    fclose(f);
+    snprintf(args, sizeof args, "--input '%s' --calib '%s'", tmp, p);
+    assert_int_equal(record(args), 2);
+    assert_one_line_error("bad.json");
+}
+
+static void test_record_no_board(void **state)
+{
+    (void)state;
+    char d[512], p[600], args[1024];
+    snprintf(d, sizeof d, "%s/blank", tmp);
+    assert_int_equal(mkdir(d, 0755), 0);
+    for (int k = 0; k < 3; k++) {
+        snprintf(p, sizeof p, "%s/f%d.ppm", d, k);
+        FILE *f = fopen(p, "wb");
+        assert_non_null(f);
+        fprintf(f, "P6\n64 48\n255\n");
+        for (int i = 0; i < 64 * 48 * 3; i++)
+            fputc(128, f);
+        fclose(f);
+    }
+    snprintf(args, sizeof args, "--input '%s' --sgf '%s/blank.sgf'", d, tmp);
+    assert_int_equal(record(args), 1);
+    assert_one_line_error("no board");
+}
+
+/* Render the first `moves` moves of demo.sgf into tmp/NAME (end: none, pass, resign). */
+static void render(const char *name, int moves, const char *end)
+{
+    char cmd[2048];
+    snprintf(cmd, sizeof cmd,
+             "'%s' render '%s/samples/games/demo.sgf' --out '%s/%s' --size 640x360 --seed 2 "
+             "--fps 15 --pace 0.3 --moves %d --end %s >/dev/null 2>'%s/render.err'",
+             bin, kc_source_dir(), tmp, name, moves, end, tmp);
+    int rc = run(cmd);
+    if (rc != 0) {
+        const char *e = tmpfile_text("render.err");
+        fail_msg("kifucam render failed (%d): %s", rc, e ? e : "");
+    }
+}
+
+/* Record tmp/NAME into tmp/NAME.sgf; returns the recorded moves (and the SGF text). */
+static int record_footage(const char *name, const char *extra, char mv[][4], int max,
+                          char **sgf)
+{
+    char args[1024];
+    snprintf(args, sizeof args, "--input '%s/%s' --fps 15 --sgf '%s/%s.sgf' %s", tmp, name, tmp,
+             name, extra);
+    int rc = record(args);
+    if (rc != 0) {
+        const char *e = tmpfile_text("err");
+        fail_msg("kifucam record exited %d: %s", rc, e ? e : "");
+    }
+    char p[512];
+    snprintf(p, sizeof p, "%s.sgf", name);
+    *sgf = tmpfile_text(p);
+    assert_non_null(*sgf);
+    return sgf_moves(*sgf, mv, max);
+}
+
+static void assert_same_moves(char src[][4], int nsrc, char rec[][4], int nrec, int n)
+{
+    assert_true(nsrc >= n);
+    int same = 0;
+    for (int i = 0; i < n && i < nrec; i++)
+        same += !strcmp(src[i], rec[i]);
+    print_message("moves right: %d / %d (recorded %d)\n", same, n, nrec);
+    for (int i = 0; i < n && i < nrec; i++)
+        if (strcmp(src[i], rec[i]))
+            fail_msg("move %d: recorded %s, the game has %s", i + 1, rec[i], src[i]);
+    assert_true(nrec >= n);
+}
+
+static void test_record_footage_moves_and_count(void **state)
+{
+    (void)state;
+    enum { N = 16 };
+    char path[600];
+    snprintf(path, sizeof path, "%s/samples/games/demo.sgf", kc_source_dir());
+    char *src_text = keep(slurp(path));
+    assert_non_null(src_text);
+    static char src[512][4], rec[512][4];
+    int nsrc = sgf_moves(src_text, src, 512);
+
+    render("pass", N, "pass");
+    char *sgf = NULL;
+    int nrec = record_footage("pass", "--format json", rec, 512, &sgf);
+    assert_same_moves(src, nsrc, rec, nrec, N);
+    /* the end signals: two passes, then the count's result */
+    assert_int_equal(nrec, N + 2);
+    assert_int_equal(strlen(rec[N]), 1);
+    assert_int_equal(strlen(rec[N + 1]), 1);
+    const char *re = strstr(sgf, "RE[");
+    assert_non_null(re);
+    assert_true(re[3] == 'B' || re[3] == 'W' || re[3] == '0');
+    /* --format json: every line is one object with an "event"; one "move" per move */
+    char *out = tmpfile_text("out");
+    assert_non_null(out);
+    int moves = 0, lines = 0;
+    for (char *l = strtok(out, "\n"); l; l = strtok(NULL, "\n")) {
+        size_t n = strlen(l);
+        assert_true(n > 2 && l[0] == '{' && l[n - 1] == '}');
+        assert_non_null(strstr(l, "\"event\":"));
+        moves += strstr(l, "\"event\":\"move\"") != NULL;
+        lines++;
+    }
+    assert_int_equal(moves, N);
+    assert_true(lines > N);
+}
+
+static void test_record_footage_resign(void **state)
+{
+    (void)state;
+    enum { N = 6 };
+    render("resign", N, "resign");
+    static char rec[512][4];
+    char *sgf = NULL;
+    int nrec = record_footage("resign", "", rec, 512, &sgf);
+    assert_true(nrec >= N);
+    /* move 6 is White's: Black resigns, with his own stones beside his corner */
+    assert_non_null(strstr(sgf, "RE[W+R"));
+    char *out = tmpfile_text("out");
+    assert_non_null(out);
+    assert_non_null(strstr(out, "resign"));
+}
+
+static void test_record_sigterm(void **state)
+{
+    (void)state;
+    /* the footage of the first test, played in real time, stopped after 2 seconds */
+    char d[512];
+    snprintf(d, sizeof d, "%s/pass", tmp);
+    struct stat st;
+    if (stat(d, &st) != 0)
+        render("pass", 16, "pass");
+    char cmd[2048];
+    snprintf(cmd, sizeof cmd,
+             "timeout --preserve-status -s TERM 4 '%s' record --input '%s' --fps 15 --realtime "
+             "--sgf '%s/term.sgf' >'%s/out' 2>'%s/err'",
+             bin, d, tmp, tmp, tmp);
+    assert_int_equal(run(cmd), 0);
+    char *sgf = tmpfile_text("term.sgf");
+    assert_non_null(sgf);
+    assert_true(!strncmp(sgf, "(;", 2));
+    assert_non_null(strstr(sgf, "SZ[19]"));
+    assert_true(sgf[strlen(sgf) - 1] == ')' || sgf[strlen(sgf) - 2] == ')');
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_teardown(test_record_help, teardown_texts),
+        cmocka_unit_test_teardown(test_record_bad_usage, teardown_texts),
+        cmocka_unit_test_teardown(test_record_missing_input, teardown_texts),
+        cmocka_unit_test_teardown(test_record_empty_folder, teardown_texts),
+        cmocka_unit_test_teardown(test_record_bad_calib, teardown_texts),
+        cmocka_unit_test_teardown(test_record_no_board, teardown_texts),
+        cmocka_unit_test_teardown(test_record_footage_moves_and_count, teardown_texts),
+        cmocka_unit_test_teardown(test_record_footage_resign, teardown_texts),
+        cmocka_unit_test_teardown(test_record_sigterm, teardown_texts),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
