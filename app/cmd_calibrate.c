@@ -41,7 +41,8 @@ static void usage(FILE *f)
             "  --lens 9x6     correct the lens from a printed chessboard with 9x6 inner\n"
             "                 corners held in view (several poses, over --frames frames)\n"
             "  --frames N     frames read at most (default 300; 1 for a photo)\n"
-            "  --check        verify that PROFILE still fits the picture\n"
+            "  --check        verify that PROFILE still fits the picture (the best of the\n"
+            "                 first --frames frames, default 10)\n"
             "  exit 0 written / fits, 1 no board found / moved, 2 bad usage or input\n");
 }
 
@@ -132,42 +133,52 @@ typedef struct {
     int size, rotate, black_side, frames, check;
 } args_t;
 
-static int run_check(const args_t *a, const cal_profile_t *prof, cap_source_t *src, int is_camera)
+/* The check: the best fit over the first frames (a hand over the board in one frame does
+ * not make the camera "moved"); stops at the first frame that fits. */
+static int run_check(const args_t *a, const cal_profile_t *p, cap_source_t *src, int is_camera,
+                     int nframes)
 {
-    cal_profile_t p = *prof;
     cap_frame_t f;
-    int rc = CAP_OK;
-    for (int i = 0; i <= (is_camera ? CAMERA_SKIP : 0) && rc == CAP_OK; i++)
+    int rc = CAP_OK, seen = 0, fits = 0, exit_code = 0;
+    double best = 0;
+    cvb_image_t fixed = { 0 };
+    cal_undistorter_t *u = NULL;
+    for (int i = 0; rc == CAP_OK && !fits && seen < nframes; i++) {
         rc = next_frame(src, &f);
-    if (rc != CAP_OK) {
+        if (rc != CAP_OK || (is_camera && i < CAMERA_SKIP))
+            continue;
+        seen++;
+        const cvb_image_t *img = &f.img;
+        if (p->has_lens) {
+            if ((!u && cal_undistorter_create(p, f.img.w, f.img.h, &u)) ||
+                cal_undistort(u, &f.img, &fixed)) {
+                cli_error("calibrate", "%s: the profile's lens (%dx%d) does not fit %dx%d frames",
+                          a->calib, p->image_w, p->image_h, f.img.w, f.img.h);
+                exit_code = 2;
+                break;
+            }
+            img = &fixed;
+        }
+        double fit = 0;
+        if (cal_check(img, p, NULL, &fit, &fits)) {
+            cli_error("calibrate", "%s: the profile (%dx%d) does not fit %dx%d frames", a->calib,
+                      p->image_w, p->image_h, f.img.w, f.img.h);
+            exit_code = 2;
+            break;
+        }
+        best = fit > best ? fit : best;
+    }
+    cal_undistorter_destroy(u);
+    cvb_image_free(&fixed);
+    if (exit_code)
+        return exit_code;
+    if (!seen) {
         cli_error("calibrate", "%s: no frame to check (%s)", a->input, cap_strerror(rc));
         return 2;
     }
-    cvb_image_t fixed = { 0 };
-    const cvb_image_t *img = &f.img;
-    if (p.has_lens) {
-        cal_undistorter_t *u = NULL;
-        if (cal_undistorter_create(&p, f.img.w, f.img.h, &u) || cal_undistort(u, &f.img, &fixed)) {
-            cli_error("calibrate", "%s: the profile's lens (%dx%d) does not fit %dx%d frames",
-                      a->calib, p.image_w, p.image_h, f.img.w, f.img.h);
-            cal_undistorter_destroy(u);
-            cvb_image_free(&fixed);
-            return 2;
-        }
-        cal_undistorter_destroy(u);
-        img = &fixed;
-    }
-    double fit = 0;
-    int fits = 0;
-    rc = cal_check(img, &p, NULL, &fit, &fits);
-    cvb_image_free(&fixed);
-    if (rc) {
-        cli_error("calibrate", "%s: the profile (%dx%d) does not fit %dx%d frames", a->calib,
-                  p.image_w, p.image_h, f.img.w, f.img.h);
-        return 2;
-    }
-    printf("%s: grid fit %.3f (threshold %.3f, %.3f at calibration)\n",
-           fits ? "fits" : "moved", fit, cal_fit_threshold(&p, NULL), p.fit);
+    printf("%s: grid fit %.3f (threshold %.3f, %.3f at calibration; %d frame%s)\n",
+           fits ? "fits" : "moved", best, cal_fit_threshold(p, NULL), p->fit, seen,
+           seen == 1 ? "" : "s");
     return fits ? 0 : 1;
 }
 
@@ -372,7 +383,8 @@ int cmd_calibrate(int argc, char **argv)
     cap_source_info(src, &info);
     int is_camera = info.kind == CAP_KIND_CAMERA;
     if (a.check) {
-        rc = run_check(&a, &prev, src, is_camera);
+        rc = run_check(&a, &prev, src, is_camera,
+                       a.frames > 0 ? a.frames : info.kind == CAP_KIND_IMAGE ? 1 : 10);
         cap_source_close(src);
         return rc;
     }

@@ -171,6 +171,34 @@ static void learn_thresholds(const vis_snapshot_t *s, const vis_feat_t *f, int S
     }
 }
 
+/* Read img with geometry g and configuration cfg, learn the thresholds from that reading,
+ * read again with them into *snap, and learn the mean colours from it (see
+ * cal_calibrate_frame). brel/wrel 0 where nothing was learned. */
+static int read_and_learn(const cvb_image_t *img, const vis_geom_t *g, const vis_config_t *cfg,
+                          double min_conf, vis_snapshot_t *snap, double *brel, double *wrel,
+                          double mean[3][3], int n[3])
+{
+    vis_feat_t *feat = calloc(VIS_MAX_POINTS, sizeof *feat);
+    if (!feat)
+        return CAL_ENOMEM;
+    vis_config_t c = *cfg;
+    c.debug = NULL;
+    if (vis_classify_ex(img, g, &c, snap, feat)) {
+        free(feat);
+        return CAL_EFIELD;
+    }
+    learn_thresholds(snap, feat, g->size, min_conf, brel, wrel);
+    free(feat);
+    if (*brel > 0)
+        c.black_rel = *brel;
+    if (*wrel > 0)
+        c.white_rel = *wrel;
+    if (vis_classify(img, g, &c, snap))
+        return CAL_EFIELD;
+    learn_colors(img, g, snap, min_conf, mean, n);
+    return CAL_OK;
+}
+
 int cal_calibrate_frame(const cvb_image_t *img, const cal_calib_opts_t *o, cal_profile_t *p,
                         cal_calib_report_t *rep)
 {
@@ -208,34 +236,17 @@ int cal_calibrate_frame(const cvb_image_t *img, const cal_calib_opts_t *o, cal_p
         rec[k][0] = view[(k - o->rotate + 4) % 4][0];
         rec[k][1] = view[(k - o->rotate + 4) % 4][1];
     }
-    vis_feat_t *feat = calloc(VIS_MAX_POINTS, sizeof *feat);
-    if (!feat) {
-        free(r);
-        return CAL_ENOMEM;
-    }
+    double brel, wrel, mean[3][3];
     if (vis_geom_from_corners(rec, size, img->w, img->h, &r->geom) ||
-        vis_classify_ex(img, &r->geom, cfg, &r->snap, feat) ||
         vis_grid_fit(img, &r->geom, &r->fit)) {
-        free(feat);
         free(r);
         return CAL_EFIELD;
     }
-    /* learn the thresholds, then read again with them */
-    double brel, wrel;
-    learn_thresholds(&r->snap, feat, size, o->min_conf, &brel, &wrel);
-    free(feat);
-    vis_config_t learned = *cfg;
-    if (brel > 0)
-        learned.black_rel = brel;
-    if (wrel > 0)
-        learned.white_rel = wrel;
-    learned.debug = NULL;
-    if (vis_classify(img, &r->geom, &learned, &r->snap)) {
+    rc = read_and_learn(img, &r->geom, cfg, o->min_conf, &r->snap, &brel, &wrel, mean, r->n);
+    if (rc) {
         free(r);
-        return CAL_EFIELD;
+        return rc;
     }
-    double mean[3][3];
-    learn_colors(img, &r->geom, &r->snap, o->min_conf, mean, r->n);
 
     cal_profile_t q = *p; /* keeps the lens */
     q.version = CAL_PROFILE_VERSION;
@@ -387,6 +398,54 @@ int cal_profile_set_corners(cal_profile_t *p, double corners[4][2], int img_w, i
         q.image_h = img_h;
     }
     int rc = cal_profile_validate(&q, err, errlen);
+    if (rc == CAL_OK)
+        *p = q;
+    return rc;
+}
+
+int cal_adapt(const cvb_image_t *img, const vis_geom_t *geom, const vis_config_t *cfg,
+              double alpha, cal_profile_t *p)
+{
+    if (!img || !img->data || !geom || !p || !(alpha >= 0 && alpha <= 1))
+        return CAL_EINVAL;
+    vis_config_t c;
+    if (cfg)
+        c = *cfg;
+    else
+        vis_config_defaults(&c);
+    cal_profile_apply_config(p, &c);
+    vis_snapshot_t *s = calloc(1, sizeof *s);
+    if (!s)
+        return CAL_ENOMEM;
+    double brel, wrel, mean[3][3];
+    int n[3];
+    int rc = read_and_learn(img, geom, &c, 0.6, s, &brel, &wrel, mean, n);
+    free(s);
+    if (rc)
+        return rc;
+    cal_profile_t q = *p;
+    double *dst[3] = { q.empty_bgr, q.black_bgr, q.white_bgr };
+    for (int k = 0; k < 3; k++) {
+        if (!n[k])
+            continue;
+        double a = (q.has_colors && q.color_n[k]) ? alpha : 1; /* a first sample is taken whole */
+        for (int j = 0; j < 3; j++)
+            dst[k][j] = (1 - a) * dst[k][j] + a * mean[k][j];
+        if (!q.has_colors || !q.color_n[k])
+            q.color_n[k] = n[k];
+    }
+    if (n[0] && !q.has_colors) {
+        q.has_colors = 1;
+        q.color_n[1] = n[1];
+        q.color_n[2] = n[2];
+    }
+    if (q.has_colors) {
+        if (brel > 0)
+            q.black_rel = q.black_rel > 0 ? (1 - alpha) * q.black_rel + alpha * brel : brel;
+        if (wrel > 0)
+            q.white_rel = q.white_rel > 0 ? (1 - alpha) * q.white_rel + alpha * wrel : wrel;
+    }
+    rc = cal_profile_validate(&q, NULL, 0);
     if (rc == CAL_OK)
         *p = q;
     return rc;

@@ -83,6 +83,15 @@ int cal_relocate(const cvb_image_t *img, const cal_profile_t *p, const vis_confi
 int cal_profile_set_corners(cal_profile_t *p, double corners[4][2], int img_w, int img_h,
                             char *err, size_t errlen);
 
+/* Slow adaptation to the light: read img (geom: the current grid in the record's
+ * orientation; cfg may be NULL: defaults, the profile's thresholds are applied on top),
+ * measure colours and thresholds on it as calibration does, and move the profile's
+ * towards them by alpha (0..1, e.g. 0.05 on each stable frame; a colour or threshold not
+ * learned before is taken whole). Corners, lens and fit are untouched; *p stays valid
+ * (unchanged on error). Call it on frames without hands over the board. */
+int cal_adapt(const cvb_image_t *img, const vis_geom_t *geom, const vis_config_t *cfg,
+              double alpha, cal_profile_t *p);
+
 /* Parse "x1,y1;x2,y2;x3,y3;x4,y4" (as `--corners`). Outputs written only on success. */
 int cal_parse_corners(const char *s, double corners[4][2]);
 

@@ -1,7 +1,8 @@
 /* test_calibrate.c: the calibrate logic on generated footage (render/): a calibration from
  * one frame (board, orientation, learned colours, fit), then the same table after the
  * camera is moved by a few degrees (the check says so, the board is re-located and read
- * correctly) and under light of another colour (the profile still fits and reads). */
+ * correctly) and under light of another colour (the profile still fits and reads, and
+ * adapts its colours). */
 #include <stddef.h>
 #include <stdarg.h>
 #include <setjmp.h>
@@ -355,6 +356,25 @@ static void test_light_changes_colour(void **state)
     int bad = mistakes(&s, 0);
     print_message("blue light, read with the warm-light profile: %d mistakes of %d points\n", bad, S * S);
     assert_int_equal(bad, 0);
+    /* slow adaptation: the learned colours move towards the blue light's */
+    cal_profile_t full = prof, half = prof;
+    assert_int_equal(cal_adapt(&blue.img, &g, NULL, 1.0, &full), CAL_OK);
+    assert_int_equal(cal_adapt(&blue.img, &g, NULL, 0.5, &half), CAL_OK);
+    print_message("empty board colour (B,G,R): warm %.0f,%.0f,%.0f; adapted to blue %.0f,%.0f,%.0f\n",
+                  prof.empty_bgr[0], prof.empty_bgr[1], prof.empty_bgr[2], full.empty_bgr[0],
+                  full.empty_bgr[1], full.empty_bgr[2]);
+    assert_true(full.empty_bgr[0] / full.empty_bgr[2] > prof.empty_bgr[0] / prof.empty_bgr[2] + 0.05);
+    for (int k = 0; k < 3; k++) {
+        assert_true(fabs(half.empty_bgr[k] - 0.5 * (prof.empty_bgr[k] + full.empty_bgr[k])) < 1e-6);
+        assert_true(fabs(half.white_bgr[k] - 0.5 * (prof.white_bgr[k] + full.white_bgr[k])) < 1e-6);
+    }
+    assert_true(full.corners[0][0] == prof.corners[0][0] && full.fit == prof.fit);
+    assert_int_equal(cal_profile_validate(&full, NULL, 0), CAL_OK);
+    vis_config_defaults(&cfg);
+    cal_profile_apply_config(&full, &cfg);
+    assert_int_equal(vis_classify(&blue.img, &g, &cfg, &s), VIS_OK);
+    assert_int_equal(mistakes(&s, 0), 0);
+    assert_int_equal(cal_adapt(&blue.img, &g, NULL, 1.5, &full), CAL_EINVAL);
 }
 
 static void test_profile_to_geom_scales(void **state)
