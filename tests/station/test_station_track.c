@@ -442,6 +442,53 @@ static void test_console_actions(void **state)
     fx_close(&f);
 }
 
+/* Garbage in: random views (a few points changed at random each time, unknowns, whole
+ * rows wiped) never crash the tracker, never break the game's invariants, and the infos
+ * follow the moves. */
+static void test_random_views(void **state)
+{
+    (void)state;
+    uint32_t r = 12345;
+    for (int round = 0; round < 3; round++) {
+        stn_track_config_t cfg;
+        stn_track_defaults(&cfg);
+        cfg.trust_colour = round == 1;
+        fx_t f;
+        fx_open(&f, round == 2 ? "japanese" : "chinese", EMPTY9, GO_BLACK, &cfg);
+        stn_view_t v;
+        stn_view_init(&v, 9);
+        memset(v.color, GO_EMPTY, 81);
+        for (int n = 0; n < 300; n++) {
+            int k = 1 + (int)(r % 4);
+            for (int j = 0; j < k; j++) {
+                r ^= r << 13;
+                r ^= r >> 17;
+                r ^= r << 5;
+                int i = (int)(r % 81);
+                v.color[i] = (uint8_t)((r >> 8) % 4);   /* empty, black, white, unknown */
+            }
+            if (n % 50 == 49)
+                memset(v.color + 9 * (int)(r % 9), GO_EMPTY, 9);
+            v.frame = (uint64_t)n;
+            v.t = v.t_clear = n / 10.0;
+            stn_events_clear(&f.ev);
+            int rc = stn_track_feed(f.k, &v, &f.ev);
+            assert_true(rc >= 0);
+            assert_int_equal(go_game_check(f.g), GO_OK);
+            int nm = go_game_move_count(f.g);
+            if (nm > 0)
+                assert_non_null(stn_track_info(f.k, nm - 1));
+            assert_null(stn_track_info(f.k, nm));
+            if (go_game_over(f.g))
+                break;
+        }
+        if (getenv("STN_VERBOSE"))
+            print_message("random round %d: %d moves recorded\n", round, go_game_move_count(f.g));
+        assert_true(go_game_move_count(f.g) > 10);
+        fx_close(&f);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -458,6 +505,7 @@ int main(void)
         cmocka_unit_test(test_takeback_of_capture),
         cmocka_unit_test(test_wrong_colour),
         cmocka_unit_test(test_console_actions),
+        cmocka_unit_test(test_random_views),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
