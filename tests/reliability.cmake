@@ -1,0 +1,4 @@
+# tests/reliability.cmake: fault injection (every allocation of an operation failed in
+# turn, through -Wl,--wrap) and the regression inputs the fuzzers left (fuzz/README.md).
+set(KC_OOM_WRAP "-Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc,--wrap=strdup")
+kc_test(test_rel_oom_rules SOURCES reliability/test_rel_oom_rules.c LIBS kc_rules ${KC_OOM_WRAP})
