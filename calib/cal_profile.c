@@ -54,6 +54,11 @@ static int fail(char *err, size_t errlen, int code, const char *fmt, ...)
         va_start(ap, fmt);
         vsnprintf(err, errlen, fmt, ap);
         va_end(ap);
+        /* one line, whatever the input held: jansson quotes the bytes near a JSON error,
+         * which may be line breaks or other control characters */
+        for (char *c = err; *c; c++)
+            if ((unsigned char)*c < 0x20 || *c == 0x7f)
+                *c = ' ';
     }
     return code;
 }
