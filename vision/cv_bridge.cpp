@@ -463,7 +463,7 @@ int cvb_find_chessboard(const cvb_image_t *img, int cols, int rows, float *pts, 
     std::vector<cv::Point2f> c;
     bool ok = cv::findChessboardCorners(gray, cv::Size(cols, rows), c,
                                         cv::CALIB_CB_ADAPTIVE_THRESH |
-                                            cv::CALIB_CB_NORMALIZE_IMAGE);
+                                            cv::CALIB_CB_NORMALIZE_IMAGE | cv::CALIB_CB_FAST_CHECK);
     if (!ok || c.size() != (size_t)cols * rows) {
         *found = 0;
         return CVB_OK;
