@@ -665,8 +665,8 @@ static void choose_scene(rnd_renderer_t *r)
     double lrad = rnd_rng_range(&rng, 200, 900), lh = rnd_rng_range(&rng, 1300, 2200);
     double ambk = rnd_rng_range(&rng, 0.45, 0.75);
     if (r->o.light == RND_LIGHT_UNEVEN) {
-        lrad = rnd_rng_range(&rng, 550, 800);
-        lh = rnd_rng_range(&rng, 450, 700);
+        lrad = rnd_rng_range(&rng, 380, 520);
+        lh = rnd_rng_range(&rng, 300, 450);
         ambk = rnd_rng_range(&rng, 0.18, 0.3);
     }
     r->lp = V(lrad * cos(la), lrad * sin(la), lh);

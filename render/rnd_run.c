@@ -56,7 +56,8 @@ const char *rnd_usage(void)
            "  --moves N          play only the first N moves of the record\n"
            "  --end E            none | pass (both pass, dead stones lifted, end signals)\n"
            "                     | resign (two own stones at the corner) (default none)\n"
-           "  --still            only the final position, one image: DIR/still.png\n"
+           "  --still            only the final position (after the --end sequence), one\n"
+           "                     image without hands: DIR/still.png\n"
            "  --format F         jpg | png for the frames (default jpg)\n"
            "  --quality N        JPEG quality 1..100 (default 88)\n"
            "  --clean            no noise, shake, blur, exposure drift or lens distortion\n"
@@ -422,7 +423,7 @@ int rnd_run(const rnd_opts_t *o, rnd_progress_fn fn, void *ctx, char *err, size_
     rnd_timeline_opts_defaults(&to);
     to.fps = o->fps;
     to.hands = o->hands && !o->still;
-    to.end = o->still ? 0 : o->end;
+    to.end = o->end;
     to.pace = o->pace;
     to.seed = o->seed;
     rc = rnd_timeline_build(&tl, &g, R.geo, &to);

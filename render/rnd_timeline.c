@@ -226,7 +226,11 @@ static void signal_stone(bld_t *b, int seat, int color, int two)
     double sgn = seat == 1 ? 1 : -1;
     double x = sgn * (b->geo->half_w + r + rnd_rng_range(&b->rng, 3, 9));
     double y = -sgn * (b->geo->half_h - r - rnd_rng_range(&b->rng, 0, 8));
-    int arrive = hand_trip(b, seat, x, y, r * 0.5 + 6, color, 0, secs(b, 0.3));
+    int arrive = b->f;
+    if (b->o->hands)
+        arrive = hand_trip(b, seat, x, y, r * 0.5 + 6, color, 0, secs(b, 0.3));
+    else
+        b->f += secs(b, 0.5);
     for (int k = 0; k <= two; k++) {
         add_ev(b, arrive + k * secs(b, 0.15), RND_EV_SIGNAL, 0, color, -1);
         rnd_event_t *e = &b->t->events[b->err ? 0 : b->t->nevents - 1];
@@ -368,17 +372,14 @@ int rnd_timeline_build(rnd_timeline_t *t, const rnd_game_t *g, const rnd_geometr
         free(dead);
         /* the end signals: a stone of the other colour at one's lower right */
         b.f += pause_frames(&b, rnd_rng_range(&b.rng, 0.8, 2.0));
-        if (o->hands) {
-            signal_stone(&b, 1, 2, 0);
-            b.f += pause_frames(&b, rnd_rng_range(&b.rng, 0.3, 1.0));
-            signal_stone(&b, 2, 1, 0);
-        }
+        signal_stone(&b, 1, 2, 0);
+        b.f += pause_frames(&b, rnd_rng_range(&b.rng, 0.3, 1.0));
+        signal_stone(&b, 2, 1, 0);
     } else if (!b.err && o->end == 2 && !resigned) {
         int loser = 3 - last_color;
         b.f += pause_frames(&b, rnd_rng_range(&b.rng, 1.5, 4.0));
         add_ev(&b, b.f, RND_EV_RESIGN, g->nmoves + 1, loser, -1);
-        if (o->hands)
-            signal_stone(&b, loser, loser, 1);
+        signal_stone(&b, loser, loser, 1);
     }
     b.f += pause_frames(&b, rnd_rng_range(&b.rng, 1.0, 2.0));
     ensure_frames(&b, b.f);
