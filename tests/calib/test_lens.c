@@ -119,6 +119,32 @@ static void test_straightness_before_after(void **state)
     assert_true(sqrt(arms) < 0.15 && sqrt(arms) < sqrt(brms) / 4);
 }
 
+/* The Go board's grid seen through the same lens: its 19x19 intersections (where the lens
+ * puts them) before, and after undistortion with the calibrated lens. */
+static void test_go_grid_straightness(void **state)
+{
+    (void)state;
+    cal_profile_t p;
+    cal_profile_defaults(&p, 19, W, H);
+    assert_int_equal(cal_lens_calibrate(&views[0][0], nviews, COLS, ROWS, 1.0, W, H, &p), CAL_OK);
+    syn_pose_t ps;
+    syn_pose(&ps, -0.5, 0.05, 0.03, 0, 0.5, 25, 9, 9); /* tilted away, filling the frame */
+    double g[2 * 19 * 19], u[2 * 19 * 19];
+    for (int y = 0; y < 19; y++)
+        for (int x = 0; x < 19; x++)
+            syn_project(&cam, &ps, x, y, &g[2 * (y * 19 + x)], &g[2 * (y * 19 + x) + 1]);
+    for (int k = 0; k < 19 * 19; k++)
+        assert_true(g[2 * k] > 0 && g[2 * k] < W && g[2 * k + 1] > 0 && g[2 * k + 1] < H);
+    double r0, m0, r1, m1;
+    assert_int_equal(cal_straightness(g, 19, 19, &r0, &m0), CAL_OK);
+    assert_int_equal(cal_lens_undistort_points(&p, g, u, 19 * 19), CAL_OK);
+    assert_int_equal(cal_straightness(u, 19, 19, &r1, &m1), CAL_OK);
+    print_message("19x19 Go board grid through the lens: deviation from straight lines before "
+                  "rms %.3f px, max %.3f px; after rms %.3f px, max %.3f px\n", r0, m0, r1, m1);
+    assert_true(m0 > 3.0);
+    assert_true(m1 < m0 / 10 && m1 < 0.5);
+}
+
 static void test_undistorted_image_is_straight(void **state)
 {
     (void)state;
@@ -207,6 +233,7 @@ int main(void)
         cmocka_unit_test(test_pattern_found),
         cmocka_unit_test(test_calibration_recovers_camera),
         cmocka_unit_test(test_straightness_before_after),
+        cmocka_unit_test(test_go_grid_straightness),
         cmocka_unit_test(test_undistorted_image_is_straight),
         cmocka_unit_test(test_straightness_and_pattern_parsing),
     };
