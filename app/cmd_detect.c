@@ -180,6 +180,8 @@ int cmd_detect(int argc, char **argv)
             cvb_image_free(&img);
             return 2;
         }
+        /* the corners seed the grid; its lines refine it (lens distortion, clicks) */
+        vis_refine(&img, &geom);
         rc = vis_classify(&img, &geom, &cfg, &snap);
         if (!rc && debug) {
             vis_draw(&img, &geom, &snap);

@@ -3,6 +3,7 @@
  *                                                with given corners (gomrade corners_ok)
  *   bench_vision speed [IMAGE]                   1920x1080, one core (thread CPU time):
  *                                                read/decode, cold detection, tracking
+ *   bench_vision footage DIR...                  rendered footage (kifucam-render output)
  *   bench_vision detect IMAGE [DEBUG_DIR]        one image, the board and the stages' ms
  */
 #include <stdio.h>
@@ -112,6 +113,7 @@ static int accuracy(const char *data, int verbose)
                 if (!vg_parse_corners(e[i].corners, c) && !cvb_imread(e[i].image, 0, &raw)) {
                     int w2 = size * size;
                     if (!vis_geom_from_corners(c, size, raw.w, raw.h, &g) &&
+                        (getenv("VIS_NOREFINE") || vis_refine(&raw, &g) || 1) &&
                         !vis_classify(&raw, &g, NULL, &s))
                         w2 = vg_mistakes(&s, truth, size, 0);
                     acc_add(&cor, size, w2, 1);
@@ -132,6 +134,76 @@ static int accuracy(const char *data, int verbose)
     acc_print("held out (not tuned on)", &held);
     printf("given corners (gomrade corners_ok=1, direct):\n");
     acc_print("overall", &cor);
+    return 0;
+}
+
+/* Rendered footage (render/, kifucam-render --still or frames): truth.txt gives per frame
+ * the file, whether a hand is in view, the corners and the position shown. Scores frames
+ * without hands, automatic mode (8 symmetries) and with the given corners (direct). */
+static int footage(int ndirs, char **dirs, int verbose)
+{
+    acc_t aut = { 0 }, cor = { 0 };
+    for (int d = 0; d < ndirs; d++) {
+        char path[1200], *line = NULL;
+        size_t cap = 0;
+        snprintf(path, sizeof path, "%s/truth.txt", dirs[d]);
+        FILE *f = fopen(path, "r");
+        if (!f) {
+            fprintf(stderr, "bench_vision: %s: cannot read\n", path);
+            continue;
+        }
+        int size = 19, count = 0;
+        while (getline(&line, &cap, f) > 0) {
+            if (!strncmp(line, "size ", 5))
+                size = atoi(line + 5);
+            if (strncmp(line, "frame ", 6))
+                continue;
+            char *fp = strstr(line, " file="), *hp = strstr(line, " hand="),
+                 *cp = strstr(line, " corners="), *sp = strstr(line, " shown=");
+            if (!fp || !hp || !cp || !sp || atoi(hp + 6) != 0 || size < 2 || size > VIS_MAX_SIZE)
+                continue;
+            if (count++ % 25) /* every 25th frame of a video is plenty */
+                continue;
+            char file[256], corners[256];
+            sscanf(fp + 6, "%255s", file);
+            sscanf(cp + 9, "%255s", corners);
+            uint8_t truth[VIS_MAX_POINTS];
+            const char *q = sp + 7;
+            int n = 0;
+            for (; *q && n < size * size; q++)
+                if (*q == '.' || *q == 'X' || *q == 'O')
+                    truth[n++] = *q == '.' ? VIS_EMPTY : *q == 'X' ? VIS_BLACK : VIS_WHITE;
+            if (n != size * size)
+                continue;
+            snprintf(path, sizeof path, "%s/%s", dirs[d], file);
+            cvb_image_t img = { 0 };
+            if (cvb_imread(path, 1, &img))
+                continue;
+            vis_geom_t g;
+            vis_snapshot_t s;
+            memset(&s, 0, sizeof s);
+            int rc = vis_detect(&img, NULL, 0, &g, &s, NULL);
+            int wrong = rc ? size * size : vg_mistakes(&s, truth, size, 1);
+            acc_add(&aut, size, wrong, !rc);
+            double c[4][2];
+            int w2 = size * size;
+            if (!vg_parse_corners(corners, c) &&
+                !vis_geom_from_corners(c, size, img.w, img.h, &g) &&
+                (getenv("VIS_NOREFINE") || vis_refine(&img, &g) || 1) &&
+                !vis_classify(&img, &g, NULL, &s))
+                w2 = vg_mistakes(&s, truth, size, 0);
+            acc_add(&cor, size, w2, 1);
+            if (verbose)
+                printf("  %s/%s: auto %s %d wrong, corners %d wrong\n", dirs[d], file,
+                       rc ? "NOBOARD" : "found", wrong, w2);
+            cvb_image_free(&img);
+        }
+        free(line);
+        fclose(f);
+    }
+    printf("rendered footage (render/, frames without hands):\n");
+    acc_print("automatic (8 symmetries)", &aut);
+    acc_print("given corners", &cor);
     return 0;
 }
 
@@ -212,6 +284,8 @@ static int detect_one(const char *path, const char *dir)
     vis_config_defaults(&cfg);
     if (getenv("VIS_NOREFINE"))
         cfg.refine = 0;
+    if (getenv("VIS_WORK"))
+        cfg.work_max = atoi(getenv("VIS_WORK"));
     if (dir) {
         mkdir(dir, 0777);
         dbg_dir = dir;
@@ -259,6 +333,8 @@ int main(int argc, char **argv)
 {
     if (argc >= 3 && !strcmp(argv[1], "accuracy"))
         return accuracy(argv[2], argc > 3 ? (int)strlen(argv[3]) - 8 : 0);
+    if (argc >= 3 && !strcmp(argv[1], "footage"))
+        return footage(argc - 2, argv + 2, getenv("VIS_VERBOSE") != NULL);
     if (argc >= 2 && !strcmp(argv[1], "speed"))
         return speed(argc > 2 ? argv[2] : "/work/shared/data/photos/gomrade/images/gomrade_testing_sequence_11.jpg");
     if (argc >= 3 && !strcmp(argv[1], "detect"))

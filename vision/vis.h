@@ -92,6 +92,11 @@ int vis_geom_from_corners(double corners[4][2], int size, int img_w, int img_h,
 /* Build a geometry from a board->image homography. */
 int vis_geom_from_h(const double H[9], int size, int img_w, int img_h, vis_geom_t *geom);
 
+/* Refine geom from the grid lines themselves at full resolution (sub-pixel; absorbs some
+ * lens distortion and corner error). *geom unchanged unless it returns 0; VIS_ENOBOARD
+ * when too few lines are visible to refine. */
+int vis_refine(const cvb_image_t *img, vis_geom_t *geom);
+
 /* How well the grid lines of geom match the image: 0 (no fit) .. 1 (every visible
  * segment of every line is a dark line on a lighter board). *out written on success. */
 int vis_grid_fit(const cvb_image_t *img, const vis_geom_t *geom, double *out);

@@ -1005,6 +1005,31 @@ out:
     return rc;
 }
 
+int vis_refine(const cvb_image_t *img, vis_geom_t *geom)
+{
+    if (!img || !img->data || !geom || geom->size < 2 || geom->size > VIS_MAX_SIZE)
+        return VIS_EINVAL;
+    cvb_image_t gray = { 0 };
+    if (cvb_to_gray(img, &gray))
+        return VIS_ECV;
+    double H[9];
+    memcpy(H, geom->H, sizeof H);
+    int ok = 0;
+    for (int it = 0; it < 2; it++) {
+        if (refine(&gray, geom->size, H))
+            break;
+        ok = 1;
+    }
+    cvb_image_free(&gray);
+    if (!ok)
+        return VIS_ENOBOARD;
+    vis_geom_t g;
+    if (vis_geom_from_h(H, geom->size, img->w, img->h, &g))
+        return VIS_ENOBOARD;
+    *geom = g;
+    return VIS_OK;
+}
+
 int vis_detect(const cvb_image_t *img, const vis_config_t *cfg, int size_hint,
                vis_geom_t *geom, vis_snapshot_t *snap, vis_timing_t *tm)
 {

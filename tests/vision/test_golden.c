@@ -91,6 +91,7 @@ static void test_one(void **state)
         double c[4][2];
         assert_int_equal(vg_parse_corners(buf, c), 0);
         assert_int_equal(vis_geom_from_corners(c, size, img.w, img.h, &g), 0);
+        vis_refine(&img, &g); /* as kifucam detect --corners does */
         assert_int_equal(vis_classify(&img, &g, NULL, &s), 0);
         wrong = vg_mistakes(&s, truth, size, 0);
     } else {
