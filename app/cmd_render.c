@@ -29,7 +29,7 @@ int cmd_render(int argc, char **argv)
     int rc = rnd_run(&o, progress, NULL, err, sizeof err);
     if (rc) {
         cli_error("render", "%s", err);
-        return 2;
+        return rnd_exit_code(rc);
     }
     return 0;
 }

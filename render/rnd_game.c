@@ -126,8 +126,10 @@ int rnd_game_from_sgf(rnd_game_t *g, const char *path, int max_moves, char *err,
     memset(&e, 0, sizeof e);
     int rc = sgf_parse_file(path, NULL, &col, &e);
     if (rc) {
-        if (err)
+        if (err && e.line > 0)
             snprintf(err, errlen, "%s:%d:%d: %s", path, e.line, e.col, e.msg[0] ? e.msg : sgf_strerror(rc));
+        else if (err)
+            snprintf(err, errlen, "%s: %s", path, e.msg[0] ? e.msg : sgf_strerror(rc));
         return rc == GO_EIO ? RND_EIO : rc == GO_ENOMEM ? RND_ENOMEM : RND_EPARSE;
     }
     if (col->ngames < 1) {
@@ -140,8 +142,10 @@ int rnd_game_from_sgf(rnd_game_t *g, const char *path, int max_moves, char *err,
     sgf_replay_opts_t ro = { NULL, false };
     rc = sgf_replay(col->games[0], &ro, &rep, &e);
     if (rc) {
-        if (err)
+        if (err && e.line > 0)
             snprintf(err, errlen, "%s:%d:%d: %s", path, e.line, e.col, e.msg[0] ? e.msg : sgf_strerror(rc));
+        else if (err)
+            snprintf(err, errlen, "%s: %s", path, e.msg[0] ? e.msg : sgf_strerror(rc));
         sgf_collection_destroy(col);
         return rc == GO_ENOMEM ? RND_ENOMEM : RND_EPARSE;
     }

@@ -1,6 +1,6 @@
 /* rnd_main.c: the kifucam-render executable: the footage command of rnd_run.h on its
- * own (the same as `kifucam render`). Exit codes as INTERFACE.md: 0 done, 2 bad usage or
- * unreadable input, 1 when the output could not be written.
+ * own (the same as `kifucam render`). Exit codes as INTERFACE.md (rnd_exit_code): 0 done,
+ * 2 bad usage or unreadable input, 1 when the output could not be written.
  */
 #include <stdio.h>
 
@@ -30,7 +30,7 @@ int main(int argc, char **argv)
     int rc = rnd_run(&o, progress, NULL, err, sizeof err);
     if (rc) {
         fprintf(stderr, "kifucam-render: %s\n", err);
-        return rc == RND_EIO && err[0] && o.sgf ? 1 : 2;
+        return rnd_exit_code(rc);
     }
     return 0;
 }

@@ -58,6 +58,7 @@ const char *rnd_strerror(int code)
     case RND_EIO: return "cannot read or write a file";
     case RND_EPARSE: return "malformed game record";
     case RND_EGAME: return "no usable game in the record";
+    case RND_EOUTPUT: return "cannot write the output";
     default: return "unknown error";
     }
 }

@@ -26,7 +26,8 @@ enum {
     RND_ENOMEM = -2,   /* allocation failed */
     RND_EIO = -3,      /* a file could not be read or written */
     RND_EPARSE = -4,   /* the game record could not be parsed */
-    RND_EGAME = -5     /* the game record holds no usable game */
+    RND_EGAME = -5,    /* the game record holds no usable game */
+    RND_EOUTPUT = -6   /* the output (frames, truth, video) could not be written */
 };
 /* A short description of a status code; never NULL. */
 const char *rnd_strerror(int code);

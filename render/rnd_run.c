@@ -278,11 +278,11 @@ static int emit_frame(run_t *R, int f, const rnd_tl_state_t *s, const rnd_hand_t
         snprintf(R->path, R->pathlen, "%s/frame_%06d.%s", o->out, f, ext);
     if (cvb_imwrite(R->path, &R->img, o->png || o->still ? 0 : o->quality) != CVB_OK) {
         seterr(err, errlen, "%s: cannot write the frame", R->path);
-        return RND_EIO;
+        return RND_EOUTPUT;
     }
     if (R->vw && cvb_writer_write(R->vw, &R->img) != CVB_OK) {
         seterr(err, errlen, "%s: cannot write a video frame", o->video);
-        return RND_EIO;
+        return RND_EOUTPUT;
     }
     int n = R->geo->size;
     double cx[4], cy[4];
@@ -343,7 +343,7 @@ static int emit_frame(run_t *R, int f, const rnd_tl_state_t *s, const rnd_hand_t
     if (!nocc)
         fputc('-', R->truth);
     fputc('\n', R->truth);
-    return ferror(R->truth) ? RND_EIO : RND_OK;
+    return ferror(R->truth) ? RND_EOUTPUT : RND_OK;
 }
 
 static void write_event(FILE *t, const rnd_event_t *e, int n)
@@ -363,6 +363,11 @@ static void write_event(FILE *t, const rnd_event_t *e, int n)
     if (e->kind == RND_EV_SIGNAL)
         fprintf(t, " x=%.1f y=%.1f", e->wx, e->wy);
     fputc('\n', t);
+}
+
+int rnd_exit_code(int rc)
+{
+    return rc == RND_OK ? 0 : rc == RND_EOUTPUT || rc == RND_ENOMEM ? 1 : 2;
 }
 
 int rnd_run(const rnd_opts_t *o, rnd_progress_fn fn, void *ctx, char *err, size_t errlen)
@@ -398,7 +403,7 @@ int rnd_run(const rnd_opts_t *o, rnd_progress_fn fn, void *ctx, char *err, size_
     }
     if (make_dir(o->out)) {
         seterr(err, errlen, "%s: cannot create the output folder", o->out);
-        rc = RND_EIO;
+        rc = RND_EOUTPUT;
         goto done;
     }
     R.pathlen = strlen(o->out) + 64;
@@ -433,13 +438,13 @@ int rnd_run(const rnd_opts_t *o, rnd_progress_fn fn, void *ctx, char *err, size_
     R.truth = fopen(R.path, "w");
     if (!R.truth) {
         seterr(err, errlen, "%s: cannot write", R.path);
-        rc = RND_EIO;
+        rc = RND_EOUTPUT;
         goto done;
     }
     if (o->video && !o->still &&
         cvb_writer_open(o->video, o->fps, o->width, o->height, &R.vw) != CVB_OK) {
         seterr(err, errlen, "%s: cannot open the video for writing", o->video);
-        rc = RND_EIO;
+        rc = RND_EOUTPUT;
         goto done;
     }
     int nframes = o->still ? 1 : tl.nframes;
@@ -543,7 +548,7 @@ int rnd_run(const rnd_opts_t *o, rnd_progress_fn fn, void *ctx, char *err, size_
 done:
     if (R.truth && fclose(R.truth) && !rc) {
         seterr(err, errlen, "%s/truth.txt: cannot write", o->out);
-        rc = RND_EIO;
+        rc = RND_EOUTPUT;
     }
     cvb_writer_close(R.vw);
     cvb_image_free(&R.img);

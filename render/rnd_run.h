@@ -42,8 +42,12 @@ int rnd_opts_parse(int argc, char **argv, rnd_opts_t *o, int *help, char *err, s
 /* Progress: called every few frames with the frames written and the total. */
 typedef void (*rnd_progress_fn)(void *ctx, int done, int total);
 
-/* Render the footage. Returns RND_OK; RND_EIO, RND_EPARSE, RND_EGAME for bad input or
- * output (err gets one line naming the file); RND_ENOMEM. fn may be NULL. */
+/* Render the footage. Returns RND_OK; RND_EIO (unreadable), RND_EPARSE, RND_EGAME for
+ * bad input and RND_EOUTPUT when the output cannot be written (err gets one line naming
+ * the file); RND_ENOMEM. fn may be NULL. */
 int rnd_run(const rnd_opts_t *o, rnd_progress_fn fn, void *ctx, char *err, size_t errlen);
+/* The process exit code (INTERFACE.md) for a status of rnd_run: 0 done; 2 bad or
+ * unreadable input; 1 the output could not be written or memory ran out. */
+int rnd_exit_code(int rc);
 
 #endif
