@@ -590,8 +590,8 @@ static int trk_perfect(const trk_plan_t *p)
 }
 
 /* Choose the moves and their order. When they do not explain the view perfectly (a void
- * move, a missing stone, a wrong colour, a move out of turn), a move the camera could not
- * see may: one played where a stone of its own colour, captured but not yet taken off,
+ * move, a missing stone, a move out of turn; a lone stone of the wrong colour is taken as
+ * such), a move the camera could not see may: one played where a stone of its own colour, captured but not yet taken off,
  * still lay (the player took the dead stone off and put his own there), or one the
  * opponent captured at once, before the board settled (a throw-in in fast play). Such
  * points, of the colour alternation allows, are tried and kept when they explain all. */
@@ -600,7 +600,10 @@ static void trk_search(stn_track_t *k, const trk_diff_t *d, const trk_add_t *add
 {
     trk_search_orders(k, d, adds, na, best);
     best->hidden = 0;
-    if (trk_perfect(best) || na + 1 >= TRK_NPTS || na + 1 > k->cfg.max_moves)
+    /* a lone stone of the wrong colour that explains everything else is just that */
+    int wrong_only = best->n == 1 && best->steps[0].seen != best->steps[0].c &&
+                     !best->score.over && !best->score.voids && !best->score.unexplained;
+    if (trk_perfect(best) || wrong_only || na + 1 >= TRK_NPTS || na + 1 > k->cfg.max_moves)
         return;
     go_color_t t = go_game_turn(k->g);
     const go_board_t *b = go_game_board(k->g);
@@ -886,7 +889,8 @@ static int trk_nudges(const stn_track_t *k, const trk_diff_t *d, const stn_view_
 }
 
 /* How unlikely a reading is: steps that cannot be recorded, void moves, missing stones
- * nothing explains, stones of the wrong colour or out of turn, nudges. plan may be NULL
+ * nothing explains, stones of the wrong colour or out of turn (nudges cost 6 each, added
+ * by the caller). plan may be NULL
  * (no moves). Leaves the game as it was; run gets the plan's captures. */
 static int trk_cost(stn_track_t *k, const trk_diff_t *d, const trk_plan_t *plan,
                     const trk_nudge_t *nu, int nn, trk_run_t *run)
@@ -1096,7 +1100,7 @@ int stn_track_feed(stn_track_t *k, const stn_view_t *v, stn_events_t *out)
         if (nn > 0 && d->na <= k->cfg.max_moves) {
             /* Nudges or moves? Compare reading the stones as nudges with reading them
              * all as moves (a capture may explain the missing stone). */
-            int cost_n = 3 * nn, cost_m;
+            int cost_n = 6 * nn, cost_m;   /* a nudge is rarer than a wrong colour (5) */
             if (na > 0) {
                 trk_search(k, d, adds, na, v, plan);
                 if (plan->n < na) {

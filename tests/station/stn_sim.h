@@ -5,7 +5,8 @@
  * real play drawn from a seeded generator: captured stones removed late (one to three moves
  * later), fast play (the next hand arrives before the board settles, so two moves land in
  * one view), one-frame flickers, bumps (a stone nudged to a neighbouring point and pushed
- * back with the next move). Passes go through the console. Vision itself is perfect here:
+ * back with the next move), takebacks (a stone put on a wrong point, left, taken back, then
+ * the real move), stones of the wrong colour. Passes go through the console. Vision itself is perfect here:
  * this tests the station, not the recogniser. Fast play is not drawn where no camera could
  * tell the moves apart (see sim_run).
  *
@@ -29,11 +30,13 @@ typedef struct sim_opts {
     double p_fast;       /* the next move comes before the board settles */
     double p_flicker;    /* a point misread for one frame */
     double p_bump;       /* a stone nudged after a move, pushed back with the next */
+    double p_takeback;   /* a stone put on a wrong point first, left, then taken back */
+    double p_wrongcol;   /* a stone of the other colour played (the turn says whose) */
     int trace;           /* print every event to stderr (debugging) */
 } sim_opts_t;
 
 typedef struct sim_stats {
-    int frames, moves, passes, fast, late, flickers, bumps;
+    int frames, moves, passes, fast, late, flickers, bumps, takebacks, wrongcols;
     int lat_n;
     double lat[2048];    /* per recorded move: seen time - hand-left time (footage s) */
     double lat_max;
@@ -48,6 +51,8 @@ static inline void sim_defaults(sim_opts_t *o, uint32_t seed)
     o->p_fast = 0.08;
     o->p_flicker = 0.05;
     o->p_bump = 0.01;
+    o->p_takeback = 0.01;
+    o->p_wrongcol = 0.005;
     o->trace = getenv("STN_SIM_TRACE") != NULL;
 }
 
@@ -193,6 +198,7 @@ typedef struct sim_place {
     int cap[VIS_MAX_POINTS];
     int late;
     int onto_dead;      /* the stone went where a dead stone still lay */
+    int wrongcol;       /* the stone put down is of the other colour */
 } sim_place_t;
 
 static inline void sim_act_place(sim_t *s, void *ctx)
@@ -203,7 +209,7 @@ static inline void sim_act_place(sim_t *s, void *ctx)
     pl->onto_dead = s->phys[i] != VIS_EMPTY;
     if (s->phys[i] != VIS_EMPTY || (s->npend && s->pend_due <= 0))
         sim_take_pending(s);   /* playing where dead stones still lie: clear them first */
-    s->phys[i] = (uint8_t)pl->c;
+    s->phys[i] = (uint8_t)(pl->wrongcol ? GO_OTHER(pl->c) : pl->c);
     if (pl->late) {
         for (int j = 0; j < pl->ncap; j++)
             s->pend[s->npend++] = pl->cap[j];
@@ -211,6 +217,17 @@ static inline void sim_act_place(sim_t *s, void *ctx)
         for (int j = 0; j < pl->ncap; j++)
             s->phys[pl->cap[j]] = VIS_EMPTY;
     }
+}
+
+/* The player's hand puts a stone on a wrong point (ctx: the point index), or takes it
+ * back (negative: -1 - index). */
+static inline void sim_act_wrong(sim_t *s, void *ctx)
+{
+    int i = *(int *)ctx;
+    if (i >= 0)
+        s->phys[i] = (uint8_t)s->bump_to;   /* the colour, stashed by the caller */
+    else
+        s->phys[-1 - i] = VIS_EMPTY;
 }
 
 static inline void sim_act_bump(sim_t *s, void *ctx)
@@ -285,6 +302,33 @@ static inline int sim_run(const go_board_t *init, const go_move_t *moves, int n,
                 rc = sim_still(s, 10);
             continue;
         }
+        /* a takeback first: the stone on a wrong point (empty, legal, capturing nothing,
+         * away from the real one), the hand leaves, comes back and takes it off */
+        if (s->bump_from < 0 && s->npend == 0 && !fast_prev && sim_unit(s) < o->p_takeback) {
+            int w = (int)(sim_rand(s) % (uint32_t)(s->size * s->size));
+            int wp = GO_PT(w % s->size, w / s->size);
+            int dx = abs(GO_X(wp) - GO_X(mv->point)), dy = abs(GO_Y(wp) - GO_Y(mv->point));
+            go_board_t *tb = malloc(sizeof *tb);
+            if (tb && s->phys[w] == VIS_EMPTY && dx + dy > 2) {
+                *tb = *s->truth;
+                if (go_board_play(tb, mv->color, wp, &info) == GO_OK && info.ncaptured == 0) {
+                    st->takebacks++;
+                    s->bump_to = mv->color;
+                    rc = sim_hand(s, mv->color, wp, sim_act_wrong, &w);
+                    s->bump_to = -1;
+                    if (rc == 0)
+                        rc = sim_still(s, 12);
+                    int back = -1 - w;
+                    if (rc == 0)
+                        rc = sim_hand(s, mv->color, wp, sim_act_wrong, &back);
+                    if (rc == 0)
+                        rc = sim_still(s, 12);
+                }
+            }
+            free(tb);
+            if (rc)
+                break;
+        }
         if (go_board_play(s->truth, mv->color, mv->point, &info) != GO_OK) {
             rc = GO_EINVAL;
             break;
@@ -308,7 +352,9 @@ static inline int sim_run(const go_board_t *init, const go_move_t *moves, int n,
                     (unsigned long long)s->frame, m + 1, mv->color == GO_BLACK ? 'B' : 'W', pn,
                     pl.late ? " late" : "", s->npend);
         }
-        rc = sim_hand(s, mv->color, mv->point, sim_act_place, &pl);
+        pl.wrongcol = !fast_prev && sim_unit(s) < o->p_wrongcol;
+        st->wrongcols += pl.wrongcol;
+        rc = rc ? rc : sim_hand(s, mv->color, mv->point, sim_act_place, &pl);
         /* the dead stones go when their time comes (a hand of the capturer) */
         if (rc == 0 && s->npend && !pl.late && s->pend_due <= 0) {
             int q = GO_PT(s->pend[0] % s->size, s->pend[0] / s->size);
@@ -319,7 +365,7 @@ static inline int sim_run(const go_board_t *init, const go_move_t *moves, int n,
          * dead stone not yet taken off (the same colour lies there before and after), or
          * when the next move captures this stone at once (several throw-ins may fit). */
         int fast = !fast_prev && m + 1 < n && moves[m + 1].kind == GO_MOVE_PLAY &&
-                   !pl.onto_dead && sim_unit(s) < o->p_fast;
+                   !pl.onto_dead && !pl.wrongcol && sim_unit(s) < o->p_fast;
         if (fast) {
             go_board_t *nb = malloc(sizeof *nb);
             if (nb) {
