@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "app/cli.h"
@@ -20,6 +21,13 @@ static void usage(FILE *f)
             "  --corners: the four corner intersections, top-left, top-right, bottom-right,\n"
             "             bottom-left of the output (skips board finding)\n"
             "  exit 0 read, 1 no board found, 2 bad usage or unreadable image\n");
+}
+
+static double now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
 }
 
 static int parse_corners(const char *s, double c[4][2])
@@ -181,8 +189,14 @@ int cmd_detect(int argc, char **argv)
             return 2;
         }
         /* the corners seed the grid; its lines refine it (lens distortion, clicks) */
+        double t0 = now_ms();
         vis_refine(&img, &geom);
+        double t1 = now_ms();
         rc = vis_classify(&img, &geom, &cfg, &snap);
+        double t2 = now_ms();
+        tm.ms[VIS_STAGE_REFINE] = t1 - t0;
+        tm.ms[VIS_STAGE_CLASSIFY] = t2 - t1;
+        tm.total_ms = t2 - t0;
         if (!rc && debug) {
             vis_draw(&img, &geom, &snap);
             write_debug(&dctx, VIS_STAGE_CLASSIFY, "classify", &img);

@@ -155,6 +155,52 @@ static void test_detect_crowded(void **state)
     check_detect(&sy, 0, 2.0);
 }
 
+/* The same board under a coloured light, blurred and JPEG-compressed: still read. */
+static void test_light_blur_jpeg(void **state)
+{
+    (void)state;
+    static const float tint[3][3] = { { 1.25f, 0.8f, 0.6f },   /* blue light */
+                                      { 0.6f, 1.15f, 0.7f },   /* green */
+                                      { 0.9f, 0.7f, 1.3f } };  /* pink */
+    for (int t = 0; t < 3; t++) {
+        synth_t sy;
+        uint8_t st[361];
+        position(19, 21 + t, st);
+        synth_defaults(&sy, 800, 600, 19);
+        sy.stones = st;
+        cvb_image_t img = { 0 }, blur = { 0 }, dec = { 0 };
+        assert_int_equal(synth_render(&sy, &img), 0);
+        for (int y = 0; y < img.h; y++)
+            for (int x = 0; x < img.w; x++)
+                for (int c = 0; c < 3; c++) {
+                    uint8_t *p = img.data + (size_t)y * img.stride + (size_t)x * 3 + c;
+                    float v = *p * tint[t][c];
+                    *p = (uint8_t)(v > 255 ? 255 : v);
+                }
+        assert_int_equal(cvb_gaussian_blur(&img, 5, 0, &blur), 0);
+        uint8_t *jpg = NULL;
+        size_t len = 0;
+        assert_int_equal(cvb_imencode_jpeg(&blur, 40, &jpg, &len), 0);
+        assert_int_equal(cvb_imdecode(jpg, len, &dec), 0);
+        free(jpg);
+        vis_config_t cfg;
+        vis_config_defaults(&cfg);
+        cfg.stone_h = 0; /* flat synthetic stones */
+        vis_geom_t g;
+        vis_snapshot_t s;
+        memset(&s, 0, sizeof s);
+        int rc = vis_detect(&dec, &cfg, 0, &g, &s, NULL);
+        int wrong = rc ? 361 : count_wrong(&s, st, 19);
+        if (wrong)
+            print_message("light %d: rc %d, %d points wrong\n", t, rc, wrong);
+        cvb_image_free(&img);
+        cvb_image_free(&blur);
+        cvb_image_free(&dec);
+        assert_int_equal(rc, VIS_OK);
+        assert_int_equal(wrong, 0);
+    }
+}
+
 static void test_classify_corners_and_track(void **state)
 {
     (void)state;
@@ -270,6 +316,7 @@ int main(void)
         cmocka_unit_test(test_detect_19_side_camera),
         cmocka_unit_test(test_detect_13_and_9),
         cmocka_unit_test(test_detect_crowded),
+        cmocka_unit_test(test_light_blur_jpeg),
         cmocka_unit_test(test_classify_corners_and_track),
         cmocka_unit_test(test_occlusion),
         cmocka_unit_test(test_bad_input),
