@@ -219,6 +219,14 @@ static void print_profile(const cal_profile_t *p, const cal_calib_report_t *rep)
         else
             printf(", no white stones");
         printf("\n");
+        if (p->black_rel > 0 || p->white_rel > 0) {
+            printf("classifier thresholds learned (brightness relative to the board):");
+            if (p->black_rel > 0)
+                printf(" black below %.3f", p->black_rel);
+            if (p->white_rel > 0)
+                printf("%s white above %.3f", p->black_rel > 0 ? "," : "", p->white_rel);
+            printf("\n");
+        }
     } else {
         printf("colours: none learned (no sure empty point)\n");
     }
