@@ -295,6 +295,20 @@ static void test_camera_moved(void **state)
     memset(&s, 0, sizeof s);
     assert_int_equal(vis_classify(&moved, g, &cfg, &s), VIS_OK);
     assert_int_equal(mistakes(&s, 0), 0);
+    /* a profile turned by one quarter keeps its orientation through the re-location */
+    cal_profile_t turned = prof;
+    for (int k = 0; k < 4; k++) {
+        turned.corners[k][0] = prof.corners[(k + 3) % 4][0];
+        turned.corners[k][1] = prof.corners[(k + 3) % 4][1];
+    }
+    turned.rotate = 1;
+    vis_geom_t *g2 = malloc(sizeof *g2);
+    assert_non_null(g2);
+    assert_int_equal(cal_relocate(&moved, &turned, NULL, g2), CAL_OK);
+    for (int k = 0; k < 4; k++)
+        assert_true(hypot(g2->corners[k][0] - want[(k + 3) % 4][0],
+                          g2->corners[k][1] - want[(k + 3) % 4][1]) < 3.0);
+    free(g2);
     /* the new corners go back into the profile, which then fits the moved camera */
     cal_profile_t p = prof;
     char err[200];
