@@ -64,7 +64,7 @@ static int accuracy(const char *data, int verbose)
         }
         for (int i = 0; i < n; i++) {
             uint8_t truth[VIS_MAX_POINTS];
-            int size;
+            int size = 0;
             cvb_image_t img = { 0 };
             if (vg_read_truth(e[i].truth, truth, &size) || cvb_imread(e[i].image, 1, &img)) {
                 fprintf(stderr, "bench_vision: %s: cannot read\n", e[i].id);

@@ -1005,6 +1005,55 @@ out:
     return rc;
 }
 
+/* The grid from the lattice of black stones (vis_lattice_find): the smallest size that
+ * holds every stone, the window chosen by the grid lines that remain visible. */
+static int lattice_grid(const cvb_image_t *gray, const cvb_image_t *full, double scale,
+                        int size_hint, double Hout[9], int *Sout)
+{
+    double Hc[9];
+    int i0, i1, j0, j1, cnt;
+    if (vis_lattice_find(gray, Hc, &i0, &i1, &j0, &j1, &cnt))
+        return VIS_ENOBOARD;
+    int span = (i1 - i0 > j1 - j0 ? i1 - i0 : j1 - j0) + 1, S = 0;
+    static const int sizes[3] = { 9, 13, 19 };
+    for (int k = 0; k < 3 && !S; k++)
+        if (sizes[k] >= span && (!size_hint || sizes[k] == size_hint))
+            S = sizes[k];
+    if (!S || cnt < 2 * S)
+        return VIS_ENOBOARD;
+    double best = -1e9;
+    for (int oa = i1 - S + 1; oa <= i0; oa++)
+        for (int ob = j1 - S + 1; ob <= j0; ob++) {
+            double T[9] = { 1, 0, oa, 0, 1, ob, 0, 0, 1 }, Hw[9];
+            mat3_mul(Hc, T, Hw);
+            /* the grid must lie inside the picture; the lines left visible decide */
+            double sc = window_score(full, Hw, S, scale);
+            if (sc <= -1) { /* too few lines visible to judge: inside the picture? */
+                int inside = 1;
+                for (int k = 0; k < 4 && inside; k++) {
+                    double x, y;
+                    if (vis_homog_apply(Hw, (k == 1 || k == 2) ? S - 1 : 0, k >= 2 ? S - 1 : 0,
+                                        &x, &y) ||
+                        x < 0 || y < 0 || x >= gray->w || y >= gray->h)
+                        inside = 0;
+                }
+                sc = inside ? 0 : -2;
+            }
+            double ci = (i0 + i1) / 2.0 - (oa + (S - 1) / 2.0);
+            double cj = (j0 + j1) / 2.0 - (ob + (S - 1) / 2.0);
+            sc -= 0.001 * (ci * ci + cj * cj); /* ties: the centred window */
+            if (sc > best) {
+                best = sc;
+                memcpy(Hout, Hw, sizeof Hw);
+            }
+        }
+    if (best <= -1)
+        return VIS_ENOBOARD;
+    orient(Hout, S);
+    *Sout = S;
+    return VIS_OK;
+}
+
 int vis_refine(const cvb_image_t *img, vis_geom_t *geom)
 {
     if (!img || !img->data || !geom || geom->size < 2 || geom->size > VIS_MAX_SIZE)
@@ -1064,6 +1113,12 @@ int vis_detect(const cvb_image_t *img, const vis_config_t *cfg, int size_hint,
     double Hw[9];
     int S = 0;
     rc = find_grid(&gray, &small, &fullgray, scale, cfg, size_hint, Hw, &S, &t);
+    if (rc == VIS_ENOBOARD) {
+        /* a board too full to show its lines: find it from the stones */
+        double t3 = now_ms();
+        rc = lattice_grid(&gray, &fullgray, scale, size_hint, Hw, &S);
+        t.ms[VIS_STAGE_GRID] += now_ms() - t3;
+    }
     cvb_image_free(&small);
     cvb_image_free(&gray);
     if (rc) {

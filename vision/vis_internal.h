@@ -35,4 +35,10 @@ typedef struct {
 int vis_classify_ex(const cvb_image_t *img, const vis_geom_t *geom, const vis_config_t *cfg,
                     vis_snapshot_t *snap, vis_feat_t *feat);
 
+/* Find the lattice of black stones in a work-scale gray image: H maps lattice (i, j) to
+ * pixels; the stones found span i in [*imin, *imax], j in [*jmin, *jmax]; *count stones
+ * fit. 0 on success, -1 when there is no such lattice. */
+int vis_lattice_find(const cvb_image_t *gray, double H[9], int *imin, int *imax, int *jmin,
+                     int *jmax, int *count);
+
 #endif

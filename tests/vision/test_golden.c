@@ -46,14 +46,15 @@ static void test_sets(void **state)
     int total = 0;
     for (int s = 0; s < 2; s++) {
         char dir[4096];
-        snprintf(dir, sizeof dir, "%s/photos/%s", data, sets[s]);
+        if (snprintf(dir, sizeof dir, "%s/photos/%s", data, sets[s]) >= (int)sizeof dir)
+            fail();
         vg_entry_t *e = calloc(128, sizeof *e);
         assert_non_null(e);
         int n = vg_read_index(dir, e, 128);
         assert_true(n > 0);
         for (int i = 0; i < n; i++) {
             uint8_t t[VIS_MAX_POINTS];
-            int size;
+            int size = 0;
             assert_int_equal(vg_read_truth(e[i].truth, t, &size), 0);
             assert_true(size == 9 || size == 13 || size == 19);
         }
@@ -68,7 +69,7 @@ static void test_one(void **state)
     (void)state;
     const char *id = g_argv[1], *mode = g_argv[2], *image = g_argv[3], *truthp = g_argv[4];
     uint8_t truth[VIS_MAX_POINTS];
-    int size;
+    int size = 0;
     if (vg_read_truth(truthp, truth, &size)) {
         print_message("SKIP: %s is absent (set KIFUCAM_SHARED)\n", truthp);
         skip();
