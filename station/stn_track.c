@@ -24,6 +24,7 @@ struct stn_track {
     uint8_t pending[GO_CELLS];
     uint8_t alias[GO_CELLS];
     uint8_t ack[GO_CELLS];
+    uint8_t gone_dead[GO_CELLS];   /* this view: dead stones (pending) no longer seen */
     int warnings[3];
     int lost[3];
     stn_move_info_t *info;
@@ -277,6 +278,7 @@ static int trk_nack(const stn_track_t *k)
 static void trk_refresh(stn_track_t *k, const stn_view_t *v, int cleared[3])
 {
     cleared[0] = cleared[1] = cleared[2] = 0;
+    memset(k->gone_dead, 0, sizeof k->gone_dead);
     for (int i = 0; i < k->size * k->size; i++) {
         int s = v->color[i], p = trk_pt(k->size, i);
         if (s == STN_UNKNOWN)
@@ -284,6 +286,7 @@ static void trk_refresh(stn_track_t *k, const stn_view_t *v, int cleared[3])
         go_color_t id = trk_ideal(k, p);
         if (k->pending[p] && s != k->pending[p]) {
             cleared[k->pending[p]]++;
+            k->gone_dead[p] = k->pending[p];
             k->pending[p] = 0;
         }
         if (k->ack[p] && (s == (int)id || s != k->ack[p] - 1))
@@ -590,8 +593,8 @@ static int trk_perfect(const trk_plan_t *p)
 }
 
 /* Choose the moves and their order. When they do not explain the view perfectly (a void
- * move, a missing stone, a move out of turn; a lone stone of the wrong colour is taken as
- * such), a move the camera could not see may: one played where a stone of its own colour, captured but not yet taken off,
+ * move, a missing stone, a move out of turn, a wrong colour), a move the camera could not
+ * see may (against a lone wrong colour, only the first kind is likelier): one played where a stone of its own colour, captured but not yet taken off,
  * still lay (the player took the dead stone off and put his own there), or one the
  * opponent captured at once, before the board settled (a throw-in in fast play). Such
  * points, of the colour alternation allows, are tried and kept when they explain all. */
@@ -603,7 +606,7 @@ static void trk_search(stn_track_t *k, const trk_diff_t *d, const trk_add_t *add
     /* a lone stone of the wrong colour that explains everything else is just that */
     int wrong_only = best->n == 1 && best->steps[0].seen != best->steps[0].c &&
                      !best->score.over && !best->score.voids && !best->score.unexplained;
-    if (trk_perfect(best) || wrong_only || na + 1 >= TRK_NPTS || na + 1 > k->cfg.max_moves)
+    if (trk_perfect(best) || na + 1 >= TRK_NPTS || na + 1 > k->cfg.max_moves)
         return;
     go_color_t t = go_game_turn(k->g);
     const go_board_t *b = go_game_board(k->g);
@@ -627,12 +630,17 @@ static void trk_search(stn_track_t *k, const trk_diff_t *d, const trk_add_t *add
             if (k->pending[p] == hc && v->color[i] == hc) {
                 thrown[nc] = 0;
                 cand[nc++] = (go_point_t)p;
+            } else if (k->gone_dead[p] == hc && v->color[i] == GO_EMPTY &&
+                       b->color[p] == GO_EMPTY) {
+                /* a stone of hc was seen there until now: replayed there, then captured */
+                thrown[nc] = 1;
+                cand[nc++] = (go_point_t)p;
             }
         }
         static const int dirs[4] = { 1, -1, GO_STRIDE, -GO_STRIDE };
         /* next to the opponent's new stones, or to missing stones of colour hc (it
-         * joined them and was captured with them) */
-        for (int i = 0; i < na + d->nr; i++) {
+         * joined them and was captured with them); not against a plain wrong colour */
+        for (int i = 0; !wrong_only && i < na + d->nr; i++) {
             int q = i < na ? adds[i].p : d->r[i - na];
             if (i < na ? adds[i].c == hc : b->color[q] != hc)
                 continue;
