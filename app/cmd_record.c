@@ -381,6 +381,29 @@ static void finish_count(run_t *u)
     u->r.dirty = 1;
 }
 
+/* A signal stone put half on the board can have been read as a move at the corner just
+ * before the signal was confirmed: take such moves back (and say so). */
+static void undo_signal_moves(run_t *u, int seat, double t)
+{
+    const go_game_t *g = stn_game(u->r.stn);
+    double since = u->sig.corner[seat].confirmed_since;
+    for (;;) {
+        int n = go_game_move_count(g);
+        const go_move_t *m = n > 0 ? go_game_move(g, n - 1) : NULL;
+        const stn_move_info_t *mi = n > 0 ? stn_track_info(stn_tracker(u->r.stn), n - 1) : NULL;
+        if (!m || !mi || m->kind != GO_MOVE_PLAY || mi->t < since - 1.5 ||
+            !rec_signal_near(&u->sig, seat, GO_X(m->point), GO_Y(m->point), 1))
+            return;
+        char pt[3];
+        go_point_to_sgf(m->point, pt);
+        if (stn_undo(u->r.stn, t) != GO_OK)
+            return;
+        rec_print_note(&u->r, "signal", "%8.2fs  signal: the stone read at %s was the end "
+                       "signal beside the corner: move %d taken back", t, pt, n);
+        print_events(u);
+    }
+}
+
 /* The end signals changed: a resignation (own colour) or the end by agreement (both). */
 static void on_signals(run_t *u, double t)
 {
@@ -388,6 +411,9 @@ static void on_signals(run_t *u, double t)
         return;
     const go_game_t *g = stn_game(u->r.stn);
     int sb = rec_signal_get(&u->sig, 1), sw = rec_signal_get(&u->sig, 2);
+    for (int seat = 1; seat <= 2; seat++)
+        if (rec_signal_get(&u->sig, seat) != REC_SIG_NONE)
+            undo_signal_moves(u, seat, t);
     if (sb == REC_SIG_BLACK || sw == REC_SIG_WHITE) {
         go_color_t c = sb == REC_SIG_BLACK ? GO_BLACK : GO_WHITE;
         rec_print_note(&u->r, "signal", "%8.2fs  signal: %s put %s own stone beside the board: "

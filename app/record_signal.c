@@ -39,6 +39,10 @@ void rec_signal_init(rec_signal_t *s, int size, int black_side)
         rec_corner_t *c = &s->corner[seat];
         int side = seat == 1 ? black_side : black_side + 2;
         c->seat = seat;
+        double cx, cy;
+        seat_to_grid(size, side, size - 1, size - 1, &cx, &cy);
+        c->cx = (int)(cx + 0.5);
+        c->cy = (int)(cy + 0.5);
         for (int j = 0; j < REC_SIG_N; j++)
             for (int i = 0; i < REC_SIG_N; i++) {
                 double u = size - 1 + PATCH_X0 + (PATCH_X1 - PATCH_X0) * (i + 0.5) / REC_SIG_N;
@@ -168,6 +172,7 @@ int rec_signal_feed(rec_signal_t *s, const cvb_image_t *img, const vis_geom_t *g
         c->frames++;
         if (c->reading != c->confirmed && c->frames >= 3 && t - c->since >= s->hold_s) {
             c->confirmed = c->reading;
+            c->confirmed_since = c->since;
             changed |= 1 << (seat - 1);
         }
     }
@@ -177,4 +182,12 @@ int rec_signal_feed(rec_signal_t *s, const cvb_image_t *img, const vis_geom_t *g
 int rec_signal_get(const rec_signal_t *s, int seat)
 {
     return seat == 1 || seat == 2 ? s->corner[seat].confirmed : REC_SIG_NONE;
+}
+
+int rec_signal_near(const rec_signal_t *s, int seat, int x, int y, int d)
+{
+    if (seat != 1 && seat != 2)
+        return 0;
+    const rec_corner_t *c = &s->corner[seat];
+    return abs(x - c->cx) <= d && abs(y - c->cy) <= d;
 }

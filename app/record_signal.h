@@ -31,6 +31,8 @@ typedef struct rec_corner {
     double since;                    /* time the run began */
     int frames;                      /* frames in the run */
     int confirmed;                   /* rec_sig_t held long enough */
+    double confirmed_since;          /* when the confirmed reading's run began */
+    int cx, cy;                      /* the board's corner point nearest the patch */
 } rec_corner_t;
 
 typedef struct rec_signal {
@@ -50,5 +52,8 @@ void rec_signal_reference(rec_signal_t *s, const cvb_image_t *img, const vis_geo
 int rec_signal_feed(rec_signal_t *s, const cvb_image_t *img, const vis_geom_t *g, double t);
 /* The confirmed reading of seat's corner (1 Black, 2 White): rec_sig_t. */
 int rec_signal_get(const rec_signal_t *s, int seat);
+/* Whether point (x, y) lies within `d` lines of seat's signal corner (a signal stone put
+ * half on the board can be read there as a stone). */
+int rec_signal_near(const rec_signal_t *s, int seat, int x, int y, int d);
 
 #endif

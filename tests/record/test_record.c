@@ -331,11 +331,17 @@ static void test_record_footage_resign(void **state)
 {
     (void)state;
     enum { N = 6 };
+    char path[600];
+    snprintf(path, sizeof path, "%s/samples/games/demo.sgf", kc_source_dir());
+    char *src_text = keep(slurp(path));
+    assert_non_null(src_text);
+    static char src[512][4], rec[512][4];
+    int nsrc = sgf_moves(src_text, src, 512);
     render("resign", N, "resign");
-    static char rec[512][4];
     char *sgf = NULL;
     int nrec = record_footage("resign", "", rec, 512, &sgf);
-    assert_true(nrec >= N);
+    assert_same_moves(src, nsrc, rec, nrec, N);
+    assert_int_equal(nrec, N); /* the signal stones are no move */
     /* move 6 is White's: Black resigns, with his own stones beside his corner */
     assert_non_null(strstr(sgf, "RE[W+R"));
     char *out = tmpfile_text("out");
