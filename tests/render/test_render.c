@@ -116,32 +116,33 @@ static double last_v, last_rb;
 
 static int cmp_u8(const void *a, const void *b) { return *(const uint8_t *)a - *(const uint8_t *)b; }
 
-/* What the pixels around (px, py) show: 1 black, 2 white, 0 board. A 5x5 patch: black
- * when its darker third is dark (a black stone's specular highlight covers its centre at
- * this small size), white when its median is bright and grey, else board (yellowish). */
-static int classify(const cvb_image_t *img, double px, double py)
+/* What the pixels around (px, py) show: 1 black, 2 white, 0 board. Samples: the centre
+ * and a ring of 12 at 0.28 grid spacing (spacing in pixels), so that a black stone's
+ * specular highlight, which may cover its centre, does not decide; black when the
+ * ring's median is dark, white when it is bright and grey, else board (yellowish). */
+static int classify(const cvb_image_t *img, double px, double py, double spacing)
 {
-    uint8_t lum[25], rb[25];
+    uint8_t lum[13], rb[13];
     int n = 0;
-    for (int dy = -2; dy <= 2; dy++)
-        for (int dx = -2; dx <= 2; dx++) {
-            int x = (int)lround(px) + dx, y = (int)lround(py) + dy;
-            if (x < 0 || y < 0 || x >= img->w || y >= img->h)
-                continue;
-            const uint8_t *p = img->data + (size_t)y * img->stride + (size_t)x * 3;
-            lum[n] = (uint8_t)((p[0] + p[1] + p[2]) / 3);
-            int d = p[2] - p[0] + 128;
-            rb[n] = (uint8_t)(d < 0 ? 0 : d > 255 ? 255 : d);
-            n++;
-        }
+    for (int k = 0; k < 13; k++) {
+        double a = k * 2 * 3.14159265358979 / 12, rr = k == 12 ? 0 : 0.28 * spacing;
+        int x = (int)lround(px + rr * cos(a)), y = (int)lround(py + rr * sin(a));
+        if (x < 0 || y < 0 || x >= img->w || y >= img->h)
+            continue;
+        const uint8_t *p = img->data + (size_t)y * img->stride + (size_t)x * 3;
+        lum[n] = (uint8_t)((p[0] + p[1] + p[2]) / 3);
+        int d = p[2] - p[0] + 128;
+        rb[n] = (uint8_t)(d < 0 ? 0 : d > 255 ? 255 : d);
+        n++;
+    }
     assert_true(n > 0);
     qsort(lum, (size_t)n, 1, cmp_u8);
     qsort(rb, (size_t)n, 1, cmp_u8);
-    last_v = lum[n / 3];
+    last_v = lum[n / 2];
     last_rb = rb[n / 2] - 128;
-    if (lum[n / 3] < 100)
+    if (lum[n / 2] < 100)
         return 1;
-    if (last_rb < 38 && lum[n / 2] > 140)
+    if ((last_rb < 38 && lum[n / 2] > 140) || lum[n / 2] > 228)
         return 2;
     return 0;
 }
@@ -217,7 +218,11 @@ static int check_truth_opt(const char *outdir, int want_size, int skip_hands)
                 double px = (H[0] * u + H[1] * v + H[2]) / w, py = (H[3] * u + H[4] * v + H[5]) / w;
                 char c = shown[y * (size + 1) + x];
                 int want = c == 'X' ? 1 : c == 'O' ? 2 : 0;
-                int got = classify(&img, px, py);
+                /* the local grid spacing in pixels, from the neighbouring point */
+                double u2 = (double)(x + (x < size - 1 ? 1 : -1)) / (size - 1);
+                double w2 = H[6] * u2 + H[7] * v + H[8];
+                double qx = (H[0] * u2 + H[1] * v + H[2]) / w2, qy = (H[3] * u2 + H[4] * v + H[5]) / w2;
+                int got = classify(&img, px, py, hypot(qx - px, qy - py));
                 if (got != want)
                     print_message("%s: point %c%c at %.1f,%.1f: truth %c, pixels say %d (v %.0f, r-b %.0f)\n", file, 'a' + x,
                                   'a' + y, px, py, c, got, last_v, last_rb);
