@@ -112,7 +112,10 @@ static inline int sim_frame(sim_t *s, int hand, int x0, int y0, int x1, int y1, 
         f->color[flick] = f->color[flick] == VIS_EMPTY ? VIS_WHITE : VIS_EMPTY;
     s->frame++;
     s->st->frames++;
+    uint64_t views = stn_stats(s->stn).views;
     int rc = stn_feed(s->stn, f);
+    if (s->o->trace && stn_stats(s->stn).views != views)
+        fprintf(stderr, "  [frame %llu] view read\n", (unsigned long long)f->frame);
     if (rc < 0)
         return rc;
     int ne;
@@ -254,6 +257,21 @@ static inline int sim_pick_bump(sim_t *s, int next_p)
         int j = y * s->size + x;
         if (s->phys[j] != VIS_EMPTY || GO_PT(x, y) == next_p)
             continue;
+        /* not onto the last liberty of its own chain: there the bumped stone looks like
+         * an opponent's stone of the wrong colour capturing it (no camera can tell) */
+        if (go_board_libs(s->truth, p) == 1) {
+            go_board_t *nb = malloc(sizeof *nb);
+            int capt = 0;
+            if (nb) {
+                *nb = *s->truth;
+                go_color_t oc = GO_OTHER((go_color_t)s->phys[i]);
+                capt = go_board_play(nb, oc, GO_PT(x, y), NULL) == GO_OK &&
+                       nb->color[p] == GO_EMPTY;
+                free(nb);
+            }
+            if (capt)
+                continue;
+        }
         s->bump_from = i;
         s->bump_to = j;
         return 1;
@@ -352,7 +370,8 @@ static inline int sim_run(const go_board_t *init, const go_move_t *moves, int n,
                     (unsigned long long)s->frame, m + 1, mv->color == GO_BLACK ? 'B' : 'W', pn,
                     pl.late ? " late" : "", s->npend);
         }
-        pl.wrongcol = !fast_prev && sim_unit(s) < o->p_wrongcol;
+        pl.wrongcol = !fast_prev && s->phys[sim_idx(s->size, mv->point)] == VIS_EMPTY &&
+                      sim_unit(s) < o->p_wrongcol;
         st->wrongcols += pl.wrongcol;
         rc = rc ? rc : sim_hand(s, mv->color, mv->point, sim_act_place, &pl);
         /* the dead stones go when their time comes (a hand of the capturer) */
