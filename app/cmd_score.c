@@ -155,7 +155,8 @@ static void print_text(const go_rules_t *r, int komi2, int handicap, const go_bo
             printf("%s: %d stones + %d territory", names[c], sd->stones, sd->territory);
             if (sd->shared2)
                 printf(" + %d shared points (half each)", sd->shared2);
-            printf(" = %s", a[c - 1]);
+            if (sd->tax2 || sd->komi2 || sd->handicap2)
+                printf(" = %s", a[c - 1]);
         } else {
             printf("%s: %d territory + %d prisoners (%d captured, %d dead)", names[c],
                    sd->territory, sd->captures + sd->dead, sd->captures, sd->dead);
@@ -284,7 +285,7 @@ int cmd_score(int argc, char **argv)
 
     memset(&par, 0, sizeof par);
     par.komi2 = komi2;
-    par.handicap = rep.handicap ? rep.handicap : go_game_handicap_count(rep.game);
+    par.handicap = rep.handicap;   /* HA[]: setup stones alone are no handicap */
     par.captures[GO_BLACK] = b->prisoners[GO_BLACK];
     par.captures[GO_WHITE] = b->prisoners[GO_WHITE];
     for (int i = 0; i < go_game_move_count(rep.game); i++) {

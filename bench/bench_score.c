@@ -177,8 +177,9 @@ static int on_game(void *vctx, const sgf_node_t *root, int index, const char *ch
                 cx->cause[cause]++;
                 if (cx->show > 0) {
                     cx->show--;
-                    fprintf(stderr, "%s game %d: RE %s, counted %s (causes: %s)\n", cx->file,
-                            index + 1, sgf_node_value(root, "RE"), sc->re, cause_names[cause]);
+                    fprintf(stderr, "%s game %d (counted game %ld): RE %s, counted %s (%s)\n",
+                            cx->file, index + 1, cx->counted, sgf_node_value(root, "RE"), sc->re,
+                            cause_names[cause]);
                 }
             }
         }

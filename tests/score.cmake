@@ -4,3 +4,5 @@
 kc_test(test_score_count SOURCES score/test_score_count.c LIBS kc_rules)
 kc_test(test_score_life SOURCES score/test_score_life.c LIBS kc_rules)
 kc_test(test_score_gnugo SOURCES score/test_score_gnugo.c LIBS kc_rules)
+kc_test(test_score_cli SOURCES score/test_score_cli.c LIBS kc_rules)
+add_dependencies(test_score_cli kifucam)

@@ -1,0 +1,152 @@
+/* test_score_cli.c: `kifucam score` as INTERFACE.md says: the RE[] result on the first line
+ * of text output, the JSON fields, --rules/--komi/--dead, and exit code 2 (one line on
+ * stderr naming the file) for bad usage and unreadable or malformed input. Runs the
+ * binary ctest names in KIFUCAM_BIN on small SGF files written to a temporary folder. */
+#include <stddef.h>
+#include <stdarg.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "testutil.h"
+
+static char dir[256];
+
+/* A 9x9 finished position: a white stone dead in Black's area (cb), a black one dead in
+ * White's (he), three dame points (fa, fb, fc), no captures. */
+static const char *game9 =
+    "(;GM[1]FF[4]SZ[9]KM[6.5]RU[Japanese]"
+    "AB[ea][eb][ec][ed][ee][ef][eg][eh][ei][he]"
+    "AW[ga][gb][gc][fd][fe][ff][fg][fh][fi][cb])";
+
+static void write_file(const char *name, const char *text)
+{
+    char path[512];
+    FILE *f;
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    f = fopen(path, "w");
+    assert_non_null(f);
+    fputs(text, f);
+    fclose(f);
+}
+
+/* Run kifucam with args (a shell-quoted string); stdout into out, stderr into err. */
+static int run(const char *args, char *out, size_t olen, char *err, size_t elen)
+{
+    char cmd[2048], path[512];
+    const char *bin = getenv("KIFUCAM_BIN");
+    FILE *f;
+    size_t n;
+    int st;
+    assert_non_null(bin);
+    snprintf(cmd, sizeof cmd, "cd %s && '%s' %s >out.txt 2>err.txt", dir, bin, args);
+    st = system(cmd);
+    snprintf(path, sizeof path, "%s/out.txt", dir);
+    f = fopen(path, "r");
+    n = f ? fread(out, 1, olen - 1, f) : 0;
+    out[n] = 0;
+    if (f)
+        fclose(f);
+    snprintf(path, sizeof path, "%s/err.txt", dir);
+    f = fopen(path, "r");
+    n = f ? fread(err, 1, elen - 1, f) : 0;
+    err[n] = 0;
+    if (f)
+        fclose(f);
+    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+static int setup(void **state)
+{
+    (void)state;
+    snprintf(dir, sizeof dir, "/tmp/kc_score_cli.XXXXXX");
+    if (!mkdtemp(dir))
+        return -1;
+    write_file("g9.sgf", game9);
+    write_file("bad.sgf", "(;GM[1]SZ[9];B[ee");
+    write_file("sz.sgf", "(;GM[1]SZ[40];B[aa])");
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    char cmd[512];
+    (void)state;
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    return system(cmd) == 0 ? 0 : -1;
+}
+
+static void test_text_and_rules(void **state)
+{
+    (void)state;
+    char out[8192], err[2048];
+    /* Japanese (RU[]): black 36 + 1 dead, white 24 + 1 dead + 6.5 -> B+5.5 */
+    assert_int_equal(run("score g9.sgf", out, sizeof out, err, sizeof err), 0);
+    assert_memory_equal(out, "B+5.5\n", 6);
+    /* the same dead stones given by hand */
+    assert_int_equal(run("score g9.sgf --dead cb,he", out, sizeof out, err, sizeof err), 0);
+    assert_memory_equal(out, "B+5.5\n", 6);
+    /* no dead stones: each area touches the other colour, nobody has territory */
+    assert_int_equal(run("score g9.sgf --dead none", out, sizeof out, err, sizeof err), 0);
+    assert_memory_equal(out, "W+6.5\n", 6);
+    /* chinese: 9 + 36 + 1.5 against 9 + 24 + 1.5, komi 7.5: 4.5 points, 2 1/4 stones */
+    assert_int_equal(run("score g9.sgf --rules chinese --komi 7.5", out, sizeof out, err,
+                         sizeof err), 0);
+    assert_memory_equal(out, "B+4.5\n", 6);
+    assert_non_null(strstr(out, "Black wins by 2 1/4 stones"));
+    assert_non_null(strstr(out, "黑胜2又1/4子"));
+    /* a draw under a whole-number komi */
+    assert_int_equal(run("score g9.sgf --rules chinese --komi 12", out, sizeof out, err,
+                         sizeof err), 0);
+    assert_memory_equal(out, "0\n", 2);
+}
+
+static void test_json(void **state)
+{
+    (void)state;
+    char out[8192], err[2048];
+    assert_int_equal(run("score g9.sgf --format json", out, sizeof out, err, sizeof err), 0);
+    assert_non_null(strstr(out, "\"result\":\"B+5.5\""));
+    assert_non_null(strstr(out, "\"rules\":\"japanese\""));
+    assert_non_null(strstr(out, "\"komi\":6.5"));
+    assert_non_null(strstr(out, "\"black\":{\"stones\":9,\"territory\":36,\"prisoners\":1"));
+    assert_non_null(strstr(out, "\"dead\":[\"cb\",\"he\"]"));
+    assert_non_null(strstr(out, "\"dame\":[\"fa\",\"fb\",\"fc\"]"));
+    assert_non_null(strstr(out, "\"seki\":[]"));
+}
+
+static void test_errors(void **state)
+{
+    (void)state;
+    char out[8192], err[2048];
+    assert_int_equal(run("score", out, sizeof out, err, sizeof err), 2);
+    assert_int_equal(run("score g9.sgf --rules nonsense", out, sizeof out, err, sizeof err), 2);
+    assert_non_null(strstr(err, "nonsense"));
+    assert_int_equal(run("score g9.sgf --komi x", out, sizeof out, err, sizeof err), 2);
+    assert_int_equal(run("score g9.sgf --dead zz", out, sizeof out, err, sizeof err), 2);
+    assert_non_null(strstr(err, "g9.sgf"));
+    assert_int_equal(run("score g9.sgf --dead aa", out, sizeof out, err, sizeof err), 2);
+    assert_int_equal(run("score g9.sgf --format xml", out, sizeof out, err, sizeof err), 2);
+    assert_int_equal(run("score missing.sgf", out, sizeof out, err, sizeof err), 2);
+    assert_non_null(strstr(err, "missing.sgf"));
+    assert_int_equal(run("score bad.sgf", out, sizeof out, err, sizeof err), 2);
+    assert_non_null(strstr(err, "bad.sgf:"));
+    assert_int_equal(run("score sz.sgf", out, sizeof out, err, sizeof err), 2);
+    assert_int_equal(run("score --help", out, sizeof out, err, sizeof err), 0);
+    assert_non_null(strstr(out, "--dead"));
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_text_and_rules),
+        cmocka_unit_test(test_json),
+        cmocka_unit_test(test_errors),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
