@@ -657,7 +657,7 @@ static int hough_range(const cvb_image_t *bin, int thr, double lo, double hi, in
 /* ---- the detector ---- */
 
 static int find_grid(const cvb_image_t *gray, const cvb_image_t *small, const cvb_image_t *full,
-                     double scale, const vis_config_t *cfg,
+                     double scale, double *score_out, const vis_config_t *cfg,
                      int size_hint, double Hout[9], int *Sout, vis_timing_t *tm)
 {
     int W = gray->w, Hh = gray->h, rc = VIS_ENOBOARD;
@@ -977,6 +977,7 @@ static int find_grid(const cvb_image_t *gray, const cvb_image_t *small, const cv
     orient(bestH, bestS);
     memcpy(Hout, bestH, sizeof bestH);
     *Sout = bestS;
+    *score_out = best;
     rc = VIS_OK;
     if (cfg->debug && dbg.data) {
         memcpy(dbg.data, small->data, (size_t)small->stride * Hh);
@@ -1005,21 +1006,65 @@ out:
     return rc;
 }
 
+/* Segments of the grid's lines seen as dark lines between board (full-size gray; Hw at
+ * work scale). */
+static int good_count(const cvb_image_t *full, const double Hw[9], int S, double scale)
+{
+    double H[9];
+    for (int k = 0; k < 9; k++)
+        H[k] = Hw[k] / (k < 6 ? scale : 1);
+    int g = 0;
+    for (int dir = 0; dir < 2; dir++)
+        for (int i = 0; i < S; i++) {
+            int a, b, c;
+            vis_line_support(full, H, dir, i, 0, S - 1, &a, &b, &c);
+            g += a;
+        }
+    return g;
+}
+
 /* The grid from the lattice of black stones (vis_lattice_find): the smallest size that
  * holds every stone, the window chosen by the grid lines that remain visible. */
 static int lattice_grid(const cvb_image_t *gray, const cvb_image_t *full, double scale,
-                        int size_hint, double Hout[9], int *Sout)
+                        int size_hint, double Hout[9], int *Sout, int *stones)
 {
     double Hc[9];
-    int i0, i1, j0, j1, cnt;
-    if (vis_lattice_find(gray, Hc, &i0, &i1, &j0, &j1, &cnt))
+    int i0, i1, j0, j1, cnt, ij[2 * 400];
+    if (vis_lattice_find(gray, Hc, &i0, &i1, &j0, &j1, &cnt, ij, 400))
         return VIS_ENOBOARD;
+    if (cnt > 400)
+        cnt = 400;
     int span = (i1 - i0 > j1 - j0 ? i1 - i0 : j1 - j0) + 1, S = 0;
     static const int sizes[3] = { 9, 13, 19 };
     for (int k = 0; k < 3 && !S; k++)
         if (sizes[k] >= span && (!size_hint || sizes[k] == size_hint))
             S = sizes[k];
-    if (!S || cnt < 2 * S)
+    if (!S) { /* stones beyond the board (a bowl): the largest size, the window along each
+               * axis that holds the most stones */
+        S = size_hint ? size_hint : 19;
+        for (int ax = 0; ax < 2; ax++) {
+            int lo = ax ? j0 : i0, hi = ax ? j1 : i1, bestc = -1, besto = lo;
+            if (hi - lo + 1 <= S)
+                continue;
+            for (int o = lo; o + S - 1 <= hi; o++) {
+                int c = 0;
+                for (int k = 0; k < cnt; k++)
+                    c += ij[2 * k + ax] >= o && ij[2 * k + ax] < o + S;
+                if (c > bestc) {
+                    bestc = c;
+                    besto = o;
+                }
+            }
+            if (ax) {
+                j0 = besto;
+                j1 = besto + S - 1;
+            } else {
+                i0 = besto;
+                i1 = besto + S - 1;
+            }
+        }
+    }
+    if (cnt < 2 * S)
         return VIS_ENOBOARD;
     double best = -1e9;
     for (int oa = i1 - S + 1; oa <= i0; oa++)
@@ -1049,8 +1094,38 @@ static int lattice_grid(const cvb_image_t *gray, const cvb_image_t *full, double
         }
     if (best <= -1)
         return VIS_ENOBOARD;
+    /* the stones' centres lie on a plane above the board (half a stone's height): slide
+     * and scale the grid in board space to where the lines left visible between the
+     * stones are darkest */
+    double Hb[9];
+    memcpy(Hb, Hout, sizeof Hb);
+    int bestg = good_count(full, Hb, S, scale);
+    for (int pass = 0; pass < 2; pass++)
+        for (int a = -8; a <= 8; a++)
+            for (int c = -8; c <= 8; c++) {
+                double T[9];
+                if (pass == 0) { /* translation, 0.05 units a step */
+                    double t[9] = { 1, 0, a * 0.05, 0, 1, c * 0.05, 0, 0, 1 };
+                    memcpy(T, t, sizeof t);
+                } else { /* scale about the centre, 0.4% a step, and a finer shift */
+                    if (c < -2 || c > 2)
+                        continue;
+                    double sc = 1 + a * 0.004, m = (S - 1) / 2.0 * (1 - sc);
+                    double t[9] = { sc, 0, m + c * 0.02, 0, sc, m, 0, 0, 1 };
+                    memcpy(T, t, sizeof t);
+                }
+                double Hn[9];
+                mat3_mul(Hout, T, Hn);
+                int g = good_count(full, Hn, S, scale);
+                if (g > bestg) {
+                    bestg = g;
+                    memcpy(Hb, Hn, sizeof Hb);
+                }
+            }
+    memcpy(Hout, Hb, sizeof Hb);
     orient(Hout, S);
     *Sout = S;
+    *stones = cnt;
     return VIS_OK;
 }
 
@@ -1112,11 +1187,19 @@ int vis_detect(const cvb_image_t *img, const vis_config_t *cfg, int size_hint,
     t.ms[VIS_STAGE_PREPARE] = t1 - t0;
     double Hw[9];
     int S = 0;
-    rc = find_grid(&gray, &small, &fullgray, scale, cfg, size_hint, Hw, &S, &t);
-    if (rc == VIS_ENOBOARD) {
-        /* a board too full to show its lines: find it from the stones */
-        double t3 = now_ms();
-        rc = lattice_grid(&gray, &fullgray, scale, size_hint, Hw, &S);
+    double score = 0;
+    rc = find_grid(&gray, &small, &fullgray, scale, &score, cfg, size_hint, Hw, &S, &t);
+    if (rc == VIS_ENOBOARD || (!rc && score < 0.6)) {
+        /* a board too full to show its lines: find it from the stones, and prefer that to
+         * a weak grid of lines when many stones agree */
+        double t3 = now_ms(), Hl[9];
+        int Sl = 0, stones = 0;
+        int rl = lattice_grid(&gray, &fullgray, scale, size_hint, Hl, &Sl, &stones);
+        if (!rl && (rc || stones >= 3 * Sl)) {
+            memcpy(Hw, Hl, sizeof Hl);
+            S = Sl;
+            rc = VIS_OK;
+        }
         t.ms[VIS_STAGE_GRID] += now_ms() - t3;
     }
     cvb_image_free(&small);

@@ -37,8 +37,9 @@ int vis_classify_ex(const cvb_image_t *img, const vis_geom_t *geom, const vis_co
 
 /* Find the lattice of black stones in a work-scale gray image: H maps lattice (i, j) to
  * pixels; the stones found span i in [*imin, *imax], j in [*jmin, *jmax]; *count stones
- * fit. 0 on success, -1 when there is no such lattice. */
+ * fit, their (i, j) written to ij (up to maxij pairs; ij may be NULL). 0 on success, -1
+ * when there is no such lattice. */
 int vis_lattice_find(const cvb_image_t *gray, double H[9], int *imin, int *imax, int *jmin,
-                     int *jmax, int *count);
+                     int *jmax, int *count, int *ij, int maxij);
 
 #endif

@@ -14,6 +14,13 @@
 #include "vision/vis_homog.h"
 #include "vision/vis_internal.h"
 
+#ifdef VIS_TRACE /* a developer's build only: library code never prints */
+#include <stdio.h>
+#define VTRACE(...) fprintf(stderr, __VA_ARGS__)
+#else
+#define VTRACE(...) ((void)0)
+#endif
+
 #ifndef M_PI
 #define M_PI 3.14159265358979323846
 #endif
@@ -104,7 +111,7 @@ static int find_blobs(const cvb_image_t *g, int thr, blob_t *b, int max)
 }
 
 int vis_lattice_find(const cvb_image_t *gray, double Hout[9], int *imin, int *imax,
-                     int *jmin, int *jmax, int *count)
+                     int *jmin, int *jmax, int *count, int *ij, int maxij)
 {
     if (!gray || !gray->data || gray->channels != 1)
         return -1;
@@ -124,6 +131,7 @@ int vis_lattice_find(const cvb_image_t *gray, double Hout[9], int *imin, int *im
     if (!b)
         return -1;
     int n = find_blobs(gray, thr, b, maxb), rc = -1;
+    VTRACE("lattice: thr %d, %d dark maxima\n", thr, n);
     if (n < 12)
         goto done;
     /* keep the discs of the common size */
@@ -140,11 +148,31 @@ int vis_lattice_find(const cvb_image_t *gray, double Hout[9], int *imin, int *im
         if (b[k].r > 0.65f * rmed && b[k].r < 1.5f * rmed)
             b[m++] = b[k];
     n = m;
+    VTRACE("lattice: %d discs of radius ~%.1f\n", n, rmed);
     if (n < 12)
         goto done;
-    /* lattice directions: angles of neighbour vectors at about one stone spacing */
+    /* the spacing: the usual distance to the nearest disc (in a full board most black
+     * stones touch another; highlights make the discs' radii unreliable) */
+    float *nd = malloc(sizeof(float) * (size_t)n);
+    if (!nd)
+        goto done;
+    for (int a = 0; a < n; a++) {
+        float bd = 1e9f;
+        for (int c = 0; c < n; c++) {
+            float dd = hypotf(b[c].x - b[a].x, b[c].y - b[a].y);
+            if (c != a && dd > 1.2f * rmed && dd < bd)
+                bd = dd;
+        }
+        nd[a] = bd;
+    }
+    qsort(nd, (size_t)n, sizeof *nd, cmp_f);
+    float sp = nd[n / 3]; /* lower third: adjacent stones, not diagonal or farther ones */
+    free(nd);
+    VTRACE("lattice: spacing %.1f\n", sp);
+    /* lattice directions: angles of neighbour vectors at about one stone spacing (under
+     * a side view one direction is foreshortened: accept shorter vectors too) */
     double hist2[180] = { 0 };
-    float lo = 1.5f * rmed, hi = 2.8f * rmed;
+    float lo = 0.8f * sp, hi = 1.6f * sp;
     for (int a = 0; a < n; a++)
         for (int c = 0; c < n; c++) {
             if (a == c)
@@ -172,6 +200,7 @@ int vis_lattice_find(const cvb_image_t *gray, double Hout[9], int *imin, int *im
         if (dq >= 50 && (p2 < 0 || sm[q] > sm[p2]))
             p2 = q;
     }
+    VTRACE("lattice: directions %d %d\n", p1, p2);
     if (p2 < 0 || sm[p2] <= 0)
         goto done;
     /* seed: the stone with the most neighbours along the two directions */
@@ -194,14 +223,45 @@ int vis_lattice_find(const cvb_image_t *gray, double Hout[9], int *imin, int *im
     }
     if (seed < 0 || seedn < 2)
         goto done;
-    float sp = 2.08f * rmed; /* stone spacing ~ 2.08 radii */
     b[seed].set = 1;
     b[seed].i = 0;
     b[seed].j = 0;
-    b[seed].ux = (float)(sp * cos(a1));
-    b[seed].uy = (float)(sp * sin(a1));
-    b[seed].vx = (float)(sp * cos(a2));
-    b[seed].vy = (float)(sp * sin(a2));
+    /* each direction's own spacing: the median length of the neighbour vectors along it */
+    float sp1 = sp, sp2 = sp;
+    {
+        float *l1 = malloc(sizeof(float) * (size_t)n * 4), *l2;
+        if (!l1)
+            goto done;
+        l2 = l1 + 2 * n;
+        int n1 = 0, n2 = 0;
+        for (int a = 0; a < n; a++)
+            for (int c = 0; c < n; c++) {
+                float dx = b[c].x - b[a].x, dy = b[c].y - b[a].y, dd = hypotf(dx, dy);
+                if (c == a || dd < 0.6f * sp || dd > 1.7f * sp)
+                    continue;
+                double an = atan2(dy, dx);
+                if (fabs(sin(an - a1)) < 0.2 && n1 < 2 * n)
+                    l1[n1++] = dd;
+                else if (fabs(sin(an - a2)) < 0.2 && n2 < 2 * n)
+                    l2[n2++] = dd;
+            }
+        if (n1 >= 3) {
+            qsort(l1, (size_t)n1, sizeof *l1, cmp_f);
+            sp1 = l1[n1 / 3];
+        }
+        if (n2 >= 3) {
+            qsort(l2, (size_t)n2, sizeof *l2, cmp_f);
+            sp2 = l2[n2 / 3];
+        }
+        free(l1);
+    }
+    VTRACE("lattice: spacings %.1f %.1f\n", sp1, sp2);
+    if (sp1 > sp2)
+        sp = sp1;
+    b[seed].ux = (float)(sp1 * cos(a1));
+    b[seed].uy = (float)(sp1 * sin(a1));
+    b[seed].vx = (float)(sp2 * cos(a2));
+    b[seed].vy = (float)(sp2 * sin(a2));
     int *queue = malloc(sizeof(int) * (size_t)n), qh = 0, qt = 0;
     if (!queue)
         goto done;
@@ -213,7 +273,8 @@ int vis_lattice_find(const cvb_image_t *gray, double Hout[9], int *imin, int *im
                 if (!di && !dj)
                     continue;
                 float px = s->x + di * s->ux + dj * s->vx, py = s->y + di * s->uy + dj * s->vy;
-                float tol = 0.28f * hypotf(s->ux, s->uy) * (abs(di) + abs(dj) > 2 ? 0.8f : 1);
+                float lu = hypotf(s->ux, s->uy), lv = hypotf(s->vx, s->vy);
+                float tol = 0.28f * (lu < lv ? lu : lv) * (abs(di) + abs(dj) > 2 ? 0.8f : 1);
                 int best = -1;
                 float bd = tol;
                 for (int c = 0; c < n; c++) {
@@ -276,6 +337,7 @@ int vis_lattice_find(const cvb_image_t *gray, double Hout[9], int *imin, int *im
         used = q;
     }
     free(src);
+    VTRACE("lattice: fit %d, %d stones\n", ok, used);
     if (!ok)
         goto done;
     int i0 = 1000, i1 = -1000, j0 = 1000, j1 = -1000;
@@ -290,6 +352,15 @@ int vis_lattice_find(const cvb_image_t *gray, double Hout[9], int *imin, int *im
             if (b[k].j > j1)
                 j1 = b[k].j;
         }
+    if (ij) {
+        int q = 0;
+        for (int k = 0; k < n && q < maxij; k++)
+            if (b[k].set) {
+                ij[2 * q] = b[k].i;
+                ij[2 * q + 1] = b[k].j;
+                q++;
+            }
+    }
     memcpy(Hout, Hc, sizeof Hc);
     *imin = i0;
     *imax = i1;
