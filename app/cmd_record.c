@@ -626,6 +626,34 @@ static int open_input(run_t *u, cap_source_t **src)
     return -1;
 }
 
+/* The end-signal watcher on one frame: the record's stones mask the samples beside them,
+ * except a move of the last 3 s right at a signal corner (maybe a signal stone misread). */
+static int signal_feed(run_t *u, const cvb_image_t *img, const vis_snapshot_t *snap, double t)
+{
+    uint8_t stones[VIS_MAX_POINTS];
+    memset(stones, 0, sizeof stones);
+    if (u->r.stn) {
+        const go_game_t *g = stn_game(u->r.stn);
+        const go_board_t *b = go_game_board(g);
+        if (b->size != u->sig.size)
+            return 0;
+        for (int y = 0; y < b->size; y++)
+            for (int x = 0; x < b->size; x++)
+                stones[y * b->size + x] = b->color[GO_PT(x, y)] != GO_EMPTY;
+        int n = go_game_move_count(g);
+        for (int i = n - 1; i >= 0 && i >= n - 3; i--) {
+            const go_move_t *m = go_game_move(g, i);
+            const stn_move_info_t *mi = stn_track_info(stn_tracker(u->r.stn), i);
+            if (m->kind != GO_MOVE_PLAY || !mi || mi->t < t - 3)
+                continue;
+            int x = GO_X(m->point), y = GO_Y(m->point);
+            if (rec_signal_near(&u->sig, 1, x, y, 1) || rec_signal_near(&u->sig, 2, x, y, 1))
+                stones[y * b->size + x] = 0;
+        }
+    }
+    return rec_signal_feed(&u->sig, img, &u->geom, stones, snap->occluder, t);
+}
+
 /* One frame through vision, the station, the signals and the count. */
 static int on_frame(run_t *u, const cap_frame_t *f)
 {
@@ -696,7 +724,7 @@ static int on_frame(run_t *u, const cap_frame_t *f)
         }
         if (u->sig_ready && !u->sig.have_ref && !snap.occluder)
             rec_signal_reference(&u->sig, &f->img, &u->geom);
-        else if (u->sig_ready && rec_signal_feed(&u->sig, &f->img, &u->geom, f->t))
+        else if (u->sig_ready && signal_feed(u, &f->img, &snap, f->t))
             on_signals(u, f->t);
     }
     double t3 = now_s();

@@ -47,7 +47,13 @@ void rec_signal_init(rec_signal_t *s, int size, int black_side)
             for (int i = 0; i < REC_SIG_N; i++) {
                 double u = size - 1 + PATCH_X0 + (PATCH_X1 - PATCH_X0) * (i + 0.5) / REC_SIG_N;
                 double v = size - 1 + PATCH_Y0 + (PATCH_Y1 - PATCH_Y0) * (j + 0.5) / REC_SIG_N;
-                seat_to_grid(size, side, u, v, &c->gx[j * REC_SIG_N + i], &c->gy[j * REC_SIG_N + i]);
+                int k = j * REC_SIG_N + i;
+                seat_to_grid(size, side, u, v, &c->gx[k], &c->gy[k]);
+                int px = (int)lround(c->gx[k]), py = (int)lround(c->gy[k]);
+                px = px < 0 ? 0 : px >= size ? size - 1 : px;
+                py = py < 0 ? 0 : py >= size ? size - 1 : py;
+                double dd = hypot(c->gx[k] - px, c->gy[k] - py);
+                c->near_pt[k] = (int16_t)(dd < 1.6 ? py * size + px : -1);
             }
     }
 }
@@ -112,7 +118,8 @@ static int cmp_float(const void *a, const void *b)
 /* The corner's reading in this frame: rec_sig_t, or -1 when the patch is hidden or the
  * reading unsure. Differences from the reference are taken relative to their median
  * (the table's own change: exposure, light), so only a stone-sized change counts. */
-static int read_corner(const rec_corner_t *c, const cvb_image_t *img, const vis_geom_t *g)
+static int read_corner(const rec_corner_t *c, const cvb_image_t *img, const vis_geom_t *g,
+                       const uint8_t *stones)
 {
     enum { NS = REC_SIG_N * REC_SIG_N };
     float d[NS], sat[NS], y[NS], ds[NS];
@@ -121,6 +128,9 @@ static int read_corner(const rec_corner_t *c, const cvb_image_t *img, const vis_
         d[k] = 0;
         y[k] = -1;
         if (c->ref_y[k] < 0)
+            continue;
+        int q = c->near_pt[k];
+        if (q >= 0 && stones && stones[q])
             continue;
         y[k] = luma_sat(img, g, c->gx[k], c->gy[k], &sat[k]);
         if (y[k] < 0)
@@ -154,14 +164,15 @@ static int read_corner(const rec_corner_t *c, const cvb_image_t *img, const vis_
     return fd >= 1.5 * fb ? REC_SIG_BLACK : REC_SIG_WHITE;
 }
 
-int rec_signal_feed(rec_signal_t *s, const cvb_image_t *img, const vis_geom_t *g, double t)
+int rec_signal_feed(rec_signal_t *s, const cvb_image_t *img, const vis_geom_t *g,
+                    const uint8_t *stones, int occluder, double t)
 {
-    if (!s->have_ref || !img || !img->data || !g)
+    if (!s->have_ref || !img || !img->data || !g || occluder)
         return 0;
     int changed = 0;
     for (int seat = 1; seat <= 2; seat++) {
         rec_corner_t *c = &s->corner[seat];
-        int r = read_corner(c, img, g);
+        int r = read_corner(c, img, g, stones);
         if (r < 0)
             continue;
         if (r != c->reading) {

@@ -17,6 +17,8 @@
 #define KIFUCAM_RECORD_SIGNAL_H
 
 #include "vision/cv_bridge.h"
+#include <stdint.h>
+
 #include "vision/vis.h"
 
 #define REC_SIG_N 12   /* samples per side of a corner patch (REC_SIG_N^2 in all) */
@@ -27,6 +29,9 @@ typedef struct rec_corner {
     int seat;                        /* 1 Black, 2 White */
     double gx[REC_SIG_N * REC_SIG_N], gy[REC_SIG_N * REC_SIG_N]; /* grid coordinates */
     float ref_y[REC_SIG_N * REC_SIG_N];   /* luma at reference time, -1 off the image */
+    int16_t near_pt[REC_SIG_N * REC_SIG_N]; /* board point (y*size+x) within 1.6 lines of
+                                               the sample, or -1: the sample is skipped
+                                               while a stone (or a hand) is there */
     int reading;                     /* rec_sig_t of the current run */
     double since;                    /* time the run began */
     int frames;                      /* frames in the run */
@@ -47,9 +52,13 @@ typedef struct rec_signal {
 void rec_signal_init(rec_signal_t *s, int size, int black_side);
 /* Take the reference look of both corners from this frame (empty corners). */
 void rec_signal_reference(rec_signal_t *s, const cvb_image_t *img, const vis_geom_t *g);
-/* Read one frame at time t. Returns a bit mask of the corners whose confirmed reading
+/* Read one frame at time t. stones (size*size, row-major, may be NULL): nonzero where the
+ * record has a stone; samples beside such points are skipped (a stone's side seen under
+ * perspective). occluder: something is over the board in this frame, which then neither
+ * starts nor ends a run. Returns a bit mask of the corners whose confirmed reading
  * changed (bit 1 Black's, bit 2 White's); 0 when nothing changed or no reference yet. */
-int rec_signal_feed(rec_signal_t *s, const cvb_image_t *img, const vis_geom_t *g, double t);
+int rec_signal_feed(rec_signal_t *s, const cvb_image_t *img, const vis_geom_t *g,
+                    const uint8_t *stones, int occluder, double t);
 /* The confirmed reading of seat's corner (1 Black, 2 White): rec_sig_t. */
 int rec_signal_get(const rec_signal_t *s, int seat);
 /* Whether point (x, y) lies within `d` lines of seat's signal corner (a signal stone put
