@@ -35,5 +35,9 @@ fuzz:
 	@cmake --build build-fuzz -j $(JOBS)
 	@scripts/fuzz.sh build-fuzz $(or $(FUZZ_SECONDS),600)
 
+lint:
+	@cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DCMAKE_EXPORT_COMPILE_COMMANDS=ON >/dev/null
+	@scripts/lint.sh build
+
 clean:
 	rm -rf build build-asan build-fuzz
