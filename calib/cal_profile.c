@@ -206,7 +206,7 @@ static int parse_root(json_t *root, cal_profile_t *p, char *err, size_t errlen)
         if (get_vec(json_array_get(c, i), p->corners[i], 2))
             return fail(err, errlen, CAL_EFIELD, "corner %zu is not [x, y]", i + 1);
     json_t *v;
-    if ((v = json_object_get(root, "rotate")) && get_int(root, "rotate", &p->rotate))
+    if (json_object_get(root, "rotate") && get_int(root, "rotate", &p->rotate))
         return fail(err, errlen, CAL_EFIELD, "bad field 'rotate'");
     if ((v = json_object_get(root, "black_side"))) {
         int s = json_is_string(v) ? cal_side_from_name(json_string_value(v)) : -1;
@@ -250,7 +250,7 @@ static int parse_root(json_t *root, cal_profile_t *p, char *err, size_t errlen)
             return fail(err, errlen, CAL_EFIELD, "bad field 'colors.black_rel' or 'colors.white_rel'");
         p->has_colors = 1;
     }
-    if ((v = json_object_get(root, "fit")) && get_num(root, "fit", &p->fit))
+    if (json_object_get(root, "fit") && get_num(root, "fit", &p->fit))
         return fail(err, errlen, CAL_EFIELD, "bad field 'fit'");
     return cal_profile_validate(p, err, errlen);
 }

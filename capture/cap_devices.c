@@ -174,7 +174,7 @@ int cap_devices_list(const char *dir, cap_device_t **out, int *count)
         return CAP_EINVAL;
     if (!dir)
         dir = "/dev";
-    int nums[256];
+    int nums[256] = { 0 };
     int n = 0;
     DIR *dd = opendir(dir);
     if (dd) {

@@ -125,6 +125,7 @@ static int go_count_libs(go_board_t *b, int h)
         s = b->next[s];
     } while (s != h);
     for (int i = 0; i < n; i++)
+        // cppcheck-suppress uninitvar ; found[0..n) was written above (cppcheck 2.10 misses it)
         b->color[found[i]] = GO_EMPTY;
     return n;
 }
@@ -271,6 +272,7 @@ static int go_remove_chain(go_board_t *b, int h, go_point_t *cap, int *n)
             int hq = b->chain[q];
             bool dup = false;
             for (int j = 0; j < ns; j++)
+                // cppcheck-suppress uninitvar ; seen[0..ns) was written below in earlier rounds
                 dup |= seen[j] == hq;
             if (!dup) {
                 seen[ns++] = hq;
@@ -291,6 +293,7 @@ int go_board_play(go_board_t *b, go_color_t c, int p, go_place_info_t *info)
         return GO_ESUICIDE;
 
     go_place_info_t local;
+    // cppcheck-suppress uninitvar ; only its ncaptured/suicide are read, after being set
     go_place_info_t *pi = info ? info : &local;
     pi->ncaptured = 0;
     pi->suicide = false;
@@ -347,6 +350,7 @@ int go_board_play(go_board_t *b, go_color_t c, int p, go_place_info_t *info)
 
     /* each distinct adjacent enemy chain loses the liberty at p */
     for (int j = 0; j < nopp; j++) {
+        // cppcheck-suppress uninitvar ; opp[0..nopp) was written above
         int hq = opp[j];
         if (--b->libs[hq] == 0)
             go_remove_chain(b, hq, pi->captured, &pi->ncaptured);

@@ -712,6 +712,8 @@ static int parse_tree(parser_t *P, sgf_node_t **rootp)
     for (;;) {
         skip_ws(P);
         if (P->p >= P->end) {
+            if (P->depth == 0)      /* cannot happen: find_tree stops at a '(' */
+                return perr(P, GO_EPARSE, P->line, 1, "no game tree");
             frame_t *f = &P->stack[P->depth - 1];
             return perr(P, GO_EPARSE, f->line, f->col,
                         "game tree never closed: missing ')' for this '(' (end of input at line %d)",
@@ -759,6 +761,8 @@ static int parse_tree(parser_t *P, sgf_node_t **rootp)
         } else if (c == ')') {
             if (need_node)
                 return perr(P, GO_EPARSE, line, col, "empty game tree: expected ';' before ')'");
+            if (P->depth == 0)      /* cannot happen: find_tree stops at a '(' */
+                return perr(P, GO_EPARSE, line, col, "')' without its '('");
             int rc = finish_node(P, open);
             if (rc)
                 return rc;
@@ -821,11 +825,13 @@ static int add_game(sgf_collection_t *c, sgf_node_t *root, const char *charset)
 {
     if (c->ngames == c->cap) {
         int nc = c->cap ? c->cap * 2 : 8;
+        // NOLINTNEXTLINE(bugprone-sizeof-expression): an array of pointers
         sgf_node_t **ng = arena_alloc(c->arena, (size_t)nc * sizeof *ng);
         const char **ncs = arena_alloc(c->arena, (size_t)nc * sizeof *ncs);
         if (!ng || !ncs)
             return GO_ENOMEM;
         if (c->ngames) {
+            // NOLINTNEXTLINE(bugprone-sizeof-expression): an array of pointers
             memcpy(ng, c->games, (size_t)c->ngames * sizeof *ng);
             memcpy(ncs, c->charsets, (size_t)c->ngames * sizeof *ncs);
         }
@@ -870,8 +876,10 @@ static int parse_core(const char *data, size_t len, const sgf_opts_t *opts, sgf_
         P.game = index;
         sgf_node_t *root = NULL;
         rc = parse_tree(&P, &root);
-        if (rc)
+        if (rc || !root) {      /* parse_tree gives a root whenever it returns 0 */
+            rc = rc ? rc : perr(&P, GO_EPARSE, P.line, 1, "empty game tree");
             break;
+        }
         const char *used = "UTF-8";
         rc = tree_to_utf8(arena, root, P.o.charset, &used);
         if (rc) {
@@ -1177,6 +1185,7 @@ static void write_node(wbuf_t *w, const sgf_node_t *n)
 static int write_tree(wbuf_t *w, const sgf_node_t *root)
 {
     size_t cap = 64, depth = 0;
+    // NOLINTNEXTLINE(bugprone-sizeof-expression): an array of pointers
     const sgf_node_t **stack = malloc(cap * sizeof *stack);
     if (!stack)
         return GO_ENOMEM;
@@ -1195,6 +1204,7 @@ static int write_tree(wbuf_t *w, const sgf_node_t *root)
         }
         if (n->child) { /* fork: open the first variation */
             if (depth == cap) {
+                // NOLINTNEXTLINE(bugprone-sizeof-expression): an array of pointers
                 const sgf_node_t **ns = realloc(stack, cap * 2 * sizeof *ns);
                 if (!ns) {
                     free(stack);

@@ -268,8 +268,9 @@ int sgf_replay(const sgf_node_t *root, const sgf_replay_opts_t *opts, sgf_replay
         r.komi_given = true;
     const char *ha = sgf_node_value(root, "HA");
     if (ha) {
-        int h = atoi(ha);
-        r.handicap = h >= 0 && h <= 400 ? h : 0;
+        char *end;
+        long h = strtol(ha, &end, 10);   /* as atoi did: leading digits, else 0 */
+        r.handicap = end != ha && h >= 0 && h <= 400 ? (int)h : 0;
     }
     r.game = go_game_create(r.size, &r.rules);
     if (!r.game)

@@ -529,6 +529,7 @@ static void test_queue_overflow(void **state)
     assert_int_equal(clk_dropped(c), 400 - 256);
     int n = 0;
     clk_event_t ev, last;
+    memset(&last, 0, sizeof last);
     while (clk_next_event(c, &ev)) {
         last = ev;
         n++;
