@@ -20,7 +20,7 @@
 static const int dirs[4] = { 1, -1, GO_STRIDE, -GO_STRIDE };
 
 /* Size from which a region only one colour reaches counts as its territory in playouts. */
-#define GO_LIFE_TERRITORY 8
+#define GO_LIFE_TERRITORY 4
 static const int diags[4] = { GO_STRIDE + 1, GO_STRIDE - 1, -GO_STRIDE + 1, -GO_STRIDE - 1 };
 
 static void load(const go_board_t *b, uint8_t *w)
@@ -933,7 +933,7 @@ int go_life_propose(const go_board_t *b, const go_life_options_t *opt, go_life_r
     go_life_unconditional(b, res->uc);
 
     /* The position is finished: a region of empty points that only one colour reaches,
-     * and that is larger than an eye (GO_LIFE_TERRITORY points or more), is that colour's
+     * and that is not a small eye (GO_LIFE_TERRITORY points or more), is that colour's
      * territory; the playouts do not invade it (random invasions of large territories
      * would live by chance). The owner may still play there, and small regions (the eyes of
      * dead groups) stay open to both. */
