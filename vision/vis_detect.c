@@ -1032,6 +1032,7 @@ static int lattice_grid(const cvb_image_t *gray, const cvb_image_t *full, double
     int i0, i1, j0, j1, cnt, ij[2 * 400];
     if (vis_lattice_find(gray, Hc, &i0, &i1, &j0, &j1, &cnt, ij, 400))
         return VIS_ENOBOARD;
+    VTRACE("lattice: i %d..%d j %d..%d, %d stones\n", i0, i1, j0, j1, cnt);
     if (cnt > 400)
         cnt = 400;
     int span = (i1 - i0 > j1 - j0 ? i1 - i0 : j1 - j0) + 1, S = 0;

@@ -39,7 +39,7 @@ static int cmp_f(const void *a, const void *b)
 
 /* Dark-disc centres: chamfer (3-4) distance to the nearest light pixel inside the mask of
  * pixels darker than thr, local maxima. Returns the count (at most max). */
-static int find_blobs(const cvb_image_t *g, int thr, blob_t *b, int max)
+static int find_blobs(const cvb_image_t *g, const cvb_image_t *bh, blob_t *b, int max)
 {
     int W = g->w, H = g->h, n = 0;
     int *d = malloc(sizeof(int) * (size_t)W * H);
@@ -48,7 +48,12 @@ static int find_blobs(const cvb_image_t *g, int thr, blob_t *b, int max)
     const int INF = 1 << 20;
     for (int y = 0; y < H; y++)
         for (int x = 0; x < W; x++)
-            d[y * W + x] = g->data[(size_t)y * g->stride + x] < thr ? INF : 0;
+        {
+            /* dark against its surroundings: the closing (gray + black-hat) is the local
+             * background with the stones removed */
+            int v = g->data[(size_t)y * g->stride + x], h = bh->data[(size_t)y * bh->stride + x];
+            d[y * W + x] = (h > 20 && v < 0.55 * (v + h)) ? INF : 0;
+        }
     for (int y = 0; y < H; y++)
         for (int x = 0; x < W; x++) {
             int *p = &d[y * W + x];
@@ -115,23 +120,21 @@ int vis_lattice_find(const cvb_image_t *gray, double Hout[9], int *imin, int *im
 {
     if (!gray || !gray->data || gray->channels != 1)
         return -1;
-    /* dark threshold: well under the typical (board or table) brightness */
-    long hist[256] = { 0 };
     int W = gray->w, Hh = gray->h;
-    for (int y = 0; y < Hh; y++)
-        for (int x = 0; x < W; x++)
-            hist[gray->data[(size_t)y * gray->stride + x]]++;
-    long acc = 0, half = (long)W * Hh * 3 / 4;
-    int p75 = 0;
-    for (p75 = 0; p75 < 255 && acc + hist[p75] < half; p75++)
-        acc += hist[p75];
-    int thr = (int)(0.45 * p75);
+    (void)Hh;
+    int k = (W > gray->h ? W : gray->h) / 18 | 1;
+    cvb_image_t bh = { 0 };
+    if (cvb_blackhat(gray, k, &bh))
+        return -1;
     int maxb = 4000;
     blob_t *b = malloc(sizeof(blob_t) * (size_t)maxb);
-    if (!b)
+    if (!b) {
+        cvb_image_free(&bh);
         return -1;
-    int n = find_blobs(gray, thr, b, maxb), rc = -1;
-    VTRACE("lattice: thr %d, %d dark maxima\n", thr, n);
+    }
+    int n = find_blobs(gray, &bh, b, maxb), rc = -1;
+    cvb_image_free(&bh);
+    VTRACE("lattice: %d dark maxima\n", n);
     if (n < 12)
         goto done;
     /* keep the discs of the common size */
@@ -181,7 +184,7 @@ int vis_lattice_find(const cvb_image_t *gray, double Hout[9], int *imin, int *im
             if (dd < lo || dd > hi)
                 continue;
             int ang = (int)(atan2f(dy, dx) * 180 / (float)M_PI + 360) % 180;
-            hist2[ang] += 1;
+            hist2[ang] += (sp * sp) / (dd * dd); /* rows and columns over diagonals */
         }
     double sm[180];
     for (int q = 0; q < 180; q++) {
@@ -197,7 +200,7 @@ int vis_lattice_find(const cvb_image_t *gray, double Hout[9], int *imin, int *im
         int dq = abs(q - p1) % 180;
         if (dq > 90)
             dq = 180 - dq;
-        if (dq >= 50 && (p2 < 0 || sm[q] > sm[p2]))
+        if (dq >= 60 && (p2 < 0 || sm[q] > sm[p2]))
             p2 = q;
     }
     VTRACE("lattice: directions %d %d\n", p1, p2);
