@@ -15,14 +15,21 @@
  *    + prisoners (captures during the game + dead stones removed at the end). Under the
  *    seki tax (GO_TAX_SEKI) the eyes of groups in seki and the shared points of a seki
  *    are nobody's.
- *  - the group tax (GO_TAX_GROUP, 还棋头 huan qi tou): "each separate living group costs
- *    its owner one stone" (issue 3, and five-rule-systems.txt: the Tang/Song territory
- *    rules and the Ming/Qing area rules both had 座子 zuozi and 還棋頭, which the modern
- *    Japanese/Korean and Chinese rules dropped: "取消了古代圍棋規則中'座子'與'還棋頭'等
- *    規定"). A stone of count is one point of the margin: 2 half points per group. A
- *    group is a connected set of a colour's live stones and the points only it reaches.
- *    It applies to whichever preset sets tax = GO_TAX_GROUP (ancient-area, and
- *    ancient-territory if its preset says so).
+ *  - ancient area counting (ancient-area, Ming and Qing, 明清 數子法): area counting as the
+ *    Chinese rules (the modern Chinese rules "來源於明清時代的中國古代數子制圍棋規則"), with
+ *    the group tax, 還棋頭 huan qi tou (GO_TAX_GROUP): "each separate living group costs
+ *    its owner one stone" (issue 3). five-rule-systems.txt: the modern Chinese and the
+ *    Japanese/Korean rules descend from the ancient ones but "取消了古代圍棋規則中'座子'
+ *    與'還棋頭'等規定" (dropped the zuozi and the group tax). A stone of count is one point
+ *    of the margin: 2 half points per group. A group is a connected set of a colour's
+ *    live stones and the points only it reaches (stones joined through their own
+ *    territory count once).
+ *  - ancient territory counting (ancient-territory, Tang and Song, 唐宋 數目法):
+ *    five-rule-systems.txt: "唐代之後，中國古代數目法圍棋規則流傳到了日本與朝鮮半島，逐步
+ *    演變為今日的現代圍棋數目法規則" - the Japanese and Korean territory rules grew out of
+ *    it. Counted as they count: the points a side surrounds plus its prisoners, the komi
+ *    the preset gives (0). Whether the group tax applies is the preset's field (tax); the
+ *    rules preset (go_rules.c) gives it none.
  *  - Ing: Black wins ties (komi 8): a zero margin is Black's win, written "B+0.5"
  *    (komi 8 with Black winning ties is komi 7.5 in effect; "B+0" is not a result).
  */
