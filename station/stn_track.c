@@ -25,6 +25,10 @@ struct stn_track {
     uint8_t alias[GO_CELLS];
     uint8_t ack[GO_CELLS];
     uint8_t gone_dead[GO_CELLS];   /* this view: dead stones (pending) no longer seen */
+    uint8_t pend_gcol[GO_CELLS];   /* the recorded colour of a pending dead stone */
+    int pend_move[GO_CELLS];       /* the move that captured a pending dead stone */
+    int gone_move[GO_CELLS];       /* this view: the move that captured a stone now gone
+                                      (0: none) */
     int warnings[3];
     int lost[3];
     stn_move_info_t *info;
@@ -279,6 +283,7 @@ static void trk_refresh(stn_track_t *k, const stn_view_t *v, int cleared[3])
 {
     cleared[0] = cleared[1] = cleared[2] = 0;
     memset(k->gone_dead, 0, sizeof k->gone_dead);
+    memset(k->gone_move, 0, sizeof k->gone_move);
     for (int i = 0; i < k->size * k->size; i++) {
         int s = v->color[i], p = trk_pt(k->size, i);
         if (s == STN_UNKNOWN)
@@ -287,6 +292,7 @@ static void trk_refresh(stn_track_t *k, const stn_view_t *v, int cleared[3])
         if (k->pending[p] && s != k->pending[p]) {
             cleared[k->pending[p]]++;
             k->gone_dead[p] = k->pending[p];
+            k->gone_move[p] = k->pend_move[p];
             k->pending[p] = 0;
         }
         if (k->ack[p] && (s == (int)id || s != k->ack[p] - 1))
@@ -798,7 +804,11 @@ static int trk_apply(stn_track_t *k, const trk_plan_t *plan, const stn_view_t *v
                     k->alias[p] = 0;
                     if (trk_view_at(k, v, p) == (int)phys) {
                         k->pending[p] = phys;
+                        k->pend_gcol[p] = before[p];
+                        k->pend_move[p] = move;
                         still++;
+                    } else {
+                        k->gone_move[p] = move;
                     }
                 }
             }
@@ -1017,6 +1027,53 @@ static uint64_t trk_sig(const trk_diff_t *d)
     return h ? h : 1;
 }
 
+/* Dead stones of the side to move taken off in this view, all but one: that side most
+ * likely took them off to play where the last one lies (its own colour there: unseen).
+ * Recorded as its move; if the stone was only left behind, its removal later reads as a
+ * takeback. */
+static int trk_hidden_on_dead(stn_track_t *k, const stn_view_t *v, const int *cleared,
+                              trk_plan_t *plan, trk_run_t *run, stn_events_t *out, int *moves)
+{
+    (void)cleared;
+    go_color_t t = go_game_turn(k->g);
+    if (go_game_over(k->g))
+        return GO_OK;
+    int h = 0, nh = 0, n = k->size * k->size;
+    for (int i = 0; i < n; i++) {
+        int p = trk_pt(k->size, i);
+        if (!k->pending[p] || k->pend_gcol[p] != t || v->color[i] != k->pending[p])
+            continue;
+        /* the only one of its capture still there, the others taken off in this view */
+        int m = k->pend_move[p], left = 0, gone = 0;
+        for (int j = 0; j < n; j++) {
+            int q = trk_pt(k->size, j);
+            left += k->pending[q] && k->pend_move[q] == m;
+            gone += k->gone_move[q] == m;
+        }
+        if (left == 1 && gone > 0) {
+            h = p;
+            nh++;
+        }
+    }
+    if (nh != 1 || go_game_legal(k->g, t, h) != GO_OK)
+        return GO_OK;
+    plan->n = 1;
+    plan->steps[0].p = (go_point_t)h;
+    plan->steps[0].c = plan->steps[0].seen = t;
+    plan->steps[0].tolerant = 0;
+    int first = go_game_move_count(k->g);
+    int rc = trk_apply(k, plan, v, out, run);
+    if (rc != GO_OK)
+        return rc;
+    *moves += go_game_move_count(k->g) - first;
+    char hp[3], note[160];
+    trk_pname(h, hp);
+    snprintf(note, sizeof note,
+             "%s %s was not seen: the dead stones around were taken off but the one at %s, "
+             "where %s played", trk_cname(t), hp, hp, trk_cword(t));
+    return stn_track_note(k, first, note);
+}
+
 int stn_track_feed(stn_track_t *k, const stn_view_t *v, stn_events_t *out)
 {
     if (!v || v->size != k->size)
@@ -1043,33 +1100,6 @@ int stn_track_feed(stn_track_t *k, const stn_view_t *v, stn_events_t *out)
     for (int iter = 0; iter <= TRK_MAX_UNDO; iter++) {
         trk_diff(k, v, d);
         if (d->na == 0 && d->nr == 0) {
-            /* Dead stones of the side to move taken off but one: that side most likely
-             * took them off to play where the last one lies (same colour: unseen). */
-            go_color_t t = go_game_turn(k->g);
-            int h = 0, nh = 0;
-            for (int i = 0; iter == 0 && cleared[t] > 0 && i < k->size * k->size; i++) {
-                int p = trk_pt(k->size, i);
-                if (k->pending[p] == t && v->color[i] == t) {
-                    h = p;
-                    nh++;
-                }
-            }
-            if (nh == 1 && go_game_legal(k->g, t, h) == GO_OK) {
-                plan->n = 1;
-                plan->steps[0].p = (go_point_t)h;
-                plan->steps[0].c = plan->steps[0].seen = t;
-                plan->steps[0].tolerant = 0;
-                int first = go_game_move_count(k->g);
-                if ((rc = trk_apply(k, plan, v, out, run)) != GO_OK)
-                    goto done;
-                moves += go_game_move_count(k->g) - first;
-                char hp[3], note[160];
-                trk_pname(h, hp);
-                snprintf(note, sizeof note,
-                         "%s %s was not seen: the dead stones around were taken off but the "
-                         "one at %s, where %s played", trk_cname(t), hp, hp, trk_cword(t));
-                stn_track_note(k, first, note);
-            }
             break;
         }
         plan->n = 0;
@@ -1249,6 +1279,8 @@ int stn_track_feed(stn_track_t *k, const stn_view_t *v, stn_events_t *out)
         }
         break;
     }
+    if ((rc = trk_hidden_on_dead(k, v, cleared, plan, run, out, &moves)) != GO_OK)
+        goto done;
     rc = trk_reconcile(k, v, ack0, out);
     if (rc == GO_OK)
         rc = moves;
