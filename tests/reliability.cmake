@@ -3,3 +3,4 @@
 set(KC_OOM_WRAP "-Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc,--wrap=strdup")
 kc_test(test_rel_oom_rules SOURCES reliability/test_rel_oom_rules.c LIBS kc_rules ${KC_OOM_WRAP})
 kc_test(test_rel_fuzz_profile SOURCES reliability/test_rel_fuzz_profile.c LIBS kc_calib_profile)
+kc_test(test_rel_fuzz_vision SOURCES reliability/test_rel_fuzz_vision.c LIBS kc_vision m)
