@@ -36,13 +36,13 @@ typedef struct ctx {
     const char *file;
 } ctx_t;
 
-enum { C_WINNER_SEKI, C_LOWCONF, C_DAME_EDGE, C_SMALL, C_BIG, C_NCAUSE };
+enum { C_BIG, C_SEKI, C_LOWCONF, C_SMALL, C_OTHER, C_NCAUSE };
 static const char *cause_names[] = {
-    "seki on the board (territory rules count it differently)",
-    "a dead-stone call with low confidence (< 0.75) or an ambiguous group",
-    "open borders: dame regions touching large regions (unfinished boundaries)",
-    "small difference (<= 2 points) with clear life and death",
-    "other (dead-stone call)"
+    "life and death of a large group (10 points or more apart)",
+    "seki on the board",
+    "an uncertain dead-stone call (confidence < 0.75, or a live chain owned < 75%)",
+    "1-4 points apart with clear life and death (dame, unfinished borders, the record)",
+    "other"
 };
 
 static double now_ms(void)
@@ -152,7 +152,7 @@ static int on_game(void *vctx, const sgf_node_t *root, int index, const char *ch
             cx->diffhist[d <= 4 ? d : d < 10 ? 5 : d < 20 ? 6 : 7]++;
             if (sc->margin2 != want2) {
                 /* classify the disagreement */
-                int cause = C_BIG, lowconf = 0, open = 0;
+                int cause = C_OTHER, lowconf = 0;
                 for (int i = 0; i < lr->ngroups; i++)
                     if (lr->groups[i].confidence < 0.75f)
                         lowconf = 1;
@@ -163,16 +163,14 @@ static int on_game(void *vctx, const sgf_node_t *root, int index, const char *ch
                         if (o < 0.5f)
                             lowconf = 1;
                     }
-                    if ((sc->point[p] & GO_SP_DAME) && !(sc->point[p] & GO_SP_SEKI))
-                        open++;
                 }
-                if (sc->nseki_groups)
-                    cause = C_WINNER_SEKI;
+                if (d >= 10)
+                    cause = C_BIG;
+                else if (sc->nseki_groups)
+                    cause = C_SEKI;
                 else if (lowconf)
                     cause = C_LOWCONF;
-                else if (open >= 3)
-                    cause = C_DAME_EDGE;
-                else if (d <= 2)
+                else if (d <= 4)
                     cause = C_SMALL;
                 cx->cause[cause]++;
                 if (cx->show > 0) {
