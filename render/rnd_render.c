@@ -1201,7 +1201,7 @@ int rnd_renderer_set_stones(rnd_renderer_t *r, const rnd_stone_t *stones, int n)
 typedef struct {
     v3 a, b;
     double rad;
-    int mat; /* 0 skin, 1 sleeve */
+    int mat; /* 0 skin, 1 sleeve, 2 fingertip */
     int seat;
     double pa[2], pb[2], prad; /* projection: frame pixels */
     v3 sa, sb;                 /* shadow endpoints on the board plane */
@@ -1243,38 +1243,54 @@ static double seg_dist2d(double px, double py, const double a[2], const double b
     return sqrt(dx * dx + dy * dy);
 }
 
+/* A right hand pinching a stone between index and middle finger, palm down, the ring
+ * and little fingers curled, the thumb tucked; then forearm, sleeve and upper arm
+ * towards the shoulder. mat: 0 skin, 1 sleeve, 2 fingertip skin (a little redder). */
 static int hand_capsules(const rnd_renderer_t *r, const rnd_hand_t *h, capsule_t *cp, int n)
 {
     v3 tip = V(h->tip[0], h->tip[1], h->tip[2]);
     v3 sh = V(h->shoulder[0], h->shoulder[1], h->shoulder[2]);
     v3 back = vnorm(V(sh.x - tip.x, sh.y - tip.y, 0));
-    v3 side = vnorm(vcross(back, V(0, 0, 1)));
+    v3 fwd = vmul(back, -1);
+    v3 side = vnorm(vcross(back, V(0, 0, 1))); /* towards the thumb */
     v3 up = V(0, 0, 1);
-    v3 K = vadd(vadd(tip, vmul(back, 72)), vmul(up, 26));
-    v3 Wr = vadd(vadd(K, vmul(back, 80)), vmul(up, 22));
+#define P3(b0, s0, u0) vadd(vadd(b0, vmul(side, s0)), vmul(up, u0))
+    v3 K = vadd(vadd(tip, vmul(back, 70)), vmul(up, 24));
+    v3 Wr = vadd(vadd(K, vmul(back, 82)), vmul(up, 18));
     v3 E = vadd(Wr, vmul(vnorm(vsub(sh, Wr)), 250));
     v3 Es = vadd(E, vmul(vnorm(vsub(sh, E)), 300));
+    v3 Ki = P3(K, 12, 0), Km = P3(K, -6, 1), Kr = P3(K, -22, -2), Kl = P3(K, -35, -6);
+    v3 Ti = P3(tip, 4, 5), Tm = P3(tip, -3, -2);
+    v3 Ji = vadd(vadd(Ki, vmul(vsub(Ti, Ki), 0.55)), vmul(up, 9));
+    v3 Jm = vadd(vadd(Km, vmul(vsub(Tm, Km), 0.55)), vmul(up, 9));
+    v3 Jr = vadd(vadd(Kr, vmul(fwd, 24)), vmul(up, -14)), Cr = vadd(vadd(Jr, vmul(back, 14)), vmul(up, -10));
+    v3 Jl = vadd(vadd(Kl, vmul(fwd, 18)), vmul(up, -13)), Cl = vadd(vadd(Jl, vmul(back, 11)), vmul(up, -8));
+    v3 Tb = P3(Wr, 22, -6), Tj = vadd(P3(K, 30, -12), vmul(back, 18)), Tt = vadd(P3(K, 20, -15), vmul(fwd, 16));
+    v3 F1 = vadd(Wr, vmul(vsub(E, Wr), 0.5));
     struct {
         v3 a, b;
         double r;
         int m;
     } parts[] = {
-        /* index and middle fingers pinch the stone */
-        { vadd(K, vmul(side, 9)), vadd(vadd(tip, vmul(side, 4)), vmul(up, 5)), 7.5, 0 },
-        { vadd(K, vmul(side, -8)), vadd(vadd(tip, vmul(side, -3)), vmul(up, -1)), 8, 0 },
-        /* ring and little fingers, curled */
-        { vadd(K, vmul(side, -22)), vadd(vadd(K, vmul(side, -22)), vadd(vmul(back, -28), vmul(up, -22))), 8, 0 },
-        { vadd(K, vmul(side, -33)), vadd(vadd(K, vmul(side, -32)), vadd(vmul(back, -18), vmul(up, -20))), 7, 0 },
-        /* thumb */
-        { vadd(Wr, vmul(side, 26)), vadd(vadd(K, vmul(side, 30)), vadd(vmul(back, -12), vmul(up, -14))), 9, 0 },
-        /* palm */
-        { vadd(Wr, vmul(side, 10)), vadd(K, vmul(side, 10)), 17, 0 },
-        { vadd(Wr, vmul(side, -12)), vadd(K, vmul(side, -16)), 16, 0 },
-        /* forearm, sleeve, upper arm */
-        { Wr, vadd(Wr, vmul(vsub(E, Wr), 0.6)), 30, 0 },
-        { vadd(Wr, vmul(vsub(E, Wr), 0.55)), E, 43, 1 },
+        /* index and middle fingers: two phalanx capsules each, pinching the stone */
+        { Ki, Ji, 8.5, 0 }, { Ji, Ti, 7.5, 2 },
+        { Km, Jm, 9, 0 },   { Jm, Tm, 8, 2 },
+        /* ring and little fingers curled under the palm */
+        { Kr, Jr, 8.5, 0 }, { Jr, Cr, 8, 2 },
+        { Kl, Jl, 7.5, 0 }, { Jl, Cl, 7, 2 },
+        /* thumb, tucked against the index finger */
+        { Tb, Tj, 11, 0 },  { Tj, Tt, 9, 2 },
+        /* palm: three overlapping capsules make a broad, flat hand */
+        { P3(Wr, 12, 0), P3(K, 12, 0), 15, 0 },
+        { P3(Wr, -2, 2), P3(K, -6, 2), 16, 0 },
+        { P3(Wr, -16, 0), P3(K, -24, -2), 14, 0 },
+        /* wrist and forearm widening towards the elbow, sleeve, upper arm */
+        { Wr, F1, 25, 0 },
+        { vadd(Wr, vmul(vsub(E, Wr), 0.35)), E, 31, 0 },
+        { vadd(Wr, vmul(vsub(E, Wr), 0.6)), E, 41, 1 },
         { E, Es, 50, 1 },
     };
+#undef P3
     int k = 0;
     for (size_t i = 0; i < sizeof parts / sizeof parts[0] && k < n; i++, k++) {
         cp[k].a = parts[i].a;
@@ -1519,10 +1535,18 @@ static void draw_hands(rnd_renderer_t *r, const rnd_frame_fx_t *fx, const rnd_ha
                 double amb[3], dir[3];
                 v3 L;
                 irradiance(r, P, N, amb, dir, &L);
-                const double *alb = c->mat ? r->sleeve[c->seat] : r->skin[c->seat];
-                double fold = c->mat ? 0.85 + 0.15 * vnoise(P.x * 0.05, P.y * 0.05 + P.z * 0.05, r->nseed + 31) : 1.0;
+                int sleeve = c->mat == 1;
+                const double *alb = sleeve ? r->sleeve[c->seat] : r->skin[c->seat];
+                double fold = sleeve ? 0.8 + 0.2 * vnoise(P.x * 0.05, P.y * 0.05 + P.z * 0.07, r->nseed + 31)
+                                     : 0.93 + 0.07 * vnoise(P.x * 0.12, P.y * 0.12 + P.z * 0.12, r->nseed + 33);
+                double tint[3] = { 1, 1, 1 };
+                if (c->mat == 2) {
+                    tint[0] = 0.93;
+                    tint[1] = 0.95;
+                    tint[2] = 1.06;
+                }
                 double sp = 0, rim = 0;
-                if (!c->mat) {
+                if (!sleeve) {
                     v3 h = vnorm(vsub(L, d));
                     double x = fmax(vdot(N, h), 0), x2 = x * x, x4 = x2 * x2;
                     sp = x4 * x4 * x4 * 0.08;
@@ -1530,7 +1554,7 @@ static void draw_hands(rnd_renderer_t *r, const rnd_frame_fx_t *fx, const rnd_ha
                     rim = e * e * 0.15;
                 }
                 for (int k = 0; k < 3; k++)
-                    col[k] = alb[k] * fold * (amb[k] + dir[k]) + sp * r->lcol[k] +
+                    col[k] = alb[k] * tint[k] * fold * (amb[k] + dir[k]) + sp * r->lcol[k] +
                              rim * alb[k] * (k == 2 ? 1.0 : 0.6) * r->amb[k];
             }
             double v = vig(r, px, py);
