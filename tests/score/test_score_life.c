@@ -1,7 +1,7 @@
 /* test_score_life.c: Benson's unconditional life, the unconditional status, the dead-stone
- * proposal (dead stones in territory, a one-eyed group, a seki with and without eyes stay
- * alive) and the scoring session (propose, toggle, accept, re-toggle clears the accepts,
- * the log and the SGF comment). */
+ * proposal (dead stones in territory, a one-eyed group, a false eye; a seki with and
+ * without eyes stays alive) and the scoring session (propose, toggle, accept, re-toggle
+ * clears the accepts, the log and the SGF comment). */
 #include <stddef.h>
 #include <stdarg.h>
 #include <setjmp.h>
@@ -120,6 +120,43 @@ static void test_propose_one_eye(void **state)
     assert_int_equal(go_life_propose(&b, NULL, r), GO_OK);
     assert_int_equal(r->dead[GO_PT(3, 3)], 1);
     assert_int_equal(r->dead[GO_PT(2, 2)], 0);
+    free(r);
+}
+
+/* One real eye and one false eye (two of its diagonals are White's): dead. The same
+ * group with two real eyes: alive. */
+static void test_propose_false_eye(void **state)
+{
+    (void)state;
+    go_board_t b;
+    go_life_result_t *r = malloc(sizeof *r);
+    assert_non_null(r);
+    assert_int_equal(tb_load(&b, NULL, "\
+.........\n\
+.OOOOOOO.\n\
+.OXXXXOO.\n\
+.OX.X.XO.\n\
+.OXXXXOO.\n\
+.OOOOOO..\n\
+.........\n\
+.........\n\
+.........\n"), 0);
+    assert_int_equal(go_life_propose(&b, NULL, r), GO_OK);
+    assert_int_equal(r->dead[GO_PT(2, 2)], 1);
+    assert_int_equal(r->dead[GO_PT(6, 3)], 1);
+    assert_int_equal(r->dead[GO_PT(1, 1)], 0);
+    assert_int_equal(tb_load(&b, NULL, "\
+.........\n\
+.OOOOOOO.\n\
+.OXXXXXO.\n\
+.OX.X.XO.\n\
+.OXXXXXO.\n\
+.OOOOOOO.\n\
+.........\n\
+.........\n\
+.........\n"), 0);
+    assert_int_equal(go_life_propose(&b, NULL, r), GO_OK);
+    assert_int_equal(r->ngroups, 0);
     free(r);
 }
 
@@ -273,6 +310,7 @@ int main(void)
         cmocka_unit_test(test_benson),
         cmocka_unit_test(test_propose_dead_in_territory),
         cmocka_unit_test(test_propose_one_eye),
+        cmocka_unit_test(test_propose_false_eye),
         cmocka_unit_test(test_propose_seki),
         cmocka_unit_test(test_session),
         cmocka_unit_test(test_session_toggle_region),
