@@ -8,6 +8,9 @@
  *              inlier lines -> homography from their intersections; the size and the
  *              window of lines chosen by how well the grid fits and how badly the lines
  *              just outside it do (a sub-grid of a larger board fails that test)
+ *              When no grid of lines is found, or only a weak one, the board is looked
+ *              for in the lattice of its black stones (vis_lattice.c): a finished game
+ *              hides most of the lines.
  *   5 refine   each grid line re-fitted at full resolution from dark-line samples along
  *              it (sub-pixel), homography re-fitted from the lines' intersections
  *   6 classify vis_classify
