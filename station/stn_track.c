@@ -634,8 +634,17 @@ static void trk_search(stn_track_t *k, const trk_diff_t *d, const trk_add_t *add
         for (int i = 0; i < k->size * k->size; i++) {
             int p = trk_pt(k->size, i);
             if (k->pending[p] == hc && v->color[i] == hc) {
-                thrown[nc] = 0;
-                cand[nc++] = (go_point_t)p;
+                /* only the last one of its capture still lying there (a player takes
+                 * the dead stones off together before playing among them) */
+                int left = 0;
+                for (int j = 0; j < k->size * k->size; j++) {
+                    int q = trk_pt(k->size, j);
+                    left += k->pending[q] && k->pend_move[q] == k->pend_move[p];
+                }
+                if (left == 1) {
+                    thrown[nc] = 0;
+                    cand[nc++] = (go_point_t)p;
+                }
             } else if (k->gone_dead[p] == hc && v->color[i] == GO_EMPTY &&
                        b->color[p] == GO_EMPTY) {
                 /* a stone of hc was seen there until now: replayed there, then captured */
