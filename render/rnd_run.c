@@ -539,7 +539,7 @@ int rnd_run(const rnd_opts_t *o, rnd_progress_fn fn, void *ctx, char *err, size_
             fx.shadow_xy[1] = 120 * sin(u * 6.28);
             fx.shadow_r[0] = 260;
             fx.shadow_r[1] = 520;
-            fx.shadow_depth = 0.65;
+            fx.shadow_depth = 0.85;
         }
         rc = emit_frame(&R, f, &st, hand->active ? hand : NULL, &fx, err, errlen);
         if (fn && (f % 100 == 99 || f == nframes - 1))
