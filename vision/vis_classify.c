@@ -424,6 +424,9 @@ int vis_classify_ex(const cvb_image_t *img, const vis_geom_t *geom, const vis_co
     vis_snapshot_t s;
     memset(&s, 0, sizeof s);
     s.size = S;
+    float rels[VIS_MAX_POINTS];
+    for (int k = 0; k < S * S; k++)
+        rels[k] = 1;
     s.frame = snap->frame;
     s.t = snap->t;
     for (int y = 0; y < S; y++)
@@ -482,6 +485,7 @@ int vis_classify_ex(const cvb_image_t *img, const vis_geom_t *geom, const vis_co
                 continue;
             }
             float rel = p.y / by;
+            rels[idx] = rel;
             float chroma = hypotf(p.r - br, p.g - bg);
             int possible, arms = visible_arms(img, geom->H, x, y, S, &possible);
             int hidden = possible - arms; /* arms of the cross a stone would hide */
@@ -516,6 +520,26 @@ int vis_classify_ex(const cvb_image_t *img, const vis_geom_t *geom, const vis_co
             }
         }
     free(cell);
+    /* the shadow a stone casts on its neighbour's point: far lighter than the stone
+     * beside it (two real stones side by side differ by 2x at most, glare included) */
+    for (int y = 0; y < S; y++)
+        for (int x = 0; x < S; x++) {
+            int k = y * S + x;
+            if (s.color[k] != VIS_BLACK || rels[k] < 0.2f)
+                continue;
+            static const int dx[4] = { 1, -1, 0, 0 }, dy[4] = { 0, 0, 1, -1 };
+            for (int a = 0; a < 4; a++) {
+                int nx = x + dx[a], ny = y + dy[a];
+                if (nx < 0 || ny < 0 || nx >= S || ny >= S)
+                    continue;
+                int q = ny * S + nx;
+                if (s.color[q] == VIS_BLACK && rels[q] * 3.0f < rels[k] && !s.occluded[q]) {
+                    s.color[k] = VIS_EMPTY;
+                    s.conf[k] = 0.5f;
+                    break;
+                }
+            }
+        }
     for (int k = 0; k < S * S; k++)
         if (s.occluded[k])
             s.occluder = 1;
