@@ -19,6 +19,7 @@
 #include "render/rnd_render.h"
 #include "render/rnd_run.h"
 #include "render/rnd_timeline.h"
+#include "render/rnd_truth.h"
 #include "testutil.h"
 
 /* A 9x9 game with a capture (White's stone at e5 is taken by Black's move at f5)
@@ -73,24 +74,6 @@ static int teardown(void **state)
     if (!getenv("KC_KEEP_RENDER_TMP"))
         rm_tree(tmpdir);
     return 0;
-}
-
-/* The value of key=VALUE in a truth line (copied into out), or NULL. */
-static const char *field(const char *line, const char *key, char *out, size_t len)
-{
-    size_t kl = strlen(key);
-    for (const char *p = line; (p = strstr(p, key)); p++) {
-        if ((p == line || p[-1] == ' ') && p[kl] == '=') {
-            const char *v = p + kl + 1;
-            size_t n = strcspn(v, " \n");
-            if (n >= len)
-                n = len - 1;
-            memcpy(out, v, n);
-            out[n] = 0;
-            return out;
-        }
-    }
-    return NULL;
 }
 
 /* Homography mapping the unit grid square (0,0),(1,0),(1,1),(0,1) to the quad q. */
@@ -171,69 +154,58 @@ static void render_dir(const char *name, const char *extra[], int nextra, char *
     assert_int_equal(rc, RND_OK);
 }
 
-/* Check every frame of a rendered folder against its truth (frames with a hand or a
- * bumped stone skipped when skip_hands); returns frames checked. */
+/* Check every frame of a rendered folder against its truth (read with rnd_truth.h;
+ * frames with a hand or a bumped stone skipped when skip_hands); returns frames checked. */
 static int check_truth_opt(const char *outdir, int want_size, int skip_hands)
 {
     char p[400];
     snprintf(p, sizeof p, "%s/truth.txt", outdir);
-    FILE *f = fopen(p, "r");
-    assert_non_null(f);
-    char *line = NULL;
-    size_t cap = 0;
-    int frames = 0, size = 0, checked_stones = 0, last_moves = -1;
-    while (getline(&line, &cap, f) > 0) {
-        if (!strncmp(line, "size ", 5))
-            size = atoi(line + 5);
-        if (strncmp(line, "frame ", 6))
+    rnd_truth_t *tr;
+    assert_int_equal(rnd_truth_open(p, &tr), RND_OK);
+    int size = rnd_truth_size(tr), w, h;
+    rnd_truth_image(tr, &w, &h);
+    assert_int_equal(size, want_size);
+    rnd_truth_frame_t *fr = malloc(sizeof *fr);
+    assert_non_null(fr);
+    int frames = 0, seen = 0, checked_stones = 0, last_moves = -1, rc, line;
+    while ((rc = rnd_truth_next(tr, fr, &line)) == RND_OK) {
+        seen++;
+        assert_true(fr->move >= last_moves); /* moves only go forward */
+        last_moves = fr->move;
+        if (skip_hands && (fr->hand || fr->bumped >= 0))
             continue;
-        assert_int_equal(size, want_size);
-        char file[128], corners[256], shown[700], rec[700], mv[16], hand[8], bump[32];
-        if (skip_hands && ((field(line, "hand", hand, sizeof hand) && strcmp(hand, "0")) ||
-                           (field(line, "bumped", bump, sizeof bump) && strcmp(bump, "-"))))
-            continue;
-        assert_non_null(field(line, "file", file, sizeof file));
-        assert_non_null(field(line, "corners", corners, sizeof corners));
         /* stones are sampled where their centres appear: the grid raised half a stone */
-        assert_non_null(field(line, "stone_corners", corners, sizeof corners));
-        assert_non_null(field(line, "shown", shown, sizeof shown));
-        assert_non_null(field(line, "record", rec, sizeof rec));
-        assert_non_null(field(line, "move", mv, sizeof mv));
-        assert_true(atoi(mv) >= last_moves); /* moves only go forward */
-        last_moves = atoi(mv);
-        double q[8];
-        assert_int_equal(sscanf(corners, "%lf,%lf;%lf,%lf;%lf,%lf;%lf,%lf", &q[0], &q[1], &q[2], &q[3], &q[4],
-                                &q[5], &q[6], &q[7]),
-                         8);
         double H[9];
-        square_to_quad(q, H);
-        snprintf(p, sizeof p, "%s/%s", outdir, file);
+        square_to_quad(fr->stone_corners, H);
+        snprintf(p, sizeof p, "%s/%s", outdir, fr->file);
         cvb_image_t img;
         assert_int_equal(cvb_imread(p, 0, &img), CVB_OK);
-        assert_int_equal((int)strlen(shown), size * (size + 1) - 1);
+        assert_int_equal(img.w, w);
+        assert_int_equal(img.h, h);
         for (int y = 0; y < size; y++)
             for (int x = 0; x < size; x++) {
                 double u = (double)x / (size - 1), v = (double)y / (size - 1);
-                double w = H[6] * u + H[7] * v + H[8];
-                double px = (H[0] * u + H[1] * v + H[2]) / w, py = (H[3] * u + H[4] * v + H[5]) / w;
-                char c = shown[y * (size + 1) + x];
-                int want = c == 'X' ? 1 : c == 'O' ? 2 : 0;
+                double ww = H[6] * u + H[7] * v + H[8];
+                double px = (H[0] * u + H[1] * v + H[2]) / ww, py = (H[3] * u + H[4] * v + H[5]) / ww;
+                int want = fr->shown[y * size + x];
                 /* the local grid spacing in pixels, from the neighbouring point */
                 double u2 = (double)(x + (x < size - 1 ? 1 : -1)) / (size - 1);
                 double w2 = H[6] * u2 + H[7] * v + H[8];
                 double qx = (H[0] * u2 + H[1] * v + H[2]) / w2, qy = (H[3] * u2 + H[4] * v + H[5]) / w2;
                 int got = classify(&img, px, py, hypot(qx - px, qy - py));
                 if (got != want)
-                    print_message("%s: point %c%c at %.1f,%.1f: truth %c, pixels say %d (v %.0f, r-b %.0f)\n", file, 'a' + x,
-                                  'a' + y, px, py, c, got, last_v, last_rb);
+                    print_message("%s: point %c%c at %.1f,%.1f: truth %d, pixels say %d (v %.0f, r-b %.0f)\n",
+                                  fr->file, 'a' + x, 'a' + y, px, py, want, got, last_v, last_rb);
                 assert_int_equal(got, want);
                 checked_stones += want != 0;
             }
         cvb_image_free(&img);
         frames++;
     }
-    free(line);
-    fclose(f);
+    assert_int_equal(rc, 1);
+    assert_int_equal(seen, rnd_truth_frames(tr));
+    free(fr);
+    rnd_truth_close(tr);
     assert_true(checked_stones > 0);
     return frames;
 }
@@ -460,6 +432,29 @@ static void test_bad_input(void **state)
     assert_true(rnd_run(&o, NULL, NULL, err, sizeof err) < 0);
 }
 
+static void test_truth_reader_errors(void **state)
+{
+    (void)state;
+    rnd_truth_t *t;
+    char p[300];
+    assert_int_equal(rnd_truth_open("/nonexistent/truth.txt", &t), RND_EIO);
+    snprintf(p, sizeof p, "%s/not_truth.txt", tmpdir);
+    write_file(p, "hello\n");
+    assert_int_equal(rnd_truth_open(p, &t), RND_EPARSE);
+    snprintf(p, sizeof p, "%s/bad_truth.txt", tmpdir);
+    write_file(p, "kifucam-render truth 1\nsize 2\nimage 10 10\nframes 1\nlens f=1\n"
+                  "frame 0 file=a.png t=0 move=0 hand=0 shake=0,0 corners=1,1;2,1;2,2;1,2 "
+                  "stone_corners=1,1;2,1;2,2;1,2 record=X./.Z shown=../.. bumped=- occluded=-\n");
+    assert_int_equal(rnd_truth_open(p, &t), RND_OK);
+    rnd_truth_frame_t f;
+    int line = 0;
+    assert_int_equal(rnd_truth_next(t, &f, &line), RND_EPARSE); /* 'Z' is no stone */
+    assert_int_equal(line, 6);
+    assert_int_equal(rnd_truth_next(t, &f, &line), 1);
+    rnd_truth_close(t);
+    rnd_truth_close(NULL);
+}
+
 static void test_renderer_api(void **state)
 {
     (void)state;
@@ -506,6 +501,7 @@ int main(void)
         cmocka_unit_test(test_options),
         cmocka_unit_test(test_timeline_events),
         cmocka_unit_test(test_renderer_api),
+        cmocka_unit_test(test_truth_reader_errors),
         cmocka_unit_test(test_bad_input),
         cmocka_unit_test(test_deterministic),
         cmocka_unit_test(test_truth_matches_frames),
