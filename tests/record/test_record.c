@@ -6,7 +6,9 @@
  * source move for move; one footage also ends with two passes, dead stones lifted and the
  * Chinese end signals, so the record must end with two passes and a counted RE[].
  * The contract tests: bad usage and unreadable input exit 2 with one line on stderr, a
- * folder with no board in it exits 1, a SIGTERM leaves a complete record and exit 0.
+ * folder with no board in it exits 1, a SIGTERM leaves a complete record and exit 0;
+ * --serve prints the console URL with its token, serves /state.json and refuses an
+ * action without the token (401).
  */
 #include <stddef.h>
 #include <stdarg.h>
@@ -16,8 +18,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <signal.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "testutil.h"
@@ -131,6 +138,13 @@ static int record(const char *args)
     char cmd[2048];
     snprintf(cmd, sizeof cmd, "'%s' record %s >'%s/out' 2>'%s/err'", bin, args, tmp, tmp);
     return run(cmd);
+}
+
+static const char *tmpfile_name(const char *name)
+{
+    static char p[512];
+    snprintf(p, sizeof p, "%s/%s", tmp, name);
+    return p;
 }
 
 static char *tmpfile_text(const char *name)
@@ -371,6 +385,104 @@ static void test_record_sigterm(void **state)
     assert_true(sgf[strlen(sgf) - 1] == ')' || sgf[strlen(sgf) - 2] == ')');
 }
 
+static void nap_ms(int ms)
+{
+    struct timespec ts = { ms / 1000, (long)(ms % 1000) * 1000000L };
+    nanosleep(&ts, NULL);
+}
+
+/* One HTTP/1.0 request to 127.0.0.1:port; returns the status code, the answer in buf. */
+static int http(int port, const char *method, const char *path, char *buf, size_t len)
+{
+    int fd = socket(AF_INET, SOCK_STREAM, 0);
+    if (fd < 0)
+        return -1;
+    struct sockaddr_in a;
+    memset(&a, 0, sizeof a);
+    a.sin_family = AF_INET;
+    a.sin_port = htons((uint16_t)port);
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    if (connect(fd, (struct sockaddr *)&a, sizeof a) != 0) {
+        close(fd);
+        return -1;
+    }
+    char req[512];
+    int n = snprintf(req, sizeof req, "%s %s HTTP/1.0\r\nHost: 127.0.0.1\r\nContent-Length: 0\r\n\r\n",
+                     method, path);
+    if (write(fd, req, (size_t)n) != n) {
+        close(fd);
+        return -1;
+    }
+    size_t got = 0;
+    ssize_t r;
+    while (got + 1 < len && (r = read(fd, buf + got, len - 1 - got)) > 0)
+        got += (size_t)r;
+    buf[got] = 0;
+    close(fd);
+    int code = -1;
+    if (sscanf(buf, "HTTP/1.%*d %d", &code) != 1)
+        return -1;
+    return code;
+}
+
+static void test_record_serve(void **state)
+{
+    (void)state;
+    char d[512];
+    snprintf(d, sizeof d, "%s/resign", tmp);
+    struct stat st;
+    if (stat(d, &st) != 0)
+        render("resign", 6, "resign");
+    char cmd[2048];
+    snprintf(cmd, sizeof cmd, "exec '%s' record --input '%s' --fps 15 --realtime --serve 127.0.0.1:0 "
+             "--sgf '%s/serve.sgf' >'%s/serve.out' 2>&1", bin, d, tmp, tmp);
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
+        _exit(127);
+    }
+    /* the console URL with its token is printed at start */
+    int port = 0;
+    char token[80] = "";
+    for (int i = 0; i < 200 && !port; i++) {
+        nap_ms(50);
+        char *out = slurp(tmpfile_name("serve.out"));
+        const char *u = out ? strstr(out, "/console?token=") : NULL;
+        const char *h = out ? strstr(out, "http://127.0.0.1:") : NULL;
+        if (u && h && strchr(u, '\n')) {
+            port = atoi(h + 17);
+            sscanf(u + 15, "%64[0-9a-f]", token);
+        }
+        free(out);
+    }
+    static char buf[1 << 16];
+    int ok_state = -1, no_token = -1, with_token = -1;
+    if (port > 0) {
+        for (int i = 0; i < 100 && ok_state != 200; i++) {
+            nap_ms(50);
+            ok_state = http(port, "GET", "/state.json", buf, sizeof buf);
+        }
+        int has_size = strstr(buf, "\"size\":19") != NULL;
+        no_token = http(port, "POST", "/api/pass", buf, sizeof buf);
+        char path[160];
+        snprintf(path, sizeof path, "/api/toggle?point=aa&token=%s", token);
+        with_token = http(port, "POST", path, buf, sizeof buf); /* not counting: refused */
+        if (!has_size)
+            ok_state = -2;
+    }
+    kill(pid, SIGTERM);
+    int status = 0;
+    waitpid(pid, &status, 0);
+    assert_true(port > 0);
+    assert_int_equal(strlen(token), 32);
+    assert_int_equal(ok_state, 200);
+    assert_int_equal(no_token, 401);
+    assert_int_equal(with_token, 409);
+    assert_true(WIFEXITED(status));
+    assert_int_equal(WEXITSTATUS(status), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -383,6 +495,7 @@ int main(void)
         cmocka_unit_test_teardown(test_record_footage_moves_and_count, teardown_texts),
         cmocka_unit_test_teardown(test_record_footage_resign, teardown_texts),
         cmocka_unit_test_teardown(test_record_sigterm, teardown_texts),
+        cmocka_unit_test_teardown(test_record_serve, teardown_texts),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
