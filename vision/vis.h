@@ -74,11 +74,16 @@ typedef struct vis_config {
                               its body lies above the point, and the disc follows */
     double black_rel;      /* default 0.58: a point darker than this fraction of the local
                               board brightness is black */
-    double white_rel;      /* default 1.16: brighter than this fraction is white */
-    double white_sat;      /* default 0.40: or saturation under this fraction of the
-                              board's (white stones on a pale board) while not dark */
-    double track_min_fit;  /* 0..1, default 0.35: vis_track's grid fit below this sets
-                              board_lost */
+    double white_rel;      /* default 1.16: brighter than this fraction of the board and
+                              hiding part of the grid cross is white */
+    double white_sat;      /* default 0.9: a point only a little brighter than the board
+                              (rel > 1.075) is white when it hides at least two arms of
+                              the grid cross and its saturation is under this fraction
+                              of the board's (white stones on a pale board) */
+    double track_min_fit;  /* 0..1, default 0.5: vis_track's grid fit below this sets
+                              board_lost (measured: real photos 0.85..1 when the grid
+                              fits, under 0.1 when off by a third of a cell; a full board
+                              0.6..0.7 against 0.4..0.5) */
     vis_debug_fn debug;    /* default NULL: called with each stage's debug image */
     void *debug_ctx;
 } vis_config_t;

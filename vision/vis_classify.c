@@ -43,8 +43,8 @@ void vis_config_defaults(vis_config_t *cfg)
     cfg->stone_h = 0.4;
     cfg->black_rel = 0.58;
     cfg->white_rel = 1.16;
-    cfg->white_sat = 0.40;
-    cfg->track_min_fit = 0.35;
+    cfg->white_sat = 0.9;
+    cfg->track_min_fit = 0.5;
 }
 
 int vis_geom_from_h(const double H[9], int size, int img_w, int img_h, vis_geom_t *geom)
@@ -503,7 +503,7 @@ int vis_classify_ex(const cvb_image_t *img, const vis_geom_t *geom, const vis_co
             } else if ((rel > cfg->white_rel && (hidden >= 1 || rel > 2.0f)) ||
                        (rel > 1.04f && hidden >= 2 && hidden == possible &&
                         p.s < 0.95f * bs) ||
-                       (rel > 1.075f && hidden >= 2 && p.s < 0.9f * bs) ||
+                       (rel > 1.075f && hidden >= 2 && p.s < (float)cfg->white_sat * bs) ||
                        (rel > 1.03f && possible >= 3 && hidden == possible)) {
                 /* white: brighter than the board and hiding the grid cross */
                 s.color[idx] = VIS_WHITE;
