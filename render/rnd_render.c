@@ -181,6 +181,7 @@ struct rnd_renderer {
     double ink[3], wood_side[3];
     int table_kind, paper;
     double table_a[3], table_b[3];
+    double table_c[2], table_hw[2], floor_alb[3]; /* the table's extent; the floor's colour */
     double paper_c[2], paper_hw[2], paper_ang;
     double black_alb[3], white_alb[3], black_spec, white_spec, grain_amp;
     int nbowls;
@@ -529,6 +530,15 @@ static void trace_bg(const rnd_renderer_t *r, double px, double py, double s_sca
         n = V(0, 0, 1);
         *face = 0;
         table_at(r, P.x, P.y, alb);
+        if (fabs(P.x - r->table_c[0]) > r->table_hw[0] || fabs(P.y - r->table_c[1]) > r->table_hw[1]) {
+            /* past the table's edge: the floor, 75 cm below, in the table's shade */
+            t = (-750 - r->C.z) / d.z;
+            P = vadd(r->C, vmul(d, t));
+            *face = 3;
+            double g = 0.7 + 0.3 * fbm(P.x * 0.01, P.y * 0.01, r->nseed + 51, 2);
+            for (int c = 0; c < 3; c++)
+                alb[c] = r->floor_alb[c] * g * 0.45;
+        }
     } else {
         *face = 3;
         P = vadd(r->C, vmul(d, 5000));
@@ -742,6 +752,14 @@ static void choose_scene(rnd_renderer_t *r)
     r->paper_hw[0] = 105;
     r->paper_hw[1] = 148;
     r->paper_ang = rnd_rng_range(&rng, -0.3, 0.3);
+    /* the table: 60-120 cm deep, 90-180 cm wide, the board not quite centred */
+    r->table_hw[0] = rnd_rng_range(&rng, 450, 900);
+    r->table_hw[1] = rnd_rng_range(&rng, 300, 600);
+    r->table_c[0] = rnd_rng_range(&rng, -0.4, 0.4) * (r->table_hw[0] - g->half_w - 150);
+    r->table_c[1] = rnd_rng_range(&rng, -0.4, 0.4) * (r->table_hw[1] - g->half_h - 100);
+    static const double floors[3][3] = { { 90, 100, 110 }, { 60, 90, 130 }, { 150, 150, 145 } };
+    int fk = rnd_rng_int(&rng, 3);
+    srgb_to_lin3(floors[fk][0], floors[fk][1], floors[fk][2], r->floor_alb);
     /* the stone bowls, at each player's right hand */
     r->nbowls = rnd_rng_unit(&rng) < 0.8 ? 2 : 0;
     r->bowl_r = rnd_rng_range(&rng, 55, 70);
@@ -756,6 +774,9 @@ static void choose_scene(rnd_renderer_t *r)
     }
     if (r->paper && r->nbowls && fabs(r->paper_c[0] - r->bowl_xy[r->paper_c[0] > 0 ? 0 : 1][0]) < 200)
         r->paper_c[1] += r->paper_c[0] > 0 ? 170 : -170; /* keep the paper off the bowl */
+    if (fabs(r->paper_c[0] - r->table_c[0]) + 160 > r->table_hw[0] ||
+        fabs(r->paper_c[1] - r->table_c[1]) + 160 > r->table_hw[1])
+        r->paper = 0; /* it would hang over the table's edge */
 
     /* stones */
     srgb_to_lin3(rnd_rng_range(&rng, 24, 38), rnd_rng_range(&rng, 24, 36), rnd_rng_range(&rng, 24, 34), r->black_alb);
