@@ -1158,6 +1158,9 @@ int vis_refine(const cvb_image_t *img, vis_geom_t *geom)
     return VIS_OK;
 }
 
+static int detect_at(const cvb_image_t *img, const vis_config_t *cfg, int size_hint,
+                     vis_geom_t *geom, vis_snapshot_t *snap, vis_timing_t *tm);
+
 int vis_detect(const cvb_image_t *img, const vis_config_t *cfg, int size_hint,
                vis_geom_t *geom, vis_snapshot_t *snap, vis_timing_t *tm)
 {
@@ -1169,6 +1172,24 @@ int vis_detect(const cvb_image_t *img, const vis_config_t *cfg, int size_hint,
         vis_config_defaults(&def);
         cfg = &def;
     }
+    int rc = detect_at(img, cfg, size_hint, geom, snap, tm);
+    int longest = img->w > img->h ? img->w : img->h;
+    if (rc == VIS_ENOBOARD && longest > cfg->work_max) {
+        /* a small board far from the camera: look again at twice the resolution */
+        vis_config_t c2 = *cfg;
+        c2.work_max = longest < 2 * cfg->work_max ? longest : 2 * cfg->work_max;
+        c2.blackhat_k = 0;
+        vis_timing_t t2;
+        rc = detect_at(img, &c2, size_hint, geom, snap, tm ? &t2 : NULL);
+        if (tm && !rc)
+            *tm = t2;
+    }
+    return rc;
+}
+
+static int detect_at(const cvb_image_t *img, const vis_config_t *cfg, int size_hint,
+                     vis_geom_t *geom, vis_snapshot_t *snap, vis_timing_t *tm)
+{
     vis_timing_t t;
     memset(&t, 0, sizeof t);
     double t0 = now_ms();

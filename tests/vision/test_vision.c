@@ -142,6 +142,57 @@ static void test_detect_13_and_9(void **state)
     }
 }
 
+static void test_detect_rotated_and_small(void **state)
+{
+    (void)state;
+    synth_t sy;
+    uint8_t st[361];
+    /* the board turned 35 degrees in the picture */
+    position(19, 5, st);
+    synth_defaults(&sy, 800, 600, 19);
+    sy.stones = st;
+    for (int k = 0; k < 4; k++) {
+        double a = (35 + 90 * k - 135) * 3.14159265358979 / 180;
+        sy.corners[k][0] = 400 + 230 * cos(a);
+        sy.corners[k][1] = 300 + 230 * sin(a);
+    }
+    /* the detector orients its output as the photo is seen: compare under symmetry by
+     * checking the corners as a set and the stones through the geometry */
+    cvb_image_t img = { 0 };
+    assert_int_equal(synth_render(&sy, &img), 0);
+    vis_config_t cfg;
+    vis_config_defaults(&cfg);
+    cfg.stone_h = 0;
+    vis_geom_t g;
+    vis_snapshot_t s;
+    memset(&s, 0, sizeof s);
+    assert_int_equal(vis_detect(&img, &cfg, 0, &g, &s, NULL), VIS_OK);
+    assert_int_equal(g.size, 19);
+    for (int k = 0; k < 4; k++) { /* every true corner is one of the found ones */
+        double dmin = 1e9;
+        for (int q = 0; q < 4; q++) {
+            double d = hypot(g.corners[q][0] - sy.corners[k][0], g.corners[q][1] - sy.corners[k][1]);
+            if (d < dmin)
+                dmin = d;
+        }
+        assert_true(dmin < 2.0);
+    }
+    int stones = 0, found = 0;
+    for (int k = 0; k < 361; k++) {
+        stones += st[k] != VIS_EMPTY;
+        found += s.color[k] != VIS_EMPTY;
+    }
+    assert_int_equal(found, stones);
+    cvb_image_free(&img);
+    /* a small board far from the camera: 300 pixels in a 1600x1200 picture */
+    position(19, 6, st);
+    synth_defaults(&sy, 1600, 1200, 19);
+    sy.stones = st;
+    double c[4][2] = { { 700, 500 }, { 1000, 505 }, { 1010, 790 }, { 690, 780 } };
+    memcpy(sy.corners, c, sizeof c);
+    check_detect(&sy, 0, 1.5);
+}
+
 static void test_detect_crowded(void **state)
 {
     (void)state;
@@ -316,6 +367,7 @@ int main(void)
         cmocka_unit_test(test_detect_19_side_camera),
         cmocka_unit_test(test_detect_13_and_9),
         cmocka_unit_test(test_detect_crowded),
+        cmocka_unit_test(test_detect_rotated_and_small),
         cmocka_unit_test(test_light_blur_jpeg),
         cmocka_unit_test(test_classify_corners_and_track),
         cmocka_unit_test(test_occlusion),
