@@ -195,6 +195,7 @@ struct rnd_renderer {
     float *hx, *hy;  /* world x, y seen at each canvas pixel (board top, side or table) */
     uint8_t *face;   /* 0 table, 1 board top, 2 board side, 3 background wall, 4 bowl */
     float *direct;   /* share of the light at that pixel that is direct (for shadows) */
+    float *ray;      /* unit ray direction of each canvas pixel's centre (3 floats) */
     rnd_stone_t *st;
     box_t *stbox;    /* per stone: stone + its shadow */
     int nst, stcap;
@@ -878,11 +879,12 @@ int rnd_renderer_create(const rnd_scene_opts_t *opts, rnd_renderer_t **out)
     r->hy = malloc(np * sizeof(float));
     r->direct = malloc(np * sizeof(float));
     r->face = malloc(np);
+    r->ray = malloc(np * 3 * sizeof(float));
     r->noise_len = (size_t)r->W * r->H * 3 + NOISE_PAD;
     r->noise = malloc(r->noise_len);
     choose_scene(r);
     if (!r->bg || !r->canvas || !r->soft || !r->hx || !r->hy || !r->direct || !r->face ||
-        !r->noise || !r->tex) {
+        !r->noise || !r->tex || !r->ray) {
         rnd_renderer_destroy(r);
         return RND_ENOMEM;
     }
@@ -893,6 +895,14 @@ int rnd_renderer_create(const rnd_scene_opts_t *opts, rnd_renderer_t **out)
         double v = opts->noise ? rnd_rng_gauss(&nr) * sigma : 0;
         r->noise[i] = (int8_t)clampd(v, -40, 40);
     }
+    for (int j = 0; j < r->ch; j++)
+        for (int i = 0; i < r->cw; i++) {
+            v3 d = pixel_ray(r, i, j);
+            float *q = r->ray + ((size_t)j * r->cw + i) * 3;
+            q[0] = (float)d.x;
+            q[1] = (float)d.y;
+            q[2] = (float)d.z;
+        }
     render_background(r);
     memcpy(r->canvas, r->bg, np * 3);
     if (r->blur > 0) {
@@ -919,6 +929,7 @@ void rnd_renderer_destroy(rnd_renderer_t *r)
     free(r->hy);
     free(r->direct);
     free(r->face);
+    free(r->ray);
     free(r->noise);
     free(r->st);
     free(r->stbox);
@@ -1514,8 +1525,9 @@ static void draw_hands(rnd_renderer_t *r, const rnd_frame_fx_t *fx, const rnd_ha
                 continue;
             box_add_pt(&hb, x0, j);
             box_add_pt(&hb, x1 - 1, j);
+            const float *rays = r->ray + ((size_t)(j + r->M + sy) * r->cw + (size_t)(r->M + sx)) * 3;
             for (int i = x0; i < x1; i++) {
-                v3 d = pixel_ray(r, i + r->M + sx, j + r->M + sy);
+                v3 d = V(rays[i * 3], rays[i * 3 + 1], rays[i * 3 + 2]);
                 double t = q < nc ? ray_capsule(r->C, d, cp[q].a, cp[q].b, cp[q].rad)
                                   : ray_ellipsoid(r->C, d, held[q - nc].c, r->g.stone_r, r->g.stone_h * 0.5, NULL);
                 if (t <= 0)
@@ -1535,7 +1547,8 @@ static void draw_hands(rnd_renderer_t *r, const rnd_frame_fx_t *fx, const rnd_ha
             if (r->hstamp[o] != st)
                 continue;
             double px = i + r->M + sx, py = j + r->M + sy;
-            v3 d = pixel_ray(r, px, py);
+            const float *ry = r->ray + ((size_t)(j + r->M + sy) * r->cw + (size_t)(i + r->M + sx)) * 3;
+            v3 d = V(ry[0], ry[1], ry[2]);
             double bt = r->hdep[o];
             int q = r->hid[o];
             v3 P = vadd(r->C, vmul(d, bt));
