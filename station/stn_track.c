@@ -24,6 +24,7 @@ struct stn_track {
     uint8_t pending[GO_CELLS];
     uint8_t alias[GO_CELLS];
     uint8_t ack[GO_CELLS];
+    go_point_t ack_pair[GO_CELLS]; /* a nudge's two points, each naming the other */
     uint8_t gone_dead[GO_CELLS];   /* this view: dead stones (pending) no longer seen */
     uint8_t pend_gcol[GO_CELLS];   /* the recorded colour of a pending dead stone */
     int pend_move[GO_CELLS];       /* the move that captured a pending dead stone */
@@ -228,6 +229,7 @@ int stn_track_sync(stn_track_t *k)
     memset(k->pending, 0, sizeof k->pending);
     memset(k->alias, 0, sizeof k->alias);
     memset(k->ack, 0, sizeof k->ack);
+    memset(k->ack_pair, 0, sizeof k->ack_pair);
     k->size = go_game_board(k->g)->size;
     return trk_info_follow(k);
 }
@@ -295,8 +297,16 @@ static void trk_refresh(stn_track_t *k, const stn_view_t *v, int cleared[3])
             k->gone_move[p] = k->pend_move[p];
             k->pending[p] = 0;
         }
-        if (k->ack[p] && (s == (int)id || s != k->ack[p] - 1))
+        if (k->ack[p] && (s == (int)id || s != k->ack[p] - 1)) {
             k->ack[p] = 0;
+            /* a nudged stone back home: what still lies where it went is new */
+            int q = k->ack_pair[p];
+            if (q && s == (int)id && k->ack_pair[q] == p && k->ack[q] > 1 + GO_EMPTY) {
+                k->ack[q] = 0;
+                k->ack_pair[q] = 0;
+            }
+            k->ack_pair[p] = 0;
+        }
     }
 }
 
@@ -1258,6 +1268,8 @@ int stn_track_feed(stn_track_t *k, const stn_view_t *v, stn_events_t *out)
             trk_ev_point(&e, nu[q].to);
             snprintf(e.msg, sizeof e.msg, "the %s stone at %s was moved to %s: put it back",
                      nu[q].c == GO_BLACK ? "black" : "white", a, b);
+            k->ack_pair[nu[q].from] = nu[q].to;
+            k->ack_pair[nu[q].to] = nu[q].from;
             if ((rc = stn_events_push(out, &e)) != GO_OK ||
                 (rc = trk_warn(k, mover, "a stone was moved", v, out)) != GO_OK)
                 goto done;
