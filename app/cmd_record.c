@@ -15,7 +15,8 @@
  *
  * The count: go_session (proposal, toggles, accepts). Stones seen leaving the board during
  * the count are toggled dead; the console toggles and accepts; with no players (a file or
- * folder ends while counting) the marking is accepted automatically and the run says so.
+ * folder ends while counting, or a camera run without --serve is stopped while counting)
+ * the marking is accepted automatically and the run says so.
  * The result goes to RE[] through stn_set_result.
  *
  * Signals: SIGINT/SIGTERM call cap_source_stop (async-signal-safe): the loop ends, the
@@ -321,7 +322,7 @@ static void count_line(run_t *u, const char *what)
             nd++;
         }
     const char *re = go_session_score(u->r.sess, &sc) == GO_OK ? sc.re : "?";
-    rec_print_note(&u->r, "count", "count: %s: %d dead stone%s%s%s; result %s", what, nd,
+    rec_print_note(&u->r, "count", -1, "count: %s: %d dead stone%s%s%s; result %s", what, nd,
                    nd == 1 ? "" : "s", nd ? ": " : "", list, re);
 }
 
@@ -335,7 +336,7 @@ static void start_count(run_t *u)
         if (!u->r.result[0])
             snprintf(u->r.result, sizeof u->r.result, "%s+R",
                      go_game_resigned(g) == GO_BLACK ? "W" : "B");
-        rec_print_note(&u->r, "result", "result: %s (resignation)", u->r.result);
+        rec_print_note(&u->r, "result", -1, "result: %s (resignation)", u->r.result);
         u->r.dirty = 1;
         return;
     }
@@ -354,7 +355,7 @@ static void start_count(run_t *u)
     }
     u->r.sess = go_session_create(b, go_game_rules(g), &par);
     if (!u->r.sess || go_session_propose(u->r.sess, NULL) != GO_OK) {
-        rec_print_note(&u->r, "error", "count: cannot start the count (out of memory)");
+        rec_print_note(&u->r, "error", -1, "count: cannot start the count (out of memory)");
         u->r.phase = 2;
         return;
     }
@@ -380,10 +381,10 @@ static void finish_count(run_t *u)
     go_score_half_text(sc.side[GO_BLACK].total2, b2, sizeof b2);
     go_score_half_text(sc.side[GO_WHITE].total2, w2, sizeof w2);
     if (u->r.json) {
-        rec_print_note(&u->r, "result", "%s", sc.re);
+        rec_print_note(&u->r, "result", -1, "%s", sc.re);
     } else {
         count_line(u, "agreed");
-        rec_print_note(&u->r, "result", "result: %s (Black %s, White %s; %s)", sc.re, b2, w2,
+        rec_print_note(&u->r, "result", -1, "result: %s (Black %s, White %s; %s)", sc.re, b2, w2,
                        eng);
     }
     u->r.dirty = 1;
@@ -406,8 +407,8 @@ static void undo_signal_moves(run_t *u, int seat, double t)
         go_point_to_sgf(m->point, pt);
         if (stn_undo(u->r.stn, t) != GO_OK)
             return;
-        rec_print_note(&u->r, "signal", "%8.2fs  signal: the stone read at %s was the end "
-                       "signal beside the corner: move %d taken back", t, pt, n);
+        rec_print_note(&u->r, "signal", t, "signal: the stone read at %s was the end "
+                       "signal beside the corner: move %d taken back", pt, n);
         print_events(u);
     }
 }
@@ -424,21 +425,21 @@ static void on_signals(run_t *u, double t)
             undo_signal_moves(u, seat, t);
     if (sb == REC_SIG_BLACK || sw == REC_SIG_WHITE) {
         go_color_t c = sb == REC_SIG_BLACK ? GO_BLACK : GO_WHITE;
-        rec_print_note(&u->r, "signal", "%8.2fs  signal: %s put %s own stone beside the board: "
-                       "resignation", t, c == GO_BLACK ? "Black" : "White", "his");
+        rec_print_note(&u->r, "signal", t, "signal: %s put his own stone beside the board: "
+                       "resignation", c == GO_BLACK ? "Black" : "White");
         if (!go_game_over(g) && stn_resign(u->r.stn, c, t) == GO_OK)
             print_events(u);
         start_count(u);
         return;
     }
     if (sb == REC_SIG_WHITE && sw == REC_SIG_BLACK) {
-        rec_print_note(&u->r, "signal", "%8.2fs  signal: both end signals beside the board: "
-                       "the game ends", t);
+        rec_print_note(&u->r, "signal", t, "signal: both end signals beside the board: "
+                       "the game ends");
         if (!go_game_over(g) && stn_end(u->r.stn, t) == GO_OK)
             print_events(u);
         start_count(u);
     } else if (sb == REC_SIG_WHITE || sw == REC_SIG_BLACK) {
-        rec_print_note(&u->r, "signal", "%8.2fs  signal: %s signals the end", t,
+        rec_print_note(&u->r, "signal", t, "signal: %s signals the end",
                        sb == REC_SIG_WHITE ? "Black" : "White");
     }
 }
@@ -597,7 +598,7 @@ static int on_action(void *user, const web_action_t *a, char *msg, size_t msglen
                 snprintf(msg, msglen, "accept: color=B or color=W");
                 goto out;
             }
-            rec_print_note(&u->r, "accept", "count: %s accepts", col == GO_BLACK ? "Black" : "White");
+            rec_print_note(&u->r, "accept", -1, "count: %s accepts", col == GO_BLACK ? "Black" : "White");
             if (go_session_agreed(u->r.sess))
                 finish_count(u);
             snprintf(msg, msglen, "accepted");
@@ -693,10 +694,12 @@ static int on_frame(run_t *u, const cap_frame_t *f)
         snap.frame = f->seq;
         snap.t = f->t;
         if (!u->ever_found)
-            rec_print_note(&u->r, "board", "%8.2fs  board: %dx%d found", f->t, u->geom.size,
+            rec_print_note(&u->r, "board", f->t, "board: %dx%d found", u->geom.size,
                            u->geom.size);
         else
-            rec_print_note(&u->r, "board", "%8.2fs  board: found again", f->t);
+            rec_print_note(&u->r, "board", f->t, "board: found again");
+        if (u->ever_found && u->sig_ready)
+            u->sig.have_ref = 0; /* the board may have moved: look at the corners again */
         u->ever_found = 1;
         if (!u->r.stn && create_station(u, u->geom.size))
             return -1;
@@ -742,13 +745,13 @@ static int on_frame(run_t *u, const cap_frame_t *f)
         int crc = clk_update(u->r.clock, now);
         clk_event_t ce;
         while (clk_next_event(u->r.clock, &ce))
-            rec_print_note(&u->r, "clock", "%8.2fs  clock: %s: %s", f->t,
+            rec_print_note(&u->r, "clock", f->t, "clock: %s: %s",
                            ce.side == CLK_BLACK ? "Black" : "White", ce.en);
         if (crc == CLK_EOVER && clk_sgf_result(u->r.clock)) {
             snprintf(u->r.result, sizeof u->r.result, "%s", clk_sgf_result(u->r.clock));
             stn_set_result(u->r.stn, u->r.result);
             print_events(u);
-            rec_print_note(&u->r, "result", "result: %s (loss on time)", u->r.result);
+            rec_print_note(&u->r, "result", -1, "result: %s (loss on time)", u->r.result);
             u->r.phase = 2;
         }
         u->r.dirty = 1;
@@ -861,7 +864,7 @@ int cmd_record(int argc, char **argv)
         if (create_station(u, u->o.size ? u->o.size : 19))
             goto done;
         if (u->o.resume)
-            rec_print_note(&u->r, "resume", "resumed %s: %d moves", u->o.resume,
+            rec_print_note(&u->r, "resume", -1, "resumed %s: %d moves", u->o.resume,
                            go_game_move_count(stn_game(u->r.stn)));
     }
     if (u->o.serve) {
@@ -881,9 +884,9 @@ int cmd_record(int argc, char **argv)
         int port = web_server_port(u->r.web);
         const char *tok = web_server_token(u->r.web);
         int v6 = strchr(addr, ':') != NULL;
-        rec_print_note(&u->r, "serve", "console: http://%s%s%s:%d/console?token=%s", v6 ? "[" : "",
+        rec_print_note(&u->r, "serve", -1, "console: http://%s%s%s:%d/console?token=%s", v6 ? "[" : "",
                        addr, v6 ? "]" : "", port, tok);
-        rec_print_note(&u->r, "serve", "overlay: http://%s%s%s:%d/overlay", v6 ? "[" : "", addr,
+        rec_print_note(&u->r, "serve", -1, "overlay: http://%s%s%s:%d/overlay", v6 ? "[" : "", addr,
                        v6 ? "]" : "", port);
     }
     g_src = src;
@@ -911,13 +914,13 @@ int cmd_record(int argc, char **argv)
         if (rc != CAP_OK) {
             u->transient++;
             if (rc == CAP_EGONE && !lost_said) {
-                rec_print_note(&u->r, "camera", "camera: lost (%s): reconnecting", cap_strerror(rc));
+                rec_print_note(&u->r, "camera", -1, "camera: lost (%s): reconnecting", cap_strerror(rc));
                 lost_said = 1;
             }
             continue;
         }
         if (lost_said) {
-            rec_print_note(&u->r, "camera", "camera: back");
+            rec_print_note(&u->r, "camera", -1, "camera: back");
             lost_said = 0;
         }
         u->frames++;
@@ -933,12 +936,13 @@ int cmd_record(int argc, char **argv)
     }
     double wall = now_s() - wall0;
     pthread_mutex_lock(&u->r.mu);
-    if (code == 0 && u->r.phase == 1 && !live) {
-        /* a file run: no players to confirm the count */
+    if (code == 0 && u->r.phase == 1 && (!live || !u->r.web)) {
+        /* a file run, or no console to accept with: nobody can confirm the count */
         go_session_accept(u->r.sess, GO_BLACK);
         go_session_accept(u->r.sess, GO_WHITE);
-        rec_print_note(&u->r, "count", "count: no players present in a file run: the marking "
-                       "is accepted automatically");
+        rec_print_note(&u->r, "count", -1, "count: %s: the marking is accepted automatically",
+                       live ? "no console to accept the count with (--serve)"
+                            : "no players present in a file run");
         u->count_auto = 1;
         finish_count(u);
     }
@@ -957,7 +961,7 @@ int cmd_record(int argc, char **argv)
             code = 1;
         } else {
             int nm = go_game_move_count(stn_game(u->r.stn));
-            rec_print_note(&u->r, "done", "record: %s: %d moves%s%s", u->sgf_path, nm,
+            rec_print_note(&u->r, "done", -1, "record: %s: %d moves%s%s", u->sgf_path, nm,
                            u->r.result[0] ? ", result " : "", u->r.result);
         }
         print_stats(u, wall, footage);

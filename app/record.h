@@ -46,9 +46,10 @@ typedef struct rec {
 
 /* Print one station event (text or JSON line) and keep referee messages for the overlay. */
 void rec_print_event(rec_t *r, const stn_event_t *e);
-/* Print a free line: text as is; JSON {"event":kind,"message":text}. */
-void rec_print_note(rec_t *r, const char *kind, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
+/* Print a free line at footage time t (t < 0: none): text "   12.40s  text" (or the text
+ * alone); JSON {"event":kind,"t":t,"message":text}. */
+void rec_print_note(rec_t *r, const char *kind, double t, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
 /* Remember a message for the overlay (level "info", "warn", "error"). */
 void rec_add_msg(rec_t *r, const char *level, const char *text);
 /* The whole state as the web pages read it (web.h), malloc'd; NULL when out of memory. */

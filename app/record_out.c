@@ -118,7 +118,7 @@ void rec_print_event(rec_t *r, const stn_event_t *e)
     fflush(r->out);
 }
 
-void rec_print_note(rec_t *r, const char *kind, const char *fmt, ...)
+void rec_print_note(rec_t *r, const char *kind, double t, const char *fmt, ...)
 {
     char buf[1024];
     va_list ap;
@@ -128,10 +128,15 @@ void rec_print_note(rec_t *r, const char *kind, const char *fmt, ...)
     if (r->json) {
         json_t *o = json_object();
         json_object_set_new(o, "event", json_string(kind));
+        if (t >= 0)
+            json_object_set_new(o, "t", json_real((double)(long long)(t * 1000 + 0.5) / 1000));
         json_object_set_new(o, "message", json_string(buf));
         put_json(r, o);
     } else {
-        fprintf(r->out, "%s\n", buf);
+        if (t >= 0)
+            fprintf(r->out, "%8.2fs  %s\n", t, buf);
+        else
+            fprintf(r->out, "%s\n", buf);
         fflush(r->out);
     }
 }
