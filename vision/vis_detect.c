@@ -1104,28 +1104,37 @@ static int lattice_grid(const cvb_image_t *gray, const cvb_image_t *full, double
     double Hb[9];
     memcpy(Hb, Hout, sizeof Hb);
     int bestg = good_count(full, Hb, S, scale);
-    for (int pass = 0; pass < 2; pass++)
-        for (int a = -8; a <= 8; a++)
-            for (int c = -8; c <= 8; c++) {
-                double T[9];
-                if (pass == 0) { /* translation, 0.05 units a step */
-                    double t[9] = { 1, 0, a * 0.05, 0, 1, c * 0.05, 0, 0, 1 };
-                    memcpy(T, t, sizeof t);
-                } else { /* scale about the centre, 0.4% a step, and a finer shift */
-                    if (c < -2 || c > 2)
-                        continue;
-                    double sc = 1 + a * 0.004, m = (S - 1) / 2.0 * (1 - sc);
-                    double t[9] = { sc, 0, m + c * 0.02, 0, sc, m, 0, 0, 1 };
-                    memcpy(T, t, sizeof t);
+    /* coarse to fine: shifts of 0.1 units over +-0.4, then 0.05 around the best, then a
+     * scale about the centre (0.4% a step) */
+    double bu = 0, bv = 0, bs = 1;
+    for (int pass = 0; pass < 3; pass++) {
+        double cu = bu, cv = bv;
+        int na = pass == 0 ? 4 : pass == 1 ? 1 : 4, nc = pass == 2 ? 0 : na;
+        for (int a = -na; a <= na; a++)
+            for (int c = -nc; c <= nc; c++) {
+                double u = cu, v = cv, sc = bs;
+                if (pass == 0) {
+                    u = a * 0.1;
+                    v = c * 0.1;
+                } else if (pass == 1) {
+                    u = cu + a * 0.05;
+                    v = cv + c * 0.05;
+                } else {
+                    sc = 1 + a * 0.004;
                 }
-                double Hn[9];
+                double m = (S - 1) / 2.0 * (1 - sc);
+                double T[9] = { sc, 0, m + u, 0, sc, m + v, 0, 0, 1 }, Hn[9];
                 mat3_mul(Hout, T, Hn);
                 int g = good_count(full, Hn, S, scale);
                 if (g > bestg) {
                     bestg = g;
+                    bu = u;
+                    bv = v;
+                    bs = sc;
                     memcpy(Hb, Hn, sizeof Hb);
                 }
             }
+    }
     memcpy(Hout, Hb, sizeof Hb);
     orient(Hout, S);
     *Sout = S;
