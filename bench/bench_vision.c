@@ -5,6 +5,8 @@
  *                                                read/decode, cold detection, tracking
  *   bench_vision footage DIR...                  rendered footage (kifucam-render output)
  *   bench_vision detect IMAGE [DEBUG_DIR]        one image, the board and the stages' ms
+ * Developer switches: --verbosev / --verbosevv (accuracy: the features of wrong / all
+ * points), VIS_VERBOSE=1 (footage: per frame), VIS_NOREFINE=1, VIS_WORK=N (detect).
  */
 #include <stdio.h>
 #include <stdlib.h>
