@@ -720,10 +720,19 @@ static void choose_scene(rnd_renderer_t *r)
     if (r->tex) {
         double freq = rnd_rng_range(&rng, 0.25, 0.6);
         double amp = rnd_rng_range(&rng, 0.2, 0.5);
+        /* straight grain (quarter-sawn, masame) or, one board in three, the nested arches
+         * of flat-sawn wood (itame) */
+        int arches = rnd_rng_unit(&rng) < 0.35;
+        double ax0 = rnd_rng_range(&rng, 0.3, 0.7) * 2 * g->half_w, ay0 = rnd_rng_range(&rng, -0.2, 0.3) * 2 * g->half_h;
+        double acurv = rnd_rng_range(&rng, 0.004, 0.012);
+        if (arches)
+            freq *= 0.6;
         for (int v = 0; v < r->tex_h; v++)
             for (int u = 0; u < r->tex_w; u++) {
                 double x = u / TEX_PPMM, y = v / TEX_PPMM;
-                double w = x + 14.0 * fbm(x * 0.004, y * 0.0015, r->nseed + 1, 3);
+                double w = arches ? (y - ay0) * 0.5 + acurv * (x - ax0) * (x - ax0)
+                                  : x;
+                w += 14.0 * fbm(x * 0.004, y * 0.0015, r->nseed + 1, 3);
                 double gr = 0.5 + 0.5 * sin(w * freq + 2.5 * fbm(x * 0.01, y * 0.003, r->nseed + 2, 2));
                 gr = gr * gr * gr;
                 double t = amp * gr + 0.35 * fbm(x * 0.006, y * 0.006, r->nseed + 3, 3) +
