@@ -152,7 +152,7 @@ static int read_corner(const rec_corner_t *c, const cvb_image_t *img, const vis_
         else if (dd < -dth)
             dark++;
         else if (fabsf(dd) > 12)
-            bright++; /* changed, not much darker: a white stone (or its shading) */
+            bright++; /* changed, not strongly darker: a white stone, or a rim or highlight */
     }
     double fd = (double)dark / n, fb = (double)bright / n;
     if (fd + fb > 0.45 || hand > n / 50)
@@ -161,7 +161,9 @@ static int read_corner(const rec_corner_t *c, const cvb_image_t *img, const vis_
         return REC_SIG_NONE;
     if (fd + fb < 0.05)
         return -1; /* unsure: neither starts nor ends a run */
-    return fd >= 1.5 * fb ? REC_SIG_BLACK : REC_SIG_WHITE;
+    /* a black stone: a solid share of strongly darker samples (its shaded rim and its
+     * highlight change the rest); a white one: hardly any (a shadow is not that dark) */
+    return dark >= 3 && fd >= 0.35 * (fd + fb) ? REC_SIG_BLACK : REC_SIG_WHITE;
 }
 
 int rec_signal_feed(rec_signal_t *s, const cvb_image_t *img, const vis_geom_t *g,

@@ -46,3 +46,76 @@ mv = lambda p: re.findall(r';\s*([BW]\[[a-s]{0,2}\])', open(p).read())
 src, rec = mv(sys.argv[2])[:int(sys.argv[4])], mv(sys.argv[3])
 print("moves right: %d / %d" % (sum(1 for a, b in zip(src, rec) if a == b), len(src)))
 EOF
+
+# ---- many real games (../shared/data/games/tygem): BENCH_GAMES games (default 20), the
+# first BENCH_GAME_MOVES moves of each (default 30), 640x360, seed g (views alternate
+# steep/above, lights by seed), hands on. Without a calibration the record's orientation
+# is the camera's, so a game counts the best of the 8 board symmetries.
+SHARED=${KIFUCAM_SHARED:-$HERE/../shared}
+GAMES=${BENCH_GAMES:-20}
+GMOVES=${BENCH_GAME_MOVES:-30}
+if [ ! -d "$SHARED/data/games/tygem" ]; then
+  echo "== record: many games: skipped (no ../shared/data)"
+  exit 0
+fi
+GDIR="$OUT/games"
+mkdir -p "$GDIR"
+python3 - "$SHARED/data/games/tygem/Kifu2005-12.sgf" "$GDIR" "$GAMES" <<'EOF2'
+import sys, os
+text = open(sys.argv[1], encoding='utf-8', errors='replace').read()
+out, want = sys.argv[2], int(sys.argv[3])
+games, depth, start, inval, esc = [], 0, None, False, False
+for i, ch in enumerate(text):
+    if inval:
+        if esc: esc = False
+        elif ch == '\\': esc = True
+        elif ch == ']': inval = False
+        continue
+    if ch == '[': inval = True
+    elif ch == '(':
+        if depth == 0: start = i
+        depth += 1
+    elif ch == ')':
+        depth -= 1
+        if depth == 0 and start is not None:
+            g = text[start:i + 1]
+            if 'SZ[19]' in g and g.count(';B[') + g.count(';W[') >= 100 and 'AB[' not in g:
+                games.append(g)
+picked = games[::max(1, len(games) // want)][:want]
+for k, g in enumerate(picked):
+    open(os.path.join(out, "game%02d.sgf" % (k + 1)), 'w').write(g)
+EOF2
+echo "== record: $GAMES real games, first $GMOVES moves each, 640x360 15 fps, hands on"
+for sgf in "$GDIR"/game*.sgf; do
+  g=$(basename "$sgf" .sgf)
+  n=${g#game}; n=$((10#$n))
+  view=steep; [ $((n % 2)) -eq 0 ] && view=above
+  foot="$GDIR/$g-footage"
+  if [ ! -f "$foot/truth.txt" ]; then
+    "$BIN" render "$sgf" --out "$foot" --size 640x360 --fps 15 --pace 0.3 --seed "$n" \
+      --view "$view" --moves "$GMOVES" 2>/dev/null || { echo "$g: render failed"; continue; }
+  fi
+  "$BIN" record --input "$foot" --fps 15 --sgf "$GDIR/$g-rec.sgf" >/dev/null 2>&1
+  echo "$g $view $sgf $GDIR/$g-rec.sgf"
+done | python3 -c '
+import re, sys
+N = int(sys.argv[1])
+mv = lambda p: re.findall(r";\s*([BW])\[([a-s]{0,2})\]", open(p, errors="replace").read())
+def sym(p, k):
+    if len(p) != 2: return p
+    x, y = ord(p[0]) - 97, ord(p[1]) - 97
+    for _ in range(k & 3): x, y = 18 - y, x
+    if k & 4: x = 18 - x
+    return chr(97 + x) + chr(97 + y)
+tot = right = perfect = games = 0
+for line in sys.stdin:
+    g, view, src, rec = line.split()
+    s = mv(src)[:N]
+    try: r = mv(rec)
+    except OSError: r = []
+    best = max(sum(1 for a, b in zip(s, r) if a[0] == b[0] and sym(b[1], k) == a[1]) for k in range(8))
+    ok = best == len(s) and len(r) == len(s)
+    print("  %s (%s): %d / %d moves right, %d recorded%s" % (g, view, best, len(s), len(r), "" if ok else "  <--"))
+    tot += len(s); right += best; perfect += ok; games += 1
+print("moves right: %d / %d (%.1f%%); games recorded perfectly: %d / %d" % (right, tot, 100.0 * right / max(tot, 1), perfect, games))
+' "$GMOVES"

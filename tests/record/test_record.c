@@ -27,6 +27,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "rules/go_game.h"
 #include "testutil.h"
 
 static char tmp[64];
@@ -483,6 +484,72 @@ static void test_record_serve(void **state)
     assert_int_equal(WEXITSTATUS(status), 0);
 }
 
+/* The real frame sequence of ../shared/data (gomrade_testing_sequence_0..11, a game filmed
+ * by a fixed camera, one photo per position; each photo is shown for 4 frames): after
+ * replaying the record, the position is the last photo's truth, and every stone placed
+ * between photos is one recorded move. */
+static void test_record_gomrade_sequence(void **state)
+{
+    (void)state;
+    KC_REQUIRE_SHARED_DATA(data);
+    char d[512], img[1024], link[1024];
+    snprintf(d, sizeof d, "%s/gomrade", tmp);
+    assert_int_equal(mkdir(d, 0755), 0);
+    for (int i = 0; i < 12; i++)
+        for (int k = 0; k < 4; k++) {
+            snprintf(img, sizeof img, "%s/photos/gomrade/images/gomrade_testing_sequence_%d.jpg",
+                     data, i);
+            snprintf(link, sizeof link, "%s/%02d%c.jpg", d, i, 'a' + k);
+            assert_int_equal(symlink(img, link), 0);
+        }
+    static char rec[512][4];
+    char *sgf = NULL;
+    int nrec = record_footage("gomrade", "--size 19 --fps 4", rec, 512, &sgf);
+    (void)sgf;
+    /* the truth of each photo: 19 rows of ". B W" */
+    static char truth[12][19][19];
+    int placed = 0;
+    for (int i = 0; i < 12; i++) {
+        snprintf(img, sizeof img, "%s/photos/gomrade/truth/gomrade_testing_sequence_%d.txt", data, i);
+        char *t = keep(slurp(img));
+        assert_non_null(t);
+        int n = 0;
+        for (const char *c = t; *c && n < 361; c++)
+            if (*c == '.' || *c == 'B' || *c == 'W') {
+                truth[i][n / 19][n % 19] = *c;
+                n++;
+            }
+        assert_int_equal(n, 361);
+        if (i > 0)
+            for (int y = 0; y < 19; y++)
+                for (int x = 0; x < 19; x++)
+                    placed += truth[i][y][x] != '.' && truth[i][y][x] != truth[i - 1][y][x];
+    }
+    assert_int_equal(nrec, placed);
+    go_game_t *g = go_game_create(19, NULL);
+    assert_non_null(g);
+    for (int i = 0; i < nrec; i++) {
+        int p = go_point_from_sgf(19, rec[i] + 1, (int)strlen(rec[i] + 1));
+        go_color_t c = rec[i][0] == 'B' ? GO_BLACK : GO_WHITE;
+        if (p <= 0 || go_game_play_tolerant(g, c, p, NULL) != GO_OK) {
+            go_game_destroy(g);
+            fail_msg("move %d (%s) cannot be replayed", i + 1, rec[i]);
+        }
+    }
+    const go_board_t *b = go_game_board(g);
+    int wrong = 0;
+    for (int y = 0; y < 19; y++)
+        for (int x = 0; x < 19; x++) {
+            int c = b->color[GO_PT(x, y)];
+            char want = truth[11][y][x];
+            wrong += (c == GO_BLACK ? 'B' : c == GO_WHITE ? 'W' : '.') != want;
+        }
+    go_game_destroy(g);
+    print_message("gomrade sequence: %d moves recorded, %d stones placed, %d points wrong\n",
+                  nrec, placed, wrong);
+    assert_int_equal(wrong, 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -496,6 +563,7 @@ int main(void)
         cmocka_unit_test_teardown(test_record_footage_resign, teardown_texts),
         cmocka_unit_test_teardown(test_record_sigterm, teardown_texts),
         cmocka_unit_test_teardown(test_record_serve, teardown_texts),
+        cmocka_unit_test_teardown(test_record_gomrade_sequence, teardown_texts),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
