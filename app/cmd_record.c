@@ -13,7 +13,7 @@
  * (and warns) as usual; the end signals instead start the count, where those stones are
  * marked dead. The last move's stone is never gated (a takeback).
  *
- * The count: go_session (proposal, toggles, accepts). Stones seen leaving the board during
+ * The count: the station's (go_session: proposal, toggles, accepts). Stones seen leaving the board during
  * the count are toggled dead; the console toggles and accepts; with no players (a file or
  * folder ends while counting, or a camera run without --serve is stopped while counting)
  * the marking is accepted automatically and the run says so.
@@ -267,7 +267,6 @@ typedef struct run {
     int ever_found;
     rec_signal_t sig;
     int sig_ready;
-    stn_stab_t *cstab;             /* the count's own stabiliser */
     int count_auto;                /* the marking was accepted with no players */
     double tm_capture, tm_detect, tm_track, tm_station, tm_signal, tm_web;
     uint64_t frames, detects, transient;
@@ -305,11 +304,26 @@ static int create_station(run_t *u, int size)
     return 0;
 }
 
+/* Mirror the station's phase (0 play, 1 counting, 2 over). */
+static void sync_phase(run_t *u)
+{
+    if (!u->r.stn)
+        return;
+    stn_phase_t ph = stn_phase(u->r.stn);
+    int np = ph == STN_PHASE_PLAY ? 0 : ph == STN_PHASE_COUNT ? 1 : 2;
+    if (np != u->r.phase)
+        u->r.dirty = 1;
+    u->r.phase = np;
+}
+
 static void count_line(run_t *u, const char *what)
 {
+    const go_session_t *sess = stn_session(u->r.stn);
+    if (!sess)
+        return;
     go_score_t sc;
-    const uint8_t *dead = go_session_dead(u->r.sess);
-    const go_board_t *b = go_session_board(u->r.sess);
+    const uint8_t *dead = go_session_dead(sess);
+    const go_board_t *b = go_session_board(sess);
     char list[GO_MAX_SIZE * GO_MAX_SIZE * 3 + 1];
     size_t pos = 0;
     int nd = 0;
@@ -321,17 +335,19 @@ static void count_line(run_t *u, const char *what)
             pos += (size_t)snprintf(list + pos, sizeof list - pos, "%s%s", nd ? " " : "", q);
             nd++;
         }
-    const char *re = go_session_score(u->r.sess, &sc) == GO_OK ? sc.re : "?";
+    const char *re = go_session_score(sess, &sc) == GO_OK ? sc.re : "?";
     rec_print_note(&u->r, "count", -1, "count: %s: %d dead stone%s%s%s; result %s", what, nd,
                    nd == 1 ? "" : "s", nd ? ": " : "", list, re);
 }
 
-/* The game ended by two passes: the count begins. */
-static void start_count(run_t *u)
+/* The game is over (two passes, the end, a resignation): say what follows. The count
+ * itself is the station's (stn_phase, stn_count_*): it proposes the dead stones, marks
+ * those the camera sees taken off, and writes RE[] when both accept. */
+static void game_over(run_t *u)
 {
     const go_game_t *g = stn_game(u->r.stn);
+    sync_phase(u);
     if (go_game_resigned(g) != GO_EMPTY) {
-        u->r.phase = 2;
         snprintf(u->r.result, sizeof u->r.result, "%s", stn_meta(u->r.stn)->result);
         if (!u->r.result[0])
             snprintf(u->r.result, sizeof u->r.result, "%s+R",
@@ -340,41 +356,21 @@ static void start_count(run_t *u)
         u->r.dirty = 1;
         return;
     }
-    const stn_meta_t *m = stn_meta(u->r.stn);
-    const go_board_t *b = go_game_board(g);
-    go_score_params_t par;
-    memset(&par, 0, sizeof par);
-    par.komi2 = m->komi2;
-    par.handicap = m->handicap;
-    par.captures[GO_BLACK] = b->prisoners[GO_BLACK];
-    par.captures[GO_WHITE] = b->prisoners[GO_WHITE];
-    for (int i = 0; i < go_game_move_count(g); i++) {
-        const go_move_t *mv = go_game_move(g, i);
-        if (mv->kind == GO_MOVE_PASS && (mv->color == GO_BLACK || mv->color == GO_WHITE))
-            par.pass_stones[mv->color]++;
+    if (u->r.phase == 1) {
+        count_line(u, "dead stones proposed");
+        rec_add_msg(&u->r, "info", "the count: dead stones proposed; take them off or toggle them");
     }
-    u->r.sess = go_session_create(b, go_game_rules(g), &par);
-    if (!u->r.sess || go_session_propose(u->r.sess, NULL) != GO_OK) {
-        rec_print_note(&u->r, "error", -1, "count: cannot start the count (out of memory)");
-        u->r.phase = 2;
-        return;
-    }
-    u->r.phase = 1;
-    u->cstab = stn_stab_create(&u->scfg.stab);
-    count_line(u, "dead stones proposed");
-    rec_add_msg(&u->r, "info", "the count: dead stones proposed; take them off or toggle them");
-    u->r.dirty = 1;
 }
 
-static void finish_count(run_t *u)
+/* The count was agreed (the station wrote RE[]): print the result. */
+static void count_done(run_t *u)
 {
+    const go_session_t *sess = stn_session(u->r.stn);
     go_score_t sc;
-    if (go_session_score(u->r.sess, &sc) != GO_OK)
+    sync_phase(u);
+    if (!sess || go_session_score(sess, &sc) != GO_OK)
         return;
     snprintf(u->r.result, sizeof u->r.result, "%s", sc.re);
-    stn_set_result(u->r.stn, sc.re);
-    print_events(u);
-    u->r.phase = 2;
     char eng[96], zh[96];
     go_score_stones_text(&sc, eng, sizeof eng, zh, sizeof zh);
     char b2[16], w2[16];
@@ -429,7 +425,7 @@ static void on_signals(run_t *u, double t)
                        "resignation", c == GO_BLACK ? "Black" : "White");
         if (!go_game_over(g) && stn_resign(u->r.stn, c, t) == GO_OK)
             print_events(u);
-        start_count(u);
+        game_over(u);
         return;
     }
     if (sb == REC_SIG_WHITE && sw == REC_SIG_BLACK) {
@@ -437,7 +433,7 @@ static void on_signals(run_t *u, double t)
                        "the game ends");
         if (!go_game_over(g) && stn_end(u->r.stn, t) == GO_OK)
             print_events(u);
-        start_count(u);
+        game_over(u);
     } else if (sb == REC_SIG_WHITE || sw == REC_SIG_BLACK) {
         rec_print_note(&u->r, "signal", t, "signal: %s signals the end",
                        sb == REC_SIG_WHITE ? "Black" : "White");
@@ -477,31 +473,6 @@ static void gate(run_t *u, vis_snapshot_t *s)
     for (int k = 0; k < nrem; k++) {
         s->occluded[rem[k]] = 1;
         s->conf[rem[k]] = 0;
-    }
-}
-
-/* During the count: stones seen leaving the board are marked dead. */
-static void count_feed(run_t *u, const vis_snapshot_t *s)
-{
-    stn_view_t v;
-    if (!u->cstab || stn_stab_feed(u->cstab, s, &v) != 1)
-        return;
-    const go_board_t *b = go_session_board(u->r.sess);
-    if (v.size != b->size)
-        return;
-    int changed = 0;
-    for (int y = 0; y < b->size; y++)
-        for (int x = 0; x < b->size; x++) {
-            int p = GO_PT(x, y);
-            if (b->color[p] != GO_EMPTY && v.color[y * b->size + x] == GO_EMPTY &&
-                !go_session_dead(u->r.sess)[p]) {
-                if (go_session_toggle(u->r.sess, p, GO_EMPTY) > 0)
-                    changed = 1;
-            }
-        }
-    if (changed) {
-        count_line(u, "stones taken off the board, marked dead");
-        u->r.dirty = 1;
     }
 }
 
@@ -573,38 +544,36 @@ static int on_action(void *user, const web_action_t *a, char *msg, size_t msglen
             goto out;
         }
         print_events(u);
+        sync_phase(u);
         if (go_game_over(stn_game(s)))
-            start_count(u);
+            game_over(u);
         snprintf(msg, msglen, "%s: done", a->name);
         rc = 0;
-    } else if (!strcmp(a->name, "toggle") || !strcmp(a->name, "accept") ||
-               !strcmp(a->name, "reject")) {
-        if (u->r.phase != 1 || !u->r.sess) {
+    } else if (!strcmp(a->name, "toggle") || !strcmp(a->name, "accept")) {
+        if (u->r.phase != 1) {
             snprintf(msg, msglen, "not counting");
             goto out;
         }
         if (!strcmp(a->name, "toggle")) {
-            int p = a->point ? go_point_from_sgf(go_session_board(u->r.sess)->size, a->point,
-                                                 (int)strlen(a->point)) : GO_EINVAL;
-            int n = p > 0 ? go_session_toggle(u->r.sess, p, col) : GO_EINVAL;
-            if (n <= 0) {
+            int size = go_game_board(stn_game(s))->size;
+            int p = a->point ? go_point_from_sgf(size, a->point, (int)strlen(a->point)) : GO_EINVAL;
+            if (p <= 0 || stn_count_toggle(s, p, col, t) != GO_OK) {
                 snprintf(msg, msglen, "toggle: no stone there");
                 goto out;
             }
+            print_events(u);
             count_line(u, "changed from the console");
-            snprintf(msg, msglen, "toggled %d stones", n);
-        } else if (!strcmp(a->name, "accept")) {
-            if (col == GO_EMPTY || go_session_accept(u->r.sess, col) != GO_OK) {
+            snprintf(msg, msglen, "toggled");
+        } else {
+            if (col == GO_EMPTY || stn_count_accept(s, col, t) != GO_OK) {
                 snprintf(msg, msglen, "accept: color=B or color=W");
                 goto out;
             }
-            rec_print_note(&u->r, "accept", -1, "count: %s accepts", col == GO_BLACK ? "Black" : "White");
-            if (go_session_agreed(u->r.sess))
-                finish_count(u);
+            print_events(u);
+            sync_phase(u);
+            if (u->r.phase == 2)
+                count_done(u);
             snprintf(msg, msglen, "accepted");
-        } else {
-            go_session_set_dead(u->r.sess, go_session_dead(u->r.sess));
-            snprintf(msg, msglen, "accepts cleared");
         }
         rc = 0;
     } else {
@@ -714,15 +683,21 @@ static int on_frame(run_t *u, const cap_frame_t *f)
         u->tm_track += cpu_s() - t0;
     }
     double t1 = cpu_s();
-    if (u->r.phase == 0) {
-        gate(u, &snap);
+    if (u->r.phase <= 1) {
+        int phase0 = u->r.phase;
+        if (phase0 == 0)
+            gate(u, &snap);
         int n = stn_feed(u->r.stn, &snap);
-        if (n > 0)
+        if (n > 0) {
             print_events(u);
-        if (go_game_over(stn_game(u->r.stn)))
-            start_count(u);
-    } else if (u->r.phase == 1) {
-        count_feed(u, &snap);
+            if (phase0 == 1)
+                count_line(u, "the board now");
+        }
+        sync_phase(u);
+        if (phase0 == 0 && go_game_over(stn_game(u->r.stn)))
+            game_over(u);
+        else if (phase0 == 1 && u->r.phase == 2)
+            count_done(u);
     }
     double t2 = cpu_s();
     u->tm_station += t2 - t1;
@@ -938,13 +913,14 @@ int cmd_record(int argc, char **argv)
     pthread_mutex_lock(&u->r.mu);
     if (code == 0 && u->r.phase == 1 && (!live || !u->r.web)) {
         /* a file run, or no console to accept with: nobody can confirm the count */
-        go_session_accept(u->r.sess, GO_BLACK);
-        go_session_accept(u->r.sess, GO_WHITE);
         rec_print_note(&u->r, "count", -1, "count: %s: the marking is accepted automatically",
                        live ? "no console to accept the count with (--serve)"
                             : "no players present in a file run");
         u->count_auto = 1;
-        finish_count(u);
+        for (int c = GO_BLACK; c <= GO_WHITE; c++)
+            if (stn_count_accept(u->r.stn, (go_color_t)c, u->r.t_now) == GO_OK)
+                print_events(u);
+        count_done(u);
     }
     if (code == 0 && u->r.stn) {
         publish(u, NULL, NULL, 1);
@@ -970,8 +946,6 @@ done:
     g_src = NULL;
     web_server_destroy(u->r.web);
     cap_source_close(src);
-    go_session_destroy(u->r.sess);
-    stn_stab_destroy(u->cstab);
     stn_destroy(u->r.stn);
     clk_destroy(u->r.clock);
     pthread_mutex_destroy(&u->r.mu);

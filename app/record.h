@@ -35,8 +35,7 @@ typedef struct rec {
     double t0_clock;               /* footage time the clock started at */
     double t_now;                  /* time of the latest frame, seconds */
     /* the count */
-    int phase;                     /* 0 play, 1 counting, 2 over */
-    go_session_t *sess;
+    int phase;                     /* 0 play, 1 counting, 2 over (the station's, mirrored) */
     char result[32];
     /* referee messages for the overlay, newest last */
     rec_msg_t msgs[REC_MSGS];

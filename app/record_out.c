@@ -220,10 +220,11 @@ char *rec_state_json(rec_t *r)
         json_array_append_new(msgs, e);
     }
     json_object_set_new(o, "messages", msgs);
-    if (r->sess) {
+    const go_session_t *sess = stn_session(r->stn);
+    if (sess) {
         json_t *c = json_object();
-        const uint8_t *dead = go_session_dead(r->sess);
-        const go_board_t *sb = go_session_board(r->sess);
+        const uint8_t *dead = go_session_dead(sess);
+        const go_board_t *sb = go_session_board(sess);
         json_t *d = json_array();
         for (int p = 0; p < GO_CELLS; p++)
             if (dead[p] && go_board_on(sb, p)) {
@@ -233,7 +234,7 @@ char *rec_state_json(rec_t *r)
             }
         json_object_set_new(c, "dead", d);
         go_score_t sc;
-        if (go_session_score(r->sess, &sc) == GO_OK) {
+        if (go_session_score(sess, &sc) == GO_OK) {
             json_t *terr = json_array();
             char row[GO_MAX_SIZE + 1];
             for (int y = 0; y < sb->size; y++) {
@@ -252,8 +253,8 @@ char *rec_state_json(rec_t *r)
             json_object_set_new(c, "score", s);
         }
         json_t *acc = json_object();
-        json_object_set_new(acc, "B", json_boolean(go_session_accepted(r->sess, GO_BLACK)));
-        json_object_set_new(acc, "W", json_boolean(go_session_accepted(r->sess, GO_WHITE)));
+        json_object_set_new(acc, "B", json_boolean(go_session_accepted(sess, GO_BLACK)));
+        json_object_set_new(acc, "W", json_boolean(go_session_accepted(sess, GO_WHITE)));
         json_object_set_new(c, "accepted", acc);
         json_object_set_new(o, "count", c);
     }
