@@ -10,6 +10,9 @@
 #include <unistd.h>
 
 #include "app/cli.h"
+#include "calib/cal_calibrate.h"
+#include "calib/cal_lens.h"
+#include "calib/cal_profile.h"
 #include "vision/vis.h"
 
 static void usage(FILE *f)
@@ -20,6 +23,8 @@ static void usage(FILE *f)
             "  Read the position (empty, black, white per point) from one photo or frame.\n"
             "  --corners: the four corner intersections, top-left, top-right, bottom-right,\n"
             "             bottom-left of the output (skips board finding)\n"
+            "  --calib:   a profile from `kifucam calibrate`: its grid, lens and learned\n"
+            "             thresholds (skips board finding; --corners wins over its grid)\n"
             "  exit 0 read, 1 no board found, 2 bad usage or unreadable image\n");
 }
 
@@ -116,9 +121,19 @@ int cmd_detect(int argc, char **argv)
         usage(stderr);
         return 2;
     }
+    cal_profile_t prof;
     if (calib) {
-        cli_error("detect", "%s: calibration profiles are not supported yet", calib);
-        return 2;
+        char err[256] = "";
+        int crc = cal_profile_load(calib, &prof, err, sizeof err);
+        if (crc) {
+            cli_error("detect", "%s: %s", calib, err[0] ? err : cal_strerror(crc));
+            return 2;
+        }
+        if (size && size != prof.size) {
+            cli_error("detect", "--size %d differs from the profile's board size %d", size,
+                      prof.size);
+            return 2;
+        }
     }
     double corners[4][2];
     if (corners_s && parse_corners(corners_s, corners)) {
@@ -162,6 +177,27 @@ int cmd_detect(int argc, char **argv)
     }
     vis_config_t cfg;
     vis_config_defaults(&cfg);
+    if (calib) {
+        /* the profile's grid lives in the undistorted frame: undistort first */
+        if (prof.has_lens) {
+            cal_undistorter_t *u = NULL;
+            cvb_image_t fixed = { 0 };
+            rc = cal_undistorter_create(&prof, img.w, img.h, &u);
+            if (!rc)
+                rc = cal_undistort(u, &img, &fixed);
+            cal_undistorter_destroy(u);
+            if (rc) {
+                cvb_image_free(&fixed);
+                cli_error("detect", "%s: the profile's lens does not fit the %dx%d image (%s)",
+                          calib, img.w, img.h, cal_strerror(rc));
+                cvb_image_free(&img);
+                return 2;
+            }
+            cvb_image_free(&img);
+            img = fixed;
+        }
+        cal_profile_apply_config(&prof, &cfg);
+    }
     if (debug) {
         cfg.debug = write_debug;
         cfg.debug_ctx = &dctx;
@@ -171,7 +207,24 @@ int cmd_detect(int argc, char **argv)
     memset(&snap, 0, sizeof snap);
     vis_timing_t tm;
     memset(&tm, 0, sizeof tm);
-    if (corners_s) {
+    if (calib && !corners_s) {
+        rc = cal_profile_to_geom(&prof, img.w, img.h, &geom);
+        if (rc) {
+            cli_error("detect", "%s: the profile's grid does not fit the %dx%d image (%s)",
+                      calib, img.w, img.h, cal_strerror(rc));
+            cvb_image_free(&img);
+            return 2;
+        }
+        double t0 = now_ms();
+        rc = vis_classify(&img, &geom, &cfg, &snap);
+        tm.ms[VIS_STAGE_CLASSIFY] = tm.total_ms = now_ms() - t0;
+        if (!rc && debug) {
+            vis_draw(&img, &geom, &snap);
+            write_debug(&dctx, VIS_STAGE_CLASSIFY, "classify", &img);
+        }
+    } else if (corners_s) {
+        if (calib)
+            size = prof.size;
         for (int k = 0; k < 4; k++)
             if (corners[k][0] < -img.w || corners[k][0] > 2.0 * img.w ||
                 corners[k][1] < -img.h || corners[k][1] > 2.0 * img.h) {

@@ -4,6 +4,8 @@
  *   bench_vision speed [IMAGE]                   1920x1080, one core (thread CPU time):
  *                                                read/decode, cold detection, tracking
  *   bench_vision footage DIR...                  rendered footage (kifucam-render output)
+ *   bench_vision occlusion DIR...                hands over rendered footage: covered points
+ *                                                read as stones, hand-free frames flagged
  *   bench_vision detect IMAGE [DEBUG_DIR]        one image, the board and the stages' ms
  * Developer switches: --verbosev / --verbosevv (accuracy: the features of wrong / all
  * points), VIS_VERBOSE=1 (footage: per frame), VIS_NOREFINE=1, VIS_WORK=N (detect).
@@ -14,6 +16,7 @@
 #include <sys/stat.h>
 #include <time.h>
 
+#include "render/rnd_truth.h"
 #include "tests/vision/golden_util.h"
 #include "vision/vis.h"
 #include "vision/vis_internal.h"
@@ -209,6 +212,94 @@ static int footage(int ndirs, char **dirs, int verbose)
     return 0;
 }
 
+/* Hands over rendered footage (truth.txt through render/rnd_truth.h), the geometry from
+ * the truth's corners (as tracking has it): per frame with a hand, whether any point the
+ * truth marks covered is read as a stone that is not there (not flagged occluded), and
+ * whether the hand is noticed at all; per frame without a hand, whether any point is
+ * flagged occluded (a false alarm) or read wrong. Every STEP-th frame (default 3). */
+static int occlusion(int ndirs, char **dirs, int verbose)
+{
+    long hf = 0, hf_bad = 0, hf_seen = 0, cov = 0, cov_stone = 0, cov_flag = 0;
+    long nf = 0, nf_flag = 0, nf_wrong = 0, unc_wrong = 0, unc = 0;
+    const char *st = getenv("VIS_STEP");
+    int step = st ? atoi(st) : 3;
+    if (step < 1)
+        step = 1;
+    for (int d = 0; d < ndirs; d++) {
+        char path[1200];
+        snprintf(path, sizeof path, "%s/truth.txt", dirs[d]);
+        rnd_truth_t *t = NULL;
+        if (rnd_truth_open(path, &t)) {
+            fprintf(stderr, "bench_vision: %s: cannot read\n", path);
+            continue;
+        }
+        int size = rnd_truth_size(t), count = 0;
+        rnd_truth_frame_t *f = malloc(sizeof *f);
+        while (f && rnd_truth_next(t, f, NULL) == 0) {
+            if (count++ % step)
+                continue;
+            snprintf(path, sizeof path, "%s/%s", dirs[d], f->file);
+            cvb_image_t img = { 0 };
+            if (cvb_imread(path, 1, &img))
+                continue;
+            double c[4][2];
+            for (int k = 0; k < 4; k++) {
+                c[k][0] = f->corners[2 * k];
+                c[k][1] = f->corners[2 * k + 1];
+            }
+            vis_geom_t g;
+            vis_snapshot_t s;
+            memset(&s, 0, sizeof s);
+            if (vis_geom_from_corners(c, size, img.w, img.h, &g) || vis_classify(&img, &g, NULL, &s)) {
+                cvb_image_free(&img);
+                continue;
+            }
+            int bad = 0, flagged = 0, wrong = 0, uw = 0;
+            for (int k = 0; k < size * size; k++) {
+                flagged += s.occluded[k];
+                if (f->occluded[k]) {
+                    cov++;
+                    cov_flag += s.occluded[k];
+                    if (!s.occluded[k] && s.color[k] != VIS_EMPTY && s.color[k] != f->shown[k]) {
+                        cov_stone++;
+                        bad++;
+                    }
+                } else if (!s.occluded[k] && s.color[k] != f->shown[k]) {
+                    wrong++;
+                }
+            }
+            if (f->hand) {
+                /* points not under the hand but read wrong (its shadow, its edge) */
+                unc += size * size;
+                unc_wrong += wrong;
+                uw = wrong;
+                hf++;
+                hf_bad += bad > 0;
+                hf_seen += s.occluder;
+            } else {
+                nf++;
+                nf_flag += flagged > 0;
+                nf_wrong += wrong > 0;
+            }
+            if (verbose && (bad || uw || (!f->hand && (flagged || wrong))))
+                printf("  %s/%s: hand %d, covered read as stones %d, flagged %d, other wrong %d\n",
+                       dirs[d], f->file, f->hand, bad, flagged, wrong);
+            cvb_image_free(&img);
+        }
+        free(f);
+        rnd_truth_close(t);
+    }
+    printf("hands over rendered footage (given corners, every %d frames):\n", step);
+    printf("  frames with a hand    %5ld: a covered point read as a stone in %ld (%.1f%%); hand noticed in %ld (%.1f%%)\n",
+           hf, hf_bad, hf ? 100.0 * hf_bad / hf : 0.0, hf_seen, hf ? 100.0 * hf_seen / hf : 0.0);
+    printf("  covered points        %5ld: flagged occluded %ld (%.1f%%), read as a stone not there %ld\n",
+           cov, cov_flag, cov ? 100.0 * cov_flag / cov : 0.0, cov_stone);
+    printf("  uncovered points in hand frames read wrong: %ld of %ld\n", unc_wrong, unc);
+    printf("  frames without a hand %5ld: flagged occluded %ld (%.1f%%), some point wrong %ld\n",
+           nf, nf_flag, nf ? 100.0 * nf_flag / nf : 0.0, nf_wrong);
+    return 0;
+}
+
 static int speed(const char *path)
 {
     cvb_set_num_threads(1);
@@ -337,6 +428,8 @@ int main(int argc, char **argv)
         return accuracy(argv[2], argc > 3 ? (int)strlen(argv[3]) - 8 : 0);
     if (argc >= 3 && !strcmp(argv[1], "footage"))
         return footage(argc - 2, argv + 2, getenv("VIS_VERBOSE") != NULL);
+    if (argc >= 3 && !strcmp(argv[1], "occlusion"))
+        return occlusion(argc - 2, argv + 2, getenv("VIS_VERBOSE") != NULL);
     if (argc >= 2 && !strcmp(argv[1], "speed"))
         return speed(argc > 2 ? argv[2] : "/work/shared/data/photos/gomrade/images/gomrade_testing_sequence_11.jpg");
     if (argc >= 3 && !strcmp(argv[1], "detect"))

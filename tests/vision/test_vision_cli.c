@@ -1,5 +1,5 @@
 /* test_vision_cli.c: `kifucam detect` end to end (the binary from $KIFUCAM_BIN): the three
- * formats, --corners and its orientation, --debug, and bad input with the contract's
+ * formats, --corners and its orientation, --calib (a profile's grid), --debug, and bad input with the contract's
  * exit codes and one-line errors. Images are drawn by synth.h into a temporary folder. */
 #include <stddef.h>
 #include <stdarg.h>
@@ -193,6 +193,62 @@ static void expect_fail(const char *args, int code, const char *needle)
         assert_non_null(strstr(err, needle));
 }
 
+/* Write a calibration profile (the format `kifucam calibrate` writes) with these corners,
+ * quarter-turned q times, for an image of w x h; the path into p. */
+static void write_profile(const char *name, int q, int w, int h, char *p, size_t cap)
+{
+    double(*c)[2] = sy.corners;
+    snprintf(p, cap, "%s/%s", tmpdir, name);
+    FILE *f = fopen(p, "w");
+    assert_non_null(f);
+    fprintf(f, "{\"kifucam_profile\": 1, \"image\": [%d, %d], \"size\": 19, \"corners\": [", w, h);
+    for (int k = 0; k < 4; k++)
+        fprintf(f, "%s[%.3f, %.3f]", k ? ", " : "", c[(k + q) % 4][0], c[(k + q) % 4][1]);
+    fprintf(f, "], \"rotate\": 0, \"black_side\": \"bottom\"}\n");
+    fclose(f);
+}
+
+static void test_calib(void **state)
+{
+    (void)state;
+    char out[8192], err[1024], a[1024], p[400];
+    /* the profile's grid as drawn: the board as drawn */
+    write_profile("p0.json", 0, 800, 600, p, sizeof p);
+    snprintf(a, sizeof a, "'%s/board.png' --calib '%s'", tmpdir, p);
+    assert_int_equal(run(a, out, sizeof out, err, sizeof err), 0);
+    expect_board(out, stones, 19);
+    /* its corners start at the drawn top-right: the output follows the profile */
+    write_profile("p1.json", 1, 800, 600, p, sizeof p);
+    snprintf(a, sizeof a, "'%s/board.png' --calib '%s' --format json", tmpdir, p);
+    assert_int_equal(run(a, out, sizeof out, err, sizeof err), 0);
+    uint8_t rot[361];
+    for (int y = 0; y < 19; y++)
+        for (int x = 0; x < 19; x++)
+            rot[y * 19 + x] = stones[x * 19 + (18 - y)];
+    char *b = strstr(out, "\"board\":[\"");
+    assert_non_null(b);
+    b += 10;
+    for (int y = 0; y < 19; y++) {
+        for (int x = 0; x < 19; x++)
+            assert_int_equal(b[x], ".XO"[rot[y * 19 + x]]);
+        b += 22; /* 19 points, the quote, the comma, the next quote */
+    }
+    /* a profile for another frame shape, and a broken one: exit 2, one line */
+    write_profile("p2.json", 0, 600, 600, p, sizeof p);
+    snprintf(a, sizeof a, "'%s/board.png' --calib '%s'", tmpdir, p);
+    assert_int_equal(run(a, out, sizeof out, err, sizeof err), 2);
+    assert_int_equal(lines_in(err), 1);
+    snprintf(p, sizeof p, "%s/bad.json", tmpdir);
+    FILE *f = fopen(p, "w");
+    assert_non_null(f);
+    fputs("{\"kifucam_profile\": 1, \"size\": ", f);
+    fclose(f);
+    snprintf(a, sizeof a, "'%s/board.png' --calib '%s'", tmpdir, p);
+    assert_int_equal(run(a, out, sizeof out, err, sizeof err), 2);
+    assert_int_equal(lines_in(err), 1);
+    assert_non_null(strstr(err, "bad.json"));
+}
+
 static void test_bad_input(void **state)
 {
     (void)state;
@@ -201,7 +257,7 @@ static void test_bad_input(void **state)
     expect_fail("'%s/garbage.png'", 2, "garbage.png");
     expect_fail("'%s/tiny.png'", 1, "no board");
     expect_fail("'%s/flat.jpg'", 1, "no board");
-    expect_fail("'%s/board.png' --calib x.json", 2, "calibration profiles are not supported yet");
+    expect_fail("'%s/board.png' --calib missing.json", 2, "missing.json");
     expect_fail("'%s/board.png' --size 7", 2, "--size");
     expect_fail("'%s/board.png' --format xml", 2, "--format");
     expect_fail("'%s/board.png' --corners '1,2;3'", 2, "--corners");
@@ -216,6 +272,7 @@ int main(void)
         cmocka_unit_test(test_text_auto),
         cmocka_unit_test(test_corners_orientation),
         cmocka_unit_test(test_json_sgf_debug),
+        cmocka_unit_test(test_calib),
         cmocka_unit_test(test_bad_input),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
