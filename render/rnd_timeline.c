@@ -114,11 +114,11 @@ static void seat_pos(const bld_t *b, int seat, double tx, double sh[3], double s
 {
     double sgn = seat == 1 ? -1 : 1;
     sh[0] = -sgn * 210;
-    sh[1] = sgn * (b->geo->half_h + 330);
-    sh[2] = b->geo->top + 380;
-    st[0] = tx * 0.5 - sgn * 150;
-    st[1] = sgn * (b->geo->half_h + 260);
-    st[2] = b->geo->top + 190;
+    sh[1] = sgn * (b->geo->half_h + 430);
+    sh[2] = b->geo->top + 420;
+    st[0] = tx * 0.4 - sgn * 160;
+    st[1] = sgn * (b->geo->half_h + 330);
+    st[2] = b->geo->top + 230;
 }
 
 /* A hand trip from the seat to (x, y, z) and back, starting at the builder's clock.
