@@ -77,6 +77,9 @@ static int run_game(bench_t *b, const sgf_node_t *root, uint32_t seed)
                    go_game_move(g, i)->color == moves[i].color;
         b->games++;
         b->exact += same;
+        if (!same)
+            fprintf(stderr, "bench_station: game seed %u: the record differs from the source\n",
+                    seed);
         b->moves += want;
         stn_stats_t x = stn_stats(s);
         b->sum.frames += x.frames;

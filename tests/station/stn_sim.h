@@ -69,6 +69,7 @@ typedef struct sim {
     int pend[VIS_MAX_POINTS];
     int pend_due;                   /* moves left before they are taken off */
     int bump_from, bump_to;         /* a nudged stone to push back, or -1 */
+    int took_dead;                  /* dead stones were taken off during this move */
     vis_snapshot_t snap;
 } sim_t;
 
@@ -176,6 +177,7 @@ static inline void sim_take_pending(sim_t *s)
 {
     for (int i = 0; i < s->npend; i++)
         s->phys[s->pend[i]] = VIS_EMPTY;
+    s->took_dead += s->npend > 0;
     s->npend = 0;
 }
 
@@ -370,6 +372,7 @@ static inline int sim_run(const go_board_t *init, const go_move_t *moves, int n,
                     (unsigned long long)s->frame, m + 1, mv->color == GO_BLACK ? 'B' : 'W', pn,
                     pl.late ? " late" : "", s->npend);
         }
+        s->took_dead = 0;
         pl.wrongcol = !fast_prev && s->phys[sim_idx(s->size, mv->point)] == VIS_EMPTY &&
                       sim_unit(s) < o->p_wrongcol;
         st->wrongcols += pl.wrongcol;
@@ -380,11 +383,14 @@ static inline int sim_run(const go_board_t *init, const go_move_t *moves, int n,
             rc = sim_hand(s, mv->color, q, sim_act_take, NULL);
         }
         st->moves++;
-        /* No fast play where no camera could tell the moves apart: after a move onto a
-         * dead stone not yet taken off (the same colour lies there before and after), or
-         * when the next move captures this stone at once (several throw-ins may fit). */
+        /* No fast play where no camera could tell the moves apart: after or before a move
+         * onto a dead stone not yet taken off, or after dead stones were taken off (the
+         * same colour lies there before and after: unseen, and its order unknown), or when
+         * the next move captures this stone at once (several throw-ins may fit). */
         int fast = !fast_prev && m + 1 < n && moves[m + 1].kind == GO_MOVE_PLAY &&
-                   !pl.onto_dead && !pl.wrongcol && sim_unit(s) < o->p_fast;
+                   !pl.onto_dead && !pl.wrongcol && !s->took_dead &&
+                   s->phys[sim_idx(s->size, moves[m + 1].point)] == VIS_EMPTY &&
+                   sim_unit(s) < o->p_fast;
         if (fast) {
             go_board_t *nb = malloc(sizeof *nb);
             if (nb) {
