@@ -138,6 +138,7 @@ int rnd_game_from_sgf(rnd_game_t *g, const char *path, int max_moves, char *err,
             snprintf(err, errlen, "%s: no game in the file", path);
         return RND_EGAME;
     }
+    const char *re = sgf_node_value(col->games[0], "RE");
     sgf_replay_t rep;
     sgf_replay_opts_t ro = { NULL, false };
     rc = sgf_replay(col->games[0], &ro, &rep, &e);
@@ -154,6 +155,7 @@ int rnd_game_from_sgf(rnd_game_t *g, const char *path, int max_moves, char *err,
     go_move_t *mv = malloc((size_t)(n > 0 ? n : 1) * sizeof *mv);
     rc = mv ? rnd_game_init(g, rep.size) : RND_ENOMEM;
     if (rc == RND_OK) {
+        g->record_moves = n;
         for (int i = 0; i < n; i++)
             mv[i] = *go_game_move(gg, i);
         while (go_game_undo(gg) == GO_OK) {
@@ -174,6 +176,13 @@ int rnd_game_from_sgf(rnd_game_t *g, const char *path, int max_moves, char *err,
         }
         if (rc)
             rnd_game_fini(g);
+        else if (re && (re[0] == 'B' || re[0] == 'W') && re[1] == '+') {
+            int resign = re[2] == 'R' || re[2] == 'r';
+            g->result_end = resign ? 2 : re[2] >= '0' && re[2] <= '9' ? 1 : 0;
+            g->result_loser = re[0] == 'B' ? 2 : 1;
+        } else if (re && (!strcmp(re, "0") || !strncmp(re, "Draw", 4) || !strncmp(re, "Jigo", 4))) {
+            g->result_end = 1;
+        }
     }
     free(mv);
     sgf_replay_fini(&rep);

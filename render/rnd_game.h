@@ -30,6 +30,10 @@ typedef struct rnd_game {
     int16_t *caps;
     uint8_t dead[25 * 25];    /* 1: proposed dead in the final position (for --end pass) */
     struct go_board *cur;     /* the position after the moves so far (owned) */
+    int result_end;           /* from RE[]: 0 unknown, 1 counted (B+3.5, 0, Draw),
+                                 2 resignation (B+R, W+Resign) */
+    uint8_t result_loser;     /* with 2: the colour that resigned */
+    int record_moves;         /* moves in the record's main line (before --moves cut it) */
 } rnd_game_t;
 
 /* An empty game of the given size (no moves); rnd_game_fini frees it. RND_EINVAL for a

@@ -55,7 +55,9 @@ const char *rnd_usage(void)
            "  --hands on|off     hands bring the stones (default on)\n"
            "  --moves N          play only the first N moves of the record\n"
            "  --end E            none | pass (both pass, dead stones lifted, end signals)\n"
-           "                     | resign (two own stones at the corner) (default none)\n"
+           "                     | resign (two own stones at the corner) | auto (as the\n"
+           "                     record's RE[] says, when all its moves are played)\n"
+           "                     (default none)\n"
            "  --still            only the final position (after the --end sequence), one\n"
            "                     image without hands: DIR/still.png\n"
            "  --format F         jpg | png for the frames (default jpg)\n"
@@ -173,8 +175,10 @@ int rnd_opts_parse(int argc, char **argv, rnd_opts_t *o, int *help, char *err, s
                 o->end = 1;
             else if (!strcmp(v, "resign"))
                 o->end = 2;
+            else if (!strcmp(v, "auto"))
+                o->end = 3;
             else {
-                seterr(err, errlen, "bad --end '%s' (none, pass or resign)", v);
+                seterr(err, errlen, "bad --end '%s' (none, pass, resign or auto)", v);
                 return RND_EINVAL;
             }
         } else if (!strcmp(a, "--still")) {
@@ -422,13 +426,25 @@ int rnd_run(const rnd_opts_t *o, rnd_progress_fn fn, void *ctx, char *err, size_
         rc = RND_ENOMEM;
         goto done;
     }
-    if (o->end == 1)
+    int end = o->end, loser = 0;
+    if (end == 3) { /* auto: the record's result, when the whole record is played */
+        int all = o->moves < 0 || o->moves >= g.record_moves;
+        end = 0;
+        if (all && g.result_end == 1)
+            end = 1;
+        else if (all && g.result_end == 2) {
+            end = 2;
+            loser = g.result_loser;
+        }
+    }
+    if (end == 1)
         rnd_game_propose_dead(&g);
     rnd_timeline_opts_t to;
     rnd_timeline_opts_defaults(&to);
     to.fps = o->fps;
     to.hands = o->hands && !o->still;
-    to.end = o->end;
+    to.end = end;
+    to.loser = loser;
     to.pace = o->pace;
     to.seed = o->seed;
     rc = rnd_timeline_build(&tl, &g, R.geo, &to);

@@ -22,7 +22,7 @@ typedef struct rnd_opts {
     int light_set;         /* 1 when --light was given */
     int hands;             /* default 1 */
     int moves;             /* moves of the record to play; -1 (default) all */
-    int end;               /* 0 none (default), 1 pass, 2 resign */
+    int end;               /* 0 none (default), 1 pass, 2 resign, 3 auto (from RE[]) */
     int still;             /* 1: only the final position, one image (still.png) */
     int png;               /* 1: frames as PNG (lossless); default JPEG */
     int quality;           /* JPEG quality, default 88 */

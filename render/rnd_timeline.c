@@ -376,7 +376,7 @@ int rnd_timeline_build(rnd_timeline_t *t, const rnd_game_t *g, const rnd_geometr
         b.f += pause_frames(&b, rnd_rng_range(&b.rng, 0.3, 1.0));
         signal_stone(&b, 2, 1, 0);
     } else if (!b.err && o->end == 2 && !resigned) {
-        int loser = 3 - last_color;
+        int loser = o->loser == 1 || o->loser == 2 ? o->loser : 3 - last_color;
         b.f += pause_frames(&b, rnd_rng_range(&b.rng, 1.5, 4.0));
         add_ev(&b, b.f, RND_EV_RESIGN, g->nmoves + 1, loser, -1);
         signal_stone(&b, loser, loser, 1);

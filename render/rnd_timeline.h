@@ -45,6 +45,7 @@ typedef struct rnd_timeline_opts {
     int fps;           /* frames per second, 1..240; default 30 */
     int hands;         /* 1 (default): hands bring the stones; 0: stones just appear */
     int end;           /* 0 none (default), 1 both pass and signal, 2 resignation */
+    int loser;         /* with end 2: who resigns (1, 2); 0: the player who did not move last */
     double pace;       /* time scale of pauses; default 1 (human pace); tests use less */
     uint64_t seed;
 } rnd_timeline_opts_t;

@@ -432,6 +432,58 @@ static void test_bad_input(void **state)
     assert_true(rnd_run(&o, NULL, NULL, err, sizeof err) < 0);
 }
 
+/* Count the lines of a truth file holding all the given substrings. */
+static int count_lines(const char *dir, const char *a, const char *b)
+{
+    char p[400];
+    snprintf(p, sizeof p, "%s/truth.txt", dir);
+    FILE *f = fopen(p, "r");
+    assert_non_null(f);
+    char *line = NULL;
+    size_t cap = 0;
+    int n = 0;
+    while (getline(&line, &cap, f) > 0)
+        n += strstr(line, a) && (!b || strstr(line, b));
+    free(line);
+    fclose(f);
+    return n;
+}
+
+/* --end auto follows RE[]: B+R means White resigned; W+3.5 means both passed. Only when
+ * the whole record is played. */
+static void test_end_auto(void **state)
+{
+    (void)state;
+    char p[300], out[300];
+    snprintf(p, sizeof p, "%s/resign.sgf", tmpdir);
+    write_file(p, "(;GM[1]SZ[9]RE[B+R];B[dd];W[ee];B[de];W[gc])");
+    snprintf(out, sizeof out, "%s/auto_r", tmpdir);
+    const char *v[] = { "r", p, "--out", out, "--end", "auto", "--hands", "off", "--size", "96x72", "--pace", "0.05" };
+    rnd_opts_t o;
+    int help;
+    char err[256];
+    assert_int_equal(rnd_opts_parse(12, (char **)v, &o, &help, err, sizeof err), RND_OK);
+    assert_int_equal(rnd_run(&o, NULL, NULL, err, sizeof err), RND_OK);
+    assert_int_equal(count_lines(out, "event ", " resign move=5 color=W"), 1);
+    assert_int_equal(count_lines(out, "event ", " signal color=W"), 2);
+    /* cut short: no end */
+    snprintf(out, sizeof out, "%s/auto_cut", tmpdir);
+    o.out = out;
+    o.moves = 3;
+    assert_int_equal(rnd_run(&o, NULL, NULL, err, sizeof err), RND_OK);
+    assert_int_equal(count_lines(out, "event ", " resign"), 0);
+    /* a counted result: two passes and the signals */
+    snprintf(p, sizeof p, "%s/counted.sgf", tmpdir);
+    write_file(p, "(;GM[1]SZ[9]RE[W+3.5];B[dd];W[ee])");
+    snprintf(out, sizeof out, "%s/auto_c", tmpdir);
+    o.sgf = p;
+    o.out = out;
+    o.moves = -1;
+    assert_int_equal(rnd_run(&o, NULL, NULL, err, sizeof err), RND_OK);
+    assert_int_equal(count_lines(out, "event ", " pass "), 2);
+    assert_int_equal(count_lines(out, "event ", " signal "), 2);
+}
+
 static void test_truth_reader_errors(void **state)
 {
     (void)state;
@@ -502,6 +554,7 @@ int main(void)
         cmocka_unit_test(test_timeline_events),
         cmocka_unit_test(test_renderer_api),
         cmocka_unit_test(test_truth_reader_errors),
+        cmocka_unit_test(test_end_auto),
         cmocka_unit_test(test_bad_input),
         cmocka_unit_test(test_deterministic),
         cmocka_unit_test(test_truth_matches_frames),
