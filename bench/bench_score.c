@@ -5,6 +5,7 @@
  *       the main line, propose the dead stones (go_life), count under the game's rules
  *       (RU[], else korean) and komi; report how often the recorded winner and the exact
  *       recorded margin come out, and the disagreements by cause.
+ *       --boards 1 prints each shown game's counted board (see print_map).
  *   bench_score time [--n N] FILE...
  *       dead-stone proposal + count per final position, in milliseconds (N positions).
  *   bench_score dump --n N --out DIR FILE...
@@ -23,7 +24,7 @@
 
 typedef struct ctx {
     const char *mode;
-    long limit, show, n;
+    long limit, show, n, boards;
     const char *out;
     /* agree */
     long games, counted, winner_ok, exact_ok, skipped;
@@ -64,6 +65,40 @@ static int parse_re(const char *re, int *margin2)
         return 0;
     *margin2 = (int)(v * 2 + 0.5) * (re[0] == 'B' ? 1 : -1);
     return 1;
+}
+
+/* The counted board on stderr (--boards): X O live stones, x o dead ones, + - territory of
+ * Black / White, s seki, . dame; the owner estimate of live stones below 0.75 as '?'. */
+static void print_map(const go_board_t *b, const go_score_t *sc, const go_life_result_t *lr,
+                      const go_score_params_t *par)
+{
+    for (int y = 0; y < b->size; y++) {
+        char line[2 * GO_MAX_SIZE + 2];
+        int n = 0;
+        for (int x = 0; x < b->size; x++) {
+            int p = GO_PT(x, y), v = sc->point[p], c = b->color[p];
+            char ch = '.';
+            if (c == GO_BLACK || c == GO_WHITE) {
+                float o = lr->owner[p] * (c == GO_BLACK ? 1.0f : -1.0f);
+                ch = (v & GO_SP_DEAD) ? (c == GO_BLACK ? 'x' : 'o') : (c == GO_BLACK ? 'X' : 'O');
+                if (!(v & GO_SP_DEAD) && o < 0.5f)
+                    ch = c == GO_BLACK ? 'B' : 'W';
+            } else if (v & GO_SP_SEKI) {
+                ch = 's';
+            } else if (GO_SP_OWNER(v) == GO_BLACK) {
+                ch = '+';
+            } else if (GO_SP_OWNER(v) == GO_WHITE) {
+                ch = '-';
+            }
+            line[n++] = ch;
+            line[n++] = ' ';
+        }
+        line[n] = '\0';
+        fprintf(stderr, "  %s\n", line);
+    }
+    fprintf(stderr, "  captures B %d W %d; black terr %d dead %d; white terr %d dead %d\n",
+            par->captures[GO_BLACK], par->captures[GO_WHITE], sc->side[GO_BLACK].territory,
+            sc->side[GO_BLACK].dead, sc->side[GO_WHITE].territory, sc->side[GO_WHITE].dead);
 }
 
 static int on_game(void *vctx, const sgf_node_t *root, int index, const char *charset)
@@ -175,9 +210,18 @@ static int on_game(void *vctx, const sgf_node_t *root, int index, const char *ch
                 cx->cause[cause]++;
                 if (cx->show > 0) {
                     cx->show--;
-                    fprintf(stderr, "%s game %d (counted game %ld): RE %s, counted %s (%s)\n",
+                    int ndame = 0, nm = go_game_move_count(rep.game), passes = 0;
+                    for (int p = 0; p < GO_CELLS; p++)
+                        ndame += (sc->point[p] & GO_SP_DAME) != 0;
+                    for (int i = nm - 1; i >= 0 && go_game_move(rep.game, i)->point == GO_PASS; i--)
+                        passes++;
+                    fprintf(stderr, "%s game %d (counted game %ld): RE %s, counted %s (%s) "
+                                    "diff2 %d dame %d moves %d passes %d handicap %d\n",
                             cx->file, index + 1, cx->counted, sgf_node_value(root, "RE"), sc->re,
-                            cause_names[cause]);
+                            cause_names[cause], sc->margin2 - want2, ndame, nm, passes,
+                            rep.handicap);
+                    if (cx->boards)
+                        print_map(b, sc, lr, &par);
                 }
             }
         }
@@ -213,6 +257,8 @@ int main(int argc, char **argv)
             cx.limit = atol(argv[first + 1]);
         else if (!strcmp(argv[first], "--show"))
             cx.show = atol(argv[first + 1]);
+        else if (!strcmp(argv[first], "--boards"))
+            cx.boards = atol(argv[first + 1]);
         else if (!strcmp(argv[first], "--n"))
             cx.n = atol(argv[first + 1]);
         else if (!strcmp(argv[first], "--out"))

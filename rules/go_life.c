@@ -900,11 +900,215 @@ int go_life_unconditional(const go_board_t *b, uint8_t *status)
     return GO_OK;
 }
 
+/* ---- Japanese rules: a ko the owner may never take back (bent four in the corner) ----
+ *
+ * The Japanese rules of 1989 (article 7 and the confirmation of life and death after the
+ * game) let a ko be retaken only after a pass for it, which gives the attacker the move
+ * that ends the ko: a group its opponent can capture by starting a ko is dead. The best
+ * known case is "bent four in the corner is dead" (a seki-looking corner that the
+ * attacker can turn into the bent four ko once the outside liberties are filled).
+ *
+ * Checked for the chains not certainly alive and not proposed dead that lie near a
+ * corner (a stone or liberty within 3 lines of it on both axes), with at most
+ * KO_MAXLIBS liberties: a local reading on the points of the fight (the chain, its
+ * liberties, the small empty regions beside it, the short-of-liberty opponent chains
+ * next to it) in which the attacker moves first and the owner answers or passes but
+ * never captures one stone into a ko. Found captured within KO_DEPTH moves and KO_NODES
+ * positions: dead. A reading that runs out of positions proves nothing (stays alive). */
+
+#define KO_DEPTH 14
+#define KO_NODES 4000
+#define KO_MAXLIBS 6
+#define KO_MAXDOM 18
+
+typedef struct kosearch {
+    pb_t *stack;            /* KO_DEPTH + 1 boards, one per ply */
+    int pts[KO_MAXDOM];     /* the points of the fight */
+    int npts;
+    int target;             /* a stone of the defender's chain */
+    go_color_t def, att;
+    int nodes;
+} kosearch_t;
+
+/* 1 when the attacker captures the target whatever the owner does (see above). */
+static int ko_search(kosearch_t *k, int depth, int att_turn)
+{
+    pb_t *b = &k->stack[depth], *nb;
+    go_color_t c = att_turn ? k->att : k->def;
+    if (b->col[k->target] != k->def)
+        return 1;
+    if (depth >= KO_DEPTH || ++k->nodes > KO_NODES)
+        return 0;
+    nb = &k->stack[depth + 1];
+    if (!att_turn) {
+        memcpy(nb, b, sizeof *nb);
+        nb->ko = 0;
+        if (!ko_search(k, depth + 1, 1))
+            return 0;   /* the owner passes and lives */
+    }
+    for (int i = 0; i < k->npts; i++) {
+        int p = k->pts[i], r;
+        if (b->col[p] != GO_EMPTY || p == b->ko || !pb_legal(b, c, p))
+            continue;
+        memcpy(nb, b, sizeof *nb);
+        pb_play(nb, c, p);
+        if (!att_turn && nb->ko)
+            continue;   /* the owner never takes a ko */
+        r = ko_search(k, depth + 1, !att_turn);
+        if (att_turn && r)
+            return 1;
+        if (!att_turn && !r)
+            return 0;
+    }
+    return !att_turn;
+}
+
+/* Near a corner: within 3 lines of the same corner on both axes. */
+static int near_corner(int p, int size)
+{
+    int x = GO_X(p), y = GO_Y(p);
+    int dx = x < size - 1 - x ? x : size - 1 - x, dy = y < size - 1 - y ? y : size - 1 - y;
+    return dx <= 2 && dy <= 2;
+}
+
+/* Add p to the fight's points (once); 0 when there is no room left. */
+static int ko_add(kosearch_t *k, uint8_t *in, int p)
+{
+    if (in[p])
+        return 1;
+    if (k->npts >= KO_MAXDOM)
+        return 0;
+    in[p] = 1;
+    k->pts[k->npts++] = p;
+    return 1;
+}
+
+/* Mark dead in res the chains that die by the Japanese ko rule (see above). w: the board. */
+static int ko_dead_pass(const uint8_t *w, int size, go_life_result_t *res)
+{
+    uint8_t w2[GO_CELLS], seen[GO_CELLS], in[GO_CELLS];
+    int16_t reg[GO_CELLS], rsz[GO_CELLS];
+    int libs[GO_CELLS], nreg = 0;
+    kosearch_t k;
+    pb_t *base = malloc(sizeof *base);
+    k.stack = malloc((KO_DEPTH + 2) * sizeof *k.stack);
+    if (!base || !k.stack) {
+        free(base);
+        free(k.stack);
+        return GO_ENOMEM;
+    }
+    memcpy(w2, w, GO_CELLS);
+    for (int p = 0; p < GO_CELLS; p++)
+        if (res->dead[p])
+            w2[p] = GO_EMPTY;
+    /* empty regions and their sizes */
+    for (int i = 0; i < GO_CELLS; i++)
+        reg[i] = -1;
+    for (int p = 0; p < GO_CELLS; p++) {
+        go_point_t stack[GO_CELLS];
+        int sp = 0, n = 0;
+        if (w2[p] != GO_EMPTY || reg[p] >= 0)
+            continue;
+        reg[p] = (int16_t)nreg;
+        stack[sp++] = (go_point_t)p;
+        while (sp) {
+            int q = stack[--sp];
+            n++;
+            for (int d = 0; d < 4; d++)
+                if (w2[q + dirs[d]] == GO_EMPTY && reg[q + dirs[d]] < 0) {
+                    reg[q + dirs[d]] = (int16_t)nreg;
+                    stack[sp++] = (go_point_t)(q + dirs[d]);
+                }
+        }
+        rsz[nreg++] = (int16_t)n;
+    }
+    pb_init(base, w2, size);
+    memset(seen, 0, sizeof seen);
+    for (int p = 0; p < GO_CELLS; p++) {
+        int h, s, nl, corner = 0, ok = 1;
+        go_color_t c = (go_color_t)w2[p];
+        if ((c != GO_BLACK && c != GO_WHITE) || seen[base->head[p]])
+            continue;
+        h = base->head[p];
+        seen[h] = 1;
+        if (res->uc[p] == GO_UC_ALIVE)
+            continue;
+        nl = pb_liblist(base, h, libs, GO_CELLS);
+        if (nl > KO_MAXLIBS)
+            continue;
+        memset(in, 0, sizeof in);
+        k.npts = 0;
+        /* the fight: the chain's liberties, the small regions beside it, the opponent
+         * chains next to it that are short of liberties (with their liberties) */
+        for (int i = 0; i < nl && ok; i++) {
+            int r = reg[libs[i]];
+            corner |= near_corner(libs[i], size);
+            if (rsz[r] > 6) {
+                ok = ko_add(&k, in, libs[i]);
+                continue;
+            }
+            for (int q = 0; q < GO_CELLS && ok; q++)
+                if (reg[q] == r)
+                    ok = ko_add(&k, in, q);
+        }
+        s = h;
+        do {
+            corner |= near_corner(s, size);
+            for (int d = 0; d < 4 && ok; d++) {
+                int q = s + dirs[d], ol[4], m;
+                if (base->col[q] != GO_OTHER(c))
+                    continue;
+                m = pb_liblist(base, base->head[q], ol, 4);
+                if (m > 3)
+                    continue;
+                for (int j = 0; j < m && ok; j++)
+                    ok = ko_add(&k, in, ol[j]);
+                {
+                    int t = base->head[q];
+                    do {
+                        ok = ok && ko_add(&k, in, t);
+                        t = base->nxt[t];
+                    } while (t != base->head[q] && ok);
+                }
+            }
+            ok = ok && ko_add(&k, in, s);
+            s = base->nxt[s];
+        } while (s != h && ok);
+        if (!ok || !corner)
+            continue;
+        k.target = h;
+        k.def = c;
+        k.att = GO_OTHER(c);
+        k.nodes = 0;
+        memcpy(&k.stack[0], base, sizeof *base);
+        k.stack[0].ko = 0;
+        if (ko_search(&k, 0, 1)) {
+            go_life_group_t *g = &res->groups[res->ngroups++];
+            g->head = (go_point_t)h;
+            g->color = c;
+            g->nstones = 0;
+            g->confidence = 1.0f;
+            s = h;
+            do {
+                res->dead[s] = 1;
+                g->nstones++;
+                if (s < g->head)
+                    g->head = (go_point_t)s;
+                s = base->nxt[s];
+            } while (s != h);
+        }
+    }
+    free(base);
+    free(k.stack);
+    return GO_OK;
+}
+
 go_life_options_t go_life_defaults(void)
 {
     go_life_options_t o;
     o.playouts = 48;
     o.seed = 0x6b69667563616dULL;
+    o.ko_dead = 0;
     return o;
 }
 
@@ -1039,6 +1243,12 @@ int go_life_propose(const go_board_t *b, const go_life_options_t *opt, go_life_r
                 }
                 (void)id;
             }
+    }
+    if (o.ko_dead && ko_dead_pass(w, size, res) != GO_OK) {
+        free(res);
+        free(pb);
+        free(own);
+        return GO_ENOMEM;
     }
     memcpy(out, res, sizeof *res);
     free(res);

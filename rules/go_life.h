@@ -16,8 +16,10 @@
  *    (capture, escape from atari, or a reply next to it) and stay out of regions that
  *    only the other colour reaches (closed territory). Each dead group carries a
  *    confidence in 0..1 (the share of playouts that agree).
- *    Not handled: bent four in the corner as a rule (Japanese rules) — such a corner is
- *    judged as the playouts find it.
+ *    Bent four in the corner (Japanese rules, opt->ko_dead): a corner group that is not
+ *    certainly alive, whose opponent can capture it by a short local reading in which the
+ *    owner may pass but never take a ko back (the 1989 rules' confirmation: a ko is
+ *    retaken only after a pass for it, which lets the attacker finish), is dead.
  *
  * Only the board's size and color[] are read; the board is never modified.
  */
@@ -50,6 +52,11 @@ typedef struct go_life_options {
     int playouts;          /* playouts for the estimate; default 48. More: steadier, slower
                               (about 0.05 ms of CPU each on a finished 19x19 position, Release) */
     uint64_t seed;         /* playout random seed; default 0x6b69667563616d (fixed) */
+    int ko_dead;           /* Japanese rules (1989, art. 7 and its confirmation rule): a
+                              group the opponent can capture when its owner may never take
+                              a ko back is dead; this is "bent four in the corner is dead".
+                              Default 0 (off); go_session_propose turns it on for the
+                              japanese preset. Checked near the corners only (see go_life.c) */
 } go_life_options_t;
 
 /* The defaults above. */

@@ -128,7 +128,14 @@ int go_session_propose(go_session_t *s, const go_life_options_t *opt)
         if (!s->proposal)
             return GO_ENOMEM;
     }
-    rc = go_life_propose(&s->board, opt, s->proposal);
+    if (!opt) {
+        /* the rules decide: Japanese: a ko the owner may not take back kills (bent four) */
+        go_life_options_t o = go_life_defaults();
+        o.ko_dead = s->rules.name && !strcmp(s->rules.name, "japanese");
+        rc = go_life_propose(&s->board, &o, s->proposal);
+    } else {
+        rc = go_life_propose(&s->board, opt, s->proposal);
+    }
     if (rc)
         return rc;
     memset(s->dead, 0, sizeof s->dead);

@@ -53,7 +53,8 @@ go_session_t *go_session_create(const go_board_t *final, const go_rules_t *rules
 /* Free the session. Does nothing if NULL. */
 void go_session_destroy(go_session_t *s);
 
-/* Run the dead-stone proposal (opt may be NULL: defaults) and mark its dead stones; under
+/* Run the dead-stone proposal (opt may be NULL: the defaults, with ko_dead on for the
+ * japanese preset: bent four in the corner is dead) and mark its dead stones; under
  * Tromp-Taylor (rules->remove_dead false) nothing is marked. Clears accepts. */
 int go_session_propose(go_session_t *s, const go_life_options_t *opt);
 /* Replace the marking with dead[GO_CELLS] (nonzero: dead; only stones are kept). Clears

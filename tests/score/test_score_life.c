@@ -1,6 +1,7 @@
 /* test_score_life.c: Benson's unconditional life, the unconditional status, the dead-stone
  * proposal (dead stones in territory, a one-eyed group, a false eye; a seki with and
- * without eyes stays alive) and the scoring session (propose, toggle, accept, re-toggle
+ * without eyes stays alive; bent four in the corner dead under the Japanese rule only) and
+ * the scoring session (propose, toggle, accept, re-toggle
  * clears the accepts, the log and the SGF comment). */
 #include <stddef.h>
 #include <stdarg.h>
@@ -195,6 +196,84 @@ OOOOOOX..\n\
     free(r);
 }
 
+/* Bent four in the corner: the white group (liberties a and b, shared with the three
+ * black stones in the corner) looks like a seki, but Black can fill b, let White take
+ * four stones, and start the ko at the corner that White may not take back under the
+ * Japanese rules: dead there; a seki under area rules. The seki positions above stay seki
+ * under the Japanese rule. */
+static const char *bent_four = "\
+X.OX.X...\n\
+XOOXXX...\n\
+XOOX.....\n\
+.OXX.....\n\
+OOX......\n\
+XXX......\n\
+.X.......\n\
+X........\n\
+.........\n";
+
+static void test_propose_bent_four(void **state)
+{
+    (void)state;
+    go_board_t b;
+    go_life_options_t o = go_life_defaults();
+    go_life_result_t *r = malloc(sizeof *r);
+    go_rules_t jp;
+    go_score_params_t par;
+    go_session_t *s;
+    go_score_t sc;
+    assert_non_null(r);
+    assert_int_equal(tb_load(&b, NULL, bent_four), 0);
+    /* default (area rules): a seki, nothing dead */
+    assert_int_equal(go_life_propose(&b, &o, r), GO_OK);
+    assert_int_equal(r->dead[GO_PT(2, 0)], 0);
+    assert_int_equal(r->dead[GO_PT(0, 0)], 0);
+    /* Japanese: the white group dies, the black corner stones live */
+    o.ko_dead = 1;
+    assert_int_equal(go_life_propose(&b, &o, r), GO_OK);
+    assert_int_equal(r->dead[GO_PT(2, 0)], 1);
+    assert_int_equal(r->dead[GO_PT(1, 4)], 1);
+    assert_int_equal(r->dead[GO_PT(0, 0)], 0);
+    assert_int_equal(r->dead[GO_PT(3, 0)], 0);
+    /* the session turns the rule on for the japanese preset */
+    memset(&par, 0, sizeof par);
+    assert_int_equal(go_rules_preset("japanese", &jp), GO_OK);
+    s = go_session_create(&b, &jp, &par);
+    assert_non_null(s);
+    assert_int_equal(go_session_propose(s, NULL), GO_OK);
+    assert_int_equal(go_session_dead(s)[GO_PT(1, 1)], 1);
+    assert_int_equal(go_session_score(s, &sc), GO_OK);
+    assert_int_equal(sc.winner, GO_BLACK);
+    go_session_destroy(s);
+
+    /* real seki in the corner stay alive under the rule */
+    assert_int_equal(tb_load(&b, NULL, "\
+.OOX.....\n\
+X.OXX....\n\
+XXXOXXXXX\n\
+OOOOOOOOO\n\
+.........\n\
+.........\n\
+.........\n\
+.........\n\
+.........\n"), 0);
+    assert_int_equal(go_life_propose(&b, &o, r), GO_OK);
+    assert_int_equal(r->ngroups, 0);
+    assert_int_equal(tb_load(&b, NULL, "\
+.X.O.OX..\n\
+XXOOOOX..\n\
+OOXXXXX..\n\
+OOOOOOX..\n\
+.....OX..\n\
+.....OX..\n\
+.....OX..\n\
+.....OX..\n\
+.....OX..\n"), 0);
+    assert_int_equal(go_life_propose(&b, &o, r), GO_OK);
+    assert_int_equal(r->ngroups, 0);
+    free(r);
+}
+
 static go_session_t *walls_session(const char *rules)
 {
     go_board_t b;
@@ -312,6 +391,7 @@ int main(void)
         cmocka_unit_test(test_propose_one_eye),
         cmocka_unit_test(test_propose_false_eye),
         cmocka_unit_test(test_propose_seki),
+        cmocka_unit_test(test_propose_bent_four),
         cmocka_unit_test(test_session),
         cmocka_unit_test(test_session_toggle_region),
     };
