@@ -367,8 +367,10 @@ int stn_count_accept(stn_t *s, go_color_t c, double t)
 int stn_feed_view(stn_t *s, const stn_view_t *v)
 {
     stn_events_clear(&s->ev);
-    if (s->phase == STN_PHASE_COUNT)
-        return stn_after(s, stn_count_view(s, v)) < 0 ? GO_ENOMEM : s->ev.n;
+    if (s->phase == STN_PHASE_COUNT) {
+        int rc = stn_after(s, stn_count_view(s, v));
+        return rc < 0 ? rc : s->ev.n;
+    }
     double t0 = stn_now();
     int rc = stn_track_feed(s->trk, v, &s->ev);
     s->stats.views++;
