@@ -26,8 +26,19 @@
  *     and the one with fewest void moves, then fewest unexplained removals, then the
  *     shortest path between consecutive moves (players answer locally) is recorded; an
  *     STN_EV_AMBIGUOUS event and a comment say when several orders fit equally;
- *  5. stones still missing are a removal without capture (warning), and every point still
+ *  5. a reading that does not explain everything (a void move, a missing stone, a move out
+ *     of turn) is retried with one move the camera could not see: played where a dead
+ *     stone of its colour still lay (the last one of its capture), or captured at once
+ *     before the board settled (next to the opponent's new stone or to the stones taken);
+ *     and the last dead stone of a capture left when the others went is read as its side's
+ *     move there. A comment says so; a wrong guess reads later as a takeback;
+ *  6. stones still missing are a removal without capture (warning), and every point still
  *     disagreeing is listed for restoration (STN_EV_RESTORE).
+ *
+ * Limits: what no camera can tell apart is guessed (the order of moves that all fit, a
+ * throw-in captured at once when several points fit: STN_EV_AMBIGUOUS and a comment). A
+ * void move right after a pass records a second pass, which ends the game as go_game
+ * counts it (the station then starts the count; stn_undo takes the pass back).
  */
 #ifndef KIFUCAM_STN_TRACK_H
 #define KIFUCAM_STN_TRACK_H
