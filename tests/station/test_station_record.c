@@ -11,7 +11,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "rules/sgf.h"
@@ -314,6 +317,55 @@ static void test_resume(void **state)
     assert_int_equal(err, GO_EPARSE);
 }
 
+/* A crash at any moment (the writer killed with SIGKILL while it rewrites the record in a
+ * loop) leaves a whole, valid record: the last one written, never a torn one. */
+static void test_crash_leaves_valid_record(void **state)
+{
+    (void)state;
+    char path[1024];
+    snprintf(path, sizeof path, "%s/crash.sgf", g_dir);
+    int checked = 0;
+    for (int round = 0; round < 4; round++) {
+        unlink(path);
+        pid_t pid = fork();
+        assert_true(pid >= 0);
+        if (pid == 0) {
+            go_rules_t r;
+            go_rules_preset("chinese", &r);
+            go_game_t *g = go_game_create(19, &r);
+            stn_meta_t m;
+            stn_meta_init(&m);
+            for (int i = 0; i < 361; i++) {
+                if (go_game_play(g, go_game_turn(g), GO_PT(i % 19, i / 19)) != GO_OK)
+                    go_game_pass(g, go_game_turn(g), true);
+                char *text;
+                if (stn_record_sgf(g, &m, NULL, &text) == GO_OK) {
+                    stn_record_write_atomic(path, text, strlen(text), NULL);
+                    free(text);
+                }
+            }
+            _exit(0);
+        }
+        struct timespec ts = { 0, (20 + 15 * round) * 1000000L };
+        nanosleep(&ts, NULL);   /* kill it somewhere mid-game */
+        for (int w = 0; round == 3 && w < 200 && access(path, F_OK) != 0; w++) {
+            struct timespec tw = { 0, 10000000L };   /* the last round: after a write */
+            nanosleep(&tw, NULL);
+        }
+        kill(pid, SIGKILL);
+        int st;
+        waitpid(pid, &st, 0);
+        if (access(path, F_OK) != 0)
+            continue;   /* killed before the first write */
+        stn_loaded_t l;
+        assert_int_equal(stn_record_load(path, NULL, &l), GO_OK);
+        assert_true(l.nmoves >= 1);
+        stn_loaded_fini(&l);
+        checked++;
+    }
+    assert_true(checked >= 1);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -321,6 +373,7 @@ int main(void)
         cmocka_unit_test(test_atomic_rewrite),
         cmocka_unit_test(test_write_failure_keeps_game),
         cmocka_unit_test(test_resume),
+        cmocka_unit_test(test_crash_leaves_valid_record),
     };
     return cmocka_run_group_tests(tests, setup_dir, teardown_dir);
 }
