@@ -797,6 +797,11 @@ int cmd_record(int argc, char **argv)
             goto done;
         }
         u->have_cal = 1;
+        /* the classifier thresholds learned at calibration, when there are some */
+        if (u->cal.has_colors && u->cal.black_rel > 0)
+            u->vcfg.black_rel = u->cal.black_rel;
+        if (u->cal.has_colors && u->cal.white_rel > 0)
+            u->vcfg.white_rel = u->cal.white_rel;
         if (u->o.size && u->o.size != u->cal.size) {
             cli_error("record", "--size %d disagrees with the calibration (%d)", u->o.size,
                       u->cal.size);
