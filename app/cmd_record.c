@@ -658,6 +658,10 @@ static int on_frame(run_t *u, const cap_frame_t *f)
             return 0;
         if (hint && u->geom.size != hint)
             return 0;
+        /* a grid that tracking would reject at once is no board (no lost/found flapping) */
+        double fit = 0;
+        if (vis_grid_fit(&f->img, &u->geom, &fit) != VIS_OK || fit < u->vcfg.track_min_fit)
+            return 0;
         u->have_geom = 1;
         fresh = 1;
         snap.frame = f->seq;
