@@ -40,6 +40,21 @@ int stn_events_push(stn_events_t *l, const stn_event_t *e)
     return GO_OK;
 }
 
+int stn_events_reserve(stn_events_t *l, int more)
+{
+    if (more <= l->cap - l->n)
+        return GO_OK;
+    int cap = l->cap ? l->cap : 16;
+    while (cap - l->n < more)
+        cap *= 2;
+    stn_event_t *v = realloc(l->v, (size_t)cap * sizeof *v);
+    if (!v)
+        return GO_ENOMEM;
+    l->v = v;
+    l->cap = cap;
+    return GO_OK;
+}
+
 int stn_events_count(const stn_events_t *l, stn_event_kind_t kind)
 {
     int k = 0;

@@ -69,6 +69,9 @@ void stn_events_fini(stn_events_t *l);
 void stn_events_clear(stn_events_t *l);
 /* Append a copy of *e. Returns 0 or GO_ENOMEM (list unchanged). */
 int stn_events_push(stn_events_t *l, const stn_event_t *e);
+/* Make room for `more` events, so that as many pushes cannot fail. Returns 0 or
+ * GO_ENOMEM (list unchanged). */
+int stn_events_reserve(stn_events_t *l, int more);
 /* Number of events of this kind in the list. */
 int stn_events_count(const stn_events_t *l, stn_event_kind_t kind);
 /* The first event of this kind, or NULL. Valid until the list changes. */

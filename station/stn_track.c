@@ -349,10 +349,12 @@ typedef struct trk_run {
                                     that a void ko retake would have captured (the
                                     player took them off with it: part of the void move) */
     int result[TRK_NPTS];        /* per step: GO_OK or the reason it is void */
+    int oom;                     /* an allocation failed: the trial means nothing */
 } trk_run_t;
 
-/* Play one step. Returns GO_OK (played), a void reason (recorded as a pass), or
- * GO_EOVER / GO_EINVAL when nothing could be recorded. *added counts game moves. */
+/* Play one step. Returns GO_OK (played), a void reason (recorded as a pass), GO_EOVER /
+ * GO_EINVAL when nothing could be recorded, or GO_ENOMEM (nothing played: an error for
+ * the caller, never a reading). *added counts game moves. */
 static int trk_step(stn_track_t *k, const trk_step_t *st, int *added)
 {
     int rc, why = GO_OK;
@@ -370,7 +372,10 @@ static int trk_step(stn_track_t *k, const trk_step_t *st, int *added)
         return GO_OK;
     }
     if (rc == GO_EOCCUPIED || rc == GO_ESUICIDE || rc == GO_EKO || rc == GO_ESUPERKO) {
-        if (go_game_pass(k->g, st->c, st->tolerant != 0) != GO_OK)
+        int prc = go_game_pass(k->g, st->c, st->tolerant != 0);
+        if (prc == GO_ENOMEM)
+            return GO_ENOMEM;
+        if (prc != GO_OK)
             return GO_EOVER;
         (*added)++;
         return rc;
@@ -379,27 +384,33 @@ static int trk_step(stn_track_t *k, const trk_step_t *st, int *added)
 }
 
 /* Mark what the (void) step would have captured on the board `before` it. */
-static void trk_would_capture(const stn_track_t *k, const trk_step_t *st,
-                              const uint8_t *before, uint8_t *captured)
+static int trk_would_capture(const stn_track_t *k, const trk_step_t *st,
+                             const uint8_t *before, uint8_t *captured)
 {
     go_board_t *b = malloc(sizeof *b);
-    if (!b)
-        return;
-    *b = *go_game_board(k->g);
     go_place_info_t *info = malloc(sizeof *info);
-    if (info && go_board_play(b, st->c, st->p, info) == GO_OK)
+    if (!b || !info) {
+        free(b);
+        free(info);
+        return GO_ENOMEM;
+    }
+    *b = *go_game_board(k->g);
+    if (go_board_play(b, st->c, st->p, info) == GO_OK)
         for (int j = 0; j < info->ncaptured; j++)
             captured[info->captured[j]] = before[info->captured[j]];
     free(info);
     free(b);
+    return GO_OK;
 }
 
-/* Play steps[0..n) on the game, filling *run; stops at a step that cannot be recorded. */
+/* Play steps[0..n) on the game, filling *run; stops at a step that cannot be recorded,
+ * or at an allocation failure (run->oom set: the caller reports GO_ENOMEM). */
 static void trk_play(stn_track_t *k, const trk_step_t *steps, int n, trk_run_t *run,
                      trk_score_t *sc)
 {
     memset(sc, 0, sizeof *sc);
     run->applied = 0;
+    run->oom = 0;
     memset(run->captured, 0, sizeof run->captured);
     /* Players answer locally: the first stone near the last move is the likelier. */
     int nm = go_game_move_count(k->g);
@@ -414,6 +425,10 @@ static void trk_play(stn_track_t *k, const trk_step_t *steps, int n, trk_run_t *
         memcpy(before, go_game_board(k->g)->color, sizeof before);
         int rc = trk_step(k, &steps[i], &run->applied);
         run->result[i] = rc;
+        if (rc == GO_ENOMEM) {
+            run->oom = 1;
+            break;
+        }
         if (rc == GO_EOVER || rc == GO_EINVAL) {
             sc->over += n - i;
             for (int j = i + 1; j < n; j++)
@@ -422,8 +437,11 @@ static void trk_play(stn_track_t *k, const trk_step_t *steps, int n, trk_run_t *
         }
         if (rc != GO_OK) {
             sc->voids++;
-            if (rc == GO_EKO || rc == GO_ESUPERKO)
-                trk_would_capture(k, &steps[i], before, run->captured);
+            if ((rc == GO_EKO || rc == GO_ESUPERKO) &&
+                trk_would_capture(k, &steps[i], before, run->captured) != GO_OK) {
+                run->oom = 1;
+                break;
+            }
         } else {
             const uint8_t *now = go_game_board(k->g)->color;
             for (int j = 0; j < k->size * k->size; j++) {
@@ -513,8 +531,9 @@ typedef struct trk_plan {
 } trk_plan_t;
 
 /* Choose the order of the added stones adds[0..na): colours follow alternation from the
- * side to move while both colours last (the rest is out of turn). */
-static void trk_search_orders(stn_track_t *k, const trk_diff_t *d, const trk_add_t *adds,
+ * side to move while both colours last (the rest is out of turn). Returns 0 or
+ * GO_ENOMEM (an allocation failed in a trial: no order is chosen; the game unchanged). */
+static int trk_search_orders(stn_track_t *k, const trk_diff_t *d, const trk_add_t *adds,
                               int na, trk_plan_t *best)
 {
     go_color_t t = go_game_turn(k->g);
@@ -562,7 +581,7 @@ static void trk_search_orders(stn_track_t *k, const trk_diff_t *d, const trk_add
     trk_step_t steps[TRK_NPTS];
     trk_run_t *run = malloc(sizeof *run);
     if (!run)
-        return;
+        return GO_ENOMEM;
     do {
         do {
             int it = 0, io = 0;
@@ -579,8 +598,13 @@ static void trk_search_orders(stn_track_t *k, const trk_diff_t *d, const trk_add
             }
             trk_score_t sc;
             trk_play(k, steps, na, run, &sc);
-            sc.unexplained = trk_unexplained(d, steps, na, run, NULL);
             trk_unplay(k, run);
+            if (run->oom) {
+                free(run);
+                best->n = 0;
+                return GO_ENOMEM;
+            }
+            sc.unexplained = trk_unexplained(d, steps, na, run, NULL);
             best->norders++;
             if (best->norders == 1 || trk_better(&sc, &best->score)) {
                 if (best->norders > 1 && trk_same_fit(&sc, &best->score))
@@ -596,6 +620,7 @@ static void trk_search_orders(stn_track_t *k, const trk_diff_t *d, const trk_add
         } while (trk_next_perm(po, no));
     } while (trk_next_perm(pt, nt));
     free(run);
+    return GO_OK;
 }
 
 static int trk_perfect(const trk_plan_t *p)
@@ -613,17 +638,20 @@ static int trk_perfect(const trk_plan_t *p)
  * see may (against a lone wrong colour, only the first kind is likelier): one played where a stone of its own colour, captured but not yet taken off,
  * still lay (the player took the dead stone off and put his own there), or one the
  * opponent captured at once, before the board settled (a throw-in in fast play). Such
- * points, of the colour alternation allows, are tried and kept when they explain all. */
-static void trk_search(stn_track_t *k, const trk_diff_t *d, const trk_add_t *adds, int na,
+ * points, of the colour alternation allows, are tried and kept when they explain all.
+ * Returns 0 or GO_ENOMEM (game unchanged, *best meaningless). */
+static int trk_search(stn_track_t *k, const trk_diff_t *d, const trk_add_t *adds, int na,
                        const stn_view_t *v, trk_plan_t *best)
 {
-    trk_search_orders(k, d, adds, na, best);
+    int rc = trk_search_orders(k, d, adds, na, best);
     best->hidden = 0;
+    if (rc != GO_OK)
+        return rc;
     /* a lone stone of the wrong colour that explains everything else is just that */
     int wrong_only = best->n == 1 && best->steps[0].seen != best->steps[0].c &&
                      !best->score.over && !best->score.voids && !best->score.unexplained;
     if (trk_perfect(best) || na + 1 >= TRK_NPTS || na + 1 > k->cfg.max_moves)
-        return;
+        return GO_OK;
     go_color_t t = go_game_turn(k->g);
     const go_board_t *b = go_game_board(k->g);
     int nt = 0;
@@ -635,7 +663,9 @@ static void trk_search(stn_track_t *k, const trk_diff_t *d, const trk_add_t *add
     go_point_t *cand = malloc(sizeof *cand * TRK_NPTS);
     uint8_t *thrown = malloc(TRK_NPTS);
     int nfit = 0;
-    for (int h = 0; h < 2 && a2 && p2 && found && run && cand && thrown; h++) {
+    if (!a2 || !p2 || !found || !run || !cand || !thrown)
+        rc = GO_ENOMEM;
+    for (int h = 0; h < 2 && rc == GO_OK; h++) {
         go_color_t hc = h == 0 ? t : GO_OTHER(t);
         int nt2 = nt + (hc == t), no2 = na + 1 - nt2;
         if (nt2 != no2 && nt2 != no2 + 1)
@@ -678,17 +708,22 @@ static void trk_search(stn_track_t *k, const trk_diff_t *d, const trk_add_t *add
                 cand[nc++] = (go_point_t)p;
             }
         }
-        for (int c = 0; c < nc; c++) {
+        for (int c = 0; c < nc && rc == GO_OK; c++) {
             memcpy(a2, adds, sizeof *a2 * (size_t)na);
             a2[na].p = cand[c];
             a2[na].c = hc;
-            trk_search_orders(k, d, a2, na + 1, p2);
+            if ((rc = trk_search_orders(k, d, a2, na + 1, p2)) != GO_OK)
+                break;
             if (p2->n != na + 1 || !trk_perfect(p2))
                 continue;
             if (thrown[c]) {
                 trk_score_t sc;
                 trk_play(k, p2->steps, p2->n, run, &sc);
                 trk_unplay(k, run);
+                if (run->oom) {
+                    rc = GO_ENOMEM;
+                    break;
+                }
                 if (run->captured[cand[c]] != hc)
                     continue;
             }
@@ -698,7 +733,7 @@ static void trk_search(stn_track_t *k, const trk_diff_t *d, const trk_add_t *add
             }
         }
     }
-    if (nfit > 0) {
+    if (rc == GO_OK && nfit > 0) {
         *best = *found;
         best->nhidden = nfit;
     }
@@ -708,6 +743,7 @@ static void trk_search(stn_track_t *k, const trk_diff_t *d, const trk_add_t *add
     free(run);
     free(cand);
     free(thrown);
+    return rc;
 }
 
 /* ---- warnings ---- */
@@ -722,9 +758,9 @@ static int trk_warn(stn_track_t *k, go_color_t c, const char *why, const stn_vie
     k->warnings[c]++;
     trk_ev(&e, STN_EV_WARNING, c, move, v->frame, v->t, v->t_clear);
     snprintf(e.msg, sizeof e.msg, "warning %d to %s: %s", k->warnings[c], trk_cword(c), why);
-    if (move > 0)
-        stn_track_note(k, move - 1, e.msg);
-    int rc = stn_events_push(out, &e);
+    int rc = move > 0 ? stn_track_note(k, move - 1, e.msg) : GO_OK;
+    if (rc == GO_OK)
+        rc = stn_events_push(out, &e);
     if (rc == GO_OK && k->warnings[c] >= 2 && !k->lost[c]) {
         k->lost[c] = 1;
         trk_ev(&e, STN_EV_LOSS, c, move, v->frame, v->t, v->t_clear);
@@ -732,8 +768,9 @@ static int trk_warn(stn_track_t *k, go_color_t c, const char *why, const stn_vie
                  "%s has two warnings: a loss under the competition rules (arbiter decides)",
                  trk_cword(c));
         if (move > 0)
-            stn_track_note(k, move - 1, e.msg);
-        rc = stn_events_push(out, &e);
+            rc = stn_track_note(k, move - 1, e.msg);
+        if (rc == GO_OK)
+            rc = stn_events_push(out, &e);
     }
     return rc;
 }
@@ -741,7 +778,7 @@ static int trk_warn(stn_track_t *k, go_color_t c, const char *why, const stn_vie
 /* ---- recording a chosen plan ---- */
 
 /* Would c at p repeat an earlier whole-board position? Returns the number of moves in
- * the cycle (> 0) and the move after which the position stood in *at, or 0. */
+ * the cycle (> 0) and the move after which the position stood in *at, 0, or GO_ENOMEM. */
 static int trk_cycle(const stn_track_t *k, go_color_t c, int p, int *at)
 {
     const go_rules_t *r = go_game_rules(k->g);
@@ -749,7 +786,7 @@ static int trk_cycle(const stn_track_t *k, go_color_t c, int p, int *at)
         return 0;   /* its history mixes the side to move in: cannot compare boards */
     go_board_t *b = malloc(sizeof *b);
     if (!b)
-        return 0;
+        return GO_ENOMEM;
     *b = *go_game_board(k->g);
     int cyc = 0;
     if (go_board_play(b, c, p, NULL) == GO_OK) {
@@ -790,10 +827,18 @@ static int trk_apply(stn_track_t *k, const trk_plan_t *plan, const stn_view_t *v
         int at = 0, cyc = 0;
         if (go_game_board(k->g)->color[st->p] == GO_EMPTY)
             cyc = trk_cycle(k, st->c, st->p, &at);
+        if (cyc < 0) {
+            rc = cyc;
+            break;
+        }
         uint8_t before[GO_CELLS];
         memcpy(before, go_game_board(k->g)->color, sizeof before);
         int r = trk_step(k, st, &run->applied);
         run->result[i] = r;
+        if (r == GO_ENOMEM) {
+            rc = r;
+            break;
+        }
         if (r == GO_EOVER || r == GO_EINVAL) {
             stn_event_t e;
             trk_ev(&e, STN_EV_UNEXPLAINED, st->seen, go_game_move_count(k->g), v->frame, v->t,
@@ -843,15 +888,16 @@ static int trk_apply(stn_track_t *k, const trk_plan_t *plan, const stn_view_t *v
             if ((rc = stn_events_push(out, &e)) != GO_OK)
                 break;
         } else {
-            if (r == GO_EKO || r == GO_ESUPERKO)
-                trk_would_capture(k, st, before, run->captured);
+            if ((r == GO_EKO || r == GO_ESUPERKO) &&
+                (rc = trk_would_capture(k, st, before, run->captured)) != GO_OK)
+                break;
             trk_ev(&e, STN_EV_VOID, st->c, move, v->frame, v->t, v->t_clear);
             trk_ev_point(&e, st->p);
             snprintf(e.msg, sizeof e.msg,
                      "%s %s is illegal (%s): void, counted as a pass; take it back",
                      trk_cword(st->c), pn, trk_void_reason(r));
-            stn_track_note(k, move - 1, e.msg);
-            if ((rc = stn_events_push(out, &e)) != GO_OK)
+            if ((rc = stn_track_note(k, move - 1, e.msg)) != GO_OK ||
+                (rc = stn_events_push(out, &e)) != GO_OK)
                 break;
         }
         if (st->seen != st->c) {
@@ -861,8 +907,8 @@ static int trk_apply(stn_track_t *k, const trk_plan_t *plan, const stn_view_t *v
                      "a %s stone was played at %s on %s's turn: recorded as %s's move",
                      st->seen == GO_BLACK ? "black" : "white", pn, trk_cword(st->c),
                      trk_cword(st->c));
-            stn_track_note(k, move - 1, e.msg);
-            if ((rc = stn_events_push(out, &e)) != GO_OK)
+            if ((rc = stn_track_note(k, move - 1, e.msg)) != GO_OK ||
+                (rc = stn_events_push(out, &e)) != GO_OK)
                 break;
         }
         if (st->tolerant) {
@@ -871,8 +917,8 @@ static int trk_apply(stn_track_t *k, const trk_plan_t *plan, const stn_view_t *v
             snprintf(e.msg, sizeof e.msg,
                      "%s moved twice in a row (%s) without a pass: a loss under the "
                      "competition rules (arbiter decides)", trk_cword(st->c), pn);
-            stn_track_note(k, move - 1, e.msg);
-            if ((rc = stn_events_push(out, &e)) != GO_OK)
+            if ((rc = stn_track_note(k, move - 1, e.msg)) != GO_OK ||
+                (rc = stn_events_push(out, &e)) != GO_OK)
                 break;
         }
         if (cyc > 0 && r != GO_EKO) {
@@ -882,8 +928,8 @@ static int trk_apply(stn_track_t *k, const trk_plan_t *plan, const stn_view_t *v
                      "%s %s repeats the position after move %d (a cycle of %d moves): "
                      "triple ko, quadruple ko or eternal life? a possible draw or replay",
                      trk_cword(st->c), pn, at, cyc);
-            stn_track_note(k, move - 1, e.msg);
-            if ((rc = stn_events_push(out, &e)) != GO_OK)
+            if ((rc = stn_track_note(k, move - 1, e.msg)) != GO_OK ||
+                (rc = stn_events_push(out, &e)) != GO_OK)
                 break;
         }
     }
@@ -928,7 +974,8 @@ static int trk_nudges(const stn_track_t *k, const trk_diff_t *d, const stn_view_
 /* How unlikely a reading is: steps that cannot be recorded, void moves, missing stones
  * nothing explains, stones of the wrong colour or out of turn (nudges cost 6 each, added
  * by the caller). plan may be NULL
- * (no moves). Leaves the game as it was; run gets the plan's captures. */
+ * (no moves). Leaves the game as it was; run gets the plan's captures. GO_ENOMEM (< 0)
+ * when a trial could not be played. */
 static int trk_cost(stn_track_t *k, const trk_diff_t *d, const trk_plan_t *plan,
                     const trk_nudge_t *nu, int nn, trk_run_t *run)
 {
@@ -939,6 +986,8 @@ static int trk_cost(stn_track_t *k, const trk_diff_t *d, const trk_plan_t *plan,
     if (plan && plan->n > 0) {
         trk_play(k, plan->steps, plan->n, run, &sc);
         trk_unplay(k, run);
+        if (run->oom)
+            return GO_ENOMEM;
         for (int i = 0; i < plan->n; i++)
             odd += plan->steps[i].seen != plan->steps[i].c || plan->steps[i].tolerant;
     }
@@ -954,27 +1003,29 @@ static int trk_cost(stn_track_t *k, const trk_diff_t *d, const trk_plan_t *plan,
     return sc.over * 1000 + sc.voids * 100 + unexpl * 10 + odd * 5;
 }
 
-/* Mark in cap[] the stones the last move captured (undone and replayed to see). */
-static void trk_last_captures(stn_track_t *k, uint8_t *cap)
+/* Mark in cap[] the stones the last move captured (undone and replayed to see).
+ * Returns 0, or GO_ENOMEM when the replay failed (the move is then missing from the
+ * game: the caller rolls the whole feed back). */
+static int trk_last_captures(stn_track_t *k, uint8_t *cap)
 {
     memset(cap, 0, GO_CELLS);
     int n = go_game_move_count(k->g);
     if (n == 0)
-        return;
+        return GO_OK;
     go_move_t m = *go_game_move(k->g, n - 1);
     if (m.kind != GO_MOVE_PLAY || m.ncaptured == 0)
-        return;
+        return GO_OK;
     uint8_t now[GO_CELLS];
     memcpy(now, go_game_board(k->g)->color, sizeof now);
     if (go_game_undo(k->g) != GO_OK)
-        return;
+        return GO_OK;
     const uint8_t *before = go_game_board(k->g)->color;
     for (int i = 0; i < k->size * k->size; i++) {
         int p = trk_pt(k->size, i);
         if (before[p] != GO_EMPTY && now[p] == GO_EMPTY)
             cap[p] = before[p];
     }
-    go_game_play_tolerant(k->g, m.color, m.point, NULL);
+    return go_game_play_tolerant(k->g, m.color, m.point, NULL) == GO_OK ? GO_OK : GO_ENOMEM;
 }
 
 /* Undo the last move as a takeback seen on the board. */
@@ -1093,6 +1144,97 @@ static int trk_hidden_on_dead(stn_track_t *k, const stn_view_t *v, const int *cl
     return stn_track_note(k, first, note);
 }
 
+/* ---- the feed as a transaction ----
+ *
+ * A view is read by trying, playing and undoing moves, taking moves back and noting
+ * comments; any allocation may fail on the way. The state before the feed is kept (the
+ * tracker's arrays, the last TRK_KEEP moves and their infos, the event count) and put back
+ * on any error, so a failed feed leaves the record, the position and the expectations as
+ * they were: the caller may feed the same view again. Takebacks are bounded
+ * (TRK_MAX_UNDO per view), so no move older than TRK_KEEP is ever touched. */
+#define TRK_KEEP (TRK_MAX_UNDO + 2)
+
+typedef struct trk_backup {
+    stn_track_t st;                    /* the fixed state (info fields not used) */
+    int n0, base;                      /* game moves before; first move kept */
+    go_move_t moves[TRK_KEEP];         /* moves base..n0 */
+    stn_move_info_t infos[TRK_KEEP];   /* their infos, comments owned here */
+    int nevents;
+} trk_backup_t;
+
+static void trk_backup_free(trk_backup_t *bk)
+{
+    if (!bk)
+        return;
+    for (int i = 0; i < bk->n0 - bk->base; i++)
+        free(bk->infos[i].comment);
+    free(bk);
+}
+
+/* The state before a feed, or NULL when out of memory (nothing changed). */
+static trk_backup_t *trk_backup(const stn_track_t *k, const stn_events_t *out)
+{
+    trk_backup_t *bk = malloc(sizeof *bk);
+    if (!bk)
+        return NULL;
+    bk->st = *k;
+    bk->n0 = go_game_move_count(k->g);
+    bk->base = bk->n0 > TRK_KEEP ? bk->n0 - TRK_KEEP : 0;
+    bk->nevents = out->n;
+    for (int i = bk->base; i < bk->n0; i++) {
+        stn_move_info_t *m = &bk->infos[i - bk->base];
+        bk->moves[i - bk->base] = *go_game_move(k->g, i);
+        *m = k->info[i];
+        if (m->comment && !(m->comment = strdup(m->comment))) {
+            bk->n0 = i;   /* free only what was copied */
+            trk_backup_free(bk);
+            return NULL;
+        }
+    }
+    return bk;
+}
+
+/* Put the state kept in bk back (consumes bk). Undoes to the longest prefix the game
+ * shares with the kept moves and replays the rest (moves taken back in the feed); the
+ * game's arrays held them already, so the replay needs no new room in practice.
+ * Returns 0, or GO_ENOMEM when a replay failed (then the game lacks moves: reported). */
+static int trk_restore(stn_track_t *k, trk_backup_t *bk, stn_events_t *out)
+{
+    int rc = GO_OK, n = go_game_move_count(k->g), lim = n < bk->n0 ? n : bk->n0, c = bk->base;
+    while (c < lim) {
+        const go_move_t *a = go_game_move(k->g, c), *b = &bk->moves[c - bk->base];
+        if (a->kind != b->kind || a->color != b->color || a->point != b->point)
+            break;
+        c++;
+    }
+    while (go_game_move_count(k->g) > c)
+        go_game_undo(k->g);
+    for (int i = c; i < bk->n0 && rc == GO_OK; i++) {
+        const go_move_t *m = &bk->moves[i - bk->base];
+        if (m->kind == GO_MOVE_PLAY)
+            rc = go_game_play_tolerant(k->g, m->color, m->point, NULL);
+        else if (m->kind == GO_MOVE_PASS)
+            rc = go_game_pass(k->g, m->color, true);
+        else
+            rc = go_game_resign(k->g, m->color);
+    }
+    stn_move_info_t *info = k->info;
+    int capinfo = k->capinfo, ninfo = k->ninfo;
+    *k = bk->st;
+    k->info = info;
+    k->capinfo = capinfo;
+    k->ninfo = ninfo;
+    trk_info_truncate(k, bk->base);
+    for (int i = bk->base; i < bk->n0; i++) {   /* capinfo >= n0: no allocation */
+        k->info[k->ninfo++] = bk->infos[i - bk->base];
+        bk->infos[i - bk->base].comment = NULL;
+    }
+    trk_info_truncate(k, go_game_move_count(k->g));
+    out->n = bk->nevents;
+    trk_backup_free(bk);
+    return rc == GO_OK ? GO_OK : GO_ENOMEM;
+}
+
 int stn_track_feed(stn_track_t *k, const stn_view_t *v, stn_events_t *out)
 {
     if (!v || v->size != k->size)
@@ -1102,6 +1244,9 @@ int stn_track_feed(stn_track_t *k, const stn_view_t *v, stn_events_t *out)
         return rc;
     if (go_game_over(k->g))
         return 0;   /* the count after the end belongs to the scoring session */
+    trk_backup_t *bk = trk_backup(k, out);
+    if (!bk)
+        return GO_ENOMEM;
     trk_clean(k);
     uint8_t ack0[GO_CELLS];
     memcpy(ack0, k->ack, sizeof ack0);
@@ -1158,20 +1303,19 @@ int stn_track_feed(stn_track_t *k, const stn_view_t *v, stn_events_t *out)
             /* Nudges or moves? Compare reading the stones as nudges with reading them
              * all as moves (a capture may explain the missing stone). */
             int cost_n = 6 * nn, cost_m;   /* a nudge is rarer than a wrong colour (5) */
-            if (na > 0) {
-                trk_search(k, d, adds, na, v, plan);
-                if (plan->n < na) {
-                    rc = GO_ENOMEM;
-                    goto done;
-                }
-            }
-            cost_n += trk_cost(k, d, na > 0 ? plan : NULL, nu, nn, run);
-            trk_search(k, d, d->a, d->na, v, plan2);
-            if (plan2->n < d->na) {
+            if (na > 0 && (rc = trk_search(k, d, adds, na, v, plan)) != GO_OK)
+                goto done;
+            int cn = trk_cost(k, d, na > 0 ? plan : NULL, nu, nn, run);
+            if (cn < 0 || (rc = trk_search(k, d, d->a, d->na, v, plan2)) != GO_OK) {
                 rc = GO_ENOMEM;
                 goto done;
             }
+            cost_n += cn;
             cost_m = trk_cost(k, d, plan2, NULL, 0, run);
+            if (cost_m < 0) {
+                rc = cost_m;
+                goto done;
+            }
             if (cost_m < cost_n) {
                 nn = 0;
                 na = d->na;
@@ -1181,16 +1325,17 @@ int stn_track_feed(stn_track_t *k, const stn_view_t *v, stn_events_t *out)
                 *plan = *plan2;
             }
         } else if (na > 0 || nrest > 0) {
-            trk_search(k, d, adds, na, v, plan);
-            if (plan->n < na) {
-                rc = GO_ENOMEM;
+            if ((rc = trk_search(k, d, adds, na, v, plan)) != GO_OK)
                 goto done;
-            }
         }
         if (plan->n > 0) {
             trk_score_t sc;
             trk_play(k, plan->steps, plan->n, run, &sc);
             trk_unplay(k, run);
+            if (run->oom) {
+                rc = GO_ENOMEM;
+                goto done;
+            }
         } else {
             memset(run->captured, 0, sizeof run->captured);
         }
@@ -1200,9 +1345,11 @@ int stn_track_feed(stn_track_t *k, const stn_view_t *v, stn_events_t *out)
         const go_move_t *last = nm > 0 ? go_game_move(k->g, nm - 1) : NULL;
         int same = 0, returned = na > 0;
         uint8_t lastcap[GO_CELLS];
-        if (last && last->kind == GO_MOVE_PLAY && na > 0 && trk_in(rest, nrest, last->point))
-            trk_last_captures(k, lastcap);
-        else
+        if (last && last->kind == GO_MOVE_PLAY && na > 0 && trk_in(rest, nrest, last->point)) {
+            if ((rc = trk_last_captures(k, lastcap)) != GO_OK)
+                goto done;
+            last = go_game_move(k->g, nm - 1);
+        } else
             memset(lastcap, 0, sizeof lastcap);
         for (int j = 0; last && j < na; j++) {
             same |= adds[j].c == last->color;
@@ -1230,7 +1377,8 @@ int stn_track_feed(stn_track_t *k, const stn_view_t *v, stn_events_t *out)
                          "the move at %s was not seen (played onto a dead stone not yet taken "
                          "off, or captured at once): read from the moves around it%s", hp,
                          plan->nhidden > 1 ? "; other points fitted too" : "");
-                stn_track_note(k, first, note);
+                if ((rc = stn_track_note(k, first, note)) != GO_OK)
+                    goto done;
                 if (plan->nhidden > 1) {
                     stn_event_t e;
                     trk_ev(&e, STN_EV_AMBIGUOUS, GO_EMPTY, first + 1, v->frame, v->t,
@@ -1250,8 +1398,8 @@ int stn_track_feed(stn_track_t *k, const stn_view_t *v, stn_events_t *out)
                          "%d stones at once: %d of %d orders fit the rules; recorded the one "
                          "with the closest replies: ", plan->n, plan->nfit, plan->norders);
                 trk_ev_list(&e, 0);
-                stn_track_note(k, first, e.msg);
-                if ((rc = stn_events_push(out, &e)) != GO_OK)
+                if ((rc = stn_track_note(k, first, e.msg)) != GO_OK ||
+                    (rc = stn_events_push(out, &e)) != GO_OK)
                     goto done;
             }
             mover = plan->steps[plan->n - 1].c;
@@ -1306,6 +1454,13 @@ int stn_track_feed(stn_track_t *k, const stn_view_t *v, stn_events_t *out)
     if (rc == GO_OK)
         rc = moves;
 done:
+    if (rc < 0) {
+        trk_restore(k, bk, out);
+        if (rc != GO_EINVAL)
+            rc = GO_ENOMEM;
+    } else {
+        trk_backup_free(bk);
+    }
     free(d);
     free(plan);
     free(plan2);
@@ -1320,12 +1475,16 @@ int stn_track_pass(stn_track_t *k, go_color_t c, double t, stn_events_t *out)
 {
     if (c == GO_EMPTY)
         c = go_game_turn(k->g);
+    /* room for the info and the events first: once passed, nothing can fail */
     int rc = trk_info_follow(k);
     if (rc == GO_OK)
+        rc = stn_events_reserve(out, 2);
+    if (rc == GO_OK && (rc = trk_info_push(k, 0, t, t)) == GO_OK) {
         rc = go_game_pass(k->g, c, false);
+        if (rc != GO_OK)
+            trk_info_truncate(k, k->ninfo - 1);
+    }
     if (rc != GO_OK)
-        return rc;
-    if ((rc = trk_info_push(k, 0, t, t)) != GO_OK)
         return rc;
     stn_event_t e;
     int n = go_game_move_count(k->g);
@@ -1343,6 +1502,8 @@ int stn_track_pass(stn_track_t *k, go_color_t c, double t, stn_events_t *out)
 int stn_track_undo(stn_track_t *k, double t, stn_events_t *out)
 {
     int rc = trk_info_follow(k);
+    if (rc == GO_OK)
+        rc = stn_events_reserve(out, 1);
     if (rc != GO_OK)
         return rc;
     int n = go_game_move_count(k->g);
@@ -1376,10 +1537,13 @@ int stn_track_resign(stn_track_t *k, go_color_t c, double t, stn_events_t *out)
         c = go_game_turn(k->g);
     int rc = trk_info_follow(k);
     if (rc == GO_OK)
+        rc = stn_events_reserve(out, 2);
+    if (rc == GO_OK && (rc = trk_info_push(k, 0, t, t)) == GO_OK) {
         rc = go_game_resign(k->g, c);
+        if (rc != GO_OK)
+            trk_info_truncate(k, k->ninfo - 1);
+    }
     if (rc != GO_OK)
-        return rc;
-    if ((rc = trk_info_push(k, 0, t, t)) != GO_OK)
         return rc;
     stn_event_t e;
     int n = go_game_move_count(k->g);

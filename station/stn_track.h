@@ -78,10 +78,12 @@ void stn_track_destroy(stn_track_t *k);
 
 /* Read one accepted view (its size must be the game's): record what it shows, append
  * the events to *out. Returns the number of moves recorded (>= 0), GO_EINVAL for a view
- * of the wrong size, GO_ENOMEM. */
+ * of the wrong size, GO_ENOMEM. A failed call changes nothing (game, infos, expectations,
+ * *out as before): the same view may be fed again. */
 int stn_track_feed(stn_track_t *k, const stn_view_t *v, stn_events_t *out);
 
-/* Console actions, at time t. Pass by c (GO_EMPTY: the side to move). */
+/* Console actions, at time t; on failure nothing changed. Pass by c (GO_EMPTY: the side
+ * to move). */
 int stn_track_pass(stn_track_t *k, go_color_t c, double t, stn_events_t *out);
 /* Undo the last move (its stone, still on the board, must be taken off: reported). */
 int stn_track_undo(stn_track_t *k, double t, stn_events_t *out);
