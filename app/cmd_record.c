@@ -13,11 +13,12 @@
  * (and warns) as usual; the end signals instead start the count, where those stones are
  * marked dead. The last move's stone is never gated (a takeback).
  *
- * The count: the station's (go_session: proposal, toggles, accepts). Stones seen leaving the board during
- * the count are toggled dead; the console toggles and accepts; with no players (a file or
- * folder ends while counting, or a camera run without --serve is stopped while counting)
- * the marking is accepted automatically and the run says so.
- * The result goes to RE[] through stn_set_result.
+ * The count is the station's (stn_phase, stn_count_toggle/accept over go_session): it
+ * proposes the dead stones, marks those seen leaving the board, and writes RE[] with the
+ * session's story once both accept. The console (--serve) toggles and accepts; with no
+ * players (a file or folder ends while counting, or a camera run without --serve is
+ * stopped while counting) the marking is accepted automatically and the run says so.
+ * A loss on time (--time) writes its result through stn_set_result.
  *
  * Signals: SIGINT/SIGTERM call cap_source_stop (async-signal-safe): the loop ends, the
  * record is already complete on disk (the station rewrites it after every move).
