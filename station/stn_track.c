@@ -69,6 +69,7 @@ void stn_track_defaults(stn_track_config_t *c)
     c->trust_colour = 0;
     c->max_moves = 8;
     c->warn_moved = 1;
+    c->end_by_signals = -1;
 }
 
 static const char *trk_cname(go_color_t c)
@@ -207,6 +208,10 @@ stn_track_t *stn_track_create(go_game_t *g, const stn_track_config_t *cfg)
         stn_track_defaults(&k->cfg);
     if (k->cfg.max_moves < 1)
         k->cfg.max_moves = 1;
+    if (k->cfg.end_by_signals < 0) {
+        const char *rn = go_game_rules(g)->name;
+        k->cfg.end_by_signals = rn && strcmp(rn, "chinese") == 0;
+    }
     k->size = go_game_board(g)->size;
     if (trk_info_follow(k) != GO_OK) {
         stn_track_destroy(k);
@@ -350,13 +355,17 @@ typedef struct trk_run {
                                     player took them off with it: part of the void move) */
     int result[TRK_NPTS];        /* per step: GO_OK or the reason it is void */
     int oom;                     /* an allocation failed: the trial means nothing */
+    go_color_t dropped;          /* a pass before the run dropped with a void move after
+                                    it (end_by_signals), replayed by trk_unplay */
 } trk_run_t;
+
 
 /* Play one step. Returns GO_OK (played), a void reason (recorded as a pass), GO_EOVER /
  * GO_EINVAL when nothing could be recorded, or GO_ENOMEM (nothing played: an error for
  * the caller, never a reading). *added counts game moves. */
-static int trk_step(stn_track_t *k, const trk_step_t *st, int *added)
+static int trk_step(stn_track_t *k, const trk_step_t *st, trk_run_t *run)
 {
+    int *added = &run->applied;
     int rc, why = GO_OK;
     if (st->tolerant) {
         rc = go_game_play_tolerant(k->g, st->c, st->p, &why);
@@ -372,6 +381,20 @@ static int trk_step(stn_track_t *k, const trk_step_t *st, int *added)
         return GO_OK;
     }
     if (rc == GO_EOCCUPIED || rc == GO_ESUICIDE || rc == GO_EKO || rc == GO_ESUPERKO) {
+        int nm = go_game_move_count(k->g);
+        const go_move_t *last = nm > 0 ? go_game_move(k->g, nm - 1) : NULL;
+        if (k->cfg.end_by_signals && last && last->kind == GO_MOVE_PASS) {
+            /* void after a pass: the pass and the forfeit change nothing, and two passes
+             * must not end a game whose end the players confirm: both left out */
+            go_color_t pc = last->color;
+            if (go_game_undo(k->g) != GO_OK)
+                return GO_EOVER;
+            if (*added > 0)
+                (*added)--;
+            else
+                run->dropped = pc;
+            return rc;
+        }
         int prc = go_game_pass(k->g, st->c, st->tolerant != 0);
         if (prc == GO_ENOMEM)
             return GO_ENOMEM;
@@ -380,7 +403,8 @@ static int trk_step(stn_track_t *k, const trk_step_t *st, int *added)
         (*added)++;
         return rc;
     }
-    return rc == GO_OK ? GO_EINVAL : rc;
+    /* out of turn (a strict step after a pass left out), over: not recordable */
+    return rc == GO_ENOMEM ? GO_ENOMEM : rc == GO_EOVER ? GO_EOVER : GO_EINVAL;
 }
 
 /* Mark what the (void) step would have captured on the board `before` it. */
@@ -411,6 +435,7 @@ static void trk_play(stn_track_t *k, const trk_step_t *steps, int n, trk_run_t *
     memset(sc, 0, sizeof *sc);
     run->applied = 0;
     run->oom = 0;
+    run->dropped = GO_EMPTY;
     memset(run->captured, 0, sizeof run->captured);
     /* Players answer locally: the first stone near the last move is the likelier. */
     int nm = go_game_move_count(k->g);
@@ -423,7 +448,7 @@ static void trk_play(stn_track_t *k, const trk_step_t *steps, int n, trk_run_t *
     for (int i = 0; i < n; i++) {
         uint8_t before[GO_CELLS];
         memcpy(before, go_game_board(k->g)->color, sizeof before);
-        int rc = trk_step(k, &steps[i], &run->applied);
+        int rc = trk_step(k, &steps[i], run);
         run->result[i] = rc;
         if (rc == GO_ENOMEM) {
             run->oom = 1;
@@ -458,10 +483,13 @@ static void trk_play(stn_track_t *k, const trk_step_t *steps, int n, trk_run_t *
     }
 }
 
-static void trk_unplay(stn_track_t *k, const trk_run_t *run)
+/* Undo a trial (a failure to replay a dropped pass sets run->oom). */
+static void trk_unplay(stn_track_t *k, trk_run_t *run)
 {
     for (int i = 0; i < run->applied; i++)
         go_game_undo(k->g);
+    if (run->dropped != GO_EMPTY && go_game_pass(k->g, run->dropped, true) != GO_OK)
+        run->oom = 1;
 }
 
 /* Missing stones the sequence does not explain (not captured, not played over). */
@@ -803,6 +831,12 @@ static int trk_cycle(const stn_track_t *k, go_color_t c, int p, int *at)
     return cyc;
 }
 
+/* stn_track_note, nothing when there is no move i (i < 0). */
+static int trk_note_at(stn_track_t *k, int i, const char *text)
+{
+    return i < 0 ? GO_OK : stn_track_note(k, i, text);
+}
+
 static const char *trk_void_reason(int rc)
 {
     switch (rc) {
@@ -819,6 +853,8 @@ static int trk_apply(stn_track_t *k, const trk_plan_t *plan, const stn_view_t *v
 {
     int rc = GO_OK;
     run->applied = 0;
+    run->oom = 0;
+    run->dropped = GO_EMPTY;
     memset(run->captured, 0, sizeof run->captured);
     for (int i = 0; i < plan->n && rc == GO_OK; i++) {
         const trk_step_t *st = &plan->steps[i];
@@ -833,7 +869,8 @@ static int trk_apply(stn_track_t *k, const trk_plan_t *plan, const stn_view_t *v
         }
         uint8_t before[GO_CELLS];
         memcpy(before, go_game_board(k->g)->color, sizeof before);
-        int r = trk_step(k, st, &run->applied);
+        int nbefore = go_game_move_count(k->g);
+        int r = trk_step(k, st, run);
         run->result[i] = r;
         if (r == GO_ENOMEM) {
             rc = r;
@@ -849,8 +886,10 @@ static int trk_apply(stn_track_t *k, const trk_plan_t *plan, const stn_view_t *v
             rc = stn_events_push(out, &e);
             break;
         }
-        int move = go_game_move_count(k->g);
-        if ((rc = trk_info_push(k, v->frame, v->t, v->t_clear)) != GO_OK)
+        int move = go_game_move_count(k->g), dropped = move < nbefore;
+        if (dropped)
+            trk_info_truncate(k, move);
+        else if ((rc = trk_info_push(k, v->frame, v->t, v->t_clear)) != GO_OK)
             break;
         stn_event_t e;
         if (r == GO_OK) {
@@ -891,12 +930,21 @@ static int trk_apply(stn_track_t *k, const trk_plan_t *plan, const stn_view_t *v
             if ((r == GO_EKO || r == GO_ESUPERKO) &&
                 (rc = trk_would_capture(k, st, before, run->captured)) != GO_OK)
                 break;
-            trk_ev(&e, STN_EV_VOID, st->c, move, v->frame, v->t, v->t_clear);
+            trk_ev(&e, STN_EV_VOID, st->c, dropped ? move + 2 : move, v->frame, v->t,
+                   v->t_clear);
             trk_ev_point(&e, st->p);
-            snprintf(e.msg, sizeof e.msg,
-                     "%s %s is illegal (%s): void, counted as a pass; take it back",
-                     trk_cword(st->c), pn, trk_void_reason(r));
-            if ((rc = stn_track_note(k, move - 1, e.msg)) != GO_OK ||
+            if (dropped)
+                snprintf(e.msg, sizeof e.msg,
+                         "%s %s is illegal (%s): void, counted as a pass; after %s's pass "
+                         "it does not end the game (the players confirm the end): both "
+                         "left out of the record, %s to move; take it back",
+                         trk_cword(st->c), pn, trk_void_reason(r), trk_cword(GO_OTHER(st->c)),
+                         trk_cword(GO_OTHER(st->c)));
+            else
+                snprintf(e.msg, sizeof e.msg,
+                         "%s %s is illegal (%s): void, counted as a pass; take it back",
+                         trk_cword(st->c), pn, trk_void_reason(r));
+            if ((rc = trk_note_at(k, move - 1, e.msg)) != GO_OK ||
                 (rc = stn_events_push(out, &e)) != GO_OK)
                 break;
         }
@@ -907,7 +955,7 @@ static int trk_apply(stn_track_t *k, const trk_plan_t *plan, const stn_view_t *v
                      "a %s stone was played at %s on %s's turn: recorded as %s's move",
                      st->seen == GO_BLACK ? "black" : "white", pn, trk_cword(st->c),
                      trk_cword(st->c));
-            if ((rc = stn_track_note(k, move - 1, e.msg)) != GO_OK ||
+            if ((rc = trk_note_at(k, move - 1, e.msg)) != GO_OK ||
                 (rc = stn_events_push(out, &e)) != GO_OK)
                 break;
         }
@@ -917,7 +965,7 @@ static int trk_apply(stn_track_t *k, const trk_plan_t *plan, const stn_view_t *v
             snprintf(e.msg, sizeof e.msg,
                      "%s moved twice in a row (%s) without a pass: a loss under the "
                      "competition rules (arbiter decides)", trk_cword(st->c), pn);
-            if ((rc = stn_track_note(k, move - 1, e.msg)) != GO_OK ||
+            if ((rc = trk_note_at(k, move - 1, e.msg)) != GO_OK ||
                 (rc = stn_events_push(out, &e)) != GO_OK)
                 break;
         }
@@ -928,7 +976,7 @@ static int trk_apply(stn_track_t *k, const trk_plan_t *plan, const stn_view_t *v
                      "%s %s repeats the position after move %d (a cycle of %d moves): "
                      "triple ko, quadruple ko or eternal life? a possible draw or replay",
                      trk_cword(st->c), pn, at, cyc);
-            if ((rc = stn_track_note(k, move - 1, e.msg)) != GO_OK ||
+            if ((rc = trk_note_at(k, move - 1, e.msg)) != GO_OK ||
                 (rc = stn_events_push(out, &e)) != GO_OK)
                 break;
         }
@@ -1368,7 +1416,8 @@ int stn_track_feed(stn_track_t *k, const stn_view_t *v, stn_events_t *out)
             int first = go_game_move_count(k->g);
             if ((rc = trk_apply(k, plan, v, out, run)) != GO_OK)
                 goto done;
-            moves += go_game_move_count(k->g) - first;
+            if (go_game_move_count(k->g) > first)
+                moves += go_game_move_count(k->g) - first;
             if (plan->hidden && go_game_move_count(k->g) > first) {
                 char hp[3];
                 trk_pname(plan->hidden, hp);

@@ -36,9 +36,10 @@
  *     disagreeing is listed for restoration (STN_EV_RESTORE).
  *
  * Limits: what no camera can tell apart is guessed (the order of moves that all fit, a
- * throw-in captured at once when several points fit: STN_EV_AMBIGUOUS and a comment). A
- * void move right after a pass records a second pass, which ends the game as go_game
- * counts it (the station then starts the count; stn_undo takes the pass back).
+ * throw-in captured at once when several points fit: STN_EV_AMBIGUOUS and a comment).
+ * A void move right after a pass: see end_by_signals (under the Chinese rules it never
+ * ends the game; otherwise it records a second pass, which ends the game as go_game
+ * counts it: the station then starts the count; stn_undo takes the pass back).
  */
 #ifndef KIFUCAM_STN_TRACK_H
 #define KIFUCAM_STN_TRACK_H
@@ -57,6 +58,13 @@ typedef struct stn_track_config {
                           search tries (n/2)!^2 orders) */
     int warn_moved;    /* 1 (default): moved stones and stones removed without capture
                           earn a warning (competition rules 8, 9); 0: only a restore */
+    int end_by_signals;/* -1 (default): 1 under the chinese preset, else 0. 1: the end is
+                          the players' confirmation (signals, console), never two passes
+                          made of a void move: a void move right after a pass (a forfeit,
+                          弃权一次) leaves both out of the move list (they change
+                          neither the board nor the turn; noted on the move before, and
+                          an STN_EV_VOID event). 0: a void move is a recorded pass, and
+                          one right after a pass ends the game */
 } stn_track_config_t;
 
 typedef struct stn_move_info {

@@ -124,6 +124,63 @@ static void test_void_ko(void **state)
     fx_close(&f);
 }
 
+/* A void move right after a pass (Chinese rules: the end is the players' confirmation,
+ * rule 4 of the end; a void move is a forfeit, not a signal): the game goes on, the pass
+ * and the forfeit are left out of the move list (they change neither board nor turn).
+ * Under the Japanese rules (or end_by_signals 0) it is a second pass: the game ends. */
+static void void_after_pass(const char *rules, int end_by_signals, int expect_over)
+{
+    fx_t f;
+    const char *pos = ". X . . .\nX . X . .\n. X . . .\n. . . . .\n. . . . .\n";
+    stn_track_config_t cfg;
+    stn_track_defaults(&cfg);
+    cfg.end_by_signals = end_by_signals;
+    fx_open(&f, rules, pos, GO_BLACK, &cfg);
+    assert_int_equal(stn_track_pass(f.k, GO_EMPTY, 1.0, &f.ev), GO_OK);
+    assert_int_equal(go_game_move_count(f.g), 1);
+    /* White plays into Black's eye: suicide, void */
+    const char *bad = ". X . . .\nX O X . .\n. X . . .\n. . . . .\n. . . . .\n";
+    fx_feed(&f, bad);
+    const stn_event_t *e = stn_events_find(&f.ev, STN_EV_VOID);
+    assert_non_null(e);
+    assert_int_equal(e->color, GO_WHITE);
+    assert_int_equal(go_game_check(f.g), GO_OK);
+    assert_int_equal(go_game_over(f.g), expect_over);
+    if (expect_over) {
+        assert_int_equal(go_game_move_count(f.g), 2);
+        fx_close(&f);
+        return;
+    }
+    assert_non_null(strstr(e->msg, "does not end the game"));
+    assert_int_equal(go_game_move_count(f.g), 0);
+    assert_null(stn_track_info(f.k, 0));
+    assert_int_equal(go_game_turn(f.g), GO_BLACK);
+    assert_int_equal(stn_track_disagreements(f.k, NULL, 0), 1);
+    /* the stone taken back, Black plays on: recorded */
+    assert_int_equal(fx_feed(&f, pos), 0);
+    assert_non_null(stn_events_find(&f.ev, STN_EV_AGREES));
+    assert_int_equal(fx_feed(&f, ". X . . .\nX . X . .\n. X . . .\n. . . X .\n. . . . .\n"), 1);
+    assert_int_equal(go_game_move_count(f.g), 1);
+    assert_int_equal(go_game_move(f.g, 0)->color, GO_BLACK);
+    assert_int_equal(go_game_move(f.g, 0)->point, st_pt(5, "dd"));
+    assert_false(go_game_over(f.g));
+    fx_close(&f);
+}
+
+static void test_void_after_pass_chinese(void **state)
+{
+    (void)state;
+    void_after_pass("chinese", -1, 0);
+    void_after_pass("japanese", 1, 0);
+}
+
+static void test_void_after_pass_ends_otherwise(void **state)
+{
+    (void)state;
+    void_after_pass("japanese", -1, 1);
+    void_after_pass("chinese", 0, 1);
+}
+
 static void test_two_in_a_row(void **state)
 {
     (void)state;
@@ -240,6 +297,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_void_occupied),
         cmocka_unit_test(test_void_suicide),
+        cmocka_unit_test(test_void_after_pass_chinese),
+        cmocka_unit_test(test_void_after_pass_ends_otherwise),
         cmocka_unit_test(test_void_ko),
         cmocka_unit_test(test_two_in_a_row),
         cmocka_unit_test(test_removed_twice_is_a_loss),
