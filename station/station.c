@@ -28,9 +28,17 @@ struct stn {
     go_session_t *sess;            /* during and after the count */
     uint8_t removed[GO_CELLS];     /* count: stones seen taken off the board */
     int outside[4][3];             /* stones last seen outside each corner, per colour */
+    clk_t *clk;                    /* the time control, or NULL */
+    int clk_started;
+    double clk_now;                /* the furthest time given to the clock */
+    int clk_arb, clk_ref;          /* paused by the arbiter / for a warning */
+    int time_lost;                 /* a flag fell: the game is over on time */
+    char announce[48], announce_zh[48];   /* the last call */
 };
 
 static int stn_sync_phase(stn_t *s, double t);
+static int stn_clock_advance(stn_t *s, double t);
+static int stn_clock_follow(stn_t *s, double t);
 
 static double stn_now(void)
 {
@@ -88,7 +96,10 @@ static int stn_after(stn_t *s, int rc)
 {
     if (rc < 0)
         return rc;
-    if (go_game_move_count(s->game) != s->last_written || s->write_err || s->ev.n > 0) {
+    int changed = 0;   /* clock calls alone change nothing in the record */
+    for (int i = 0; i < s->ev.n && !changed; i++)
+        changed = s->ev.v[i].kind != STN_EV_CLOCK;
+    if (go_game_move_count(s->game) != s->last_written || s->write_err || changed) {
         int w = stn_write(s);
         if (w != GO_OK)
             return w;
@@ -165,6 +176,19 @@ stn_t *stn_create(const stn_config_t *cfg, int *err)
         if (!(s->trk = stn_track_create(s->game, &s->cfg.track)))
             goto fail;
     }
+    if (s->cfg.time_control) {
+        clk_spec_t spec;
+        rc = GO_EINVAL;
+        if (clk_spec_parse(s->cfg.time_control, &spec, NULL, 0) != CLK_OK)
+            goto fail;
+        rc = GO_ENOMEM;
+        if (!(s->clk = clk_create(&spec)))
+            goto fail;
+        if (clk_sgf_header(s->clk, s->meta.tm, sizeof s->meta.tm, s->meta.ot,
+                           sizeof s->meta.ot) != CLK_OK)
+            s->meta.tm[0] = s->meta.ot[0] = '\0';
+    }
+    s->cfg.time_control = NULL;
     s->cfg.black = s->cfg.white = s->cfg.date = s->cfg.rules = NULL;
     if (!(s->stab = stn_stab_create(&s->cfg.stab))) {
         rc = GO_ENOMEM;
@@ -190,6 +214,7 @@ void stn_destroy(stn_t *s)
     if (!s)
         return;
     go_session_destroy(s->sess);
+    clk_destroy(s->clk);
     stn_track_destroy(s->trk);
     stn_stab_destroy(s->stab);
     go_game_destroy(s->game);
@@ -371,13 +396,20 @@ int stn_feed_view(stn_t *s, const stn_view_t *v)
         int rc = stn_after(s, stn_count_view(s, v));
         return rc < 0 ? rc : s->ev.n;
     }
+    int rc = stn_clock_advance(s, v->t_clear);   /* the moves were made by then */
+    if (rc < 0 || s->time_lost)
+        return rc < 0 ? rc : (rc = stn_after(s, 0)) < 0 ? rc : s->ev.n;
     double t0 = stn_now();
-    int rc = stn_track_feed(s->trk, v, &s->ev);
+    rc = stn_track_feed(s->trk, v, &s->ev);
     s->stats.views++;
     s->stats.track_s += stn_now() - t0;
     if (rc >= 0) {
         int ph = stn_sync_phase(s, v->t);   /* void passes may end the game */
         rc = ph < 0 ? ph : rc;
+    }
+    if (rc >= 0) {
+        int ck = stn_clock_follow(s, v->t);
+        rc = ck < 0 ? ck : rc;
     }
     rc = stn_after(s, rc);
     return rc < 0 ? rc : s->ev.n;
@@ -407,7 +439,14 @@ int stn_feed(stn_t *s, const vis_snapshot_t *snap)
     double t1 = stn_now();
     s->stats.frames++;
     s->stats.stab_s += t1 - t0;
-    if (rc == 1 && s->phase == STN_PHASE_COUNT) {
+    if (rc >= 0) {
+        int ck = stn_clock_advance(s, snap->t - s->cfg.stab.stable_s - STN_CLOCK_LAG_S);
+        if (ck < 0)
+            return ck;
+    }
+    if (rc == 1 && s->time_lost) {
+        rc = stn_after(s, 0);
+    } else if (rc == 1 && s->phase == STN_PHASE_COUNT) {
         rc = stn_after(s, stn_count_view(s, &v));
     } else if (rc == 1) {
         rc = stn_track_feed(s->trk, &v, &s->ev);
@@ -417,7 +456,13 @@ int stn_feed(stn_t *s, const vis_snapshot_t *snap)
             int ph = stn_sync_phase(s, v.t);   /* void passes may end the game */
             rc = ph < 0 ? ph : rc;
         }
+        if (rc >= 0) {
+            int ck = stn_clock_follow(s, v.t);
+            rc = ck < 0 ? ck : rc;
+        }
         rc = stn_after(s, rc);
+    } else if (rc >= 0 && s->ev.n > 0) {
+        rc = stn_after(s, 0);   /* clock calls; a loss on time */
     }
     return rc < 0 ? rc : s->ev.n;
 }
@@ -433,18 +478,34 @@ static int stn_action_done(stn_t *s, int rc, double t)
 {
     if (rc == GO_OK)
         rc = stn_sync_phase(s, t);
+    if (rc == GO_OK)
+        rc = stn_clock_follow(s, t);
     return stn_after(s, rc);
+}
+
+/* Before a console action at t: the clock up to t; GO_EOVER once lost on time. */
+static int stn_action_begin(stn_t *s, double t)
+{
+    stn_events_clear(&s->ev);
+    int rc = stn_clock_advance(s, t);
+    if (rc < 0)
+        return rc;
+    return s->time_lost ? GO_EOVER : GO_OK;
 }
 
 int stn_pass(stn_t *s, double t)
 {
-    stn_events_clear(&s->ev);
+    int rc = stn_action_begin(s, t);
+    if (rc != GO_OK)
+        return stn_after(s, rc);
     return stn_action_done(s, stn_track_pass(s->trk, GO_EMPTY, t, &s->ev), t);
 }
 
 int stn_undo(stn_t *s, double t)
 {
-    stn_events_clear(&s->ev);
+    int rc = stn_action_begin(s, t);
+    if (rc != GO_OK)
+        return stn_after(s, rc);
     if (s->phase == STN_PHASE_DONE && s->meta.result[0] && !go_game_resigned(s->game)) {
         s->meta.result[0] = '\0';   /* the count is undone with the last pass */
         s->phase = STN_PHASE_COUNT;
@@ -456,16 +517,19 @@ int stn_undo(stn_t *s, double t)
 
 int stn_resign(stn_t *s, go_color_t c, double t)
 {
-    stn_events_clear(&s->ev);
+    int rc = stn_action_begin(s, t);
+    if (rc != GO_OK)
+        return stn_after(s, rc);
     return stn_action_done(s, stn_track_resign(s->trk, c, t, &s->ev), t);
 }
 
 int stn_end(stn_t *s, double t)
 {
-    stn_events_clear(&s->ev);
+    int rc = stn_action_begin(s, t);
+    if (rc != GO_OK)
+        return stn_after(s, rc);
     if (go_game_over(s->game))
         return GO_EOVER;
-    int rc = GO_OK;
     while (rc == GO_OK && !go_game_over(s->game))
         rc = stn_track_pass(s->trk, GO_EMPTY, t, &s->ev);
     return stn_action_done(s, rc, t);
@@ -536,6 +600,9 @@ int stn_outside(stn_t *s, stn_corner_t c, int nblack, int nwhite, double t)
     stn_events_clear(&s->ev);
     if ((int)c < 0 || c > STN_CORNER_BL || nblack < 0 || nwhite < 0)
         return GO_EINVAL;
+    int ck = stn_clock_advance(s, t);
+    if (ck < 0)
+        return ck;
     int add[3] = { 0, nblack - s->outside[c][GO_BLACK], nwhite - s->outside[c][GO_WHITE] };
     s->outside[c][GO_BLACK] = nblack;
     s->outside[c][GO_WHITE] = nwhite;
@@ -545,7 +612,7 @@ int stn_outside(stn_t *s, stn_corner_t c, int nblack, int nwhite, double t)
     else if (c == stn_seat_corner(stn_opposite(s->cfg.black_edge)))
         p = GO_WHITE;
     if (p == GO_EMPTY || s->phase != STN_PHASE_PLAY)
-        return GO_OK;   /* not a seat's corner, or the game is over: stones put aside */
+        return stn_after(s, GO_OK);   /* not a seat's corner, or over: stones put aside */
     int own = p == GO_BLACK ? nblack : nwhite;
     if (add[p] > 0 && own >= 2)
         return stn_action_done(s, stn_track_resign(s->trk, p, t, &s->ev), t);
@@ -565,4 +632,288 @@ int stn_outside(stn_t *s, stn_corner_t c, int nblack, int nwhite, double t)
         return stn_action_done(s, stn_track_pass(s->trk, p, t, &s->ev), t);
     }
     return GO_OK;
+}
+
+/* ---- the clock ---- */
+
+static int64_t stn_ms(double t)
+{
+    return (int64_t)(t * 1000.0 + (t >= 0 ? 0.5 : -0.5));
+}
+
+static const char *stn_cword(go_color_t c)
+{
+    return c == GO_BLACK ? "Black" : c == GO_WHITE ? "White" : "nobody";
+}
+
+static int stn_clock_event(stn_t *s, go_color_t side, double t, const char *en,
+                           const char *zh)
+{
+    stn_event_t e;
+    memset(&e, 0, sizeof e);
+    e.kind = STN_EV_CLOCK;
+    e.color = side;
+    e.t = e.t_hand = t;
+    e.move = go_game_move_count(s->game);
+    snprintf(e.msg, sizeof e.msg, "%s", en);
+    snprintf(e.zh, sizeof e.zh, "%s", zh ? zh : "");
+    return stn_events_push(&s->ev, &e);
+}
+
+/* The calls queued by the clock, as events (the last one kept for the overlay). */
+static int stn_clock_drain(stn_t *s)
+{
+    clk_event_t ce;
+    while (clk_next_event(s->clk, &ce)) {
+        snprintf(s->announce, sizeof s->announce, "%s", ce.en);
+        snprintf(s->announce_zh, sizeof s->announce_zh, "%s", ce.zh);
+        char en[STN_EV_MSG];
+        snprintf(en, sizeof en, "%s: %s", stn_cword((go_color_t)ce.side), ce.en);
+        int rc = stn_clock_event(s, (go_color_t)ce.side, (double)ce.t_ms / 1000.0, en, ce.zh);
+        if (rc != GO_OK)
+            return rc;
+    }
+    return GO_OK;
+}
+
+/* A flag fell: the game is over on time (RE[] B+T / W+T). */
+static int stn_time_loss(stn_t *s, double t)
+{
+    int64_t lt = 0;
+    clk_side_t loser = clk_loser(s->clk, &lt);
+    const char *re = clk_sgf_result(s->clk);
+    s->time_lost = 1;
+    s->phase = STN_PHASE_DONE;
+    snprintf(s->meta.result, sizeof s->meta.result, "%s", re ? re : "");
+    s->last_written = -1;
+    stn_event_t e;
+    memset(&e, 0, sizeof e);
+    e.kind = STN_EV_END;
+    e.color = GO_OTHER((go_color_t)loser);
+    e.t = e.t_hand = t;
+    e.move = go_game_move_count(s->game);
+    snprintf(e.msg, sizeof e.msg, "%s loses on time at %.1f s: %s", stn_cword((go_color_t)loser),
+             (double)lt / 1000.0, re ? re : "");
+    int n = go_game_move_count(s->game);
+    int rc = n > 0 ? stn_track_note(s->trk, n - 1, e.msg) : GO_OK;
+    if (rc == GO_OK)
+        rc = stn_events_push(&s->ev, &e);
+    return rc;
+}
+
+/* Bring the clock to t (started at the first time seen), its calls to events; a loss on
+ * time ends the game. */
+static int stn_clock_advance(stn_t *s, double t)
+{
+    if (!s->clk || s->time_lost)
+        return GO_OK;
+    if (!s->clk_started) {
+        if (s->phase != STN_PHASE_PLAY)
+            return GO_OK;
+        if (clk_start(s->clk, (clk_side_t)go_game_turn(s->game), stn_ms(t)) != CLK_OK)
+            return GO_EINVAL;
+        s->clk_started = 1;
+        s->clk_now = t;
+    } else if (t > s->clk_now) {
+        clk_update(s->clk, stn_ms(t));
+        s->clk_now = t;
+    }
+    int rc = stn_clock_drain(s);
+    if (rc == GO_OK && clk_loser(s->clk, NULL) != CLK_NONE)
+        rc = stn_time_loss(s, t);
+    return rc;
+}
+
+/* Pause or resume as the arbiter, a warning and the phase want it, at t. */
+static int stn_clock_pauses(stn_t *s, double t)
+{
+    int want = s->clk_arb || s->clk_ref || s->phase != STN_PHASE_PLAY;
+    if (want && !clk_paused(s->clk)) {
+        if (clk_pause(s->clk, stn_ms(t)) != CLK_OK)
+            return GO_OK;
+        return stn_clock_event(s, GO_EMPTY, t,
+                               s->clk_arb ? "the clock is paused by the arbiter"
+                               : s->clk_ref ? "the clock is paused: restore the board"
+                                            : "the clock is stopped: the game ended",
+                               s->clk_arb ? "\xe6\x9a\x82\xe5\x81\x9c" : "\xe5\x81\x9c\xe9\x92\x9f");
+    }
+    if (!want && clk_paused(s->clk)) {
+        if (clk_resume(s->clk, stn_ms(t)) != CLK_OK)
+            return GO_OK;
+        return stn_clock_event(s, GO_EMPTY, t, "the clock runs again",
+                               "\xe7\xbb\xa7\xe7\xbb\xad");
+    }
+    return GO_OK;
+}
+
+/* After the tracker or an action changed the game (events of this call): the movers'
+ * clocks stop at the time their hands left the board, BL/WL per move, warnings pause,
+ * the clock follows the side to move (takebacks), the phase. */
+static int stn_clock_follow(stn_t *s, double t)
+{
+    if (!s->clk || s->time_lost || !s->clk_started)
+        return GO_OK;
+    int rc = GO_OK, nev = s->ev.n;
+    for (int i = 0; i < nev && rc == GO_OK; i++) {
+        const stn_event_t e = s->ev.v[i];
+        if (e.kind == STN_EV_WARNING) {
+            s->clk_ref = 1;
+        } else if (e.kind == STN_EV_AGREES) {
+            s->clk_ref = 0;
+        } else if (e.kind == STN_EV_MOVE || e.kind == STN_EV_PASS || e.kind == STN_EV_VOID) {
+            go_color_t c = e.color;
+            int r = e.kind == STN_EV_MOVE ? clk_move(s->clk, (clk_side_t)c, stn_ms(e.t_hand))
+                                          : clk_pass(s->clk, (clk_side_t)c, stn_ms(e.t_hand));
+            if (r == CLK_EOVER) {
+                rc = stn_clock_drain(s);
+                return rc == GO_OK ? stn_time_loss(s, t) : rc;
+            }
+            const go_move_t *m = e.move > 0 ? go_game_move(s->game, e.move - 1) : NULL;
+            double left;
+            int ob;
+            if (r == CLK_OK && m && m->color == c &&
+                clk_sgf_move(s->clk, (clk_side_t)c, &left, &ob) == CLK_OK)
+                stn_track_set_time(s->trk, e.move - 1, left, ob);
+        }
+    }
+    if (rc == GO_OK)
+        rc = stn_clock_drain(s);
+    /* the clock runs for the side to move (a takeback, a pass left out) */
+    clk_side_t run = clk_running(s->clk);
+    go_color_t turn = go_game_turn(s->game);
+    if (rc == GO_OK && run != CLK_NONE && !go_game_over(s->game) && (go_color_t)run != turn)
+        clk_pass(s->clk, run, stn_ms(t));
+    if (rc == GO_OK)
+        rc = stn_clock_pauses(s, t);
+    return rc;
+}
+
+const clk_t *stn_clock(const stn_t *s)
+{
+    return s->clk;
+}
+
+int stn_clock_tick(stn_t *s, double t)
+{
+    stn_events_clear(&s->ev);
+    int rc = stn_clock_advance(s, t);
+    rc = stn_after(s, rc);
+    return rc < 0 ? rc : s->ev.n;
+}
+
+int stn_clock_pause(stn_t *s, double t)
+{
+    int rc = stn_action_begin(s, t);
+    if (rc == GO_OK && !s->clk)
+        rc = GO_EINVAL;
+    if (rc == GO_OK && s->clk_arb)
+        rc = GO_ETURN;
+    if (rc != GO_OK)
+        return stn_after(s, rc);
+    s->clk_arb = 1;
+    if (!s->clk_started) {   /* paused before the first move: start, then hold */
+        int r = stn_clock_advance(s, t);
+        if (r < 0)
+            return r;
+    }
+    return stn_after(s, stn_clock_pauses(s, t));
+}
+
+int stn_clock_resume(stn_t *s, double t)
+{
+    int rc = stn_action_begin(s, t);
+    if (rc == GO_OK && !s->clk)
+        rc = GO_EINVAL;
+    if (rc == GO_OK && !s->clk_arb)
+        rc = GO_ETURN;
+    if (rc != GO_OK)
+        return stn_after(s, rc);
+    s->clk_arb = 0;
+    return stn_after(s, stn_clock_pauses(s, t));
+}
+
+int stn_clock_adjust(stn_t *s, go_color_t c, double delta_s, double t)
+{
+    int rc = stn_action_begin(s, t);
+    if (rc == GO_OK && (!s->clk || (c != GO_BLACK && c != GO_WHITE)))
+        rc = GO_EINVAL;
+    if (rc != GO_OK)
+        return stn_after(s, rc);
+    if (clk_adjust(s->clk, (clk_side_t)c, stn_ms(delta_s), stn_ms(t)) != CLK_OK)
+        return stn_after(s, GO_EINVAL);
+    char en[STN_EV_MSG];
+    snprintf(en, sizeof en, "the arbiter %s %.0f s %s %s's clock", delta_s >= 0 ? "adds" : "takes",
+             delta_s >= 0 ? delta_s : -delta_s, delta_s >= 0 ? "to" : "from", stn_cword(c));
+    rc = stn_clock_event(s, c, t, en, "");
+    if (rc == GO_OK)
+        rc = stn_clock_advance(s, t);   /* adjusted to zero: falls now */
+    return stn_after(s, rc);
+}
+
+/* "20:34", "1:02:03" (time left, whole seconds rounded up, as clocks show it). */
+static void stn_clock_text(int64_t ms, char *out, size_t len)
+{
+    long long sec = ms > 0 ? (ms + 999) / 1000 : 0;
+    if (sec >= 3600)
+        snprintf(out, len, "%lld:%02lld:%02lld", sec / 3600, sec / 60 % 60, sec % 60);
+    else
+        snprintf(out, len, "%lld:%02lld", sec / 60, sec % 60);
+}
+
+/* Append txt to buf[0..len) at pos, as it is (raw) or as a JSON string body (escaped;
+ * the calls are plain UTF-8 text). Returns the new full length. */
+static size_t stn_json_str(char *buf, size_t len, size_t pos, const char *txt, int raw)
+{
+    for (const char *c = txt; *c; c++) {
+        unsigned char u = (unsigned char)*c;
+        char tmp[8];
+        int n = raw ? snprintf(tmp, sizeof tmp, "%c", u)
+                : u == '"' || u == '\\' ? snprintf(tmp, sizeof tmp, "\\%c", u)
+                : u < 0x20 ? snprintf(tmp, sizeof tmp, "\\u%04x", u)
+                           : snprintf(tmp, sizeof tmp, "%c", u);
+        for (int i = 0; i < n; i++, pos++)
+            if (pos + 1 < len)
+                buf[pos] = tmp[i];
+    }
+    return pos;
+}
+
+int stn_clock_json(const stn_t *s, double now, char *buf, size_t len)
+{
+    if (!s->clk)
+        return GO_EINVAL;
+    char part[2][160];
+    const clk_spec_t *sp = clk_get_spec(s->clk);
+    for (int i = 0; i < 2; i++) {
+        clk_side_t side = i == 0 ? CLK_BLACK : CLK_WHITE;
+        clk_view_t v;
+        memset(&v, 0, sizeof v);
+        if (clk_view(s->clk, side, stn_ms(now), &v) != CLK_OK)
+            v.main_ms = 0;
+        int64_t left = v.in_overtime ? v.period_ms : v.main_ms;
+        char txt[32], extra[32] = "";
+        stn_clock_text(left, txt, sizeof txt);
+        if (v.lost)
+            snprintf(txt, sizeof txt, "time");
+        if (v.in_overtime && sp->system == CLK_CANADIAN)
+            snprintf(extra, sizeof extra, ",\"moves\":%d", v.moves_left);
+        else if (sp->system == CLK_BYOYOMI || sp->system == CLK_CHINESE)
+            snprintf(extra, sizeof extra, ",\"periods\":%d", v.periods);
+        snprintf(part[i], sizeof part[i], "{\"left\":%.1f%s,\"text\":\"%s%s\"%s}",
+                 (double)(left > 0 ? left : 0) / 1000.0, extra, txt,
+                 v.in_overtime && !v.lost ? " (overtime)" : "", v.lost ? ",\"lost\":true" : "");
+    }
+    clk_side_t run = clk_running(s->clk);
+    int n = snprintf(buf, len, "{\"B\":%s,\"W\":%s,\"running\":%s,\"paused\":%s,\"announce\":\"",
+                     part[0], part[1],
+                     run == CLK_BLACK ? "\"B\"" : run == CLK_WHITE ? "\"W\"" : "null",
+                     clk_paused(s->clk) ? "true" : "false");
+    size_t pos = n > 0 ? (size_t)n : 0;
+    pos = stn_json_str(buf, len, pos, s->announce, 0);
+    pos = stn_json_str(buf, len, pos, "\",\"announce_zh\":\"", 1);
+    pos = stn_json_str(buf, len, pos, s->announce_zh, 0);
+    pos = stn_json_str(buf, len, pos, "\"}", 1);
+    if (len)
+        buf[pos < len ? pos : len - 1] = '\0';
+    return (int)pos;
 }

@@ -8,6 +8,8 @@
  *   console:         stn_pass(s, t) / stn_undo(s, t) / stn_resign(s, color, t) / stn_end(s, t)
  *   signals:         stn_outside(s, corner, nblack, nwhite, t)   // stones beside the board
  *   the count:       stn_phase(s), stn_count_toggle(s, p, by, t), stn_count_accept(s, c, t)
+ *   the clock:       cfg.time_control = "main=60m,byoyomi=5x60s"; stn_clock_json(s, now, ...)
+ *                    stn_clock_pause / stn_clock_resume / stn_clock_adjust (arbiter)
  *   stn_game(s), stn_session(s), stn_record_text(s), stn_stats(s), stn_destroy(s);
  *
  * Each frame goes through the stabiliser (stn_stab.h); an accepted view goes to the
@@ -32,6 +34,7 @@
 #include "station/stn_record.h"
 #include "station/stn_stab.h"
 #include "station/stn_track.h"
+#include "clock/clk.h"
 #include "vision/vis_snapshot.h"
 
 #define STN_KOMI_DEFAULT (-100000)   /* komi2 value meaning "the rules' standard komi" */
@@ -56,6 +59,8 @@ typedef struct stn_config {
                                   at the opposite one; default STN_EDGE_BOTTOM */
     stn_stab_config_t stab;    /* stabiliser settings (stn_stab_defaults) */
     stn_track_config_t track;  /* tracker and referee settings (stn_track_defaults) */
+    const char *time_control;  /* the clock: a spec of clock/clk.h ("main=60m,byoyomi=5x60s",
+                                  "main=115m,chinese=5", ...), or NULL (default): none */
 } stn_config_t;
 
 typedef struct stn stn_t;
@@ -123,6 +128,48 @@ const stn_meta_t *stn_meta(const stn_t *s);
 int stn_record_text(const stn_t *s, char **text);
 /* 0 when the file on disk is up to date, else the last write's error (GO_EIO). */
 int stn_record_status(const stn_t *s);
+
+/* ---- the clock (cfg.time_control) ----
+ *
+ * Time is the station's time base (the views' and snapshots' t, the actions' t). The
+ * clock starts, with the side to move, at the first time the station sees (the first
+ * frame, view or action). The mover's clock stops at the time the hand left the board
+ * (the view's t_clear), not when the move was seen; the opponent's runs from then. A pass
+ * (console, end signal) and a void move (counted as a pass) are moves for the clock. A
+ * takeback gives the turn back: the clock follows the side to move.
+ * Live frames (stn_feed) advance the clock to the frame's time less a lag (stab.stable_s
+ * + STN_CLOCK_LAG_S): a move whose hand left the board in time but is seen later is never
+ * a loss; the calls come that much late. Scripted views (stn_feed_view) advance it to
+ * their t_clear; actions to their t.
+ * Referee stops: a warning (stones moved or removed without capture) pauses the clock
+ * until the board agrees with the record again (STN_EV_AGREES); a mere disagreement (a
+ * void stone or dead stones not yet taken off) does not: the side to move is thinking.
+ * The arbiter's pause holds until his resume. The clock also stops while the count runs
+ * and after the end (an undo back into play resumes it).
+ * The calls (clk.h: 30, 40, 50 s..., the periods left, 1 to 9, the loss) and pauses are
+ * STN_EV_CLOCK events (msg English, zh Chinese). A loss on time ends the game: RE[] B+T or
+ * W+T, phase DONE (STN_EV_END), the record rewritten; views are no longer read.
+ * The record gets TM and OT in the header, BL/WL (with OB/OW in overtime) on every move. */
+#define STN_CLOCK_LAG_S 0.3
+
+/* The clock, or NULL when no time control runs. Read-only (use the calls below). */
+const clk_t *stn_clock(const stn_t *s);
+/* The arbiter pauses / resumes the clock at t. 0, GO_EINVAL (no clock), GO_ETURN (already
+ * paused / not paused by the arbiter), GO_EOVER (the game is over on time). */
+int stn_clock_pause(stn_t *s, double t);
+int stn_clock_resume(stn_t *s, double t);
+/* The arbiter adds delta_s seconds (negative: takes away) to c's time at t (main time, or
+ * the current period in overtime). 0, GO_EINVAL, GO_EOVER. */
+int stn_clock_adjust(stn_t *s, go_color_t c, double delta_s, double t);
+/* Advance the clock to t (a timer between frames: calls and a loss on time come without a
+ * new frame). Returns the number of events (stn_events) or a GO_E* code. */
+int stn_clock_tick(stn_t *s, double t);
+/* The "clock" object of the web state (web/web.h, web_state_info_t.clock_json) as of
+ * `now`: {"B":{"left":1234.5,"periods":3,"text":"20:34"},"W":{...},"running":"B",
+ * "paused":false,"announce":"10","announce_zh":"..."}; "periods" in byo-yomi, "moves" in
+ * Canadian overtime, "lost":true for a fallen flag. Writes at most len bytes with a NUL and
+ * returns the full length (as snprintf), or GO_EINVAL when no clock runs. */
+int stn_clock_json(const stn_t *s, double now, char *buf, size_t len);
 
 /* Work done so far, per stage (monotonic clock, seconds): for benchmarks and the CLI. */
 typedef struct stn_stats {

@@ -76,7 +76,8 @@ const char *stn_event_kind_name(stn_event_kind_t kind)
     static const char *const names[STN_EV_KIND_COUNT] = {
         "move", "pass", "resign", "end", "takeback", "wrong_colour", "ambiguous", "void",
         "two_in_a_row", "moved", "restore", "agrees", "warning", "loss", "cycle",
-        "unexplained", "board_lost", "record_error", "record_ok", "count", "result"
+        "unexplained", "board_lost", "record_error", "record_ok", "count", "result",
+        "clock"
     };
     if ((int)kind < 0 || kind >= STN_EV_KIND_COUNT)
         return "unknown";
@@ -96,6 +97,21 @@ static void ev_put(char *buf, size_t len, size_t *pos, const char *fmt, ...)
     va_end(ap);
     if (n > 0)
         *pos += (size_t)n;
+}
+
+/* A JSON string's body: quotes and backslashes escaped, control characters as \\uXXXX,
+ * UTF-8 bytes as they are. */
+static void ev_text(char *buf, size_t len, size_t *pos, const char *text)
+{
+    for (const char *c = text; *c; c++) {
+        unsigned char u = (unsigned char)*c;
+        if (u == '"' || u == '\\')
+            ev_put(buf, len, pos, "\\%c", u);
+        else if (u < 0x20)
+            ev_put(buf, len, pos, "\\u%04x", u);
+        else
+            ev_put(buf, len, pos, "%c", u);
+    }
 }
 
 int stn_event_json(const stn_event_t *e, char *buf, size_t len)
@@ -123,15 +139,13 @@ int stn_event_json(const stn_event_t *e, char *buf, size_t len)
         ev_put(buf, len, &pos, "]");
     }
     ev_put(buf, len, &pos, ",\"msg\":\"");
-    for (const char *c = e->msg; *c; c++) {
-        unsigned char u = (unsigned char)*c;
-        if (u == '"' || u == '\\')
-            ev_put(buf, len, &pos, "\\%c", u);
-        else if (u < 0x20)
-            ev_put(buf, len, &pos, "\\u%04x", u);
-        else
-            ev_put(buf, len, &pos, "%c", u);
+    ev_text(buf, len, &pos, e->msg);
+    ev_put(buf, len, &pos, "\"");
+    if (e->zh[0]) {
+        ev_put(buf, len, &pos, ",\"zh\":\"");
+        ev_text(buf, len, &pos, e->zh);
+        ev_put(buf, len, &pos, "\"");
     }
-    ev_put(buf, len, &pos, "\"}");
+    ev_put(buf, len, &pos, "}");
     return (int)pos;
 }

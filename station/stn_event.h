@@ -37,6 +37,9 @@ typedef enum {
                               toggled), accepted; points[] = dead stones (capped), msg = the
                               result of the current marking */
     STN_EV_RESULT,         /* both players accepted the count: msg = RE[] ("B+3.5") */
+    STN_EV_CLOCK,          /* the clock (time control): an arbiter's call (msg in English,
+                              zh in Chinese), byo-yomi begun, a period used, the loss on
+                              time, a pause or resume; color = the side concerned */
     STN_EV_KIND_COUNT
 } stn_event_kind_t;
 
@@ -54,6 +57,8 @@ typedef struct stn_event {
     double t;                  /* time of that frame, seconds */
     double t_hand;             /* time the hand left the board before it (latency), or t */
     char msg[STN_EV_MSG];      /* one line of English, no trailing newline */
+    char zh[64];               /* STN_EV_CLOCK: the call as a Chinese arbiter says it (UTF-8),
+                                  else "" */
 } stn_event_t;
 
 typedef struct stn_events {
@@ -82,7 +87,8 @@ const char *stn_event_kind_name(stn_event_kind_t kind);
 
 /* The event as one line of JSON (INTERFACE.md, record --format json), no newline:
  * {"event":"move","n":12,"color":"B","point":"qd","t":12.4,"frame":372,"latency":0.23,
- *  "points":["qd","qc"],"msg":"..."}; "color"/"point"/"points" only when set. Writes at
+ *  "points":["qd","qc"],"msg":"...","zh":"..."}; "color"/"point"/"points"/"zh" only when
+ * set. Writes at
  * most len bytes with a NUL; returns the full length (as snprintf). */
 int stn_event_json(const stn_event_t *e, char *buf, size_t len);
 

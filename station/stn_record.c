@@ -104,6 +104,14 @@ static int rec_sgf_text(const go_game_t *g, const stn_meta_t *m, const stn_track
     free(init);
     if (rc != GO_OK)
         return rc;
+    if (m->tm[0]) {
+        const char *v[1] = { m->tm };
+        rc = sgf_node_add(c, c->games[0], "TM", v, 1);
+        if (rc == GO_OK && m->ot[0]) {
+            v[0] = m->ot;
+            rc = sgf_node_add(c, c->games[0], "OT", v, 1);
+        }
+    }
     sgf_node_t *node = c->games[0]->child;
     int n = go_game_move_count(g);
     for (int i = 0; i < n && node && rc == GO_OK; i++) {
@@ -116,6 +124,18 @@ static int rec_sgf_text(const go_game_t *g, const stn_meta_t *m, const stn_track
                      in->t_hand);
             const char *v[1] = { kf };
             rc = sgf_node_add(c, node, "KF", v, 1);
+        }
+        if (rc == GO_OK && in && in->has_time) {
+            const go_move_t *mv = go_game_move(g, i);
+            char lv[32], ov[16];
+            snprintf(lv, sizeof lv, "%.1f", in->time_left);
+            const char *v[1] = { lv };
+            rc = sgf_node_add(c, node, mv->color == GO_BLACK ? "BL" : "WL", v, 1);
+            if (rc == GO_OK && in->periods_left >= 0) {
+                snprintf(ov, sizeof ov, "%d", in->periods_left);
+                v[0] = ov;
+                rc = sgf_node_add(c, node, mv->color == GO_BLACK ? "OB" : "OW", v, 1);
+            }
         }
         if (rc == GO_OK && in && in->comment) {
             const char *v[1] = { in->comment };

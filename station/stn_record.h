@@ -4,6 +4,8 @@
  * leaves a broken file: a new file beside the old one, fsync, rename over the old,
  * fsync of the folder. A failure leaves the last good file in place.
  *
+ * With a time control: TM and OT in the root, BL/WL (time left, seconds) and OB/OW
+ * (byo-yomi periods or Canadian moves left, in overtime) on every move the clock saw.
  * Per move, the private property KF[frame:t:t_hand] keeps when the camera saw it (SGF
  * readers ignore unknown properties); stn_record_load reads it back for a resumed game.
  */
@@ -30,6 +32,8 @@ typedef struct stn_meta {
     go_point_t ab[GO_MAX_SIZE * GO_MAX_SIZE];
     go_point_t aw[GO_MAX_SIZE * GO_MAX_SIZE];
     go_color_t first;              /* side to move after setup (PL when White) */
+    char tm[32];                   /* TM (main time, seconds) when a clock runs, else "" */
+    char ot[64];                   /* OT (overtime, e.g. "5x60 byo-yomi"), or "" */
 } stn_meta_t;
 
 /* Empty metadata: no names, no result, komi 0, Black first. */

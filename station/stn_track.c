@@ -138,6 +138,9 @@ static int trk_info_push(stn_track_t *k, uint64_t frame, double t, double t_hand
     m->t = t;
     m->t_hand = t_hand;
     m->comment = NULL;
+    m->has_time = 0;
+    m->time_left = 0.0;
+    m->periods_left = -1;
     return GO_OK;
 }
 
@@ -189,6 +192,16 @@ int stn_track_set_info(stn_track_t *k, int i, uint64_t frame, double t, double t
     k->info[i].frame = frame;
     k->info[i].t = t;
     k->info[i].t_hand = t_hand;
+    return GO_OK;
+}
+
+int stn_track_set_time(stn_track_t *k, int i, double left_s, int periods)
+{
+    if (i < 0 || i >= k->ninfo)
+        return GO_EINVAL;
+    k->info[i].has_time = 1;
+    k->info[i].time_left = left_s;
+    k->info[i].periods_left = periods;
     return GO_OK;
 }
 

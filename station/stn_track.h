@@ -72,6 +72,9 @@ typedef struct stn_move_info {
     double t;          /* its time, seconds */
     double t_hand;     /* when the hand left the board before it */
     char *comment;     /* referee notes for the SGF C[], or NULL; owned by the tracker */
+    int has_time;      /* 1 when the clock's reading below is set (a time control runs) */
+    double time_left;  /* the mover's time left after the move, seconds (SGF BL/WL) */
+    int periods_left;  /* byo-yomi periods or Canadian moves left (OB/OW), -1: none */
 } stn_move_info_t;
 
 typedef struct stn_track stn_track_t;
@@ -104,6 +107,9 @@ const stn_move_info_t *stn_track_info(const stn_track_t *k, int i);
 int stn_track_note(stn_track_t *k, int i, const char *text);
 /* Set the frame and times of move i (a resumed record). Returns 0 or GO_EINVAL. */
 int stn_track_set_info(stn_track_t *k, int i, uint64_t frame, double t, double t_hand);
+/* Set the clock's reading after move i (SGF BL/WL, OB/OW; periods -1: none). Returns 0
+ * or GO_EINVAL. */
+int stn_track_set_time(stn_track_t *k, int i, double left_s, int periods);
 /* Re-read the game after the caller changed it (resume, console edits): infos follow
  * its move count, expectations are cleared. Returns 0 or GO_ENOMEM. */
 int stn_track_sync(stn_track_t *k);
