@@ -86,7 +86,7 @@ for k, g in enumerate(picked):
     open(os.path.join(out, "game%02d.sgf" % (k + 1)), 'w').write(g)
 EOF2
 echo "== record: $GAMES real games, first $GMOVES moves each, 640x360 15 fps, hands on"
-for sgf in "$GDIR"/game*.sgf; do
+for sgf in "$GDIR"/game[0-9][0-9].sgf; do
   g=$(basename "$sgf" .sgf)
   n=${g#game}; n=$((10#$n))
   view=steep; [ $((n % 2)) -eq 0 ] && view=above
