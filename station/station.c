@@ -440,7 +440,8 @@ int stn_feed(stn_t *s, const vis_snapshot_t *snap)
     s->stats.frames++;
     s->stats.stab_s += t1 - t0;
     if (rc >= 0) {
-        int ck = stn_clock_advance(s, snap->t - s->cfg.stab.stable_s - STN_CLOCK_LAG_S);
+        double lag = s->clk_started ? s->cfg.stab.stable_s + STN_CLOCK_LAG_S : 0.0;
+        int ck = stn_clock_advance(s, snap->t - lag);   /* starts at the first frame */
         if (ck < 0)
             return ck;
     }

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "station/station.h"
+#include "stn_sim.h"
 #include "stn_testutil.h"
 
 #define E5 ". . . . .\n. . . . .\n. . . . .\n. . . . .\n. . . . .\n"
@@ -273,6 +274,79 @@ static void test_takeback_clock_follows(void **state)
     stn_destroy(s);
 }
 
+/* Generated footage (the simulated camera: hands, late captures, fast play, flickers,
+ * wrong colours): every move gets BL/WL, and each side's time left is the main time less
+ * the sum of its thinking times measured between the hands leaving the board. */
+static void test_footage_timestamps(void **state)
+{
+    (void)state;
+    go_game_t *g = go_game_create(9, NULL);
+    assert_non_null(g);
+    go_move_t moves[80];
+    int n = 0;
+    uint32_t seed = 4242;
+    for (int tries = 0; n < 70 && tries < 100000; tries++) {
+        seed = seed * 1103515245u + 12345u;
+        int p = GO_PT((int)((seed >> 8) % 9), (int)((seed >> 16) % 9));
+        if (n == 40)
+            p = GO_PASS;   /* a console pass is a move for the clock */
+        if (p != GO_PASS && go_game_legal(g, go_game_turn(g), p) != GO_OK)
+            continue;
+        moves[n].kind = p == GO_PASS ? GO_MOVE_PASS : GO_MOVE_PLAY;
+        moves[n].color = go_game_turn(g);
+        moves[n].point = (go_point_t)p;
+        moves[n].ncaptured = 0;
+        if (p == GO_PASS)
+            assert_int_equal(go_game_pass(g, go_game_turn(g), false), GO_OK);
+        else
+            assert_int_equal(go_game_play(g, go_game_turn(g), p), GO_OK);
+        n++;
+    }
+    go_game_destroy(g);
+    g = go_game_create(9, NULL);
+    stn_config_t c;
+    stn_config_defaults(&c);
+    c.size = 9;
+    c.time_control = "main=60m";
+    int err = 0;
+    stn_t *s = stn_create(&c, &err);
+    assert_non_null(s);
+    sim_opts_t o;
+    sim_defaults(&o, 7);
+    o.p_takeback = 0;   /* a takeback gives the turn back: the arithmetic below ignores it */
+    o.p_bump = 0;       /* a moved stone is a warning: the clock stops */
+    sim_stats_t *st = malloc(sizeof *st);
+    assert_non_null(st);
+    assert_int_equal(sim_run(go_game_board(g), moves, n, &o, s, st), 0);
+    const go_game_t *rg = stn_game(s);
+    assert_int_equal(go_game_move_count(rg), n);
+    double used[3] = { 0, 0, 0 }, prev = 0.0;   /* the first frame is at 0 */
+    for (int i = 0; i < n; i++) {
+        const stn_move_info_t *in = stn_track_info(stn_tracker(s), i);
+        const go_move_t *m = go_game_move(rg, i);
+        assert_true(in->has_time);
+        used[m->color] += in->t_hand - prev;
+        prev = in->t_hand;
+        double want = 3600.0 - used[m->color];
+        if (in->time_left < want - 0.01 || in->time_left > want + 0.01)
+            fail_msg("move %d: %.3f s left, expected %.3f", i + 1, in->time_left, want);
+    }
+    char *t = sgf(s);
+    int nbl = 0, nwl = 0;
+    for (const char *q = t; (q = strstr(q, "BL[")); q++)
+        nbl++;
+    for (const char *q = t; (q = strstr(q, "WL[")); q++)
+        nwl++;
+    assert_int_equal(nbl + nwl, n);
+    free(t);
+    if (getenv("STN_VERBOSE"))
+        print_message("footage: %d moves, %d fast, %d late; Black used %.1f s, White %.1f s\n",
+                      n, st->fast, st->late, used[GO_BLACK], used[GO_WHITE]);
+    free(st);
+    stn_destroy(s);
+    go_game_destroy(g);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -282,6 +356,7 @@ int main(void)
         cmocka_unit_test(test_pause_and_adjust),
         cmocka_unit_test(test_warning_pauses),
         cmocka_unit_test(test_takeback_clock_follows),
+        cmocka_unit_test(test_footage_timestamps),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
