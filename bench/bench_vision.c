@@ -101,9 +101,10 @@ static int accuracy(const char *data, int verbose)
                     vg_sym(bsym, size, k % size, k / size, &a, &b);
                     int q = b * size + a;
                     if (s.color[q] != truth[k] || verbose > 2)
-                        printf("   %s pt %2d,%2d truth %d got %d rel %.3f sat %.3f bsat %.3f chroma %.3f arms %d\n",
+                        printf("   %s pt %2d,%2d truth %d got %d rel %.3f sat %.3f bsat %.3f chroma %.3f arms %d crel %.3f cchroma %.4f cells_rel %.3f cells_chroma %.4f\n",
                                e[i].id, a, b, truth[k], s.color[q], ft[q].rel, ft[q].sat,
-                               ft[q].board_sat, ft[q].chroma, ft[q].arms);
+                               ft[q].board_sat, ft[q].chroma, ft[q].arms, ft[q].crel,
+                               ft[q].cchroma, ft[q].cells_rel, ft[q].cells_chroma);
                 }
             }
             acc_add(&aut[si], size, wrong, !rc);
@@ -250,11 +251,21 @@ static int occlusion(int ndirs, char **dirs, int verbose)
             vis_geom_t g;
             vis_snapshot_t s;
             memset(&s, 0, sizeof s);
-            if (vis_geom_from_corners(c, size, img.w, img.h, &g) || vis_classify(&img, &g, NULL, &s)) {
+            vis_feat_t ft[VIS_MAX_POINTS];
+            memset(ft, 0, sizeof ft);
+            if (vis_geom_from_corners(c, size, img.w, img.h, &g) ||
+                vis_classify_ex(&img, &g, NULL, &s, ft)) {
                 cvb_image_free(&img);
                 continue;
             }
             int bad = 0, flagged = 0, wrong = 0, uw = 0;
+            for (int k = 0; k < size * size && verbose > 1; k++)
+                if ((f->occluded[k] && s.color[k] != VIS_EMPTY && s.color[k] != f->shown[k]) ||
+                    (!f->occluded[k] && f->shown[k] != VIS_EMPTY && (k + count) % 7 == 0))
+                    printf("    %s %d got %d rel %.3f sat %.3f bsat %.3f chroma %.3f hidden %d crel %.3f cchroma %.4f cells_rel %.3f cells_chroma %.4f\n",
+                           f->occluded[k] ? "HAND " : "STONE", f->shown[k], s.color[k], ft[k].rel,
+                           ft[k].sat, ft[k].board_sat, ft[k].chroma, ft[k].arms, ft[k].crel,
+                           ft[k].cchroma, ft[k].cells_rel, ft[k].cells_chroma);
             for (int k = 0; k < size * size; k++) {
                 flagged += s.occluded[k];
                 if (f->occluded[k]) {
@@ -429,7 +440,8 @@ int main(int argc, char **argv)
     if (argc >= 3 && !strcmp(argv[1], "footage"))
         return footage(argc - 2, argv + 2, getenv("VIS_VERBOSE") != NULL);
     if (argc >= 3 && !strcmp(argv[1], "occlusion"))
-        return occlusion(argc - 2, argv + 2, getenv("VIS_VERBOSE") != NULL);
+        return occlusion(argc - 2, argv + 2,
+                         getenv("VIS_VERBOSE") ? 1 + (getenv("VIS_VERBOSE")[0] == '2') : 0);
     if (argc >= 2 && !strcmp(argv[1], "speed"))
         return speed(argc > 2 ? argv[2] : "/work/shared/data/photos/gomrade/images/gomrade_testing_sequence_11.jpg");
     if (argc >= 3 && !strcmp(argv[1], "detect"))

@@ -425,9 +425,12 @@ int vis_classify_ex(const cvb_image_t *img, const vis_geom_t *geom, const vis_co
     vis_snapshot_t s;
     memset(&s, 0, sizeof s);
     s.size = S;
-    float rels[VIS_MAX_POINTS];
-    for (int k = 0; k < S * S; k++)
+    float rels[VIS_MAX_POINTS], pcmax[VIS_MAX_POINTS], pcrel[VIS_MAX_POINTS];
+    for (int k = 0; k < S * S; k++) {
         rels[k] = 1;
+        pcmax[k] = 0;
+        pcrel[k] = 1;
+    }
     s.frame = snap->frame;
     s.t = snap->t;
     for (int y = 0; y < S; y++)
@@ -489,6 +492,28 @@ int vis_classify_ex(const cvb_image_t *img, const vis_geom_t *geom, const vis_co
             rels[idx] = rel;
             float chroma = hypotf(p.r - br, p.g - bg);
             int possible, arms = visible_arms(img, geom->H, x, y, S, &possible);
+            /* the four cells around the point: a stone leaves them showing board, a hand
+             * or an arm covers them as it covers the point */
+            float cy4 = 0, cr4 = 0, cg4 = 0, cmax = 0, crel = 0, cchroma = 0, cells_rel = 1;
+            int c4 = 0;
+            for (int q = 0; q < 4; q++) {
+                const vis_sample_t *c = &cell[(y + q / 2) * C + x + q % 2];
+                if (!c->ok)
+                    continue;
+                cy4 += c->y;
+                cr4 += c->r;
+                cg4 += c->g;
+                float d = hypotf(c->r - gr, c->g - gg);
+                cmax = d > cmax ? d : cmax;
+                c4++;
+            }
+            if (c4) {
+                crel = p.y / (cy4 / c4 + 1e-3f);
+                cchroma = hypotf(p.r - cr4 / c4, p.g - cg4 / c4);
+                cells_rel = cy4 / c4 / gboard;
+            }
+            pcmax[idx] = cmax;
+            pcrel[idx] = cells_rel;
             int hidden = possible - arms; /* arms of the cross a stone would hide */
             if (feat) {
                 feat[idx].arms = hidden;
@@ -496,10 +521,23 @@ int vis_classify_ex(const cvb_image_t *img, const vis_geom_t *geom, const vis_co
                 feat[idx].sat = p.s;
                 feat[idx].board_sat = bs;
                 feat[idx].chroma = chroma;
+                feat[idx].crel = crel;
+                feat[idx].cchroma = cchroma;
+                feat[idx].cells_rel = cells_rel;
+                feat[idx].cells_chroma = cmax;
             }
             if (rel < cfg->black_rel && !(hidden == 0 && rel > 0.8 * cfg->black_rel)) {
                 s.color[idx] = VIS_BLACK;
                 s.conf[idx] = clampf(0.5f + (float)(cfg->black_rel - rel) * 2.5f, 0.5f, 1);
+                /* a black stone leaves the cells around it showing board (measured on
+                 * the shared photos: cells at least 0.5 of the board's brightness, the
+                 * stone under 0.7 of theirs); dark cells, the point no darker than they
+                 * are: a dark sleeve or hand */
+                if (c4 >= 2 && (cells_rel < 0.4f || (crel > 0.75f && cells_rel < 0.6f))) {
+                    s.color[idx] = VIS_EMPTY;
+                    s.occluded[idx] = 1;
+                    s.conf[idx] = 0;
+                }
             } else if ((rel > cfg->white_rel && (hidden >= 1 || rel > 2.0f)) ||
                        (rel > 1.04f && hidden >= 2 && hidden == possible &&
                         p.s < 0.95f * bs) ||
@@ -508,6 +546,19 @@ int vis_classify_ex(const cvb_image_t *img, const vis_geom_t *geom, const vis_co
                 /* white: brighter than the board and hiding the grid cross */
                 s.color[idx] = VIS_WHITE;
                 s.conf[idx] = clampf(0.5f + (float)(rel - 1.04f) * 3.0f + 0.1f * hidden, 0.5f, 1);
+                /* ... but a white stone is paler than the wood: something that hides the
+                 * cross in the board's own colour and saturation is a hand or an arm
+                 * (measured: rendered pale hands sat 0.37..0.5, chroma < 0.02 of the
+                 * board; no white stone of the shared photos above sat 0.2 within 0.1
+                 * of the board's saturation and 0.035 of its chromaticity, but one lit 2x the board) */
+                /* the cells around it not board-coloured, the point the same as they: a
+                 * sleeve or an arm covers the point and its cells alike */
+                if ((p.s > 0.2f && p.s > bs - 0.08f && chroma < 0.035f && rel < 1.5f) ||
+                    (cmax > 0.06f && cchroma < 0.03f && crel > 0.8f && crel < 1.25f)) {
+                    s.color[idx] = VIS_EMPTY;
+                    s.occluded[idx] = 1;
+                    s.conf[idx] = 0;
+                }
             } else {
                 s.color[idx] = VIS_EMPTY;
                 float m1 = (rel - (float)cfg->black_rel) / 0.2f;
@@ -541,6 +592,23 @@ int vis_classify_ex(const cvb_image_t *img, const vis_geom_t *geom, const vis_co
                 }
             }
         }
+    /* an arm is one piece: from the points found covered, a stone next to them whose
+     * cells are not board (another colour, or dark) is under the same arm */
+    for (int changed = 1; changed;) {
+        changed = 0;
+        for (int k = 0; k < S * S; k++) {
+            if (s.occluded[k] || s.color[k] == VIS_EMPTY || (pcmax[k] < 0.1f && pcrel[k] > 0.45f))
+                continue;
+            int x = k % S, y = k / S;
+            if ((x > 0 && s.occluded[k - 1]) || (x < S - 1 && s.occluded[k + 1]) ||
+                (y > 0 && s.occluded[k - S]) || (y < S - 1 && s.occluded[k + S])) {
+                s.occluded[k] = 1;
+                s.color[k] = VIS_EMPTY;
+                s.conf[k] = 0;
+                changed = 1;
+            }
+        }
+    }
     for (int k = 0; k < S * S; k++)
         if (s.occluded[k])
             s.occluder = 1;

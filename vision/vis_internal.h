@@ -28,7 +28,11 @@ typedef struct {
     float sat;       /* point saturation (0..1) */
     float board_sat; /* local board saturation */
     float chroma;    /* chromaticity distance point - board */
-    int arms;        /* arms of the grid cross visible at the point (0..4) */
+    int arms;        /* arms of the grid cross hidden at the point (0..4) */
+    float crel;      /* point brightness / the four cells around it (x+-.5, y+-.5) */
+    float cchroma;   /* chromaticity distance point - those cells */
+    float cells_rel; /* those cells' brightness / the global board's */
+    float cells_chroma; /* their chromaticity distance to the global board's (the largest) */
 } vis_feat_t;
 /* vis_classify, also writing the features of every point into feat (size*size entries)
  * when feat is not NULL. */
