@@ -39,6 +39,8 @@ struct stn {
 static int stn_sync_phase(stn_t *s, double t);
 static int stn_clock_advance(stn_t *s, double t);
 static int stn_clock_follow(stn_t *s, double t);
+static void stn_clock_resumed(stn_t *s);
+static int64_t stn_ms(double t);
 
 static double stn_now(void)
 {
@@ -137,8 +139,13 @@ stn_t *stn_create(const stn_config_t *cfg, int *err)
         }
         for (int i = 0; i < l.nmoves; i++) {
             stn_track_set_info(s->trk, i, l.frames[i], l.times[i], l.hand_times[i]);
-            if (l.comments[i])
-                stn_track_note(s->trk, i, l.comments[i]);
+            if (l.periods_left[i] >= -1)
+                stn_track_set_time(s->trk, i, l.time_left[i], l.periods_left[i]);
+            if (l.comments[i] && stn_track_note(s->trk, i, l.comments[i]) != GO_OK) {
+                stn_loaded_fini(&l);
+                rc = GO_ENOMEM;
+                goto fail;
+            }
         }
         stn_loaded_fini(&l);
     } else {
@@ -187,6 +194,7 @@ stn_t *stn_create(const stn_config_t *cfg, int *err)
         if (clk_sgf_header(s->clk, s->meta.tm, sizeof s->meta.tm, s->meta.ot,
                            sizeof s->meta.ot) != CLK_OK)
             s->meta.tm[0] = s->meta.ot[0] = '\0';
+        stn_clock_resumed(s);
     }
     s->cfg.time_control = NULL;
     s->cfg.black = s->cfg.white = s->cfg.date = s->cfg.rules = NULL;
@@ -636,6 +644,25 @@ int stn_outside(stn_t *s, stn_corner_t c, int nblack, int nwhite, double t)
 }
 
 /* ---- the clock ---- */
+
+/* A resumed record: each side's clock as its last move's BL/WL (and OB/OW) left it. */
+static void stn_clock_resumed(stn_t *s)
+{
+    const clk_spec_t *sp = clk_get_spec(s->clk);
+    for (int c = GO_BLACK; c <= GO_WHITE; c++) {
+        for (int i = go_game_move_count(s->game) - 1; i >= 0; i--) {
+            const stn_move_info_t *in = stn_track_info(s->trk, i);
+            if (go_game_move(s->game, i)->color != (go_color_t)c || !in || !in->has_time)
+                continue;
+            int64_t left = stn_ms(in->time_left);
+            if (in->periods_left >= 0)   /* in overtime */
+                clk_set(s->clk, (clk_side_t)c, 0, in->periods_left, left, 0);
+            else
+                clk_set(s->clk, (clk_side_t)c, left, sp->periods, 0, 0);
+            break;
+        }
+    }
+}
 
 static int64_t stn_ms(double t)
 {

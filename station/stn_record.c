@@ -234,6 +234,8 @@ void stn_loaded_fini(stn_loaded_t *l)
     free(l->frames);
     free(l->times);
     free(l->hand_times);
+    free(l->time_left);
+    free(l->periods_left);
     memset(l, 0, sizeof *l);
 }
 
@@ -303,7 +305,10 @@ int stn_record_parse(const char *text, size_t len, const char *rules_fallback,
     l.frames = calloc((size_t)cap, sizeof *l.frames);
     l.times = calloc((size_t)cap, sizeof *l.times);
     l.hand_times = calloc((size_t)cap, sizeof *l.hand_times);
-    if (!l.comments || !l.frames || !l.times || !l.hand_times) {
+    l.time_left = calloc((size_t)cap, sizeof *l.time_left);
+    l.periods_left = calloc((size_t)cap, sizeof *l.periods_left);
+    if (!l.comments || !l.frames || !l.times || !l.hand_times || !l.time_left ||
+        !l.periods_left) {
         rc = GO_ENOMEM;
         goto fail;
     }
@@ -322,6 +327,17 @@ int stn_record_parse(const char *text, size_t len, const char *rules_fallback,
             l.frames[i] = f;
             l.times[i] = t;
             l.hand_times[i] = th;
+        }
+        int black = sgf_node_find(nd, "B") != NULL, ob = 0;
+        double left = 0;
+        l.periods_left[i] = -2;
+        if ((v = sgf_node_value(nd, black ? "BL" : "WL")) && sscanf(v, "%lf", &left) == 1 &&
+            left >= 0) {
+            l.time_left[i] = left;
+            l.periods_left[i] = -1;
+            if ((v = sgf_node_value(nd, black ? "OB" : "OW")) && sscanf(v, "%d", &ob) == 1 &&
+                ob >= 0)
+                l.periods_left[i] = ob;
         }
         i++;
     }

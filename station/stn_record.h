@@ -59,11 +59,13 @@ typedef struct stn_loaded {
     char **comments;               /* per move, NULL or a malloc'd string */
     uint64_t *frames;              /* per move, 0 when not recorded */
     double *times, *hand_times;    /* per move */
+    double *time_left;             /* per move: BL/WL (seconds), when the record has them */
+    int *periods_left;             /* per move: OB/OW, -1 without OB/OW, -2 without BL/WL */
 } stn_loaded_t;
 
 /* Read the main line of the SGF text (as stn_record_sgf writes it, or any simple
  * record): SZ, RU (else `rules_fallback`, else chinese), KM, HA, PB, PW, DT, RE, AB, AW,
- * PL, then B/W moves (played tolerantly), C and KF. Returns 0, GO_EPARSE (malformed),
+ * PL, then B/W moves (played tolerantly), C, KF, BL/WL and OB/OW. Returns 0, GO_EPARSE (malformed),
  * GO_EINVAL (a move off the board or onto a stone), GO_ENOMEM; out written on success. */
 int stn_record_parse(const char *text, size_t len, const char *rules_fallback,
                      stn_loaded_t *out);

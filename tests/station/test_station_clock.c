@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "station/station.h"
 #include "stn_sim.h"
@@ -347,6 +348,42 @@ static void test_footage_timestamps(void **state)
     go_game_destroy(g);
 }
 
+/* A resumed record continues each side's clock from its last BL/WL (and OB/OW). */
+static void test_resume_keeps_the_times(void **state)
+{
+    (void)state;
+    char path[] = "/tmp/kc_clock_resume_XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    close(fd);
+    stn_config_t c;
+    stn_config_defaults(&c);
+    c.size = 5;
+    c.sgf_path = path;
+    c.time_control = "main=10s,byoyomi=3x30s";
+    int err = 0;
+    stn_t *s = stn_create(&c, &err);
+    assert_non_null(s);
+    view_at(s, E5, 0.0);
+    view_at(s, M1, 45.0);           /* Black: main gone, a period used: 2 left */
+    view_at(s, M2, 47.0);           /* White: 8 s main left */
+    expect_time(s, 0, 30.0, 2);
+    expect_time(s, 1, 8.0, -1);
+    stn_destroy(s);
+    c.resume_path = path;
+    s = stn_create(&c, &err);
+    assert_non_null(s);
+    expect_time(s, 0, 30.0, 2);
+    expect_time(s, 1, 8.0, -1);
+    view_at(s, M2, 100.0);          /* the clock starts again: Black to move */
+    view_at(s, M3, 110.0);          /* 10 s of a 30 s period */
+    expect_time(s, 2, 30.0, 2);
+    view_at(s, M4, 115.0);          /* White: 8 - 5 */
+    expect_time(s, 3, 3.0, -1);
+    stn_destroy(s);
+    unlink(path);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -357,6 +394,7 @@ int main(void)
         cmocka_unit_test(test_warning_pauses),
         cmocka_unit_test(test_takeback_clock_follows),
         cmocka_unit_test(test_footage_timestamps),
+        cmocka_unit_test(test_resume_keeps_the_times),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
