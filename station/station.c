@@ -66,12 +66,15 @@ static int stn_write(stn_t *s)
         return GO_OK;
     double t0 = stn_now();
     char *text;
-    int rc = stn_record_sgf(s->game, &s->meta, s->trk, &text);
-    if (rc != GO_OK)
-        return rc;
     int sys = 0;
-    rc = stn_record_write_atomic(s->sgf_path, text, strlen(text), &sys);
-    free(text);
+    int rc = stn_record_sgf(s->game, &s->meta, s->trk, &text);
+    if (rc != GO_OK) {
+        sys = ENOMEM;   /* the text could not be built: a failed write like any other */
+        rc = GO_EIO;
+    } else {
+        rc = stn_record_write_atomic(s->sgf_path, text, strlen(text), &sys);
+        free(text);
+    }
     s->stats.writes++;
     s->stats.record_s += stn_now() - t0;
     stn_event_t e;
@@ -93,7 +96,10 @@ static int stn_write(stn_t *s)
     return GO_OK;
 }
 
-/* Rewrite the record when the game changed (moves, or events that add comments). */
+/* Rewrite the record when the game changed (moves, or events that add comments). The
+ * change stands whatever the write does: a failed write (out of memory included) is an
+ * STN_EV_RECORD_ERROR event and is retried at the next call, never the call's error
+ * (a caller retrying a call that failed must find nothing done). */
 static int stn_after(stn_t *s, int rc)
 {
     if (rc < 0)
@@ -102,9 +108,8 @@ static int stn_after(stn_t *s, int rc)
     for (int i = 0; i < s->ev.n && !changed; i++)
         changed = s->ev.v[i].kind != STN_EV_CLOCK;
     if (go_game_move_count(s->game) != s->last_written || s->write_err || changed) {
-        int w = stn_write(s);
-        if (w != GO_OK)
-            return w;
+        if (stn_write(s) != GO_OK)
+            s->write_err = GO_EIO;   /* even unreported (no room for the event): retried */
     }
     return rc;
 }
@@ -496,7 +501,11 @@ static int stn_action_done(stn_t *s, int rc, double t)
 static int stn_action_begin(stn_t *s, double t)
 {
     stn_events_clear(&s->ev);
-    int rc = stn_clock_advance(s, t);
+    /* room for the events of the action and the clock first: once the action is done,
+     * reporting it cannot fail (a retried action must not be done twice) */
+    int rc = stn_events_reserve(&s->ev, 16);
+    if (rc == GO_OK)
+        rc = stn_clock_advance(s, t);
     if (rc < 0)
         return rc;
     return s->time_lost ? GO_EOVER : GO_OK;

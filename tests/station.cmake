@@ -7,3 +7,6 @@ kc_test(test_station_record SOURCES station/test_station_record.c LIBS kc_statio
 kc_test(test_station_replay SOURCES station/test_station_replay.c LIBS kc_station kc_rules)
 kc_test(test_station_driver SOURCES station/test_station_driver.c LIBS kc_station kc_rules)
 kc_test(test_station_clock SOURCES station/test_station_clock.c LIBS kc_station kc_clock kc_rules)
+# the whole station under allocation failures (the hook of tests/reliability/oomhook.h)
+kc_test(test_station_oom SOURCES station/test_station_oom.c LIBS kc_station kc_clock kc_rules
+        "-Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc,--wrap=strdup")
