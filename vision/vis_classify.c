@@ -426,6 +426,8 @@ int vis_classify_ex(const cvb_image_t *img, const vis_geom_t *geom, const vis_co
     memset(&s, 0, sizeof s);
     s.size = S;
     float rels[VIS_MAX_POINTS], pcmax[VIS_MAX_POINTS], pcrel[VIS_MAX_POINTS];
+    uint8_t dark[VIS_MAX_POINTS]; /* read black before the occluder checks */
+    memset(dark, 0, sizeof dark);
     for (int k = 0; k < S * S; k++) {
         rels[k] = 1;
         pcmax[k] = 0;
@@ -529,11 +531,19 @@ int vis_classify_ex(const cvb_image_t *img, const vis_geom_t *geom, const vis_co
             if (rel < cfg->black_rel && !(hidden == 0 && rel > 0.8 * cfg->black_rel)) {
                 s.color[idx] = VIS_BLACK;
                 s.conf[idx] = clampf(0.5f + (float)(cfg->black_rel - rel) * 2.5f, 0.5f, 1);
+                dark[idx] = 1;
                 /* a black stone leaves the cells around it showing board (measured on
                  * the shared photos: cells at least 0.5 of the board's brightness, the
                  * stone under 0.7 of theirs); dark cells, the point no darker than they
                  * are: a dark sleeve or hand */
-                if (c4 >= 2 && (cells_rel < 0.4f || (crel > 0.75f && cells_rel < 0.6f))) {
+                /* ... and it is neutral: a dark point as saturated as the wood, near its
+                 * colour, is skin (measured: rendered skin sat 0.42..0.58; no black stone
+                 * of the shared photos above sat 0.37 within 0.07 of the board's
+                 * chromaticity, none as light as 0.5 of its cells and as saturated as
+                 * the board) */
+                if ((c4 >= 2 && (cells_rel < 0.4f || (crel > 0.75f && cells_rel < 0.6f))) ||
+                    (chroma < 0.07f && ((p.s > 0.42f && p.s > 1.05f * bs && rel > 0.33f) ||
+                                        (c4 >= 2 && crel > 0.5f && p.s > bs)))) {
                     s.color[idx] = VIS_EMPTY;
                     s.occluded[idx] = 1;
                     s.conf[idx] = 0;
@@ -577,7 +587,7 @@ int vis_classify_ex(const cvb_image_t *img, const vis_geom_t *geom, const vis_co
     for (int y = 0; y < S; y++)
         for (int x = 0; x < S; x++) {
             int k = y * S + x;
-            if (s.color[k] != VIS_BLACK || rels[k] < 0.2f)
+            if (!dark[k] || rels[k] < 0.2f)
                 continue;
             static const int dx[4] = { 1, -1, 0, 0 }, dy[4] = { 0, 0, 1, -1 };
             for (int a = 0; a < 4; a++) {
@@ -588,6 +598,7 @@ int vis_classify_ex(const cvb_image_t *img, const vis_geom_t *geom, const vis_co
                 if (s.color[q] == VIS_BLACK && rels[q] * 3.0f < rels[k] && !s.occluded[q]) {
                     s.color[k] = VIS_EMPTY;
                     s.conf[k] = 0.5f;
+                    s.occluded[k] = 0;
                     break;
                 }
             }
