@@ -5,7 +5,11 @@
  *       the main line, propose the dead stones (go_life), count under the game's rules
  *       (RU[], else korean) and komi; report how often the recorded winner and the exact
  *       recorded margin come out, and the disagreements by cause.
- *       --boards 1 prints each shown game's counted board (see print_map).
+ *       --boards 1 prints each shown game's counted board (see print_map); --playouts N
+ *       overrides the proposal's playouts (agree and time); --ko-dead 1 applies the
+ *       Japanese ko rule (bent four) whatever the rules.
+ *   bench_score map FILE...
+ *       every game's counted board and result (japanese rules unless RU[]), for looking.
  *   bench_score time [--n N] FILE...
  *       dead-stone proposal + count per final position, in milliseconds (N positions).
  *   bench_score dump --n N --out DIR FILE...
@@ -24,10 +28,10 @@
 
 typedef struct ctx {
     const char *mode;
-    long limit, show, n, boards;
+    long limit, show, n, boards, playouts, ko_dead;
     const char *out;
     /* agree */
-    long games, counted, winner_ok, exact_ok, skipped;
+    long games, counted, winner_ok, exact_ok, skipped, area_ok, area_fix, v_fix[4];
     long cause[8];
     long diffhist[9];      /* |margin diff| in points: 0,1,2,3,4,5-9,10-19,20+ */
     /* time */
@@ -113,8 +117,15 @@ static int on_game(void *vctx, const sgf_node_t *root, int index, const char *ch
     int want2;
     (void)charset;
     cx->games++;
-    if (!parse_re(sgf_node_value(root, "RE"), &want2))
+    if (!strcmp(cx->mode, "map")) {
+        want2 = 0;   /* every game: its counted board (japanese rules unless RU[]) */
+        if (!parse_re(sgf_node_value(root, "RE"), &want2))
+            want2 = 0;
+        cx->show = 1;
+        cx->boards = 1;
+    } else if (!parse_re(sgf_node_value(root, "RE"), &want2)) {
         return 0;
+    }
     if (cx->limit && cx->counted >= cx->limit)
         return 1;   /* stop */
     cx->counted++;
@@ -142,7 +153,7 @@ static int on_game(void *vctx, const sgf_node_t *root, int index, const char *ch
         return 0;
     }
     if (!rep.rules_from_sgf)
-        go_rules_preset("korean", &rep.rules);
+        go_rules_preset(strcmp(cx->mode, "map") ? "korean" : "japanese", &rep.rules);
     rules = rep.rules;
     memset(&par, 0, sizeof par);
     par.komi2 = rep.komi2;
@@ -163,12 +174,21 @@ static int on_game(void *vctx, const sgf_node_t *root, int index, const char *ch
     {
         const go_board_t *b = go_game_board(rep.game);
         double t0 = now_ms(), t1;
-        go_life_propose(b, NULL, lr);
+        go_life_options_t lo = go_life_defaults();
+        if (cx->playouts > 0)
+            lo.playouts = (int)cx->playouts;
+        lo.ko_dead = cx->ko_dead || (rules.name && !strcmp(rules.name, "japanese"));
+        go_life_propose(b, &lo, lr);
         go_score_count(b, &rules, &par, lr->dead, sc);
         t1 = now_ms() - t0;
         if (!strcmp(cx->mode, "time")) {
             if (cx->nms < cx->n)
                 cx->ms[cx->nms++] = t1;
+            if (cx->show > 0) {
+                cx->show--;
+                fprintf(stderr, "%.3f ms playouts %d moves %ld\n", t1, lr->playouts,
+                        lr->playout_moves);
+            }
             cx->total_ms += t1;
             if (t1 > cx->max_ms)
                 cx->max_ms = t1;
@@ -184,8 +204,19 @@ static int on_game(void *vctx, const sgf_node_t *root, int index, const char *ch
             int d = abs(sc->margin2 - want2) / 2;
             cx->winner_ok += got_w == want_w;
             cx->exact_ok += sc->margin2 == want2;
+            {   /* the same board by area (stones + territory), for comparing */
+                int area2 = sc->side[GO_BLACK].area2 - sc->side[GO_WHITE].area2 - par.komi2;
+                cx->area_ok += area2 == want2;
+                cx->area_fix += area2 == want2 && sc->margin2 != want2;
+                int v1 = sc->margin2 - 2 * (sc->side[GO_BLACK].dead - sc->side[GO_WHITE].dead);
+                int v2 = sc->margin2 - 2 * (sc->side[GO_BLACK].captures - sc->side[GO_WHITE].captures);
+                cx->v_fix[0] += v1 == want2 && sc->margin2 != want2;
+                cx->v_fix[1] += v2 == want2 && sc->margin2 != want2;
+                cx->v_fix[2] += sc->margin2 != want2 && abs(sc->margin2 - want2) == 2
+                                && ((sc->margin2 - want2 > 0) == (go_game_move_count(rep.game) % 2 == 1));
+            }
             cx->diffhist[d <= 4 ? d : d < 10 ? 5 : d < 20 ? 6 : 7]++;
-            if (sc->margin2 != want2) {
+            if (sc->margin2 != want2 || !strcmp(cx->mode, "map")) {
                 /* classify the disagreement */
                 int cause = C_OTHER, lowconf = 0;
                 for (int i = 0; i < lr->ngroups; i++)
@@ -257,6 +288,10 @@ int main(int argc, char **argv)
             cx.limit = atol(argv[first + 1]);
         else if (!strcmp(argv[first], "--show"))
             cx.show = atol(argv[first + 1]);
+        else if (!strcmp(argv[first], "--ko-dead"))
+            cx.ko_dead = atol(argv[first + 1]);
+        else if (!strcmp(argv[first], "--playouts"))
+            cx.playouts = atol(argv[first + 1]);
         else if (!strcmp(argv[first], "--boards"))
             cx.boards = atol(argv[first + 1]);
         else if (!strcmp(argv[first], "--n"))
@@ -302,6 +337,10 @@ int main(int argc, char **argv)
                    100.0 * cx.winner_ok / scored);
             printf("exact margin:  %ld (%.2f%%)  target >= 90%%\n", cx.exact_ok,
                    100.0 * cx.exact_ok / scored);
+            printf("area counting of the same dead stones: exact %ld (%ld where territory "
+                   "counting misses)\n", cx.area_ok, cx.area_fix);
+            printf("variants fixing a miss: dead not prisoners %ld, captures not counted %ld, "
+                   "1 point toward the last mover %ld\n", cx.v_fix[0], cx.v_fix[1], cx.v_fix[2]);
             printf("|difference| in points: 0:%ld 1:%ld 2:%ld 3:%ld 4:%ld 5-9:%ld 10-19:%ld 20+:%ld\n",
                    cx.diffhist[0], cx.diffhist[1], cx.diffhist[2], cx.diffhist[3], cx.diffhist[4],
                    cx.diffhist[5], cx.diffhist[6], cx.diffhist[7]);

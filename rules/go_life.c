@@ -19,6 +19,11 @@
 
 static const int dirs[4] = { 1, -1, GO_STRIDE, -GO_STRIDE };
 
+/* A stone's ownership share within 50% +- this many percent calls for more playouts. */
+#ifndef GO_LIFE_UNSURE
+#define GO_LIFE_UNSURE 15
+#endif
+
 /* Size from which a region only one colour reaches counts as its territory in playouts. */
 #define GO_LIFE_TERRITORY 4
 static const int diags[4] = { GO_STRIDE + 1, GO_STRIDE - 1, -GO_STRIDE + 1, -GO_STRIDE - 1 };
@@ -519,8 +524,9 @@ static int pb_local(pb_t *b, go_color_t c, int last)
     return n ? cand[rnd(b) % (uint32_t)n] : 0;
 }
 
-/* One playout to the end; adds the final owner of each point to own[] (+1 black, -1 white). */
-static void pb_playout(pb_t *b, go_color_t first, int *own)
+/* One playout to the end; adds the final owner of each point to own[] (+1 black, -1 white).
+ * Returns the moves (and passes) it took. */
+static int pb_playout(pb_t *b, go_color_t first, int *own)
 {
     int passes = 0, moves = 0, maxmoves = 3 * b->size * b->size, last = 0;
     go_color_t c = first;
@@ -568,6 +574,7 @@ static void pb_playout(pb_t *b, go_color_t first, int *own)
                     own[p]--;
             }
         }
+    return moves;
 }
 
 /* ---- unconditional status (certain life, certain death, certain territory) ----
@@ -909,15 +916,16 @@ int go_life_unconditional(const go_board_t *b, uint8_t *status)
  * attacker can turn into the bent four ko once the outside liberties are filled).
  *
  * Checked for the chains not certainly alive and not proposed dead that lie near a
- * corner (a stone or liberty within 3 lines of it on both axes), with at most
- * KO_MAXLIBS liberties: a local reading on the points of the fight (the chain, its
- * liberties, the small empty regions beside it, the short-of-liberty opponent chains
- * next to it) in which the attacker moves first and the owner answers or passes but
+ * corner (a stone or liberty within 3 lines of it on both axes), enclosed (every
+ * liberty in an empty region of at most 6 points), with at most KO_MAXLIBS liberties:
+ * touching a wall of the attacker that is safe (certainly alive, or owned by it in 80% of
+ * the playouts), a local reading on the points of the fight (the chain, the small empty regions beside
+ * it, the short-of-liberty opponent chains next to it) in which the attacker moves first and the owner answers or passes but
  * never captures one stone into a ko. Found captured within KO_DEPTH moves and KO_NODES
  * positions: dead. A reading that runs out of positions proves nothing (stays alive). */
 
 #define KO_DEPTH 14
-#define KO_NODES 4000
+#define KO_NODES 2000
 #define KO_MAXLIBS 6
 #define KO_MAXDOM 18
 
@@ -1025,7 +1033,7 @@ static int ko_dead_pass(const uint8_t *w, int size, go_life_result_t *res)
     pb_init(base, w2, size);
     memset(seen, 0, sizeof seen);
     for (int p = 0; p < GO_CELLS; p++) {
-        int h, s, nl, corner = 0, ok = 1;
+        int h, s, nl, corner = 0, ok = 1, wall;
         go_color_t c = (go_color_t)w2[p];
         if ((c != GO_BLACK && c != GO_WHITE) || seen[base->head[p]])
             continue;
@@ -1044,14 +1052,15 @@ static int ko_dead_pass(const uint8_t *w, int size, go_life_result_t *res)
             int r = reg[libs[i]];
             corner |= near_corner(libs[i], size);
             if (rsz[r] > 6) {
-                ok = ko_add(&k, in, libs[i]);
-                continue;
+                ok = 0;   /* a liberty in the open: not enclosed, not this rule's case */
+                break;
             }
             for (int q = 0; q < GO_CELLS && ok; q++)
                 if (reg[q] == r)
                     ok = ko_add(&k, in, q);
         }
         s = h;
+        wall = 0;
         do {
             corner |= near_corner(s, size);
             for (int d = 0; d < 4 && ok; d++) {
@@ -1059,8 +1068,12 @@ static int ko_dead_pass(const uint8_t *w, int size, go_life_result_t *res)
                 if (base->col[q] != GO_OTHER(c))
                     continue;
                 m = pb_liblist(base, base->head[q], ol, 4);
-                if (m > 3)
+                if (m > 3) {
+                    /* a surrounding wall the playouts leave to the attacker */
+                    float mine = res->owner[q] * (c == GO_BLACK ? -1.0f : 1.0f);
+                    wall |= res->uc[q] == GO_UC_ALIVE || mine >= 0.8f;
                     continue;
+                }
                 for (int j = 0; j < m && ok; j++)
                     ok = ko_add(&k, in, ol[j]);
                 {
@@ -1074,7 +1087,7 @@ static int ko_dead_pass(const uint8_t *w, int size, go_life_result_t *res)
             ok = ok && ko_add(&k, in, s);
             s = base->nxt[s];
         } while (s != h && ok);
-        if (!ok || !corner)
+        if (!ok || !corner || !wall)
             continue;
         k.target = h;
         k.def = c;
@@ -1103,10 +1116,16 @@ static int ko_dead_pass(const uint8_t *w, int size, go_life_result_t *res)
     return GO_OK;
 }
 
+#ifndef GO_LIFE_MAX_PLAYOUTS
+#define GO_LIFE_MAX_PLAYOUTS 192
+#endif
+
 go_life_options_t go_life_defaults(void)
 {
     go_life_options_t o;
     o.playouts = 48;
+    o.max_playouts = GO_LIFE_MAX_PLAYOUTS;
+    o.move_budget = 20000;
     o.seed = 0x6b69667563616dULL;
     o.ko_dead = 0;
     return o;
@@ -1172,14 +1191,34 @@ int go_life_propose(const go_board_t *b, const go_life_options_t *opt, go_life_r
                         closed[pts[k]] = (uint8_t)GO_OTHER(mask);
             }
     }
-    for (int i = 0; i < o.playouts; i++) {
-        pb_init(pb, w, size);
-        pb->closed = closed;
-        pb->rng = o.seed + 0x9E3779B97F4A7C15ULL * (uint64_t)(i + 1);
-        if (!pb->rng)
-            pb->rng = 1;
-        pb_playout(pb, (i & 1) ? GO_WHITE : GO_BLACK, own);
+    /* batches of o.playouts; more (up to o.max_playouts) while a stone not settled for
+     * certain is owned by neither side clearly (its share within 50% +- GO_LIFE_UNSURE) */
+    int done = 0;
+    long moves = 0;
+    for (;;) {
+        int unsure = 0;
+        for (int i = done; i < done + o.playouts; i++) {
+            pb_init(pb, w, size);
+            pb->closed = closed;
+            pb->rng = o.seed + 0x9E3779B97F4A7C15ULL * (uint64_t)(i + 1);
+            if (!pb->rng)
+                pb->rng = 1;
+            moves += pb_playout(pb, (i & 1) ? GO_WHITE : GO_BLACK, own);
+        }
+        done += o.playouts;
+        if (!o.playouts || done + o.playouts > o.max_playouts
+            || moves + moves / done * o.playouts > o.move_budget)
+            break;
+        for (int p = 0; p < GO_CELLS && !unsure; p++)
+            if ((w[p] == GO_BLACK || w[p] == GO_WHITE) && res->uc[p] == GO_UC_UNDECIDED
+                && abs(own[p]) * 100 < GO_LIFE_UNSURE * 2 * done)
+                unsure = 1;
+        if (!unsure)
+            break;
     }
+    o.playouts = done;
+    res->playouts = done;
+    res->playout_moves = moves;
     for (int p = 0; p < GO_CELLS; p++)
         res->owner[p] = o.playouts ? (float)own[p] / (float)o.playouts : 0.0f;
 

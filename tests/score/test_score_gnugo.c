@@ -7,7 +7,8 @@
  *  - unconditional.tst: `unconditional_status V` against go_life_unconditional
  *    (alive / dead / black_territory / white_territory / undecided);
  *  - score.tst, score2.tst: `final_score` against go_life_propose + go_score_count under
- *    the Japanese rules (GNU Go's default), the game's komi and captures.
+ *    the Japanese rules (GNU Go's default; with their ko rule, ko_dead), the game's komi
+ *    and captures.
  * Each asserts a minimum pass count (the figure reached) and prints the counts. */
 #include <stddef.h>
 #include <stdarg.h>
@@ -26,12 +27,15 @@
 #include "rules/sgf_game.h"
 #include "testutil.h"
 
-/* The pass counts reached (the test fails below them). */
+/* The pass counts reached (the test fails below them). Score cases: 48 with 48 fixed
+ * playouts; 47 since the proposal plays more playouts where a stone is unsure (score6, an
+ * unfinished game whose top group is unclear, flips; tygem's exact margins went 4271 ->
+ * 4285 of 4761 with it). */
 #ifndef KC_MIN_UNCOND
 #define KC_MIN_UNCOND 673
 #endif
 #ifndef KC_MIN_SCORE
-#define KC_MIN_SCORE 48
+#define KC_MIN_SCORE 47
 #endif
 
 typedef struct gtp_state {
@@ -229,7 +233,9 @@ static void run_tst(const char *data, const char *tst, const char *cmd, int *cas
                 par.komi2 = st.komi2;
                 par.captures[GO_BLACK] = b->prisoners[GO_BLACK];
                 par.captures[GO_WHITE] = b->prisoners[GO_WHITE];
-                assert_int_equal(go_life_propose(b, NULL, lr), GO_OK);
+                go_life_options_t lo = go_life_defaults();
+                lo.ko_dead = 1;   /* the Japanese rules, as the session proposes under them */
+                assert_int_equal(go_life_propose(b, &lo, lr), GO_OK);
                 assert_int_equal(go_score_count(b, &r, &par, lr->dead, &sc), GO_OK);
                 snprintf(answer, sizeof answer, "%s", sc.re);
                 free(lr);
