@@ -186,12 +186,22 @@ int main(int argc, char **argv)
     int nfiles = argc - first;
     char **data = calloc((size_t)nfiles, sizeof *data);
     size_t *lens = calloc((size_t)nfiles, sizeof *lens);
+    if (!data || !lens) {
+        fprintf(stderr, "bench_replay: out of memory\n");
+        free(data);
+        free(lens);
+        return 2;
+    }
     size_t bytes = 0;
+    int status = 0;
+    moves_t m = { 0 };
+    go_rules_t rules;
     for (int i = 0; i < nfiles; i++) {
         data[i] = slurp(argv[first + i], &lens[i]);
         if (!data[i]) {
             fprintf(stderr, "bench_replay: cannot read %s\n", argv[first + i]);
-            return 2;
+            status = 2;
+            goto done;
         }
         bytes += lens[i];
     }
@@ -199,16 +209,13 @@ int main(int argc, char **argv)
         for (int i = 0; i < nfiles && sp.done < sp.want; i++)
             sgf_parse_each(data[i], lens[i], NULL, write_one, &sp, NULL);
         printf("games %d moves %ld\n", sp.done, sp.moves);
-        for (int i = 0; i < nfiles; i++)
-            free(data[i]);
-        free(data);
-        free(lens);
-        return sp.done ? 0 : 1;
+        status = sp.done ? 0 : 1;
+        goto done;
     }
-    go_rules_t rules;
     if (go_rules_preset(rules_name, &rules)) {
         fprintf(stderr, "bench_replay: unknown rules %s\n", rules_name);
-        return 2;
+        status = 2;
+        goto done;
     }
 
     /* 1. parse + replay */
@@ -220,7 +227,8 @@ int main(int argc, char **argv)
         for (int i = 0; i < nfiles; i++)
             if (sgf_parse_each(data[i], lens[i], NULL, replay_game, &c, NULL)) {
                 fprintf(stderr, "bench_replay: %s does not parse\n", argv[first + i]);
-                return 2;
+                status = 2;
+                goto done;
             }
         double cpu = now(CLOCK_PROCESS_CPUTIME_ID) - c0, wall = now(CLOCK_MONOTONIC) - w0;
         if (cpu < best_cpu)
@@ -234,11 +242,11 @@ int main(int argc, char **argv)
            (double)c.moves / best_cpu / 1e6, best_cpu, best_wall, runs);
 
     /* 2. replay alone, from pre-parsed move lists */
-    moves_t m = { 0 };
     for (int i = 0; i < nfiles; i++)
         if (sgf_parse_each(data[i], lens[i], NULL, collect, &m, NULL)) {
             fprintf(stderr, "bench_replay: out of memory\n");
-            return 2;
+            status = 2;
+            goto done;
         }
     best_cpu = best_wall = 1e30;
     long played = 0, refused = 0;
@@ -247,8 +255,10 @@ int main(int argc, char **argv)
         double w0 = now(CLOCK_MONOTONIC), c0 = now(CLOCK_PROCESS_CPUTIME_ID);
         for (int g = 0; g < m.ngames; g++) {
             go_game_t *gm = go_game_create(19, &rules);
-            if (!gm)
-                return 2;
+            if (!gm) {
+                status = 2;
+                goto done;
+            }
             for (int k = m.start[g]; k < m.start[g + 1]; k++) {
                 int rc = m.pt[k] == GO_PASS ? go_game_pass(gm, m.col[k], true)
                                             : go_game_play(gm, m.col[k], m.pt[k]);
@@ -269,6 +279,7 @@ int main(int argc, char **argv)
            "%ld games, %ld refused)\n",
            (double)played / best_cpu / 1e6, best_cpu, best_wall, runs, played, (long)m.ngames,
            refused);
+done:
     free(m.start);
     free(m.col);
     free(m.pt);
@@ -276,5 +287,5 @@ int main(int argc, char **argv)
         free(data[i]);
     free(data);
     free(lens);
-    return 0;
+    return status;
 }
