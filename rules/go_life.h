@@ -11,7 +11,8 @@
  *  - the proposal (go_life_propose): the certain part first, then an estimate for the
  *    rest from deterministic playouts (fixed seed; the same board always gives the same
  *    answer): a stone is dead when its opponent owns its point at the end of most
- *    playouts. The playouts never fill their own eyes, never play a self-atari of two or
+ *    playouts. They run in batches: another batch while a stone not certainly settled
+ *    is owned by neither side clearly, within a budget of playout moves (not of time). The playouts never fill their own eyes, never play a self-atari of two or
  *    more stones (so a seki, with or without eyes, survives them), answer the last move
  *    (capture, escape from atari, or a reply next to it) and stay out of regions that
  *    only the other colour reaches (closed territory). Each dead group carries a

@@ -1,5 +1,6 @@
 /* test_score_cli.c: `kifucam score` as INTERFACE.md says: the RE[] result on the first line
- * of text output, the JSON fields, --rules/--komi/--dead, and exit code 2 (one line on
+ * of text output, the JSON fields, --rules/--komi/--dead, bent four in the corner dead
+ * under --rules japanese only, and exit code 2 (one line on
  * stderr naming the file) for bad usage and unreadable or malformed input. Runs the
  * binary ctest names in KIFUCAM_BIN on small SGF files written to a temporary folder. */
 #include <stddef.h>
@@ -23,6 +24,13 @@ static const char *game9 =
     "(;GM[1]FF[4]SZ[9]KM[6.5]RU[Japanese]"
     "AB[ea][eb][ec][ed][ee][ef][eg][eh][ei][he]"
     "AW[ga][gb][gc][fd][fe][ff][fg][fh][fi][cb])";
+
+/* Bent four in the corner (see test_score_life.c): the white corner group (ca, bb...) is
+ * dead under the Japanese rules, a seki under the Chinese ones. */
+static const char *bent_four9 =
+    "(;GM[1]FF[4]SZ[9]KM[6.5]"
+    "AB[aa][da][fa][ab][db][eb][fb][ac][dc][cd][dd][ce][af][bf][cf][bg][ah]"
+    "AW[ca][bb][cb][bc][cc][bd][ae][be])";
 
 static void write_file(const char *name, const char *text)
 {
@@ -68,6 +76,7 @@ static int setup(void **state)
     if (!mkdtemp(dir))
         return -1;
     write_file("g9.sgf", game9);
+    write_file("bf.sgf", bent_four9);
     write_file("bad.sgf", "(;GM[1]SZ[9];B[ee");
     write_file("sz.sgf", "(;GM[1]SZ[40];B[aa])");
     return 0;
@@ -120,6 +129,19 @@ static void test_json(void **state)
     assert_non_null(strstr(out, "\"seki\":[]"));
 }
 
+static void test_bent_four(void **state)
+{
+    char out[4096], err[1024];
+    (void)state;
+    assert_int_equal(run("score bf.sgf --rules japanese --format json", out, sizeof out, err,
+                         sizeof err), 0);
+    assert_non_null(strstr(out, "\"ca\""));
+    assert_null(strstr(out, "\"aa\""));
+    assert_int_equal(run("score bf.sgf --rules chinese --format json", out, sizeof out, err,
+                         sizeof err), 0);
+    assert_null(strstr(out, "\"ca\""));
+}
+
 static void test_errors(void **state)
 {
     (void)state;
@@ -146,6 +168,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_text_and_rules),
         cmocka_unit_test(test_json),
+        cmocka_unit_test(test_bent_four),
         cmocka_unit_test(test_errors),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
