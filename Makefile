@@ -36,6 +36,7 @@ fuzz:
 	@scripts/fuzz.sh build-fuzz $(or $(FUZZ_SECONDS),600)
 
 lint:
+	@scripts/bootstrap.sh lint
 	@cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DCMAKE_EXPORT_COMPILE_COMMANDS=ON >/dev/null
 	@scripts/lint.sh build
 

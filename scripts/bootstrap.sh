@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs, with apt-get, only the Debian packages kifucam needs that are missing.
-# Usage: scripts/bootstrap.sh [build|test|bench]   (test adds the browser and fuzzing tools)
+# Usage: scripts/bootstrap.sh [build|test|bench|lint]   (test adds the browser and fuzzing
+# tools, bench GNU Go and valgrind, lint cppcheck and clang-tidy)
 set -euo pipefail
 what=${1:-build}
 pkgs=(cmake make gcc g++ pkg-config
@@ -13,6 +14,7 @@ case "$what" in
          # conflict with it): only ask for Debian's when there is no npm at all.
          command -v npm >/dev/null 2>&1 || pkgs+=(nodejs npm) ;;
   bench) pkgs+=(clang libclang-rt-14-dev gnugo valgrind) ;;
+  lint)  pkgs+=(cppcheck clang-tidy) ;;
 esac
 missing=()
 for p in "${pkgs[@]}"; do
