@@ -189,7 +189,7 @@ int go_session_toggle(go_session_t *s, int p, go_color_t by)
         for (int d = 0; d < 4; d++) {
             int r = q + dirs[d];
             go_color_t v;
-            if (seen[r] || r <= 0 || r >= GO_CELLS)
+            if (r <= 0 || r >= GO_CELLS || seen[r])
                 continue;
             if (GO_X(r) < 0 || GO_X(r) >= s->board.size || GO_Y(r) < 0
                 || GO_Y(r) >= s->board.size)
