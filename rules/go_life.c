@@ -143,6 +143,7 @@ static void benson_run(const uint8_t *w, int size, go_color_t c, benson_t *bs)
             nc = 0;
         }
         for (int i = 0; i < nc && i < MAXV; i++)
+            // cppcheck-suppress arrayIndexOutOfBounds ; nc <= 4 (a point's neighbours), MAXV bounds vital
             vital[r][nvital[r]++] = (int16_t)cand[i];
     }
     for (int i = 0; i < bs->nchains; i++)
