@@ -39,6 +39,8 @@ struct stn {
 static int stn_sync_phase(stn_t *s, double t);
 static int stn_clock_advance(stn_t *s, double t);
 static int stn_clock_follow(stn_t *s, double t);
+static int stn_clock_pauses(stn_t *s, double t);
+static int stn_changed(stn_t *s, int rc, double t);
 static void stn_clock_resumed(stn_t *s);
 static int64_t stn_ms(double t);
 
@@ -238,11 +240,13 @@ void stn_destroy(stn_t *s)
 
 /* ---- the count ---- */
 
+/* The count's state as an event; `have`: the score already computed (no allocation),
+ * or NULL. */
 static int stn_count_event(stn_t *s, stn_event_kind_t kind, double t, uint64_t frame,
-                           const char *what)
+                           const char *what, const go_score_t *have)
 {
-    go_score_t *sc = malloc(sizeof *sc);
-    if (!sc)
+    go_score_t *sc = have ? NULL : malloc(sizeof *sc);
+    if (!sc && !have)
         return GO_ENOMEM;
     stn_event_t e;
     memset(&e, 0, sizeof e);
@@ -260,14 +264,15 @@ static int stn_count_event(stn_t *s, stn_event_kind_t kind, double t, uint64_t f
                 if (e.npoints < STN_EV_MAX_POINTS)
                     e.points[e.npoints++] = (go_point_t)GO_PT(x, y);
             }
-    int rc = go_session_score(s->sess, sc);
+    int rc = have ? GO_OK : go_session_score(s->sess, sc);
+    const go_score_t *use = have ? have : sc;
     if (rc == GO_OK) {
-        e.color = sc->winner;
+        e.color = use->winner;
         if (kind == STN_EV_RESULT)
-            snprintf(e.msg, sizeof e.msg, "%s", sc->re);
+            snprintf(e.msg, sizeof e.msg, "%s", use->re);
         else
             snprintf(e.msg, sizeof e.msg, "%s: %d dead stones; the count now: %s", what, nd,
-                     sc->re);
+                     use->re);
         rc = stn_events_push(&s->ev, &e);
     }
     free(sc);
@@ -303,8 +308,12 @@ static int stn_sync_phase(stn_t *s, double t)
         if (rc != GO_OK)
             return rc;
         memset(s->removed, 0, sizeof s->removed);
-        s->phase = STN_PHASE_COUNT;
-        return stn_count_event(s, STN_EV_COUNT, t, 0, "the game ended; dead stones proposed");
+        /* the phase changes only once all is done: a failure is retried by the next call */
+        rc = stn_count_event(s, STN_EV_COUNT, t, 0, "the game ended; dead stones proposed",
+                             NULL);
+        if (rc == GO_OK)
+            s->phase = STN_PHASE_COUNT;
+        return rc;
     }
     if (s->phase == STN_PHASE_COUNT && !over) {
         go_session_destroy(s->sess);
@@ -344,7 +353,7 @@ static int stn_count_view(stn_t *s, const stn_view_t *v)
         return rc;
     char what[96];
     snprintf(what, sizeof what, "%d stones taken off (dead), %d put back (alive)", off, back);
-    return stn_count_event(s, STN_EV_COUNT, v->t, v->frame, what);
+    return stn_count_event(s, STN_EV_COUNT, v->t, v->frame, what, NULL);
 }
 
 stn_phase_t stn_phase(const stn_t *s)
@@ -365,7 +374,7 @@ int stn_count_toggle(stn_t *s, int p, go_color_t by, double t)
     int rc = go_session_toggle(s->sess, p, by);
     if (rc < 0)
         return rc;
-    return stn_count_event(s, STN_EV_COUNT, t, 0, "a group toggled");
+    return stn_count_event(s, STN_EV_COUNT, t, 0, "a group toggled", NULL);
 }
 
 int stn_count_accept(stn_t *s, go_color_t c, double t)
@@ -373,28 +382,31 @@ int stn_count_accept(stn_t *s, go_color_t c, double t)
     stn_events_clear(&s->ev);
     if (s->phase != STN_PHASE_COUNT)
         return GO_EINVAL;
-    int rc = go_session_accept(s->sess, c);
-    if (rc != GO_OK)
-        return rc;
-    if (!go_session_agreed(s->sess))
-        return stn_count_event(s, STN_EV_COUNT, t, 0,
-                               c == GO_BLACK ? "Black accepts" : "White accepts");
+    /* what the result needs first: an accept that ends the count cannot fail after */
     go_score_t *sc = malloc(sizeof *sc);
     char *comment = malloc(4096);
-    if (!sc || !comment) {
+    int rc = sc && comment ? stn_events_reserve(&s->ev, 2) : GO_ENOMEM;
+    if (rc == GO_OK)
+        rc = go_session_accept(s->sess, c);
+    if (rc != GO_OK || !go_session_agreed(s->sess)) {
         free(sc);
         free(comment);
-        return GO_ENOMEM;
+        if (rc != GO_OK)
+            return rc;
+        return stn_count_event(s, STN_EV_COUNT, t, 0,
+                               c == GO_BLACK ? "Black accepts" : "White accepts", NULL);
     }
     rc = go_session_score(s->sess, sc);
     if (rc == GO_OK) {
-        snprintf(s->meta.result, sizeof s->meta.result, "%s", sc->re);
         go_session_comment(s->sess, comment, 4096);
         int n = go_game_move_count(s->game);
         if (n > 0)
-            stn_track_note(s->trk, n - 1, comment);
+            rc = stn_track_note(s->trk, n - 1, comment);
+    }
+    if (rc == GO_OK) {
+        snprintf(s->meta.result, sizeof s->meta.result, "%s", sc->re);
         s->phase = STN_PHASE_DONE;
-        rc = stn_count_event(s, STN_EV_RESULT, t, 0, NULL);
+        rc = stn_count_event(s, STN_EV_RESULT, t, 0, NULL, sc);
         s->last_written = -1;
     }
     free(sc);
@@ -412,18 +424,13 @@ int stn_feed_view(stn_t *s, const stn_view_t *v)
     int rc = stn_clock_advance(s, v->t_clear);   /* the moves were made by then */
     if (rc < 0 || s->time_lost)
         return rc < 0 ? rc : (rc = stn_after(s, 0)) < 0 ? rc : s->ev.n;
+    if ((rc = stn_events_reserve(&s->ev, s->ev.n + 32)) != GO_OK)   /* the clock's */
+        return rc;
     double t0 = stn_now();
     rc = stn_track_feed(s->trk, v, &s->ev);
     s->stats.views++;
     s->stats.track_s += stn_now() - t0;
-    if (rc >= 0) {
-        int ph = stn_sync_phase(s, v->t);   /* void passes may end the game */
-        rc = ph < 0 ? ph : rc;
-    }
-    if (rc >= 0) {
-        int ck = stn_clock_follow(s, v->t);
-        rc = ck < 0 ? ck : rc;
-    }
+    rc = stn_changed(s, rc, v->t);   /* void passes may end the game */
     rc = stn_after(s, rc);
     return rc < 0 ? rc : s->ev.n;
 }
@@ -463,17 +470,12 @@ int stn_feed(stn_t *s, const vis_snapshot_t *snap)
     } else if (rc == 1 && s->phase == STN_PHASE_COUNT) {
         rc = stn_after(s, stn_count_view(s, &v));
     } else if (rc == 1) {
-        rc = stn_track_feed(s->trk, &v, &s->ev);
+        rc = stn_events_reserve(&s->ev, s->ev.n + 32);   /* the clock's, after the moves */
+        if (rc == GO_OK)
+            rc = stn_track_feed(s->trk, &v, &s->ev);
         s->stats.views++;
         s->stats.track_s += stn_now() - t1;
-        if (rc >= 0) {
-            int ph = stn_sync_phase(s, v.t);   /* void passes may end the game */
-            rc = ph < 0 ? ph : rc;
-        }
-        if (rc >= 0) {
-            int ck = stn_clock_follow(s, v.t);
-            rc = ck < 0 ? ck : rc;
-        }
+        rc = stn_changed(s, rc, v.t);   /* void passes may end the game */
         rc = stn_after(s, rc);
     } else if (rc >= 0 && s->ev.n > 0) {
         rc = stn_after(s, 0);   /* clock calls; a loss on time */
@@ -487,17 +489,31 @@ const stn_event_t *stn_events(const stn_t *s, int *n)
     return s->ev.v;
 }
 
+/* After the tracker or an action (rc >= 0: it went through) at t: the clock takes the
+ * moves first (a failure after cannot lose them for the clock), then the phase (the end
+ * of the game starts the count), then the clock's pause for the phase. Returns rc or the
+ * first error. */
+static int stn_changed(stn_t *s, int rc, double t)
+{
+    if (rc < 0)
+        return rc;
+    int r = stn_clock_follow(s, t);
+    if (r == GO_OK)
+        r = stn_sync_phase(s, t);
+    if (r == GO_OK && s->clk && s->clk_started && !s->time_lost)
+        r = stn_clock_pauses(s, t);
+    return r < 0 ? r : rc;
+}
+
 /* After a console action: the phase, then the record. */
 static int stn_action_done(stn_t *s, int rc, double t)
 {
-    if (rc == GO_OK)
-        rc = stn_sync_phase(s, t);
-    if (rc == GO_OK)
-        rc = stn_clock_follow(s, t);
-    return stn_after(s, rc);
+    return stn_after(s, stn_changed(s, rc, t));
 }
 
-/* Before a console action at t: the clock up to t; GO_EOVER once lost on time. */
+/* Before a console action at t: the clock up to t; GO_EOVER once lost on time. A game
+ * ended by a call whose count could not start (out of memory) starts it now: returns 1
+ * then (a retried pass or end is complete with it). */
 static int stn_action_begin(stn_t *s, double t)
 {
     stn_events_clear(&s->ev);
@@ -508,12 +524,20 @@ static int stn_action_begin(stn_t *s, double t)
         rc = stn_clock_advance(s, t);
     if (rc < 0)
         return rc;
-    return s->time_lost ? GO_EOVER : GO_OK;
+    if (s->time_lost)
+        return GO_EOVER;
+    if (s->phase == STN_PHASE_PLAY && go_game_over(s->game)) {
+        rc = stn_sync_phase(s, t);
+        return rc < 0 ? rc : 1;
+    }
+    return GO_OK;
 }
 
 int stn_pass(stn_t *s, double t)
 {
     int rc = stn_action_begin(s, t);
+    if (rc == 1)
+        return stn_action_done(s, GO_OK, t);
     if (rc != GO_OK)
         return stn_after(s, rc);
     return stn_action_done(s, stn_track_pass(s->trk, GO_EMPTY, t, &s->ev), t);
@@ -522,7 +546,7 @@ int stn_pass(stn_t *s, double t)
 int stn_undo(stn_t *s, double t)
 {
     int rc = stn_action_begin(s, t);
-    if (rc != GO_OK)
+    if (rc != GO_OK && rc != 1)
         return stn_after(s, rc);
     if (s->phase == STN_PHASE_DONE && s->meta.result[0] && !go_game_resigned(s->game)) {
         s->meta.result[0] = '\0';   /* the count is undone with the last pass */
@@ -536,7 +560,7 @@ int stn_undo(stn_t *s, double t)
 int stn_resign(stn_t *s, go_color_t c, double t)
 {
     int rc = stn_action_begin(s, t);
-    if (rc != GO_OK)
+    if (rc != GO_OK && rc != 1)
         return stn_after(s, rc);
     return stn_action_done(s, stn_track_resign(s->trk, c, t, &s->ev), t);
 }
@@ -544,6 +568,8 @@ int stn_resign(stn_t *s, go_color_t c, double t)
 int stn_end(stn_t *s, double t)
 {
     int rc = stn_action_begin(s, t);
+    if (rc == 1)
+        return stn_action_done(s, GO_OK, t);
     if (rc != GO_OK)
         return stn_after(s, rc);
     if (go_game_over(s->game))
@@ -621,6 +647,8 @@ int stn_outside(stn_t *s, stn_corner_t c, int nblack, int nwhite, double t)
     int ck = stn_clock_advance(s, t);
     if (ck < 0)
         return ck;
+    if (s->phase == STN_PHASE_PLAY && go_game_over(s->game) && !s->time_lost)
+        return stn_action_done(s, GO_OK, t);   /* the count a failed call could not start */
     int add[3] = { 0, nblack - s->outside[c][GO_BLACK], nwhite - s->outside[c][GO_WHITE] };
     s->outside[c][GO_BLACK] = nblack;
     s->outside[c][GO_WHITE] = nwhite;
@@ -841,6 +869,7 @@ int stn_clock_tick(stn_t *s, double t)
 int stn_clock_pause(stn_t *s, double t)
 {
     int rc = stn_action_begin(s, t);
+    rc = rc == 1 ? GO_OK : rc;
     if (rc == GO_OK && !s->clk)
         rc = GO_EINVAL;
     if (rc == GO_OK && s->clk_arb)
@@ -859,6 +888,7 @@ int stn_clock_pause(stn_t *s, double t)
 int stn_clock_resume(stn_t *s, double t)
 {
     int rc = stn_action_begin(s, t);
+    rc = rc == 1 ? GO_OK : rc;
     if (rc == GO_OK && !s->clk)
         rc = GO_EINVAL;
     if (rc == GO_OK && !s->clk_arb)
@@ -872,6 +902,7 @@ int stn_clock_resume(stn_t *s, double t)
 int stn_clock_adjust(stn_t *s, go_color_t c, double delta_s, double t)
 {
     int rc = stn_action_begin(s, t);
+    rc = rc == 1 ? GO_OK : rc;
     if (rc == GO_OK && (!s->clk || (c != GO_BLACK && c != GO_WHITE)))
         rc = GO_EINVAL;
     if (rc != GO_OK)
