@@ -1212,8 +1212,10 @@ static int trk_hidden_on_dead(stn_track_t *k, const stn_view_t *v, const int *cl
  * tracker's arrays, the last TRK_KEEP moves and their infos, the event count) and put back
  * on any error, so a failed feed leaves the record, the position and the expectations as
  * they were: the caller may feed the same view again. Takebacks are bounded
- * (TRK_MAX_UNDO per view), so no move older than TRK_KEEP is ever touched. */
-#define TRK_KEEP (TRK_MAX_UNDO + 2)
+ * (TRK_MAX_UNDO per view, plus one pass a void move drops), so no move older than
+ * TRK_KEEP is ever touched. */
+#define TRK_KEEP (TRK_MAX_UNDO + 4)   /* takebacks, the pass a void move drops, notes on
+                                       the move before: a margin */
 
 typedef struct trk_backup {
     stn_track_t st;                    /* the fixed state (info fields not used) */
