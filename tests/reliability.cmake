@@ -5,3 +5,5 @@ kc_test(test_rel_oom_rules SOURCES reliability/test_rel_oom_rules.c LIBS kc_rule
 kc_test(test_rel_fuzz_profile SOURCES reliability/test_rel_fuzz_profile.c LIBS kc_calib_profile)
 kc_test(test_rel_fuzz_vision SOURCES reliability/test_rel_fuzz_vision.c LIBS kc_vision m)
 kc_test(test_rel_oom_track SOURCES reliability/test_rel_oom_track.c LIBS kc_station kc_rules ${KC_OOM_WRAP})
+kc_test(test_rel_resume SOURCES reliability/test_rel_resume.c LIBS kc_rules)
+add_dependencies(test_rel_resume kifucam)
