@@ -2,8 +2,13 @@
  * file sources: a video file (cvb_video_*), a folder of images in name order (strcmp of
  * the names, so zero-padded numbering sorts in time order), a single image.
  * Invariants: file frames are timed index / fps, whatever the decoding speed (paced in
- * real time only with opt.realtime); s->img always holds the last frame handed out. */
+ * real time only with opt.realtime); s->img always holds the last frame handed out.
+ * Speed (opt.analyse_fps, opt.min_w/min_h): frames passed over are never decoded (a
+ * folder's file is not opened, a video's frame is grabbed but not converted); a JPEG
+ * folder is decoded at one reduced scale chosen from its first image, so all frames have
+ * one size. */
 #include <ctype.h>
+#include <math.h>
 #include <dirent.h>
 #include <errno.h>
 #include <stdlib.h>
@@ -20,6 +25,7 @@ struct cap_files {
     size_t n, idx;       /* folder: count and next index; video/image: frames read */
     cvb_video_t *video;  /* video */
     uint32_t skipped;    /* unreadable frames since the last one handed out */
+    int jpeg;            /* folder / image: JPEG files (reduced decoding possible) */
     double wall0;        /* realtime pacing: monotonic time of the first frame */
 };
 
@@ -228,6 +234,65 @@ static int folder_open(cap_source_t *s, const char *path)
     return CAP_OK;
 }
 
+static int is_jpeg_name(const char *name)
+{
+    const char *dot = strrchr(name, '.');
+    return dot && (!strcasecmp(dot, ".jpg") || !strcasecmp(dot, ".jpeg"));
+}
+
+/* The largest divisor (1, 2, 4, 8) keeping a w x h frame at least min_w x min_h (longer x
+ * shorter side); 1 when no minimum is set. */
+static int pick_reduce(int w, int h, int min_w, int min_h)
+{
+    if (min_w <= 0 && min_h <= 0)
+        return 1;
+    int lo = w < h ? w : h, hi = w < h ? h : w;
+    int r = 8;
+    while (r > 1 && (hi / r < min_w || lo / r < min_h))
+        r /= 2;
+    return r;
+}
+
+/* Choose the decoding scale of a JPEG folder from its first readable image (one full
+ * decode at open); other folders decode at full size. */
+static void folder_pick_reduce(cap_source_t *s)
+{
+    cap_files_t *fs = s->files;
+    s->info.reduce = 1;
+    if (s->opt.min_w <= 0 && s->opt.min_h <= 0)
+        return;
+    for (size_t i = 0; i < fs->n && i < 8; i++) {
+        if (!is_jpeg_name(fs->names[i]))
+            return;
+        size_t len = strlen(fs->dir) + strlen(fs->names[i]) + 2;
+        char *path = malloc(len);
+        if (!path)
+            return;
+        snprintf(path, len, "%s/%s", fs->dir, fs->names[i]);
+        cvb_image_t img = { 0 };
+        int rc = cvb_imread(path, 1, &img);
+        free(path);
+        if (rc == CVB_OK) {
+            s->info.reduce = pick_reduce(img.w, img.h, s->opt.min_w, s->opt.min_h);
+            s->info.width = img.w / s->info.reduce;
+            s->info.height = img.h / s->info.reduce;
+            cvb_image_free(&img);
+            fs->jpeg = 1;
+            return;
+        }
+    }
+}
+
+/* Files: is frame idx passed over by opt.analyse_fps (it starts no new slot)? */
+static int pass_over(const cap_source_t *s, size_t idx, double fps)
+{
+    double a = s->opt.analyse_fps;
+    if (!(a > 0) || a >= fps || idx == 0)
+        return 0;
+    double k = floor((double)idx * a / fps + 1e-9), k0 = floor((double)(idx - 1) * a / fps + 1e-9);
+    return k == k0;
+}
+
 static int open_kind(cap_source_t *s, const char *spec)
 {
     if (!strncmp(spec, "/dev/video", 10)) {
@@ -250,7 +315,10 @@ static int open_kind(cap_source_t *s, const char *spec)
     memcpy(s->info.name, base_name(spec), n);
     if (S_ISDIR(st.st_mode)) {
         s->kind = CAP_KIND_FOLDER;
-        return folder_open(s, spec);
+        int rc = folder_open(s, spec);
+        if (rc == CAP_OK)
+            folder_pick_reduce(s);
+        return rc;
     }
     if (!S_ISREG(st.st_mode))
         return CAP_EOPEN;
@@ -258,11 +326,21 @@ static int open_kind(cap_source_t *s, const char *spec)
         s->kind = CAP_KIND_IMAGE;
         if (cvb_imread(spec, 1, &s->img) != CVB_OK)
             return CAP_EOPEN;
+        s->info.reduce = is_jpeg_name(spec) ? pick_reduce(s->img.w, s->img.h, s->opt.min_w,
+                                                          s->opt.min_h) : 1;
+        if (s->info.reduce > 1) {
+            cvb_image_t img = { 0 };
+            if (cvb_imread_into(spec, s->info.reduce, &img) != CVB_OK)
+                return CAP_EOPEN;
+            cvb_image_free(&s->img);
+            s->img = img;
+        }
         s->info.width = s->img.w;
         s->info.height = s->img.h;
         return CAP_OK;
     }
     s->kind = CAP_KIND_VIDEO;
+    s->info.reduce = 1;
     double fps = 0;
     int w = 0, h = 0;
     if (cvb_video_open(spec, &s->files->video, &fps, &w, &h) != CVB_OK)
@@ -288,7 +366,8 @@ int cap_source_open(const char *spec, const cap_options_t *opt, cap_source_t **o
     if (o->width <= 0 || o->height <= 0 || !(o->fps > 0 && o->fps <= 1000) ||
         o->nbuffers < 1 || o->timeout_ms < 0 || o->settle_frames < 0 ||
         o->reopen_min_ms < 0 || o->reopen_max_ms < o->reopen_min_ms || o->eio_gone < 1 ||
-        o->timeout_gone < 0) {
+        o->timeout_gone < 0 || !(o->analyse_fps >= 0 && o->analyse_fps <= 1000) ||
+        o->min_w < 0 || o->min_h < 0) {
         free(s);
         return CAP_EINVAL;
     }
@@ -327,6 +406,14 @@ static int files_next(cap_source_t *s, cap_frame_t *f)
         idx = fs->idx++;
         break;
     case CAP_KIND_VIDEO: {
+        while (pass_over(s, fs->idx, fps)) {
+            if (s->stop)
+                return CAP_ESTOPPED;
+            if (cvb_video_skip(fs->video) != CVB_OK)
+                return CAP_EEOF;
+            fs->idx++;
+            s->info.skipped++;
+        }
         int rc = cvb_video_read(fs->video, &s->img);
         if (rc == CVB_EEOF)
             return CAP_EEOF;
@@ -342,6 +429,10 @@ static int files_next(cap_source_t *s, cap_frame_t *f)
         break;
     }
     default: { /* folder */
+        while (fs->idx < fs->n && pass_over(s, fs->idx, fps)) {
+            fs->idx++;
+            s->info.skipped++;
+        }
         if (fs->idx >= fs->n)
             return CAP_EEOF;
         idx = fs->idx++;
@@ -350,17 +441,24 @@ static int files_next(cap_source_t *s, cap_frame_t *f)
         if (!path)
             return CAP_ENOMEM;
         snprintf(path, len, "%s/%s", fs->dir, fs->names[idx]);
-        cvb_image_t img = { 0 };
-        int rc = cvb_imread(path, 1, &img);
+        int rc;
+        if (fs->jpeg && is_jpeg_name(fs->names[idx])) {
+            rc = cvb_imread_into(path, s->info.reduce, &s->img); /* pixels reused */
+        } else {
+            cvb_image_t img = { 0 };
+            rc = cvb_imread(path, 1, &img);
+            if (rc == CVB_OK) {
+                cvb_image_free(&s->img);
+                s->img = img;
+            }
+        }
         free(path);
         if (rc) {
             fs->skipped++;
             return rc == CVB_ENOMEM ? CAP_ENOMEM : CAP_EDECODE;
         }
-        cvb_image_free(&s->img);
-        s->img = img;
-        s->info.width = img.w;
-        s->info.height = img.h;
+        s->info.width = s->img.w;
+        s->info.height = s->img.h;
     }
     }
     double t = (double)idx / fps;
@@ -368,6 +466,7 @@ static int files_next(cap_source_t *s, cap_frame_t *f)
         return CAP_ESTOPPED;
     f->img = s->img;
     f->seq = s->seq++;
+    f->index = idx;
     f->t = t;
     f->dropped = fs->skipped;
     s->info.dropped += fs->skipped;

@@ -73,6 +73,16 @@ typedef struct cap_options {
                            (reported as CAP_EGONE); 0: never; default 5 */
     int realtime;       /* files and folders: 1 = pace frames at their rate; default 0
                            (as fast as the caller takes them) */
+    double analyse_fps; /* files and folders: hand on at most this many frames per second
+                           of footage, passing over the others without decoding them (a
+                           folder's file is not even read); frame k of a source at F fps
+                           is taken when it starts a new 1/analyse_fps slot; 0: every frame
+                           (default); cameras ignore it (they hand on the newest frame) */
+    int min_w, min_h;   /* JPEG folders and images: decode at 1/2, 1/4 or 1/8 of the size
+                           (libjpeg's DCT scaling: much faster) as long as the frame keeps
+                           at least min_w x min_h (compared as longer x shorter side); the
+                           factor is chosen once, from the first image, so every frame has
+                           one size; 0: full size (default) */
 } cap_options_t;
 
 /* Fill *o with the defaults above. */
@@ -81,6 +91,8 @@ void cap_options_defaults(cap_options_t *o);
 typedef struct cap_frame {
     cvb_image_t img;  /* BGR, borrowed: valid until the next call on the source */
     uint64_t seq;     /* sequence number of delivered frames, from 0 */
+    uint64_t index;   /* files and folders: the frame's index in the source (gaps where
+                         frames were passed over or unreadable); cameras: seq */
     double t;         /* seconds (see the file comment) */
     uint32_t dropped; /* frames lost just before this one (backlog, driver drops) */
 } cap_frame_t;
@@ -95,6 +107,9 @@ typedef struct cap_info {
     int gone;            /* cameras: 1 while the camera is lost (being reopened) */
     int reopens;         /* cameras: successful reopens after a loss */
     uint64_t dropped;    /* total frames dropped */
+    uint64_t skipped;    /* files: frames passed over by analyse_fps (never decoded) */
+    int reduce;          /* files: the decoding scale divisor in use (1, 2, 4 or 8); the
+                            width and height above are the reduced frame's */
     char name[64];       /* cameras: the card name; files: the base name */
 } cap_info_t;
 

@@ -554,6 +554,7 @@ int cap_cam_next(cap_source_t *s, cap_frame_t *f)
         s->info.dropped += dropped;
         f->img = s->img;
         f->seq = s->seq++;
+        f->index = f->seq;
         f->t = t;
         f->dropped = dropped;
         return CAP_OK;

@@ -1,6 +1,8 @@
 /* test_capture_files.c: the file sources on footage the test writes itself: a folder of
  * PNGs (name order, fps timing, unreadable and non-image files), a single image, an MJPG
- * .avi (frame count, colours, timing), plus the errors and the status strings. */
+ * .avi (frame count, colours, timing), plus the errors and the status strings; the speed
+ * options: analyse_fps passing over frames of a folder and a video (which ones, their
+ * index and time), min_w/min_h decoding a JPEG folder and image at a reduced scale. */
 #include <stddef.h>
 #include <stdarg.h>
 #include <setjmp.h>
@@ -56,6 +58,16 @@ static void write_png(const char *name, int k)
     cvb_image_t img;
     solid(&img, 48, 32, k);
     assert_int_equal(cvb_imwrite(path, &img, 0), CVB_OK);
+    cvb_image_free(&img);
+}
+
+static void write_jpeg(const char *name, int w, int h, int k)
+{
+    char path[128];
+    snprintf(path, sizeof path, "%s/%s", tmpdir, name);
+    cvb_image_t img;
+    solid(&img, w, h, k);
+    assert_int_equal(cvb_imwrite(path, &img, 95), CVB_OK);
     cvb_image_free(&img);
 }
 
@@ -203,6 +215,151 @@ static void test_video_file(void **state)
     cap_source_close(s);
 }
 
+/* 30 fps footage looked at 10 times a second: frames 0, 3, 6, 9 (the others never read:
+ * an unreadable frame among them is not even noticed); index and time are the footage's. */
+static void test_folder_analyse_fps(void **state)
+{
+    (void)state;
+    char name[32];
+    for (int k = 0; k < 11; k++) {
+        snprintf(name, sizeof name, "f_%02d.png", k);
+        if (k == 4)
+            write_text(name, "garbage, passed over unread");
+        else
+            write_png(name, k);
+    }
+    cap_options_t o = opts_fps(30);
+    o.analyse_fps = 10;
+    cap_source_t *s = NULL;
+    assert_int_equal(cap_source_open(tmpdir, &o, &s), CAP_OK);
+    cap_frame_t f;
+    for (int n = 0; n < 4; n++) {
+        assert_int_equal(cap_source_next(s, &f), CAP_OK);
+        assert_int_equal(f.seq, (uint64_t)n);
+        assert_int_equal(f.index, (uint64_t)(3 * n));
+        assert_true(f.t > n * 0.1 - 1e-9 && f.t < n * 0.1 + 1e-9);
+        assert_int_equal(f.dropped, 0);
+        assert_color(&f, 3 * n, 0);
+    }
+    assert_int_equal(cap_source_next(s, &f), CAP_EEOF);
+    cap_info_t info;
+    cap_source_info(s, &info);
+    assert_int_equal(info.skipped, 7);
+    assert_int_equal(info.dropped, 0);
+    cap_source_close(s);
+
+    /* 15 fps at 10: frames 0, 2, 3, 5, 6, 8, 9 (each starts a new 0.1 s slot) */
+    o = opts_fps(15);
+    o.analyse_fps = 10;
+    assert_int_equal(cap_source_open(tmpdir, &o, &s), CAP_OK);
+    static const int want[] = { 0, 2, 3, 5, 6, 8, 9 };
+    for (int n = 0; n < 7; n++) {
+        assert_int_equal(cap_source_next(s, &f), CAP_OK);
+        assert_int_equal(f.index, (uint64_t)want[n]);
+        assert_true(f.t > want[n] / 15.0 - 1e-9 && f.t < want[n] / 15.0 + 1e-9);
+    }
+    assert_int_equal(cap_source_next(s, &f), CAP_EEOF);
+    cap_source_close(s);
+
+    o.analyse_fps = -1;
+    s = NULL;
+    assert_int_equal(cap_source_open(tmpdir, &o, &s), CAP_EINVAL);
+    assert_null(s);
+}
+
+/* A JPEG folder 640x480 with a minimum of 300x200: decoded at 1/2 (1/4 would be 160x120),
+ * every frame the same reduced size, colours right; no minimum: full size. */
+static void test_folder_reduced_jpeg(void **state)
+{
+    (void)state;
+    for (int k = 0; k < 3; k++) {
+        char name[32];
+        snprintf(name, sizeof name, "f_%02d.jpg", k);
+        write_jpeg(name, 640, 480, k);
+    }
+    cap_options_t o = opts_fps(30);
+    o.min_w = 300;
+    o.min_h = 200;
+    cap_source_t *s = NULL;
+    assert_int_equal(cap_source_open(tmpdir, &o, &s), CAP_OK);
+    cap_info_t info;
+    cap_source_info(s, &info);
+    assert_int_equal(info.reduce, 2);
+    assert_int_equal(info.width, 320);
+    assert_int_equal(info.height, 240);
+    cap_frame_t f;
+    for (int k = 0; k < 3; k++) {
+        assert_int_equal(cap_source_next(s, &f), CAP_OK);
+        assert_int_equal(f.img.w, 320);
+        assert_int_equal(f.img.h, 240);
+        assert_int_equal(f.index, (uint64_t)k);
+        assert_color(&f, k, 12);
+    }
+    assert_int_equal(cap_source_next(s, &f), CAP_EEOF);
+    cap_source_close(s);
+
+    o.min_w = 100; /* a small minimum: 1/4 (160x120), not 1/8 (80x60) */
+    o.min_h = 100;
+    assert_int_equal(cap_source_open(tmpdir, &o, &s), CAP_OK);
+    cap_source_info(s, &info);
+    assert_int_equal(info.reduce, 4);
+    assert_int_equal(cap_source_next(s, &f), CAP_OK);
+    assert_int_equal(f.img.w, 160);
+    cap_source_close(s);
+
+    o = opts_fps(30); /* no minimum: full size */
+    assert_int_equal(cap_source_open(tmpdir, &o, &s), CAP_OK);
+    assert_int_equal(cap_source_next(s, &f), CAP_OK);
+    assert_int_equal(f.img.w, 640);
+    assert_int_equal(f.img.h, 480);
+    cap_source_info(s, &info);
+    assert_int_equal(info.reduce, 1);
+    cap_source_close(s);
+
+    char path[128];
+    snprintf(path, sizeof path, "%s/f_01.jpg", tmpdir); /* a single image, reduced too */
+    o.min_w = 300;
+    o.min_h = 200;
+    assert_int_equal(cap_source_open(path, &o, &s), CAP_OK);
+    assert_int_equal(cap_source_next(s, &f), CAP_OK);
+    assert_int_equal(f.img.w, 320);
+    assert_color(&f, 1, 12);
+    cap_source_close(s);
+}
+
+/* A 25 fps video looked at 5 times a second: frames 0 and 5 of 8, grabbed not decoded. */
+static void test_video_analyse_fps(void **state)
+{
+    (void)state;
+    char path[128];
+    snprintf(path, sizeof path, "%s/clip.avi", tmpdir);
+    cvb_writer_t *wr = NULL;
+    assert_int_equal(cvb_writer_open(path, 25, 96, 64, &wr), CVB_OK);
+    for (int k = 0; k < 8; k++) {
+        cvb_image_t img;
+        solid(&img, 96, 64, k);
+        assert_int_equal(cvb_writer_write(wr, &img), CVB_OK);
+        cvb_image_free(&img);
+    }
+    cvb_writer_close(wr);
+    cap_options_t o = opts_fps(30);
+    o.analyse_fps = 5;
+    cap_source_t *s = NULL;
+    assert_int_equal(cap_source_open(path, &o, &s), CAP_OK);
+    cap_frame_t f;
+    for (int n = 0; n < 2; n++) {
+        assert_int_equal(cap_source_next(s, &f), CAP_OK);
+        assert_int_equal(f.index, (uint64_t)(5 * n));
+        assert_true(f.t > n * 0.2 - 1e-9 && f.t < n * 0.2 + 1e-9);
+        assert_color(&f, 5 * n, 12);
+    }
+    assert_int_equal(cap_source_next(s, &f), CAP_EEOF);
+    cap_info_t info;
+    cap_source_info(s, &info);
+    assert_int_equal(info.skipped, 6);
+    cap_source_close(s);
+}
+
 static void test_stop_folder(void **state)
 {
     (void)state;
@@ -273,6 +430,9 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_folder_unreadable_frame, make_tmp, remove_tmp),
         cmocka_unit_test_setup_teardown(test_single_image, make_tmp, remove_tmp),
         cmocka_unit_test_setup_teardown(test_video_file, make_tmp, remove_tmp),
+        cmocka_unit_test_setup_teardown(test_folder_analyse_fps, make_tmp, remove_tmp),
+        cmocka_unit_test_setup_teardown(test_folder_reduced_jpeg, make_tmp, remove_tmp),
+        cmocka_unit_test_setup_teardown(test_video_analyse_fps, make_tmp, remove_tmp),
         cmocka_unit_test_setup_teardown(test_stop_folder, make_tmp, remove_tmp),
         cmocka_unit_test_setup_teardown(test_errors, make_tmp, remove_tmp),
         cmocka_unit_test(test_strerror),
