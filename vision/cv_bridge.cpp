@@ -427,6 +427,41 @@ int cvb_imdecode_into(const uint8_t *buf, size_t len, cvb_image_t *dst)
     CVB_CATCH
 }
 
+int cvb_imread_into(const char *path, int reduce, cvb_image_t *dst)
+{
+    if (!path || !dst || (reduce != 1 && reduce != 2 && reduce != 4 && reduce != 8))
+        return CVB_EINVAL;
+    CVB_TRY
+    int flags = reduce == 2 ? cv::IMREAD_REDUCED_COLOR_2
+              : reduce == 4 ? cv::IMREAD_REDUCED_COLOR_4
+              : reduce == 8 ? cv::IMREAD_REDUCED_COLOR_8 : cv::IMREAD_COLOR;
+    cv::Mat m = cv::imread(path, flags);
+    if (m.empty() || m.type() != CV_8UC3)
+        return CVB_EREAD;
+    if (dst->data && dst->w == m.cols && dst->h == m.rows && dst->channels == 3) {
+        cv::Mat d = wrap(dst);
+        m.copyTo(d);
+        return CVB_OK;
+    }
+    cvb_image_t img;
+    int rc = export_mat(m, &img);
+    if (rc)
+        return rc;
+    cvb_image_free(dst);
+    *dst = img;
+    return CVB_OK;
+    CVB_CATCH
+}
+
+int cvb_video_skip(cvb_video_t *v)
+{
+    if (!v)
+        return CVB_EINVAL;
+    CVB_TRY
+    return v->cap.grab() ? CVB_OK : CVB_EEOF;
+    CVB_CATCH
+}
+
 // ---------------------------------------------------------------- render
 int cvb_render_blur(const cvb_image_t *src, cvb_image_t *dst, int x, int y, int w, int h,
                     double sigma)

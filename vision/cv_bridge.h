@@ -108,6 +108,14 @@ int cvb_yuyv_to_bgr(const uint8_t *src, size_t src_stride, int w, int h, cvb_ima
 /* Decode an encoded image (JPEG / an MJPEG frame) as BGR into *dst, reusing its pixels
  * when the decoded size matches (else (re)allocated; caller frees). CVB_EREAD if corrupt. */
 int cvb_imdecode_into(const uint8_t *buf, size_t len, cvb_image_t *dst);
+/* Read an image file as BGR (EXIF orientation applied) at 1/reduce of its size (reduce 1,
+ * 2, 4 or 8; a JPEG is scaled inside the decoder, far faster than a full decode) into
+ * *dst, reusing its pixels when the size matches (else (re)allocated; caller frees).
+ * CVB_EREAD for a missing or undecodable file. */
+int cvb_imread_into(const char *path, int reduce, cvb_image_t *dst);
+/* Pass over the next frame of a video without converting it (VideoCapture::grab).
+ * CVB_EEOF at the end. */
+int cvb_video_skip(cvb_video_t *v);
 
 /* ---- render ---- */
 /* Gaussian blur (sigma in pixels) of the box (x, y, w, h) of src into the same box of dst
