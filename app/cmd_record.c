@@ -37,6 +37,7 @@
 #include <sys/stat.h>
 #include <time.h>
 
+#include "calib/cal_calibrate.h"
 #include "calib/cal_profile.h"
 #include "capture/cap_source.h"
 #include "rules/go_session.h"
@@ -59,6 +60,11 @@ static const char usage_text[] =
     "  --serve ADDR:PORT  web overlay and players' console (prints the console URL)\n"
     "  --format text|json events on stdout (json: one object per line)\n"
     "  --realtime         pace a file or folder at its frame rate\n"
+    "  --analyse-fps N    a file or folder: look at N frames per second of footage, pass\n"
+    "                     over the others undecoded (default 10; 0: every frame; a\n"
+    "                     camera always hands on its newest frame)\n"
+    "  --decode-min WxH   JPEG frames: decode at 1/2, 1/4 or 1/8 size while at least WxH\n"
+    "                     (default 960x540; 0x0: full size)\n"
     "  --resume FILE      continue the game recorded in FILE (its settings win)\n"
     "  --time SPEC        time control, e.g. main=60m,byoyomi=5x60s\n"
     "  --stable SECONDS   how long the board must stay still before a view is read\n"
@@ -67,8 +73,8 @@ static const char usage_text[] =
 
 typedef struct rec_opts {
     const char *input, *sgf, *rules, *black, *white, *calib, *serve, *resume, *time;
-    double fps, stable_s;
-    int size, komi2, komi_set, handicap, json, realtime;
+    double fps, stable_s, analyse_fps;
+    int size, komi2, komi_set, handicap, json, realtime, min_w, min_h;
 } rec_opts_t;
 
 static cap_source_t *volatile g_src;
@@ -127,6 +133,9 @@ static int parse_opts(int argc, char **argv, rec_opts_t *o)
     memset(o, 0, sizeof o[0]);
     o->fps = 30;
     o->stable_s = 0.3;
+    o->analyse_fps = 10;
+    o->min_w = 960;
+    o->min_h = 540;
     o->rules = "chinese";
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
@@ -139,7 +148,8 @@ static int parse_opts(int argc, char **argv, rec_opts_t *o)
         static const char *const withval[] = { "--input", "--fps", "--sgf", "--size", "--rules",
                                                "--komi", "--handicap", "--black", "--white",
                                                "--calib", "--serve", "--format", "--resume",
-                                               "--time", "--stable", NULL };
+                                               "--time", "--stable", "--analyse-fps",
+                                               "--decode-min", NULL };
         const char *val = NULL;
         char name[32] = "";
         for (int k = 0; withval[k]; k++) {
@@ -176,6 +186,20 @@ static int parse_opts(int argc, char **argv, rec_opts_t *o)
             o->stable_s = strtod(val, &end);
             if (end == val || *end || !(o->stable_s >= 0 && o->stable_s <= 10)) {
                 cli_error("record", "--stable: '%s' is not a time in seconds (0..10)", val);
+                return -1;
+            }
+        } else if (!strcmp(name, "--analyse-fps")) {
+            char *end;
+            o->analyse_fps = strtod(val, &end);
+            if (end == val || *end || !(o->analyse_fps >= 0 && o->analyse_fps <= 1000)) {
+                cli_error("record", "--analyse-fps: '%s' is not a frame rate (0..1000)", val);
+                return -1;
+            }
+        } else if (!strcmp(name, "--decode-min")) {
+            if (!strcmp(val, "0x0") || !strcmp(val, "0")) {
+                o->min_w = o->min_h = 0;
+            } else if (cap_parse_size(val, &o->min_w, &o->min_h) != CAP_OK) {
+                cli_error("record", "--decode-min: '%s' is not WxH (or 0x0)", val);
                 return -1;
             }
         } else if (!strcmp(name, "--sgf")) {
@@ -592,6 +616,9 @@ static int open_input(run_t *u, cap_source_t **src)
     cap_options_defaults(&co);
     co.fps = u->o.fps;
     co.realtime = u->o.realtime;
+    co.analyse_fps = u->o.analyse_fps;
+    co.min_w = u->o.min_w;
+    co.min_h = u->o.min_h;
     int rc = cap_source_open(u->o.input, &co, src);
     if (rc == CAP_OK)
         return 0;
@@ -638,18 +665,18 @@ static int on_frame(run_t *u, const cap_frame_t *f)
 {
     vis_snapshot_t snap;
     memset(&snap, 0, sizeof snap);
-    snap.frame = f->seq;
+    snap.frame = f->index;
     snap.t = f->t;
     double t0 = cpu_s();
     int fresh = 0;
     if (!u->have_geom) {
         int hint = u->r.stn ? go_game_board(stn_game(u->r.stn))->size : u->o.size;
         int rc = VIS_ENOBOARD;
-        if (u->have_cal && u->cal.image_w == f->img.w && u->cal.image_h == f->img.h &&
-            !u->ever_found && (!hint || hint == u->cal.size)) {
-            rc = vis_geom_from_corners(u->cal.corners, u->cal.size, f->img.w, f->img.h, &u->geom);
-            if (rc == VIS_OK)
-                rc = vis_classify(&f->img, &u->geom, &u->vcfg, &snap);
+        /* the profile's corners, scaled to this frame (a reduced decode, another size of
+         * the same aspect); a frame of another aspect falls back to detection */
+        if (u->have_cal && !u->ever_found && (!hint || hint == u->cal.size) &&
+            cal_profile_to_geom(&u->cal, f->img.w, f->img.h, &u->geom) == CAL_OK) {
+            rc = vis_classify(&f->img, &u->geom, &u->vcfg, &snap);
         } else {
             rc = vis_detect(&f->img, &u->vcfg, hint, &u->geom, &snap, NULL);
         }
@@ -665,7 +692,7 @@ static int on_frame(run_t *u, const cap_frame_t *f)
             return 0;
         u->have_geom = 1;
         fresh = 1;
-        snap.frame = f->seq;
+        snap.frame = f->index;
         snap.t = f->t;
         if (!u->ever_found)
             rec_print_note(&u->r, "board", f->t, "board: %dx%d found", u->geom.size,
@@ -683,7 +710,7 @@ static int on_frame(run_t *u, const cap_frame_t *f)
         }
     } else {
         vis_track(&f->img, &u->geom, &u->vcfg, &snap);
-        snap.frame = f->seq;
+        snap.frame = f->index;
         snap.t = f->t;
         u->tm_track += cpu_s() - t0;
     }
