@@ -42,3 +42,10 @@ lint:
 
 clean:
 	rm -rf build build-asan build-fuzz
+
+# The long run (issue 10, not part of `make test`): an hour of generated footage of the
+# whole demo game recorded in the Release build (speed, peak memory, RSS over time), then
+# a shorter part under the sanitizers (build-asan). Figures: bench/longrun.md.
+.PHONY: longrun
+longrun: build build-asan
+	@bash scripts/longrun.sh build build-asan
