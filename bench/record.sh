@@ -1,9 +1,11 @@
 #!/bin/bash
 # bench/record.sh BUILD_DIR: `kifucam record` end to end on generated 1920x1080 footage, on
-# one core (taskset): frames per second, speed against real time (target >= 10x), the
-# share of time per stage, the moves right against the source game, and the latency from
-# the hand leaving the board to the move being written, in footage time (target <= 0.5 s;
-# min / median / 90th percentile / max). The footage (BENCH_MOVES moves of
+# one core (taskset), with the default speed options and with every frame decoded at full
+# size: frames per second, speed against real time (target >= 10x), the share of time per
+# stage, the moves right against the source game, and the latency from the hand leaving
+# the board to the move being written, in footage time (target <= 0.5 s; min / median /
+# 90th percentile / max; as the station saw it, and against the footage's truth).
+# BENCH_GAMES=0 skips the many-games part. The footage (BENCH_MOVES moves of
 # samples/games/demo.sgf at 30 fps, default 12) is rendered once into BUILD_DIR/bench-record.
 set -u
 BUILD=${1:-build}
@@ -23,29 +25,49 @@ if [ ! -f "$FOOT/truth.txt" ]; then
   "$BIN" render "$HERE/samples/games/demo.sgf" --out "$FOOT" --size 1920x1080 --fps 30 \
     --seed 2 --pace 0.5 --moves "$MOVES" 2>/dev/null || { echo "record bench: render failed" >&2; exit 1; }
 fi
-echo "== kifucam record on $(ls "$FOOT" | grep -c '^frame_') frames of 1920x1080 (one core)"
-taskset -c 0 "$BIN" record --input "$FOOT" --fps 30 --sgf "$OUT/bench.sgf" --format json \
-  > "$OUT/events.jsonl" || { echo "record bench: record failed" >&2; exit 1; }
-python3 - "$OUT/events.jsonl" "$HERE/samples/games/demo.sgf" "$OUT/bench.sgf" "$MOVES" <<'EOF'
+NF=$(ls "$FOOT" | grep -c '^frame_')
+# Two runs on the same footage: the defaults (--analyse-fps 10: a third of the 30 fps
+# frames looked at, the others never decoded; --decode-min 960x540: JPEG decoded at half
+# size), and every frame at full size (--analyse-fps 0 --decode-min 0x0) for comparison.
+for mode in default full; do
+  args=()
+  [ "$mode" = full ] && args=(--analyse-fps 0 --decode-min 0x0)
+  echo "== kifucam record on $NF frames of 1920x1080 at 30 fps, one core: $mode ${args[*]:-(--analyse-fps 10 --decode-min 960x540)}"
+  taskset -c 0 "$BIN" record --input "$FOOT" --fps 30 --sgf "$OUT/bench-$mode.sgf" --format json \
+    "${args[@]}" > "$OUT/events-$mode.jsonl" || { echo "record bench: record failed" >&2; exit 1; }
+  python3 - "$OUT/events-$mode.jsonl" "$HERE/samples/games/demo.sgf" "$OUT/bench-$mode.sgf" "$MOVES" "$FOOT/truth.txt" "$NF" <<'EOF'
 import json, re, sys
 ev = [json.loads(l) for l in open(sys.argv[1]) if l.startswith('{')]
 st = [e for e in ev if e.get('event') == 'stats'][-1]
 ms = st['ms']
 tot = sum(ms.values()) or 1
-print("frames %d in %.2f s wall: %.1f fps, %.1fx real time; CPU %.2f s: %.1f fps, %.1fx real "
-      "time (target >= 10x)" % (st['frames'], st['seconds'], st['fps'], st['speed'],
-                                st['cpu_seconds'], st['cpu_fps'], st['cpu_speed']))
-print("CPU time per stage: " + ", ".join("%s %.1f%% (%.2f ms/frame)" % (k, 100 * v / tot, v / max(st['frames'], 1))
+nf = int(sys.argv[6])
+print("  frames analysed %d of %d; %.2f s wall: %.1fx real time; CPU %.2f s: %.1f fps of footage "
+      "(%.1f analysed/s), %.1fx real time (target >= 10x)" % (st['frames'], nf, st['seconds'], st['speed'],
+      st['cpu_seconds'], nf / max(st['cpu_seconds'], 1e-9), st['cpu_fps'], st['cpu_speed']))
+print("  CPU time per stage: " + ", ".join("%s %.1f%% (%.2f ms/frame)" % (k, 100 * v / tot, v / max(st['frames'], 1))
                                       for k, v in ms.items()))
-lat = sorted(e['t'] - e['t_hand'] for e in ev if e.get('event') == 'move' and 't_hand' in e)
+mv_ev = [e for e in ev if e.get('event') == 'move' and 't_hand' in e]
+q = lambda v, p: v[min(len(v) - 1, int(p * len(v)))]
+lat = sorted(e['t'] - e['t_hand'] for e in mv_ev)
 if lat:
-    q = lambda p: lat[min(len(lat) - 1, int(p * len(lat)))]
-    print("latency (hand off the board -> move written, footage s): min %.3f median %.3f "
-          "p90 %.3f max %.3f over %d moves (target <= 0.5)" % (lat[0], q(0.5), q(0.9), lat[-1], len(lat)))
+    print("  latency, station (t_hand: the hand seen leaving -> move written, footage s): min %.3f "
+          "median %.3f p90 %.3f max %.3f over %d moves (target <= 0.5)" % (lat[0], q(lat, .5), q(lat, .9), lat[-1], len(lat)))
+# the footage's truth: move k's hand is out of the picture at the first frame with move=k hand=0
+off = {}
+for l in open(sys.argv[5]):
+    m = re.match(r'frame \d+ \S+ t=([\d.]+) move=(\d+) hand=(\d)', l)
+    if m and m.group(3) == '0' and int(m.group(2)) not in off:
+        off[int(m.group(2))] = float(m.group(1))
+tl = sorted(e['t'] - off[e['n']] for e in mv_ev if e['n'] in off)
+if tl:
+    print("  latency, truth (hand out of the picture -> move written; < 0: written while the hand "
+          "was still in the picture, off the board): min %.3f median %.3f p90 %.3f max %.3f" % (tl[0], q(tl, .5), q(tl, .9), tl[-1]))
 mv = lambda p: re.findall(r';\s*([BW]\[[a-s]{0,2}\])', open(p).read())
 src, rec = mv(sys.argv[2])[:int(sys.argv[4])], mv(sys.argv[3])
-print("moves right: %d / %d" % (sum(1 for a, b in zip(src, rec) if a == b), len(src)))
+print("  moves right: %d / %d" % (sum(1 for a, b in zip(src, rec) if a == b), len(src)))
 EOF
+done
 
 # ---- many real games (../shared/data/games/tygem): BENCH_GAMES games (default 20), the
 # first BENCH_GAME_MOVES moves of each (default 30), 640x360, seed g (views alternate
@@ -53,6 +75,7 @@ EOF
 # is the camera's, so a game counts the best of the 8 board symmetries.
 SHARED=${KIFUCAM_SHARED:-$HERE/../shared}
 GAMES=${BENCH_GAMES:-20}
+[ "$GAMES" -gt 0 ] 2>/dev/null || { echo "== record: many games: skipped (BENCH_GAMES=0)"; exit 0; }
 GMOVES=${BENCH_GAME_MOVES:-30}
 if [ ! -d "$SHARED/data/games/tygem" ]; then
   echo "== record: many games: skipped (no ../shared/data)"
