@@ -1139,7 +1139,7 @@ int go_life_propose(const go_board_t *b, const go_life_options_t *opt, go_life_r
 {
     go_life_options_t o = opt ? *opt : go_life_defaults();
     go_life_result_t *res;
-    pb_t *pb;
+    pb_t *pb, *tmpl;
     int *own;
     uint8_t w[GO_CELLS], closed[GO_CELLS];
     int size;
@@ -1147,7 +1147,7 @@ int go_life_propose(const go_board_t *b, const go_life_options_t *opt, go_life_r
     if (!b || !out || b->size < GO_MIN_SIZE || b->size > GO_MAX_SIZE || o.playouts < 0)
         return GO_EINVAL;
     res = calloc(1, sizeof *res);
-    pb = malloc(sizeof *pb);
+    pb = malloc(2 * sizeof *pb);   /* the playout board, then its starting position */
     own = calloc(GO_CELLS, sizeof *own);
     if (!res || !pb || !own) {
         free(res);
@@ -1199,11 +1199,13 @@ int go_life_propose(const go_board_t *b, const go_life_options_t *opt, go_life_r
      * certain is owned by neither side clearly (its share within 50% +- GO_LIFE_UNSURE) */
     int done = 0;
     long moves = 0;
+    tmpl = pb + 1;
+    pb_init(tmpl, w, size);   /* every playout starts from a copy of it */
+    tmpl->closed = closed;
     for (;;) {
         int unsure = 0;
         for (int i = done; i < done + o.playouts; i++) {
-            pb_init(pb, w, size);
-            pb->closed = closed;
+            memcpy(pb, tmpl, sizeof *pb);
             pb->rng = o.seed + 0x9E3779B97F4A7C15ULL * (uint64_t)(i + 1);
             if (!pb->rng)
                 pb->rng = 1;
