@@ -65,15 +65,23 @@ static inline int hc_send_all(int fd, const void *buf, size_t len)
     return 0;
 }
 
-/* Read until the peer closes (or an error/timeout); returns the bytes, malloc'd. */
+/* Read until the peer closes (or an error/timeout); returns the bytes (NUL-terminated),
+ * malloc'd, or NULL when nothing could be allocated. When growing the buffer fails, the
+ * bytes read so far are returned. */
 static inline char *hc_read_all(int fd, size_t *len)
 {
     size_t cap = 4096, n = 0;
     char *buf = malloc(cap);
+    *len = 0;
+    if (!buf)
+        return NULL;
     for (;;) {
         if (n + 1024 > cap) {
+            char *grown = realloc(buf, cap * 2);
+            if (!grown)
+                break;
+            buf = grown;
             cap *= 2;
-            buf = realloc(buf, cap);
         }
         ssize_t r = recv(fd, buf + n, cap - n - 1, 0);
         if (r < 0 && errno == EINTR)
@@ -87,26 +95,33 @@ static inline char *hc_read_all(int fd, size_t *len)
     return buf;
 }
 
-/* Split a raw response into status, head and body. */
+/* Split a raw response into status, head and body. A NULL raw (or an allocation that
+ * fails) leaves status 0 and head/body NULL; hc_resp_free accepts that. */
 static inline void hc_parse(const char *raw, size_t len, hc_resp_t *out)
 {
     memset(out, 0, sizeof *out);
+    if (!raw)
+        return;
     if (sscanf(raw, "HTTP/1.%*d %d", &out->status) != 1)
         out->status = 0;
     const char *sep = strstr(raw, "\r\n\r\n");
     size_t hl = sep ? (size_t)(sep - raw) : len;
+    size_t bl = sep ? len - hl - 4 : 0;
     out->head = malloc(hl + 1);
+    out->body = malloc(bl + 1);
+    if (!out->head || !out->body) {
+        hc_resp_free(out);
+        return;
+    }
     memcpy(out->head, raw, hl);
     out->head[hl] = '\0';
-    size_t bl = sep ? len - hl - 4 : 0;
-    out->body = malloc(bl + 1);
     if (bl)
         memcpy(out->body, sep + 4, bl);
     out->body[bl] = '\0';
     out->body_len = bl;
 }
 
-/* Send raw request bytes and read the whole answer. Returns 0, or -1 on a socket error. */
+/* Send raw request bytes and read the whole answer. Returns 0, or -1 on a socket or allocation error. */
 static inline int hc_raw(int port, const char *req, size_t len, hc_resp_t *out)
 {
     int fd = hc_connect(port);
@@ -118,9 +133,10 @@ static inline int hc_raw(int port, const char *req, size_t len, hc_resp_t *out)
     size_t n;
     char *raw = hc_read_all(fd, &n);
     close(fd);
+    int rc = raw ? 0 : -1;
     hc_parse(raw, n, out);
     free(raw);
-    return 0;
+    return rc;
 }
 
 /* METHOD PATH with optional extra header lines ("X: y\r\n...") and body. */
@@ -130,12 +146,18 @@ static inline int hc_request(int port, const char *method, const char *path,
     size_t bl = body ? strlen(body) : 0;
     size_t cap = strlen(path) + (headers ? strlen(headers) : 0) + bl + 256;
     char *req = malloc(cap);
+    if (!req)
+        return -1;
     int n = snprintf(req, cap,
                      "%s %s HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n%s"
                      "Content-Length: %zu\r\n\r\n",
                      method, path, headers ? headers : "", bl);
+    if (n < 0 || (size_t)n + bl >= cap) {
+        free(req);
+        return -1;
+    }
     if (bl)
-        memcpy(req + n, body, bl);
+        memcpy(req + n, body, bl + 1); /* with the body's NUL (cap has room): req stays a string */
     int rc = hc_raw(port, req, (size_t)n + bl, out);
     free(req);
     return rc;
@@ -153,9 +175,10 @@ static inline int hc_get(int port, const char *path, hc_resp_t *out)
     size_t len;
     char *raw = hc_read_all(fd, &len);
     close(fd);
+    int rc = raw ? 0 : -1;
     hc_parse(raw, len, out);
     free(raw);
-    return 0;
+    return rc;
 }
 
 /* Open an /events stream: returns the socket (the response arrives as it is read), or -1. */
