@@ -808,6 +808,7 @@ int web_server_create(const web_config_t *cfg, web_action_fn on_action, void *us
     }
     srv->on_action = on_action;
     srv->user = user;
+    // NOLINTNEXTLINE(bugprone-sizeof-expression): an array of pointers
     srv->wake_list = calloc((size_t)c.max_sse_clients, sizeof *srv->wake_list);
     if (!srv->wake_list) {
         free(srv);
@@ -903,10 +904,10 @@ int web_server_publish_state(web_server_t *srv, const char *state_json)
     }
     pthread_mutex_lock(&srv->mu);
     uint64_t seq = srv->seq + 1;
-    int head = snprintf(ev->text, 40, "id: %llu\ndata: ", (unsigned long long)seq);
-    memcpy(ev->text + head, compact, len);
-    memcpy(ev->text + head + len, "\n\n", 3);
-    ev->len = (size_t)head + len + 2;
+    /* "id: " + at most 20 digits + "\ndata: " + len + "\n\n" + NUL fits in len + 48 */
+    int n = snprintf(ev->text, len + 48, "id: %llu\ndata: %s\n\n", (unsigned long long)seq,
+                     compact);
+    ev->len = (size_t)n;
     ev->refs = 1;
     event_release_locked(srv->events[seq % WEB_RING]);
     srv->events[seq % WEB_RING] = ev;
