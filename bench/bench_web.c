@@ -274,12 +274,26 @@ int main(int argc, char **argv)
     pthread_mutex_init(&b.mu, NULL);
     b.cl = calloc((size_t)nclients, sizeof *b.cl);
     b.lat = calloc((size_t)nclients * (size_t)nmoves + 1, sizeof *b.lat);
+    if (!b.cl || !b.lat) {
+        fprintf(stderr, "out of memory\n");
+        free(b.cl);
+        free(b.lat);
+        web_server_destroy(srv);
+        pthread_mutex_destroy(&b.mu);
+        return 1;
+    }
 
     /* 2. the clients connect */
     for (int i = 0; i < nclients; i++) {
         b.cl[i].fd = hc_events_open(port);
         if (b.cl[i].fd < 0) {
             fprintf(stderr, "client %d cannot connect\n", i);
+            for (int k = 0; k < i; k++)
+                close(b.cl[k].fd);
+            free(b.cl);
+            free(b.lat);
+            web_server_destroy(srv);
+            pthread_mutex_destroy(&b.mu);
             return 1;
         }
     }
