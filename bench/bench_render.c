@@ -81,7 +81,8 @@ int main(int argc, char **argv)
     for (int p = 0; p < 361 && ns < 150; p++)
         if (pos[p]) {
             double x, y;
-            rnd_renderer_point_world(r, p % 19, p / 19, &x, &y);
+            int col = p % 19, row = p / 19;
+            rnd_renderer_point_world(r, col, row, &x, &y);
             st[ns++] = (rnd_stone_t){ (float)x, (float)y, (float)geo->top, pos[p], (float)p };
         }
     t0 = cpu_now();

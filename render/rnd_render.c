@@ -483,7 +483,9 @@ static void trace_bg(const rnd_renderer_t *r, double px, double py, double s_sca
                      double *hitx, double *hity, int *face, double *direct)
 {
     v3 d = pixel_ray(r, px, py);
-    v3 n;
+    /* ray_box writes n whenever it returns t > 0, the only case that reads it; set anyway
+     * (the analyzer cannot follow the floating-point test, clang-tidy core.UndefinedBinaryOperatorResult) */
+    v3 n = V(0, 0, 1);
     double t = ray_box(r, r->C, d, &n);
     double alb[3], amb[3], dir[3];
     v3 P, L;
@@ -846,7 +848,8 @@ static void render_background(rnd_renderer_t *r)
             r->direct[k] = (float)dir;
             if (face == 1) { /* supersample the grid */
                 for (int s = 0; s < ss * ss; s++) {
-                    double ox = ((s % ss) + 0.5) / ss - 0.5, oy = ((s / ss) + 0.5) / ss - 0.5;
+                    int sx = s % ss, sy = s / ss; /* the sub-pixel's column and row */
+                    double ox = (sx + 0.5) / ss - 0.5, oy = (sy + 0.5) / ss - 0.5;
                     double c2[3], a, b, d2;
                     int f2;
                     trace_bg(r, i + ox, j + oy, 1.0 / ss, c2, &a, &b, &f2, &d2);

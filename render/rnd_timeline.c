@@ -106,8 +106,9 @@ static void point_world(const bld_t *b, int p, double *x, double *y)
 {
     int n = b->g->size;
     double ext = (n - 1) * 0.5;
-    *x = (p % n - ext) * b->geo->dx;
-    *y = (ext - p / n) * b->geo->dy;
+    int col = p % n, row = p / n;
+    *x = (col - ext) * b->geo->dx;
+    *y = (ext - row) * b->geo->dy;
 }
 
 static void seat_pos(const bld_t *b, int seat, double tx, double sh[3], double st[3])
@@ -328,7 +329,8 @@ int rnd_timeline_build(rnd_timeline_t *t, const rnd_game_t *g, const rnd_geometr
                 }
             if (nc) {
                 int q = cand[rnd_rng_int(&b.rng, nc)];
-                double ux = q % n - px, uy = q / n - py, l = sqrt(ux * ux + uy * uy);
+                int bx = q % n, by = q / n; /* the bumped stone's column and row */
+                double ux = bx - px, uy = by - py, l = sqrt(ux * ux + uy * uy);
                 add_ev(&b, at + 2, RND_EV_BUMP, 0, b.shown[q], q);
                 if (!b.err) {
                     rnd_event_t *e = &t->events[t->nevents - 1];
@@ -487,7 +489,8 @@ int rnd_timeline_stones(const rnd_tl_state_t *s, const rnd_geometry_t *geo, rnd_
     for (int p = 0; p < sz * sz; p++) {
         if (!s->shown[p])
             continue;
-        double x = (p % sz - ext) * geo->dx + s->jx[p], y = (ext - p / sz) * geo->dy + s->jy[p];
+        int col = p % sz, row = p / sz;
+        double x = (col - ext) * geo->dx + s->jx[p], y = (ext - row) * geo->dy + s->jy[p];
         if (p == s->bumped) {
             x += s->bump_dx * geo->dx;
             y -= s->bump_dy * geo->dy;

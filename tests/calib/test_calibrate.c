@@ -67,7 +67,8 @@ static int render_scene(scene_t *sc, rnd_light_t light)
     for (int k = 0; k < S * S; k++)
         if (truth[k]) {
             double wx, wy;
-            rnd_renderer_point_world(sc->r, k % S, k / S, &wx, &wy);
+            int col = k % S, row = k / S;
+            rnd_renderer_point_world(sc->r, col, row, &wx, &wy);
             st[n] = (rnd_stone_t){ (float)wx, (float)wy, (float)g->top, truth[k], 0.3f * n };
             n++;
         }

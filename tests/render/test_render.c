@@ -121,11 +121,12 @@ static int classify(const cvb_image_t *img, double px, double py, double spacing
     assert_true(n > 0);
     qsort(lum, (size_t)n, 1, cmp_u8);
     qsort(rb, (size_t)n, 1, cmp_u8);
-    last_v = lum[n / 2];
-    last_rb = rb[n / 2] - 128;
-    if (lum[n / 2] < 100)
+    int mid = n / 2; /* the median's index */
+    last_v = lum[mid];
+    last_rb = rb[mid] - 128;
+    if (lum[mid] < 100)
         return 1;
-    if ((last_rb < 38 && lum[n / 2] > 140) || lum[n / 2] > 228)
+    if ((last_rb < 38 && lum[mid] > 140) || lum[mid] > 228)
         return 2;
     return 0;
 }
