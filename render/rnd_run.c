@@ -90,6 +90,23 @@ static int parse_int(const char *s, long lo, long hi, long *out)
     return 0;
 }
 
+/* "WxH", each 64..8192, into *w and *h. 0 on success, -1 (nothing written) otherwise. */
+static int parse_size(const char *s, int *w, int *h)
+{
+    char *end;
+    errno = 0;
+    long a = strtol(s, &end, 10);
+    if (end == s || *end != 'x' || errno)
+        return -1;
+    const char *t = end + 1;
+    long b = strtol(t, &end, 10);
+    if (end == t || *end || errno || a < 64 || b < 64 || a > 8192 || b > 8192)
+        return -1;
+    *w = (int)a;
+    *h = (int)b;
+    return 0;
+}
+
 int rnd_opts_parse(int argc, char **argv, rnd_opts_t *o, int *help, char *err, size_t errlen)
 {
     rnd_opts_defaults(o);
@@ -111,8 +128,16 @@ int rnd_opts_parse(int argc, char **argv, rnd_opts_t *o, int *help, char *err, s
             o->sgf = a;
             continue;
         }
-        int takes = strcmp(a, "--still") && strcmp(a, "--clean");
-        if (takes && !v) {
+        /* the two flags; every other option takes a value */
+        if (!strcmp(a, "--still")) {
+            o->still = 1;
+            continue;
+        }
+        if (!strcmp(a, "--clean")) {
+            o->clean = 1;
+            continue;
+        }
+        if (!v) {
             seterr(err, errlen, "option %s needs a value", a);
             return RND_EINVAL;
         }
@@ -131,8 +156,7 @@ int rnd_opts_parse(int argc, char **argv, rnd_opts_t *o, int *help, char *err, s
             o->seed = s;
         } else if (!strcmp(a, "--size")) {
             int w, h;
-            char c;
-            if (sscanf(v, "%dx%d%c", &w, &h, &c) != 2 || w < 64 || h < 64 || w > 8192 || h > 8192) {
+            if (parse_size(v, &w, &h)) {
                 seterr(err, errlen, "bad --size '%s' (WxH, 64..8192 each)", v);
                 return RND_EINVAL;
             }
@@ -181,10 +205,6 @@ int rnd_opts_parse(int argc, char **argv, rnd_opts_t *o, int *help, char *err, s
                 seterr(err, errlen, "bad --end '%s' (none, pass, resign or auto)", v);
                 return RND_EINVAL;
             }
-        } else if (!strcmp(a, "--still")) {
-            o->still = 1;
-        } else if (!strcmp(a, "--clean")) {
-            o->clean = 1;
         } else if (!strcmp(a, "--format")) {
             if (strcmp(v, "jpg") && strcmp(v, "png")) {
                 seterr(err, errlen, "bad --format '%s' (jpg or png)", v);
@@ -209,8 +229,7 @@ int rnd_opts_parse(int argc, char **argv, rnd_opts_t *o, int *help, char *err, s
             seterr(err, errlen, "unknown option '%s' (--help lists them)", a);
             return RND_EINVAL;
         }
-        if (takes)
-            i++;
+        i++;
     }
     if (!o->sgf) {
         seterr(err, errlen, "no GAME.sgf given (--help for usage)");
@@ -330,7 +349,8 @@ static int emit_frame(run_t *R, int f, const rnd_tl_state_t *s, const rnd_hand_t
     if (nh) {
         for (int p = 0; p < n * n; p++) {
             double w[3], px, py;
-            rnd_renderer_point_world(R->r, p % n, p / n, &w[0], &w[1]);
+            int col = p % n, row = p / n;
+            rnd_renderer_point_world(R->r, col, row, &w[0], &w[1]);
             w[2] = R->geo->top + R->geo->stone_h * 0.5;
             if (rnd_renderer_project(R->r, w, fx->shake_x, fx->shake_y, &px, &py))
                 continue;
