@@ -94,6 +94,7 @@ static void test_gomrade(void **state)
         free(e);
         print_message("SKIP: %s/index.tsv is missing\n", dir);
         skip();
+        return; /* skip() longjmps out, but cmocka 1.1.5 does not declare it noreturn */
     }
     cal_calib_report_t *rep = calloc(1, sizeof *rep);
     assert_non_null(rep);
