@@ -10,9 +10,11 @@
 
 #include "vision/vis_snapshot.h"
 
-/* Read a truth file into t (row-major, vis_color_t). 0 on success. */
+/* Read a truth file into t (VIS_MAX_POINTS entries, row-major, vis_color_t; every entry is
+ * written, those past the board VIS_EMPTY). 0 on success. */
 static inline int vg_read_truth(const char *path, uint8_t *t, int *size)
 {
+    memset(t, VIS_EMPTY, VIS_MAX_POINTS);
     FILE *f = fopen(path, "r");
     if (!f)
         return -1;
