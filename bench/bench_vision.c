@@ -261,9 +261,11 @@ static int occlusion(int ndirs, char **dirs, int verbose)
             int bad = 0, flagged = 0, wrong = 0, uw = 0;
             for (int k = 0; k < size * size && verbose > 1; k++)
                 if ((f->occluded[k] && s.color[k] != VIS_EMPTY && s.color[k] != f->shown[k]) ||
-                    (!f->occluded[k] && f->shown[k] != VIS_EMPTY && (k + count) % 7 == 0))
+                    (!f->occluded[k] && f->shown[k] != VIS_EMPTY && (k + count) % 7 == 0) ||
+                    (!f->occluded[k] && s.occluded[k]))
                     printf("    %s %d got %d rel %.3f sat %.3f bsat %.3f chroma %.3f hidden %d crel %.3f cchroma %.4f cells_rel %.3f cells_chroma %.4f\n",
-                           f->occluded[k] ? "HAND " : "STONE", f->shown[k], s.color[k], ft[k].rel,
+                           f->occluded[k] ? "HAND " : s.occluded[k] ? "FALSE" : "STONE",
+                           f->shown[k], s.occluded[k] ? 3 : s.color[k], ft[k].rel,
                            ft[k].sat, ft[k].board_sat, ft[k].chroma, ft[k].arms, ft[k].crel,
                            ft[k].cchroma, ft[k].cells_rel, ft[k].cells_chroma);
             for (int k = 0; k < size * size; k++) {

@@ -541,7 +541,7 @@ int vis_classify_ex(const cvb_image_t *img, const vis_geom_t *geom, const vis_co
                  * of the shared photos above sat 0.37 within 0.07 of the board's
                  * chromaticity, none as light as 0.5 of its cells and as saturated as
                  * the board) */
-                if ((c4 >= 2 && (cells_rel < 0.4f || (crel > 0.75f && cells_rel < 0.6f))) ||
+                if ((c4 >= 2 && p.s > 0.2f && (cells_rel < 0.3f || (crel > 0.85f && cells_rel < 0.5f))) ||
                     (chroma < 0.07f && ((p.s > 0.42f && p.s > 1.05f * bs && rel > 0.33f) ||
                                         (c4 >= 2 && crel > 0.5f && p.s > bs)))) {
                     s.color[idx] = VIS_EMPTY;
@@ -564,7 +564,7 @@ int vis_classify_ex(const cvb_image_t *img, const vis_geom_t *geom, const vis_co
                 /* the cells around it not board-coloured, the point the same as they: a
                  * sleeve or an arm covers the point and its cells alike */
                 if ((p.s > 0.2f && p.s > bs - 0.08f && chroma < 0.035f && rel < 1.5f) ||
-                    (cmax > 0.06f && cchroma < 0.03f && crel > 0.8f && crel < 1.25f)) {
+                    (cmax > 0.06f && cchroma < 0.03f && crel > 0.8f && crel < 1.12f)) {
                     s.color[idx] = VIS_EMPTY;
                     s.occluded[idx] = 1;
                     s.conf[idx] = 0;
