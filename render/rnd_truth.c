@@ -4,6 +4,8 @@
  */
 #include "render/rnd_truth.h"
 
+#include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +19,51 @@ struct rnd_truth {
     int lineno;
     int size, frames, w, h;
 };
+
+/* A decimal int at s (strtol: leading blanks, a sign), *end after it. 0 on success, -1
+ * when there are no digits or the value is out of int range. */
+static int int_at(const char *s, const char **end, int *out)
+{
+    char *e;
+    errno = 0;
+    long v = strtol(s, &e, 10);
+    if (e == s || errno || v < INT_MIN || v > INT_MAX)
+        return -1;
+    *end = e;
+    *out = (int)v;
+    return 0;
+}
+
+/* A double at s (strtod), *end after it. 0 on success, -1 when there is no number or it
+ * overflows. */
+static int double_at(const char *s, const char **end, double *out)
+{
+    char *e;
+    errno = 0;
+    double v = strtod(s, &e);
+    if (e == s || errno == ERANGE)
+        return -1;
+    *end = e;
+    *out = v;
+    return 0;
+}
+
+/* 1 when only blanks and the line break are left at s. */
+static int at_end(const char *s)
+{
+    return s[strspn(s, " \t\r\n")] == 0;
+}
+
+/* A whole-string int (trailing blanks allowed). 0 on success, -1 otherwise. */
+static int int_of(const char *s, int *out)
+{
+    const char *e;
+    int v;
+    if (int_at(s, &e, &v) || !at_end(e))
+        return -1;
+    *out = v;
+    return 0;
+}
 
 int rnd_truth_open(const char *path, rnd_truth_t **out)
 {
@@ -36,13 +83,17 @@ int rnd_truth_open(const char *path, rnd_truth_t **out)
         /* header lines until "lens" (the last one) */
         while (getline(&t->line, &t->cap, t->f) > 0) {
             t->lineno++;
-            if (!strncmp(t->line, "size ", 5))
-                t->size = atoi(t->line + 5);
-            else if (!strncmp(t->line, "frames ", 7))
-                t->frames = atoi(t->line + 7);
-            else if (!strncmp(t->line, "image ", 6) && sscanf(t->line + 6, "%d %d", &t->w, &t->h) != 2)
-                break;
-            else if (!strncmp(t->line, "lens ", 5)) {
+            const char *e;
+            if (!strncmp(t->line, "size ", 5)) {
+                if (int_of(t->line + 5, &t->size))
+                    break;
+            } else if (!strncmp(t->line, "frames ", 7)) {
+                if (int_of(t->line + 7, &t->frames))
+                    break;
+            } else if (!strncmp(t->line, "image ", 6)) {
+                if (int_at(t->line + 6, &e, &t->w) || int_of(e, &t->h))
+                    break;
+            } else if (!strncmp(t->line, "lens ", 5)) {
                 rc = t->size >= 2 && t->size <= 25 && t->w > 0 && t->h > 0 ? RND_OK : RND_EPARSE;
                 break;
             }
@@ -96,11 +147,18 @@ static int board(const char *s, int n, uint8_t *out)
     return 0;
 }
 
+/* "x1,y1;x2,y2;x3,y3;x4,y4" into q. 0 on success, -1 otherwise. */
 static int quad(const char *s, double q[8])
 {
-    return sscanf(s, "%lf,%lf;%lf,%lf;%lf,%lf;%lf,%lf", &q[0], &q[1], &q[2], &q[3], &q[4], &q[5], &q[6], &q[7]) == 8
-               ? 0
-               : -1;
+    for (int i = 0; i < 8; i++) {
+        if (double_at(s, &s, &q[i]))
+            return -1;
+        char sep = i == 7 ? '\0' : i % 2 ? ';' : ',';
+        if (*s != sep)
+            return -1;
+        s++;
+    }
+    return 0;
 }
 
 static int points(const char *s, int n, uint8_t *out)
@@ -134,18 +192,20 @@ int rnd_truth_next(rnd_truth_t *t, rnd_truth_frame_t *f, int *line)
         const char *L = t->line;
         int n = t->size;
         char v[25 * 26 + 8];
+        const char *e;
         memset(f, 0, sizeof *f);
-        f->frame = atoi(L + 6);
+        if (int_at(L + 6, &e, &f->frame) || (*e != ' ' && !at_end(e)))
+            return RND_EPARSE;
         if (!field(L, "file", f->file, sizeof f->file) || !field(L, "t", v, sizeof v))
             return RND_EPARSE;
-        f->t = atof(v);
-        if (!field(L, "move", v, sizeof v))
+        if (double_at(v, &e, &f->t) || *e)
             return RND_EPARSE;
-        f->move = atoi(v);
-        if (!field(L, "hand", v, sizeof v))
+        if (!field(L, "move", v, sizeof v) || int_of(v, &f->move))
             return RND_EPARSE;
-        f->hand = atoi(v);
-        if (!field(L, "shake", v, sizeof v) || sscanf(v, "%d,%d", &f->shake[0], &f->shake[1]) != 2)
+        if (!field(L, "hand", v, sizeof v) || int_of(v, &f->hand))
+            return RND_EPARSE;
+        if (!field(L, "shake", v, sizeof v) || int_at(v, &e, &f->shake[0]) || *e != ',' ||
+            int_of(e + 1, &f->shake[1]))
             return RND_EPARSE;
         if (!field(L, "corners", v, sizeof v) || quad(v, f->corners) ||
             !field(L, "stone_corners", v, sizeof v) || quad(v, f->stone_corners))

@@ -506,6 +506,40 @@ static void test_truth_reader_errors(void **state)
     assert_int_equal(rnd_truth_next(t, &f, &line), 1);
     rnd_truth_close(t);
     rnd_truth_close(NULL);
+    /* numbers are checked (strtol/strtod), not read as 0 like atoi/atof did */
+    snprintf(p, sizeof p, "%s/bad_size.txt", tmpdir);
+    write_file(p, "kifucam-render truth 1\nsize 2x\nimage 10 10\nframes 1\nlens f=1\n");
+    assert_int_equal(rnd_truth_open(p, &t), RND_EPARSE);
+    snprintf(p, sizeof p, "%s/bad_numbers.txt", tmpdir);
+    static const char *const bad[] = {
+        "frame 7 file=a.png t=1.5 move=2 hand=1 shake=-1,2 corners=1,1;2,1;2,2;1,2.5",
+        "frame 8 file=a.png t=abc move=2 hand=1 shake=-1,2 corners=1,1;2,1;2,2;1,2",
+        "frame 9 file=a.png t=1 move=2x hand=1 shake=-1,2 corners=1,1;2,1;2,2;1,2",
+        "frame 10 file=a.png t=1 move=2 hand=1 shake=-1;2 corners=1,1;2,1;2,2;1,2",
+        "frame 11 file=a.png t=1 move=2 hand=1 shake=-1,2 corners=1,1;2,1;2,2;1",
+        "frame x file=a.png t=1 move=2 hand=1 shake=-1,2 corners=1,1;2,1;2,2;1,2",
+    };
+    char text[2048];
+    int len = snprintf(text, sizeof text,
+                       "kifucam-render truth 1\nsize 2\nimage 10 10\nframes 6\nlens f=1\n");
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+        len += snprintf(text + len, sizeof text - (size_t)len,
+                        "%s stone_corners=1,1;2,1;2,2;1,2 record=X./.O shown=../.. bumped=- "
+                        "occluded=-\n", bad[i]);
+    write_file(p, text);
+    assert_int_equal(rnd_truth_open(p, &t), RND_OK);
+    assert_int_equal(rnd_truth_next(t, &f, &line), RND_OK);
+    assert_int_equal(f.frame, 7);
+    assert_true(f.t == 1.5);
+    assert_int_equal(f.move, 2);
+    assert_int_equal(f.hand, 1);
+    assert_int_equal(f.shake[0], -1);
+    assert_int_equal(f.shake[1], 2);
+    assert_true(f.corners[7] == 2.5);
+    for (size_t i = 1; i < sizeof bad / sizeof bad[0]; i++)
+        assert_int_equal(rnd_truth_next(t, &f, &line), RND_EPARSE);
+    assert_int_equal(rnd_truth_next(t, &f, &line), 1);
+    rnd_truth_close(t);
 }
 
 static void test_renderer_api(void **state)
