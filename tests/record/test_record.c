@@ -258,19 +258,25 @@ static void test_record_no_board(void **state)
     assert_one_line_error("no board");
 }
 
-/* Render the first `moves` moves of demo.sgf into tmp/NAME (end: none, pass, resign). */
-static void render(const char *name, int moves, const char *end)
+/* Render the first `moves` moves of demo.sgf into tmp/NAME (end: none, pass, resign) at
+ * frame size `size` (WxH). */
+static void render_size(const char *name, int moves, const char *end, const char *size)
 {
     char cmd[2048];
     snprintf(cmd, sizeof cmd,
-             "'%s' render '%s/samples/games/demo.sgf' --out '%s/%s' --size 640x360 --seed 2 "
+             "'%s' render '%s/samples/games/demo.sgf' --out '%s/%s' --size %s --seed 2 "
              "--fps 15 --pace 0.3 --moves %d --end %s >/dev/null 2>'%s/render.err'",
-             bin, kc_source_dir(), tmp, name, moves, end, tmp);
+             bin, kc_source_dir(), tmp, name, size, moves, end, tmp);
     int rc = run(cmd);
     if (rc != 0) {
         const char *e = tmpfile_text("render.err");
         fail_msg("kifucam render failed (%d): %s", rc, e ? e : "");
     }
+}
+
+static void render(const char *name, int moves, const char *end)
+{
+    render_size(name, moves, end, "640x360");
 }
 
 /* Record tmp/NAME into tmp/NAME.sgf; returns the recorded moves (and the SGF text). */
@@ -362,6 +368,61 @@ static void test_record_footage_resign(void **state)
     char *out = tmpfile_text("out");
     assert_non_null(out);
     assert_non_null(strstr(out, "resign"));
+}
+
+/* The speed options: 1280x720 JPEG footage decoded at half size (--decode-min 640x360)
+ * and looked at 10 times a second (the default --analyse-fps): every move right, each
+ * move's frame index (KF) one of the footage's, and its time that frame's (index / 15). */
+static void test_record_footage_reduced(void **state)
+{
+    (void)state;
+    enum { N = 6 };
+    char path[600];
+    snprintf(path, sizeof path, "%s/samples/games/demo.sgf", kc_source_dir());
+    char *src_text = keep(slurp(path));
+    assert_non_null(src_text);
+    static char src[512][4], rec[512][4];
+    int nsrc = sgf_moves(src_text, src, 512);
+    render_size("r720", N, "none", "1280x720");
+    char *sgf = NULL;
+    int nrec = record_footage("r720", "--decode-min 640x360 --analyse-fps 10 --format json", rec,
+                              512, &sgf);
+    assert_same_moves(src, nsrc, rec, nrec, N);
+    assert_int_equal(nrec, N);
+    char *out = tmpfile_text("out");
+    assert_non_null(out);
+    int moves = 0;
+    for (char *l = strtok(out, "\n"); l; l = strtok(NULL, "\n")) {
+        if (!strstr(l, "\"event\":\"move\""))
+            continue;
+        const char *fr = strstr(l, "\"frame\":"), *t = strstr(l, "\"t\":");
+        assert_non_null(fr);
+        assert_non_null(t);
+        long idx = strtol(fr + 8, NULL, 10);
+        double tt = strtod(t + 4, NULL);
+        /* the frame index is the footage's (15 fps), not the count of analysed frames */
+        assert_true(tt > idx / 15.0 - 0.002 && tt < idx / 15.0 + 0.002);
+        char fn[64];
+        snprintf(fn, sizeof fn, "r720/frame_%06ld.jpg", idx);
+        struct stat st;
+        assert_int_equal(stat(tmpfile_name(fn), &st), 0);
+        moves++;
+    }
+    assert_int_equal(moves, N);
+    /* stats: a 10 fps look at 15 fps footage analyses 2 frames in 3 */
+    char *stats = strstr(tmpfile_text("out"), "\"event\":\"stats\",\"frames\":");
+    assert_non_null(stats);
+    long analysed = strtol(stats + 25, NULL, 10), files = 0;
+    for (;; files++) {
+        char fn[64];
+        snprintf(fn, sizeof fn, "r720/frame_%06ld.jpg", files);
+        struct stat st;
+        if (stat(tmpfile_name(fn), &st) != 0)
+            break;
+    }
+    print_message("analysed %ld of %ld frames\n", analysed, files);
+    assert_true(files > 30);
+    assert_true(analysed * 3 >= files * 2 - 3 && analysed * 3 <= files * 2 + 3);
 }
 
 static void test_record_sigterm(void **state)
@@ -561,6 +622,7 @@ int main(void)
         cmocka_unit_test_teardown(test_record_no_board, teardown_texts),
         cmocka_unit_test_teardown(test_record_footage_moves_and_count, teardown_texts),
         cmocka_unit_test_teardown(test_record_footage_resign, teardown_texts),
+        cmocka_unit_test_teardown(test_record_footage_reduced, teardown_texts),
         cmocka_unit_test_teardown(test_record_sigterm, teardown_texts),
         cmocka_unit_test_teardown(test_record_serve, teardown_texts),
         cmocka_unit_test_teardown(test_record_gomrade_sequence, teardown_texts),
