@@ -29,6 +29,10 @@ double cap_now(void);
 /* Sleep up to `sec` seconds; returns early (nonzero) when the source is asked to stop. */
 int cap_sleep(cap_source_t *s, double sec);
 
+/* The largest divisor (1, 2, 4, 8) keeping a w x h frame at least min_w x min_h (longer x
+ * shorter side); 1 when no minimum is set. */
+int cap_pick_reduce(int w, int h, int min_w, int min_h);
+
 /* Camera part (cap_v4l2.c): open the device and start streaming; next frame; release. */
 int cap_cam_open(cap_source_t *s, const char *path);
 int cap_cam_next(cap_source_t *s, cap_frame_t *f);

@@ -240,9 +240,7 @@ static int is_jpeg_name(const char *name)
     return dot && (!strcasecmp(dot, ".jpg") || !strcasecmp(dot, ".jpeg"));
 }
 
-/* The largest divisor (1, 2, 4, 8) keeping a w x h frame at least min_w x min_h (longer x
- * shorter side); 1 when no minimum is set. */
-static int pick_reduce(int w, int h, int min_w, int min_h)
+int cap_pick_reduce(int w, int h, int min_w, int min_h)
 {
     if (min_w <= 0 && min_h <= 0)
         return 1;
@@ -273,7 +271,7 @@ static void folder_pick_reduce(cap_source_t *s)
         int rc = cvb_imread(path, 1, &img);
         free(path);
         if (rc == CVB_OK) {
-            s->info.reduce = pick_reduce(img.w, img.h, s->opt.min_w, s->opt.min_h);
+            s->info.reduce = cap_pick_reduce(img.w, img.h, s->opt.min_w, s->opt.min_h);
             s->info.width = img.w / s->info.reduce;
             s->info.height = img.h / s->info.reduce;
             cvb_image_free(&img);
@@ -326,7 +324,7 @@ static int open_kind(cap_source_t *s, const char *spec)
         s->kind = CAP_KIND_IMAGE;
         if (cvb_imread(spec, 1, &s->img) != CVB_OK)
             return CAP_EOPEN;
-        s->info.reduce = is_jpeg_name(spec) ? pick_reduce(s->img.w, s->img.h, s->opt.min_w,
+        s->info.reduce = is_jpeg_name(spec) ? cap_pick_reduce(s->img.w, s->img.h, s->opt.min_w,
                                                           s->opt.min_h) : 1;
         if (s->info.reduce > 1) {
             cvb_image_t img = { 0 };

@@ -78,11 +78,12 @@ typedef struct cap_options {
                            folder's file is not even read); frame k of a source at F fps
                            is taken when it starts a new 1/analyse_fps slot; 0: every frame
                            (default); cameras ignore it (they hand on the newest frame) */
-    int min_w, min_h;   /* JPEG folders and images: decode at 1/2, 1/4 or 1/8 of the size
-                           (libjpeg's DCT scaling: much faster) as long as the frame keeps
-                           at least min_w x min_h (compared as longer x shorter side); the
-                           factor is chosen once, from the first image, so every frame has
-                           one size; 0: full size (default) */
+    int min_w, min_h;   /* JPEG folders and images, MJPEG cameras: decode at 1/2, 1/4 or
+                           1/8 of the size (libjpeg's DCT scaling: much faster) as long as
+                           the frame keeps at least min_w x min_h (compared as longer x
+                           shorter side); the factor is chosen once (a folder: from its
+                           first image; a camera: from the size the driver chose) so every
+                           frame has one size; 0: full size (default) */
 } cap_options_t;
 
 /* Fill *o with the defaults above. */
@@ -108,8 +109,9 @@ typedef struct cap_info {
     int reopens;         /* cameras: successful reopens after a loss */
     uint64_t dropped;    /* total frames dropped */
     uint64_t skipped;    /* files: frames passed over by analyse_fps (never decoded) */
-    int reduce;          /* files: the decoding scale divisor in use (1, 2, 4 or 8); the
-                            width and height above are the reduced frame's */
+    int reduce;          /* the decoding scale divisor in use (1, 2, 4 or 8); files: the
+                            width and height above are the reduced frame's; cameras: they
+                            stay the driver's, frames are width/reduce x height/reduce */
     char name[64];       /* cameras: the card name; files: the base name */
 } cap_info_t;
 

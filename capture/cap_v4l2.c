@@ -303,6 +303,8 @@ static int cam_setup(cap_source_t *s)
     c->lost_pending = 0;
     s->info.width = c->w;
     s->info.height = c->h;
+    s->info.reduce = c->pixfmt == V4L2_PIX_FMT_MJPEG || c->pixfmt == V4L2_PIX_FMT_JPEG
+                         ? cap_pick_reduce(c->w, c->h, s->opt.min_w, s->opt.min_h) : 1;
     s->info.pixfmt = c->pixfmt;
     s->info.nbuffers = c->nbuf;
     s->info.locked = 0;
@@ -401,7 +403,8 @@ static int convert(cap_source_t *s, const struct v4l2_buffer *b)
     case V4L2_PIX_FMT_JPEG:
         if (!jpeg_complete(p, used))
             return CAP_EDECODE;
-        rc = cvb_imdecode_into(p, used, &s->img);
+        rc = s->info.reduce > 1 ? cvb_imdecode_reduced_into(p, used, s->info.reduce, &s->img)
+                                : cvb_imdecode_into(p, used, &s->img);
         break;
     default: /* BGR24 */
         if (c->stride * (size_t)c->h > len)

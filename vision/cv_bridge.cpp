@@ -427,6 +427,34 @@ int cvb_imdecode_into(const uint8_t *buf, size_t len, cvb_image_t *dst)
     CVB_CATCH
 }
 
+int cvb_imdecode_reduced_into(const uint8_t *buf, size_t len, int reduce, cvb_image_t *dst)
+{
+    if (!buf || !len || !dst || len > (size_t)INT32_MAX ||
+        (reduce != 1 && reduce != 2 && reduce != 4 && reduce != 8))
+        return CVB_EINVAL;
+    CVB_TRY
+    int flags = reduce == 2 ? cv::IMREAD_REDUCED_COLOR_2
+              : reduce == 4 ? cv::IMREAD_REDUCED_COLOR_4
+              : reduce == 8 ? cv::IMREAD_REDUCED_COLOR_8 : cv::IMREAD_COLOR;
+    cv::Mat raw(1, (int)len, CV_8UC1, const_cast<uint8_t *>(buf));
+    cv::Mat m;
+    if (dst->data && dst->channels == 3)
+        m = wrap(dst); // imdecode reuses this header's pixels when the size matches
+    cv::imdecode(raw, flags, &m);
+    if (m.empty() || m.type() != CV_8UC3)
+        return CVB_EREAD;
+    if (dst->data && m.data == dst->data)
+        return CVB_OK;
+    cvb_image_t img;
+    int rc = export_mat(m, &img);
+    if (rc)
+        return rc;
+    cvb_image_free(dst);
+    *dst = img;
+    return CVB_OK;
+    CVB_CATCH
+}
+
 int cvb_imread_into(const char *path, int reduce, cvb_image_t *dst)
 {
     if (!path || !dst || (reduce != 1 && reduce != 2 && reduce != 4 && reduce != 8))

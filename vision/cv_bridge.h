@@ -113,6 +113,9 @@ int cvb_imdecode_into(const uint8_t *buf, size_t len, cvb_image_t *dst);
  * *dst, reusing its pixels when the size matches (else (re)allocated; caller frees).
  * CVB_EREAD for a missing or undecodable file. */
 int cvb_imread_into(const char *path, int reduce, cvb_image_t *dst);
+/* cvb_imdecode_into at 1/reduce of the size (reduce 1, 2, 4 or 8; a JPEG is scaled inside
+ * the decoder): an MJPEG camera's frame decoded smaller and faster. */
+int cvb_imdecode_reduced_into(const uint8_t *buf, size_t len, int reduce, cvb_image_t *dst);
 /* Pass over the next frame of a video without converting it (VideoCapture::grab).
  * CVB_EEOF at the end. */
 int cvb_video_skip(cvb_video_t *v);

@@ -1,5 +1,6 @@
 /* test_capture_cam.c: the V4L2 camera source played by the scripted fake camera
- * (fake_v4l2.c): sessions in YUYV and MJPEG with pixel checks, format and size choice,
+ * (fake_v4l2.c): sessions in YUYV and MJPEG with pixel checks (MJPEG also decoded at a
+ * reduced scale), format and size choice,
  * the driver's refusals, EINTR / EAGAIN / timeout / EIO, the camera vanishing and coming
  * back, mmap failing half way, the newest-frame policy, control locking, and the device
  * list. Every test ends by checking that nothing is left mapped or open. */
@@ -199,6 +200,43 @@ static void test_mjpeg_session(void **state)
         bgr_of(i, c);
         for (int k = 0; k < 3; k++)
             assert_near(px(&f.img, 320, 240)[k], c[k], 6);
+    }
+    cap_source_close(s);
+    free_jpegs();
+    assert_released();
+}
+
+/* An MJPEG camera with a minimum decoding size (min_w x min_h 300x200): 640x480 frames
+ * decoded at half size (320x240), colours right, the driver's size still in the info. */
+static void test_mjpeg_reduced(void **state)
+{
+    (void)state;
+    fake.modes[0] = (fake_mode_t){ V4L2_PIX_FMT_MJPEG, 640, 480, 30 };
+    fake.nmodes = 1;
+    fake.fill = fill_mjpeg;
+    make_jpegs(640, 480);
+    for (int i = 0; i < 3; i++)
+        fake_script(FK_FRAMES, 1);
+    cap_options_t o = opts(640, 480);
+    o.min_w = 300;
+    o.min_h = 200;
+    cap_source_t *s = NULL;
+    assert_int_equal(cap_source_open("/dev/video0", &o, &s), CAP_OK);
+    cap_info_t info;
+    cap_source_info(s, &info);
+    assert_int_equal(info.reduce, 2);
+    assert_int_equal(info.width, 640);
+    for (uint32_t i = 0; i < 3; i++) {
+        cap_frame_t f;
+        assert_int_equal(cap_source_next(s, &f), CAP_OK);
+        assert_int_equal(f.seq, i);
+        assert_int_equal(f.index, i);
+        assert_int_equal(f.img.w, 320);
+        assert_int_equal(f.img.h, 240);
+        uint8_t c[3];
+        bgr_of(i, c);
+        for (int k = 0; k < 3; k++)
+            assert_near(px(&f.img, 160, 120)[k], c[k], 6);
     }
     cap_source_close(s);
     free_jpegs();
@@ -762,6 +800,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_yuyv_session, setup, teardown),
         cmocka_unit_test_setup_teardown(test_mjpeg_session, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_mjpeg_reduced, setup, teardown),
         cmocka_unit_test_setup_teardown(test_mjpeg_without_huffman_tables, setup, teardown),
         cmocka_unit_test_setup_teardown(test_mjpeg_corrupt, setup, teardown),
         cmocka_unit_test_setup_teardown(test_format_choice, setup, teardown),
