@@ -100,9 +100,10 @@ static int accuracy(const char *data, int verbose)
                     int a, b;
                     vg_sym(bsym, size, k % size, k / size, &a, &b);
                     int q = b * size + a;
-                    if (s.color[q] != truth[k] || verbose > 2)
-                        printf("   %s pt %2d,%2d truth %d got %d rel %.3f sat %.3f bsat %.3f chroma %.3f arms %d crel %.3f cchroma %.4f cells_rel %.3f cells_chroma %.4f\n",
-                               e[i].id, a, b, truth[k], s.color[q], ft[q].rel, ft[q].sat,
+                    if (s.color[q] != truth[k] || s.occluded[q] || verbose > 2)
+                        printf("   %s pt %2d,%2d truth %d got %d%s rel %.3f sat %.3f bsat %.3f chroma %.3f arms %d crel %.3f cchroma %.4f cells_rel %.3f cells_chroma %.4f\n",
+                               e[i].id, a, b, truth[k], s.color[q],
+                               s.occluded[q] ? " (occluded)" : "", ft[q].rel, ft[q].sat,
                                ft[q].board_sat, ft[q].chroma, ft[q].arms, ft[q].crel,
                                ft[q].cchroma, ft[q].cells_rel, ft[q].cells_chroma);
                 }

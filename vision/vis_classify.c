@@ -565,9 +565,11 @@ int vis_classify_ex(const cvb_image_t *img, const vis_geom_t *geom, const vis_co
                  * sleeve or an arm covers the point and its cells alike */
                 if ((p.s > 0.2f && p.s > bs - 0.08f && chroma < 0.035f && rel < 1.5f) ||
                     (cmax > 0.06f && cchroma < 0.03f && crel > 0.8f && crel < 1.12f)) {
+                    /* still showing two arms of its cross: the board itself, lit (a
+                     * hand hides three or four) */
                     s.color[idx] = VIS_EMPTY;
-                    s.occluded[idx] = 1;
-                    s.conf[idx] = 0;
+                    s.occluded[idx] = possible - hidden < 2;
+                    s.conf[idx] = s.occluded[idx] ? 0 : 0.5f;
                 }
             } else {
                 s.color[idx] = VIS_EMPTY;
