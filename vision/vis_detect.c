@@ -890,6 +890,8 @@ static int find_grid(const cvb_image_t *gray, const cvb_image_t *small, const cv
             if (circ_deg(peaks[a], peaks[b]) >= 50 || nfam >= NFAM)
                 continue;
             family_t *U = &fam[nfam];
+            /* with fewer than NPK peaks this slot's line buffer was allocated above */
+            free(U->l);
             U->l = malloc(sizeof(line_t) * (size_t)(fam[a].n + fam[b].n + 1));
             if (!U->l) {
                 rc = VIS_ENOMEM;
