@@ -15,7 +15,7 @@
 #
 # Steps: render samples/games/demo.sgf whole (--fps 30, seed 1); record it with the Release
 # binary under /usr/bin/time -v, sampling VmRSS from /proc/PID/status every few seconds
-# (RSS_LOG: seconds, footage frame reached, moves on disk, VmRSS kB); compare the record
+# (NAME.rss: wall seconds, footage time of the latest event, moves announced, VmRSS kB); compare the record
 # with the source move for move (up to the board's 8 symmetries: no calibration); then the
 # sanitizer binary on a shorter rendering (ASan's leak check at exit). Exit 0 when the
 # records equal their sources and no leak is reported.
@@ -102,16 +102,16 @@ record() {
         [ -n "$pid" ] && break
         sleep 0.1
     done
-    echo "# seconds frame moves vmrss_kb" > "$log"
+    echo "# seconds footage_t moves vmrss_kb" > "$log"
     while kill -0 "$tpid" 2>/dev/null; do
         local rss moves frame
         rss=$(awk '/^VmRSS/ {print $2}' "/proc/$pid/status" 2>/dev/null)
         [ -z "$rss" ] && break
         moves=$(grep -c '"event":"move"' "$out")
-        frame=$(grep -o '"frame":[0-9]*' "$out" | tail -1 | cut -d: -f2)
+        frame=$(grep -o '"t":[0-9.]*' "$out" | tail -1 | cut -d: -f2)
         echo "$((SECONDS - t0)) ${frame:-0} $moves $rss" >> "$log"
-        printf '  %s: %4ds  move %3d  frame %6s/%s  RSS %6d kB\n' "$name" $((SECONDS - t0)) \
-            "$moves" "${frame:-0}" "$nframes" "$rss"
+        printf '  %s: %4ds  move %3d  footage %7ss/%ss  RSS %6d kB\n' "$name" $((SECONDS - t0)) \
+            "$moves" "${frame:-0}" "$((nframes / 30))" "$rss"
         sleep "$SAMPLE"
     done
     wait "$tpid"
