@@ -21,8 +21,9 @@
  * A loss on time (--time) writes its result through stn_set_result.
  *
  * Speed (1080p footage at >= 10x real time on one core): a file or folder is looked at
- * --analyse-fps times a second of footage (default 10; the stabiliser's 0.3 s of stillness
- * still spans 3 views), the other frames are never decoded; JPEG frames are decoded at a
+ * at least --analyse-fps times a second of footage, every k-th frame (default 10: 30 fps
+ * footage every 3rd frame, 15 fps all; the stabiliser's 0.3 s of stillness still spans 3
+ * views), the other frames are never decoded; JPEG frames are decoded at a
  * reduced scale down to --decode-min (default 960x540, what vision needs). The geometry
  * refers to the frames as decoded; a --calib profile's corners are scaled to them.
  *
@@ -66,9 +67,10 @@ static const char usage_text[] =
     "  --serve ADDR:PORT  web overlay and players' console (prints the console URL)\n"
     "  --format text|json events on stdout (json: one object per line)\n"
     "  --realtime         pace a file or folder at its frame rate\n"
-    "  --analyse-fps N    a file or folder: look at N frames per second of footage, pass\n"
-    "                     over the others undecoded (default 10; 0: every frame; a\n"
-    "                     camera always hands on its newest frame)\n"
+    "  --analyse-fps N    a file or folder: look at every k-th frame, k = fps / N rounded\n"
+    "                     down, pass over the others undecoded (default 10: 30 fps\n"
+    "                     footage every 3rd frame, 15 fps every frame; 0: every frame;\n"
+    "                     a camera always hands on its newest frame)\n"
     "  --decode-min WxH   JPEG frames (a folder, an MJPEG camera): decode at 1/2, 1/4 or\n"
     "                     1/8 size while at least WxH (default 960x540; 0x0: full size)\n"
     "  --resume FILE      continue the game recorded in FILE (its settings win)\n"

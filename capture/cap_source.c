@@ -281,14 +281,15 @@ static void folder_pick_reduce(cap_source_t *s)
     }
 }
 
-/* Files: is frame idx passed over by opt.analyse_fps (it starts no new slot)? */
+/* Files: is frame idx passed over by opt.analyse_fps? Every k-th frame is taken, k =
+ * floor(fps / analyse_fps) (at least the asked rate, evenly spaced). */
 static int pass_over(const cap_source_t *s, size_t idx, double fps)
 {
     double a = s->opt.analyse_fps;
-    if (!(a > 0) || a >= fps || idx == 0)
+    if (!(a > 0) || a >= fps)
         return 0;
-    double k = floor((double)idx * a / fps + 1e-9), k0 = floor((double)(idx - 1) * a / fps + 1e-9);
-    return k == k0;
+    size_t k = (size_t)floor(fps / a + 1e-9);
+    return k > 1 && idx % k != 0;
 }
 
 static int open_kind(cap_source_t *s, const char *spec)

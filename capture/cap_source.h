@@ -75,9 +75,11 @@ typedef struct cap_options {
                            (as fast as the caller takes them) */
     double analyse_fps; /* files and folders: hand on at most this many frames per second
                            of footage, passing over the others without decoding them (a
-                           folder's file is not even read); frame k of a source at F fps
-                           is taken when it starts a new 1/analyse_fps slot; 0: every frame
-                           (default); cameras ignore it (they hand on the newest frame) */
+                           folder's file is not even read): every k-th frame is taken, k =
+                           floor(fps / analyse_fps), so at least this rate, evenly spaced
+                           (30 fps at 10: frames 0, 3, 6...; 15 fps at 10: every frame);
+                           0: every frame (default); cameras ignore it (they hand on the
+                           newest frame) */
     int min_w, min_h;   /* JPEG folders and images, MJPEG cameras: decode at 1/2, 1/4 or
                            1/8 of the size (libjpeg's DCT scaling: much faster) as long as
                            the frame keeps at least min_w x min_h (compared as longer x
