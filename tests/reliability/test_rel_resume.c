@@ -36,7 +36,7 @@
 #include "rules/sgf.h"
 #include "rules/sgf_game.h"
 
-#define MOVES 16       /* moves of demo.sgf rendered */
+#define MOVES 12       /* moves of demo.sgf rendered */
 #define KILL_AT 8      /* SIGKILL once the record on disk has this many moves */
 #define MAXM 64
 
