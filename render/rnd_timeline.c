@@ -237,8 +237,10 @@ static void signal_stone(bld_t *b, int seat, int color, int two)
         rnd_event_t *e = &b->t->events[b->err ? 0 : b->t->nevents - 1];
         if (b->err)
             return;
-        e->wx = (float)(x - sgn * k * (2 * r + 1));
-        e->wy = (float)y;
+        /* a resignation's second stone goes beside the first, further from the board
+         * (past the corner, towards the player), so that both stay off the board */
+        e->wx = (float)x;
+        e->wy = (float)(y - sgn * k * (2 * r + 1));
         e->grain = (float)rnd_rng_range(&b->rng, 0, M_PI);
     }
 }
