@@ -15,3 +15,8 @@ set_tests_properties(capture_cli_devices PROPERTIES
   PASS_REGULAR_EXPRESSION "no V4L2 camera found|/dev/video[0-9]+: ")
 add_test(NAME capture_cli_devices_usage COMMAND kifucam devices --no-such-option)
 set_tests_properties(capture_cli_devices_usage PROPERTIES WILL_FAIL TRUE)
+# the file sources on the footage generator's output (folder, truth, video)
+kc_test(capture_footage
+  SOURCES capture/test_capture_footage.c
+  LIBS kc_capture kc_render)
+add_dependencies(capture_footage kifucam)
