@@ -18,7 +18,13 @@
  * session's story once both accept. The console (--serve) toggles and accepts; with no
  * players (a file or folder ends while counting, or a camera run without --serve is
  * stopped while counting) the marking is accepted automatically and the run says so.
- * A loss on time (--time) writes its result through stn_set_result.
+ * The clock (--time) is the station's one clock (cfg.time_control): every frame also
+ * ticks it (stn_clock_tick, the station's lag behind the frames kept), so calls and a
+ * loss on time come without moves; its calls are printed (English and Chinese), spoken
+ * with --speak (espeak-ng in a child process that is never waited for), and its state is
+ * the "clock" object of the web state. The console's pause, resume and adjust reach
+ * stn_clock_pause/resume/adjust (adjust: color=B|W and a JSON body {"seconds":N}).
+ * A loss on time ends the game (the station writes RE[B+T] / RE[W+T]).
  *
  * Speed (1080p footage at >= 10x real time on one core): a file or folder is looked at
  * at least --analyse-fps times a second of footage, every k-th frame (default 10: 30 fps
@@ -37,6 +43,8 @@
 #include <errno.h>
 #include <math.h>
 #include <signal.h>
+#include <jansson.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -74,13 +82,29 @@ static const char usage_text[] =
     "  --decode-min WxH   JPEG frames (a folder, an MJPEG camera): decode at 1/2, 1/4 or\n"
     "                     1/8 size while at least WxH (default 960x540; 0x0: full size)\n"
     "  --resume FILE      continue the game recorded in FILE (its settings win)\n"
-    "  --time SPEC        time control, e.g. main=60m,byoyomi=5x60s\n"
+    "  --time SPEC        time control: comma-separated KEY=VALUE items\n"
+    "                       main=DUR       main time per side (alone: absolute time)\n"
+    "                       byoyomi=NxDUR  Japanese byo-yomi: N periods of DUR\n"
+    "                       chinese=N      Chinese byo-yomi: N one-minute periods\n"
+    "                                      (chinese=NxDUR: other period lengths)\n"
+    "                       canadian=N/DUR N moves in DUR, again and again\n"
+    "                       fischer=DUR    DUR added after each move\n"
+    "                     DUR: 90m, 1h30m, 45s, 1m30s, 500ms (a bare number: seconds).\n"
+    "                     e.g. main=60m,byoyomi=5x60s  main=115m,chinese=5\n"
+    "                     main=30m,canadian=25/10m  main=10m,fischer=10s  main=90m.\n"
+    "                     The station runs the clock from the camera (the mover's clock\n"
+    "                     stops when the hand leaves the board); calls go to stdout and\n"
+    "                     the overlay; a fallen flag ends the game (RE[B+T] / RE[W+T]);\n"
+    "                     the record gets TM, OT and BL/WL (OB/OW) on every move\n"
+    "  --speak zh|en|ja|ko  speak the clock's calls with espeak-ng (when installed) in\n"
+    "                     that voice; zh speaks the Chinese arbiter's words, the others\n"
+    "                     the English call\n"
     "  --stable SECONDS   how long the board must stay still before a view is read\n"
     "                     (default 0.3: shorter is faster, longer rejects hovering hands)\n"
     "  --help             this text\n";
 
 typedef struct rec_opts {
-    const char *input, *sgf, *rules, *black, *white, *calib, *serve, *resume, *time;
+    const char *input, *sgf, *rules, *black, *white, *calib, *serve, *resume, *time, *speak;
     double fps, stable_s, analyse_fps;
     int size, komi2, komi_set, handicap, json, realtime, min_w, min_h;
 } rec_opts_t;
@@ -157,7 +181,7 @@ static int parse_opts(int argc, char **argv, rec_opts_t *o)
                                                "--komi", "--handicap", "--black", "--white",
                                                "--calib", "--serve", "--format", "--resume",
                                                "--time", "--stable", "--analyse-fps",
-                                               "--decode-min", NULL };
+                                               "--decode-min", "--speak", NULL };
         const char *val = NULL;
         char name[32] = "";
         for (int k = 0; withval[k]; k++) {
@@ -253,6 +277,12 @@ static int parse_opts(int argc, char **argv, rec_opts_t *o)
             o->resume = val;
         } else if (!strcmp(name, "--time")) {
             o->time = val;
+        } else if (!strcmp(name, "--speak")) {
+            if (strcmp(val, "zh") && strcmp(val, "en") && strcmp(val, "ja") && strcmp(val, "ko")) {
+                cli_error("record", "--speak: '%s' is not zh, en, ja or ko", val);
+                return -1;
+            }
+            o->speak = val;
         }
     }
     if (!o->input) {
@@ -313,10 +343,7 @@ static void print_events(run_t *u)
     const stn_event_t *ev = stn_events(u->r.stn, &n);
     for (int i = 0; i < n; i++) {
         rec_print_event(&u->r, &ev[i]);
-        if (u->r.clock && (ev[i].kind == STN_EV_MOVE || ev[i].kind == STN_EV_PASS)) {
-            int64_t t = (int64_t)((ev[i].t_hand - u->r.t0_clock) * 1000);
-            clk_move(u->r.clock, (clk_side_t)ev[i].color, t);
-        }
+        rec_speak(&u->r, &ev[i]);
     }
 }
 
@@ -393,6 +420,22 @@ static void game_over(run_t *u)
         count_line(u, "dead stones proposed");
         rec_add_msg(&u->r, "info", "the count: dead stones proposed; take them off or toggle them");
     }
+}
+
+/* A flag fell (the station ended the game on time, RE[] B+T / W+T): say so once.
+ * Returns 1 when the game is over on time. */
+static int time_check(run_t *u)
+{
+    sync_phase(u);
+    if (!u->r.has_clock || u->r.phase != 2 || u->r.result[0])
+        return u->r.has_clock && u->r.phase == 2 && strstr(u->r.result, "+T") != NULL;
+    const char *re = stn_meta(u->r.stn)->result;
+    if (!strstr(re, "+T"))
+        return 0;
+    snprintf(u->r.result, sizeof u->r.result, "%s", re);
+    rec_print_note(&u->r, "result", -1, "result: %s (loss on time)", u->r.result);
+    u->r.dirty = 1;
+    return 1;
 }
 
 /* The count was agreed (the station wrote RE[]): print the result. */
@@ -549,6 +592,20 @@ static void publish(run_t *u, const cvb_image_t *img, const vis_snapshot_t *snap
     }
 }
 
+/* The "seconds" number of an action's JSON body ({"seconds":-30}). 0 or -1. */
+static int body_seconds(const char *body, double *sec)
+{
+    json_t *o = json_loads(body, 0, NULL);
+    json_t *v = o ? json_object_get(o, "seconds") : NULL;
+    int rc = -1;
+    if (v && json_is_number(v) && fabs(json_number_value(v)) <= 36000) {
+        *sec = json_number_value(v);
+        rc = 0;
+    }
+    json_decref(o);
+    return rc;
+}
+
 /* Web actions (server thread). */
 static int on_action(void *user, const web_action_t *a, char *msg, size_t msglen)
 {
@@ -608,6 +665,31 @@ static int on_action(void *user, const web_action_t *a, char *msg, size_t msglen
                 count_done(u);
             snprintf(msg, msglen, "accepted");
         }
+        rc = 0;
+    } else if (u->r.has_clock && (!strcmp(a->name, "pause") || !strcmp(a->name, "resume") ||
+                                  !strcmp(a->name, "adjust"))) {
+        /* the arbiter's clock: pause, resume, adjust?color=B with {"seconds":N} */
+        int e;
+        if (!strcmp(a->name, "adjust")) {
+            double sec = 0;
+            if (col == GO_EMPTY || !a->body || body_seconds(a->body, &sec)) {
+                snprintf(msg, msglen, "adjust: color=B or W and a body {\"seconds\":N}");
+                goto out;
+            }
+            e = stn_clock_adjust(s, col, sec, t);
+        } else {
+            e = !strcmp(a->name, "pause") ? stn_clock_pause(s, t) : stn_clock_resume(s, t);
+        }
+        if (e < 0) {
+            snprintf(msg, msglen, "%s: %s", a->name,
+                     e == GO_ETURN ? (!strcmp(a->name, "pause") ? "the clock is already paused"
+                                                               : "the clock is not paused")
+                     : e == GO_EOVER ? "the game is over on time" : go_strerror(e));
+            goto out;
+        }
+        print_events(u);
+        time_check(u);
+        snprintf(msg, msglen, "%s: done", a->name);
         rc = 0;
     } else {
         snprintf(msg, msglen, "%s: not available", a->name);
@@ -712,10 +794,6 @@ static int on_frame(run_t *u, const cap_frame_t *f)
         u->ever_found = 1;
         if (!u->r.stn && create_station(u, u->geom.size))
             return -1;
-        if (u->r.clock && !clk_running(u->r.clock) && !clk_loser(u->r.clock, NULL)) {
-            u->r.t0_clock = f->t;
-            clk_start(u->r.clock, (clk_side_t)go_game_turn(stn_game(u->r.stn)), 0);
-        }
     } else {
         vis_track(&f->img, &u->geom, &u->vcfg, &snap);
         snap.frame = f->index;
@@ -734,7 +812,9 @@ static int on_frame(run_t *u, const cap_frame_t *f)
                 count_line(u, "the board now");
         }
         sync_phase(u);
-        if (phase0 == 0 && go_game_over(stn_game(u->r.stn)))
+        if (phase0 == 0 && time_check(u))
+            ;
+        else if (phase0 == 0 && go_game_over(stn_game(u->r.stn)))
             game_over(u);
         else if (phase0 == 1 && u->r.phase == 2)
             count_done(u);
@@ -755,20 +835,13 @@ static int on_frame(run_t *u, const cap_frame_t *f)
     }
     double t3 = cpu_s();
     u->tm_signal += t3 - t2;
-    if (u->r.clock && u->r.phase == 0) {
-        int64_t now = (int64_t)((f->t - u->r.t0_clock) * 1000);
-        int crc = clk_update(u->r.clock, now);
-        clk_event_t ce;
-        while (clk_next_event(u->r.clock, &ce))
-            rec_print_note(&u->r, "clock", f->t, "clock: %s: %s",
-                           ce.side == CLK_BLACK ? "Black" : "White", ce.en);
-        if (crc == CLK_EOVER && clk_sgf_result(u->r.clock)) {
-            snprintf(u->r.result, sizeof u->r.result, "%s", clk_sgf_result(u->r.clock));
-            stn_set_result(u->r.stn, u->r.result);
+    if (u->r.has_clock && u->r.stn && u->r.phase == 0) {
+        /* the clock between views and without a board: calls and a loss on time come
+         * without moves (the station keeps its lag behind the frames, station.h) */
+        int n = stn_clock_tick(u->r.stn, f->t - u->r.clock_lag);
+        if (n > 0)
             print_events(u);
-            rec_print_note(&u->r, "result", -1, "result: %s (loss on time)", u->r.result);
-            u->r.phase = 2;
-        }
+        time_check(u);
         u->r.dirty = 1;
     }
     publish(u, &f->img, &snap, 0);
@@ -855,11 +928,10 @@ int cmd_record(int argc, char **argv)
             cli_error("record", "--time: %s", err);
             goto done;
         }
-        if (!(u->r.clock = clk_create(&spec))) {
-            cli_error("record", "--time: cannot create the clock");
-            goto done;
-        }
+        u->scfg.time_control = u->o.time;   /* the station runs the one clock */
+        u->r.has_clock = 1;
     }
+    u->r.speak = u->o.speak;
     if (u->o.sgf) {
         snprintf(u->sgf_path, sizeof u->sgf_path, "%s", u->o.sgf);
     } else if (u->o.resume) {
@@ -874,6 +946,7 @@ int cmd_record(int argc, char **argv)
     u->scfg.komi2 = u->o.komi_set ? u->o.komi2 : STN_KOMI_DEFAULT;
     u->scfg.handicap = u->o.handicap;
     u->scfg.stab.stable_s = u->o.stable_s;
+    u->r.clock_lag = u->scfg.stab.stable_s + STN_CLOCK_LAG_S;
     u->scfg.black = u->o.black;
     u->scfg.white = u->o.white;
     u->scfg.sgf_path = u->sgf_path;
@@ -992,7 +1065,7 @@ done:
     web_server_destroy(u->r.web);
     cap_source_close(src);
     stn_destroy(u->r.stn);
-    clk_destroy(u->r.clock);
+    rec_speak_fini(&u->r);
     pthread_mutex_destroy(&u->r.mu);
     free(u);
     return code;

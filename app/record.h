@@ -12,6 +12,7 @@
 #include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <sys/types.h>
 
 #include "clock/clk.h"
 #include "rules/go_session.h"
@@ -31,8 +32,12 @@ typedef struct rec {
     pthread_mutex_t mu;
     stn_t *stn;
     web_server_t *web;
-    clk_t *clock;                  /* --time, or NULL */
-    double t0_clock;               /* footage time the clock started at */
+    int has_clock;                 /* --time: the station runs the clock */
+    double clock_lag;              /* the clock runs this far behind the frames (station.h) */
+    const char *speak;             /* --speak voice ("zh", "en", "ja", "ko"), or NULL */
+    int speak_ok;                  /* 1 espeak-ng found, 0 not looked for, -1 missing */
+    int nkids;                     /* espeak-ng children not yet reaped */
+    pid_t kids[16];
     double t_now;                  /* time of the latest frame, seconds */
     /* the count */
     int phase;                     /* 0 play, 1 counting, 2 over (the station's, mirrored) */
@@ -49,6 +54,12 @@ void rec_print_event(rec_t *r, const stn_event_t *e);
  * alone); JSON {"event":kind,"t":t,"message":text}. */
 void rec_print_note(rec_t *r, const char *kind, double t, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
+/* Speak a clock call with espeak-ng (--speak) in a child process, never waiting for it
+ * (finished children are reaped at the next call and by rec_speak_fini); says once when
+ * espeak-ng is missing. Does nothing without --speak. */
+void rec_speak(rec_t *r, const stn_event_t *e);
+/* Reap the speaking children that have finished (waits for none). */
+void rec_speak_fini(rec_t *r);
 /* Remember a message for the overlay (level "info", "warn", "error"). */
 void rec_add_msg(rec_t *r, const char *level, const char *text);
 /* The whole state as the web pages read it (web.h), malloc'd; NULL when out of memory. */

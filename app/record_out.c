@@ -5,6 +5,11 @@
 #include "app/record.h"
 
 #include <jansson.h>
+#include <fcntl.h>
+#include <spawn.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -103,6 +108,8 @@ void rec_print_event(rec_t *r, const stn_event_t *e)
         json_object_set_new(o, "frame", json_integer((json_int_t)e->frame));
         if (e->msg[0])
             json_object_set_new(o, "message", json_string(e->msg));
+        if (e->zh[0])
+            json_object_set_new(o, "zh", json_string(e->zh));
         put_json(r, o);
         return;
     }
@@ -111,6 +118,9 @@ void rec_print_event(rec_t *r, const stn_event_t *e)
         if (e->ncaptured > 0)
             fprintf(r->out, " (captures %d)", e->ncaptured);
         fputc('\n', r->out);
+    } else if (e->zh[0]) {
+        fprintf(r->out, "%8.2fs  %s: %s / %s\n", e->t, stn_event_kind_name(e->kind), e->msg,
+                e->zh);
     } else {
         fprintf(r->out, "%8.2fs  %s: %s\n", e->t, stn_event_kind_name(e->kind),
                 e->msg[0] ? e->msg : "");
@@ -258,32 +268,84 @@ char *rec_state_json(rec_t *r)
         json_object_set_new(c, "accepted", acc);
         json_object_set_new(o, "count", c);
     }
-    if (r->clock) {
-        json_t *c = json_object();
-        int64_t now = (int64_t)((r->t_now - r->t0_clock) * 1000);
-        for (int side = 1; side <= 2; side++) {
-            clk_view_t v;
-            if (clk_view(r->clock, (clk_side_t)side, now, &v) != CLK_OK)
-                continue;
-            json_t *s = json_object();
-            double left = (v.in_overtime ? v.period_ms : v.main_ms) / 1000.0;
-            json_object_set_new(s, "left", json_real(left));
-            json_object_set_new(s, "periods", json_integer(v.periods));
-            char txt[48];
-            int sec = (int)left;
-            if (v.in_overtime)
-                snprintf(txt, sizeof txt, "%d:%02d (%d)", sec / 60, sec % 60, v.periods);
-            else
-                snprintf(txt, sizeof txt, "%d:%02d", sec / 60, sec % 60);
-            json_object_set_new(s, "text", json_string(txt));
-            json_object_set_new(c, side == 1 ? "B" : "W", s);
-        }
-        clk_side_t run = clk_running(r->clock);
-        if (run != CLK_NONE)
-            json_object_set_new(c, "running", json_string(run == CLK_BLACK ? "B" : "W"));
-        json_object_set_new(o, "clock", c);
+    if (r->has_clock) {
+        char cj[1024];
+        double now = r->t_now - r->clock_lag;
+        int n = stn_clock_json(r->stn, now > 0 ? now : 0, cj, sizeof cj);
+        json_t *c = n > 0 && (size_t)n < sizeof cj ? json_loads(cj, 0, NULL) : NULL;
+        if (c)
+            json_object_set_new(o, "clock", c);
     }
     char *s = json_dumps(o, JSON_COMPACT);
     json_decref(o);
     return s;
+}
+
+/* ---------------------------------------------------------------- --speak */
+
+extern char **environ;
+
+/* Is espeak-ng an executable somewhere on PATH? */
+static int rec_have_espeak(void)
+{
+    const char *path = getenv("PATH");
+    if (!path || !*path)
+        path = "/usr/bin:/bin";
+    while (*path) {
+        const char *c = strchr(path, ':');
+        size_t n = c ? (size_t)(c - path) : strlen(path);
+        char f[1024];
+        if (n > 0 && n < sizeof f - 16) {
+            snprintf(f, sizeof f, "%.*s/espeak-ng", (int)n, path);
+            struct stat st;
+            if (stat(f, &st) == 0 && S_ISREG(st.st_mode) && access(f, X_OK) == 0)
+                return 1;
+        }
+        path += n;
+        if (*path == ':')
+            path++;
+    }
+    return 0;
+}
+
+void rec_speak_fini(rec_t *r)
+{
+    int k = 0;
+    for (int i = 0; i < r->nkids; i++)
+        if (waitpid(r->kids[i], NULL, WNOHANG) == 0)
+            r->kids[k++] = r->kids[i];   /* still speaking */
+    r->nkids = k;
+}
+
+void rec_speak(rec_t *r, const stn_event_t *e)
+{
+    if (!r->speak || e->kind != STN_EV_CLOCK || !e->msg[0])
+        return;
+    if (r->speak_ok == 0) {
+        r->speak_ok = rec_have_espeak() ? 1 : -1;
+        if (r->speak_ok < 0)
+            rec_print_note(r, "speak", -1, "speak: espeak-ng is not installed (apt-get install "
+                           "espeak-ng): the calls are shown, not spoken");
+    }
+    if (r->speak_ok < 0)
+        return;
+    rec_speak_fini(r);
+    if (r->nkids == (int)(sizeof r->kids / sizeof r->kids[0]))
+        return;   /* too many calls still being spoken: skip this one rather than wait */
+    /* Chinese: the arbiter's words; the other voices read the English call */
+    char text[STN_EV_MSG];
+    snprintf(text, sizeof text, "%s", !strcmp(r->speak, "zh") && e->zh[0] ? e->zh : e->msg);
+    char voice[8];
+    snprintf(voice, sizeof voice, "%s", r->speak);
+    char prog[] = "espeak-ng", opt[] = "-v";
+    char *argv[] = { prog, opt, voice, text, NULL };
+    posix_spawn_file_actions_t fa;
+    if (posix_spawn_file_actions_init(&fa) != 0)
+        return;
+    posix_spawn_file_actions_addopen(&fa, STDOUT_FILENO, "/dev/null", O_WRONLY, 0);
+    posix_spawn_file_actions_addopen(&fa, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
+    pid_t pid;
+    if (posix_spawnp(&pid, prog, &fa, NULL, argv, environ) == 0)
+        r->kids[r->nkids++] = pid;
+    posix_spawn_file_actions_destroy(&fa);
 }
