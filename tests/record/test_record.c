@@ -174,6 +174,11 @@ static void test_record_help(void **state)
     assert_non_null(out);
     assert_non_null(strstr(out, "--input"));
     assert_non_null(strstr(out, "--serve"));
+    /* the time-control syntax and --speak */
+    assert_non_null(strstr(out, "byoyomi=NxDUR"));
+    assert_non_null(strstr(out, "canadian=N/DUR"));
+    assert_non_null(strstr(out, "fischer=DUR"));
+    assert_non_null(strstr(out, "--speak zh|en|ja|ko"));
 }
 
 static void test_record_bad_usage(void **state)
@@ -191,6 +196,7 @@ static void test_record_bad_usage(void **state)
         { "--input x --handicap 1", "--handicap" },
         { "--input x --fps 0", "--fps" },
         { "--input x --time main=abc", "--time" },
+        { "--input x --speak fr", "--speak" },
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         int rc = record(cases[i][0]);
@@ -425,6 +431,181 @@ static void test_record_footage_reduced(void **state)
     assert_true(analysed * 2 >= files - 2 && analysed * 2 <= files + 2);
 }
 
+/* ---- the clock (--time): the station's clock, its SGF properties, calls, a loss ---- */
+
+/* The time each move's hand left the board in the footage (truth.txt of kifucam render:
+ * the first frame showing move k with no hand over the board), t[1..max]; returns the
+ * number of moves found. */
+static int truth_hand_times(const char *name, double *t, int max)
+{
+    char p[512];
+    snprintf(p, sizeof p, "%s/truth.txt", name);
+    char *txt = tmpfile_text(p);
+    assert_non_null(txt);
+    int n = 0;
+    for (int k = 1; k <= max; k++)
+        t[k] = -1;
+    for (const char *l = strstr(txt, "\nframe "); l; l = strstr(l + 1, "\nframe ")) {
+        const char *tt = strstr(l, " t="), *mv = strstr(l, " move="), *h = strstr(l, " hand=");
+        const char *eol = strchr(l + 1, '\n');
+        if (!tt || !mv || !h || (eol && (h > eol || mv > eol)))
+            continue;
+        int k = atoi(mv + 6);
+        if (k >= 1 && k <= max && atoi(h + 6) == 0 && t[k] < 0) {
+            t[k] = strtod(tt + 3, NULL);
+            n = k > n ? k : n;
+        }
+    }
+    return n;
+}
+
+/* The k-th move node (1-based: ";B[..." or ";W[..."), or NULL. */
+static const char *move_node(const char *sgf, int k)
+{
+    const char *p = sgf;
+    for (int i = 0; i < k && p; i++) {
+        do {
+            p = strchr(p + 1, ';');
+        } while (p && !((p[1] == 'B' || p[1] == 'W') && p[2] == '['));
+    }
+    return p;
+}
+
+/* The number in PROP[...] of the k-th move node (1-based), or -1 when absent. */
+static double move_prop(const char *sgf, int k, const char *prop)
+{
+    const char *p = move_node(sgf, k);
+    if (!p)
+        return -1;
+    const char *end = strchr(p + 1, ';');
+    char key[8];
+    snprintf(key, sizeof key, "%s[", prop);
+    const char *q = strstr(p, key);
+    if (!q || (end && q > end))
+        return -1;
+    return strtod(q + strlen(key), NULL);
+}
+
+/* The record's header: TM and OT; every move: its side's time left (BL/WL), as the
+ * footage's move times make it (each side's 60 s less its thinking times, the clock
+ * starting at the first frame): within 0.1 s of the recorded hand times (KF's third
+ * number) and within 1 s of the rendered truth (the hand is seen leaving a little early). */
+static void test_record_clock_sgf(void **state)
+{
+    (void)state;
+    enum { N = 6 };
+    render("clk", N, "none");
+    static char rec[512][4];
+    char *sgf = NULL;
+    int nrec = record_footage("clk", "--time main=1m,byoyomi=3x10s", rec, 512, &sgf);
+    assert_int_equal(nrec, N);
+    const char *first = strstr(sgf, ";B[");
+    const char *tm = strstr(sgf, "TM[60]"), *ot = strstr(sgf, "OT[3x10 byo-yomi]");
+    assert_non_null(first);
+    assert_non_null(tm);
+    assert_non_null(ot);
+    assert_true(tm < first && ot < first);
+    assert_null(strstr(sgf, "RE["));
+    double truth[N + 1];
+    assert_int_equal(truth_hand_times("clk", truth, N), N);
+    double left_kf[2] = { 60, 60 }, left_truth[2] = { 60, 60 }, prev_kf = 0, prev_truth = 0;
+    for (int k = 1; k <= N; k++) {
+        int side = (k - 1) % 2; /* 0 Black, 1 White */
+        double v = move_prop(sgf, k, side ? "WL" : "BL");
+        double other = move_prop(sgf, k, side ? "BL" : "WL");
+        assert_true(v >= 0);
+        assert_true(other < 0);
+        assert_true(move_prop(sgf, k, side ? "OW" : "OB") < 0); /* still in main time */
+        /* KF[frame:t:t_hand] */
+        const char *p = move_node(sgf, k);
+        assert_non_null(p);
+        assert_int_equal(p[1], side ? 'W' : 'B');
+        const char *kf = strstr(p, "KF[");
+        assert_non_null(kf);
+        const char *c2 = strchr(strchr(kf, ':') + 1, ':');
+        double th = strtod(c2 + 1, NULL);
+        left_kf[side] -= th - prev_kf;
+        prev_kf = th;
+        left_truth[side] -= truth[k] - prev_truth;
+        prev_truth = truth[k];
+        print_message("move %d: %s %.1f (hand times %.2f, truth %.2f)\n", k, side ? "WL" : "BL",
+                      v, left_kf[side], left_truth[side]);
+        assert_true(v > left_kf[side] - 0.1 && v < left_kf[side] + 0.1);
+        assert_true(v > left_truth[side] - 1.0 && v < left_truth[side] + 1.0);
+    }
+}
+
+/* A time control so short that Black's flag falls during move 3's thinking: the game
+ * ends there (RE[W+T], the record stops at 2 moves although the footage plays on), the
+ * loss said in English and Chinese. */
+static void test_record_clock_loss_text(void **state)
+{
+    (void)state;
+    char d[512];
+    snprintf(d, sizeof d, "%s/clk", tmp);
+    struct stat st;
+    if (stat(d, &st) != 0)
+        render("clk", 6, "none");
+    static char rec[512][4];
+    char *sgf = NULL;
+    int nrec = record_footage("clk", "--time main=3s --speak zh", rec, 512, &sgf);
+    assert_non_null(strstr(sgf, "RE[W+T]"));
+    assert_non_null(strstr(sgf, "TM[3]"));
+    assert_int_equal(nrec, 2);
+    char *out = tmpfile_text("out");
+    assert_non_null(out);
+    assert_non_null(strstr(out, "clock: Black: loss on time / \xe8\xb6\x85\xe6\x97\xb6")); /* 超时 */
+    assert_non_null(strstr(out, "result: W+T (loss on time)"));
+    assert_non_null(strstr(out, "record: "));
+    /* --speak: spoken when espeak-ng is there, else said once */
+    if (run("command -v espeak-ng >/dev/null 2>&1") != 0) {
+        const char *sp = strstr(out, "espeak-ng is not installed");
+        assert_non_null(sp);
+        assert_null(strstr(sp + 1, "espeak-ng is not installed"));
+    }
+}
+
+/* Japanese byo-yomi of 2 periods of 1 s after 2 s: --format json has one object per clock
+ * call with its Chinese text, byo-yomi begins for both, Black's last period, then his
+ * loss on time (the end event), RE[W+T] with OT and OB/OW in the record. */
+static void test_record_clock_json(void **state)
+{
+    (void)state;
+    char d[512];
+    snprintf(d, sizeof d, "%s/clk", tmp);
+    struct stat st;
+    if (stat(d, &st) != 0)
+        render("clk", 6, "none");
+    static char rec[512][4];
+    char *sgf = NULL;
+    int nrec = record_footage("clk", "--time main=2s,byoyomi=2x1s --format json", rec, 512, &sgf);
+    assert_true(nrec >= 2 && nrec < 6);
+    assert_non_null(strstr(sgf, "RE[W+T]"));
+    assert_non_null(strstr(sgf, "OT[2x1 byo-yomi]"));
+    assert_non_null(strstr(sgf, "OB["));
+    char *out = tmpfile_text("out");
+    assert_non_null(out);
+    int clock = 0, begins = 0, loss = 0, end = 0;
+    for (char *l = strtok(out, "\n"); l; l = strtok(NULL, "\n")) {
+        size_t n = strlen(l);
+        assert_true(n > 2 && l[0] == '{' && l[n - 1] == '}');
+        if (strstr(l, "\"event\":\"clock\"")) {
+            clock++;
+            assert_non_null(strstr(l, "\"zh\":\""));
+            assert_non_null(strstr(l, "\"color\":\""));
+            assert_non_null(strstr(l, "\"t\":"));
+            begins += strstr(l, "byo-yomi begins") != NULL;
+            loss += strstr(l, "loss on time") != NULL && strstr(l, "\"color\":\"B\"") != NULL;
+        }
+        end += strstr(l, "\"event\":\"end\"") != NULL && strstr(l, "W+T") != NULL;
+    }
+    print_message("clock events: %d\n", clock);
+    assert_true(clock >= 4);
+    assert_int_equal(begins, 2);
+    assert_int_equal(loss, 1);
+    assert_int_equal(end, 1);
+}
+
 static void test_record_sigterm(void **state)
 {
     (void)state;
@@ -623,6 +804,9 @@ int main(void)
         cmocka_unit_test_teardown(test_record_footage_moves_and_count, teardown_texts),
         cmocka_unit_test_teardown(test_record_footage_resign, teardown_texts),
         cmocka_unit_test_teardown(test_record_footage_reduced, teardown_texts),
+        cmocka_unit_test_teardown(test_record_clock_sgf, teardown_texts),
+        cmocka_unit_test_teardown(test_record_clock_loss_text, teardown_texts),
+        cmocka_unit_test_teardown(test_record_clock_json, teardown_texts),
         cmocka_unit_test_teardown(test_record_sigterm, teardown_texts),
         cmocka_unit_test_teardown(test_record_serve, teardown_texts),
         cmocka_unit_test_teardown(test_record_gomrade_sequence, teardown_texts),
