@@ -8,7 +8,10 @@
  * The contract tests: bad usage and unreadable input exit 2 with one line on stderr, a
  * folder with no board in it exits 1, a SIGTERM leaves a complete record and exit 0;
  * --serve prints the console URL with its token, serves /state.json and refuses an
- * action without the token (401).
+ * action without the token (401); with --time its state has the clock object and the
+ * console's resume reaches the station's clock.
+ * The clock (--time): the record's TM/OT and BL/WL per move against the footage's move
+ * times, a loss on time (RE[W+T], the game ends), the calls as JSON with their Chinese.
  */
 #include <stddef.h>
 #include <stdarg.h>
@@ -678,7 +681,8 @@ static void test_record_serve(void **state)
         render("resign", 6, "resign");
     char cmd[2048];
     snprintf(cmd, sizeof cmd, "exec '%s' record --input '%s' --fps 15 --realtime --serve 127.0.0.1:0 "
-             "--sgf '%s/serve.sgf' >'%s/serve.out' 2>&1", bin, d, tmp, tmp);
+             "--time main=10m,chinese=3 --sgf '%s/serve.sgf' >'%s/serve.out' 2>&1", bin, d, tmp,
+             tmp);
     pid_t pid = fork();
     assert_true(pid >= 0);
     if (pid == 0) {
@@ -700,17 +704,26 @@ static void test_record_serve(void **state)
         free(out);
     }
     static char buf[1 << 16];
-    int ok_state = -1, no_token = -1, with_token = -1;
+    int ok_state = -1, no_token = -1, with_token = -1, clock_state = 0, resume = -1;
     if (port > 0) {
         for (int i = 0; i < 100 && ok_state != 200; i++) {
             nap_ms(50);
             ok_state = http(port, "GET", "/state.json", buf, sizeof buf);
         }
         int has_size = strstr(buf, "\"size\":19") != NULL;
+        /* the clock object of the station (stn_clock_json): both sides, the periods */
+        clock_state = strstr(buf, "\"clock\":{\"B\":{\"left\":") != NULL &&
+                      strstr(buf, "\"W\":{\"left\":") != NULL &&
+                      strstr(buf, "\"periods\":3") != NULL;
         no_token = http(port, "POST", "/api/pass", buf, sizeof buf);
         char path[160];
         snprintf(path, sizeof path, "/api/toggle?point=aa&token=%s", token);
         with_token = http(port, "POST", path, buf, sizeof buf); /* not counting: refused */
+        /* the console's resume reaches the station's clock (not paused: refused) */
+        snprintf(path, sizeof path, "/api/resume?token=%s", token);
+        resume = http(port, "POST", path, buf, sizeof buf);
+        if (resume == 409 && !strstr(buf, "the clock is not paused"))
+            resume = -2;
         if (!has_size)
             ok_state = -2;
     }
@@ -722,6 +735,8 @@ static void test_record_serve(void **state)
     assert_int_equal(ok_state, 200);
     assert_int_equal(no_token, 401);
     assert_int_equal(with_token, 409);
+    assert_true(clock_state);
+    assert_int_equal(resume, 409);
     assert_true(WIFEXITED(status));
     assert_int_equal(WEXITSTATUS(status), 0);
 }
