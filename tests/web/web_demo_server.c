@@ -8,8 +8,10 @@
  *
  * Usage: web_demo_server [--sgf FILE] [--port N] [--token T] [--interval MS] [--moves N]
  *                        [--start N] [--wait MS] [--wait-client] [--no-count] [--address A]
+ *                        [--clock-main S]
  * (--wait: a pause before the first move; --wait-client: no move before an /events client
- * has connected, so that a test sees the game from its first move)
+ * has connected, so that a test sees the game from its first move; --clock-main: the
+ * made-up clock's main time per side in seconds, default 3600, then 5 x 30 s byo-yomi)
  * Prints "READY port=N token=T" on stdout once serving, then "MOVE n" after each move,
  * "COUNT" when the count starts; runs until SIGINT/SIGTERM. */
 #include <errno.h>
@@ -45,6 +47,7 @@ typedef struct demo {
     char result[32];
     char message[200];
     char level[8];
+    double clock_main;          /* main time per side, seconds (--clock-main) */
 } demo_t;
 
 static volatile sig_atomic_t g_stop;
@@ -66,26 +69,44 @@ static void say(demo_t *d, const char *level, const char *text)
     copy_str(d->message, sizeof d->message, text);
 }
 
-/* A made-up clock: 60 minutes each, every move takes 5..45 s, then 5 x 30 s byo-yomi. */
+/* A made-up clock in the station's shape (station.h stn_clock_json): --clock-main seconds
+ * each (default 3600), then Japanese byo-yomi of 5 x 30 s; move i takes 5 + (37 i mod 41)
+ * seconds. A move within the period costs nothing, each full period used takes one, the
+ * last one used up is a fallen flag. "text" as the station writes it ("M:SS", "M:SS
+ * (overtime)", "time"); "periods" always given (the reserve, 5 in main time). */
 static void clock_text(const demo_t *d, char *out, size_t len)
 {
-    double used[2] = { 0, 0 };
+    double main_left[2] = { d->clock_main, d->clock_main };
+    int periods[2] = { 5, 5 };
     int n = go_game_move_count(d->game);
-    for (int i = 0; i < n; i++)
-        used[go_game_move(d->game, i)->color == GO_WHITE] += 5 + (i * 37) % 41;
-    double left[2];
-    int periods[2];
-    for (int c = 0; c < 2; c++) {
-        left[c] = 3600 - used[c];
-        periods[c] = 0;
-        if (left[c] <= 0) {
-            periods[c] = 5 - (int)(-left[c] / 30);
-            left[c] = periods[c] > 0 ? 30 : 0;
-            periods[c] = periods[c] > 0 ? periods[c] : 0;
+    for (int i = 0; i < n; i++) {
+        int c = go_game_move(d->game, i)->color == GO_WHITE;
+        double u = 5 + (i * 37) % 41;
+        if (main_left[c] > u) {
+            main_left[c] -= u;
+            continue;
         }
+        u -= main_left[c];
+        main_left[c] = 0;
+        periods[c] -= (int)(u / 30);
+        if (periods[c] < 0)
+            periods[c] = 0;
     }
-    snprintf(out, len, "{\"B\":{\"left\":%.1f,\"periods\":%d},\"W\":{\"left\":%.1f,\"periods\":%d},"
-             "\"running\":\"%s\"}", left[0], periods[0], left[1], periods[1],
+    char side[2][128];
+    for (int c = 0; c < 2; c++) {
+        bool over = main_left[c] <= 0, lost = over && periods[c] == 0;
+        double left = lost ? 0 : over ? 30 : main_left[c];
+        int sec = (int)(left + 0.999);
+        char txt[32];
+        if (lost)
+            snprintf(txt, sizeof txt, "time");
+        else
+            snprintf(txt, sizeof txt, "%d:%02d%s", sec / 60, sec % 60, over ? " (overtime)" : "");
+        snprintf(side[c], sizeof side[c], "{\"left\":%.1f,\"periods\":%d,\"text\":\"%s\"%s}", left,
+                 periods[c], txt, lost ? ",\"lost\":true" : "");
+    }
+    snprintf(out, len, "{\"B\":%s,\"W\":%s,\"running\":\"%s\",\"paused\":false,\"announce\":\"\","
+             "\"announce_zh\":\"\"}", side[0], side[1],
              go_game_turn(d->game) == GO_WHITE ? "W" : "B");
 }
 
@@ -114,7 +135,7 @@ static char *sgf_text(const demo_t *d)
 /* Publish the state and the record; call with d->mu held. */
 static void publish(demo_t *d)
 {
-    char clk[256];
+    char clk[512];
     clock_text(d, clk, sizeof clk);
     web_message_t msg = { d->level, d->message };
     web_state_info_t info = {
@@ -304,6 +325,7 @@ int main(int argc, char **argv)
     const char *sgf = NULL, *token = "demo-token", *address = NULL;
     int port = 0, interval = 150, maxmoves = -1, start = 0, wait = 0;
     bool count = true, wait_client = false;
+    d.clock_main = 3600;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (!strcmp(a, "--sgf") && v) sgf = v, i++;
@@ -316,9 +338,11 @@ int main(int argc, char **argv)
         else if (!strcmp(a, "--wait") && v) wait = atoi(v), i++;
         else if (!strcmp(a, "--wait-client")) wait_client = true;
         else if (!strcmp(a, "--no-count")) count = false;
+        else if (!strcmp(a, "--clock-main") && v) d.clock_main = atof(v), i++;
         else {
             fprintf(stderr, "usage: %s [--sgf FILE] [--port N] [--token T] [--interval MS] "
-                            "[--moves N] [--start N] [--wait MS] [--wait-client] [--no-count] [--address A]\n",
+                            "[--moves N] [--start N] [--wait MS] [--wait-client] [--no-count] [--address A] "
+                            "[--clock-main S]\n",
                     argv[0]);
             return 2;
         }

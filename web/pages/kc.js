@@ -122,14 +122,20 @@ const KC = (() => {
     return s + '</svg>';
   }
 
+  /* A side's clock: the station's text (or the time left), then the byo-yomi periods left
+   * ("×5") or the Canadian moves to play ("/ 12 moves"). */
   function clockText(c) {
     if (!c) return '';
-    if (c.text) return c.text;
-    if (typeof c.left !== 'number') return '';
-    const t = Math.max(0, Math.floor(c.left));
-    const h = Math.floor(t / 3600), mm = Math.floor(t / 60) % 60, ss = t % 60;
-    const base = (h ? h + ':' + String(mm).padStart(2, '0') : mm) + ':' + String(ss).padStart(2, '0');
-    return c.periods ? base + ' (' + c.periods + ')' : base;
+    let base = c.text || '';
+    if (!base) {
+      if (typeof c.left !== 'number') return '';
+      const t = Math.max(0, Math.floor(c.left));
+      const h = Math.floor(t / 3600), mm = Math.floor(t / 60) % 60, ss = t % 60;
+      base = (h ? h + ':' + String(mm).padStart(2, '0') : mm) + ':' + String(ss).padStart(2, '0');
+    }
+    if (typeof c.periods === 'number' && c.periods > 0) return base + ' ×' + c.periods;
+    if (typeof c.moves === 'number' && c.moves > 0) return base + ' / ' + c.moves + ' moves';
+    return base;
   }
 
   /* Fill the side panel (elements looked up by id; absent ones are skipped). */

@@ -5,7 +5,10 @@
 //      with the stone on its point), live through /events;
 //   2. an action without the token is refused (the console says so; nothing changes);
 //   3. during the count a click on a group in the console changes the proposal and the
-//      score, on the console and on the overlay; both players accept and the result shows.
+//      score, on the console and on the overlay; both players accept and the result shows;
+//   4. the overlay reconnects when the station comes back;
+//   5. the overlay shows both clocks: each side's time left and byo-yomi periods, in main
+//      time and in overtime, as the state's clock object (the station's shape) gives them.
 // Screenshots of the overlay (a 19x19 game in progress) and of the console (the count at
 // the end of that game) go to OUTDIR.
 // Usage: node e2e.mjs DEMO_SERVER GAME9.sgf GAME19.sgf OUTDIR
@@ -192,6 +195,30 @@ try {
   await overlay.waitForFunction(() => document.body.dataset.moves === '5', null, { timeout: 15000 });
   check(true, 'after a restart of the station the overlay reconnected and shows the new game');
   again.proc.kill('SIGTERM');
+
+  // ---- 5. both clocks on the overlay: each side's time left and byo-yomi periods ----
+  // the demo's clock has the station's shape (stn_clock_json): text, left, periods
+  const clockShown = async (args, what) => {
+    const dc = await startDemo(['--sgf', game9, '--interval', '100000', '--no-count', ...args]);
+    const oc = await ctx.newPage();
+    await oc.goto(`http://127.0.0.1:${dc.port}/overlay`);
+    await oc.waitForFunction(() => +document.body.dataset.moves > 0);
+    const st = await (await fetch(`http://127.0.0.1:${dc.port}/state.json`)).json();
+    const shown = { B: await oc.locator('#b-clock').textContent(), W: await oc.locator('#w-clock').textContent() };
+    for (const c of ['B', 'W']) {
+      const want = `${st.clock[c].text} ×${st.clock[c].periods}`;
+      check(shown[c] === want, `${what}: the overlay shows ${c === 'B' ? 'Black' : 'White'}'s clock "${shown[c]}" (state: ${JSON.stringify(st.clock[c])})`);
+    }
+    await oc.close();
+    dc.proc.kill('SIGTERM');
+    return { st, shown };
+  };
+  const inMain = await clockShown(['--start', '4', '--clock-main', '120'], 'main time');
+  check(inMain.shown.B === '1:17 ×5' && inMain.shown.W === '0:44 ×5',
+    `main time: both sides' time left and their 5 periods (${inMain.shown.B} / ${inMain.shown.W})`);
+  const inByo = await clockShown(['--start', '30', '--clock-main', '60'], 'byo-yomi');
+  check(/\(overtime\) ×[1-4]$/.test(inByo.shown.B) && /\(overtime\) ×[1-4]$/.test(inByo.shown.W),
+    `byo-yomi: both sides in overtime with the periods left (${inByo.shown.B} / ${inByo.shown.W})`);
 
   // ---- screenshot of the overlay on a 19x19 game in progress ----
   if (game19 && existsSync(game19)) {
