@@ -750,6 +750,19 @@ static int signal_feed(run_t *u, const cvb_image_t *img, const vis_snapshot_t *s
     return rec_signal_feed(&u->sig, img, &u->geom, stones, snap->occluder, t);
 }
 
+/* The clock on every frame, the board seen or not: calls and a loss on time come without
+ * moves (the station keeps its lag behind the frames, station.h). */
+static void clock_tick(run_t *u, double t)
+{
+    if (!u->r.has_clock || !u->r.stn || u->r.phase != 0)
+        return;
+    int n = stn_clock_tick(u->r.stn, t - u->r.clock_lag);
+    if (n > 0)
+        print_events(u);
+    time_check(u);
+    u->r.dirty = 1;
+}
+
 /* One frame through vision, the station, the signals and the count. */
 static int on_frame(run_t *u, const cap_frame_t *f)
 {
@@ -772,14 +785,14 @@ static int on_frame(run_t *u, const cap_frame_t *f)
         }
         u->detects++;
         u->tm_detect += cpu_s() - t0;
-        if (rc != VIS_OK)
-            return 0;
-        if (hint && u->geom.size != hint)
-            return 0;
         /* a grid that tracking would reject at once is no board (no lost/found flapping) */
         double fit = 0;
-        if (vis_grid_fit(&f->img, &u->geom, &fit) != VIS_OK || fit < u->vcfg.track_min_fit)
+        if (rc != VIS_OK || (hint && u->geom.size != hint) ||
+            vis_grid_fit(&f->img, &u->geom, &fit) != VIS_OK || fit < u->vcfg.track_min_fit) {
+            clock_tick(u, f->t);   /* no board in sight: the clock runs on */
+            publish(u, NULL, NULL, 0);
             return 0;
+        }
         u->have_geom = 1;
         fresh = 1;
         snap.frame = f->index;
@@ -835,15 +848,7 @@ static int on_frame(run_t *u, const cap_frame_t *f)
     }
     double t3 = cpu_s();
     u->tm_signal += t3 - t2;
-    if (u->r.has_clock && u->r.stn && u->r.phase == 0) {
-        /* the clock between views and without a board: calls and a loss on time come
-         * without moves (the station keeps its lag behind the frames, station.h) */
-        int n = stn_clock_tick(u->r.stn, f->t - u->r.clock_lag);
-        if (n > 0)
-            print_events(u);
-        time_check(u);
-        u->r.dirty = 1;
-    }
+    clock_tick(u, f->t);
     publish(u, &f->img, &snap, 0);
     u->tm_web += cpu_s() - t3;
     return 0;

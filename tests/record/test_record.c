@@ -434,6 +434,8 @@ static void test_record_footage_reduced(void **state)
     assert_true(analysed * 2 >= files - 2 && analysed * 2 <= files + 2);
 }
 
+static void nap_ms(int ms);
+
 /* ---- the clock (--time): the station's clock, its SGF properties, calls, a loss ---- */
 
 /* The time each move's hand left the board in the footage (truth.txt of kifucam render:
@@ -566,6 +568,45 @@ static void test_record_clock_loss_text(void **state)
         assert_non_null(sp);
         assert_null(strstr(sp + 1, "espeak-ng is not installed"));
     }
+}
+
+/* --speak with an espeak-ng on PATH (a stand-in script that notes its arguments): each
+ * call is handed to it in a child process with the voice asked for and, for zh, the
+ * Chinese arbiter's words; the run does not wait for it. */
+static void test_record_clock_speak(void **state)
+{
+    (void)state;
+    char d[512];
+    snprintf(d, sizeof d, "%s/clk", tmp);
+    struct stat st;
+    if (stat(d, &st) != 0)
+        render("clk", 6, "none");
+    char bindir[512], script[600], cmd[2048];
+    snprintf(bindir, sizeof bindir, "%s/fakebin", tmp);
+    mkdir(bindir, 0755);
+    snprintf(script, sizeof script, "%s/espeak-ng", bindir);
+    FILE *f = fopen(script, "w");
+    assert_non_null(f);
+    fprintf(f, "#!/bin/sh\nprintf '%%s|%%s|%%s\\n' \"$1\" \"$2\" \"$3\" >> '%s/spoken'\n", tmp);
+    fclose(f);
+    assert_int_equal(chmod(script, 0755), 0);
+    snprintf(cmd, sizeof cmd,
+             "PATH='%s':\"$PATH\" '%s' record --input '%s' --fps 15 --sgf '%s/speak.sgf' "
+             "--time main=3s --speak zh >'%s/out' 2>'%s/err'", bindir, bin, d, tmp, tmp, tmp);
+    assert_int_equal(run(cmd), 0);
+    char *spoken = NULL;
+    for (int i = 0; i < 100 && !spoken; i++) { /* the child may still be writing */
+        spoken = slurp(tmpfile_name("spoken"));
+        if (!spoken)
+            nap_ms(50);
+    }
+    keep(spoken);
+    assert_non_null(spoken);
+    print_message("spoken: %s", spoken);
+    assert_true(!strncmp(spoken, "-v|zh|", 6));
+    assert_non_null(strstr(spoken, "\xe8\xb6\x85\xe6\x97\xb6")); /* 超时: the loss on time */
+    char *out = tmpfile_text("out");
+    assert_null(strstr(out, "espeak-ng is not installed"));
 }
 
 /* Japanese byo-yomi of 2 periods of 1 s after 2 s: --format json has one object per clock
@@ -822,6 +863,7 @@ int main(void)
         cmocka_unit_test_teardown(test_record_clock_sgf, teardown_texts),
         cmocka_unit_test_teardown(test_record_clock_loss_text, teardown_texts),
         cmocka_unit_test_teardown(test_record_clock_json, teardown_texts),
+        cmocka_unit_test_teardown(test_record_clock_speak, teardown_texts),
         cmocka_unit_test_teardown(test_record_sigterm, teardown_texts),
         cmocka_unit_test_teardown(test_record_serve, teardown_texts),
         cmocka_unit_test_teardown(test_record_gomrade_sequence, teardown_texts),
