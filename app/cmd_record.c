@@ -23,7 +23,7 @@
  * loss on time come without moves; its calls are printed (English and Chinese), spoken
  * with --speak (espeak-ng in a child process that is never waited for), and its state is
  * the "clock" object of the web state. The console's pause, resume and adjust reach
- * stn_clock_pause/resume/adjust (adjust: color=B|W and a JSON body {"seconds":N}).
+ * stn_clock_pause/resume/adjust (adjust: color=B|W and seconds=N, in the query or the body).
  * A loss on time ends the game (the station writes RE[B+T] / RE[W+T]).
  *
  * Speed (1080p footage at >= 10x real time on one core): a file or folder is looked at
@@ -592,20 +592,6 @@ static void publish(run_t *u, const cvb_image_t *img, const vis_snapshot_t *snap
     }
 }
 
-/* The "seconds" number of an action's JSON body ({"seconds":-30}). 0 or -1. */
-static int body_seconds(const char *body, double *sec)
-{
-    json_t *o = json_loads(body, 0, NULL);
-    json_t *v = o ? json_object_get(o, "seconds") : NULL;
-    int rc = -1;
-    if (v && json_is_number(v) && fabs(json_number_value(v)) <= 36000) {
-        *sec = json_number_value(v);
-        rc = 0;
-    }
-    json_decref(o);
-    return rc;
-}
-
 /* Web actions (server thread). */
 static int on_action(void *user, const web_action_t *a, char *msg, size_t msglen)
 {
@@ -668,15 +654,14 @@ static int on_action(void *user, const web_action_t *a, char *msg, size_t msglen
         rc = 0;
     } else if (u->r.has_clock && (!strcmp(a->name, "pause") || !strcmp(a->name, "resume") ||
                                   !strcmp(a->name, "adjust"))) {
-        /* the arbiter's clock: pause, resume, adjust?color=B with {"seconds":N} */
+        /* the arbiter's clock: pause, resume, adjust?color=B&seconds=N */
         int e;
         if (!strcmp(a->name, "adjust")) {
-            double sec = 0;
-            if (col == GO_EMPTY || !a->body || body_seconds(a->body, &sec)) {
-                snprintf(msg, msglen, "adjust: color=B or W and a body {\"seconds\":N}");
+            if (col == GO_EMPTY || !a->has_seconds) {
+                snprintf(msg, msglen, "adjust: color=B or W and seconds=N");
                 goto out;
             }
-            e = stn_clock_adjust(s, col, sec, t);
+            e = stn_clock_adjust(s, col, a->seconds, t);
         } else {
             e = !strcmp(a->name, "pause") ? stn_clock_pause(s, t) : stn_clock_resume(s, t);
         }

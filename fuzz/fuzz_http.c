@@ -43,7 +43,7 @@ static int on_action(void *user, const web_action_t *a, char *msg, size_t msglen
 {
     (void)user;
     static const char *const names[] = { "pass", "resign", "undo", "end", "toggle",
-                                         "accept", "reject", "resume" };
+                                         "accept", "reject", "resume", "pause", "adjust" };
     int known = 0;
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
         known |= strcmp(a->name, names[i]) == 0;
@@ -53,6 +53,10 @@ static int on_action(void *user, const web_action_t *a, char *msg, size_t msglen
                      a->point[1] < 'a' || a->point[1] > 'y'))
         __builtin_trap();
     if (a->color && strcmp(a->color, "B") != 0 && strcmp(a->color, "W") != 0)
+        __builtin_trap();
+    if (a->has_seconds && !(a->seconds >= -36000 && a->seconds <= 36000))
+        __builtin_trap();
+    if (strcmp(a->name, "adjust") == 0 && (!a->color || !a->has_seconds))
         __builtin_trap();
     if (strcmp(a->name, "undo") == 0)
         return -1;                          /* a refusal: 409 */
@@ -144,7 +148,7 @@ static const char *const methods[] = { "GET", "POST", "HEAD", "PUT", "DELETE", "
 static const char *const paths[] = {
     "/", "/overlay", "/console", "/events", "/state.json", "/game.sgf", "/frame.jpg",
     "/kc.js", "/kc.css", "/api/pass", "/api/resign", "/api/undo", "/api/end", "/api/toggle",
-    "/api/accept", "/api/reject", "/api/resume", "/api/", "/api/x"
+    "/api/accept", "/api/reject", "/api/resume", "/api/pause", "/api/adjust", "/api/", "/api/x"
 };
 
 static void structured(const uint8_t *d, size_t n)

@@ -20,8 +20,10 @@
  *   GET  /events                                   SSE: event "state", data = the state JSON
  *   GET  /state.json  /game.sgf  /frame.jpg        the latest published copies (404 if none)
  *   GET  /kc.js  /kc.css                           the pages' script and style
- *   POST /api/ACTION[?point=dd][&color=B]          ACTION: pass resign undo end toggle accept
- *                                                  reject resume; needs the token
+ *   POST /api/ACTION[?point=dd][&color=B][&seconds=N]  ACTION: pass resign undo end toggle
+ *                                                  accept reject resume pause adjust (the
+ *                                                  clock: adjust?color=B&seconds=N); needs
+ *                                                  the token
  *                                                  (Authorization: Bearer TOKEN or ?token=)
  * Answers: unknown path 404, wrong method 405, no or wrong token 401, body too large 413,
  * malformed parameters or JSON body 400, too many /events clients 503, the callback's
@@ -102,10 +104,14 @@ int web_config_parse_listen(web_config_t *cfg, const char *spec, char *buf, size
 /* An action from the console. Strings are valid only during the callback. */
 typedef struct web_action {
     const char *name;           /* "pass", "resign", "undo", "end", "toggle", "accept",
-                                   "reject", "resume" */
+                                   "reject", "resume", "pause", "adjust" */
     const char *point;          /* "dd" (two letters a..y) or NULL when not given */
     const char *color;          /* "B" or "W", or NULL when not given */
     const char *body;           /* the request body (a JSON object) or NULL when empty */
+    int has_seconds;            /* 1: seconds below was given (?seconds=N or the body's
+                                   "seconds"); adjust always has it */
+    double seconds;             /* adjust: seconds to add to the clock (negative: take off),
+                                   -36000..36000 */
 } web_action_t;
 
 /* Handle an action; called from a server thread, one call at a time. Write a short

@@ -503,7 +503,8 @@ static bool color_valid(const char *c)
 }
 
 static const char *const web_action_names[] = {
-    "pass", "resign", "undo", "end", "toggle", "accept", "reject", "resume", NULL
+    "pass", "resign", "undo", "end", "toggle", "accept", "reject", "resume", "pause", "adjust",
+    NULL
 };
 
 static enum MHD_Result serve_action(web_server_t *srv, struct MHD_Connection *c,
@@ -534,8 +535,27 @@ static enum MHD_Result serve_action(web_server_t *srv, struct MHD_Connection *c,
         if (!color && (v = json_object_get(body, "color")))
             color = json_is_string(v) ? json_string_value(v) : "?";
     }
+    /* seconds (adjust): from ?seconds=N or the body's "seconds"; at most ten hours */
+    const char *secs = MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "seconds");
+    double seconds = 0;
+    bool has_seconds = false, bad_seconds = false;
+    if (secs) {
+        char *end = NULL;
+        seconds = strtod(secs, &end);
+        has_seconds = true;
+        bad_seconds = end == secs || *end != '\0';
+    } else if (body && json_object_get(body, "seconds")) {
+        json_t *v = json_object_get(body, "seconds");
+        has_seconds = true;
+        bad_seconds = !json_is_number(v);
+        seconds = bad_seconds ? 0 : json_number_value(v);
+    }
+    if (has_seconds && !(seconds >= -36000 && seconds <= 36000))
+        bad_seconds = true;
     const char *bad = NULL;
-    if (point && !point_valid(point))
+    if (bad_seconds)
+        bad = "seconds must be a number of seconds (-36000..36000)";
+    else if (point && !point_valid(point))
         bad = "point must be two letters a..y (SGF)";
     else if (color && !color_valid(color))
         bad = "color must be B or W";
@@ -543,12 +563,14 @@ static enum MHD_Result serve_action(web_server_t *srv, struct MHD_Connection *c,
         bad = "toggle needs point=dd";
     else if ((strcmp(name, "accept") == 0 || strcmp(name, "reject") == 0) && !color)
         bad = "accept and reject need color=B or color=W";
+    else if (strcmp(name, "adjust") == 0 && (!color || !has_seconds))
+        bad = "adjust needs color=B or color=W and seconds=N";
     if (bad) {
         json_decref(body);
         return reply_json_result(srv, c, MHD_HTTP_BAD_REQUEST, false, bad);
     }
 
-    web_action_t act = { name, point, color, req->len ? req->body : NULL };
+    web_action_t act = { name, point, color, req->len ? req->body : NULL, has_seconds, seconds };
     char msg[256] = "";
     int rc = -1;
     pthread_mutex_lock(&srv->action_mu);

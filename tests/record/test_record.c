@@ -9,7 +9,7 @@
  * folder with no board in it exits 1, a SIGTERM leaves a complete record and exit 0;
  * --serve prints the console URL with its token, serves /state.json and refuses an
  * action without the token (401); with --time its state has the clock object and the
- * console's resume reaches the station's clock.
+ * console's pause, adjust and resume reach the station's clock.
  * The clock (--time): the record's TM/OT and BL/WL per move against the footage's move
  * times, a loss on time (RE[W+T], the game ends), the calls as JSON with their Chinese.
  */
@@ -746,6 +746,7 @@ static void test_record_serve(void **state)
     }
     static char buf[1 << 16];
     int ok_state = -1, no_token = -1, with_token = -1, clock_state = 0, resume = -1;
+    int pause1 = -1, pause2 = -1, adjust_bad = -1, adjust_ok = -1, resume2 = -1;
     if (port > 0) {
         for (int i = 0; i < 100 && ok_state != 200; i++) {
             nap_ms(50);
@@ -765,6 +766,18 @@ static void test_record_serve(void **state)
         resume = http(port, "POST", path, buf, sizeof buf);
         if (resume == 409 && !strstr(buf, "the clock is not paused"))
             resume = -2;
+        /* pause, pause again (refused), adjust (needs seconds), then resume */
+        snprintf(path, sizeof path, "/api/pause?token=%s", token);
+        pause1 = http(port, "POST", path, buf, sizeof buf);
+        pause2 = http(port, "POST", path, buf, sizeof buf);
+        if (pause2 == 409 && !strstr(buf, "already paused"))
+            pause2 = -2;
+        snprintf(path, sizeof path, "/api/adjust?color=B&token=%s", token);
+        adjust_bad = http(port, "POST", path, buf, sizeof buf);
+        snprintf(path, sizeof path, "/api/adjust?color=B&seconds=30&token=%s", token);
+        adjust_ok = http(port, "POST", path, buf, sizeof buf);
+        snprintf(path, sizeof path, "/api/resume?token=%s", token);
+        resume2 = http(port, "POST", path, buf, sizeof buf);
         if (!has_size)
             ok_state = -2;
     }
@@ -778,6 +791,11 @@ static void test_record_serve(void **state)
     assert_int_equal(with_token, 409);
     assert_true(clock_state);
     assert_int_equal(resume, 409);
+    assert_int_equal(pause1, 200);
+    assert_int_equal(pause2, 409);
+    assert_int_equal(adjust_bad, 400);
+    assert_int_equal(adjust_ok, 200);
+    assert_int_equal(resume2, 200);
     assert_true(WIFEXITED(status));
     assert_int_equal(WEXITSTATUS(status), 0);
 }
