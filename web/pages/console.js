@@ -40,6 +40,7 @@
       }
       b.classList.remove('armed');
       const args = b.dataset.color ? { color: b.dataset.color } : {};
+      if (b.dataset.seconds) args.seconds = b.dataset.seconds;   /* the arbiter's adjust */
       act(b.dataset.action, args);
     });
   });
@@ -59,6 +60,8 @@
     board.innerHTML = KC.boardSvg(st, { coords: true, hit: true });
     KC.panel(st);
     document.getElementById('play-controls').hidden = st.phase !== 'play';
+    /* the arbiter's clock controls, when the game has a clock */
+    document.getElementById('clock-controls').hidden = st.phase !== 'play' || !st.clock;
     document.body.dataset.phase = st.phase || 'play';
     document.body.dataset.moves = Array.isArray(st.moves) ? st.moves.length : 0;
   });
