@@ -83,7 +83,8 @@ static int write_file(const char *name, const char *text)
 static int save(const char *name, const cvb_image_t *img)
 {
     char p[512];
-    snprintf(p, sizeof p, "%s/%s", tmpdir, name);
+    if (snprintf(p, sizeof p, "%s/%s", tmpdir, name) >= (int)sizeof p)
+        return CVB_EINVAL;
     return cvb_imwrite(p, img, 0);
 }
 

@@ -154,7 +154,8 @@ static const char *tmpfile_name(const char *name)
 static char *tmpfile_text(const char *name)
 {
     char p[512];
-    snprintf(p, sizeof p, "%s/%s", tmp, name);
+    if (snprintf(p, sizeof p, "%s/%s", tmp, name) >= (int)sizeof p)
+        return NULL;
     return keep(slurp(p));
 }
 
@@ -813,8 +814,9 @@ static void test_record_gomrade_sequence(void **state)
     assert_int_equal(mkdir(d, 0755), 0);
     for (int i = 0; i < 12; i++)
         for (int k = 0; k < 4; k++) {
-            snprintf(img, sizeof img, "%s/photos/gomrade/images/gomrade_testing_sequence_%d.jpg",
-                     data, i);
+            assert_true(snprintf(img, sizeof img,
+                                 "%s/photos/gomrade/images/gomrade_testing_sequence_%d.jpg", data,
+                                 i) < (int)sizeof img);
             snprintf(link, sizeof link, "%s/%02d%c.jpg", d, i, 'a' + k);
             assert_int_equal(symlink(img, link), 0);
         }
@@ -826,7 +828,8 @@ static void test_record_gomrade_sequence(void **state)
     static char truth[12][19][19];
     int placed = 0;
     for (int i = 0; i < 12; i++) {
-        snprintf(img, sizeof img, "%s/photos/gomrade/truth/gomrade_testing_sequence_%d.txt", data, i);
+        assert_true(snprintf(img, sizeof img, "%s/photos/gomrade/truth/gomrade_testing_sequence_%d.txt",
+                             data, i) < (int)sizeof img);
         char *t = keep(slurp(img));
         assert_non_null(t);
         int n = 0;

@@ -143,7 +143,7 @@ static void test_generated_token_and_port(void **state)
     /* no callback: an authorised action is refused with 409 */
     char hdr[128];
     snprintf(hdr, sizeof hdr, "Authorization: Bearer %s\r\n", web_server_token(srv));
-    hc_resp_t r;
+    hc_resp_t r = { 0 };
     assert_int_equal(hc_request(web_server_port(srv), "POST", "/api/pass", hdr, NULL, &r), 0);
     assert_int_equal(r.status, 409);
     hc_resp_free(&r);
@@ -173,13 +173,13 @@ static void test_pages(void **state)
     const char *pages[] = { "/overlay", "/overlay?bg=none&size=600", "/console?token=x",
                             "/kc.js", "/kc.css", "/" };
     for (size_t i = 0; i < sizeof pages / sizeof *pages; i++) {
-        hc_resp_t r;
+        hc_resp_t r = { 0 };
         assert_int_equal(hc_get(f->port, pages[i], &r), 0);
         assert_int_equal(r.status, 200);
         assert_true(r.body_len > 0);
         hc_resp_free(&r);
     }
-    hc_resp_t r;
+    hc_resp_t r = { 0 };
     hc_get(f->port, "/overlay", &r);
     assert_non_null(strstr(r.head, "text/html"));
     assert_non_null(strstr(r.body, "kc.js"));
@@ -193,7 +193,7 @@ static void test_pages(void **state)
 static void test_state_sgf_frame(void **state)
 {
     fx_t *f = *state;
-    hc_resp_t r;
+    hc_resp_t r = { 0 };
     /* nothing published yet */
     hc_get(f->port, "/state.json", &r);
     assert_int_equal(r.status, 404);
@@ -306,7 +306,7 @@ static void test_sse_limit(void **state)
     size_t la = 0, ca = 0, lb = 0, cb = 0;
     assert_true(hc_wait_for(a, &ba, &la, &ca, "retry:", 5000));
     assert_true(hc_wait_for(b, &bb, &lb, &cb, "retry:", 5000));
-    hc_resp_t r;
+    hc_resp_t r = { 0 };
     hc_get(f->port, "/events", &r);
     assert_int_equal(r.status, 503);
     hc_resp_free(&r);
@@ -319,7 +319,7 @@ static void test_sse_limit(void **state)
 static void test_token(void **state)
 {
     fx_t *f = *state;
-    hc_resp_t r;
+    hc_resp_t r = { 0 };
     hc_request(f->port, "POST", "/api/pass", NULL, NULL, &r);
     assert_int_equal(r.status, 401);
     hc_resp_free(&r);
@@ -383,7 +383,7 @@ static void test_bad_parameters(void **state)
         { "/api/../overlay?token=" TOKEN, NULL, 404 },
     };
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
-        hc_resp_t r;
+        hc_resp_t r = { 0 };
         assert_int_equal(hc_request(f->port, "POST", cases[i].path, NULL, cases[i].body, &r), 0);
         if (r.status != cases[i].status)
             print_message("case %zu: %s -> %d\n", i, cases[i].path, r.status);
@@ -392,7 +392,7 @@ static void test_bad_parameters(void **state)
     }
     assert_int_equal(f->seen.calls, 0);
     /* GET on an action, POST on a page */
-    hc_resp_t r;
+    hc_resp_t r = { 0 };
     hc_get(f->port, "/api/pass?token=" TOKEN, &r);
     assert_int_equal(r.status, 405);
     hc_resp_free(&r);
@@ -411,7 +411,7 @@ static void test_oversized_body(void **state)
     body[0] = '{';
     body[n - 1] = '}';
     body[n] = '\0';
-    hc_resp_t r;
+    hc_resp_t r = { 0 };
     hc_request(f->port, "POST", "/api/pass?token=" TOKEN, NULL, body, &r);
     assert_int_equal(r.status, 413);
     hc_resp_free(&r);
@@ -451,7 +451,7 @@ static void test_unknown_and_traversal(void **state)
                             "/..%2f..%2fetc%2fpasswd", "//etc/passwd", "/pages/overlay.html",
                             "/web/web.h", "/kc.js/../kc.css", "/state.json/..", "/%00" };
     for (size_t i = 0; i < sizeof paths / sizeof *paths; i++) {
-        hc_resp_t r;
+        hc_resp_t r = { 0 };
         assert_int_equal(hc_get(f->port, paths[i], &r), 0);
         if (r.status != 404 && r.status != 400)
             print_message("%s -> %d\n", paths[i], r.status);
@@ -462,7 +462,7 @@ static void test_unknown_and_traversal(void **state)
         assert_false(leak);
     }
     /* garbage instead of HTTP: refused, and the server lives on */
-    hc_resp_t r;
+    hc_resp_t r = { 0 };
     const char junk[] = "\x01\x02\x03 nonsense\r\n\r\n";
     hc_raw(f->port, junk, sizeof junk - 1, &r);
     assert_true(r.status == 0 || r.status == 400);
@@ -485,7 +485,7 @@ static void test_half_open(void **state)
     /* others are served meanwhile */
     assert_int_equal(web_server_publish_state(f->srv, STATE1), WEB_OK);
     for (int i = 0; i < 3; i++) {
-        hc_resp_t r;
+        hc_resp_t r = { 0 };
         hc_get(f->port, "/state.json", &r);
         assert_int_equal(r.status, 200);
         hc_resp_free(&r);
@@ -646,14 +646,14 @@ static void test_garbage(void **state)
         size_t len;
         char *raw = hc_read_all(fd, &len);
         close(fd);
-        hc_resp_t r;
+        hc_resp_t r = { 0 };
         hc_parse(raw, len, &r);
         free(raw);
         assert_true(r.status != 200);
         hc_resp_free(&r);
     }
     assert_int_equal(f->seen.calls, 0);
-    hc_resp_t r;
+    hc_resp_t r = { 0 };
     hc_get(f->port, "/overlay", &r);
     assert_int_equal(r.status, 200);
     hc_resp_free(&r);
@@ -664,7 +664,7 @@ static void test_concurrent_actions(void **state)
     fx_t *f = *state;
     /* the action callback is serialised; every call lands */
     for (int i = 0; i < 20; i++) {
-        hc_resp_t r;
+        hc_resp_t r = { 0 };
         hc_request(f->port, "POST", "/api/resign?color=B", "Authorization: bearer " TOKEN "\r\n",
                    NULL, &r);
         assert_int_equal(r.status, 200);
