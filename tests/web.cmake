@@ -15,3 +15,11 @@ add_test(NAME web_browser
   COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/web/browser/run.sh $<TARGET_FILE:web_demo_server>
           ${CMAKE_CURRENT_BINARY_DIR}/web-browser)
 set_tests_properties(web_browser PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300)
+
+# The same overlay against a real recording: run-record.sh renders 10 moves of footage and
+# e2e-record.mjs records it (`kifucam record --serve --realtime`) with chromium watching
+# /overlay: every move shown, in order, within 1 s of the record's event; 401 without token.
+add_test(NAME web_browser_record
+  COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/web/browser/run-record.sh $<TARGET_FILE:kifucam>
+          ${CMAKE_CURRENT_BINARY_DIR}/web-browser-record)
+set_tests_properties(web_browser_record PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 180)
