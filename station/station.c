@@ -465,11 +465,10 @@ int stn_feed(stn_t *s, const vis_snapshot_t *snap)
         if (ck < 0)
             return ck;
     }
-    if (rc == 1 && s->time_lost) {
-        rc = stn_after(s, 0);
-    } else if (rc == 1 && s->phase == STN_PHASE_COUNT) {
+    int view = rc == 1 && !s->time_lost;   /* a stable view to read (not after a loss on time) */
+    if (view && s->phase == STN_PHASE_COUNT) {
         rc = stn_after(s, stn_count_view(s, &v));
-    } else if (rc == 1) {
+    } else if (view) {
         rc = stn_events_reserve(&s->ev, s->ev.n + 32);   /* the clock's, after the moves */
         if (rc == GO_OK)
             rc = stn_track_feed(s->trk, &v, &s->ev);
@@ -477,8 +476,8 @@ int stn_feed(stn_t *s, const vis_snapshot_t *snap)
         s->stats.track_s += stn_now() - t1;
         rc = stn_changed(s, rc, v.t);   /* void passes may end the game */
         rc = stn_after(s, rc);
-    } else if (rc >= 0 && s->ev.n > 0) {
-        rc = stn_after(s, 0);   /* clock calls; a loss on time */
+    } else if (rc == 1 || (rc >= 0 && s->ev.n > 0)) {
+        rc = stn_after(s, 0);   /* time lost already; clock calls; a loss on time */
     }
     return rc < 0 ? rc : s->ev.n;
 }

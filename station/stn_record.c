@@ -239,6 +239,53 @@ void stn_loaded_fini(stn_loaded_t *l)
     memset(l, 0, sizeof *l);
 }
 
+/* A number at *s up to the character stop (a field separator or the end): 1 and *s past
+ * it when it is there whole, finite and in range, else 0. */
+static int rec_num(const char **s, char stop, double *out)
+{
+    char *end = NULL;
+    errno = 0;
+    double d = strtod(*s, &end);
+    if (end == *s || *end != stop || errno == ERANGE || d != d || d > 1e300 || d < -1e300)
+        return 0;
+    *out = d;
+    *s = stop ? end + 1 : end;
+    return 1;
+}
+
+/* An unsigned integer at *s up to the character stop, as rec_num. */
+static int rec_unum(const char **s, char stop, unsigned long long *out)
+{
+    char *end = NULL;
+    if (**s < '0' || **s > '9')   /* strtoull would take a sign or spaces */
+        return 0;
+    errno = 0;
+    unsigned long long u = strtoull(*s, &end, 10);
+    if (end == *s || *end != stop || errno == ERANGE)
+        return 0;
+    *out = u;
+    *s = stop ? end + 1 : end;
+    return 1;
+}
+
+/* KF[frame:t:t_hand] of a move node: 1 and the three values when it is well formed. */
+static int rec_kf(const char *v, unsigned long long *f, double *t, double *th)
+{
+    return rec_unum(&v, ':', f) && rec_num(&v, ':', t) && rec_num(&v, '\0', th);
+}
+
+/* A non-negative integer value (OB/OW periods left): 1 and the value, else 0. */
+static int rec_count(const char *v, int *out)
+{
+    char *end = NULL;
+    errno = 0;
+    long n = strtol(v, &end, 10);
+    if (end == v || *end || errno == ERANGE || n < 0 || n > 1000000)
+        return 0;
+    *out = (int)n;
+    return 1;
+}
+
 /* The setup of the replayed game: undo every move, note the stones, replay the moves. */
 static int rec_setup(go_game_t *g, stn_meta_t *m)
 {
@@ -323,7 +370,7 @@ int stn_record_parse(const char *text, size_t len, const char *rules_fallback,
         }
         unsigned long long f = 0;
         double t = 0, th = 0;
-        if ((v = sgf_node_value(nd, "KF")) && sscanf(v, "%llu:%lf:%lf", &f, &t, &th) == 3) {
+        if ((v = sgf_node_value(nd, "KF")) && rec_kf(v, &f, &t, &th)) {
             l.frames[i] = f;
             l.times[i] = t;
             l.hand_times[i] = th;
@@ -331,11 +378,11 @@ int stn_record_parse(const char *text, size_t len, const char *rules_fallback,
         int black = sgf_node_find(nd, "B") != NULL, ob = 0;
         double left = 0;
         l.periods_left[i] = -2;
-        if ((v = sgf_node_value(nd, black ? "BL" : "WL")) && sscanf(v, "%lf", &left) == 1 &&
+        if ((v = sgf_node_value(nd, black ? "BL" : "WL")) && rec_num(&v, '\0', &left) &&
             left >= 0) {
             l.time_left[i] = left;
             l.periods_left[i] = -1;
-            if ((v = sgf_node_value(nd, black ? "OB" : "OW")) && sscanf(v, "%d", &ob) == 1 &&
+            if ((v = sgf_node_value(nd, black ? "OB" : "OW")) && rec_count(v, &ob) &&
                 ob >= 0)
                 l.periods_left[i] = ob;
         }

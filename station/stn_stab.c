@@ -106,9 +106,8 @@ int stn_stab_feed(stn_stab_t *s, const vis_snapshot_t *f, stn_view_t *out)
     int agree = s->nrun > 0;
     for (int i = 0; agree && i < n; i++) {
         uint8_t v = stab_value(s, f, i);
-        if ((f->occluded[i] ? 1 : 0) != s->mask[i])
-            agree = 0;
-        else if (v != STN_UNKNOWN && s->run[i] != STN_UNKNOWN && v != s->run[i])
+        if ((f->occluded[i] ? 1 : 0) != s->mask[i] ||
+            (v != STN_UNKNOWN && s->run[i] != STN_UNKNOWN && v != s->run[i]))
             agree = 0;
     }
     if (!agree) {

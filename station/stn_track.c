@@ -628,11 +628,16 @@ static int trk_search_orders(stn_track_t *k, const trk_diff_t *d, const trk_add_
             int it = 0, io = 0;
             for (int i = 0; i < na; i++) {
                 const trk_add_t *a;
+                /* The pattern holds nt stones of colour t and no of the other (na = nt +
+                 * no), so it < nt and io < no: pt/po and adds[0..na) are set. The
+                 * analyser does not follow these counts through the loops above. */
+                /* NOLINTBEGIN(clang-analyzer-core.uninitialized.ArraySubscript,clang-analyzer-core.uninitialized.Assign) */
                 if (recolour)
                     a = &adds[po[io++]];
                 else
                     a = pattern[i] == t ? &adds[pt[it++]] : &adds[po[io++]];
                 steps[i].p = a->p;
+                /* NOLINTEND(clang-analyzer-core.uninitialized.ArraySubscript,clang-analyzer-core.uninitialized.Assign) */
                 steps[i].seen = a->c;
                 steps[i].c = recolour ? t : a->c;
                 steps[i].tolerant = tolerant[i];
@@ -1369,10 +1374,12 @@ int stn_track_feed(stn_track_t *k, const stn_view_t *v, stn_events_t *out)
             if (na > 0 && (rc = trk_search(k, d, adds, na, v, plan)) != GO_OK)
                 goto done;
             int cn = trk_cost(k, d, na > 0 ? plan : NULL, nu, nn, run);
-            if (cn < 0 || (rc = trk_search(k, d, d->a, d->na, v, plan2)) != GO_OK) {
-                rc = GO_ENOMEM;
+            if (cn < 0) {
+                rc = cn;
                 goto done;
             }
+            if ((rc = trk_search(k, d, d->a, d->na, v, plan2)) != GO_OK)
+                goto done;
             cost_n += cn;
             cost_m = trk_cost(k, d, plan2, NULL, 0, run);
             if (cost_m < 0) {
