@@ -168,8 +168,9 @@ void vis_line_support(const cvb_image_t *img, const double H[9], int dir, double
         int lmin = 255;
         double reach = 0.4 * ul, step = reach / 3 > 0.5 ? reach / 3 : 0.5;
         double vx = -uy * 1.5, vy = ux * 1.5;
-        for (double o = -reach; o <= reach + 1e-9; o += step) {
-            double px = cx + o * ux, py = cy + o * uy;
+        int nstep = (int)floor((2 * reach + 1e-9) / step);   /* samples -reach..reach */
+        for (int k = 0; k <= nstep; k++) {
+            double o = -reach + k * step, px = cx + o * ux, py = cy + o * uy;
             int v0 = luma1(img, px, py), v1 = luma1(img, px + vx, py + vy),
                 v2 = luma1(img, px - vx, py - vy);
             if (v0 < 0 || v1 < 0 || v2 < 0)

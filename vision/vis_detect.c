@@ -400,10 +400,13 @@ static int refine(const cvb_image_t *gray, int S, double H[9])
                     int ns = (int)(2 * reach) | 1;
                     if (ns > 161)
                         ns = 161;
+                    if (ns < 3)   /* no sample inside the profile (reach >= 3: never) */
+                        continue;
+                    int half = ns / 2;   /* ns is odd: sample half is at the centre */
                     double prof[161];
                     int bad = 0;
                     for (int s = 0; s < ns; s++) {
-                        double o = (s - ns / 2) * 0.5;
+                        double o = (s - half) * 0.5;
                         double acc = 0;
                         for (int w = -2; w <= 2; w++) {
                             int x = (int)lround(cx + o * ux + w * vx);
@@ -432,7 +435,7 @@ static int refine(const cvb_image_t *gray, int S, double H[9])
                         continue;
                     double d = prof[smin - 1] - 2 * prof[smin] + prof[smin + 1];
                     double sub = d > 1e-9 ? 0.5 * (prof[smin - 1] - prof[smin + 1]) / d : 0;
-                    double o = (smin - ns / 2 + sub) * 0.5;
+                    double o = (smin - half + sub) * 0.5;
                     pts[2 * m] = cx + o * ux;
                     pts[2 * m + 1] = cy + o * uy;
                     m++;
@@ -664,7 +667,7 @@ static int find_grid(const cvb_image_t *gray, const cvb_image_t *small, const cv
                      int size_hint, double Hout[9], int *Sout, vis_timing_t *tm)
 {
     int W = gray->w, Hh = gray->h, rc = VIS_ENOBOARD;
-    double t0 = now_ms(), t1 = t0, t2 = t0;
+    double t0 = now_ms(), t1, t2 = t0;
     /* 2 edges */
     int k = cfg->blackhat_k > 0 ? cfg->blackhat_k : (cfg->work_max / 90) | 1;
     if (k < 5)
@@ -850,9 +853,8 @@ static int find_grid(const cvb_image_t *gray, const cvb_image_t *small, const cv
             for (int j = 0; j < nl && !dup; j++) {
                 double dth = fabs(theta[i] - L[j].theta);
                 double dj = cx0 * cos(L[j].theta) + cy0 * sin(L[j].theta) - L[j].rho;
-                if (dth < 2 * DEG && fabs(di - dj) < 2.5)
-                    dup = 1;
-                else if (M_PI - dth < 2 * DEG && fabs(di + dj) < 2.5)
+                if ((dth < 2 * DEG && fabs(di - dj) < 2.5) ||
+                    (M_PI - dth < 2 * DEG && fabs(di + dj) < 2.5))
                     dup = 1;
                 else if (circ_deg(theta[i] / DEG, L[j].theta / DEG) >= 1.0) {
                     /* lines of one family do not cross inside the picture (a nearly

@@ -42,7 +42,9 @@ static int cmp_f(const void *a, const void *b)
 static int find_blobs(const cvb_image_t *g, const cvb_image_t *bh, blob_t *b, int max)
 {
     int W = g->w, H = g->h, n = 0;
-    int *d = malloc(sizeof(int) * (size_t)W * H);
+    /* every cell is set by the first pass below; calloc so that the static analyser,
+     * which follows only a few loop iterations, does not take later reads as undefined */
+    int *d = calloc((size_t)W * H, sizeof(int));
     if (!d)
         return -1;
     const int INF = 1 << 20;
