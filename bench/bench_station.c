@@ -140,6 +140,7 @@ int main(int argc, char **argv)
             sgf_collection_t *c = NULL;
             if (sgf_parse_file(argv[i], NULL, &c, NULL) != GO_OK) {
                 fprintf(stderr, "bench_station: %s: cannot read\n", argv[i]);
+                free(b.lat);
                 return 2;
             }
             run_game(&b, c->games[0], 100u + (uint32_t)i);
@@ -163,6 +164,7 @@ int main(int argc, char **argv)
     }
     if (b.games == 0) {
         fprintf(stderr, "bench_station: no game\n");
+        free(b.lat);
         return 2;
     }
     double total = b.sum.stab_s + b.sum.track_s + b.sum.record_s;

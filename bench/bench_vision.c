@@ -391,8 +391,9 @@ static int detect_one(const char *path, const char *dir)
     vis_config_defaults(&cfg);
     if (getenv("VIS_NOREFINE"))
         cfg.refine = 0;
-    if (getenv("VIS_WORK"))
-        cfg.work_max = atoi(getenv("VIS_WORK"));
+    const char *work = getenv("VIS_WORK");
+    if (work)
+        cfg.work_max = atoi(work);
     if (dir) {
         mkdir(dir, 0777);
         dbg_dir = dir;
@@ -438,13 +439,13 @@ static int detect_one(const char *path, const char *dir)
 
 int main(int argc, char **argv)
 {
+    const char *verbose = getenv("VIS_VERBOSE");
     if (argc >= 3 && !strcmp(argv[1], "accuracy"))
         return accuracy(argv[2], argc > 3 ? (int)strlen(argv[3]) - 8 : 0);
     if (argc >= 3 && !strcmp(argv[1], "footage"))
-        return footage(argc - 2, argv + 2, getenv("VIS_VERBOSE") != NULL);
+        return footage(argc - 2, argv + 2, verbose != NULL);
     if (argc >= 3 && !strcmp(argv[1], "occlusion"))
-        return occlusion(argc - 2, argv + 2,
-                         getenv("VIS_VERBOSE") ? 1 + (getenv("VIS_VERBOSE")[0] == '2') : 0);
+        return occlusion(argc - 2, argv + 2, verbose ? 1 + (verbose[0] == '2') : 0);
     if (argc >= 2 && !strcmp(argv[1], "speed"))
         return speed(argc > 2 ? argv[2] : "/work/shared/data/photos/gomrade/images/gomrade_testing_sequence_11.jpg");
     if (argc >= 3 && !strcmp(argv[1], "detect"))
