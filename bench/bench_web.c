@@ -7,7 +7,15 @@
  * with the clients against without them.
  *
  * Usage: bench_web [--clients N] [--moves M] [--interval-ms MS] [--sgf FILE]
- * Exit 0 when every client saw every move and p99 latency < 100 ms, 1 otherwise. */
+ * Exit 0 when every client saw every move and p99 latency < 100 ms, 1 otherwise.
+ *
+ * Attach mode (bench/web.sh against a real `kifucam record --serve --realtime`):
+ *   bench_web --attach PORT [--clients N] [--moves M] [--timeout S]
+ * connects N /events clients to 127.0.0.1:PORT and reads until the station closes them
+ * (the record ended) or S seconds (default 600) pass. A client has move n when one of the
+ * states it received has "last":{"n":n}. Prints how many clients have every move 1..M
+ * (M: --moves, else the highest move any client saw) and, per move, the spread between
+ * the first and the last client's receipt. Exit 0 when every client has every move. */
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
@@ -211,6 +219,120 @@ static void run_recording(bench_t *b, web_server_t *srv, const char (*moves)[3],
     *on_fps = spent[1] > 0 ? (double)frames[1] / spent[1] : 0;
 }
 
+/* Attach mode: N clients on a station's /events (see the file's header). */
+static int attach_main(int port, int nclients, int want_moves, double timeout_s)
+{
+    client_t *cl = calloc((size_t)nclients, sizeof *cl);
+    unsigned char *seen = calloc((size_t)nclients * (MAXMOVES + 1), 1);
+    static double first_t[MAXMOVES + 1], last_t[MAXMOVES + 1];
+    if (!cl || !seen) {
+        fprintf(stderr, "out of memory\n");
+        free(cl);
+        free(seen);
+        return 1;
+    }
+    int connected = 0, open_n = 0;
+    int ep = epoll_create1(EPOLL_CLOEXEC);
+    for (int i = 0; i < nclients; i++) {
+        cl[i].fd = hc_events_open(port);
+        if (cl[i].fd < 0)
+            continue;
+        connected++;
+        open_n++;
+        struct epoll_event ev = { .events = EPOLLIN, .data.u32 = (uint32_t)i };
+        fcntl(cl[i].fd, F_SETFL, fcntl(cl[i].fd, F_GETFL) | O_NONBLOCK);
+        epoll_ctl(ep, EPOLL_CTL_ADD, cl[i].fd, &ev);
+    }
+    fprintf(stderr, "bench_web: %d of %d clients connected to port %d\n", connected, nclients, port);
+    double t0 = now_s();
+    int maxn = 0;
+    struct epoll_event evs[256];
+    while (open_n > 0 && now_s() - t0 < timeout_s) {
+        int n = epoll_wait(ep, evs, 256, 200);
+        double t = now_s();
+        for (int k = 0; k < n; k++) {
+            int i = (int)evs[k].data.u32;
+            client_t *c = &cl[i];
+            bool closed = false;
+            for (;;) {
+                if (c->len + 65537 > c->cap) {
+                    c->cap = c->len + 65537 + c->cap;
+                    char *nb = realloc(c->buf, c->cap);
+                    if (!nb) {
+                        closed = true;
+                        break;
+                    }
+                    c->buf = nb;
+                }
+                ssize_t r = recv(c->fd, c->buf + c->len, c->cap - c->len - 1, 0);
+                if (r == 0 || (r < 0 && errno != EAGAIN && errno != EINTR)) {
+                    closed = true;
+                    break;
+                }
+                if (r < 0)
+                    break;
+                c->len += (size_t)r;
+            }
+            if (!c->buf)
+                continue;
+            c->buf[c->len] = '\0';
+            static const char mark[] = "\"last\":{\"n\":";
+            char *p = c->buf, *q;
+            while ((q = strstr(p, mark)) != NULL) {
+                char *end;
+                long mv = strtol(q + sizeof mark - 1, &end, 10);
+                if (end == q + sizeof mark - 1 || !*end)
+                    break;          /* cut in the middle: wait for the rest */
+                if (mv > 0 && mv <= MAXMOVES && !seen[(size_t)i * (MAXMOVES + 1) + (size_t)mv]) {
+                    seen[(size_t)i * (MAXMOVES + 1) + (size_t)mv] = 1;
+                    c->seen++;
+                    if (mv > maxn)
+                        maxn = (int)mv;
+                    if (first_t[mv] == 0 || t < first_t[mv])
+                        first_t[mv] = t;
+                    if (t > last_t[mv])
+                        last_t[mv] = t;
+                }
+                p = end;
+            }
+            size_t keep = c->len - (size_t)(p - c->buf);
+            if (keep > 64)
+                keep = 64;
+            memmove(c->buf, c->buf + c->len - keep, keep);
+            c->len = keep;
+            if (closed) {
+                epoll_ctl(ep, EPOLL_CTL_DEL, c->fd, NULL);
+                close(c->fd);
+                c->fd = -1;
+                open_n--;
+            }
+        }
+    }
+    close(ep);
+    int m = want_moves > 0 ? want_moves : maxn, complete = 0, missed = 0;
+    double spread = 0;
+    for (int i = 0; i < nclients; i++) {
+        int have = 0;
+        for (int mv = 1; mv <= m && mv <= MAXMOVES; mv++)
+            have += seen[(size_t)i * (MAXMOVES + 1) + (size_t)mv];
+        missed += m - have;
+        complete += have == m;
+        if (cl[i].fd >= 0)
+            close(cl[i].fd);
+        free(cl[i].buf);
+    }
+    for (int mv = 1; mv <= m && mv <= MAXMOVES; mv++)
+        if (last_t[mv] - first_t[mv] > spread)
+            spread = last_t[mv] - first_t[mv];
+    printf("attach: clients %d (connected %d), moves 1..%d: %d clients received every move, "
+           "%d move receipts missing; %s\n", nclients, connected, m, complete, missed,
+           open_n ? "timed out before the station closed the streams" : "the station closed the streams");
+    printf("attach: first -> last client receipt of the same move: max %.1f ms\n", spread * 1e3);
+    free(cl);
+    free(seen);
+    return connected == nclients && complete == nclients && m > 0 ? 0 : 1;
+}
+
 static int cmp_d(const void *a, const void *b)
 {
     double x = *(const double *)a, y = *(const double *)b;
@@ -219,17 +341,27 @@ static int cmp_d(const void *a, const void *b)
 
 int main(int argc, char **argv)
 {
-    int nclients = 200, nmoves = 150, interval_ms = 100;
+    int nclients = 200, nmoves = 150, interval_ms = 100, attach = 0, moves_given = 0;
+    double timeout_s = 600;
     const char *sgf = NULL;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--clients") && i + 1 < argc) nclients = atoi(argv[++i]);
-        else if (!strcmp(argv[i], "--moves") && i + 1 < argc) nmoves = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--attach") && i + 1 < argc) attach = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--timeout") && i + 1 < argc) timeout_s = atof(argv[++i]);
+        else if (!strcmp(argv[i], "--moves") && i + 1 < argc) nmoves = moves_given = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--interval-ms") && i + 1 < argc) interval_ms = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--sgf") && i + 1 < argc) sgf = argv[++i];
         else {
-            fprintf(stderr, "usage: %s [--clients N] [--moves M] [--interval-ms MS] [--sgf FILE]\n", argv[0]);
+            fprintf(stderr, "usage: %s [--clients N] [--moves M] [--interval-ms MS] [--sgf FILE]\n"
+                    "       %s --attach PORT [--clients N] [--moves M] [--timeout S]\n", argv[0], argv[0]);
             return 2;
         }
+    }
+    if (attach) {
+        signal(SIGPIPE, SIG_IGN);
+        if (attach < 1 || attach > 65535 || nclients < 1 || moves_given < 0 || moves_given > MAXMOVES)
+            return 2;
+        return attach_main(attach, nclients, moves_given, timeout_s);
     }
     if (nmoves < 1 || nmoves > MAXMOVES || nclients < 1 || interval_ms < 1)
         return 2;
