@@ -10,3 +10,6 @@ kc_test(test_station_clock SOURCES station/test_station_clock.c LIBS kc_station 
 # the whole station under allocation failures (the hook of tests/reliability/oomhook.h)
 kc_test(test_station_oom SOURCES station/test_station_oom.c LIBS kc_station kc_clock kc_rules
         "-Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc,--wrap=strdup")
+# the record on a full disk: write() and fsync() wrapped to fail with ENOSPC (this binary only)
+kc_test(test_station_fulldisk SOURCES station/test_station_fulldisk.c LIBS kc_station kc_rules
+        "-Wl,--wrap=write,--wrap=fsync")
