@@ -11,6 +11,7 @@
 
 #include "station/stn_track.h"
 #include "stn_testutil.h"
+#include "stn_fixture.h"
 
 #define EMPTY9 ". . . . . . . . .\n. . . . . . . . .\n. . . . . . . . .\n" \
                ". . . . . . . . .\n. . . . . . . . .\n. . . . . . . . .\n" \
@@ -26,51 +27,6 @@
               ". . . . . . . . .\n" \
               ". . . . . . . . .\n" \
               ". . . . . . . . .\n"
-
-typedef struct fx {
-    go_game_t *g;
-    stn_track_t *k;
-    stn_events_t ev;
-    uint64_t frame;
-} fx_t;
-
-static void fx_open(fx_t *f, const char *rules, const char *d, go_color_t turn,
-                    const stn_track_config_t *cfg)
-{
-    f->g = st_game(rules, d, turn);
-    f->k = stn_track_create(f->g, cfg);
-    assert_non_null(f->k);
-    stn_events_init(&f->ev);
-    f->frame = 0;
-}
-
-static void fx_close(fx_t *f)
-{
-    stn_track_destroy(f->k);
-    go_game_destroy(f->g);
-    stn_events_fini(&f->ev);
-}
-
-/* Feed a diagram as the next accepted view; returns the moves recorded. */
-static void fx_dump(const fx_t *f)
-{
-    for (int i = 0; i < f->ev.n; i++)
-        print_message("  event %s: %s\n", stn_event_kind_name(f->ev.v[i].kind), f->ev.v[i].msg);
-}
-
-static int fx_feed(fx_t *f, const char *d)
-{
-    stn_view_t v;
-    f->frame += 10;
-    st_view(&v, d, f->frame, f->frame / 30.0, f->frame / 30.0 - 0.2);
-    stn_events_clear(&f->ev);
-    int rc = stn_track_feed(f->k, &v, &f->ev);
-    assert_true(rc >= 0);
-    assert_int_equal(go_game_check(f->g), GO_OK);
-    if (getenv("STN_VERBOSE"))
-        fx_dump(f);
-    return rc;
-}
 
 static void fx_expect_moves(fx_t *f, const char *const *want, int n)
 {
