@@ -403,69 +403,27 @@ int cvb_yuyv_to_bgr(const uint8_t *src, size_t src_stride, int w, int h, cvb_ima
     CVB_CATCH
 }
 
-int cvb_imdecode_into(const uint8_t *buf, size_t len, cvb_image_t *dst)
+// imread/imdecode flags for a decoding scale of 1, 2, 4 or 8 (libjpeg's DCT scaling);
+// false for any other scale.
+static bool reduced_flags(int reduce, int *flags)
 {
-    if (!buf || !len || !dst || len > (size_t)INT32_MAX)
-        return CVB_EINVAL;
-    CVB_TRY
-    cv::Mat raw(1, (int)len, CV_8UC1, const_cast<uint8_t *>(buf));
-    cv::Mat m;
-    if (dst->data && dst->channels == 3)
-        m = wrap(dst); // imdecode reuses this header's pixels when the size matches
-    cv::imdecode(raw, cv::IMREAD_COLOR, &m);
+    switch (reduce) {
+    case 1: *flags = cv::IMREAD_COLOR; return true;
+    case 2: *flags = cv::IMREAD_REDUCED_COLOR_2; return true;
+    case 4: *flags = cv::IMREAD_REDUCED_COLOR_4; return true;
+    case 8: *flags = cv::IMREAD_REDUCED_COLOR_8; return true;
+    default: return false;
+    }
+}
+
+// Put a decoded BGR frame into dst: in place when dst already has its size, else into a
+// new image that replaces dst's pixels.
+static int store_into(const cv::Mat &m, cvb_image_t *dst)
+{
     if (m.empty() || m.type() != CV_8UC3)
         return CVB_EREAD;
     if (dst->data && m.data == dst->data)
-        return CVB_OK;
-    cvb_image_t img;
-    int rc = export_mat(m, &img);
-    if (rc)
-        return rc;
-    cvb_image_free(dst);
-    *dst = img;
-    return CVB_OK;
-    CVB_CATCH
-}
-
-int cvb_imdecode_reduced_into(const uint8_t *buf, size_t len, int reduce, cvb_image_t *dst)
-{
-    if (!buf || !len || !dst || len > (size_t)INT32_MAX ||
-        (reduce != 1 && reduce != 2 && reduce != 4 && reduce != 8))
-        return CVB_EINVAL;
-    CVB_TRY
-    int flags = reduce == 2 ? cv::IMREAD_REDUCED_COLOR_2
-              : reduce == 4 ? cv::IMREAD_REDUCED_COLOR_4
-              : reduce == 8 ? cv::IMREAD_REDUCED_COLOR_8 : cv::IMREAD_COLOR;
-    cv::Mat raw(1, (int)len, CV_8UC1, const_cast<uint8_t *>(buf));
-    cv::Mat m;
-    if (dst->data && dst->channels == 3)
-        m = wrap(dst); // imdecode reuses this header's pixels when the size matches
-    cv::imdecode(raw, flags, &m);
-    if (m.empty() || m.type() != CV_8UC3)
-        return CVB_EREAD;
-    if (dst->data && m.data == dst->data)
-        return CVB_OK;
-    cvb_image_t img;
-    int rc = export_mat(m, &img);
-    if (rc)
-        return rc;
-    cvb_image_free(dst);
-    *dst = img;
-    return CVB_OK;
-    CVB_CATCH
-}
-
-int cvb_imread_into(const char *path, int reduce, cvb_image_t *dst)
-{
-    if (!path || !dst || (reduce != 1 && reduce != 2 && reduce != 4 && reduce != 8))
-        return CVB_EINVAL;
-    CVB_TRY
-    int flags = reduce == 2 ? cv::IMREAD_REDUCED_COLOR_2
-              : reduce == 4 ? cv::IMREAD_REDUCED_COLOR_4
-              : reduce == 8 ? cv::IMREAD_REDUCED_COLOR_8 : cv::IMREAD_COLOR;
-    cv::Mat m = cv::imread(path, flags);
-    if (m.empty() || m.type() != CV_8UC3)
-        return CVB_EREAD;
+        return CVB_OK; // decoded straight into dst's pixels
     if (dst->data && dst->w == m.cols && dst->h == m.rows && dst->channels == 3) {
         cv::Mat d = wrap(dst);
         m.copyTo(d);
@@ -478,6 +436,35 @@ int cvb_imread_into(const char *path, int reduce, cvb_image_t *dst)
     cvb_image_free(dst);
     *dst = img;
     return CVB_OK;
+}
+
+int cvb_imdecode_into(const uint8_t *buf, size_t len, cvb_image_t *dst)
+{
+    return cvb_imdecode_reduced_into(buf, len, 1, dst);
+}
+
+int cvb_imdecode_reduced_into(const uint8_t *buf, size_t len, int reduce, cvb_image_t *dst)
+{
+    int flags;
+    if (!buf || !len || !dst || len > (size_t)INT32_MAX || !reduced_flags(reduce, &flags))
+        return CVB_EINVAL;
+    CVB_TRY
+    cv::Mat raw(1, (int)len, CV_8UC1, const_cast<uint8_t *>(buf));
+    cv::Mat m;
+    if (dst->data && dst->channels == 3)
+        m = wrap(dst); // imdecode reuses this header's pixels when the size matches
+    cv::imdecode(raw, flags, &m);
+    return store_into(m, dst);
+    CVB_CATCH
+}
+
+int cvb_imread_into(const char *path, int reduce, cvb_image_t *dst)
+{
+    int flags;
+    if (!path || !dst || !reduced_flags(reduce, &flags))
+        return CVB_EINVAL;
+    CVB_TRY
+    return store_into(cv::imread(path, flags), dst);
     CVB_CATCH
 }
 
