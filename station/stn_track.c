@@ -874,6 +874,7 @@ static int trk_apply(stn_track_t *k, const trk_plan_t *plan, const stn_view_t *v
     run->oom = 0;
     run->dropped = GO_EMPTY;
     memset(run->captured, 0, sizeof run->captured);
+    int together = 0;
     for (int i = 0; i < plan->n && rc == GO_OK; i++) {
         const trk_step_t *st = &plan->steps[i];
         char pn[3];
@@ -977,7 +978,26 @@ static int trk_apply(stn_track_t *k, const trk_plan_t *plan, const stn_view_t *v
                 (rc = stn_events_push(out, &e)) != GO_OK)
                 break;
         }
-        if (st->tolerant) {
+        if (st->tolerant && plan->n > 1) {
+            /* stones that appeared together between two views: nobody saw the order,
+             * so no loss is called; the record keeps the colours seen, with a note */
+            if (!together++) {
+                int nc = 0;
+                for (int j = 0; j < plan->n; j++)
+                    nc += plan->steps[j].c == st->c;
+                trk_ev(&e, STN_EV_AMBIGUOUS, st->c, move, v->frame, v->t, v->t_clear);
+                for (int j = 0; j < plan->n; j++)
+                    trk_ev_point(&e, plan->steps[j].p);
+                snprintf(e.msg, sizeof e.msg,
+                         "%d stones appeared together, %d of them %s's: more than "
+                         "alternation allows; recorded in the colours seen (the order was "
+                         "not seen: no two-moves-in-a-row call)", plan->n, nc,
+                         trk_cword(st->c));
+                if ((rc = trk_note_at(k, move - 1, e.msg)) != GO_OK ||
+                    (rc = stn_events_push(out, &e)) != GO_OK)
+                    break;
+            }
+        } else if (st->tolerant) {
             trk_ev(&e, STN_EV_TWO_IN_A_ROW, st->c, move, v->frame, v->t, v->t_clear);
             trk_ev_point(&e, st->p);
             snprintf(e.msg, sizeof e.msg,
