@@ -3,18 +3,30 @@
  * `calibrate --check --calib FILE`: does a saved profile still fit the picture?
  * Exit codes (INTERFACE.md): 0 done / fits, 1 no board (or chessboard) found / moved,
  * 2 bad usage, unreadable input or profile. The logic is in calib/; this file reads
- * frames, prints, and writes the overlay image the operator checks. */
+ * frames, prints, and writes the overlay image the operator checks.
+ *
+ * With --serve ADDR:PORT the grid found is shown in the web console's corner editor
+ * (web/pages/calibrate.js) over the frame (/frame.jpg, the corrected frame with --lens);
+ * the operator drags the four corners and accepts (POST /api/corners, with the token).
+ * The action callback (the server's thread) re-runs the calibration with those corners,
+ * so the learned colours are re-sampled with them, and hands the profile to the main
+ * thread, which waits for it (or --timeout, or Ctrl-C: nothing written, exit 1). */
 #include <errno.h>
+#include <jansson.h>
 #include <math.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 
 #include "app/cli.h"
 #include "calib/cal_calibrate.h"
 #include "calib/cal_lens.h"
 #include "capture/cap_source.h"
+#include "web/web.h"
 
 #define MAX_VIEWS 40      /* chessboard views kept for the lens */
 #define MAX_CANDS 6       /* frames kept to look for the board in (with --lens) */
@@ -28,7 +40,7 @@ static void usage(FILE *f)
             "usage: kifucam calibrate --input SOURCE [--out PROFILE] [--size N]\n"
             "                 [--corners \"x1,y1;x2,y2;x3,y3;x4,y4\"] [--rotate 0..3]\n"
             "                 [--black-side bottom|top|left|right] [--lens COLSxROWS[:SQUARE]]\n"
-            "                 [--frames N] [--debug DIR]\n"
+            "                 [--frames N] [--debug DIR] [--serve ADDR:PORT [--timeout S]]\n"
             "       kifucam calibrate --check --calib PROFILE --input SOURCE\n"
             "  Find the board (or take --corners: the record's top-left, top-right,\n"
             "  bottom-right, bottom-left corner intersections, in pixels of the corrected\n"
@@ -41,6 +53,11 @@ static void usage(FILE *f)
             "  --lens 9x6     correct the lens from a printed chessboard with 9x6 inner\n"
             "                 corners held in view (several poses, over --frames frames)\n"
             "  --frames N     frames read at most (default 300; 1 for a photo)\n"
+            "  --serve A:P    show the grid in the web console (http://A:P/console?token=..):\n"
+            "                 drag the four corners, accept; the profile is written then\n"
+            "                 (with no board found, start from a guess to drag)\n"
+            "  --timeout S    with --serve: give up after S seconds (default 600; 0 never);\n"
+            "                 nothing is written then (exit 1), nor after Ctrl-C\n"
             "  --check        verify that PROFILE still fits the picture (the best of the\n"
             "                 first --frames frames, default 10)\n"
             "  exit 0 written / fits, 1 no board found / moved, 2 bad usage or input\n");
@@ -129,8 +146,9 @@ static int load_profile(const char *path, cal_profile_t *p)
 }
 
 typedef struct {
-    const char *input, *out, *calib, *debug, *corners_s, *lens_s;
+    const char *input, *out, *calib, *debug, *corners_s, *lens_s, *serve;
     int size, rotate, black_side, frames, check;
+    double timeout;
 } args_t;
 
 /* The check: the best fit over the first frames (a hand over the board in one frame does
@@ -196,10 +214,11 @@ static int new_view(const double *views, int nviews, const double *pts, int n, i
     return 1;
 }
 
-static void print_profile(const cal_profile_t *p, const cal_calib_report_t *rep)
+static void print_profile(const cal_profile_t *p, const cal_calib_report_t *rep, int console)
 {
     printf("board: %dx%d, %s (grid fit %.3f)\n", p->size, p->size,
-           rep->detected ? "found by the detector" : "from --corners", rep->fit);
+           console ? "corners accepted in the console"
+                   : rep->detected ? "found by the detector" : "from --corners", rep->fit);
     printf("corners: \"%.1f,%.1f;%.1f,%.1f;%.1f,%.1f;%.1f,%.1f\" (the record's top-left, "
            "top-right, bottom-right, bottom-left)\n",
            p->corners[0][0], p->corners[0][1], p->corners[1][0], p->corners[1][1],
@@ -278,6 +297,7 @@ static int parse_args(int argc, char **argv, args_t *a)
     memset(a, 0, sizeof *a);
     a->black_side = CAL_SIDE_BOTTOM;
     a->frames = -1;
+    a->timeout = 600;
     for (int i = 1; i < argc; i++) {
         const char *s = argv[i];
         if (!strcmp(s, "--help") || !strcmp(s, "-h")) {
@@ -300,6 +320,15 @@ static int parse_args(int argc, char **argv, args_t *a)
             a->corners_s = argv[++i];
         } else if (!strcmp(s, "--lens") && has) {
             a->lens_s = argv[++i];
+        } else if (!strcmp(s, "--serve") && has) {
+            a->serve = argv[++i];
+        } else if (!strcmp(s, "--timeout") && has) {
+            double v = strtod(argv[++i], &end);
+            if (*end || !*argv[i] || !(v >= 0 && v <= 864000)) {
+                cli_error("calibrate", "--timeout must be 0..864000 seconds, not '%s'", argv[i]);
+                return 2;
+            }
+            a->timeout = v;
         } else if (!strcmp(s, "--size") && has) {
             long v = strtol(argv[++i], &end, 10);
             if (*end || v < 2 || v > VIS_MAX_SIZE) {
@@ -340,9 +369,222 @@ static int parse_args(int argc, char **argv, args_t *a)
         cli_error("calibrate", "--check needs --calib PROFILE");
         return 2;
     }
+    if (a->check && a->serve) {
+        cli_error("calibrate", "--serve shows the corners to calibrate: not with --check");
+        return 2;
+    }
     if (!a->out)
         a->out = "kifucam-profile.json";
     return -1;
+}
+
+/* ---- --serve: the console's corner editor ---- */
+
+static volatile sig_atomic_t g_stop;
+
+static void on_signal(int sig)
+{
+    (void)sig;
+    g_stop = 1;
+}
+
+typedef struct {
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    const cvb_image_t *img;     /* the frame calibrated on (read-only while serving) */
+    const cal_calib_opts_t *o;
+    cal_profile_t p;            /* the profile shown; replaced by an accepted one */
+    cal_calib_report_t *rep;
+    int accepted;
+    int detected;               /* 1: the size was found by the detector (kept) */
+    const char *out;
+} serve_t;
+
+/* The state the console reads: a "calibrate" object (web.h) and the board as read. */
+static char *calib_state(const serve_t *s, int found, const char *saved)
+{
+    const cal_profile_t *p = &s->p;
+    json_t *rows = json_array(), *corners = json_array();
+    int n = p->size;
+    for (int y = 0; y < n; y++) {
+        char row[VIS_MAX_SIZE + 1];
+        for (int x = 0; x < n; x++) {
+            int c = s->rep->snap.size == n ? s->rep->snap.color[y * n + x] : VIS_EMPTY;
+            row[x] = c == VIS_BLACK ? 'X' : c == VIS_WHITE ? 'O' : '.';
+        }
+        row[n] = '\0';
+        json_array_append_new(rows, json_string(row));
+    }
+    for (int k = 0; k < 4; k++)
+        json_array_append_new(corners, json_pack("[f,f]", round(p->corners[k][0] * 10) / 10,
+                                                 round(p->corners[k][1] * 10) / 10));
+    json_t *cal = json_pack("{s:[i,i],s:i,s:o,s:b,s:s,s:f,s:i,s:s}", "image", p->image_w,
+                            p->image_h, "size", n, "corners", corners, "found", found,
+                            "from", !found ? "guess" : s->rep->detected ? "detector" : "corners",
+                            "fit", round(s->rep->fit * 1000) / 1000, "rotate", p->rotate,
+                            "profile", s->out);
+    if (cal && saved)
+        json_object_set_new(cal, "saved", json_string(saved));
+    json_t *st = json_pack("{s:i,s:o,s:s,s:o}", "size", n, "board", rows, "phase", "calibrate",
+                           "calibrate", cal);
+    char *js = st ? json_dumps(st, JSON_COMPACT | JSON_REAL_PRECISION(8)) : NULL;
+    json_decref(st);
+    return js;
+}
+
+/* The console's actions while calibrating: only "corners" (checked by the server: four
+ * pairs inside the frame, convex), in the record's order. */
+static int on_calib_action(void *user, const web_action_t *a, char *msg, size_t msglen)
+{
+    serve_t *s = user;
+    if (strcmp(a->name, "corners") || !a->has_corners) {
+        snprintf(msg, msglen, "calibrating: only the board's corners can be set now");
+        return -1;
+    }
+    pthread_mutex_lock(&s->mu);
+    int done = s->accepted;
+    cal_profile_t p = s->p;
+    pthread_mutex_unlock(&s->mu);
+    if (done) {
+        snprintf(msg, msglen, "already accepted: %s is being written", s->out);
+        return -1;
+    }
+    /* the record's corners back to the view's order, so that rotate stays as it was */
+    cal_calib_opts_t o = *s->o;
+    o.have_corners = 1;
+    o.size = s->o->size ? s->o->size : s->detected ? p.size : 0;   /* 0: guessed again */
+    o.rotate = p.rotate;
+    for (int j = 0; j < 4; j++) {
+        o.corners[j][0] = a->corners[(j + p.rotate) % 4][0];
+        o.corners[j][1] = a->corners[(j + p.rotate) % 4][1];
+    }
+    cal_calib_report_t *rep = calloc(1, sizeof *rep);
+    if (!rep) {
+        snprintf(msg, msglen, "out of memory");
+        return -1;
+    }
+    int rc = cal_calibrate_frame(s->img, &o, &p, rep);
+    if (rc) {
+        char why[160] = "";
+        cal_profile_t q = p;
+        memcpy(q.corners, a->corners, sizeof q.corners);
+        if (rc != CAL_EFIELD || cal_profile_validate(&q, why, sizeof why) == CAL_OK)
+            snprintf(why, sizeof why, "%s", cal_strerror(rc));
+        snprintf(msg, msglen, "these corners do not make a profile: %s", why);
+        free(rep);
+        return -1;
+    }
+    pthread_mutex_lock(&s->mu);
+    s->p = p;
+    *s->rep = *rep;
+    s->accepted = 1;
+    pthread_cond_signal(&s->cv);
+    pthread_mutex_unlock(&s->mu);
+    snprintf(msg, msglen, "accepted: grid fit %.3f, %d empty points sampled; writing %s", rep->fit,
+             rep->n[0], s->out);
+    free(rep);
+    return 0;
+}
+
+/* Serve the frame and the grid, wait for the operator's corners. 0: *p and *rep hold the
+ * accepted profile; else the exit code (1 timeout or Ctrl-C, 2 the server cannot start). */
+static int serve_corners(const args_t *a, const cal_calib_opts_t *o, const cvb_image_t *img,
+                         int found, cal_profile_t *p, cal_calib_report_t *rep)
+{
+    char addr[128];
+    web_config_t wc;
+    web_config_defaults(&wc);
+    if (web_config_parse_listen(&wc, a->serve, addr, sizeof addr)) {
+        cli_error("calibrate", "--serve: '%s' is not ADDR:PORT", a->serve);
+        return 2;
+    }
+    serve_t s;
+    memset(&s, 0, sizeof s);
+    pthread_mutex_init(&s.mu, NULL);
+    pthread_condattr_t ca;
+    pthread_condattr_init(&ca);
+    pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+    pthread_cond_init(&s.cv, &ca);
+    pthread_condattr_destroy(&ca);
+    s.img = img;
+    s.o = o;
+    s.p = *p;
+    s.rep = rep;
+    s.out = a->out;
+    s.detected = found && rep->detected;
+    int exit_code = 0;
+    web_server_t *srv = NULL;
+    uint8_t *jpg = NULL;
+    size_t len = 0;
+    char *js = calib_state(&s, found, NULL);
+    int wrc = web_server_create(&wc, on_calib_action, &s, &srv);
+    if (wrc) {
+        cli_error("calibrate", "--serve %s: %s", a->serve, web_strerror(wrc));
+        exit_code = 2;
+        goto out;
+    }
+    if (!js || cvb_imencode_jpeg(img, 92, &jpg, &len) || web_server_publish_frame(srv, jpg, len) ||
+        web_server_set_frame_size(srv, img->w, img->h) || web_server_publish_state(srv, js)) {
+        cli_error("calibrate", "cannot publish the frame to the console");
+        exit_code = 2;
+        goto out;
+    }
+    int v6 = strchr(addr, ':') != NULL;
+    printf("console: http://%s%s%s:%d/console?token=%s\n", v6 ? "[" : "", addr, v6 ? "]" : "",
+           web_server_port(srv), web_server_token(srv));
+    printf("%s; drag the four corners onto the grid's corner intersections and accept "
+           "(%s%.0f s, Ctrl-C to stop)\n",
+           !found ? "no board found: the corners start at a guess"
+                  : rep->detected ? "the grid found is shown" : "the grid of --corners is shown",
+           a->timeout > 0 ? "waiting up to " : "no timeout", a->timeout > 0 ? a->timeout : 0);
+    fflush(stdout);
+    struct sigaction sa, old_int, old_term;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal;
+    sigemptyset(&sa.sa_mask);
+    g_stop = 0;
+    sigaction(SIGINT, &sa, &old_int);
+    sigaction(SIGTERM, &sa, &old_term);
+    struct timespec t0, now;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    pthread_mutex_lock(&s.mu);
+    while (!s.accepted && !g_stop) {
+        clock_gettime(CLOCK_MONOTONIC, &now);
+        double el = (double)(now.tv_sec - t0.tv_sec) + (now.tv_nsec - t0.tv_nsec) / 1e9;
+        if (a->timeout > 0 && el >= a->timeout)
+            break;
+        struct timespec until = now;    /* wake every 0.2 s to see a signal */
+        until.tv_nsec += 200000000L;
+        if (until.tv_nsec >= 1000000000L) {
+            until.tv_sec++;
+            until.tv_nsec -= 1000000000L;
+        }
+        pthread_cond_timedwait(&s.cv, &s.mu, &until);
+    }
+    int accepted = s.accepted;
+    pthread_mutex_unlock(&s.mu);
+    sigaction(SIGINT, &old_int, NULL);
+    sigaction(SIGTERM, &old_term, NULL);
+    if (!accepted) {
+        cli_error("calibrate", "%s: nothing written", g_stop ? "stopped" : "no corners accepted in time");
+        exit_code = 1;
+        goto out;
+    }
+    /* the callback no longer writes s.p once accepted */
+    *p = s.p;
+    free(js);
+    js = calib_state(&s, 1, a->out);
+    if (js)
+        web_server_publish_state(srv, js);
+    struct timespec pause = { 0, 300000000L };
+    nanosleep(&pause, NULL);    /* the accepting request's answer and the last state go out */
+out:
+    web_server_destroy(srv);
+    free(js);
+    free(jpg);
+    pthread_cond_destroy(&s.cv);
+    pthread_mutex_destroy(&s.mu);
+    return exit_code;
 }
 
 int cmd_calibrate(int argc, char **argv)
@@ -411,7 +653,7 @@ int cmd_calibrate(int argc, char **argv)
     int n = cols * rows, nviews = 0, ncands = 0, last_cand = -CAND_STRIDE, nread = 0, found = 0;
     double *views = a.lens_s ? malloc(sizeof(double) * 2 * (size_t)n * MAX_VIEWS) : NULL;
     double *pts = a.lens_s ? malloc(sizeof(double) * 2 * (size_t)n) : NULL;
-    cvb_image_t cands[MAX_CANDS], board = { 0 };
+    cvb_image_t cands[MAX_CANDS], board = { 0 }, first = { 0 };
     int fw = 0, fh = 0, exit_code = 0, last_err = CAL_ENOBOARD;
     memset(cands, 0, sizeof cands);
     if (!rep || (a.lens_s && (!views || !pts))) {
@@ -431,6 +673,11 @@ int cmd_calibrate(int argc, char **argv)
         fw = f.img.w;
         fh = f.img.h;
         int idx = nread++;
+        if (a.serve && !a.lens_s && !first.data && copy_image(&f.img, &first)) {
+            cli_error("calibrate", "out of memory");
+            exit_code = 2;
+            goto out;
+        }
         if (a.lens_s) {
             int seen = 0;
             if (cal_lens_find(&f.img, cols, rows, pts, &seen) == CAL_OK && seen) {
@@ -486,6 +733,37 @@ int cmd_calibrate(int argc, char **argv)
         if (!ncands)
             cli_error("calibrate", "every frame shows the chessboard: show the board alone too");
     }
+    if (!found && a.serve && last_err == CAL_ENOBOARD && (board.data || first.data)) {
+        /* nothing found: the operator drags the corners from a guess (10% margins) */
+        const cvb_image_t *img = board.data ? &board : &first;
+        cal_profile_t keep = p;
+        cal_profile_defaults(&p, a.size ? a.size : 19, img->w, img->h);
+        if (keep.has_lens) {
+            p.has_lens = 1;
+            p.fx = keep.fx;
+            p.fy = keep.fy;
+            p.cx = keep.cx;
+            p.cy = keep.cy;
+            memcpy(p.dist, keep.dist, sizeof p.dist);
+            p.lens_rms = keep.lens_rms;
+        }
+        p.rotate = o.rotate;
+        p.black_side = o.black_side;
+        memset(rep, 0, sizeof *rep);
+        if (!board.data) {
+            board = first;
+            memset(&first, 0, sizeof first);
+        }
+        exit_code = serve_corners(&a, &o, &board, 0, &p, rep);
+        if (exit_code)
+            goto out;
+        found = 2;      /* from the console */
+    } else if (found && a.serve) {
+        exit_code = serve_corners(&a, &o, &board, 1, &p, rep);
+        if (exit_code)
+            goto out;
+        found = 2;
+    }
     if (!found) {
         if (last_err == CAL_ENOBOARD) {
             cli_error("calibrate", "%s: no board found in %d frame%s", a.input, nread, nread == 1 ? "" : "s");
@@ -506,7 +784,7 @@ int cmd_calibrate(int argc, char **argv)
         exit_code = 2;
         goto out;
     }
-    print_profile(&p, rep);
+    print_profile(&p, rep, found == 2);
     char png[4096];
     if (a.debug)
         snprintf(png, sizeof png, "%s/calibrate.png", a.debug);
@@ -516,11 +794,15 @@ int cmd_calibrate(int argc, char **argv)
         cli_error("calibrate", "%s: cannot write the overlay image", png);
     if (dctx.failed)
         cli_error("calibrate", "%s: some debug images could not be written", a.debug);
-    printf("wrote %s; check the grid in %s (correct it with --corners)\n", a.out, png);
+    if (found == 2)
+        printf("wrote %s with the corners accepted in the console; the grid drawn in %s\n", a.out, png);
+    else
+        printf("wrote %s; check the grid in %s (correct it with --corners or --serve)\n", a.out, png);
 out:
     for (int k = 0; k < MAX_CANDS; k++)
         cvb_image_free(&cands[k]);
     cvb_image_free(&board);
+    cvb_image_free(&first);
     free(views);
     free(pts);
     free(rep);

@@ -25,6 +25,12 @@
  *                                                  clock: adjust?color=B&seconds=N); needs
  *                                                  the token
  *                                                  (Authorization: Bearer TOKEN or ?token=)
+ *   POST /api/corners  body {"corners":[[x,y],[x,y],[x,y],[x,y]]}: the board's four grid
+ *                      corners chosen in the console's corner editor (calibration), in
+ *                      pixels of /frame.jpg, in the order top-left, top-right,
+ *                      bottom-right, bottom-left of the record. 400 unless they are four
+ *                      pairs of finite numbers inside the frame (web_server_set_frame_size)
+ *                      turning one way (a convex quadrilateral); needs the token.
  * Answers: unknown path 404, wrong method 405, no or wrong token 401, body too large 413,
  * malformed parameters or JSON body 400, too many /events clients 503, the callback's
  * refusal 409; an action's answer is JSON {"ok":true,"message":"..."} or
@@ -50,6 +56,17 @@
  *     "territory": ["XX..O", ...],        optional: owner per point ('X','O','.')
  *     "accepted": {"B": false, "W": true},
  *     "score": {"B": 45, "W": 43.5, "result": "B+1.5"}
+ *   },
+ *   "calibrate": {                        while `kifucam calibrate --serve` waits for the
+ *                                         operator (the console shows its corner editor)
+ *     "image": [640, 480],                /frame.jpg's size in pixels
+ *     "size": 19,                         board size (grid lines drawn)
+ *     "corners": [[x,y],[x,y],[x,y],[x,y]],  the grid found (record's order)
+ *     "found": true,                      false: the detector found nothing; the corners
+ *                                         are a first guess to drag onto the board
+ *     "from": "detector",                 or "corners" (given) or "guess" (not found)
+ *     "fit": 0.83, "rotate": 0,
+ *     "saved": "profile.json"             after an accepted corners action, else absent
  *   },
  *   "clock": {                            when a time control runs
  *     "B": {"left": 1234.5, "periods": 3, "text": "20:34"},
@@ -104,7 +121,7 @@ int web_config_parse_listen(web_config_t *cfg, const char *spec, char *buf, size
 /* An action from the console. Strings are valid only during the callback. */
 typedef struct web_action {
     const char *name;           /* "pass", "resign", "undo", "end", "toggle", "accept",
-                                   "reject", "resume", "pause", "adjust" */
+                                   "reject", "resume", "pause", "adjust", "corners" */
     const char *point;          /* "dd" (two letters a..y) or NULL when not given */
     const char *color;          /* "B" or "W", or NULL when not given */
     const char *body;           /* the request body (a JSON object) or NULL when empty */
@@ -112,6 +129,9 @@ typedef struct web_action {
                                    "seconds"); adjust always has it */
     double seconds;             /* adjust: seconds to add to the clock (negative: take off),
                                    -36000..36000 */
+    int has_corners;            /* 1 for "corners": corners below were given and checked */
+    double corners[4][2];       /* corners: (x, y) pixels of the frame, inside it, convex;
+                                   top-left, top-right, bottom-right, bottom-left */
 } web_action_t;
 
 /* Handle an action; called from a server thread, one call at a time. Write a short
@@ -141,6 +161,10 @@ int web_server_publish_state(web_server_t *srv, const char *state_json);
 int web_server_publish_sgf(web_server_t *srv, const char *sgf);
 /* Publish the latest camera frame (JPEG bytes, copied) served at /frame.jpg. */
 int web_server_publish_frame(web_server_t *srv, const uint8_t *jpeg, size_t len);
+/* The size in pixels of the frames published (w, h >= 1), against which the corners
+ * action's corners are checked (inside 0..w-1, 0..h-1). Until it is set, every corners
+ * action is refused (400: no frame to place corners on). WEB_EINVAL for a bad size. */
+int web_server_set_frame_size(web_server_t *srv, int w, int h);
 
 /* Counters, for tests and the station's status line. */
 typedef struct web_stats {

@@ -84,6 +84,7 @@ struct web_server {
     size_t sgf_len;
     char *frame;                /* JPEG bytes */
     size_t frame_len;
+    int frame_w, frame_h;       /* web_server_set_frame_size; 0: not known */
     int sse_clients;
     uint64_t requests, refused;
 };
@@ -504,8 +505,47 @@ static bool color_valid(const char *c)
 
 static const char *const web_action_names[] = {
     "pass", "resign", "undo", "end", "toggle", "accept", "reject", "resume", "pause", "adjust",
-    NULL
+    "corners", NULL
 };
+
+/* The corners action's body: "corners" must be four [x, y] pairs of finite numbers inside
+ * the w x h frame, turning one way. On success fills out and returns NULL; else the
+ * reason (written into buf when it names a corner). */
+static const char *corners_check(json_t *body, int w, int h, double out[4][2], char *buf,
+                                 size_t len)
+{
+    static const char shape[] = "corners must be [[x,y],[x,y],[x,y],[x,y]]: the grid's "
+                                "top-left, top-right, bottom-right, bottom-left in pixels";
+    if (w <= 0 || h <= 0)
+        return "no frame to place corners on (the station is not calibrating)";
+    json_t *a = body ? json_object_get(body, "corners") : NULL;
+    if (!json_is_array(a) || json_array_size(a) != 4)
+        return shape;
+    for (int i = 0; i < 4; i++) {
+        json_t *pt = json_array_get(a, (size_t)i);
+        if (!json_is_array(pt) || json_array_size(pt) != 2 || !json_is_number(json_array_get(pt, 0)) ||
+            !json_is_number(json_array_get(pt, 1)))
+            return shape;
+        double x = json_number_value(json_array_get(pt, 0)), y = json_number_value(json_array_get(pt, 1));
+        if (!(x >= 0 && x <= w - 1 && y >= 0 && y <= h - 1)) {   /* NaN fails too */
+            snprintf(buf, len, "corner %d (%.1f, %.1f) is outside the %dx%d frame", i + 1, x, y, w, h);
+            return buf;
+        }
+        out[i][0] = x;
+        out[i][1] = y;
+    }
+    int sign = 0;
+    for (int i = 0; i < 4; i++) {
+        const double *p = out[i], *q = out[(i + 1) % 4], *r = out[(i + 2) % 4];
+        double cross = (q[0] - p[0]) * (r[1] - q[1]) - (q[1] - p[1]) * (r[0] - q[0]);
+        int s = cross > 1e-9 ? 1 : cross < -1e-9 ? -1 : 0;
+        if (s == 0 || (sign && s != sign))
+            return "the four corners do not make a convex quadrilateral (give them in order: "
+                   "top-left, top-right, bottom-right, bottom-left)";
+        sign = s;
+    }
+    return NULL;
+}
 
 static enum MHD_Result serve_action(web_server_t *srv, struct MHD_Connection *c,
                                     const char *name, web_req_t *req)
@@ -565,12 +605,30 @@ static enum MHD_Result serve_action(web_server_t *srv, struct MHD_Connection *c,
         bad = "accept and reject need color=B or color=W";
     else if (strcmp(name, "adjust") == 0 && (!color || !has_seconds))
         bad = "adjust needs color=B or color=W and seconds=N";
+    double corners[4][2] = { { 0, 0 }, { 0, 0 }, { 0, 0 }, { 0, 0 } };
+    char cbuf[160];
+    bool is_corners = strcmp(name, "corners") == 0;
+    if (!bad && is_corners) {
+        pthread_mutex_lock(&srv->mu);
+        int fw = srv->frame_w, fh = srv->frame_h;
+        pthread_mutex_unlock(&srv->mu);
+        bad = corners_check(body, fw, fh, corners, cbuf, sizeof cbuf);
+    }
     if (bad) {
         json_decref(body);
         return reply_json_result(srv, c, MHD_HTTP_BAD_REQUEST, false, bad);
     }
 
-    web_action_t act = { name, point, color, req->len ? req->body : NULL, has_seconds, seconds };
+    web_action_t act;
+    memset(&act, 0, sizeof act);
+    act.name = name;
+    act.point = point;
+    act.color = color;
+    act.body = req->len ? req->body : NULL;
+    act.has_seconds = has_seconds;
+    act.seconds = seconds;
+    act.has_corners = is_corners;
+    memcpy(act.corners, corners, sizeof corners);
     char msg[256] = "";
     int rc = -1;
     pthread_mutex_lock(&srv->action_mu);
@@ -972,6 +1030,17 @@ int web_server_publish_frame(web_server_t *srv, const uint8_t *jpeg, size_t len)
     if (!srv || !jpeg || len == 0)
         return WEB_EINVAL;
     return publish_blob(srv, &srv->frame, &srv->frame_len, jpeg, len);
+}
+
+int web_server_set_frame_size(web_server_t *srv, int w, int h)
+{
+    if (!srv || w < 1 || h < 1 || w > 65535 || h > 65535)
+        return WEB_EINVAL;
+    pthread_mutex_lock(&srv->mu);
+    srv->frame_w = w;
+    srv->frame_h = h;
+    pthread_mutex_unlock(&srv->mu);
+    return WEB_OK;
 }
 
 void web_server_stats(web_server_t *srv, web_stats_t *out)

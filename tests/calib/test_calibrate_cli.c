@@ -1,8 +1,9 @@
 /* test_calibrate_cli.c: `kifucam calibrate` end to end (the binary from $KIFUCAM_BIN) on
  * generated pictures: a rendered frame (calibrate, check fits, check after the camera
  * moved, no board), a folder of distorted chessboard views and a Go board seen through
- * the same lens (--lens), given corners with rotation, and bad usage / broken profiles
- * (exit 2 with one line). */
+ * the same lens (--lens), given corners with rotation, bad usage / broken profiles
+ * (exit 2 with one line), and --serve: the corners action over HTTP (bad ones refused
+ * with 400/409, good ones saved), the timeout with nothing written. */
 #include <stddef.h>
 #include <stdarg.h>
 #include <setjmp.h>
@@ -20,6 +21,7 @@
 #include "render/rnd_render.h"
 #include "synth.h"
 #include "testutil.h"
+#include "web/http_client.h"
 
 #define RW 800
 #define RH 450
@@ -352,6 +354,94 @@ static void test_lens_from_folder(void **state)
     assert_non_null(strstr(err, "chessboard"));
 }
 
+/* --serve: wrong corners given, the right ones posted to /api/corners (as the console's
+ * editor does); bad bodies refused with a clear message and nothing saved meanwhile. */
+static void test_serve_corners(void **state)
+{
+    (void)state;
+    /* bad usage */
+    assert_int_equal(run("--input board.png --serve nonsense"), 2);
+    assert_true(one_line(err));
+    assert_int_equal(run("--input board.png --serve :0 --timeout -1"), 2);
+    assert_true(one_line(err));
+    assert_int_equal(run("--check --calib p.json --input board.png --serve :0"), 2);
+    assert_true(one_line(err));
+    /* no board, nobody accepts: the guess is served, then the timeout, nothing written */
+    assert_int_equal(run("--input blank.png --out t.json --serve 127.0.0.1:0 --timeout 1"), 1);
+    assert_non_null(strstr(out, "no board found: the corners start at a guess"));
+    assert_non_null(strstr(err, "nothing written"));
+    assert_true(one_line(err));
+    assert_false(exists("t.json"));
+
+    const char *bin = getenv("KIFUCAM_BIN");
+    char cmd[4096], line[1024];
+    double *t = &truth_corners[0][0];
+    snprintf(cmd, sizeof cmd,
+             "cd '%s' && '%s' calibrate --input board.png --out s.json --size 19 --serve 127.0.0.1:0 "
+             "--timeout 60 --corners \"%.1f,%.1f;%.1f,%.1f;%.1f,%.1f;%.1f,%.1f\" 2>serve_err.txt",
+             tmpdir, bin && *bin ? bin : "kifucam", t[0] + 25, t[1] + 20, t[2] - 30, t[3] + 18,
+             t[4] - 22, t[5] - 25, t[6] + 28, t[7] - 15);
+    FILE *p = popen(cmd, "r");
+    assert_non_null(p);
+    int port = 0;
+    char token[129] = "";
+    while (!port && fgets(line, sizeof line, p))
+        if (sscanf(line, "console: http://127.0.0.1:%d/console?token=%128s", &port, token) != 2)
+            port = 0;
+    assert_true(port > 0 && strlen(token) == 32);
+    char hdr[256], body[512];
+    snprintf(hdr, sizeof hdr, "Authorization: Bearer %s\r\n", token);
+    hc_resp_t r = { 0 };
+    assert_int_equal(hc_get(port, "/state.json", &r), 0);
+    assert_int_equal(r.status, 200);
+    assert_non_null(strstr(r.body, "\"calibrate\":{\"image\":[800,450]"));
+    assert_non_null(strstr(r.body, "\"from\":\"corners\""));
+    hc_resp_free(&r);
+    assert_int_equal(hc_get(port, "/frame.jpg", &r), 0);
+    assert_int_equal(r.status, 200);
+    assert_true(r.body_len > 1000 && (unsigned char)r.body[0] == 0xff);
+    hc_resp_free(&r);
+    static const struct { const char *body; int status; const char *msg; } bad[] = {
+        { "{\"corners\":[[1,2],[3,4]", 400, "not a JSON object" },
+        { "{\"corners\":[[100,100],[700,100],[700,400]]}", 400, "corners must be" },
+        { "{\"corners\":[[100,100],[801,100],[700,400],[100,400]]}", 400, "corner 2 (801.0, 100.0) is outside the 800x450 frame" },
+        { "{\"corners\":[[100,100],[700,400],[700,100],[100,400]]}", 400, "convex" },
+        { "{\"corners\":[[100,100],[110,100],[110,110],[100,110]]}", 409, "too close" },
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        assert_int_equal(hc_request(port, "POST", "/api/corners", hdr, bad[i].body, &r), 0);
+        if (r.status != bad[i].status || !strstr(r.body, bad[i].msg))
+            fail_msg("case %zu: %d %s", i, r.status, r.body);
+        hc_resp_free(&r);
+    }
+    assert_int_equal(hc_request(port, "POST", "/api/pass", hdr, NULL, &r), 0);
+    assert_int_equal(r.status, 409);
+    assert_non_null(strstr(r.body, "calibrating"));
+    hc_resp_free(&r);
+    assert_int_equal(hc_request(port, "POST", "/api/corners", NULL, "{\"corners\":[[100,100],[700,100],[700,400],[100,400]]}", &r), 0);
+    assert_int_equal(r.status, 401);
+    hc_resp_free(&r);
+    assert_false(exists("s.json"));
+    snprintf(body, sizeof body, "{\"corners\":[[%.2f,%.2f],[%.2f,%.2f],[%.2f,%.2f],[%.2f,%.2f]]}",
+             t[0], t[1], t[2], t[3], t[4], t[5], t[6], t[7]);
+    assert_int_equal(hc_request(port, "POST", "/api/corners", hdr, body, &r), 0);
+    assert_int_equal(r.status, 200);
+    assert_non_null(strstr(r.body, "accepted"));
+    hc_resp_free(&r);
+    size_t n = fread(out, 1, sizeof out - 1, p);
+    out[n] = 0;
+    int st = pclose(p);
+    print_message("%s", out);
+    assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+    assert_non_null(strstr(out, "corners accepted in the console"));
+    cal_profile_t prof;
+    assert_int_equal(load("s.json", &prof), CAL_OK);
+    assert_true(corner_err(prof.corners, truth_corners) < 0.01);
+    assert_int_equal(prof.size, 19);
+    /* colours learned on the right grid: the stones of the rendered position were seen */
+    assert_true(prof.has_colors && prof.color_n[1] > 20 && prof.color_n[2] > 20);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -360,6 +450,7 @@ int main(void)
         cmocka_unit_test(test_broken_profiles),
         cmocka_unit_test(test_corners_rotate_debug),
         cmocka_unit_test(test_lens_from_folder),
+        cmocka_unit_test(test_serve_corners),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -20,6 +20,8 @@ typedef struct seen {
     pthread_mutex_t mu;
     int calls;
     char name[32], point[8], color[8], body[256];
+    int has_corners;
+    double corners[4][2];
     int refuse;                 /* the callback refuses when set */
 } seen_t;
 
@@ -32,6 +34,8 @@ static int on_action(void *user, const web_action_t *a, char *msg, size_t msglen
     snprintf(s->point, sizeof s->point, "%s", a->point ? a->point : "");
     snprintf(s->color, sizeof s->color, "%s", a->color ? a->color : "");
     snprintf(s->body, sizeof s->body, "%s", a->body ? a->body : "");
+    s->has_corners = a->has_corners;
+    memcpy(s->corners, a->corners, sizeof s->corners);
     int refuse = s->refuse;
     pthread_mutex_unlock(&s->mu);
     snprintf(msg, msglen, refuse ? "not now: %s" : "done: %s", a->name);
@@ -402,6 +406,82 @@ static void test_bad_parameters(void **state)
     assert_int_equal(f->seen.calls, 0);
 }
 
+/* POST /api/corners: four pairs inside the frame, convex; everything else 400 with a
+ * message that says what is wrong; the callback sees only checked corners. */
+static void test_corners_action(void **state)
+{
+    fx_t *f = *state;
+    static const char *good = "{\"corners\":[[10,20],[600.5,22],[610,470],[5,460]]}";
+    hc_resp_t r = { 0 };
+    /* no frame size yet: refused, the station is not calibrating */
+    hc_request(f->port, "POST", "/api/corners?token=" TOKEN, NULL, good, &r);
+    assert_int_equal(r.status, 400);
+    assert_non_null(strstr(r.body, "not calibrating"));
+    hc_resp_free(&r);
+    assert_int_equal(web_server_set_frame_size(f->srv, 0, 480), WEB_EINVAL);
+    assert_int_equal(web_server_set_frame_size(NULL, 640, 480), WEB_EINVAL);
+    assert_int_equal(web_server_set_frame_size(f->srv, 640, 480), WEB_OK);
+    static const struct { const char *body; const char *msg; } bad[] = {
+        { "{\"corners\":[[10,20],[600,22],[610,470]", "not a JSON object" },   /* broken JSON */
+        { "not json at all", "not a JSON object" },
+        { "[[10,20],[600,22],[610,470],[5,460]]", "not a JSON object" },
+        { NULL, "corners must be" },                                        /* no body */
+        { "{}", "corners must be" },
+        { "{\"corners\":[[10,20],[600,22],[610,470]]}", "corners must be" },   /* three */
+        { "{\"corners\":[[10,20],[600,22],[610,470],[5,460],[1,1]]}", "corners must be" },
+        { "{\"corners\":[[10,20],[600,\"22\"],[610,470],[5,460]]}", "corners must be" },
+        { "{\"corners\":[[10,20],[600],[610,470],[5,460]]}", "corners must be" },
+        { "{\"corners\":\"10,20;600,22;610,470;5,460\"}", "corners must be" },
+        { "{\"corners\":[[10,20],[640,22],[610,470],[5,460]]}", "corner 2 (640.0, 22.0) is outside the 640x480 frame" },
+        { "{\"corners\":[[-1,20],[600,22],[610,470],[5,460]]}", "corner 1 (-1.0, 20.0) is outside the 640x480 frame" },
+        { "{\"corners\":[[10,20],[600,22],[610,480],[5,460]]}", "corner 3 (610.0, 480.0) is outside" },
+        { "{\"corners\":[[10,20],[600,22],[610,470],[5,1e300]]}", "corner 4" },
+        { "{\"corners\":[[10,20],[610,470],[600,22],[5,460]]}", "convex" },     /* crossed */
+        { "{\"corners\":[[10,20],[10,20],[610,470],[5,460]]}", "convex" },      /* repeated */
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        assert_int_equal(hc_request(f->port, "POST", "/api/corners?token=" TOKEN, NULL, bad[i].body, &r), 0);
+        if (r.status != 400 || !r.body || !strstr(r.body, bad[i].msg))
+            print_message("case %zu: %d %s\n", i, r.status, r.body ? r.body : "");
+        assert_int_equal(r.status, 400);
+        assert_non_null(strstr(r.body, "\"ok\":false"));
+        assert_non_null(strstr(r.body, bad[i].msg));
+        hc_resp_free(&r);
+    }
+    assert_int_equal(f->seen.calls, 0);
+    /* without the token: 401 before anything else */
+    hc_request(f->port, "POST", "/api/corners", NULL, good, &r);
+    assert_int_equal(r.status, 401);
+    hc_resp_free(&r);
+    assert_int_equal(f->seen.calls, 0);
+    /* good corners reach the callback, checked and parsed */
+    hc_request(f->port, "POST", "/api/corners", "Authorization: Bearer " TOKEN "\r\n", good, &r);
+    assert_int_equal(r.status, 200);
+    hc_resp_free(&r);
+    assert_int_equal(f->seen.calls, 1);
+    assert_string_equal(f->seen.name, "corners");
+    assert_int_equal(f->seen.has_corners, 1);
+    assert_true(f->seen.corners[1][0] == 600.5 && f->seen.corners[1][1] == 22);
+    assert_true(f->seen.corners[3][0] == 5 && f->seen.corners[3][1] == 460);
+    /* the same corners, the other way round (counter-clockwise), are convex too */
+    hc_request(f->port, "POST", "/api/corners?token=" TOKEN, NULL,
+               "{\"corners\":[[5,460],[610,470],[600,22],[10,20]]}", &r);
+    assert_int_equal(r.status, 200);
+    hc_resp_free(&r);
+    /* the station's refusal is 409 with its message */
+    f->seen.refuse = 1;
+    hc_request(f->port, "POST", "/api/corners?token=" TOKEN, NULL, good, &r);
+    assert_int_equal(r.status, 409);
+    assert_non_null(strstr(r.body, "not now: corners"));
+    hc_resp_free(&r);
+    /* other actions carry no corners */
+    f->seen.refuse = 0;
+    hc_request(f->port, "POST", "/api/pass?token=" TOKEN, NULL, NULL, &r);
+    assert_int_equal(r.status, 200);
+    hc_resp_free(&r);
+    assert_int_equal(f->seen.has_corners, 0);
+}
+
 static void test_oversized_body(void **state)
 {
     fx_t *f = *state;   /* max_body = 1024 */
@@ -688,6 +768,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_sse_limit, setup_short, teardown),
         cmocka_unit_test_setup_teardown(test_token, setup, teardown),
         cmocka_unit_test_setup_teardown(test_bad_parameters, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_corners_action, setup, teardown),
         cmocka_unit_test_setup_teardown(test_oversized_body, setup, teardown),
         cmocka_unit_test_setup_teardown(test_unknown_and_traversal, setup, teardown),
         cmocka_unit_test_setup_teardown(test_half_open, setup_short, teardown),

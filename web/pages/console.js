@@ -57,6 +57,7 @@
 
   KC.live(st => {
     state = st;
+    if (KCCalib.update(st)) return;     /* calibrating: the corner editor */
     board.innerHTML = KC.boardSvg(st, { coords: true, hit: true });
     KC.panel(st);
     document.getElementById('play-controls').hidden = st.phase !== 'play';
