@@ -68,6 +68,7 @@ void stn_track_defaults(stn_track_config_t *c)
 {
     c->trust_colour = 0;
     c->max_moves = 8;
+    c->bulk_moves = 4;
     c->warn_moved = 1;
     c->end_by_signals = -1;
 }
@@ -1417,6 +1418,25 @@ int stn_track_feed(stn_track_t *k, const stn_view_t *v, stn_events_t *out)
         } else if (na > 0 || nrest > 0) {
             if ((rc = trk_search(k, d, adds, na, v, plan)) != GO_OK)
                 goto done;
+        }
+        if (k->cfg.bulk_moves > 0 && plan->n >= k->cfg.bulk_moves && !trk_perfect(plan)) {
+            /* a bulk change no order explains (a board found again and misread, an arm
+             * read as stones): refused, not recorded; the next views decide */
+            uint64_t sig = trk_sig(d);
+            if (sig != k->unexplained_sig) {
+                k->unexplained_sig = sig;
+                stn_event_t e;
+                trk_ev(&e, STN_EV_UNEXPLAINED, GO_EMPTY, go_game_move_count(k->g), v->frame,
+                       v->t, v->t_clear);
+                for (int q = 0; q < plan->n; q++)
+                    trk_ev_point(&e, plan->steps[q].p);
+                snprintf(e.msg, sizeof e.msg,
+                         "%d new stones at once and no order of play explains them: not "
+                         "read as moves; waiting: ", plan->n);
+                trk_ev_list(&e, 0);
+                rc = stn_events_push(out, &e);
+            }
+            goto done;
         }
         if (plan->n > 0) {
             trk_score_t sc;

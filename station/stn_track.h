@@ -34,6 +34,8 @@
  *     move there. A comment says so; a wrong guess reads later as a takeback;
  *  6. stones still missing are a removal without capture (warning), and every point still
  *     disagreeing is listed for restoration (STN_EV_RESTORE).
+ * A bulk change (bulk_moves stones or more at once that no reading explains fully, or more
+ * than max_moves) is refused: reported once (STN_EV_UNEXPLAINED), nothing recorded.
  *
  * Limits: what no camera can tell apart is guessed (the order of moves that all fit, a
  * throw-in captured at once when several points fit: STN_EV_AMBIGUOUS and a comment).
@@ -56,6 +58,11 @@ typedef struct stn_track_config {
                           a row (STN_EV_TWO_IN_A_ROW, recorded out of turn) */
     int max_moves;     /* most stones ordered at once between two views (default 8; the
                           search tries (n/2)!^2 orders) */
+    int bulk_moves;    /* from this many stones at once (default 4), the reading must
+                          explain them all (no void move, no stone of the wrong colour or
+                          out of turn, no missing stone unexplained); otherwise the view is
+                          refused and reported (STN_EV_UNEXPLAINED), nothing recorded: a
+                          bulk change is a misread board, not moves. 0: never refused */
     int warn_moved;    /* 1 (default): moved stones and stones removed without capture
                           earn a warning (competition rules 8, 9); 0: only a restore */
     int end_by_signals;/* -1 (default): 1 under the chinese preset, else 0. 1: the end is

@@ -445,6 +445,52 @@ static void test_random_views(void **state)
     }
 }
 
+/* A bulk change (a board found again and misread, an arm read as stones): five new
+ * stones that no order of play explains (four of one colour, stones under them missing)
+ * are refused and reported once, nothing recorded; the board seen right again reads
+ * as usual. Four stones that alternate are fast play, recorded. */
+static void test_bulk_change_refused(void **state)
+{
+    (void)state;
+    fx_t f;
+    const char *pos = ". . . . . . .\n. X . . . O .\n. . . . . . .\n. . . X . . .\n"
+                      ". . . . . . .\n. O . . . X .\n. . . . . . .\n";
+    fx_open(&f, "chinese", pos, GO_WHITE, NULL);
+    const char *arm = ". . . . . . .\n. X . . . O .\n. . . . . . .\nX X X . X X .\n"
+                      ". . . . . . .\n. O . . . X .\n. . . . . . .\n";
+    assert_int_equal(fx_feed(&f, arm), 0);
+    assert_int_equal(go_game_move_count(f.g), 0);
+    const stn_event_t *e = stn_events_find(&f.ev, STN_EV_UNEXPLAINED);
+    assert_non_null(e);
+    assert_non_null(strstr(e->msg, "no order"));
+    assert_int_equal(stn_events_count(&f.ev, STN_EV_WARNING), 0);
+    /* the same again: not reported twice */
+    assert_int_equal(fx_feed(&f, arm), 0);
+    assert_int_equal(stn_events_count(&f.ev, STN_EV_UNEXPLAINED), 0);
+    assert_int_equal(go_game_move_count(f.g), 0);
+    /* seen right: White's move */
+    assert_int_equal(fx_feed(&f, ". . . . . . .\n. X . . . O .\n. . . . . . .\n. . . X . . .\n"
+                                 ". . . . O . .\n. O . . . X .\n. . . . . . .\n"), 1);
+    assert_int_equal(go_game_move(f.g, 0)->color, GO_WHITE);
+    assert_int_equal(stn_events_count(&f.ev, STN_EV_WARNING), 0);
+    fx_close(&f);
+
+    /* with bulk_moves 0 the old reading: the stones are recorded */
+    stn_track_config_t cfg;
+    stn_track_defaults(&cfg);
+    cfg.bulk_moves = 0;
+    fx_open(&f, "chinese", pos, GO_WHITE, &cfg);
+    assert_true(fx_feed(&f, arm) > 0);
+    fx_close(&f);
+
+    /* four stones that alternate (W B W B): fast play, recorded */
+    fx_open(&f, "chinese", pos, GO_WHITE, NULL);
+    assert_int_equal(fx_feed(&f, ". . . . . . .\n. X . O . O .\n. . . . . . .\n. . . X . . .\n"
+                                 "X . . . . . O\n. O . . . X .\n. . . X . . .\n"), 4);
+    assert_int_equal(stn_events_count(&f.ev, STN_EV_UNEXPLAINED), 0);
+    fx_close(&f);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -462,6 +508,7 @@ int main(void)
         cmocka_unit_test(test_wrong_colour),
         cmocka_unit_test(test_console_actions),
         cmocka_unit_test(test_random_views),
+        cmocka_unit_test(test_bulk_change_refused),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
