@@ -769,7 +769,15 @@ int cmd_calibrate(int argc, char **argv)
             cli_error("calibrate", "%s: no board found in %d frame%s", a.input, nread, nread == 1 ? "" : "s");
             exit_code = 1;
         } else if (o.have_corners && last_err == CAL_EFIELD) {
-            cli_error("calibrate", "--corners: the corners are outside the %dx%d frame or do not make a convex quadrilateral", fw, fh);
+            /* say which corner and why, as the profile reader would */
+            cal_profile_t q;
+            char why[200] = "";
+            cal_profile_defaults(&q, o.size ? o.size : 2, fw, fh);
+            memcpy(q.corners, o.corners, sizeof q.corners);
+            if (cal_profile_validate(&q, why, sizeof why) == CAL_OK)
+                snprintf(why, sizeof why, "they do not make a board grid in the %dx%d frame", fw, fh);
+            cli_error("calibrate", "--corners: %s (give the grid's corner intersections in pixels of the %dx%d frame)",
+                      why, fw, fh);
             exit_code = 2;
         } else {
             cli_error("calibrate", "%s: calibration failed (%s)", a.input, cal_strerror(last_err));

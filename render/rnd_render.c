@@ -206,6 +206,8 @@ struct rnd_renderer {
     int16_t *hid;
     uint32_t *hstamp, *sstamp, stamp;
     uint8_t gam[4096];
+    int has_cb;      /* 1: cb is drawn into each frame (rnd_renderer_set_chessboard) */
+    rnd_chessboard_t cb;
 };
 
 static inline uint8_t enc(const rnd_renderer_t *r, double lin)
@@ -1612,6 +1614,171 @@ static void draw_hands(rnd_renderer_t *r, const rnd_frame_fx_t *fx, const rnd_ha
         }
 }
 
+/* ---------------------------------------------------------------- the chessboard */
+void rnd_chessboard_corner(const rnd_chessboard_t *cb, int i, int j, double w[3])
+{
+    double a = (i - (cb->cols - 1) * 0.5) * cb->square, b = (j - (cb->rows - 1) * 0.5) * cb->square;
+    for (int c = 0; c < 3; c++)
+        w[c] = cb->centre[c] + a * cb->u[c] + b * cb->v[c];
+}
+
+static int cb_valid(const rnd_chessboard_t *cb)
+{
+    if (cb->cols < 2 || cb->cols > 50 || cb->rows < 2 || cb->rows > 50 || !(cb->square > 0) ||
+        !(cb->square < 1e4))
+        return 0;
+    v3 u = V(cb->u[0], cb->u[1], cb->u[2]), v = V(cb->v[0], cb->v[1], cb->v[2]);
+    return fabs(vlen(u) - 1) < 1e-6 && fabs(vlen(v) - 1) < 1e-6 && fabs(vdot(u, v)) < 1e-6 &&
+           isfinite(cb->centre[0]) && isfinite(cb->centre[1]) && isfinite(cb->centre[2]);
+}
+
+int rnd_renderer_set_chessboard(rnd_renderer_t *r, const rnd_chessboard_t *cb)
+{
+    if (!r)
+        return RND_EINVAL;
+    if (!cb) {
+        r->has_cb = 0;
+        return RND_OK;
+    }
+    if (!cb_valid(cb))
+        return RND_EINVAL;
+    r->cb = *cb;
+    r->has_cb = 1;
+    return RND_OK;
+}
+
+/* Rotate a about the unit axis k by angle t (Rodrigues). */
+static v3 vrot(v3 a, v3 k, double t)
+{
+    double c = cos(t), s = sin(t);
+    return vadd(vadd(vmul(a, c), vmul(vcross(k, a), s)), vmul(k, vdot(k, a) * (1 - c)));
+}
+
+int rnd_renderer_chessboard_pose(const rnd_renderer_t *r, int k, int n, int cols, int rows,
+                                 double square, rnd_chessboard_t *out)
+{
+    if (!r || !out || n < 1 || k < 0 || k >= n || cols < 2 || cols > 50 || rows < 2 || rows > 50 ||
+        !(square > 0) || !(square < 1e4))
+        return RND_EINVAL;
+    /* where the pattern's centre appears: the middle, the corners, the edges, between */
+    static const double spots[13][2] = {
+        { 0, 0 },        { -0.55, -0.5 }, { 0.55, -0.5 }, { 0.55, 0.5 },   { -0.55, 0.5 },
+        { 0, -0.55 },    { 0.6, 0 },      { 0, 0.55 },    { -0.6, 0 },     { -0.3, -0.25 },
+        { 0.3, 0.25 },   { 0.3, -0.25 },  { -0.3, 0.25 },
+    };
+    rnd_rng_t rng;
+    rnd_rng_seed(&rng, r->o.seed * 7919u + 0xc4e55b0a4dull + (uint64_t)k * 104729u);
+    const double *sp = spots[k % 13];
+    double tx = sp[0] + rnd_rng_range(&rng, -0.06, 0.06), ty = sp[1] + rnd_rng_range(&rng, -0.06, 0.06);
+    /* tilt: about a direction that turns with k, 15-35 degrees; a little roll */
+    double tilt = rnd_rng_range(&rng, 15, 35) * M_PI / 180;
+    double axis_a = (k * 2.39996) + rnd_rng_range(&rng, -0.3, 0.3);   /* golden angle */
+    double roll = rnd_rng_range(&rng, -15, 15) * M_PI / 180;
+    double card_w = (cols + 3) * square, card_h = (rows + 3) * square;
+    double fill = 0.42;
+    for (int it = 0; it < 40; it++, fill *= 0.93) {
+        double px = r->M + (r->W - 1) * 0.5 + tx * (r->W - 1) * 0.5;
+        double py = r->M + (r->H - 1) * 0.5 + ty * (r->H - 1) * 0.5;
+        v3 d = pixel_ray(r, px, py);
+        double D = r->f * card_w / (fill * r->W);
+        v3 Pc = vadd(r->C, vmul(d, D));
+        /* facing the camera, upright as the camera sees it, then tilted and rolled */
+        v3 nrm = vmul(d, -1);
+        v3 u = vnorm(vsub(r->right, vmul(nrm, vdot(r->right, nrm))));
+        v3 v = vcross(nrm, u);
+        v3 ax = vnorm(vadd(vmul(u, cos(axis_a)), vmul(v, sin(axis_a))));
+        u = vrot(vrot(u, nrm, roll), ax, tilt);
+        v = vrot(vrot(v, nrm, roll), ax, tilt);
+        out->cols = cols;
+        out->rows = rows;
+        out->square = square;
+        out->centre[0] = Pc.x;
+        out->centre[1] = Pc.y;
+        out->centre[2] = Pc.z;
+        out->u[0] = u.x, out->u[1] = u.y, out->u[2] = u.z;
+        out->v[0] = v.x, out->v[1] = v.y, out->v[2] = v.z;
+        /* the whole card (margin included) in view, 2% from the edges */
+        int inside = 1;
+        for (int c = 0; c < 4 && inside; c++) {
+            v3 P = vadd(Pc, vadd(vmul(u, ((c & 1) ? 0.5 : -0.5) * card_w),
+                                 vmul(v, ((c & 2) ? 0.5 : -0.5) * card_h)));
+            double qx, qy;
+            inside = !project(r, P, &qx, &qy) && qx - r->M > 0.02 * r->W &&
+                     qx - r->M < 0.98 * r->W && qy - r->M > 0.02 * r->H && qy - r->M < 0.98 * r->H;
+        }
+        if (inside)
+            return RND_OK;
+        tx *= 0.96;     /* smaller and nearer the middle until it fits */
+        ty *= 0.96;
+    }
+    return RND_EINVAL;
+}
+
+/* Draw the chessboard over the frame (before exposure and noise): each pixel's ray (lens
+ * distortion included) against the card's plane, 3x3 samples for clean edges. */
+static void draw_chessboard(const rnd_renderer_t *r, int sx, int sy, cvb_image_t *out)
+{
+    const rnd_chessboard_t *cb = &r->cb;
+    v3 c0 = V(cb->centre[0], cb->centre[1], cb->centre[2]);
+    v3 u = V(cb->u[0], cb->u[1], cb->u[2]), v = V(cb->v[0], cb->v[1], cb->v[2]);
+    v3 nrm = vcross(u, v);
+    if (vdot(nrm, vsub(r->C, c0)) < 0)
+        nrm = vmul(nrm, -1);
+    double hw = (cb->cols + 3) * 0.5, hh = (cb->rows + 3) * 0.5;   /* card, in squares */
+    double pw = (cb->cols + 1) * 0.5, ph = (cb->rows + 1) * 0.5;   /* pattern */
+    /* the card's box in the frame */
+    box_t b = { 0, 0, 0, 0 };
+    for (int k = 0; k < 4; k++) {
+        v3 P = vadd(c0, vadd(vmul(u, ((k & 1) ? hw : -hw) * cb->square), vmul(v, ((k & 2) ? hh : -hh) * cb->square)));
+        double px, py;
+        if (project(r, P, &px, &py))
+            return;     /* behind the camera: not drawn */
+        box_add_pt(&b, px - r->M - sx, py - r->M - sy);
+    }
+    b.x0 -= 2;
+    b.y0 -= 2;
+    b.x1 += 2;
+    b.y1 += 2;
+    b = box_clip(b, 0, 0, r->W, r->H);
+    double amb[3], dir[3];
+    irradiance(r, c0, nrm, amb, dir, NULL);
+    double paper[3] = { 0.80, 0.80, 0.78 }, ink = 0.035;
+    for (int j = b.y0; j < b.y1; j++)
+        for (int i = b.x0; i < b.x1; i++) {
+            double acc = 0;
+            int hits = 0;
+            for (int q = 0; q < 9; q++) {
+                double px = i + r->M + sx + ((q % 3) - 1) / 3.0, py = j + r->M + sy + ((q / 3) - 1) / 3.0;
+                v3 d = pixel_ray(r, px, py);
+                double den = vdot(d, nrm);
+                if (fabs(den) < 1e-9)
+                    continue;
+                double t = vdot(vsub(c0, r->C), nrm) / den;
+                if (t <= 0)
+                    continue;
+                v3 P = vadd(r->C, vmul(d, t));
+                double a = vdot(vsub(P, c0), u) / cb->square, bb = vdot(vsub(P, c0), v) / cb->square;
+                if (fabs(a) > hw || fabs(bb) > hh)
+                    continue;
+                hits++;
+                int dark = 0;
+                if (fabs(a) < pw && fabs(bb) < ph)
+                    dark = ((int)floor(a + pw) + (int)floor(bb + ph)) % 2 == 0;
+                acc += dark ? ink : 1.0;
+            }
+            if (!hits)
+                continue;
+            double cover = hits / 9.0, ref = acc / hits;
+            double vg = vig(r, i + r->M + sx, j + r->M + sy);
+            uint8_t *p = out->data + (size_t)j * out->stride + (size_t)i * 3;
+            for (int c = 0; c < 3; c++) {
+                double lin = paper[c] * ref * (amb[c] + dir[c]) * vg;
+                double old = pow(p[c] / 255.0, 2.2);
+                p[c] = enc(r, lin * cover + old * (1 - cover));
+            }
+        }
+}
+
 /* ---------------------------------------------------------------- frames */
 int rnd_renderer_frame(rnd_renderer_t *r, const rnd_frame_fx_t *fx, const rnd_hand_t *hands,
                        int nhands, cvb_image_t *out, uint8_t *hand_mask)
@@ -1653,6 +1820,8 @@ int rnd_renderer_frame(rnd_renderer_t *r, const rnd_frame_fx_t *fx, const rnd_ha
                     p[c] = (uint8_t)(p[c] * f + 0.5);
             }
     }
+    if (r->has_cb)
+        draw_chessboard(r, sx, sy, out);
     if (nhands > 0)
         draw_hands(r, fx, hands, nhands, out, hand_mask);
     /* auto exposure, white balance drift and sensor noise */

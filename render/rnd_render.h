@@ -156,6 +156,33 @@ int rnd_renderer_project(const rnd_renderer_t *r, const double w[3], int shake_x
  * stones changed since the last call are redrawn. */
 int rnd_renderer_set_stones(rnd_renderer_t *r, const rnd_stone_t *stones, int n);
 
+/* A printed chessboard held in view (the target of a lens calibration): a flat card of
+ * (cols + 1) x (rows + 1) squares of side `square` mm, with a white margin of one square,
+ * posed anywhere in the world; drawn over everything else (it is held in front of the
+ * camera), shaded by the scene's light, seen through the scene's lens. */
+typedef struct rnd_chessboard {
+    int cols, rows;          /* inner corners, 2..50 each */
+    double square;           /* mm, > 0 */
+    double centre[3];        /* world mm: the pattern's centre */
+    double u[3], v[3];       /* unit, orthogonal: the directions of the pattern's columns
+                                (inner corner i grows along u) and rows (j along v) */
+} rnd_chessboard_t;
+
+/* World position (mm) of inner corner (i, j) (0 <= i < cols, 0 <= j < rows). */
+void rnd_chessboard_corner(const rnd_chessboard_t *cb, int i, int j, double w[3]);
+
+/* The k-th of n poses (0 <= k < n) in which someone calibrating the camera holds the
+ * chessboard: spread over the picture (the middle, then towards each corner and edge),
+ * tilted by 15-35 degrees about varying axes, filling about 40% of the picture's width,
+ * the whole card in view. Deterministic in the scene's seed and k. RND_EINVAL for bad
+ * arguments. */
+int rnd_renderer_chessboard_pose(const rnd_renderer_t *r, int k, int n, int cols, int rows,
+                                 double square, rnd_chessboard_t *out);
+
+/* Draw this chessboard (copied) into the following frames; NULL: none (the default). A
+ * renderer without one renders exactly as before. RND_EINVAL for a bad chessboard. */
+int rnd_renderer_set_chessboard(rnd_renderer_t *r, const rnd_chessboard_t *cb);
+
 /* Render one frame into out (a caller's or bridge image of the frame size, 3 channels).
  * hands may be NULL when nhands is 0. hand_mask, when not NULL, gets w*h bytes: 1 where a
  * hand or arm covers the pixel, else 0. Returns RND_OK or RND_EINVAL. */

@@ -36,6 +36,7 @@ void rnd_opts_defaults(rnd_opts_t *o)
     o->moves = -1;
     o->quality = 88;
     o->pace = 1.0;
+    o->cb_square = 25;
 }
 
 const char *rnd_usage(void)
@@ -64,6 +65,12 @@ const char *rnd_usage(void)
            "  --quality N        JPEG quality 1..100 (default 88)\n"
            "  --clean            no noise, shake, blur, exposure drift or lens distortion\n"
            "  --pace X           scale the pauses between moves (default 1: human pace)\n"
+           "  --chessboard CxR[:MM]  instead of the game, a lens-calibration clip of the\n"
+           "                     same scene (same seed: same camera and lens): a printed\n"
+           "                     chessboard with CxR inner corners (squares of MM mm,\n"
+           "                     default 25) held in 15 poses over the picture, 2 frames\n"
+           "                     each, then 6 frames of the board alone (the position\n"
+           "                     after --moves N moves, as --still shows it)\n"
            "  --help             this text\n";
 }
 
@@ -217,6 +224,29 @@ int rnd_opts_parse(int argc, char **argv, rnd_opts_t *o, int *help, char *err, s
                 return RND_EINVAL;
             }
             o->quality = (int)n;
+        } else if (!strcmp(a, "--chessboard")) {
+            char *end;
+            errno = 0;
+            long c = strtol(v, &end, 10), r = 0;
+            double sq = 25;
+            int ok = end != v && *end == 'x' && !errno;
+            if (ok) {
+                const char *t = end + 1;
+                r = strtol(t, &end, 10);
+                ok = end != t && (*end == 0 || *end == ':');
+                if (ok && *end == ':') {
+                    const char *q = end + 1;
+                    sq = strtod(q, &end);
+                    ok = end != q && !*end;
+                }
+            }
+            if (!ok || c < 2 || c > 50 || r < 2 || r > 50 || !(sq >= 1 && sq <= 500)) {
+                seterr(err, errlen, "bad --chessboard '%s' (COLSxROWS[:MM]: inner corners 2..50, square 1..500 mm)", v);
+                return RND_EINVAL;
+            }
+            o->cb_cols = (int)c;
+            o->cb_rows = (int)r;
+            o->cb_square = sq;
         } else if (!strcmp(a, "--pace")) {
             char *end;
             double p = strtod(v, &end);
@@ -237,6 +267,10 @@ int rnd_opts_parse(int argc, char **argv, rnd_opts_t *o, int *help, char *err, s
     }
     if (!o->out) {
         seterr(err, errlen, "no --out DIR given");
+        return RND_EINVAL;
+    }
+    if (o->cb_cols && o->still) {
+        seterr(err, errlen, "--chessboard renders its own clip: not with --still");
         return RND_EINVAL;
     }
     return RND_OK;
@@ -283,6 +317,7 @@ typedef struct {
     char *path;
     size_t pathlen;
     char *line;
+    int cb_pose;          /* the chessboard's pose in this frame, -1 none */
 } run_t;
 
 /* One frame: render, write the image, the video frame and the truth line. */
@@ -366,6 +401,12 @@ static int emit_frame(run_t *R, int f, const rnd_tl_state_t *s, const rnd_hand_t
     }
     if (!nocc)
         fputc('-', R->truth);
+    if (o->cb_cols) {
+        if (R->cb_pose >= 0)
+            fprintf(R->truth, " chessboard=%d", R->cb_pose);
+        else
+            fputs(" chessboard=-", R->truth);
+    }
     fputc('\n', R->truth);
     return ferror(R->truth) ? RND_EOUTPUT : RND_OK;
 }
@@ -392,6 +433,51 @@ static void write_event(FILE *t, const rnd_event_t *e, int n)
 int rnd_exit_code(int rc)
 {
     return rc == RND_OK ? 0 : rc == RND_EOUTPUT || rc == RND_ENOMEM ? 1 : 2;
+}
+
+/* The lens-calibration clip: the final position of the moves played (as --still), with
+ * the chessboard held in RND_CB_POSES poses, then the board alone; the exposure drift and
+ * sensor noise of the footage, no shake (a camera on a stand). Truth lines as for the
+ * game, with "chessboard=K" (the pose) or "chessboard=-". */
+static int run_chessboard(run_t *R, const rnd_timeline_t *tl, const rnd_game_t *g, rnd_stone_t *stones,
+                          char *err, size_t errlen)
+{
+    const rnd_opts_t *o = R->o;
+    rnd_tl_state_t st;
+    rnd_timeline_state_init(&st, g);
+    for (int f = 0; f < tl->nframes; f++)
+        rnd_timeline_state_step(&st, tl, f);
+    st.bumped = -1;
+    int ns = rnd_timeline_stones(&st, R->geo, stones);
+    int rc = rnd_renderer_set_stones(R->r, stones, ns);
+    int n = RND_CB_POSES * RND_CB_HOLD + RND_CB_PLAIN;
+    for (int f = 0; f < n && !rc; f++) {
+        int pose = f < RND_CB_POSES * RND_CB_HOLD ? f / RND_CB_HOLD : -1;
+        if (pose >= 0 && f % RND_CB_HOLD == 0) {
+            rnd_chessboard_t cb;
+            rc = rnd_renderer_chessboard_pose(R->r, pose, RND_CB_POSES, o->cb_cols, o->cb_rows,
+                                              o->cb_square, &cb);
+            if (rc) {
+                seterr(err, errlen, "the %dx%d chessboard of %.0f mm does not fit in view", o->cb_cols,
+                       o->cb_rows, o->cb_square);
+                break;
+            }
+            rc = rnd_renderer_set_chessboard(R->r, &cb);
+        } else if (pose < 0) {
+            rc = rnd_renderer_set_chessboard(R->r, NULL);
+        }
+        if (rc)
+            break;
+        R->cb_pose = pose;
+        rnd_frame_fx_t fx;
+        memset(&fx, 0, sizeof fx);
+        double t = (double)f / o->fps;
+        fx.gain = o->clean ? 1 : 1 + 0.03 * sin(2 * M_PI * t / 7.0 + (double)(o->seed % 7));
+        fx.wb[0] = fx.wb[1] = fx.wb[2] = 1;
+        fx.noise_phase = o->clean ? 0 : (uint64_t)f * 7919u + o->seed;
+        rc = emit_frame(R, f, &st, NULL, &fx, err, errlen);
+    }
+    return rc;
 }
 
 int rnd_run(const rnd_opts_t *o, rnd_progress_fn fn, void *ctx, char *err, size_t errlen)
@@ -483,7 +569,7 @@ int rnd_run(const rnd_opts_t *o, rnd_progress_fn fn, void *ctx, char *err, size_
         rc = RND_EOUTPUT;
         goto done;
     }
-    int nframes = o->still ? 1 : tl.nframes;
+    int nframes = o->still ? 1 : o->cb_cols ? RND_CB_POSES * RND_CB_HOLD + RND_CB_PLAIN : tl.nframes;
     fprintf(R.truth, "kifucam-render truth 1\n");
     fprintf(R.truth, "source %s\n", o->sgf);
     fprintf(R.truth, "seed %llu\n", (unsigned long long)o->seed);
@@ -496,11 +582,21 @@ int rnd_run(const rnd_opts_t *o, rnd_progress_fn fn, void *ctx, char *err, size_
     fprintf(R.truth, "end %s\n", to.end == 1 ? "pass" : to.end == 2 ? "resign" : "none");
     fprintf(R.truth, "moves %d\n", g.nmoves);
     fprintf(R.truth, "frames %d\n", nframes);
+    if (o->cb_cols)
+        fprintf(R.truth, "chessboard %dx%d square=%.1f poses=%d hold=%d plain=%d\n", o->cb_cols, o->cb_rows,
+                o->cb_square, RND_CB_POSES, RND_CB_HOLD, RND_CB_PLAIN);
     fprintf(R.truth, "geometry elevation=%.1f top=%.1f dx=%.2f dy=%.2f half_w=%.1f half_h=%.1f stone_r=%.2f stone_h=%.2f camera=%.0f,%.0f,%.0f\n",
             R.geo->elevation_deg, R.geo->top, R.geo->dx, R.geo->dy, R.geo->half_w, R.geo->half_h,
             R.geo->stone_r, R.geo->stone_h, R.geo->cam[0], R.geo->cam[1], R.geo->cam[2]);
     fprintf(R.truth, "lens f=%.2f cx=%.2f cy=%.2f k1=%.5f k2=%.5f\n", R.geo->focal, R.geo->cx, R.geo->cy,
             R.geo->k1, R.geo->k2);
+    R.cb_pose = -1;
+    if (o->cb_cols) {
+        rc = run_chessboard(&R, &tl, &g, stones, err, errlen);
+        if (fn)
+            fn(ctx, nframes, nframes);
+        goto done;
+    }
 
     rnd_tl_state_t st;
     rnd_timeline_state_init(&st, &g);

@@ -28,7 +28,16 @@ typedef struct rnd_opts {
     int quality;           /* JPEG quality, default 88 */
     int clean;             /* 1: no noise, shake, blur or lens distortion */
     double pace;           /* pauses' time scale, default 1 */
+    int cb_cols, cb_rows;  /* --chessboard COLSxROWS: a lens-calibration clip instead of the
+                              game (0: none, the default) */
+    double cb_square;      /* its square side, mm (default 25) */
 } rnd_opts_t;
+
+/* The lens-calibration clip (--chessboard): RND_CB_POSES poses of the chessboard held in
+ * view, each for RND_CB_HOLD frames, then RND_CB_PLAIN frames of the board alone. */
+#define RND_CB_POSES 15
+#define RND_CB_HOLD 2
+#define RND_CB_PLAIN 6
 
 /* Fill *o with the defaults above. */
 void rnd_opts_defaults(rnd_opts_t *o);

@@ -6,6 +6,9 @@
 #                      corners, camera moved (check, re-locate), light of another colour
 #  calib_cli           `kifucam calibrate` end to end: calibrate, --check (fits, moved, broken
 #                      profiles), --corners/--rotate/--debug, --lens on a generated folder
+#  calib_lens_render   `kifucam render --chessboard 9x6` footage (the renderer's own lens)
+#                      calibrated with `kifucam calibrate --lens 9x6`: camera and distortion
+#                      against the truth, straightness of the Go grid before and after (printed)
 #  calib_photos        the shared gomrade photos (skips without them): learned thresholds
 #                      never worse than the defaults; a recording's profile fits its frames
 kc_test(test_calib_profile SOURCES calib/test_profile.c LIBS kc_calib_profile)
@@ -15,5 +18,8 @@ set_tests_properties(calib_calibrate PROPERTIES TIMEOUT 300)
 kc_test(calib_cli SOURCES calib/test_calibrate_cli.c LIBS kc_calib kc_render m)
 add_dependencies(calib_cli kifucam)
 set_tests_properties(calib_cli PROPERTIES TIMEOUT 300)
+kc_test(calib_lens_render SOURCES calib/test_lens_render.c LIBS kc_calib kc_render m)
+add_dependencies(calib_lens_render kifucam)
+set_tests_properties(calib_lens_render PROPERTIES TIMEOUT 300)
 kc_test(calib_photos SOURCES calib/test_photos.c LIBS kc_calib)
 set_tests_properties(calib_photos PROPERTIES TIMEOUT 300)

@@ -326,7 +326,13 @@ static void test_corners_rotate_debug(void **state)
     /* corners outside the picture */
     assert_int_equal(run("--input board.png --out o.json --corners \"10,10;900,10;790,440;10,440\""), 2);
     assert_true(one_line(err));
-    assert_non_null(strstr(err, "--corners"));
+    assert_non_null(strstr(err, "--corners: corner 2 (900.0,10.0) is outside the 800x450 image"));
+    assert_false(exists("o.json"));
+    /* crossed corners: not a convex quadrilateral */
+    assert_int_equal(run("--input board.png --out o.json --corners \"10,10;790,440;790,10;10,440\""), 2);
+    assert_true(one_line(err));
+    assert_non_null(strstr(err, "convex"));
+    assert_false(exists("o.json"));
 }
 
 static void test_lens_from_folder(void **state)

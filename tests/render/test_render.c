@@ -582,12 +582,111 @@ static void test_renderer_api(void **state)
     rnd_renderer_destroy(NULL);
 }
 
+/* The chessboard of the lens-calibration clip: poses in view, drawn where projected
+ * (dark and light squares alternate around each inner corner), and leaving no trace once
+ * removed (a renderer without one renders as before); its options. */
+static void test_chessboard(void **state)
+{
+    (void)state;
+    enum { CW = 320, CH = 180 };
+    rnd_scene_opts_t so;
+    rnd_scene_opts_defaults(&so);
+    so.width = CW;
+    so.height = CH;
+    so.size = 9;
+    so.seed = 5;
+    so.noise = 0;
+    rnd_renderer_t *r;
+    assert_int_equal(rnd_renderer_create(&so, &r), RND_OK);
+    rnd_chessboard_t cb;
+    assert_int_equal(rnd_renderer_chessboard_pose(r, 15, 15, 9, 6, 25, &cb), RND_EINVAL);
+    assert_int_equal(rnd_renderer_chessboard_pose(r, 0, 15, 1, 6, 25, &cb), RND_EINVAL);
+    assert_int_equal(rnd_renderer_chessboard_pose(r, 0, 15, 9, 6, 0, &cb), RND_EINVAL);
+    assert_int_equal(rnd_renderer_chessboard_pose(NULL, 0, 15, 9, 6, 25, &cb), RND_EINVAL);
+    for (int k = 0; k < 15; k++) {
+        assert_int_equal(rnd_renderer_chessboard_pose(r, k, 15, 9, 6, 25, &cb), RND_OK);
+        for (int j = 0; j < 6; j++)
+            for (int i = 0; i < 9; i++) {
+                double w[3], px, py;
+                rnd_chessboard_corner(&cb, i, j, w);
+                assert_int_equal(rnd_renderer_project(r, w, 0, 0, &px, &py), RND_OK);
+                assert_true(px > 0 && px < CW - 1 && py > 0 && py < CH - 1);
+            }
+    }
+    rnd_chessboard_t bad = cb;
+    bad.u[0] *= 2;
+    assert_int_equal(rnd_renderer_set_chessboard(r, &bad), RND_EINVAL);
+    assert_int_equal(rnd_renderer_set_chessboard(NULL, &cb), RND_EINVAL);
+
+    cvb_image_t a, b, c;
+    assert_int_equal(cvb_image_alloc(&a, CW, CH, 3), CVB_OK);
+    assert_int_equal(cvb_image_alloc(&b, CW, CH, 3), CVB_OK);
+    assert_int_equal(cvb_image_alloc(&c, CW, CH, 3), CVB_OK);
+    rnd_frame_fx_t fx;
+    memset(&fx, 0, sizeof fx);
+    fx.gain = 1;
+    fx.wb[0] = fx.wb[1] = fx.wb[2] = 1;
+    assert_int_equal(rnd_renderer_frame(r, &fx, NULL, 0, &a, NULL), RND_OK);
+    assert_int_equal(rnd_renderer_chessboard_pose(r, 0, 15, 9, 6, 25, &cb), RND_OK);
+    assert_int_equal(rnd_renderer_set_chessboard(r, &cb), RND_OK);
+    assert_int_equal(rnd_renderer_frame(r, &fx, NULL, 0, &b, NULL), RND_OK);
+    assert_int_equal(rnd_renderer_set_chessboard(r, NULL), RND_OK);
+    assert_int_equal(rnd_renderer_frame(r, &fx, NULL, 0, &c, NULL), RND_OK);
+    size_t bytes = (size_t)CW * CH * 3;
+    assert_memory_equal(a.data, c.data, bytes);
+    assert_memory_not_equal(a.data, b.data, bytes);
+    /* around inner corner (4, 2): the four squares' centres alternate dark / light */
+    double lum[4];
+    for (int q = 0; q < 4; q++) {
+        double w0[3], w[3], px, py;
+        rnd_chessboard_corner(&cb, 4, 2, w0);
+        double su = (q & 1) ? 0.5 : -0.5, sv = (q & 2) ? 0.5 : -0.5;
+        for (int k = 0; k < 3; k++)
+            w[k] = w0[k] + su * cb.square * cb.u[k] + sv * cb.square * cb.v[k];
+        assert_int_equal(rnd_renderer_project(r, w, 0, 0, &px, &py), RND_OK);
+        const uint8_t *p = b.data + (size_t)lround(py) * b.stride + (size_t)lround(px) * 3;
+        lum[q] = (p[0] + p[1] + p[2]) / 3.0;
+    }
+    print_message("squares around an inner corner: %.0f %.0f / %.0f %.0f\n", lum[0], lum[1], lum[2], lum[3]);
+    assert_true(fabs(lum[0] - lum[1]) > 80 && fabs(lum[0] - lum[2]) > 80);
+    assert_true(fabs(lum[0] - lum[3]) < 40 && fabs(lum[1] - lum[2]) < 40);
+    cvb_image_free(&a);
+    cvb_image_free(&b);
+    cvb_image_free(&c);
+    rnd_renderer_destroy(r);
+
+    rnd_opts_t o;
+    int help;
+    char err[256];
+    char *a1[] = { "r", "g.sgf", "--out", "d", "--chessboard", "9x6:30" };
+    assert_int_equal(rnd_opts_parse(6, a1, &o, &help, err, sizeof err), RND_OK);
+    assert_int_equal(o.cb_cols, 9);
+    assert_int_equal(o.cb_rows, 6);
+    assert_true(o.cb_square == 30);
+    char *a2[] = { "r", "g.sgf", "--out", "d", "--chessboard", "7x5" };
+    assert_int_equal(rnd_opts_parse(6, a2, &o, &help, err, sizeof err), RND_OK);
+    assert_true(o.cb_cols == 7 && o.cb_rows == 5 && o.cb_square == 25);
+    assert_int_equal(rnd_opts_parse(4, a1, &o, &help, err, sizeof err), RND_OK);
+    assert_int_equal(o.cb_cols, 0);   /* not given: the game, as before */
+    static const char *badv[] = { "9x", "9", "1x6", "9x51", "9x6:0", "9x6:", "x6", "9x6:3mm" };
+    for (size_t i = 0; i < sizeof badv / sizeof *badv; i++) {
+        char *a3[] = { "r", "g.sgf", "--out", "d", "--chessboard", (char *)badv[i] };
+        err[0] = 0;
+        assert_int_equal(rnd_opts_parse(6, a3, &o, &help, err, sizeof err), RND_EINVAL);
+        assert_non_null(strstr(err, "--chessboard"));
+    }
+    char *a4[] = { "r", "g.sgf", "--out", "d", "--chessboard", "9x6", "--still" };
+    assert_int_equal(rnd_opts_parse(7, a4, &o, &help, err, sizeof err), RND_EINVAL);
+    assert_non_null(strstr(rnd_usage(), "--chessboard"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_options),
         cmocka_unit_test(test_timeline_events),
         cmocka_unit_test(test_renderer_api),
+        cmocka_unit_test(test_chessboard),
         cmocka_unit_test(test_truth_reader_errors),
         cmocka_unit_test(test_end_auto),
         cmocka_unit_test(test_bad_input),
