@@ -1714,8 +1714,11 @@ int rnd_renderer_chessboard_pose(const rnd_renderer_t *r, int k, int n, int cols
     return RND_EINVAL;
 }
 
-/* Draw the chessboard over the frame (before exposure and noise): each pixel's ray (lens
- * distortion included) against the card's plane, 3x3 samples for clean edges. */
+/* Draw the chessboard over the frame (before exposure and noise): 3x3 samples a pixel.
+ * A sample's ray is undone from the lens (pixel -> ideal normalised (x, y), as pixel_ray)
+ * and taken to the card's plane by one homography: with d = x right + y down + fwd,
+ * the plane point's coordinates along u and v (in squares) are linear in (x, y, 1) over
+ * d . nrm, which must be > 0 on the camera's side (t > 0). */
 static void draw_chessboard(const rnd_renderer_t *r, int sx, int sy, cvb_image_t *out)
 {
     const rnd_chessboard_t *cb = &r->cb;
@@ -1726,7 +1729,6 @@ static void draw_chessboard(const rnd_renderer_t *r, int sx, int sy, cvb_image_t
         nrm = vmul(nrm, -1);
     double hw = (cb->cols + 3) * 0.5, hh = (cb->rows + 3) * 0.5;   /* card, in squares */
     double pw = (cb->cols + 1) * 0.5, ph = (cb->rows + 1) * 0.5;   /* pattern */
-    /* the card's box in the frame */
     box_t b = { 0, 0, 0, 0 };
     for (int k = 0; k < 4; k++) {
         v3 P = vadd(c0, vadd(vmul(u, ((k & 1) ? hw : -hw) * cb->square), vmul(v, ((k & 2) ? hh : -hh) * cb->square)));
@@ -1740,30 +1742,39 @@ static void draw_chessboard(const rnd_renderer_t *r, int sx, int sy, cvb_image_t
     b.x1 += 2;
     b.y1 += 2;
     b = box_clip(b, 0, 0, r->W, r->H);
+    /* the homography (x, y, 1) -> (a * den, b * den, den) */
+    double kk = vdot(vsub(c0, r->C), nrm);      /* < 0: the camera is on nrm's side */
+    double cu = vdot(vsub(r->C, c0), u), cv = vdot(vsub(r->C, c0), v);
+    v3 axes[3] = { r->right, r->down, r->fwd };
+    double hd[3], ha[3], hb[3];
+    for (int i = 0; i < 3; i++) {
+        hd[i] = vdot(axes[i], nrm);
+        ha[i] = (cu * hd[i] + kk * vdot(axes[i], u)) / cb->square;
+        hb[i] = (cv * hd[i] + kk * vdot(axes[i], v)) / cb->square;
+    }
     double amb[3], dir[3];
     irradiance(r, c0, nrm, amb, dir, NULL);
-    double paper[3] = { 0.80, 0.80, 0.78 }, ink = 0.035;
+    static const double paper[3] = { 0.80, 0.80, 0.78 }, ink = 0.035;
+    double lit[3];
+    for (int c = 0; c < 3; c++)
+        lit[c] = paper[c] * (amb[c] + dir[c]);
     for (int j = b.y0; j < b.y1; j++)
         for (int i = b.x0; i < b.x1; i++) {
             double acc = 0;
             int hits = 0;
             for (int q = 0; q < 9; q++) {
                 double px = i + r->M + sx + ((q % 3) - 1) / 3.0, py = j + r->M + sy + ((q / 3) - 1) / 3.0;
-                v3 d = pixel_ray(r, px, py);
-                double den = vdot(d, nrm);
-                if (fabs(den) < 1e-9)
-                    continue;
-                double t = vdot(vsub(c0, r->C), nrm) / den;
-                if (t <= 0)
-                    continue;
-                v3 P = vadd(r->C, vmul(d, t));
-                double a = vdot(vsub(P, c0), u) / cb->square, bb = vdot(vsub(P, c0), v) / cb->square;
+                double xd = (px - r->cx) / r->f, yd = (py - r->cy) / r->f, r2 = xd * xd + yd * yd;
+                double s = 1.0 + r->k1 * r2 + r->k2 * r2 * r2, x = xd * s, y = yd * s;
+                double den = hd[0] * x + hd[1] * y + hd[2];
+                if (!(den * kk > 0) || fabs(den) < 1e-12)
+                    continue;   /* t = kk / den would not be > 0: the plane is behind */
+                double a = (ha[0] * x + ha[1] * y + ha[2]) / den, bb = (hb[0] * x + hb[1] * y + hb[2]) / den;
                 if (fabs(a) > hw || fabs(bb) > hh)
                     continue;
                 hits++;
-                int dark = 0;
-                if (fabs(a) < pw && fabs(bb) < ph)
-                    dark = ((int)floor(a + pw) + (int)floor(bb + ph)) % 2 == 0;
+                int dark = fabs(a) < pw && fabs(bb) < ph &&
+                           ((int)floor(a + pw) + (int)floor(bb + ph)) % 2 == 0;
                 acc += dark ? ink : 1.0;
             }
             if (!hits)
@@ -1772,9 +1783,8 @@ static void draw_chessboard(const rnd_renderer_t *r, int sx, int sy, cvb_image_t
             double vg = vig(r, i + r->M + sx, j + r->M + sy);
             uint8_t *p = out->data + (size_t)j * out->stride + (size_t)i * 3;
             for (int c = 0; c < 3; c++) {
-                double lin = paper[c] * ref * (amb[c] + dir[c]) * vg;
-                double old = pow(p[c] / 255.0, 2.2);
-                p[c] = enc(r, lin * cover + old * (1 - cover));
+                double old = cover < 1 ? pow(p[c] / 255.0, 2.2) : 0;
+                p[c] = enc(r, lit[c] * ref * vg * cover + old * (1 - cover));
             }
         }
 }
