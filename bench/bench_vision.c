@@ -421,6 +421,9 @@ static int detect_one(const char *path, const char *dir)
     for (int k = 0; k < VIS_NSTAGES; k++)
         printf(" %s %.2f", vis_stage_name(k), tm.ms[k]);
     printf(" total %.2f\n", tm.total_ms);
+    double fit = -1;
+    vis_grid_fit(&img, &g, &fit);
+    printf("grid fit %.3f\n", fit);
     if (getenv("VIS_TRACE")) {
         cvb_image_t gr = { 0 };
         if (!cvb_to_gray(&img, &gr)) {

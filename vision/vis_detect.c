@@ -296,34 +296,140 @@ static void emit(const vis_config_t *cfg, int stage, const cvb_image_t *img)
         cfg->debug(cfg->debug_ctx, stage, vis_stage_name(stage), img);
 }
 
+/* Mean of the 3x3 block at (x, y) of a gray or BGR image into v[3] (gray: all equal);
+ * -1 outside. */
+static int mean3(const cvb_image_t *img, double fx, double fy, double v[3])
+{
+    int x = (int)lround(fx), y = (int)lround(fy), c = img->channels;
+    if (x < 1 || y < 1 || x >= img->w - 1 || y >= img->h - 1)
+        return -1;
+    double a[3] = { 0, 0, 0 };
+    for (int dy = -1; dy <= 1; dy++) {
+        const uint8_t *p = img->data + (size_t)(y + dy) * img->stride + (size_t)(x - 1) * c;
+        for (int dx = 0; dx < 3; dx++, p += c)
+            for (int k = 0; k < 3; k++)
+                a[k] += p[c == 3 ? k : 0];
+    }
+    for (int k = 0; k < 3; k++)
+        v[k] = a[k] / 9;
+    return 0;
+}
+
+static int gray1(const cvb_image_t *g, double fx, double fy)
+{
+    int x = (int)lround(fx), y = (int)lround(fy);
+    if (x < 0 || y < 0 || x >= g->w || y >= g->h)
+        return -1;
+    return g->data[(size_t)y * g->stride + x];
+}
+
+/* vis_line_support for board finding: the segments of the line `dir`/`i` (board space of
+ * H, full-size images) seen as a dark line (*good) between two sides of the same colour
+ * and brightness (*visible: board on both sides; col BGR, or gray for brightness only).
+ * Against vis_line_support the sides must also agree in chromaticity, so a board's
+ * edge (board on one side, table on the other, often of like brightness) is no grid
+ * line; and the line may be fainter (8 px boards at 640x360: 8% contrast). */
+static void seg_support(const cvb_image_t *g, const cvb_image_t *col, const double H[9],
+                        int dir, double i, int j0, int j1, const double *ref, double *acc,
+                        int *good, int *visible, int *total)
+{
+    int gd = 0, v = 0, t = 0;
+    for (int j = j0; j < j1; j++) {
+        double bx = dir ? i : j + 0.5, by = dir ? j + 0.5 : i;
+        double ox = dir ? 0.25 : 0, oy = dir ? 0 : 0.25;
+        double cx, cy, ax, ay, qx, qy, ca[3], cq[3];
+        if (vis_homog_apply(H, bx, by, &cx, &cy) ||
+            vis_homog_apply(H, bx + ox, by + oy, &ax, &ay) ||
+            vis_homog_apply(H, bx - ox, by - oy, &qx, &qy) || mean3(col, ax, ay, ca) ||
+            mean3(col, qx, qy, cq))
+            continue;
+        t++;
+        double ux = ax - cx, uy = ay - cy, ul = hypot(ux, uy);
+        if (ul < 1.5)
+            continue;
+        ux /= ul;
+        uy /= ul;
+        double la = 0.114 * ca[0] + 0.587 * ca[1] + 0.299 * ca[2];
+        double lq = 0.114 * cq[0] + 0.587 * cq[1] + 0.299 * cq[2];
+        double side = 0.5 * (la + lq);
+        if (fabs(la - lq) > 0.18 * side + 4 || side < 25)
+            continue;
+        double sa = ca[0] + ca[1] + ca[2] + 30, sq = cq[0] + cq[1] + cq[2] + 30;
+        if (col->channels == 3) {
+            double d0 = fabs(ca[0] / sa - cq[0] / sq), d2 = fabs(ca[2] / sa - cq[2] / sq);
+            if ((d0 > d2 ? d0 : d2) > 0.035)
+                continue;
+        }
+        double cb = 0.5 * (ca[0] / sa + cq[0] / sq), cr = 0.5 * (ca[2] / sa + cq[2] / sq);
+        if (ref && (fabs(cb - ref[0]) > 0.035 || fabs(cr - ref[1]) > 0.035 ||
+                    side < 0.6 * ref[2] || side > 1.6 * ref[2]))
+            continue; /* not the board's colour: no evidence of a larger grid */
+        if (acc) {
+            acc[0] += cb;
+            acc[1] += cr;
+            acc[2] += side;
+            acc[3] += 1;
+        }
+        v++;
+        int lmin = 255;
+        double reach = 0.4 * ul, step = reach / 3 > 0.5 ? reach / 3 : 0.5;
+        double vx = -uy * 1.5, vy = ux * 1.5;
+        int nstep = (int)floor((2 * reach + 1e-9) / step);
+        for (int k = 0; k <= nstep; k++) {
+            double o = -reach + k * step, px = cx + o * ux, py = cy + o * uy;
+            int v0 = gray1(g, px, py), v1 = gray1(g, px + vx, py + vy),
+                v2 = gray1(g, px - vx, py - vy);
+            if (v0 < 0 || v1 < 0 || v2 < 0)
+                continue;
+            int val = (v0 + v1 + v2) / 3;
+            if (val < lmin)
+                lmin = val;
+        }
+        if (lmin < side - (0.05 * side + 3))
+            gd++;
+    }
+    *good = gd;
+    *visible = v;
+    *total = t;
+}
+
 /* Score of a window: share of the grid's segments that are lines, minus the share of the
- * segments of the four lines just outside it that are. */
-static double window_score(const cvb_image_t *gray, const double Hw[9], int S, double scale)
+ * segments of the four lines just outside it that are (gray and col full size, Hw at
+ * work scale). */
+static double window_score(const cvb_image_t *gray, const cvb_image_t *col, const double Hw[9],
+                           int S, double scale)
 {
     /* Hw works at the scale of the work image; gray is full size */
     double H[9];
     for (int k = 0; k < 9; k++)
         H[k] = Hw[k] / (k < 6 ? scale : 1);
     int g = 0, v = 0, t = 0, og = 0, ot = 0;
-    for (int dir = 0; dir < 2; dir++) {
+    double acc[4] = { 0, 0, 0, 0 }, ref[3];
+    for (int dir = 0; dir < 2; dir++)
         for (int i = 0; i < S; i++) {
             int a, b, c;
-            vis_line_support(gray, H, dir, i, 0, S - 1, &a, &b, &c);
+            seg_support(gray, col, H, dir, i, 0, S - 1, NULL, acc, &a, &b, &c);
             g += a;
             v += b;
             t += c;
         }
+    /* the lines just outside count against the window only where they lie on wood of the
+     * window's own colour (a larger board's lines), not on the table beyond the edge */
+    for (int k = 0; k < 3; k++)
+        ref[k] = acc[3] > 0 ? acc[k] / acc[3] : 0;
+    for (int dir = 0; dir < 2; dir++)
         for (int e = 0; e < 2; e++) {
             int a, b, c;
-            vis_line_support(gray, H, dir, e ? S : -1, 0, S - 1, &a, &b, &c);
+            seg_support(gray, col, H, dir, e ? S : -1, 0, S - 1, acc[3] > 0 ? ref : NULL, NULL,
+                        &a, &b, &c);
             og += a;
             ot += c;
         }
-    }
     if (t < (S - 1) * S || v < t / 10 + 1)
         return -1;
     double in = (double)g / v;
     double out = ot ? (double)og / (2 * 2 * (S - 1)) : 0;
+    VTRACE("    window: good %d visible %d total %d out %d/%d\n", g, v, t, og, ot);
     return in - out;
 }
 
@@ -535,7 +641,8 @@ static int refine(const cvb_image_t *gray, int S, double H[9])
 /* The best grid window made of the pencils A and B: homography from the intersections
  * of their inlier lines, then every size and offset scored by window_score (larger sizes
  * preferred unless clearly worse). 0 and *score, H, *S on success. */
-static int pair_grid(const cvb_image_t *gray, double scale, const family_t *A,
+static int pair_grid(const cvb_image_t *gray, const cvb_image_t *col, double scale,
+                     const family_t *A,
                      const family_t *B, int size_hint, double *score, double Hout[9], int *Sout)
 {
     int np = 0, rc = -1;
@@ -575,11 +682,11 @@ static int pair_grid(const cvb_image_t *gray, double scale, const family_t *A,
             continue;
         for (int oa = -3; oa <= nA - S + 3; oa++)
             for (int ob = -3; ob <= nB - S + 3; ob++) {
-                if ((oa > 0 && oa + S > nA) || (ob > 0 && ob + S > nB))
-                    continue;
+                /* up to 3 lines beyond the fitted ones on either side (a first line
+                 * hidden, a board edge taken for one) */
                 double T[9] = { 1, 0, oa, 0, 1, ob, 0, 0, 1 }, Hw[9];
                 mat3_mul(H0, T, Hw);
-                double sc = window_score(gray, Hw, S, scale);
+                double sc = window_score(gray, col, Hw, S, scale);
                 VTRACE("  S %d oa %d ob %d score %.3f\n", S, oa, ob, sc);
                 if (sc > size_best[si]) {
                     size_best[si] = sc;
@@ -663,7 +770,7 @@ static int hough_range(const cvb_image_t *bin, int thr, double lo, double hi, in
 /* ---- the detector ---- */
 
 static int find_grid(const cvb_image_t *gray, const cvb_image_t *small, const cvb_image_t *full,
-                     double scale, double *score_out, const vis_config_t *cfg,
+                     const cvb_image_t *col, double scale, double *score_out, const vis_config_t *cfg,
                      int size_hint, double Hout[9], int *Sout, vis_timing_t *tm)
 {
     int W = gray->w, Hh = gray->h, rc = VIS_ENOBOARD;
@@ -970,7 +1077,7 @@ static int find_grid(const cvb_image_t *gray, const cvb_image_t *small, const cv
                 continue;
             double sc, Hp[9];
             int Sp;
-            if (pair_grid(full, scale, &fam[a], &fam[b], size_hint, &sc, Hp, &Sp))
+            if (pair_grid(full, col, scale, &fam[a], &fam[b], size_hint, &sc, Hp, &Sp))
                 continue;
             VTRACE("pair %.0f %.0f: size %d score %.3f\n", fam[a].phi, fam[b].phi, Sp, sc);
             if (sc > best) {
@@ -1032,7 +1139,8 @@ static int good_count(const cvb_image_t *full, const double Hw[9], int S, double
 
 /* The grid from the lattice of black stones (vis_lattice_find): the smallest size that
  * holds every stone, the window chosen by the grid lines that remain visible. */
-static int lattice_grid(const cvb_image_t *gray, const cvb_image_t *full, double scale,
+static int lattice_grid(const cvb_image_t *gray, const cvb_image_t *full,
+                        const cvb_image_t *col, double scale,
                         int size_hint, double Hout[9], int *Sout, int *stones)
 {
     double Hc[9];
@@ -1080,7 +1188,7 @@ static int lattice_grid(const cvb_image_t *gray, const cvb_image_t *full, double
             double T[9] = { 1, 0, oa, 0, 1, ob, 0, 0, 1 }, Hw[9];
             mat3_mul(Hc, T, Hw);
             /* the grid must lie inside the picture; the lines left visible decide */
-            double sc = window_score(full, Hw, S, scale);
+            double sc = window_score(full, col, Hw, S, scale);
             if (sc <= -1) { /* too few lines visible to judge: inside the picture? */
                 int inside = 1;
                 for (int k = 0; k < 4 && inside; k++) {
@@ -1226,13 +1334,13 @@ static int detect_at(const cvb_image_t *img, const vis_config_t *cfg, int size_h
     double Hw[9];
     int S = 0;
     double score = 0;
-    rc = find_grid(&gray, &small, &fullgray, scale, &score, cfg, size_hint, Hw, &S, &t);
+    rc = find_grid(&gray, &small, &fullgray, img, scale, &score, cfg, size_hint, Hw, &S, &t);
     if (rc == VIS_ENOBOARD || (!rc && score < 0.6)) {
         /* a board too full to show its lines: find it from the stones, and prefer that to
          * a weak grid of lines when many stones agree */
         double t3 = now_ms(), Hl[9];
         int Sl = 0, stones = 0;
-        int rl = lattice_grid(&gray, &fullgray, scale, size_hint, Hl, &Sl, &stones);
+        int rl = lattice_grid(&gray, &fullgray, img, scale, size_hint, Hl, &Sl, &stones);
         if (!rl && (rc || stones >= 3 * Sl)) {
             memcpy(Hw, Hl, sizeof Hl);
             S = Sl;
