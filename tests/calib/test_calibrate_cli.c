@@ -381,6 +381,14 @@ static void test_serve_corners(void **state)
 
     const char *bin = getenv("KIFUCAM_BIN");
     char cmd[4096], line[1024];
+    /* Ctrl-C while waiting: nothing written, exit 1 */
+    snprintf(cmd, sizeof cmd,
+             "cd '%s' && timeout --preserve-status -s INT 3 '%s' calibrate --input board.png --out c.json "
+             "--serve 127.0.0.1:0 --timeout 60 >/dev/null 2>int_err.txt", tmpdir, bin && *bin ? bin : "kifucam");
+    int ist = system(cmd);
+    assert_true(WIFEXITED(ist) && WEXITSTATUS(ist) == 1);
+    assert_false(exists("c.json"));
+    assert_true(exists("int_err.txt"));
     double *t = &truth_corners[0][0];
     snprintf(cmd, sizeof cmd,
              "cd '%s' && '%s' calibrate --input board.png --out s.json --size 19 --serve 127.0.0.1:0 "
