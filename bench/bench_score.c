@@ -10,6 +10,8 @@
  *       Japanese ko rule (bent four) whatever the rules.
  *   bench_score map FILE...
  *       every game's counted board and result (japanese rules unless RU[]), for looking.
+ *       --cmp LIST (SGF points of dead chains, e.g. GNU Go's) marks the stones where that
+ *       list disagrees with the proposal: '!' dead by the proposal only, '#' by LIST only.
  *   bench_score time [--n N] FILE...
  *       dead-stone proposal + count per final position, in milliseconds (N positions).
  *   bench_score dump --n N --out DIR FILE...
@@ -30,6 +32,7 @@ typedef struct ctx {
     const char *mode;
     long limit, show, n, boards, playouts, ko_dead;
     const char *out;
+    const char *cmp;       /* map: a dead list (SGF points, comma-separated) to compare */
     /* agree */
     long games, counted, winner_ok, exact_ok, skipped, area_ok, area_fix, v_fix[4];
     long cause[8];
@@ -74,8 +77,22 @@ static int parse_re(const char *re, int *margin2)
 /* The counted board on stderr (--boards): X O live stones, x o dead ones, + - territory of
  * Black / White, s seki, . dame; the owner estimate of live stones below 0.75 as '?'. */
 static void print_map(const go_board_t *b, const go_score_t *sc, const go_life_result_t *lr,
-                      const go_score_params_t *par)
+                      const go_score_params_t *par, const char *cmp)
 {
+    uint8_t other[GO_CELLS];
+    memset(other, 0, sizeof other);
+    for (const char *s = cmp; s && strlen(s) >= 2; s += 3) {
+        int p = go_point_from_sgf(b->size, s, 2);
+        if (p > 0 && b->color[p] != GO_EMPTY) {
+            int q = p;
+            do {
+                other[q] = 1;
+                q = b->next[q];
+            } while (q != p);
+        }
+        if (s[2] != ',')
+            break;
+    }
     for (int y = 0; y < b->size; y++) {
         char line[2 * GO_MAX_SIZE + 2];
         int n = 0;
@@ -87,6 +104,8 @@ static void print_map(const go_board_t *b, const go_score_t *sc, const go_life_r
                 ch = (v & GO_SP_DEAD) ? (c == GO_BLACK ? 'x' : 'o') : (c == GO_BLACK ? 'X' : 'O');
                 if (!(v & GO_SP_DEAD) && o < 0.5f)
                     ch = c == GO_BLACK ? 'B' : 'W';
+                if (cmp && !(v & GO_SP_DEAD) != !other[p])
+                    ch = (v & GO_SP_DEAD) ? '!' : '#';   /* dead here only / there only */
             } else if (v & GO_SP_SEKI) {
                 ch = 's';
             } else if (GO_SP_OWNER(v) == GO_BLACK) {
@@ -252,7 +271,7 @@ static int on_game(void *vctx, const sgf_node_t *root, int index, const char *ch
                             cause_names[cause], sc->margin2 - want2, ndame, nm, passes,
                             rep.handicap);
                     if (cx->boards)
-                        print_map(b, sc, lr, &par);
+                        print_map(b, sc, lr, &par, cx->cmp);
                 }
             }
         }
@@ -296,6 +315,8 @@ int main(int argc, char **argv)
             cx.boards = atol(argv[first + 1]);
         else if (!strcmp(argv[first], "--n"))
             cx.n = atol(argv[first + 1]);
+        else if (!strcmp(argv[first], "--cmp"))
+            cx.cmp = argv[first + 1];
         else if (!strcmp(argv[first], "--out"))
             cx.out = argv[first + 1];
     }

@@ -13,8 +13,10 @@
  * liberties counted on demand with a stamp array, so nothing is allocated per move).
  */
 #include "rules/go_life.h"
+#include "rules/go_internal.h"
 
 #include <stdlib.h>
+#include "rules/go_read.h"
 #include <string.h>
 
 static const int dirs[4] = { 1, -1, GO_STRIDE, -GO_STRIDE };
@@ -30,17 +32,6 @@ static const int dirs[4] = { 1, -1, GO_STRIDE, -GO_STRIDE };
  * exact margins 4285 -> 4290 of 4761 and GNU Go's score cases 47 -> 48 (both up). */
 #define GO_LIFE_TERRITORY 6
 static const int diags[4] = { GO_STRIDE + 1, GO_STRIDE - 1, -GO_STRIDE + 1, -GO_STRIDE - 1 };
-
-static void load(const go_board_t *b, uint8_t *w)
-{
-    memset(w, GO_OFF, GO_CELLS);
-    for (int y = 0; y < b->size; y++)
-        for (int x = 0; x < b->size; x++) {
-            int p = GO_PT(x, y);
-            uint8_t c = b->color[p];
-            w[p] = (c == GO_BLACK || c == GO_WHITE) ? c : GO_EMPTY;
-        }
-}
 
 /* ---- Benson ---- */
 
@@ -213,7 +204,7 @@ int go_life_benson(const go_board_t *b, go_color_t c, uint8_t *alive)
     bs = malloc(sizeof *bs);
     if (!bs)
         return GO_ENOMEM;
-    load(b, w);
+    go_load_colors(b, w);
     benson_run(w, b->size, c, bs);
     memset(alive, 0, GO_CELLS);
     for (int p = 0; p < GO_CELLS; p++)
@@ -294,6 +285,7 @@ static int pb_libs(pb_t *b, int h, int max)
 }
 
 static int pb_liblist(pb_t *b, int h, int *libs, int max);
+static int pb_mutual_atari(pb_t *b, go_color_t c, int p, int last);
 
 static void pb_add_empty(pb_t *b, int p)
 {
@@ -372,6 +364,33 @@ static void pb_remove_chain(pb_t *b, int h)
     } while (s != h);
 }
 
+/* Nakade: a self-atari of a chain is played in the playouts (where it is otherwise
+ * never played, which keeps sekis alive) when the chain has at most this many stones and
+ * it puts a neighbouring opponent chain in atari on the same last liberty: the opponent
+ * must capture, and the small space it gets back is one eye (a stone on the vital point
+ * of a bent three, or the two stones that leave a dead four). A seki's shared liberty
+ * filled by a larger chain still gives the opponent a living space, so it stays unplayed. */
+#ifndef GO_LIFE_NAKADE
+#define GO_LIFE_NAKADE 2
+#endif
+#define GO_LIFE_NAKADE_GROUP 4
+
+/* 1 when c at p (leaving its own chain with the single liberty last) leaves an adjacent
+ * opponent chain of GO_LIFE_NAKADE_GROUP stones or more (a group that needs eyes; a
+ * mutual atari between small chains is an exchange of captures, not a nakade) with last
+ * as its only liberty too. */
+static int pb_mutual_atari(pb_t *b, go_color_t c, int p, int last)
+{
+    for (int d = 0; d < 4; d++) {
+        int q = p + dirs[d], l[3];
+        if (b->col[q] == GO_OTHER(c) && b->nst[b->head[q]] >= GO_LIFE_NAKADE_GROUP
+            && pb_liblist(b, b->head[q], l, 3) == 2
+            && ((l[0] == p && l[1] == last) || (l[0] == last && l[1] == p)))
+            return 1;
+    }
+    return 0;
+}
+
 /* Is c at p acceptable in a playout? 0 no; 1 yes. Rejects: ko, suicide, filling an own
  * eye, a self-atari that leaves a chain of two or more stones with one liberty. */
 static int pb_ok(pb_t *b, go_color_t c, int p)
@@ -416,7 +435,7 @@ static int pb_ok(pb_t *b, go_color_t c, int p)
             return 1;   /* the joined chain keeps two liberties or more */
     /* liberties after the move: empty neighbours of p and of the joined chains */
     {
-        int libs = 0, stones = 1;
+        int libs = 0, stones = 1, last = 0;
         pb_newstamp(b);
         b->mark[p] = b->stamp;
         for (int d = 0; d < 4; d++) {
@@ -424,6 +443,7 @@ static int pb_ok(pb_t *b, go_color_t c, int p)
             if (b->col[q] == GO_EMPTY && b->mark[q] != b->stamp) {
                 b->mark[q] = b->stamp;
                 libs++;
+                last = q;
             }
         }
         for (int k = 0; k < nh && libs < 2; k++) {
@@ -435,6 +455,7 @@ static int pb_ok(pb_t *b, go_color_t c, int p)
                     if (b->col[q] == GO_EMPTY && b->mark[q] != b->stamp) {
                         b->mark[q] = b->stamp;
                         libs++;
+                        last = q;
                     }
                 }
                 s = b->nxt[s];
@@ -443,7 +464,8 @@ static int pb_ok(pb_t *b, go_color_t c, int p)
         if (libs == 0)
             return 0;                     /* suicide */
         if (libs == 1 && (stones >= 2 || nh > 0))
-            return 0;                     /* self-atari of a chain */
+            /* self-atari of a chain: only as a nakade (see pb_nakade) */
+            return stones <= GO_LIFE_NAKADE && pb_mutual_atari(b, c, p, last);
     }
     return 1;
 }
@@ -889,7 +911,7 @@ int go_life_unconditional(const go_board_t *b, uint8_t *status)
         free(save);
         return GO_ENOMEM;
     }
-    load(b, w);
+    go_load_colors(b, w);
     memset(status, GO_UC_UNDECIDED, GO_CELLS);
     for (int c = GO_WHITE; c >= GO_BLACK; c--) {
         uncond_color(w, b->size, (go_color_t)c, own, pb, save);
@@ -1120,6 +1142,199 @@ static int ko_dead_pass(const uint8_t *w, int size, go_life_result_t *res)
     return GO_OK;
 }
 
+/* ---- tactical reading before the playouts ----
+ *
+ * Light playouts misjudge capturing races: the side that should capture plays elsewhere
+ * at random as often as not. So each chain short of liberties (at most
+ * GO_READ_SAFE_LIBS - 1), touching the opponent and not certainly alive is read out first
+ * (go_read.c). When the opponent captures it even if its owner moves first (a race lost
+ * on liberties, cutting stones in atari, a ladder, a net), and the reading can trust the
+ * capturing side's stones next to it, the chain is dead and the playouts start with it
+ * removed, so the stones that captured it are judged on the board as it will be.
+ * The capturing stones are trusted when each chain of them next to the target is
+ * certainly alive, or has at least three liberties more than the target (far ahead in
+ * the race), or (the target in atari) cannot itself be captured by the target's owner
+ * moving first. Otherwise (a race between weak groups, where the outside liberties of
+ * both decide and the reader does not look) the chain is left to the playouts. */
+
+#define GO_LIFE_READ_BUDGET 300
+#ifndef GO_LIFE_NOREAD
+#define GO_LIFE_NOREAD 0   /* 1: no reading (for measuring what it brings) */
+#endif
+
+/* Liberties of the chain at p on w, counted up to max. */
+static int chain_libs(const uint8_t *w, int p, int max)
+{
+    uint8_t seen[GO_CELLS];
+    int stack[GO_CELLS], sp = 0, n = 0;
+    memset(seen, 0, sizeof seen);
+    seen[p] = 1;
+    stack[sp++] = p;
+    while (sp) {
+        int q = stack[--sp];
+        for (int d = 0; d < 4; d++) {
+            int t = q + dirs[d];
+            if (seen[t])
+                continue;
+            if (w[t] == GO_EMPTY) {
+                seen[t] = 1;
+                if (++n >= max)
+                    return n;
+            } else if (w[t] == w[p]) {
+                seen[t] = 1;
+                stack[sp++] = t;
+            }
+        }
+    }
+    return n;
+}
+
+static int tactical_dead(const uint8_t *w, int size, const uint8_t *uc, uint8_t *tdead)
+{
+    uint8_t seen[GO_CELLS];
+    memset(tdead, 0, GO_CELLS);
+    memset(seen, 0, GO_CELLS);
+    for (int y = 0; y < size; y++)
+        for (int x = 0; x < size; x++) {
+            int p = GO_PT(x, y), stack[GO_CELLS], sp = 0, libs = 0, r;
+            int adj[GO_CELLS], nadj = 0;
+            go_color_t c = (go_color_t)w[p];
+            uint8_t lib[GO_CELLS];
+            if ((c != GO_BLACK && c != GO_WHITE) || seen[p])
+                continue;
+            /* the chain's stones and liberty count */
+            memset(lib, 0, sizeof lib);
+            seen[p] = 1;
+            stack[sp++] = p;
+            while (sp) {
+                int q = stack[--sp];
+                for (int d = 0; d < 4; d++) {
+                    int t = q + dirs[d];
+                    if (w[t] == c && !seen[t]) {
+                        seen[t] = 1;
+                        stack[sp++] = t;
+                    } else if (w[t] == GO_EMPTY && !lib[t]) {
+                        lib[t] = 1;
+                        libs++;
+                    } else if (w[t] == GO_OTHER(c) && !lib[t]) {
+                        lib[t] = 1;   /* (marks a neighbour once) */
+                        adj[nadj++] = t;
+                    }
+                }
+            }
+            if (libs >= GO_READ_SAFE_LIBS || uc[p] == GO_UC_ALIVE || uc[p] == GO_UC_DEAD || !nadj
+                || GO_LIFE_NOREAD)
+                continue;
+            r = go_read_capture(w, size, p, 1, 0, GO_LIFE_READ_BUDGET);
+            if (r < 0)
+                return r;
+            /* a race the reader cannot see whole: a neighbour short of liberties that the
+             * chain's owner could capture by moving first (or that the reading cannot
+             * settle) leaves the chain to the playouts */
+            for (int i = 0; i < nadj && r == GO_READ_CAPTURED; i++) {
+                int a, q = adj[i], al = chain_libs(w, q, libs + 3);
+                if (uc[q] == GO_UC_ALIVE || al >= libs + 3)
+                    continue;   /* certainly alive, or far ahead in the race */
+                a = libs == 1 ? go_read_capture(w, size, q, 0, 0, GO_LIFE_READ_BUDGET)
+                              : GO_READ_UNKNOWN;
+                if (a < 0)
+                    return a;
+                if (a != GO_READ_SAFE)
+                    r = GO_READ_UNKNOWN;
+            }
+            if (r == GO_READ_CAPTURED) {
+                /* mark the chain */
+                sp = 0;
+                stack[sp++] = p;
+                tdead[p] = 1;
+                while (sp) {
+                    int q = stack[--sp];
+                    for (int d = 0; d < 4; d++)
+                        if (w[q + dirs[d]] == c && !tdead[q + dirs[d]]) {
+                            tdead[q + dirs[d]] = 1;
+                            stack[sp++] = q + dirs[d];
+                        }
+                }
+            }
+        }
+    return GO_OK;
+}
+
+/* Run the playouts from wp (w: the board as it is, for the unsure test): batches of
+ * o->playouts, adding each point's final owner to own[]; *done and *moves count the
+ * playouts and their moves (added to what they hold). pb: two boards. */
+static void run_playouts(const uint8_t *wp, const uint8_t *w, int size, const go_life_options_t *o_,
+                         const uint8_t *uc, pb_t *pb, int *own, int *done_, long *moves_)
+{
+    go_life_options_t o = *o_;
+    uint8_t closed[GO_CELLS];
+    int done = 0;
+    long moves = *moves_;
+    /* The position is finished: a region of empty points that only one colour reaches,
+     * and that is not a small eye (GO_LIFE_TERRITORY points or more), is that colour's
+     * territory; the playouts do not invade it (random invasions of large territories
+     * would live by chance). The owner may still play there, and small regions (the eyes of
+     * dead groups) stay open to both. */
+    {
+        int16_t reg[GO_CELLS];
+        go_point_t stack[GO_CELLS], pts[GO_CELLS];
+        memset(closed, 0, GO_CELLS);
+        for (int i = 0; i < GO_CELLS; i++)
+            reg[i] = -1;
+        for (int y = 0; y < size; y++)
+            for (int x = 0; x < size; x++) {
+                int p = GO_PT(x, y), sp = 0, n = 0, mask = 0;
+                if (wp[p] != GO_EMPTY || reg[p] >= 0)
+                    continue;
+                reg[p] = 1;
+                stack[sp++] = (go_point_t)p;
+                while (sp) {
+                    int q = stack[--sp];
+                    pts[n++] = (go_point_t)q;
+                    for (int d = 0; d < 4; d++) {
+                        int r = q + dirs[d];
+                        if (wp[r] == GO_EMPTY && reg[r] < 0) {
+                            reg[r] = 1;
+                            stack[sp++] = (go_point_t)r;
+                        } else if (wp[r] == GO_BLACK || wp[r] == GO_WHITE) {
+                            mask |= wp[r];
+                        }
+                    }
+                }
+                if ((mask == GO_BLACK || mask == GO_WHITE) && n >= GO_LIFE_TERRITORY)
+                    for (int k = 0; k < n; k++)
+                        closed[pts[k]] = (uint8_t)GO_OTHER(mask);
+            }
+    }
+    /* batches of o.playouts; more (up to o.max_playouts) while a stone not settled for
+     * certain is owned by neither side clearly (its share within 50% +- GO_LIFE_UNSURE) */
+    pb_t *tmpl = pb + 1;
+    pb_init(tmpl, wp, size);   /* every playout starts from a copy of it */
+    tmpl->closed = closed;
+    for (;;) {
+        int unsure = 0;
+        for (int i = done; i < done + o.playouts; i++) {
+            memcpy(pb, tmpl, sizeof *pb);
+            pb->rng = o.seed + 0x9E3779B97F4A7C15ULL * (uint64_t)(i + 1);
+            if (!pb->rng)
+                pb->rng = 1;
+            moves += pb_playout(pb, (i & 1) ? GO_WHITE : GO_BLACK, own);
+        }
+        done += o.playouts;
+        if (!o.playouts || done + o.playouts > o.max_playouts
+            || moves + moves / done * o.playouts > o.move_budget)
+            break;
+        for (int p = 0; p < GO_CELLS && !unsure; p++)
+            if ((w[p] == GO_BLACK || w[p] == GO_WHITE) && uc[p] == GO_UC_UNDECIDED
+                && abs(own[p]) * 100 < GO_LIFE_UNSURE * 2 * done)
+                unsure = 1;
+        if (!unsure)
+            break;
+    }
+    *done_ = done;
+    *moves_ = moves;
+}
+
 #ifndef GO_LIFE_MAX_PLAYOUTS
 #define GO_LIFE_MAX_PLAYOUTS 192
 #endif
@@ -1139,9 +1354,9 @@ int go_life_propose(const go_board_t *b, const go_life_options_t *opt, go_life_r
 {
     go_life_options_t o = opt ? *opt : go_life_defaults();
     go_life_result_t *res;
-    pb_t *pb, *tmpl;
+    pb_t *pb;
     int *own;
-    uint8_t w[GO_CELLS], closed[GO_CELLS];
+    uint8_t w[GO_CELLS], wp[GO_CELLS], tdead[GO_CELLS];
     int size;
 
     if (!b || !out || b->size < GO_MIN_SIZE || b->size > GO_MAX_SIZE || o.playouts < 0)
@@ -1156,72 +1371,20 @@ int go_life_propose(const go_board_t *b, const go_life_options_t *opt, go_life_r
         return GO_ENOMEM;
     }
     size = b->size;
-    load(b, w);
+    go_load_colors(b, w);
     go_life_unconditional(b, res->uc);
-
-    /* The position is finished: a region of empty points that only one colour reaches,
-     * and that is not a small eye (GO_LIFE_TERRITORY points or more), is that colour's
-     * territory; the playouts do not invade it (random invasions of large territories
-     * would live by chance). The owner may still play there, and small regions (the eyes of
-     * dead groups) stay open to both. */
-    {
-        int16_t reg[GO_CELLS];
-        go_point_t stack[GO_CELLS], pts[GO_CELLS];
-        memset(closed, 0, GO_CELLS);
-        for (int i = 0; i < GO_CELLS; i++)
-            reg[i] = -1;
-        for (int y = 0; y < size; y++)
-            for (int x = 0; x < size; x++) {
-                int p = GO_PT(x, y), sp = 0, n = 0, mask = 0;
-                if (w[p] != GO_EMPTY || reg[p] >= 0)
-                    continue;
-                reg[p] = 1;
-                stack[sp++] = (go_point_t)p;
-                while (sp) {
-                    int q = stack[--sp];
-                    pts[n++] = (go_point_t)q;
-                    for (int d = 0; d < 4; d++) {
-                        int r = q + dirs[d];
-                        if (w[r] == GO_EMPTY && reg[r] < 0) {
-                            reg[r] = 1;
-                            stack[sp++] = (go_point_t)r;
-                        } else if (w[r] == GO_BLACK || w[r] == GO_WHITE) {
-                            mask |= w[r];
-                        }
-                    }
-                }
-                if ((mask == GO_BLACK || mask == GO_WHITE) && n >= GO_LIFE_TERRITORY)
-                    for (int k = 0; k < n; k++)
-                        closed[pts[k]] = (uint8_t)GO_OTHER(mask);
-            }
+    /* the chains read dead (see tactical_dead) first: the playouts start without them */
+    if (tactical_dead(w, size, res->uc, tdead) != GO_OK) {
+        free(res);
+        free(pb);
+        free(own);
+        return GO_ENOMEM;
     }
-    /* batches of o.playouts; more (up to o.max_playouts) while a stone not settled for
-     * certain is owned by neither side clearly (its share within 50% +- GO_LIFE_UNSURE) */
+    for (int p = 0; p < GO_CELLS; p++)
+        wp[p] = tdead[p] ? GO_EMPTY : w[p];
     int done = 0;
     long moves = 0;
-    tmpl = pb + 1;
-    pb_init(tmpl, w, size);   /* every playout starts from a copy of it */
-    tmpl->closed = closed;
-    for (;;) {
-        int unsure = 0;
-        for (int i = done; i < done + o.playouts; i++) {
-            memcpy(pb, tmpl, sizeof *pb);
-            pb->rng = o.seed + 0x9E3779B97F4A7C15ULL * (uint64_t)(i + 1);
-            if (!pb->rng)
-                pb->rng = 1;
-            moves += pb_playout(pb, (i & 1) ? GO_WHITE : GO_BLACK, own);
-        }
-        done += o.playouts;
-        if (!o.playouts || done + o.playouts > o.max_playouts
-            || moves + moves / done * o.playouts > o.move_budget)
-            break;
-        for (int p = 0; p < GO_CELLS && !unsure; p++)
-            if ((w[p] == GO_BLACK || w[p] == GO_WHITE) && res->uc[p] == GO_UC_UNDECIDED
-                && abs(own[p]) * 100 < GO_LIFE_UNSURE * 2 * done)
-                unsure = 1;
-        if (!unsure)
-            break;
-    }
+    run_playouts(wp, w, size, &o, res->uc, pb, own, &done, &moves);
     o.playouts = done;
     res->playouts = done;
     res->playout_moves = moves;
@@ -1267,7 +1430,7 @@ int go_life_propose(const go_board_t *b, const go_life_options_t *opt, go_life_r
                 float conf;
                 if (ucalive) {
                     isdead = 0;
-                } else if (ucdead) {
+                } else if (ucdead || tdead[p]) {
                     isdead = 1;
                     mine = 0.0;
                 } else {

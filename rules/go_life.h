@@ -8,12 +8,17 @@
  *    and the opponent stones there are dead. The statuses follow GNU Go's
  *    unconditional_status (its regression unconditional.tst passes whole: 673 of 673),
  *    found by letting the opponent move without answer (see go_life.c).
- *  - the proposal (go_life_propose): the certain part first, then an estimate for the
- *    rest from deterministic playouts (fixed seed; the same board always gives the same
+ *  - the proposal (go_life_propose): the certain part first, then tactical reading
+ *    (go_read.h) of the chains short of liberties: a chain captured even when its owner
+ *    moves first, next to capturing stones that are safe, is dead (races lost on
+ *    liberties, cutting stones in atari, ladders, nets) and left out of the playouts;
+ *    then an estimate for the rest from deterministic playouts (fixed seed; the same board always gives the same
  *    answer): a stone is dead when its opponent owns its point at the end of most
  *    playouts. They run in batches: another batch while a stone not certainly settled
  *    is owned by neither side clearly, within a budget of playout moves (not of time). The playouts never fill their own eyes, never play a self-atari of two or
- *    more stones (so a seki, with or without eyes, survives them), answer the last move
+ *    more stones (so a seki, with or without eyes, survives them) except a nakade (a
+ *    self-atari of two stones that puts an opponent chain in atari on the same last
+ *    liberty: the opponent's capture leaves it one eye), answer the last move
  *    (capture, escape from atari, or a reply next to it) and stay out of regions that
  *    only the other colour reaches (closed territory). Each dead group carries a
  *    confidence in 0..1 (the share of playouts that agree).

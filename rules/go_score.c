@@ -34,24 +34,13 @@
  *    (komi 8 with Black winning ties is komi 7.5 in effect; "B+0" is not a result).
  */
 #include "rules/go_score.h"
+#include "rules/go_internal.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 static const int dirs[4] = { 1, -1, GO_STRIDE, -GO_STRIDE };
-
-/* Copy the stones of b into w, GO_OFF everywhere outside the size x size square. */
-static void load(const go_board_t *b, uint8_t *w)
-{
-    memset(w, GO_OFF, GO_CELLS);
-    for (int y = 0; y < b->size; y++)
-        for (int x = 0; x < b->size; x++) {
-            int p = GO_PT(x, y);
-            uint8_t c = b->color[p];
-            w[p] = (c == GO_BLACK || c == GO_WHITE) ? c : GO_EMPTY;
-        }
-}
 
 /* Flood the chain at p on w: its stones into pts (may be NULL), returns its stone count and
  * its distinct liberty count in *libs. */
@@ -113,7 +102,7 @@ int go_score_self_atari(const uint8_t *color, int size, go_color_t c, int p)
         return 0;
     tmp.size = size;
     memcpy(tmp.color, color, GO_CELLS);
-    load(&tmp, w);
+    go_load_colors(&tmp, w);
     if (w[p] != GO_EMPTY)
         return 0;
     return self_atari_w(w, c, p);
@@ -151,7 +140,7 @@ int go_score_count(const go_board_t *b, const go_rules_t *rules, const go_score_
     if (!s)
         return GO_ENOMEM;
     size = b->size;
-    load(b, w);
+    go_load_colors(b, w);
     remove = rules->remove_dead && dead;
     share = rules->scoring == GO_SCORING_AREA && rules->name
             && (!strcmp(rules->name, "chinese") || !strcmp(rules->name, "ancient-area"));

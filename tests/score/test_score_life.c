@@ -1,6 +1,9 @@
 /* test_score_life.c: Benson's unconditional life, the unconditional status, the dead-stone
  * proposal (dead stones in territory, a one-eyed group, a false eye; a seki with and
- * without eyes stays alive; bent four in the corner dead under the Japanese rule only) and
+ * without eyes stays alive; bent four in the corner dead under the Japanese rule only; a
+ * nakade; cutting stones in atari read dead before the playouts), the tactical reader
+ * (capturing races won and lost on liberties, a ladder with and without a breaker, a seki
+ * neither side can capture) and
  * the scoring session (propose, toggle, accept, re-toggle
  * clears the accepts, the log and the SGF comment). */
 #include <stddef.h>
@@ -12,6 +15,7 @@
 #include <string.h>
 
 #include "rules/go_life.h"
+#include "rules/go_read.h"
 #include "rules/go_session.h"
 #include "boards.h"
 
@@ -274,6 +278,146 @@ OOOOOOX..\n\
     free(r);
 }
 
+/* Nakade: the white group's eye space is a bent three (two empty points and the black
+ * stone on its vital point). White cannot approach; Black fills one point (a self-atari
+ * of two stones that puts White in atari on the same liberty), White must take two
+ * stones and is left with one eye: dead. Playouts that never play a self-atari of two
+ * stones call it a seki. */
+static void test_propose_nakade(void **state)
+{
+    (void)state;
+    go_board_t b;
+    go_life_result_t *r = malloc(sizeof *r);
+    assert_non_null(r);
+    assert_int_equal(tb_load(&b, NULL, "\
+OOXXX....\n\
+.OOXX....\n\
+X.OX.....\n\
+OOOX.....\n\
+XOOX.....\n\
+XXOX.....\n\
+XXXX.....\n\
+.........\n\
+.........\n"), 0);
+    assert_int_equal(go_life_propose(&b, NULL, r), GO_OK);
+    assert_int_equal(r->dead[GO_PT(0, 0)], 1);
+    assert_int_equal(r->dead[GO_PT(2, 5)], 1);
+    assert_int_equal(r->dead[GO_PT(0, 2)], 0);   /* the stone on the vital point lives */
+    assert_int_equal(r->dead[GO_PT(3, 0)], 0);
+    free(r);
+}
+
+/* Black's three cutting stones (6,6) (5,7) (6,7) have one liberty: White captures them
+ * at (5,8) whoever moves first, and the white group inside Black's wall (two liberties,
+ * no eye) lives by that capture. Read before the playouts; left to random playouts, the
+ * race goes either way and the white group was called dead. */
+static void test_propose_race_in_atari(void **state)
+{
+    (void)state;
+    go_board_t b;
+    go_life_result_t *r = malloc(sizeof *r);
+    assert_non_null(r);
+    assert_int_equal(tb_load(&b, NULL, "\
+....XO...\n\
+....XO...\n\
+....XO...\n\
+....XO...\n\
+XXXXXO...\n\
+XXXXXOOO.\n\
+XXOOXOXO.\n\
+XOOOOXXO.\n\
+XO..X.O..\n"), 0);
+    assert_int_equal(go_life_propose(&b, NULL, r), GO_OK);
+    assert_int_equal(r->dead[GO_PT(6, 6)], 1);
+    assert_int_equal(r->dead[GO_PT(5, 7)], 1);
+    assert_int_equal(r->dead[GO_PT(2, 6)], 0);
+    assert_int_equal(r->dead[GO_PT(1, 8)], 0);
+    assert_int_equal(r->dead[GO_PT(0, 0)], 0);
+    free(r);
+}
+
+/* Capturing races read by go_read_capture. Black (1,0)-(1,2) and White (2,0)-(2,2) have
+ * three liberties each and share none: whoever moves first wins. With a fourth liberty
+ * for White, Black loses even moving first. */
+static void test_read_race(void **state)
+{
+    (void)state;
+    go_board_t b;
+    assert_int_equal(tb_load(&b, NULL, "\
+.XO.X....\n\
+.XO.X....\n\
+.XO.X....\n\
+OOXXX....\n\
+OO.X.....\n\
+OO.X.....\n\
+OO.X.....\n\
+OO.X.....\n\
+OO.X.....\n"), 0);
+    assert_int_equal(go_read_capture(b.color, 9, GO_PT(1, 1), 1, 0, 400), GO_READ_SAFE);
+    assert_int_equal(go_read_capture(b.color, 9, GO_PT(1, 1), 0, 0, 400), GO_READ_CAPTURED);
+    assert_int_equal(go_read_capture(b.color, 9, GO_PT(2, 1), 1, 0, 400), GO_READ_SAFE);
+    assert_int_equal(go_read_capture(b.color, 9, GO_PT(2, 1), 0, 0, 400), GO_READ_CAPTURED);
+    assert_int_equal(tb_load(&b, NULL, "\
+.XO.X....\n\
+.XO.X....\n\
+.XO.X....\n\
+OO.XX....\n\
+OO..X....\n\
+OO.X.....\n\
+OO.X.....\n\
+OO.X.....\n\
+OO.X.....\n"), 0);
+    assert_int_equal(go_read_capture(b.color, 9, GO_PT(1, 1), 1, 0, 400), GO_READ_CAPTURED);
+    assert_int_equal(go_read_capture(b.color, 9, GO_PT(2, 1), 1, 0, 400), GO_READ_SAFE);
+    assert_int_equal(go_read_capture(b.color, 9, GO_PT(2, 1), 0, 0, 400), GO_READ_SAFE);
+    /* bad arguments */
+    assert_int_equal(go_read_capture(NULL, 9, GO_PT(1, 1), 1, 0, 400), GO_EINVAL);
+    assert_int_equal(go_read_capture(b.color, 9, GO_PT(0, 0), 1, 0, 400), GO_EINVAL);
+}
+
+/* A ladder: the white stone (two liberties) is chased down the diagonal to the edge and
+ * captured; a white stone on the diagonal breaks the ladder. */
+static void test_read_ladder(void **state)
+{
+    (void)state;
+    go_board_t b;
+    static const char *ladder = "\
+.........\n\
+.........\n\
+...XX....\n\
+..XO.....\n\
+.........\n\
+.........\n\
+.........\n\
+.........\n\
+.........\n";
+    assert_int_equal(tb_load(&b, NULL, ladder), 0);
+    assert_int_equal(go_read_capture(b.color, 9, GO_PT(3, 3), 0, 0, 2000), GO_READ_CAPTURED);
+    b.color[GO_PT(6, 6)] = GO_WHITE;   /* the breaker (the reader reads color[] only) */
+    assert_int_not_equal(go_read_capture(b.color, 9, GO_PT(3, 3), 0, 0, 2000),
+                         GO_READ_CAPTURED);
+}
+
+/* A seki of two chains sharing two liberties: neither side captures the other, even
+ * moving first (filling a shared liberty is a self-atari the other side punishes). */
+static void test_read_seki(void **state)
+{
+    (void)state;
+    go_board_t b;
+    assert_int_equal(tb_load(&b, NULL, "\
+.OOX.....\n\
+X.OXX....\n\
+XXXOXXXXX\n\
+OOOOOOOOO\n\
+.........\n\
+.........\n\
+.........\n\
+.........\n\
+.........\n"), 0);
+    assert_int_equal(go_read_capture(b.color, 9, GO_PT(0, 1), 0, 0, 400), GO_READ_SAFE);
+    assert_int_equal(go_read_capture(b.color, 9, GO_PT(1, 0), 0, 0, 400), GO_READ_SAFE);
+}
+
 static go_session_t *walls_session(const char *rules)
 {
     go_board_t b;
@@ -392,6 +536,11 @@ int main(void)
         cmocka_unit_test(test_propose_false_eye),
         cmocka_unit_test(test_propose_seki),
         cmocka_unit_test(test_propose_bent_four),
+        cmocka_unit_test(test_propose_nakade),
+        cmocka_unit_test(test_propose_race_in_atari),
+        cmocka_unit_test(test_read_race),
+        cmocka_unit_test(test_read_ladder),
+        cmocka_unit_test(test_read_seki),
         cmocka_unit_test(test_session),
         cmocka_unit_test(test_session_toggle_region),
     };

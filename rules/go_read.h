@@ -1,0 +1,40 @@
+/* go_read.h: tactical reading: can a chain short of liberties be captured?
+ *
+ * A small depth-first reader on a colour array (GO_PT indexing, GO_OFF border, as
+ * go_board_t.color): the attacker plays on the chain's liberties (and the points next to
+ * them, which catches nets), the defender extends, captures an attacking chain in atari,
+ * counter-ataris a neighbour with two liberties, or passes. Simple ko is respected (no
+ * immediate retake), with no ko threats. A chain reaching GO_READ_SAFE_LIBS liberties is
+ * safe; ladders are read out to the edge (depth GO_READ_MAX_DEPTH).
+ *
+ * Used by the dead-stone proposal (go_life.c): a chain the attacker captures even when its
+ * owner moves first is dead whatever the playouts say (capturing races lost by liberty
+ * count, cutting stones in atari, ladders, nets).
+ *
+ * The reader allocates nothing per node and never modifies the caller's array.
+ */
+#ifndef KIFUCAM_GO_READ_H
+#define KIFUCAM_GO_READ_H
+
+#include <stdint.h>
+
+#include "rules/go_board.h"
+
+#define GO_READ_SAFE_LIBS 4   /* a chain with this many liberties is never read as capturable */
+#define GO_READ_MAX_DEPTH 48  /* plies (a ladder across the board takes about 40) */
+
+/* The outcome of a reading. */
+typedef enum {
+    GO_READ_SAFE = 0,      /* the chain cannot be captured */
+    GO_READ_CAPTURED = 1,  /* the attacker captures it */
+    GO_READ_UNKNOWN = 2    /* the reading ran out of positions (budget) */
+} go_read_result_t;
+
+/* Read whether the chain at p (a stone on col[]) is captured by the opponent. owner_first:
+ * 1 when the chain's owner moves first (may also pass), 0 when the attacker does. ko: the
+ * point the side to move may not play at (simple ko), or 0. budget: positions to read at
+ * most (e.g. 400). size: 2..25. Returns a go_read_result_t, or GO_EINVAL for a bad
+ * argument (negative). Allocates about 40 KB for the reading; GO_ENOMEM if that fails. */
+int go_read_capture(const uint8_t *col, int size, int p, int owner_first, int ko, int budget);
+
+#endif
