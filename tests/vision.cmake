@@ -1,8 +1,13 @@
 # tests/vision.cmake: vision/ tests.
 #  vision_unit           synthetic boards drawn in C: detection, classification, tracking
 #  vision_cli            `kifucam detect`: formats, --corners, bad input and exit codes
+#  vision_track_shift    tracking: a board bumped by a third of a cell is refined, an arm
+#                        over most of the board is not a moved board, a move of cells is
+#                        lost (synthetic boards)
 #  vision_hands          hands over rendered footage (`kifucam render`): marked occluded,
 #                        never read as stones
+#  vision_detect_side    cold board finding on rendered stills: full boards from the side,
+#                        empty boards at 640x360 (`kifucam render` at test time)
 #  vision_golden_data    the shared photo sets are readable (skips visibly without them)
 #  vision_golden_<id>    one test per shared photo (automatic mode, 8 symmetries) and
 #  vision_golden_corners_<id>  per gomrade photo with trusted corners (direct), each held
@@ -10,9 +15,12 @@
 kc_test(vision_unit SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/vision/test_vision.c LIBS kc_vision m)
 kc_test(vision_cli SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/vision/test_vision_cli.c LIBS kc_vision m)
 kc_test(vision_golden_data SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/vision/test_golden.c LIBS kc_vision)
+kc_test(vision_track_shift SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/vision/test_track_shift.c LIBS kc_vision m)
 kc_test(vision_hands SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/vision/test_hands.c LIBS kc_vision kc_render)
 set_tests_properties(vision_unit PROPERTIES TIMEOUT 300)
 set_tests_properties(vision_hands PROPERTIES TIMEOUT 300)
+kc_test(vision_detect_side SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/vision/test_detect_side.c LIBS kc_vision kc_render m)
+set_tests_properties(vision_detect_side PROPERTIES TIMEOUT 300)
 
 # the per-image tests, generated from the index.tsv files when the data is there
 set(_kc_shared "$ENV{KIFUCAM_SHARED}")

@@ -84,6 +84,14 @@ typedef struct vis_config {
                               board_lost (measured: real photos 0.85..1 when the grid
                               fits, under 0.1 when off by a third of a cell; a full board
                               0.6..0.7 against 0.4..0.5) */
+    int occ_margin;        /* points, default 1: the occluded mask grows by this many rings
+                              of points (8-neighbours); 0 marks only the points seen
+                              covered (a fingertip over a neighbour's centre is missed) */
+    double track_shift;    /* grid units, default 0.08: vis_track_update moves the geometry
+                              onto the grid when its lines are found further off than this
+                              (a board bumped, a camera nudged) */
+    double track_shift_max;/* grid units, default 0.42: ... and no further: a larger offset
+                              cannot be told from a whole cell's (the grid repeats) */
     vis_debug_fn debug;    /* default NULL: called with each stage's debug image */
     void *debug_ctx;
 } vis_config_t;
@@ -121,9 +129,20 @@ int vis_classify(const cvb_image_t *img, const vis_geom_t *geom, const vis_confi
 
 /* Tracking: check that geom still fits the frame (cheap), then classify. When the grid
  * no longer fits, snap->board_lost = 1 and the colours are left empty/unknown (every
- * point occluded). */
+ * point occluded). vis_track_update on a copy of geom: a small shift is read at the
+ * shifted place (snap->refined) but the caller's geometry stays as it was. */
 int vis_track(const cvb_image_t *img, const vis_geom_t *geom, const vis_config_t *cfg,
               vis_snapshot_t *snap);
+
+/* Tracking that keeps the geometry: as vis_track, but the occluded points (a hand, an
+ * arm) are left out of the grid fit, so a large occluder is not a moved board; the lines
+ * between empty points are searched +-0.5 cell around where geom puts them, and when they
+ * are found between track_shift and track_shift_max off, *geom is moved onto them
+ * (snap->shift_x/y give the offset, snap->refined = 1) and the points are read there.
+ * board_lost = 1 only when the visible grid no longer fits (the board or the camera moved
+ * further; *geom unchanged). */
+int vis_track_update(const cvb_image_t *img, vis_geom_t *geom, const vis_config_t *cfg,
+                     vis_snapshot_t *snap);
 
 /* Draw the grid and the read stones over img (in place, BGR). */
 int vis_draw(cvb_image_t *img, const vis_geom_t *geom, const vis_snapshot_t *snap);

@@ -45,6 +45,9 @@ void vis_config_defaults(vis_config_t *cfg)
     cfg->white_rel = 1.16;
     cfg->white_sat = 0.9;
     cfg->track_min_fit = 0.5;
+    cfg->occ_margin = 1;
+    cfg->track_shift = 0.08;
+    cfg->track_shift_max = 0.42;
 }
 
 int vis_geom_from_h(const double H[9], int size, int img_w, int img_h, vis_geom_t *geom)
@@ -542,7 +545,12 @@ int vis_classify_ex(const cvb_image_t *img, const vis_geom_t *geom, const vis_co
                  * of the shared photos above sat 0.37 within 0.07 of the board's
                  * chromaticity, none as light as 0.5 of its cells and as saturated as
                  * the board) */
+                /* a dark, neutral sleeve: as dark as its four cells, which are neither
+                 * board nor the board's gaps between stones (measured on held-out
+                 * rendered footage: sleeves crel 0.95..1.08 at cells_rel < 0.2; black
+                 * stones leave their cells lighter than they are) */
                 if ((c4 >= 2 && p.s > 0.2f && (cells_rel < 0.3f || (crel > 0.85f && cells_rel < 0.5f))) ||
+                    (c4 >= 3 && crel > 0.92f && cells_rel < 0.25f && cmax > 0.045f) ||
                     (chroma < 0.07f && ((p.s > 0.42f && p.s > 1.05f * bs && rel > 0.33f) ||
                                         (c4 >= 2 && crel > 0.5f && p.s > bs)))) {
                     s.color[idx] = VIS_EMPTY;
@@ -606,21 +614,78 @@ int vis_classify_ex(const cvb_image_t *img, const vis_geom_t *geom, const vis_co
                 }
             }
         }
-    /* an arm is one piece: from the points found covered, a stone next to them whose
-     * cells are not board (another colour, or dark) is under the same arm */
-    for (int changed = 1; changed;) {
-        changed = 0;
-        for (int k = 0; k < S * S; k++) {
-            if (s.occluded[k] || s.color[k] == VIS_EMPTY || (pcmax[k] < 0.1f && pcrel[k] > 0.45f))
-                continue;
-            int x = k % S, y = k / S;
-            if ((x > 0 && s.occluded[k - 1]) || (x < S - 1 && s.occluded[k + 1]) ||
-                (y > 0 && s.occluded[k - S]) || (y < S - 1 && s.occluded[k + S])) {
-                s.occluded[k] = 1;
-                s.color[k] = VIS_EMPTY;
-                s.conf[k] = 0;
-                changed = 1;
+    /* the mask: spread along the arm, grow by the margin, spread again from the grown
+     * rim (the arm's stones next to it) */
+    for (int pass = 0; pass < 2; pass++) {
+        /* an arm is one piece: from the points found covered, a stone next to them whose
+         * cells are not board (another colour, or dark) is under the same arm */
+        for (int changed = 1; changed;) {
+            changed = 0;
+            for (int k = 0; k < S * S; k++) {
+                if (s.occluded[k] || s.color[k] == VIS_EMPTY || (pcmax[k] < 0.1f && pcrel[k] > 0.45f))
+                    continue;
+                int x = k % S, y = k / S;
+                if ((x > 0 && s.occluded[k - 1]) || (x < S - 1 && s.occluded[k + 1]) ||
+                    (y > 0 && s.occluded[k - S]) || (y < S - 1 && s.occluded[k + S])) {
+                    s.occluded[k] = 1;
+                    s.color[k] = VIS_EMPTY;
+                    s.conf[k] = 0;
+                    changed = 1;
+                }
             }
+        }
+        if (pass)
+            break;
+        /* a hand's outline: the points found covered are where the hand is plainly seen; a
+         * fingertip or the rim of an arm over a neighbour's centre is not (the truth of the
+         * rendered footage: a point is covered when its centre is), so the mask grows by
+         * occ_margin rings of points (8-neighbours) */
+        /* the size of each 8-connected piece of the mask: a lone point or a pair is a
+         * misread (a real photo, no hand) or a fingertip, and does not grow */
+        int comp[VIS_MAX_POINTS], csize[VIS_MAX_POINTS], stack[VIS_MAX_POINTS], nc = 0;
+        for (int k = 0; k < S * S; k++)
+            comp[k] = -1;
+        for (int k0 = 0; k0 < S * S; k0++) {
+            if (!s.occluded[k0] || comp[k0] >= 0)
+                continue;
+            int sp = 0, n = 0;
+            stack[sp++] = k0;
+            comp[k0] = nc;
+            while (sp) {
+                int k = stack[--sp], x = k % S, y = k / S;
+                n++;
+                for (int dy = -1; dy <= 1; dy++)
+                    for (int dx = -1; dx <= 1; dx++) {
+                        int nx = x + dx, ny = y + dy, q = ny * S + nx;
+                        if (nx >= 0 && ny >= 0 && nx < S && ny < S && s.occluded[q] &&
+                            comp[q] < 0) {
+                            comp[q] = nc;
+                            stack[sp++] = q;
+                        }
+                    }
+            }
+            csize[nc++] = n;
+        }
+        for (int ring = 0; ring < cfg->occ_margin && ring < S; ring++) {
+            uint8_t grow[VIS_MAX_POINTS];
+            memcpy(grow, s.occluded, (size_t)S * S);
+            for (int k = 0; k < S * S; k++) {
+                if (!s.occluded[k] || (comp[k] >= 0 && csize[comp[k]] < 3))
+                    continue;
+                int x = k % S, y = k / S;
+                for (int dy = -1; dy <= 1; dy++)
+                    for (int dx = -1; dx <= 1; dx++) {
+                        int nx = x + dx, ny = y + dy;
+                        if (nx >= 0 && ny >= 0 && nx < S && ny < S)
+                            grow[ny * S + nx] = 1;
+                    }
+            }
+            for (int k = 0; k < S * S; k++)
+                if (grow[k] && !s.occluded[k]) {
+                    s.occluded[k] = 1;
+                    s.color[k] = VIS_EMPTY;
+                    s.conf[k] = 0;
+                }
         }
     }
     for (int k = 0; k < S * S; k++)
@@ -630,34 +695,257 @@ int vis_classify_ex(const cvb_image_t *img, const vis_geom_t *geom, const vis_co
     return VIS_OK;
 }
 
-int vis_track(const cvb_image_t *img, const vis_geom_t *geom, const vis_config_t *cfg,
-              vis_snapshot_t *snap)
+/* ---- tracking ---- */
+
+/* The grid fit of geom over the segments whose two points are neither occluded (a hand
+ * hides its lines: that is not a moved board) nor, when ee is set, anything but empty.
+ * *fit = good / visible, *nvis = visible, *ntot = segments inside the image. */
+static void masked_fit(const cvb_image_t *img, const vis_geom_t *geom,
+                       const vis_snapshot_t *s, int ee, double *fit, int *nvis, int *ntot)
 {
-    if (!img || !img->data || !geom || !snap)
+    int S = geom->size, good = 0, vis = 0, tot = 0;
+    for (int dir = 0; dir < 2; dir++)
+        for (int i = 0; i < S; i++)
+            for (int j = 0; j + 1 < S; j++) {
+                int a = dir ? j * S + i : i * S + j, b = dir ? a + S : a + 1;
+                if (s->occluded[a] || s->occluded[b])
+                    continue;
+                if (ee && (s->color[a] != VIS_EMPTY || s->color[b] != VIS_EMPTY))
+                    continue;
+                int g, v, t;
+                vis_line_support(img, geom->H, dir, i, j, j + 1, &g, &v, &t);
+                good += g;
+                vis += v;
+                tot += t;
+            }
+    *fit = vis ? (double)good / vis : 0;
+    *nvis = vis;
+    *ntot = tot;
+}
+
+/* Where the lines between empty points really are against geom: across each segment
+ * between two empty, unoccluded points (its middle is plain board and line, stones
+ * stay clear of it), the thinnest darkest valley within +-0.6 cell. *dx from the
+ * vertical lines, *dy from the horizontal ones (grid units, medians); *nx, *ny: how many
+ * segments agree with them within 0.1. */
+#define VIS_OFF_N 25   /* samples across, 0.05 cell apart */
+#define VIS_OFF_MAX 40 /* profiles per direction */
+static void grid_offset(const cvb_image_t *img, const vis_geom_t *geom, const vis_snapshot_t *s,
+                        double *dx, double *dy, int *nx, int *ny)
+{
+    int S = geom->size;
+    *dx = *dy = 0;
+    *nx = *ny = 0;
+    for (int dir = 0; dir < 2; dir++) {
+        float off[VIS_OFF_MAX];
+        int n = 0, cand = 0;
+        for (int i = 0; i < S; i++)
+            for (int j = 0; j + 1 < S; j++) {
+                int a = dir ? j * S + i : i * S + j, b = dir ? a + S : a + 1;
+                cand += !s->occluded[a] && !s->occluded[b] && s->color[a] == VIS_EMPTY &&
+                        s->color[b] == VIS_EMPTY;
+            }
+        /* at most VIS_OFF_MAX of them, spread over the board */
+        int every = cand / VIS_OFF_MAX + 1, c = 0;
+        for (int i = 0; i < S; i++)
+            for (int j = 0; j + 1 < S; j++) {
+                int a = dir ? j * S + i : i * S + j, b = dir ? a + S : a + 1;
+                if (s->occluded[a] || s->occluded[b] || s->color[a] != VIS_EMPTY ||
+                    s->color[b] != VIS_EMPTY)
+                    continue;
+                if (c++ % every || n >= VIS_OFF_MAX)
+                    continue;
+                /* the profile across line i at the segment's middle, from u = -0.6 to
+                 * +0.6 cell (locally affine: two ends and a step along the line) */
+                double along = j + 0.5, e[3][2];
+                if (vis_homog_apply(geom->H, dir ? i - 0.6 : along, dir ? along : i - 0.6,
+                                    &e[0][0], &e[0][1]) ||
+                    vis_homog_apply(geom->H, dir ? i + 0.6 : along, dir ? along : i + 0.6,
+                                    &e[1][0], &e[1][1]) ||
+                    vis_homog_apply(geom->H, dir ? i - 0.6 : along + 0.08,
+                                    dir ? along + 0.08 : i - 0.6, &e[2][0], &e[2][1]))
+                    continue;
+                double sx = (e[1][0] - e[0][0]) / (VIS_OFF_N - 1),
+                       sy = (e[1][1] - e[0][1]) / (VIS_OFF_N - 1), ax = e[2][0] - e[0][0],
+                       ay = e[2][1] - e[0][1];
+                float v[VIS_OFF_N];
+                int ok = 1;
+                for (int k = 0; k < VIS_OFF_N && ok; k++) {
+                    double px = e[0][0] + k * sx, py = e[0][1] + k * sy;
+                    int l0 = luma1(img, px - ax, py - ay), l1 = luma1(img, px, py),
+                        l2 = luma1(img, px + ax, py + ay);
+                    ok = l0 >= 0 && l1 >= 0 && l2 >= 0;
+                    v[k] = (float)(l0 + l1 + l2) / 3;
+                }
+                if (!ok)
+                    continue;
+                /* a valley: darker than both sides 0.1 cell away */
+                float best = 0, mean = 0;
+                int kb = -1;
+                for (int k = 0; k < VIS_OFF_N; k++)
+                    mean += v[k];
+                mean /= VIS_OFF_N;
+                for (int k = 2; k < VIS_OFF_N - 2; k++) {
+                    float side = v[k - 2] < v[k + 2] ? v[k - 2] : v[k + 2];
+                    float r = side - v[k];
+                    if (r > best) {
+                        best = r;
+                        kb = k;
+                    }
+                }
+                if (kb < 0 || best < 0.08f * mean + 3)
+                    continue;
+                /* sub-sample: the parabola through the valley's three samples */
+                double den = v[kb - 1] - 2.0 * v[kb] + v[kb + 1], sub = 0;
+                if (den > 1e-3)
+                    sub = 0.5 * (v[kb - 1] - v[kb + 1]) / den;
+                if (sub > 0.5 || sub < -0.5)
+                    sub = 0;
+                off[n++] = (float)(-0.6 + 0.05 * (kb + sub));
+            }
+        if (!n)
+            continue;
+        float tmp[VIS_OFF_MAX];
+        memcpy(tmp, off, sizeof(float) * (size_t)n);
+        double med = median_f(tmp, n);
+        int agree = 0;
+        for (int k = 0; k < n; k++)
+            agree += fabs(off[k] - med) < 0.1;
+        if (agree * 5 < n * 3)
+            agree = 0; /* no clear majority: half a cell off, or not lines at all */
+        if (dir) {
+            *dx = med;
+            *nx = agree;
+        } else {
+            *dy = med;
+            *ny = agree;
+        }
+    }
+}
+
+static void lost_snapshot(const vis_geom_t *geom, vis_snapshot_t *snap)
+{
+    vis_snapshot_t s;
+    memset(&s, 0, sizeof s);
+    s.size = geom->size;
+    s.frame = snap->frame;
+    s.t = snap->t;
+    s.board_lost = 1;
+    s.occluder = 1;
+    for (int k = 0; k < geom->size * geom->size; k++)
+        s.occluded[k] = 1;
+    *snap = s;
+}
+
+int vis_track_update(const cvb_image_t *img, vis_geom_t *geom, const vis_config_t *cfg,
+                     vis_snapshot_t *snap)
+{
+    if (!img || !img->data || !geom || !snap || geom->size < 2 || geom->size > VIS_MAX_SIZE)
         return VIS_EINVAL;
     vis_config_t def;
     if (!cfg) {
         vis_config_defaults(&def);
         cfg = &def;
     }
-    double fit;
-    int rc = vis_grid_fit(img, geom, &fit);
+    vis_snapshot_t s = *snap;
+    int rc = vis_classify(img, geom, cfg, &s);
     if (rc)
         return rc;
-    if (fit < cfg->track_min_fit) {
-        vis_snapshot_t s;
-        memset(&s, 0, sizeof s);
-        s.size = geom->size;
-        s.frame = snap->frame;
-        s.t = snap->t;
-        s.board_lost = 1;
-        s.occluder = 1;
-        for (int k = 0; k < geom->size * geom->size; k++)
-            s.occluded[k] = 1;
-        *snap = s;
+    /* a small shift: the lines between empty points are found off where geom has them;
+     * followed twice more from the moved place (under perspective a bump is not exactly
+     * a shift in board units) */
+    vis_geom_t moved = *geom;
+    int refined = 0;
+    double sumx = 0, sumy = 0;
+    for (int it = 0; it < 3; it++) {
+        double dx, dy;
+        int nx, ny;
+        grid_offset(img, &moved, &s, &dx, &dy, &nx, &ny);
+        double lim = it ? 0.04 : cfg->track_shift;
+        int mx = nx >= 4 && fabs(dx) > lim && fabs(sumx + dx) <= cfg->track_shift_max;
+        int my = ny >= 4 && fabs(dy) > lim && fabs(sumy + dy) <= cfg->track_shift_max;
+        if (!mx && !my)
+            break;
+        /* H' = H * T(dx, dy): board (x, y) is seen where geom put (x + dx, y + dy) */
+        double H2[9], tx = mx ? dx : 0, ty = my ? dy : 0;
+        for (int r = 0; r < 3; r++) {
+            H2[r * 3] = moved.H[r * 3];
+            H2[r * 3 + 1] = moved.H[r * 3 + 1];
+            H2[r * 3 + 2] = moved.H[r * 3] * tx + moved.H[r * 3 + 1] * ty + moved.H[r * 3 + 2];
+        }
+        double w = H2[8];
+        vis_geom_t next;
+        if (fabs(w) < 1e-12)
+            break;
+        for (int k = 0; k < 9; k++)
+            H2[k] /= w;
+        if (vis_geom_from_h(H2, geom->size, geom->img_w, geom->img_h, &next))
+            break;
+        vis_snapshot_t s2 = *snap;
+        double f0, f1;
+        int v0, t0, v1, t1;
+        /* kept only when the grid fits better there (the same points left out) */
+        if (vis_classify(img, &next, cfg, &s2))
+            break;
+        masked_fit(img, &moved, &s2, 0, &f0, &v0, &t0);
+        masked_fit(img, &next, &s2, 0, &f1, &v1, &t1);
+        if (!(f1 > f0 + (it ? 0.0 : 0.05)))
+            break;
+        s = s2;
+        moved = next;
+        refined = 1;
+        sumx += tx;
+        sumy += ty;
+        s.shift_x = (float)sumx;
+        s.shift_y = (float)sumy;
+    }
+    if (refined) {
+        /* still off where it stopped (the cap reached: half a cell or more): lost */
+        double rx, ry;
+        int nx, ny;
+        grid_offset(img, &moved, &s, &rx, &ry, &nx, &ny);
+        if ((nx >= 4 && fabs(rx) > 0.2) || (ny >= 4 && fabs(ry) > 0.2)) {
+            lost_snapshot(geom, snap);
+            return VIS_OK;
+        }
+    }
+    const vis_geom_t *g = refined ? &moved : geom;
+    /* the grid where it is visible: occluded points left out */
+    double fit;
+    int nvis, ntot;
+    masked_fit(img, g, &s, 0, &fit, &nvis, &ntot);
+    if (ntot == 0) { /* every point hidden or off the image: nothing to hold on to */
+        lost_snapshot(geom, snap);
         return VIS_OK;
     }
-    return vis_classify(img, geom, cfg, snap);
+    int lost = 0;
+    if (nvis < ntot / 10 + 1) {
+        lost = 1; /* next to nothing of the grid in sight: cannot tell it has not moved */
+    } else if (fit < cfg->track_min_fit) {
+        /* a crowded board hides most lines: those between empty points must show */
+        double efit;
+        int evis, etot;
+        masked_fit(img, g, &s, 1, &efit, &evis, &etot);
+        lost = !(evis >= 8 && efit >= 0.6);
+    }
+    if (lost) {
+        lost_snapshot(geom, snap);
+        return VIS_OK;
+    }
+    s.refined = refined;
+    if (refined)
+        *geom = moved;
+    *snap = s;
+    return VIS_OK;
+}
+
+int vis_track(const cvb_image_t *img, const vis_geom_t *geom, const vis_config_t *cfg,
+              vis_snapshot_t *snap)
+{
+    if (!img || !img->data || !geom || !snap)
+        return VIS_EINVAL;
+    vis_geom_t g = *geom;
+    return vis_track_update(img, &g, cfg, snap);
 }
 
 int vis_draw(cvb_image_t *img, const vis_geom_t *geom, const vis_snapshot_t *snap)

@@ -22,6 +22,9 @@ typedef struct vis_snapshot {
     uint8_t occluded[VIS_MAX_POINTS];  /* 1: hidden; the colour is unknown, not empty */
     int occluder;                      /* 1: something is over the board in this frame */
     int board_lost;                    /* 1: the grid no longer fits (board/camera moved) */
+    int refined;                       /* 1: the board moved a little (under half a
+                                          cell); vis_track_update moved the geometry */
+    float shift_x, shift_y;            /* that offset, grid units (board x, y) */
     uint64_t frame;                    /* the frame's sequence number */
     double t;                          /* the frame's time, seconds from the start */
 } vis_snapshot_t;

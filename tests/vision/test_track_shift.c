@@ -1,0 +1,234 @@
+/* test_track_shift.c: tracking keeps the geometry through what does not move the board
+ * and notices what does (vis_track_update, vis_track). Synthetic boards drawn in C
+ * (synth.h): a board bumped by a third of a cell is found and the geometry moved onto it
+ * (empty, half-full and crowded boards); a large arm over most of the board is an
+ * occluder, not a moved board; a board moved by cells is lost; the reading after a
+ * refinement is the position. */
+#include <stddef.h>
+#include <stdarg.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "synth.h"
+#include "vision/vis.h"
+
+/* A pseudo-random position: fill (0..6) sixths of the points hold a stone. */
+static void position(int S, unsigned seed, int fill, uint8_t *st)
+{
+    for (int k = 0; k < S * S; k++) {
+        seed = seed * 1664525u + 1013904223u;
+        unsigned r = (seed >> 24) % 6;
+        st[k] = (int)r >= fill ? VIS_EMPTY : (r & 1) ? VIS_WHITE : VIS_BLACK;
+    }
+}
+
+static int count_wrong(const vis_snapshot_t *s, const uint8_t *st, int S)
+{
+    int m = 0;
+    for (int k = 0; k < S * S; k++)
+        m += s->occluded[k] || s->color[k] != st[k];
+    return m;
+}
+
+/* geom of the board moved by (dx, dy) grid units: where the old geometry would be if
+ * the board had been bumped by (-dx, -dy) */
+static void shifted(const vis_geom_t *g, double dx, double dy, vis_geom_t *out)
+{
+    double H[9];
+    for (int r = 0; r < 3; r++) {
+        H[r * 3] = g->H[r * 3];
+        H[r * 3 + 1] = g->H[r * 3 + 1];
+        H[r * 3 + 2] = g->H[r * 3] * dx + g->H[r * 3 + 1] * dy + g->H[r * 3 + 2];
+    }
+    double w = H[8];
+    for (int k = 0; k < 9; k++)
+        H[k] /= w;
+    assert_int_equal(vis_geom_from_h(H, g->size, g->img_w, g->img_h, out), 0);
+}
+
+static double corner_err(const vis_geom_t *a, const vis_geom_t *b)
+{
+    double m = 0;
+    for (int k = 0; k < 4; k++) {
+        double d = hypot(a->corners[k][0] - b->corners[k][0], a->corners[k][1] - b->corners[k][1]);
+        m = d > m ? d : m;
+    }
+    return m;
+}
+
+/* The board bumped by a third of a cell in x, y and both: refined, not lost, read right. */
+static void check_bump(int fill, unsigned seed, int crowded_ok)
+{
+    synth_t sy;
+    uint8_t st[361];
+    position(19, seed, fill, st);
+    synth_defaults(&sy, 960, 720, 19);
+    sy.stones = st;
+    cvb_image_t img = { 0 };
+    assert_int_equal(synth_render(&sy, &img), 0);
+    vis_geom_t truth;
+    assert_int_equal(vis_geom_from_corners(sy.corners, 19, img.w, img.h, &truth), 0);
+    double cell = (img.w * 0.6) / 18; /* roughly, for the tolerance in pixels */
+    static const double offs[5][2] = {
+        { 1.0 / 3, 0 }, { 0, -1.0 / 3 }, { -1.0 / 3, 1.0 / 3 }, { 0.25, -0.2 }, { 0, 0 }
+    };
+    for (int o = 0; o < 5; o++) {
+        vis_geom_t g;
+        shifted(&truth, offs[o][0], offs[o][1], &g);
+        vis_snapshot_t s;
+        memset(&s, 0, sizeof s);
+        s.frame = 7;
+        assert_int_equal(vis_track_update(&img, &g, NULL, &s), 0);
+        print_message("fill %d/6 offset (%+.2f, %+.2f): lost %d refined %d shift (%+.3f, %+.3f), "
+                      "corners off by %.2f px, %d wrong\n",
+                      fill, offs[o][0], offs[o][1], s.board_lost, s.refined, s.shift_x,
+                      s.shift_y, corner_err(&g, &truth), count_wrong(&s, st, 19));
+        assert_int_equal(s.frame, 7);
+        if (crowded_ok && !s.refined && o != 4) {
+            /* a crowded board bumped diagonally hides too many lines to follow it: the
+             * move is noticed (lost, or every point it cannot read occluded), never a
+             * point read wrong in the wrong place */
+            int misread = 0;
+            for (int k = 0; k < 361; k++)
+                misread += !s.occluded[k] && s.color[k] != st[k];
+            assert_true(s.board_lost || misread == 0);
+            continue;
+        }
+        assert_int_equal(s.board_lost, 0);
+        if (o == 4) {
+            assert_int_equal(s.refined, 0); /* in place: nothing to do */
+        } else {
+            assert_int_equal(s.refined, 1);
+            assert_true(fabs(s.shift_x + offs[o][0]) < 0.06);
+            assert_true(fabs(s.shift_y + offs[o][1]) < 0.06);
+        }
+        /* the geometry is back on the board, within a tenth of a cell */
+        assert_true(corner_err(&g, &truth) < 0.1 * cell);
+        assert_int_equal(count_wrong(&s, st, 19), 0);
+        /* vis_track reads at the moved place too, and leaves the caller's geometry */
+        vis_geom_t g2, keep;
+        shifted(&truth, offs[o][0], offs[o][1], &g2);
+        keep = g2;
+        memset(&s, 0, sizeof s);
+        assert_int_equal(vis_track(&img, &g2, NULL, &s), 0);
+        assert_int_equal(s.board_lost, 0);
+        assert_int_equal(count_wrong(&s, st, 19), 0);
+        assert_memory_equal(&g2, &keep, sizeof keep);
+    }
+    cvb_image_free(&img);
+}
+
+static void test_bump_empty(void **state)
+{
+    (void)state;
+    check_bump(0, 3, 0);
+}
+
+static void test_bump_half(void **state)
+{
+    (void)state;
+    check_bump(3, 5, 0);
+}
+
+static void test_bump_crowded(void **state)
+{
+    (void)state;
+    check_bump(5, 11, 1);
+}
+
+/* Without the shift search (track_shift_max 0), the third of a cell is not refined. */
+static void test_bump_needs_search(void **state)
+{
+    (void)state;
+    synth_t sy;
+    uint8_t st[361];
+    position(19, 5, 3, st);
+    synth_defaults(&sy, 960, 720, 19);
+    sy.stones = st;
+    cvb_image_t img = { 0 };
+    assert_int_equal(synth_render(&sy, &img), 0);
+    vis_geom_t truth, g;
+    assert_int_equal(vis_geom_from_corners(sy.corners, 19, img.w, img.h, &truth), 0);
+    shifted(&truth, 1.0 / 3, 0, &g);
+    vis_config_t cfg;
+    vis_config_defaults(&cfg);
+    cfg.track_shift_max = 0;
+    vis_snapshot_t s;
+    memset(&s, 0, sizeof s);
+    assert_int_equal(vis_track_update(&img, &g, &cfg, &s), 0);
+    assert_int_equal(s.refined, 0);
+    assert_true(s.board_lost || count_wrong(&s, st, 19) > 0);
+    cvb_image_free(&img);
+}
+
+/* An arm across most of the board: occluded, not moved; a board moved by cells: lost. */
+static void test_occluded_not_moved(void **state)
+{
+    (void)state;
+    synth_t sy;
+    uint8_t st[361];
+    position(19, 9, 4, st);
+    synth_defaults(&sy, 960, 720, 19);
+    sy.stones = st;
+    cvb_image_t img = { 0 };
+    assert_int_equal(synth_render(&sy, &img), 0);
+    vis_geom_t g;
+    assert_int_equal(vis_geom_from_corners(sy.corners, 19, img.w, img.h, &g), 0);
+    /* a dark sleeve from the bottom edge over the lower half of the board, and a
+     * skin-toned hand at its end */
+    for (int y = 12; y < 19; y++)
+        for (int x = 0; x < 19; x++) {
+            int p = y * 19 + x;
+            cvb_draw_circle(&img, g.px[p], g.py[p], 2.5 * g.radius[p], 90, 60, 70, -1);
+        }
+    for (int x = 3; x < 12; x++)
+        cvb_draw_circle(&img, g.px[10 * 19 + x], g.py[10 * 19 + x], 2 * g.radius[0], 110, 150, 205, -1);
+    double fit;
+    assert_int_equal(vis_grid_fit(&img, &g, &fit), 0);
+    vis_snapshot_t s;
+    memset(&s, 0, sizeof s);
+    vis_geom_t keep = g;
+    assert_int_equal(vis_track_update(&img, &g, NULL, &s), 0);
+    int occ = 0;
+    for (int k = 0; k < 361; k++)
+        occ += s.occluded[k];
+    print_message("arm: whole-grid fit %.2f (min %.2f), %d points occluded, lost %d\n", fit,
+                  0.5, occ, s.board_lost);
+    assert_int_equal(s.board_lost, 0);
+    assert_int_equal(s.occluder, 1);
+    assert_true(occ > 90);
+    assert_true(corner_err(&g, &keep) < 1.0);
+    /* the points far from the arm are read */
+    assert_int_equal(s.occluded[0], 0);
+    assert_int_equal(s.color[0], st[0]);
+    /* the same board moved by 2.5 cells to the right: lost */
+    cvb_image_t img2 = { 0 };
+    synth_t sm = sy;
+    double dx = 2.5 * (g.px[1] - g.px[0]);
+    for (int k = 0; k < 4; k++)
+        sm.corners[k][0] += dx;
+    assert_int_equal(synth_render(&sm, &img2), 0);
+    vis_geom_t g0;
+    assert_int_equal(vis_geom_from_corners(sy.corners, 19, img2.w, img2.h, &g0), 0);
+    memset(&s, 0, sizeof s);
+    assert_int_equal(vis_track_update(&img2, &g0, NULL, &s), 0);
+    assert_int_equal(s.board_lost, 1);
+    cvb_image_free(&img2);
+    cvb_image_free(&img);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_bump_empty),
+        cmocka_unit_test(test_bump_half),
+        cmocka_unit_test(test_bump_crowded),
+        cmocka_unit_test(test_bump_needs_search),
+        cmocka_unit_test(test_occluded_not_moved),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
