@@ -3,7 +3,7 @@
  * whose user units are the frame's pixels; the grid is drawn through the homography of the
  * four corner handles and redrawn on every move. Handles are dragged with the mouse or a
  * finger (pointer events), or nudged with the arrow keys (0.5 px; Shift: 5 px) once
- * selected. Accept sends POST /api/corners {"corners":[[x,y]*4]} with the page's token.
+ * selected; the selected corner is also shown at 5x in a loupe. Accept sends POST /api/corners {"corners":[[x,y]*4]} with the page's token.
  * Invariant: corners are kept in frame pixels, clamped to the frame, in the record's order
  * (top-left, top-right, bottom-right, bottom-left). */
 'use strict';
@@ -14,6 +14,7 @@ const KCCalib = (() => {
   const NAME = ['top-left', 'top-right', 'bottom-right', 'bottom-left'];
   let cal = null, corners = null, sel = -1, drag = -1, sent = false, frameKey = '';
   let svg = null, img = null, gridPath = null, topPath = null, handles = [];
+  let loupe = null, loupeGrid = null, loupeTop = null, loupeR = 0;
   const $ = id => document.getElementById(id);
 
   /* The homography taking the unit square (0,0) (1,0) (1,1) (0,1) to the quad q. */
@@ -74,6 +75,16 @@ const KCCalib = (() => {
       g.addEventListener('pointercancel', up);
       return g;
     });
+    /* the loupe: the selected corner's surroundings at 5x, top right of the view */
+    const zoom = 5, lpx = 220;
+    loupeR = lpx / zoom / 2 * Math.max(W / (box.clientWidth || W), H / (box.clientHeight || H));
+    loupe = el('svg', { id: 'calib-loupe', width: lpx, height: lpx }, box);
+    const src = img.getAttribute('href');
+    el('image', { href: src, x: 0, y: 0, width: W, height: H }, loupe);
+    loupeGrid = el('path', { class: 'grid', 'stroke-width': lw / 3, fill: 'none' }, loupe);
+    loupeTop = el('path', { class: 'top', 'stroke-width': lw, fill: 'none' }, loupe);
+    loupe.appendChild(el('path', { class: 'cross', 'stroke-width': lw / 3, fill: 'none' }));
+    loupe.style.display = 'none';
     svg.addEventListener('keydown', ev => {
       if (sel < 0) return;
       const step = ev.shiftKey ? 5 : 0.5;
@@ -115,6 +126,17 @@ const KCCalib = (() => {
       g.setAttribute('transform', `translate(${corners[k][0]} ${corners[k][1]})`);
       g.classList.toggle('sel', k === sel);
     });
+    if (loupe) {
+      loupe.style.display = sel >= 0 ? '' : 'none';
+      if (sel >= 0) {
+        const [x, y] = corners[sel], R = loupeR;
+        loupe.setAttribute('viewBox', `${x - R} ${y - R} ${2 * R} ${2 * R}`);
+        loupeGrid.setAttribute('d', d);
+        loupeTop.setAttribute('d', topPath.getAttribute('d'));
+        loupe.lastChild.setAttribute('d', `M${x - R} ${y}H${x + R}M${x} ${y - R}V${y + R}`);
+        loupe.lastChild.setAttribute('stroke', COL[sel]);
+      }
+    }
     $('calib-corners').innerHTML = corners.map((c, k) =>
       `<li style="color:${COL[k]}"><b>${k + 1}</b> ${NAME[k]}: ${c[0].toFixed(1)}, ${c[1].toFixed(1)}</li>`).join('');
     document.body.dataset.corners = JSON.stringify(corners);

@@ -137,6 +137,7 @@ try {
       `truth (${truth[k][0]}, ${truth[k][1]}): ${err.toFixed(2)} px`);
   }
   check(liveRedraw, 'the grid redraws while a handle is dragged');
+  check(await page.isVisible('#calib-loupe'), 'the loupe shows the selected corner');
   await page.screenshot({ path: join(outDir, 'calibrate.png') });
 
   await page.click('#btn-calib-accept');
