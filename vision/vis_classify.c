@@ -731,13 +731,15 @@ static void masked_fit(const cvb_image_t *img, const vis_geom_t *geom,
 #define VIS_OFF_N 25   /* samples across, 0.05 cell apart */
 #define VIS_OFF_MAX 40 /* profiles per direction */
 static void grid_offset(const cvb_image_t *img, const vis_geom_t *geom, const vis_snapshot_t *s,
-                        double *dx, double *dy, int *nx, int *ny)
+                        double *dx, double *dy, int *nx, int *ny, double cx[3], double cy[3])
 {
     int S = geom->size;
     *dx = *dy = 0;
     *nx = *ny = 0;
+    for (int k = 0; k < 3; k++)
+        cx[k] = cy[k] = 0;
     for (int dir = 0; dir < 2; dir++) {
-        float off[VIS_OFF_MAX];
+        float off[VIS_OFF_MAX], pos[VIS_OFF_MAX][2];
         int n = 0, cand = 0;
         for (int i = 0; i < S; i++)
             for (int j = 0; j + 1 < S; j++) {
@@ -801,6 +803,8 @@ static void grid_offset(const cvb_image_t *img, const vis_geom_t *geom, const vi
                     sub = 0.5 * (v[kb - 1] - v[kb + 1]) / den;
                 if (sub > 0.5 || sub < -0.5)
                     sub = 0;
+                pos[n][0] = (float)(dir ? i : along);
+                pos[n][1] = (float)(dir ? along : i);
                 off[n++] = (float)(-0.6 + 0.05 * (kb + sub));
             }
         if (!n)
@@ -813,6 +817,56 @@ static void grid_offset(const cvb_image_t *img, const vis_geom_t *geom, const vi
             agree += fabs(off[k] - med) < 0.1;
         if (agree * 5 < n * 3)
             agree = 0; /* no clear majority: half a cell off, or not lines at all */
+        /* the offset as an affine function of the position, c0 + c1 x + c2 y (least
+         * squares over the agreeing ones): a camera nudged under perspective moves the
+         * near lines further than the far ones */
+        double *cf = dir ? cx : cy, A[3][4] = { { 0 } };
+        cf[0] = med;
+        for (int k = 0; k < n; k++) {
+            if (fabs(off[k] - med) >= 0.1)
+                continue;
+            double r[3] = { 1, pos[k][0], pos[k][1] };
+            for (int a = 0; a < 3; a++) {
+                for (int b = 0; b < 3; b++)
+                    A[a][b] += r[a] * r[b];
+                A[a][3] += r[a] * off[k];
+            }
+        }
+        if (agree >= 8) {
+            /* Gaussian elimination with partial pivoting on the 3x3 normal equations */
+            int okc = 1;
+            for (int col = 0; col < 3 && okc; col++) {
+                int pv = col;
+                for (int r2 = col + 1; r2 < 3; r2++)
+                    if (fabs(A[r2][col]) > fabs(A[pv][col]))
+                        pv = r2;
+                if (fabs(A[pv][col]) < 1e-6 * (A[0][0] + 1)) {
+                    okc = 0;
+                    break;
+                }
+                for (int b = 0; b < 4; b++) {
+                    double t = A[col][b];
+                    A[col][b] = A[pv][b];
+                    A[pv][b] = t;
+                }
+                for (int r2 = 0; r2 < 3; r2++) {
+                    if (r2 == col)
+                        continue;
+                    double f = A[r2][col] / A[col][col];
+                    for (int b = 0; b < 4; b++)
+                        A[r2][b] -= f * A[col][b];
+                }
+            }
+            /* a gentle slope only (at most 0.02 cell per cell), else the median */
+            if (okc) {
+                double c1 = A[1][3] / A[1][1], c2 = A[2][3] / A[2][2];
+                if (fabs(c1) <= 0.02 && fabs(c2) <= 0.02) {
+                    cf[0] = A[0][3] / A[0][0];
+                    cf[1] = c1;
+                    cf[2] = c2;
+                }
+            }
+        }
         if (dir) {
             *dx = med;
             *nx = agree;
@@ -858,21 +912,31 @@ int vis_track_update(const cvb_image_t *img, vis_geom_t *geom, const vis_config_
     int refined = 0;
     double sumx = 0, sumy = 0;
     for (int it = 0; it < 3; it++) {
-        double dx, dy;
+        double dx, dy, cx[3], cy[3];
         int nx, ny;
-        grid_offset(img, &moved, &s, &dx, &dy, &nx, &ny);
+        grid_offset(img, &moved, &s, &dx, &dy, &nx, &ny, cx, cy);
         double lim = it ? 0.04 : cfg->track_shift;
         int mx = nx >= 4 && fabs(dx) > lim && fabs(sumx + dx) <= cfg->track_shift_max;
         int my = ny >= 4 && fabs(dy) > lim && fabs(sumy + dy) <= cfg->track_shift_max;
         if (!mx && !my)
             break;
-        /* H' = H * T(dx, dy): board (x, y) is seen where geom put (x + dx, y + dy) */
-        double H2[9], tx = mx ? dx : 0, ty = my ? dy : 0;
-        for (int r = 0; r < 3; r++) {
-            H2[r * 3] = moved.H[r * 3];
-            H2[r * 3 + 1] = moved.H[r * 3 + 1];
-            H2[r * 3 + 2] = moved.H[r * 3] * tx + moved.H[r * 3 + 1] * ty + moved.H[r * 3 + 2];
+        /* H' = H * A, A: board (x, y) -> (x + ox(x, y), y + oy(x, y)), the offsets
+         * found: board (x, y) is seen where geom put (x + ox, y + oy) */
+        double A[9] = { 1, 0, 0, 0, 1, 0, 0, 0, 1 }, H2[9], tx = mx ? dx : 0, ty = my ? dy : 0;
+        if (mx) {
+            A[0] += cx[1];
+            A[1] = cx[2];
+            A[2] = cx[0];
         }
+        if (my) {
+            A[3] = cy[1];
+            A[4] += cy[2];
+            A[5] = cy[0];
+        }
+        for (int r = 0; r < 3; r++)
+            for (int c = 0; c < 3; c++)
+                H2[r * 3 + c] = moved.H[r * 3] * A[c] + moved.H[r * 3 + 1] * A[3 + c] +
+                                moved.H[r * 3 + 2] * A[6 + c];
         double w = H2[8];
         vis_geom_t next;
         if (fabs(w) < 1e-12)
@@ -901,9 +965,9 @@ int vis_track_update(const cvb_image_t *img, vis_geom_t *geom, const vis_config_
     }
     if (refined) {
         /* still off where it stopped (the cap reached: half a cell or more): lost */
-        double rx, ry;
+        double rx, ry, cx[3], cy[3];
         int nx, ny;
-        grid_offset(img, &moved, &s, &rx, &ry, &nx, &ny);
+        grid_offset(img, &moved, &s, &rx, &ry, &nx, &ny, cx, cy);
         if ((nx >= 4 && fabs(rx) > 0.2) || (ny >= 4 && fabs(ry) > 0.2)) {
             lost_snapshot(geom, snap);
             return VIS_OK;
