@@ -1676,7 +1676,7 @@ int rnd_renderer_chessboard_pose(const rnd_renderer_t *r, int k, int n, int cols
     double roll = rnd_rng_range(&rng, -15, 15) * M_PI / 180;
     double card_w = (cols + 3) * square, card_h = (rows + 3) * square;
     double fill = 0.42;
-    for (int it = 0; it < 40; it++, fill *= 0.93) {
+    for (int it = 0; it < 40; it++) {
         double px = r->M + (r->W - 1) * 0.5 + tx * (r->W - 1) * 0.5;
         double py = r->M + (r->H - 1) * 0.5 + ty * (r->H - 1) * 0.5;
         v3 d = pixel_ray(r, px, py);
@@ -1708,7 +1708,8 @@ int rnd_renderer_chessboard_pose(const rnd_renderer_t *r, int k, int n, int cols
         }
         if (inside)
             return RND_OK;
-        tx *= 0.96;     /* smaller and nearer the middle until it fits */
+        fill *= 0.93;   /* smaller and nearer the middle until it fits */
+        tx *= 0.96;
         ty *= 0.96;
     }
     return RND_EINVAL;
@@ -1763,7 +1764,8 @@ static void draw_chessboard(const rnd_renderer_t *r, int sx, int sy, cvb_image_t
             double acc = 0;
             int hits = 0;
             for (int q = 0; q < 9; q++) {
-                double px = i + r->M + sx + ((q % 3) - 1) / 3.0, py = j + r->M + sy + ((q / 3) - 1) / 3.0;
+                int qx = q % 3 - 1, qy = q / 3 - 1;    /* the sample's offset, thirds */
+                double px = i + r->M + sx + qx / 3.0, py = j + r->M + sy + qy / 3.0;
                 double xd = (px - r->cx) / r->f, yd = (py - r->cy) / r->f, r2 = xd * xd + yd * yd;
                 double s = 1.0 + r->k1 * r2 + r->k2 * r2 * r2, x = xd * s, y = yd * s;
                 double den = hd[0] * x + hd[1] * y + hd[2];
