@@ -75,8 +75,9 @@ const KCCalib = (() => {
       g.addEventListener('pointercancel', up);
       return g;
     });
-    /* the loupe: the selected corner's surroundings at 5x, top right of the view */
-    const zoom = 5, lpx = 220;
+    /* the loupe: the selected corner's surroundings at 5x, in the view's top corner
+     * away from it */
+    const zoom = 5, lpx = Math.round(Math.min(220, (box.clientWidth || 600) * 0.32));
     loupeR = lpx / zoom / 2 * Math.max(W / (box.clientWidth || W), H / (box.clientHeight || H));
     loupe = el('svg', { id: 'calib-loupe', width: lpx, height: lpx }, box);
     const src = img.getAttribute('href');
@@ -130,6 +131,9 @@ const KCCalib = (() => {
       loupe.style.display = sel >= 0 ? '' : 'none';
       if (sel >= 0) {
         const [x, y] = corners[sel], R = loupeR;
+        const left = x > cal.image[0] / 2;          /* on the side away from the corner */
+        loupe.style.left = left ? '10px' : '';
+        loupe.style.right = left ? '' : '10px';
         loupe.setAttribute('viewBox', `${x - R} ${y - R} ${2 * R} ${2 * R}`);
         loupeGrid.setAttribute('d', d);
         loupeTop.setAttribute('d', topPath.getAttribute('d'));
