@@ -5,7 +5,8 @@
 #  calib_calibrate     the calibrate logic on rendered footage: one frame, rotation, given
 #                      corners, camera moved (check, re-locate), light of another colour
 #  calib_cli           `kifucam calibrate` end to end: calibrate, --check (fits, moved, broken
-#                      profiles), --corners/--rotate/--debug, --lens on a generated folder
+#                      profiles), --corners/--rotate/--debug, --lens on a generated folder,
+#                      --serve: the corners action over HTTP, the timeout, Ctrl-C
 #  calib_lens_render   `kifucam render --chessboard 9x6` footage (the renderer's own lens)
 #                      calibrated with `kifucam calibrate --lens 9x6`: camera and distortion
 #                      against the truth, straightness of the Go grid before and after (printed)
