@@ -79,7 +79,7 @@ static void aln_score(stn_align_t *a, const uint8_t *exp, const uint8_t *pend,
     int S = snap->size;
     uint8_t hit[VIS_MAX_POINTS];
     memset(hit, 0, sizeof hit);
-    a->seen = a->agree = a->mismatch = 0;
+    a->seen = a->agree = a->mismatch = a->missing = a->extra = 0;
     for (int y = 0; y < S; y++)
         for (int x = 0; x < S; x++) {
             int i = y * S + x, j = stn_align_map(a, S, x, y);
@@ -97,13 +97,25 @@ static void aln_score(stn_align_t *a, const uint8_t *exp, const uint8_t *pend,
                 a->agree += e != GO_EMPTY;
             } else if (!pend[i]) {   /* a dead stone, there or already gone */
                 a->mismatch++;
+                if (e != GO_EMPTY)
+                    a->missing++;   /* gone, or of the other colour */
+                else
+                    a->extra++;     /* a new stone: a move made while the board was lost */
             }
         }
     /* stones read on points no game point maps to (a shifted grid's extra line) */
     for (int j = 0; j < S * S; j++)
         if (!hit[j] && !snap->occluded[j] && snap->conf[j] >= min_conf &&
-            snap->color[j] != VIS_EMPTY)
+            snap->color[j] != VIS_EMPTY) {
             a->mismatch++;
+            a->extra++;
+        }
+}
+
+/* Stones of the position gone (or turned) weigh double: new stones may be moves. */
+static int aln_cost(const stn_align_t *a)
+{
+    return 2 * a->missing + a->extra;
 }
 
 int stn_align_find(const go_game_t *g, const go_point_t *pending, int npending,
@@ -150,7 +162,8 @@ int stn_align_find(const go_game_t *g, const go_point_t *pending, int npending,
                     cur.dx = dx;
                     cur.dy = dy;
                     aln_score(&cur, exp, pend, snap, min_conf);
-                    if (best.mismatch < 0 || cur.mismatch < best.mismatch) {
+                    int cost = aln_cost(&cur);
+                    if (best.mismatch < 0 || cost < aln_cost(&best)) {
                         if (best.mismatch >= 0)
                             second = best.mismatch;
                         best = cur;
@@ -168,7 +181,8 @@ int stn_align_find(const go_game_t *g, const go_point_t *pending, int npending,
         best.tolerance = 3;
     } else {
         /* enough of the position in sight (a hand over the board hides it) */
-        best.accept = 2 * best.seen >= stones && best.mismatch <= best.tolerance;
+        best.accept = 2 * best.seen >= stones && best.missing <= best.tolerance &&
+                      best.extra <= STN_ALIGN_MAX_EXTRA;
     }
     *out = best;
     return GO_OK;

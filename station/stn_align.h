@@ -5,10 +5,12 @@
  * line: the same physical board may come back turned, mirrored or shifted. The snapshot
  * is compared with the position (the game's stones, and the captured stones still
  * expected to be taken off) under the board's 8 symmetries, each with shifts of up to
- * `max_shift` lines; the transform that disagrees least is chosen (the identity first
- * among equals). It is accepted only when enough of the position is visible and the
- * disagreements are within noise (a few new moves played while the board was lost, a
- * misread stone); otherwise the caller keeps looking.
+ * `max_shift` lines; the transform that disagrees least is chosen (a stone of the
+ * position missing counts twice a new stone, which may be a move; the identity first
+ * among equals). It is accepted only when enough of the position is visible, at most
+ * `tolerance` of its stones are missing (misreads) and at most STN_ALIGN_MAX_EXTRA new
+ * stones are read (moves made while the board was lost); otherwise the caller keeps
+ * looking.
  *
  *   stn_align_t a;  stn_align_find(game, pending, &snap, min_conf, 1, &a);
  *   if (a.accept) stn_align_snapshot(&a, &snap, &aligned);   // game coordinates
@@ -26,6 +28,7 @@
 #include "vision/vis_snapshot.h"
 
 #define STN_ALIGN_MAX_SHIFT 1
+#define STN_ALIGN_MAX_EXTRA 8   /* new stones accepted (the tracker's max_moves) */
 
 typedef struct stn_align {
     int sym;          /* 0..7: (sym & 3) quarter turns, then (sym & 4) a mirror */
@@ -33,9 +36,11 @@ typedef struct stn_align {
     int stones;       /* stones of the position */
     int seen;         /* of them, on a point the snapshot reads (not hidden, sure) */
     int agree;        /* of them, read in their colour */
-    int mismatch;     /* points that disagree (a stone missing or of the other colour, a
-                         stone where the position has none, one off the grid) */
-    int tolerance;    /* the most mismatches accepted: 3 + stones / 20 */
+    int mismatch;     /* points that disagree: missing + extra */
+    int missing;      /* stones of the position read empty or of the other colour */
+    int extra;        /* stones read where the position has none (moves made while the
+                         board was lost, or misreads), or off the position's grid */
+    int tolerance;    /* the most missing stones accepted: 3 + stones / 20 */
     int second;       /* the mismatches of the best other transform (how clear it is) */
     int accept;       /* 1: the snapshot agrees with the position under this transform */
 } stn_align_t;

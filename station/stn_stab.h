@@ -3,7 +3,8 @@
  *
  * A view is accepted when nothing moves over the board: no frame of the run had the
  * occluder flag (a hand, an arm, a sleeve, a head), the occlusion mask did not change,
- * every point read with confidence agreed with the run, for at least `stable_s` seconds
+ * every point read with confidence (voted over the last three frames: a one-frame misread
+ * or dropout is not a change) agreed with the run, for at least `stable_s` seconds
  * and `min_frames` frames. Each run of agreeing frames is accepted once. Points hidden or
  * read without confidence are STN_UNKNOWN, never empty. A lost board (board_lost) ends
  * the run. The view tells when the hand left the board (t_clear), for the clock and the
@@ -33,6 +34,10 @@ typedef struct stn_view {
     double t;                       /* its time, seconds */
     double t_clear;                 /* when the hand left the board (first frame of
                                        the run after the last occluded one) */
+    float first_t[VIS_MAX_POINTS];  /* since when the point has shown its colour (read
+                                       in two frames running, hands or not: the order
+                                       stones were placed between two views), or -1:
+                                       not known (scripted views: stn_view_init) */
 } stn_view_t;
 
 typedef struct stn_stab stn_stab_t;

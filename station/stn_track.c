@@ -59,6 +59,10 @@ typedef struct trk_score {
     int over;            /* steps that could not be recorded at all */
     int voids;           /* illegal moves (void, a pass) */
     int unexplained;     /* missing stones no capture explains */
+    int late;            /* stones the order captures that the view still shows (an order
+                            that needs no late removal fits the view better) */
+    int inversions;      /* pairs of moves in the reverse of the order the camera first
+                            saw their stones (stn_view_t.first_t, between hands) */
     int dist;            /* sum of distances between consecutive moves */
 } trk_score_t;
 
@@ -532,12 +536,39 @@ static int trk_better(const trk_score_t *a, const trk_score_t *b)
         return a->voids < b->voids;
     if (a->unexplained != b->unexplained)
         return a->unexplained < b->unexplained;
+    if (a->late != b->late)
+        return a->late < b->late;
+    if (a->inversions != b->inversions)
+        return a->inversions < b->inversions;
     return a->dist < b->dist;
 }
 
 static int trk_same_fit(const trk_score_t *a, const trk_score_t *b)
 {
-    return a->over == b->over && a->voids == b->voids && a->unexplained == b->unexplained;
+    return a->over == b->over && a->voids == b->voids && a->unexplained == b->unexplained &&
+           a->late == b->late && a->inversions == b->inversions;
+}
+
+/* The view's evidence on an order: captured stones still seen, and pairs of steps whose
+ * stones the camera first saw in the other order (stones seen between hands). */
+static void trk_view_fit(const stn_track_t *k, const stn_view_t *v, const trk_step_t *steps,
+                         int n, const trk_run_t *run, trk_score_t *sc)
+{
+    sc->late = sc->inversions = 0;
+    if (!v)
+        return;
+    for (int i = 0; i < k->size * k->size; i++) {
+        int p = trk_pt(k->size, i);
+        if (run->captured[p] && v->color[i] != GO_EMPTY && v->color[i] != STN_UNKNOWN)
+            sc->late++;
+    }
+    for (int i = 0; i < n; i++)
+        for (int j = i + 1; j < n; j++) {
+            float a = v->first_t[GO_Y(steps[i].p) * k->size + GO_X(steps[i].p)];
+            float b = v->first_t[GO_Y(steps[j].p) * k->size + GO_X(steps[j].p)];
+            if (a >= 0 && b >= 0 && a > b + 0.05f)
+                sc->inversions++;
+        }
 }
 
 /* Next lexicographic permutation of idx[0..n); 0 when it wrapped to the first. */
@@ -576,7 +607,7 @@ typedef struct trk_plan {
  * side to move while both colours last (the rest is out of turn). Returns 0 or
  * GO_ENOMEM (an allocation failed in a trial: no order is chosen; the game unchanged). */
 static int trk_search_orders(stn_track_t *k, const trk_diff_t *d, const trk_add_t *adds,
-                              int na, trk_plan_t *best)
+                              int na, const stn_view_t *v, trk_plan_t *best)
 {
     go_color_t t = go_game_turn(k->g);
     int T[TRK_NPTS], O[TRK_NPTS], nt = 0, no = 0;
@@ -652,6 +683,7 @@ static int trk_search_orders(stn_track_t *k, const trk_diff_t *d, const trk_add_
                 return GO_ENOMEM;
             }
             sc.unexplained = trk_unexplained(d, steps, na, run, NULL);
+            trk_view_fit(k, v, steps, na, run, &sc);
             best->norders++;
             if (best->norders == 1 || trk_better(&sc, &best->score)) {
                 if (best->norders > 1 && trk_same_fit(&sc, &best->score))
@@ -690,7 +722,7 @@ static int trk_perfect(const trk_plan_t *p)
 static int trk_search(stn_track_t *k, const trk_diff_t *d, const trk_add_t *adds, int na,
                        const stn_view_t *v, trk_plan_t *best)
 {
-    int rc = trk_search_orders(k, d, adds, na, best);
+    int rc = trk_search_orders(k, d, adds, na, v, best);
     best->hidden = 0;
     if (rc != GO_OK)
         return rc;
@@ -759,7 +791,7 @@ static int trk_search(stn_track_t *k, const trk_diff_t *d, const trk_add_t *adds
             memcpy(a2, adds, sizeof *a2 * (size_t)na);
             a2[na].p = cand[c];
             a2[na].c = hc;
-            if ((rc = trk_search_orders(k, d, a2, na + 1, p2)) != GO_OK)
+            if ((rc = trk_search_orders(k, d, a2, na + 1, v, p2)) != GO_OK)
                 break;
             if (p2->n != na + 1 || !trk_perfect(p2))
                 continue;
