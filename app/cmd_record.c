@@ -56,6 +56,7 @@
 #include "calib/cal_profile.h"
 #include "capture/cap_source.h"
 #include "rules/go_session.h"
+#include "station/stn_align.h"
 #include "vision/vis.h"
 
 static const char usage_text[] =
@@ -81,7 +82,13 @@ static const char usage_text[] =
     "                     a camera always hands on its newest frame)\n"
     "  --decode-min WxH   JPEG frames (a folder, an MJPEG camera): decode at 1/2, 1/4 or\n"
     "                     1/8 size while at least WxH (default 960x540; 0x0: full size)\n"
-    "  --resume FILE      continue the game recorded in FILE (its settings win)\n"
+    "  --resume FILE      continue the game recorded in FILE (its settings win); the\n"
+    "                     new moves' frame numbers and times (KF[]) continue after the\n"
+    "                     record's last move unless --start-frame is given\n"
+    "  --start-frame N    a file or folder: begin at frame N of the source (frames before\n"
+    "                     it are read past, not looked at); frame numbers and times are the\n"
+    "                     source's (resume the footage where the record stopped: the last\n"
+    "                     move's KF[] frame + 1)\n"
     "  --time SPEC        time control: comma-separated KEY=VALUE items\n"
     "                       main=DUR       main time per side (alone: absolute time)\n"
     "                       byoyomi=NxDUR  Japanese byo-yomi: N periods of DUR\n"
@@ -107,6 +114,7 @@ typedef struct rec_opts {
     const char *input, *sgf, *rules, *black, *white, *calib, *serve, *resume, *time, *speak;
     double fps, stable_s, analyse_fps;
     int size, komi2, komi_set, handicap, json, realtime, min_w, min_h;
+    long long start_frame;   /* --start-frame N, or -1 */
 } rec_opts_t;
 
 static cap_source_t *volatile g_src;
@@ -169,6 +177,7 @@ static int parse_opts(int argc, char **argv, rec_opts_t *o)
     o->min_w = 960;
     o->min_h = 540;
     o->rules = "chinese";
+    o->start_frame = -1;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (!strcmp(a, "--help") || !strcmp(a, "-h"))
@@ -181,7 +190,8 @@ static int parse_opts(int argc, char **argv, rec_opts_t *o)
                                                "--komi", "--handicap", "--black", "--white",
                                                "--calib", "--serve", "--format", "--resume",
                                                "--time", "--stable", "--analyse-fps",
-                                               "--decode-min", "--speak", NULL };
+                                               "--decode-min", "--speak", "--start-frame",
+                                               NULL };
         const char *val = NULL;
         char name[32] = "";
         for (int k = 0; withval[k]; k++) {
@@ -275,6 +285,14 @@ static int parse_opts(int argc, char **argv, rec_opts_t *o)
             o->json = !strcmp(val, "json");
         } else if (!strcmp(name, "--resume")) {
             o->resume = val;
+        } else if (!strcmp(name, "--start-frame")) {
+            char *end;
+            errno = 0;
+            o->start_frame = strtoll(val, &end, 10);
+            if (end == val || *end || errno || o->start_frame < 0) {
+                cli_error("record", "--start-frame: '%s' is not a frame number (0 or more)", val);
+                return -1;
+            }
         } else if (!strcmp(name, "--time")) {
             o->time = val;
         } else if (!strcmp(name, "--speak")) {
@@ -335,6 +353,13 @@ typedef struct run {
     uint64_t frames, detects, transient;
     double last_frame_pub;
     int last_sgf_moves;
+    int sig_stale[3];              /* per seat: a reading play went on past (sig_get) */
+    int resign_wait;               /* a resignation signal waits for REC_RESIGN_HOLD_S */
+    int resign_force;              /* the footage ended with it there: it stands */
+    int align_refused;             /* detections refused in a row by realign() */
+    double align_since;            /* the first of them */
+    uint64_t frame_off;            /* --resume: added to the source's frame numbers ... */
+    double t_off;                  /* ... and times, so the record's KF[] continue */
 } run_t;
 
 static void print_events(run_t *u)
@@ -485,18 +510,65 @@ static void undo_signal_moves(run_t *u, int seat, double t)
     }
 }
 
-/* The end signals changed: a resignation (own colour) or the end by agreement (both). */
+/* A corner's reading, unless play went on past it (stale, below): a stone, a bowl or a
+ * shadow that stays beside the board while the players keep playing is no signal. */
+static int sig_get(run_t *u, int seat)
+{
+    int r = rec_signal_get(&u->sig, seat);
+    if (u->sig_stale[seat] && r != u->sig_stale[seat])
+        u->sig_stale[seat] = 0;   /* the corner changed since: read it again */
+    return u->sig_stale[seat] ? REC_SIG_NONE : r;
+}
+
+/* A move was recorded: a corner reading something then (and the move not at that corner:
+ * a signal stone read as a move, undo_signal_moves) was no signal: play goes on. */
+static void signals_after_move(run_t *u, double t)
+{
+    if (!u->sig_ready || !u->r.stn)
+        return;
+    const go_game_t *g = stn_game(u->r.stn);
+    int n = go_game_move_count(g);
+    const go_move_t *m = n > 0 ? go_game_move(g, n - 1) : NULL;
+    for (int seat = 1; seat <= 2; seat++) {
+        int r = rec_signal_get(&u->sig, seat);
+        if (r == REC_SIG_NONE || u->sig_stale[seat] == r)
+            continue;
+        if (m && m->kind == GO_MOVE_PLAY &&
+            rec_signal_near(&u->sig, seat, GO_X(m->point), GO_Y(m->point), 1))
+            continue;
+        u->sig_stale[seat] = r;
+        u->resign_wait = 0;
+        rec_print_note(&u->r, "signal", t, "signal: play goes on: what lies beside %s's corner "
+                       "is no signal", seat == 1 ? "Black" : "White");
+    }
+}
+
+/* The end signals changed: a resignation (own colour, held REC_RESIGN_HOLD_S) or the end
+ * by agreement (both). Also called on every frame while a resignation waits. */
+#define REC_RESIGN_HOLD_S 2.0
 static void on_signals(run_t *u, double t)
 {
     if (u->r.phase != 0 || !u->r.stn)
         return;
     const go_game_t *g = stn_game(u->r.stn);
-    int sb = rec_signal_get(&u->sig, 1), sw = rec_signal_get(&u->sig, 2);
-    for (int seat = 1; seat <= 2; seat++)
-        if (rec_signal_get(&u->sig, seat) != REC_SIG_NONE)
+    int sb = sig_get(u, 1), sw = sig_get(u, 2);
+    int waiting = u->resign_wait;
+    u->resign_wait = 0;
+    for (int seat = 1; seat <= 2 && !waiting; seat++)
+        if (sig_get(u, seat) != REC_SIG_NONE)
             undo_signal_moves(u, seat, t);
     if (sb == REC_SIG_BLACK || sw == REC_SIG_WHITE) {
         go_color_t c = sb == REC_SIG_BLACK ? GO_BLACK : GO_WHITE;
+        /* a resignation ends the game for good: the stones must stay a while (a hand's
+         * highlight, a bowl pushed past the corner do not) */
+        if (t - u->sig.corner[c == GO_BLACK ? 1 : 2].confirmed_since < REC_RESIGN_HOLD_S &&
+            !u->resign_force) {
+            if (!waiting)
+                rec_print_note(&u->r, "signal", t, "signal: %s's own colour beside his corner: "
+                               "a resignation if it stays", c == GO_BLACK ? "Black" : "White");
+            u->resign_wait = 1;
+            return;
+        }
         rec_print_note(&u->r, "signal", t, "signal: %s put his own stone beside the board: "
                        "resignation", c == GO_BLACK ? "Black" : "White");
         if (!go_game_over(g) && stn_resign(u->r.stn, c, t) == GO_OK)
@@ -748,6 +820,106 @@ static void clock_tick(run_t *u, double t)
     u->r.dirty = 1;
 }
 
+/* A board found (again, or on a resumed game) is turned to the game's position before
+ * its snapshot is believed (station/stn_align.h): the grid under the symmetry (or shift)
+ * that agrees with the record, the snapshot too. 1: go on with u->geom and *snap;
+ * 0: it disagrees with the record (a misread under an arm, another board): keep looking.
+ * After REALIGN_GIVE_UP_S of disagreeing, the best fit is taken anyway (the station then
+ * reports what must be restored; a bulk change is refused there). */
+#define REALIGN_GIVE_UP_S 30.0
+static int realign(run_t *u, const cvb_image_t *img, vis_snapshot_t *snap, double t)
+{
+    if (!u->r.stn)
+        return 1;
+    const go_game_t *g = stn_game(u->r.stn);
+    if (go_game_board(g)->size != snap->size || snap->board_lost)
+        return 1;
+    go_point_t pend[GO_MAX_SIZE * GO_MAX_SIZE];
+    int np = stn_track_pending(stn_tracker(u->r.stn), pend, GO_MAX_SIZE * GO_MAX_SIZE);
+    if (np > GO_MAX_SIZE * GO_MAX_SIZE)
+        np = GO_MAX_SIZE * GO_MAX_SIZE;
+    stn_align_t a;
+    if (stn_align_find(g, pend, np, snap, u->scfg.stab.min_conf, STN_ALIGN_MAX_SHIFT, &a) != GO_OK)
+        return 1;
+    if (!a.accept) {
+        if (u->align_refused == 0)
+            u->align_since = t;
+        u->align_refused++;
+        if (t - u->align_since < REALIGN_GIVE_UP_S || a.seen * 2 < a.stones) {
+            if (u->align_refused == 1)
+                rec_print_note(&u->r, "board", t, "board: found, but it disagrees with the record "
+                               "(%d points of %d stones, %d seen): still looking", a.mismatch,
+                               a.stones, a.seen);
+            return 0;
+        }
+        rec_print_note(&u->r, "board", t, "board: disagrees with the record for %.0f s: taken "
+                       "as it is (%d points differ)", t - u->align_since, a.mismatch);
+    }
+    u->align_refused = 0;
+    if (stn_align_is_identity(&a))
+        return 1;
+    /* the grid turned to the record: H' = H * M (game coordinates -> the detected grid's) */
+    double m[6], H2[9];
+    stn_align_affine(&a, snap->size, m);
+    const double M[9] = { m[0], m[1], m[2], m[3], m[4], m[5], 0, 0, 1 };
+    for (int r = 0; r < 3; r++)
+        for (int c = 0; c < 3; c++)
+            H2[r * 3 + c] = u->geom.H[r * 3 + 0] * M[0 * 3 + c] + u->geom.H[r * 3 + 1] * M[1 * 3 + c] +
+                            u->geom.H[r * 3 + 2] * M[2 * 3 + c];
+    if (H2[8] != 0)
+        for (int k = 0; k < 9; k++)
+            H2[k] /= H2[8];
+    vis_geom_t ng;
+    if (vis_geom_from_h(H2, snap->size, u->geom.img_w, u->geom.img_h, &ng) != VIS_OK)
+        return 0;
+    int S = snap->size;
+    for (int y = 0; y < S; y++)   /* the refined points where the old grid had them */
+        for (int x = 0; x < S; x++) {
+            int j = stn_align_map(&a, S, x, y);
+            if (j >= 0) {
+                ng.px[y * S + x] = u->geom.px[j];
+                ng.py[y * S + x] = u->geom.py[j];
+                ng.radius[y * S + x] = u->geom.radius[j];
+            }
+        }
+    static const int cx[4] = { 0, 1, 1, 0 }, cy[4] = { 0, 0, 1, 1 };
+    for (int k = 0; k < 4; k++) {
+        int i = cy[k] * (S - 1) * S + cx[k] * (S - 1);
+        ng.corners[k][0] = ng.px[i];
+        ng.corners[k][1] = ng.py[i];
+    }
+    vis_snapshot_t turned;
+    if (a.dx || a.dy) {
+        /* a line the detection did not take is now the edge: fit the lines again (the
+         * homography alone misses the lens's bend there) and read the board again */
+        vis_geom_t rg = ng;
+        if (vis_refine(img, &rg) == VIS_OK)
+            ng = rg;
+        u->geom = ng;
+        if (vis_classify(img, &u->geom, &u->vcfg, &turned) == VIS_OK) {
+            turned.frame = snap->frame;
+            turned.t = snap->t;
+        } else {
+            stn_align_snapshot(&a, snap, &turned);
+        }
+    } else {
+        u->geom = ng;
+        stn_align_snapshot(&a, snap, &turned);
+    }
+    *snap = turned;
+    static const char *const names[8] = { "as found", "turned a quarter", "turned half",
+                                          "turned three quarters", "mirrored",
+                                          "turned a quarter and mirrored",
+                                          "turned half and mirrored",
+                                          "turned three quarters and mirrored" };
+    char shift[48] = "";
+    if (a.dx || a.dy)
+        snprintf(shift, sizeof shift, ", shifted %+d,%+d lines", a.dx, a.dy);
+    rec_print_note(&u->r, "board", t, "board: %s%s: aligned with the record (%d of %d stones "
+                   "agree, %d points differ)", names[a.sym], shift, a.agree, a.stones, a.mismatch);
+    return 1;
+}
+
 /* One frame through vision, the station, the signals and the count. */
 static int on_frame(run_t *u, const cap_frame_t *f)
 {
@@ -778,10 +950,15 @@ static int on_frame(run_t *u, const cap_frame_t *f)
             publish(u, NULL, NULL, 0);
             return 0;
         }
-        u->have_geom = 1;
-        fresh = 1;
         snap.frame = f->index;
         snap.t = f->t;
+        if (!realign(u, &f->img, &snap, f->t)) {
+            clock_tick(u, f->t);   /* not the game's board yet: keep looking */
+            publish(u, NULL, NULL, 0);
+            return 0;
+        }
+        u->have_geom = 1;
+        fresh = 1;
         if (!u->ever_found)
             rec_print_note(&u->r, "board", f->t, "board: %dx%d found", u->geom.size,
                            u->geom.size);
@@ -803,9 +980,12 @@ static int on_frame(run_t *u, const cap_frame_t *f)
         int phase0 = u->r.phase;
         if (phase0 == 0)
             gate(u, &snap);
+        int nm0 = go_game_move_count(stn_game(u->r.stn));
         int n = stn_feed(u->r.stn, &snap);
         if (n > 0) {
             print_events(u);
+            if (phase0 == 0 && go_game_move_count(stn_game(u->r.stn)) > nm0)
+                signals_after_move(u, f->t);
             if (phase0 == 1)
                 count_line(u, "the board now");
         }
@@ -828,7 +1008,7 @@ static int on_frame(run_t *u, const cap_frame_t *f)
         }
         if (u->sig_ready && !u->sig.have_ref && !snap.occluder)
             rec_signal_reference(&u->sig, &f->img, &u->geom);
-        else if (u->sig_ready && signal_feed(u, &f->img, &snap, f->t))
+        else if (u->sig_ready && (signal_feed(u, &f->img, &snap, f->t) || u->resign_wait))
             on_signals(u, f->t);
     }
     double t3 = cpu_s();
@@ -837,6 +1017,37 @@ static int on_frame(run_t *u, const cap_frame_t *f)
     publish(u, &f->img, &snap, 0);
     u->tm_web += cpu_s() - t3;
     return 0;
+}
+
+/* --resume without --start-frame: the new frames are numbered (and timed) after the
+ * record's last move (its KF[]), so the resumed record's frames keep increasing. */
+static void resume_offsets(run_t *u, cap_source_t **src)
+{
+    if (u->o.start_frame >= 0)
+        return;   /* the source's own numbers: the caller says where it resumes */
+    const stn_track_t *k = stn_tracker(u->r.stn);
+    int n = go_game_move_count(stn_game(u->r.stn));
+    uint64_t last = 0;
+    double t = 0;
+    int any = 0;
+    for (int i = 0; i < n; i++) {
+        const stn_move_info_t *mi = stn_track_info(k, i);
+        if (mi && (mi->frame > 0 || mi->t > 0)) {
+            any = 1;
+            if (mi->frame > last)
+                last = mi->frame;
+            if (mi->t > t)
+                t = mi->t;
+        }
+    }
+    if (!any)
+        return;
+    cap_info_t info;
+    memset(&info, 0, sizeof info);
+    cap_source_info(*src, &info);
+    double fps = info.fps > 0 ? info.fps : u->o.fps;
+    u->frame_off = last + 1;
+    u->t_off = t + 1.0 / fps;
 }
 
 static void print_stats(run_t *u, double wall, double footage)
@@ -946,9 +1157,11 @@ int cmd_record(int argc, char **argv)
     if (u->o.resume || u->o.size) {
         if (create_station(u, u->o.size ? u->o.size : 19))
             goto done;
-        if (u->o.resume)
+        if (u->o.resume) {
             rec_print_note(&u->r, "resume", -1, "resumed %s: %d moves", u->o.resume,
                            go_game_move_count(stn_game(u->r.stn)));
+            resume_offsets(u, &src);
+        }
     }
     if (u->o.serve) {
         char addr[128];
@@ -984,7 +1197,7 @@ int cmd_record(int argc, char **argv)
     memset(&info, 0, sizeof info);
     cap_source_info(src, &info);
     int live = info.kind == CAP_KIND_CAMERA;
-    double wall0 = now_s(), footage = 0;
+    double wall0 = now_s(), footage = 0, footage0 = 0;
     int lost_said = 0;
     code = 0;
     while (!g_stop) {
@@ -1006,8 +1219,14 @@ int cmd_record(int argc, char **argv)
             rec_print_note(&u->r, "camera", -1, "camera: back");
             lost_said = 0;
         }
+        if (u->o.start_frame > 0 && !live && f.index < (uint64_t)u->o.start_frame) {
+            footage0 = f.t;   /* before --start-frame: read past, not looked at */
+            continue;
+        }
         u->frames++;
-        footage = f.t;
+        footage = f.t - footage0;
+        f.index += u->frame_off;
+        f.t += u->t_off;
         pthread_mutex_lock(&u->r.mu);
         u->r.t_now = f.t;
         int frc = on_frame(u, &f);
@@ -1019,6 +1238,11 @@ int cmd_record(int argc, char **argv)
     }
     double wall = now_s() - wall0;
     pthread_mutex_lock(&u->r.mu);
+    if (code == 0 && u->resign_wait) {
+        /* a file or folder ended with the stones still there: nobody took them back */
+        u->resign_force = 1;
+        on_signals(u, u->r.t_now);
+    }
     if (code == 0 && u->r.phase == 1 && (!live || !u->r.web)) {
         /* a file run, or no console to accept with: nobody can confirm the count */
         rec_print_note(&u->r, "count", -1, "count: %s: the marking is accepted automatically",

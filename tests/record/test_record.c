@@ -801,10 +801,27 @@ static void test_record_serve(void **state)
     assert_int_equal(WEXITSTATUS(status), 0);
 }
 
+/* The frame of each move node of an SGF (KF[frame:t:t_hand]), in order; -1 where a move
+ * has none. Returns the number of moves (as sgf_moves counts them). */
+static int sgf_move_frames(const char *sgf, long *frames, int max)
+{
+    int n = 0;
+    for (const char *c = sgf; *c && n < max; c++) {
+        if (*c != ';' || (c[1] != 'B' && c[1] != 'W') || c[2] != '[')
+            continue;
+        const char *end = strchr(c + 1, ';');
+        const char *kf = strstr(c + 1, "KF[");
+        frames[n++] = kf && (!end || kf < end) ? strtol(kf + 3, NULL, 10) : -1;
+    }
+    return n;
+}
+
 /* The real frame sequence of ../shared/data (gomrade_testing_sequence_0..11, a game filmed
- * by a fixed camera, one photo per position; each photo is shown for 4 frames): after
- * replaying the record, the position is the last photo's truth, and every stone placed
- * between photos is one recorded move. */
+ * by a fixed camera, one photo per position; each photo is shown for 4 frames at 4 fps):
+ * each move is recorded while its photo is shown, in the colour and at the point the
+ * photo's truth has, the position after each photo's moves is that photo's truth, and no
+ * referee call is made (three white stones appear together between two photos: no two
+ * moves in a row). */
 static void test_record_gomrade_sequence(void **state)
 {
     (void)state;
@@ -821,9 +838,11 @@ static void test_record_gomrade_sequence(void **state)
             assert_int_equal(symlink(img, link), 0);
         }
     static char rec[512][4];
+    static long frames[512];
     char *sgf = NULL;
     int nrec = record_footage("gomrade", "--size 19 --fps 4", rec, 512, &sgf);
-    (void)sgf;
+    assert_int_equal(sgf_move_frames(sgf, frames, 512), nrec);
+    assert_null(strstr(sgf, "twice in a row"));
     /* the truth of each photo: 19 rows of ". B W" */
     static char truth[12][19][19];
     int placed = 0;
@@ -844,28 +863,44 @@ static void test_record_gomrade_sequence(void **state)
                 for (int x = 0; x < 19; x++)
                     placed += truth[i][y][x] != '.' && truth[i][y][x] != truth[i - 1][y][x];
     }
-    assert_int_equal(nrec, placed);
     go_game_t *g = go_game_create(19, NULL);
     assert_non_null(g);
-    for (int i = 0; i < nrec; i++) {
-        int p = go_point_from_sgf(19, rec[i] + 1, (int)strlen(rec[i] + 1));
-        go_color_t c = rec[i][0] == 'B' ? GO_BLACK : GO_WHITE;
-        if (p <= 0 || go_game_play_tolerant(g, c, p, NULL) != GO_OK) {
-            go_game_destroy(g);
-            fail_msg("move %d (%s) cannot be replayed", i + 1, rec[i]);
+    int m = 0, wrong = 0, bad = 0;
+    for (int photo = 0; photo < 12; photo++) {
+        for (; m < nrec && frames[m] >= 0 && frames[m] / 4 <= photo; m++) {
+            int p = go_point_from_sgf(19, rec[m] + 1, (int)strlen(rec[m] + 1));
+            go_color_t c = rec[m][0] == 'B' ? GO_BLACK : GO_WHITE;
+            if (p <= 0 || go_game_play_tolerant(g, c, p, NULL) != GO_OK) {
+                go_game_destroy(g);
+                fail_msg("move %d (%s) cannot be replayed", m + 1, rec[m]);
+            }
+            /* a stone of this photo, new since the one before, of the colour recorded */
+            char want = truth[photo][GO_Y(p)][GO_X(p)];
+            if (photo == 0 || want != rec[m][0] || truth[photo - 1][GO_Y(p)][GO_X(p)] == want) {
+                print_message("move %d %s (frame %ld): photo %d has no new %c stone there\n",
+                              m + 1, rec[m], frames[m], photo, rec[m][0]);
+                bad++;
+            }
         }
+        const go_board_t *b = go_game_board(g);
+        for (int y = 0; y < 19; y++)
+            for (int x = 0; x < 19; x++) {
+                int c = b->color[GO_PT(x, y)];
+                char want = truth[photo][y][x];
+                if ((c == GO_BLACK ? 'B' : c == GO_WHITE ? 'W' : '.') != want) {
+                    print_message("after photo %d: %c%c is %c, the photo has %c\n", photo,
+                                  'a' + x, 'a' + y, c == GO_BLACK ? 'B' : c == GO_WHITE ? 'W' : '.',
+                                  want);
+                    wrong++;
+                }
+            }
     }
-    const go_board_t *b = go_game_board(g);
-    int wrong = 0;
-    for (int y = 0; y < 19; y++)
-        for (int x = 0; x < 19; x++) {
-            int c = b->color[GO_PT(x, y)];
-            char want = truth[11][y][x];
-            wrong += (c == GO_BLACK ? 'B' : c == GO_WHITE ? 'W' : '.') != want;
-        }
     go_game_destroy(g);
-    print_message("gomrade sequence: %d moves recorded, %d stones placed, %d points wrong\n",
-                  nrec, placed, wrong);
+    print_message("gomrade sequence: %d moves recorded, %d stones placed, %d moves wrong, "
+                  "%d point-photos wrong\n", nrec, placed, bad, wrong);
+    assert_int_equal(m, nrec);
+    assert_int_equal(nrec, placed);
+    assert_int_equal(bad, 0);
     assert_int_equal(wrong, 0);
 }
 

@@ -50,6 +50,7 @@ typedef struct rec {
     int n;
     mv_t m[MAXM];
     long last_frame;   /* KF[] frame of the last move, -1 when absent */
+    long frame[MAXM];  /* KF[] frame of each move, -1 when absent */
 } rec_t;
 
 /* Read the main line of an SGF file into *r (r->ok = 0 when it does not parse). */
@@ -83,6 +84,7 @@ static void read_record(const char *path, rec_t *r)
         }
         const char *kf = sgf_node_value(nd, "KF");
         r->last_frame = kf ? strtol(kf, NULL, 10) : -1;
+        r->frame[r->n - 1] = r->last_frame;
     }
     sgf_collection_destroy(c);
 }
@@ -122,6 +124,22 @@ static int match_prefix(const rec_t *src, const rec_t *got)
             return k;
     }
     return -1;
+}
+
+/* Copy file from to to. 0 or -1. */
+static int copy_file(const char *from, const char *to)
+{
+    FILE *a = fopen(from, "rb"), *b = a ? fopen(to, "wb") : NULL;
+    char buf[4096];
+    size_t n;
+    int rc = a && b ? 0 : -1;
+    while (rc == 0 && (n = fread(buf, 1, sizeof buf, a)) > 0)
+        rc = fwrite(buf, 1, n, b) == n ? 0 : -1;
+    if (a)
+        fclose(a);
+    if (b && fclose(b) != 0)
+        rc = -1;
+    return rc;
 }
 
 /* fork + exec argv with stdout/stderr to files; returns the pid. */
@@ -283,6 +301,10 @@ static void test_kill_then_resume(void **state)
     assert_true(k1 >= 0);
     assert_true(got->last_frame > 0);
 
+    char killed[4300];
+    snprintf(killed, sizeof killed, "%s/killed.sgf", tmp);
+    assert_int_equal(copy_file(sgf, killed), 0);
+
     /* 4. the rest of the footage: the frames after the last recorded move's frame */
     assert_int_equal(mkdir(rest, 0755), 0);
     DIR *d = opendir(frames);
@@ -319,6 +341,42 @@ static void test_kill_then_resume(void **state)
     assert_true(fin->ok);
     assert_int_equal(fin->n, MOVES);
     assert_int_equal(match_prefix(src, fin), k1);
+
+    /* the resumed moves' frames continue after the killed record's last one (they
+     * restarted at 0 once): the rest folder's frame i is the footage's last + 1 + i */
+    for (int i = got->n; i < fin->n; i++) {
+        print_message("move %d: frame %ld\n", i + 1, fin->frame[i]);
+        assert_true(fin->frame[i] > got->last_frame);
+        assert_true(fin->frame[i] >= fin->frame[i - 1]);
+    }
+
+    /* 6. again from the killed record, on the whole footage with --start-frame: the
+     * source's own frame numbers, the same moves at the same frames */
+    assert_int_equal(copy_file(killed, sgf), 0);
+    char sf[32];
+    snprintf(sf, sizeof sf, "%ld", got->last_frame + 1);
+    char *a3[] = { (char *)bin, "record", "--resume", sgf, "--input", frames, "--start-frame", sf,
+                   "--format", "json", NULL };
+    rc = wait_exit(spawn(a3, out2, err2));
+    if (rc != 0) {
+        dump(err2);
+        dump(out2);
+    }
+    assert_int_equal(rc, 0);
+    rec_t *fin2 = calloc(1, sizeof *fin2);
+    assert_non_null(fin2);
+    read_record(sgf, fin2);
+    print_message("resumed with --start-frame %s: %d moves\n", sf, fin2->n);
+    assert_true(fin2->ok);
+    assert_int_equal(fin2->n, MOVES);
+    assert_int_equal(match_prefix(src, fin2), k1);
+    /* (within the 3 frames between two looked at: --analyse-fps 10 of 30 fps footage
+     * counts its steps from the first frame handed on) */
+    for (int i = got->n; i < fin2->n; i++) {
+        assert_true(fin2->frame[i] > got->last_frame);
+        assert_true(labs(fin2->frame[i] - fin->frame[i]) <= 3);
+    }
+    free(fin2);
 
     rm_tree(tmp);
     free(src);
