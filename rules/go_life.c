@@ -373,7 +373,9 @@ static void pb_remove_chain(pb_t *b, int h)
 #ifndef GO_LIFE_NAKADE
 #define GO_LIFE_NAKADE 2
 #endif
+#ifndef GO_LIFE_NAKADE_GROUP
 #define GO_LIFE_NAKADE_GROUP 4
+#endif
 
 /* 1 when c at p (leaving its own chain with the single liberty last) leaves an adjacent
  * opponent chain of GO_LIFE_NAKADE_GROUP stones or more (a group that needs eyes; a
@@ -1157,7 +1159,12 @@ static int ko_dead_pass(const uint8_t *w, int size, go_life_result_t *res)
  * moving first. Otherwise (a race between weak groups, where the outside liberties of
  * both decide and the reader does not look) the chain is left to the playouts. */
 
+#ifndef GO_LIFE_READ_BUDGET
 #define GO_LIFE_READ_BUDGET 300
+#endif
+#ifndef GO_LIFE_AHEAD
+#define GO_LIFE_AHEAD 3   /* liberties ahead in a race that make a neighbour safe */
+#endif
 #ifndef GO_LIFE_NOREAD
 #define GO_LIFE_NOREAD 0   /* 1: no reading (for measuring what it brings) */
 #endif
@@ -1232,8 +1239,8 @@ static int tactical_dead(const uint8_t *w, int size, const uint8_t *uc, uint8_t 
              * chain's owner could capture by moving first (or that the reading cannot
              * settle) leaves the chain to the playouts */
             for (int i = 0; i < nadj && r == GO_READ_CAPTURED; i++) {
-                int a, q = adj[i], al = chain_libs(w, q, libs + 3);
-                if (uc[q] == GO_UC_ALIVE || al >= libs + 3)
+                int a, q = adj[i], al = chain_libs(w, q, libs + GO_LIFE_AHEAD);
+                if (uc[q] == GO_UC_ALIVE || al >= libs + GO_LIFE_AHEAD)
                     continue;   /* certainly alive, or far ahead in the race */
                 a = libs == 1 ? go_read_capture(w, size, q, 0, 0, GO_LIFE_READ_BUDGET)
                               : GO_READ_UNKNOWN;
