@@ -10,6 +10,7 @@
  * Developer switches: --verbosev / --verbosevv (accuracy: the features of wrong / all
  * points), VIS_VERBOSE=1 (footage: per frame), VIS_NOREFINE=1, VIS_WORK=N (detect).
  */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -144,12 +145,34 @@ static int accuracy(const char *data, int verbose)
     return 0;
 }
 
+/* Largest distance of a corner of g from the true corners c (TL, TR, BR, BL), in grid
+ * spacings, best of the 8 orders (automatic mode has no orientation). */
+static double grid_err(const vis_geom_t *g, double c[4][2])
+{
+    double per = 0;
+    for (int k = 0; k < 4; k++)
+        per += hypot(c[k][0] - c[(k + 1) % 4][0], c[k][1] - c[(k + 1) % 4][1]);
+    double sp = per / 4 / (g->size - 1), best = 1e9;
+    for (int rot = 0; rot < 4; rot++)
+        for (int flip = 0; flip < 2; flip++) {
+            double e = 0;
+            for (int k = 0; k < 4; k++) {
+                int q = flip ? (4 - k + rot) % 4 : (k + rot) % 4;
+                double d = hypot(g->corners[k][0] - c[q][0], g->corners[k][1] - c[q][1]);
+                e = d > e ? d : e;
+            }
+            best = e < best ? e : best;
+        }
+    return best / sp;
+}
+
 /* Rendered footage (render/, kifucam-render --still or frames): truth.txt gives per frame
  * the file, whether a hand is in view, the corners and the position shown. Scores frames
  * without hands, automatic mode (8 symmetries) and with the given corners (direct). */
 static int footage(int ndirs, char **dirs, int verbose)
 {
     acc_t aut = { 0 }, cor = { 0 };
+    int grid_right = 0;
     for (int d = 0; d < ndirs; d++) {
         char path[1200], *line = NULL;
         size_t cap = 0;
@@ -193,6 +216,10 @@ static int footage(int ndirs, char **dirs, int verbose)
             int wrong = rc ? size * size : vg_mistakes(&s, truth, size, 1);
             acc_add(&aut, size, wrong, !rc);
             double c[4][2];
+            double gerr = -1;
+            if (!rc && g.size == size && !vg_parse_corners(corners, c))
+                gerr = grid_err(&g, c);
+            grid_right += gerr >= 0 && gerr < 0.5;
             int w2 = size * size;
             if (!vg_parse_corners(corners, c) &&
                 !vis_geom_from_corners(c, size, img.w, img.h, &g) &&
@@ -201,8 +228,8 @@ static int footage(int ndirs, char **dirs, int verbose)
                 w2 = vg_mistakes(&s, truth, size, 0);
             acc_add(&cor, size, w2, 1);
             if (verbose)
-                printf("  %s/%s: auto %s %d wrong, corners %d wrong\n", dirs[d], file,
-                       rc ? "NOBOARD" : "found", wrong, w2);
+                printf("  %s/%s: auto %s %d wrong (grid off by %.2f spacings), corners %d "
+                       "wrong\n", dirs[d], file, rc ? "NOBOARD" : "found", wrong, gerr, w2);
             cvb_image_free(&img);
         }
         free(line);
@@ -210,6 +237,8 @@ static int footage(int ndirs, char **dirs, int verbose)
     }
     printf("rendered footage (render/, frames without hands):\n");
     acc_print("automatic (8 symmetries)", &aut);
+    printf("  %-28s %d of %d (every corner within half a spacing of the truth's)\n",
+           "automatic: grid right", grid_right, aut.boards);
     acc_print("given corners", &cor);
     return 0;
 }

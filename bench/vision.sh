@@ -28,6 +28,57 @@ if [ -n "$FRAME" ]; then
 else
   echo "SKIP: no frame to time without ../shared/data"
 fi
+# Cold board finding on rendered stills of real games (../shared/data/games/tygem, games
+# with at least 240 moves, 40 spread over the file): 24 nearly full boards after 250 moves seen from the
+# side (1280x720, seeds 701.., lights in turn), and 16 boards after 1 move at 640x360
+# (above/steep in turn, seeds 801..; what `kifucam record` first sees). Rendered once into
+# BUILD_DIR/bench-vision-find.
+KC="$BUILD/app/kifucam"
+if [ -x "$KC" ] && [ -d "$SHARED/data/games/tygem" ]; then
+  FIND="$BUILD/bench-vision-find"
+  mkdir -p "$FIND/games"
+  [ -f "$FIND/games/g40.sgf" ] || python3 - "$SHARED/data/games/tygem/Kifu2005-11.sgf" "$FIND/games" <<'EOF2'
+import sys, os
+text = open(sys.argv[1], encoding='utf-8', errors='replace').read()
+games, depth, start, inval, esc = [], 0, None, False, False
+for i, ch in enumerate(text):
+    if inval:
+        if esc: esc = False
+        elif ch == '\\': esc = True
+        elif ch == ']': inval = False
+        continue
+    if ch == '[': inval = True
+    elif ch == '(':
+        if depth == 0: start = i
+        depth += 1
+    elif ch == ')':
+        depth -= 1
+        if depth == 0 and start is not None:
+            g = text[start:i + 1]
+            if 'SZ[19]' in g and g.count(';B[') + g.count(';W[') >= 240 and 'AB[' not in g:
+                games.append(g)
+for k, g in enumerate(games[::max(1, len(games) // 40)][:40]):
+    open(os.path.join(sys.argv[2], "g%02d.sgf" % (k + 1)), 'w').write(g)
+EOF2
+  lights=(warm cool daylight uneven shadow blue green pink yellow)
+  for k in $(seq 1 24); do
+    d="$FIND/side/g$k"; g=$(printf "%s/games/g%02d.sgf" "$FIND" "$k")
+    [ -f "$d/truth.txt" ] || { mkdir -p "$FIND/side"; "$KC" render "$g" --out "$d" --view side --moves 250 \
+      --still --seed $((700 + k)) --light "${lights[$((k % 9))]}" >/dev/null 2>&1 || echo "render side $k failed"; }
+  done
+  for k in $(seq 1 16); do
+    d="$FIND/empty/g$k"; g=$(printf "%s/games/g%02d.sgf" "$FIND" "$((k + 24))")
+    view=above; [ $((k % 2)) -eq 0 ] && view=steep
+    [ -f "$d/truth.txt" ] || { mkdir -p "$FIND/empty"; "$KC" render "$g" --out "$d" --view $view \
+      --size 640x360 --moves 1 --still --seed $((800 + k)) >/dev/null 2>&1 || echo "render empty $k failed"; }
+  done
+  echo "== vision: cold board finding, 24 nearly full boards from the side (250 moves of real games)"
+  "$BIN" footage "$FIND"/side/g* | grep -v '^rendered'
+  echo "== vision: cold board finding, 16 boards after one move at 640x360 (above/steep)"
+  "$BIN" footage "$FIND"/empty/g* | grep 'grid right'
+else
+  echo "SKIP: board finding on rendered stills ($KC not built or no ../shared/data/games)"
+fi
 echo "== vision: hands over rendered footage (target: no covered point read as a stone,"
 echo "   no hand-free frame flagged)"
 RENDER="$BUILD/render/kifucam-render"

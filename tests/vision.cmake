@@ -6,6 +6,8 @@
 #                        lost (synthetic boards)
 #  vision_hands          hands over rendered footage (`kifucam render`): marked occluded,
 #                        never read as stones
+#  vision_detect_side    cold board finding on rendered stills: full boards from the side,
+#                        empty boards at 640x360 (`kifucam render` at test time)
 #  vision_golden_data    the shared photo sets are readable (skips visibly without them)
 #  vision_golden_<id>    one test per shared photo (automatic mode, 8 symmetries) and
 #  vision_golden_corners_<id>  per gomrade photo with trusted corners (direct), each held
@@ -17,6 +19,8 @@ kc_test(vision_track_shift SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/vision/test_track
 kc_test(vision_hands SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/vision/test_hands.c LIBS kc_vision kc_render)
 set_tests_properties(vision_unit PROPERTIES TIMEOUT 300)
 set_tests_properties(vision_hands PROPERTIES TIMEOUT 300)
+kc_test(vision_detect_side SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/vision/test_detect_side.c LIBS kc_vision kc_render m)
+set_tests_properties(vision_detect_side PROPERTIES TIMEOUT 300)
 
 # the per-image tests, generated from the index.tsv files when the data is there
 set(_kc_shared "$ENV{KIFUCAM_SHARED}")

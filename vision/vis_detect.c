@@ -678,7 +678,9 @@ static int pair_grid(const cvb_image_t *gray, const cvb_image_t *col, double sca
         if (size_hint && S != size_hint)
             continue;
         int nmax = nA > nB ? nA : nB;
-        if (!size_hint && (S > nmax + 3 || S < nmax - 4))
+        /* sizes near the pencil's length; a pencil longer than any board ran on over a
+         * table's regular grain: the largest size */
+        if (!size_hint && (S > nmax + 3 || S < nmax - 4) && !(S == 19 && nmax > 19))
             continue;
         for (int oa = -3; oa <= nA - S + 3; oa++)
             for (int ob = -3; ob <= nB - S + 3; ob++) {
@@ -1187,8 +1189,17 @@ static int lattice_grid(const cvb_image_t *gray, const cvb_image_t *full,
         for (int ob = j1 - S + 1; ob <= j0; ob++) {
             double T[9] = { 1, 0, oa, 0, 1, ob, 0, 0, 1 }, Hw[9];
             mat3_mul(Hc, T, Hw);
-            /* the grid must lie inside the picture; the lines left visible decide */
-            double sc = window_score(full, col, Hw, S, scale);
+            /* the grid must lie inside the picture; the lines left visible decide. The
+             * stones' centres stand above their points (a third of a spacing from the
+             * side): each window is judged at its best of 9 slides of 0.3 units */
+            double sc = -1e9;
+            for (int q = 0; q < 9; q++) {
+                double Ts[9] = { 1, 0, 0.3 * (q % 3 - 1), 0, 1, 0.3 * (q / 3 - 1), 0, 0, 1 }, Hs[9];
+                mat3_mul(Hw, Ts, Hs);
+                double v = window_score(full, col, Hs, S, scale);
+                if (v > sc)
+                    sc = v;
+            }
             if (sc <= -1) { /* too few lines visible to judge: inside the picture? */
                 int inside = 1;
                 for (int k = 0; k < 4 && inside; k++) {
@@ -1341,7 +1352,7 @@ static int detect_at(const cvb_image_t *img, const vis_config_t *cfg, int size_h
         double t3 = now_ms(), Hl[9];
         int Sl = 0, stones = 0;
         int rl = lattice_grid(&gray, &fullgray, img, scale, size_hint, Hl, &Sl, &stones);
-        if (!rl && (rc || stones >= 3 * Sl)) {
+        if (!rl && (rc || stones >= 3 * Sl || score < 0.4)) {
             memcpy(Hw, Hl, sizeof Hl);
             S = Sl;
             rc = VIS_OK;

@@ -37,25 +37,10 @@ static int cmp_f(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* Dark-disc centres: chamfer (3-4) distance to the nearest light pixel inside the mask of
- * pixels darker than thr, local maxima. Returns the count (at most max). */
-static int find_blobs(const cvb_image_t *g, const cvb_image_t *bh, blob_t *b, int max)
+/* Chamfer (3-4) distance of every nonzero cell of d (W x H) to the nearest zero cell, in
+ * place; with border_light the image border counts as zero. */
+static void chamfer(int *d, int W, int H, int border_light)
 {
-    int W = g->w, H = g->h, n = 0;
-    /* every cell is set by the first pass below; calloc so that the static analyser,
-     * which follows only a few loop iterations, does not take later reads as undefined */
-    int *d = calloc((size_t)W * H, sizeof(int));
-    if (!d)
-        return -1;
-    const int INF = 1 << 20;
-    for (int y = 0; y < H; y++)
-        for (int x = 0; x < W; x++)
-        {
-            /* dark against its surroundings: the closing (gray + black-hat) is the local
-             * background with the stones removed */
-            int v = g->data[(size_t)y * g->stride + x], h = bh->data[(size_t)y * bh->stride + x];
-            d[y * W + x] = (h > 20 && v < 0.55 * (v + h)) ? INF : 0;
-        }
     for (int y = 0; y < H; y++)
         for (int x = 0; x < W; x++) {
             int *p = &d[y * W + x];
@@ -71,8 +56,8 @@ static int find_blobs(const cvb_image_t *g, const cvb_image_t *bh, blob_t *b, in
                 if (x < W - 1 && d[(y - 1) * W + x + 1] + 4 < *p)
                     *p = d[(y - 1) * W + x + 1] + 4;
             }
-            if (x == 0 || y == 0 || x == W - 1 || y == H - 1)
-                *p = 3; /* the border counts as light */
+            if (border_light && (x == 0 || y == 0 || x == W - 1 || y == H - 1))
+                *p = 3;
         }
     for (int y = H - 1; y >= 0; y--)
         for (int x = W - 1; x >= 0; x--) {
@@ -90,6 +75,37 @@ static int find_blobs(const cvb_image_t *g, const cvb_image_t *bh, blob_t *b, in
                     *p = d[(y + 1) * W + x - 1] + 4;
             }
         }
+}
+
+/* Dark-disc centres: chamfer (3-4) distance to the nearest light pixel inside the mask of
+ * pixels darker than thr, local maxima. Returns the count (at most max). */
+static int find_blobs(const cvb_image_t *g, const cvb_image_t *bh, blob_t *b, int max)
+{
+    int W = g->w, H = g->h, n = 0;
+    /* every cell is set by the first pass below; calloc so that the static analyser,
+     * which follows only a few loop iterations, does not take later reads as undefined */
+    int *d = calloc((size_t)W * H, sizeof(int));
+    if (!d)
+        return -1;
+    const int INF = 1 << 20;
+    /* the dark mask, closed by CLOSE_R px: the band of specular highlight across a black
+     * stone (broad seen from the side) would split it into two discs */
+    const int CLOSE_R = 2;
+    for (int y = 0; y < H; y++)
+        for (int x = 0; x < W; x++)
+        {
+            /* dark against its surroundings: the closing (gray + black-hat) is the local
+             * background with the stones removed */
+            int v = g->data[(size_t)y * g->stride + x], h = bh->data[(size_t)y * bh->stride + x];
+            d[y * W + x] = (h > 20 && v < 0.55 * (v + h)) ? 0 : INF;
+        }
+    chamfer(d, W, H, 0); /* distance to the dark mask */
+    for (int k = 0; k < W * H; k++)
+        d[k] = d[k] <= 3 * CLOSE_R ? INF : 0; /* dilated mask */
+    chamfer(d, W, H, 0); /* distance to outside the dilated mask */
+    for (int k = 0; k < W * H; k++)
+        d[k] = d[k] > 3 * CLOSE_R ? INF : 0; /* closed mask */
+    chamfer(d, W, H, 1);
     for (int y = 2; y < H - 2 && n < max; y++)
         for (int x = 2; x < W - 2 && n < max; x++) {
             int v = d[y * W + x];
@@ -114,7 +130,137 @@ static int find_blobs(const cvb_image_t *g, const cvb_image_t *bh, blob_t *b, in
             n++;
         }
     free(d);
-    return n;
+    /* one centre per disc: touching stones merge into one dark region whose distance map
+     * has ridges with maxima between the stones; keep the strongest maximum within 1.5
+     * radii (stones touch at 2 radii, also foreshortened under a side view) */
+    for (int a = 0; a < n; a++)
+        for (int c = 0; c < n; c++) {
+            if (c == a || b[c].r < b[a].r || (b[c].r == b[a].r && c > a))
+                continue;
+            float dx = b[c].x - b[a].x, dy = b[c].y - b[a].y, rr = 1.5f * b[c].r;
+            if (dx * dx + dy * dy < rr * rr) {
+                b[a].set = -1; /* dropped */
+                break;
+            }
+        }
+    int m = 0;
+    for (int a = 0; a < n; a++)
+        if (b[a].set == 0)
+            b[m++] = b[a];
+    return m;
+}
+
+/* The lattice vectors of b[seed]: towards its nearest neighbour along each of the
+ * directions a1, a2 (radians), else the spacings sp1, sp2 along them. */
+static void seed_vectors(blob_t *b, int n, int seed, double a1, double a2, float sp1,
+                         float sp2, float sp)
+{
+    blob_t *sd = &b[seed];
+    float bu = 1e9f, bv = 1e9f;
+    sd->ux = (float)(sp1 * cos(a1));
+    sd->uy = (float)(sp1 * sin(a1));
+    sd->vx = (float)(sp2 * cos(a2));
+    sd->vy = (float)(sp2 * sin(a2));
+    for (int c = 0; c < n; c++) {
+        float dx = b[c].x - sd->x, dy = b[c].y - sd->y, dd = hypotf(dx, dy);
+        if (dd < 0.6f * sp || dd > 1.7f * sp)
+            continue;
+        double an = atan2(dy, dx);
+        float s1 = dx * cos(a1) + dy * sin(a1) < 0 ? -1.0f : 1.0f;
+        float s2 = dx * cos(a2) + dy * sin(a2) < 0 ? -1.0f : 1.0f;
+        if (fabs(sin(an - a1)) < 0.3 && dd < bu) {
+            bu = dd;
+            sd->ux = s1 * dx;
+            sd->uy = s1 * dy;
+        } else if (fabs(sin(an - a2)) < 0.3 && dd < bv) {
+            bv = dd;
+            sd->vx = s2 * dx;
+            sd->vy = s2 * dy;
+        }
+    }
+}
+
+/* Breadth-first walk from b[seed] (its ux..vy set): every disc found where a step of up
+ * to two lattice vectors predicts gets (i, j) and local vectors. Returns the count set. */
+static int walk_lattice(blob_t *b, int n, int seed, int *queue)
+{
+    for (int k = 0; k < n; k++)
+        b[k].set = 0;
+    int qh = 0, qt = 0;
+    b[seed].set = 1;
+    b[seed].i = 0;
+    b[seed].j = 0;
+    queue[qt++] = seed;
+    while (qh < qt) {
+        blob_t *s = &b[queue[qh++]];
+        for (int di = -2; di <= 2; di++)
+            for (int dj = -2; dj <= 2; dj++) {
+                if (!di && !dj)
+                    continue;
+                float px = s->x + di * s->ux + dj * s->vx, py = s->y + di * s->uy + dj * s->vy;
+                float lu = hypotf(s->ux, s->uy), lv = hypotf(s->vx, s->vy);
+                float tol = 0.28f * (lu < lv ? lu : lv) * (abs(di) + abs(dj) > 2 ? 0.8f : 1);
+                int best = -1;
+                float bd = tol;
+                for (int c = 0; c < n; c++) {
+                    float dd = hypotf(b[c].x - px, b[c].y - py);
+                    if (dd < bd) {
+                        bd = dd;
+                        best = c;
+                    }
+                }
+                if (best < 0 || b[best].set)
+                    continue;
+                blob_t *t = &b[best];
+                t->set = 1;
+                t->i = s->i + di;
+                t->j = s->j + dj;
+                /* local vectors: the parent's, corrected by what this step measured */
+                float ex = (t->x - s->x) - (di * s->ux + dj * s->vx);
+                float ey = (t->y - s->y) - (di * s->uy + dj * s->vy);
+                int steps = abs(di) + abs(dj);
+                t->ux = s->ux + (di ? ex / steps / di : 0);
+                t->uy = s->uy + (di ? ey / steps / di : 0);
+                t->vx = s->vx + (dj ? ex / steps / dj : 0);
+                t->vy = s->vy + (dj ? ey / steps / dj : 0);
+                if (qt < n)
+                    queue[qt++] = best;
+            }
+    }
+    return qt;
+}
+
+/* Fit H (labels -> centres) three times, dropping discs more than 0.3 sp off. 0 and
+ * *used on success, -1 when fewer than 12 stay. */
+static int fit_labels(blob_t *b, int n, float sp, double *src, double *dst, double Hc[9],
+                      int *used)
+{
+    int ok = 0;
+    for (int it = 0; it < 3; it++) {
+        int q = 0;
+        for (int k = 0; k < n; k++) {
+            if (!b[k].set)
+                continue;
+            if (ok) {
+                double x, y;
+                if (vis_homog_apply(Hc, b[k].i, b[k].j, &x, &y) ||
+                    hypot(x - b[k].x, y - b[k].y) > 0.3 * sp) {
+                    b[k].set = 0;
+                    continue;
+                }
+            }
+            src[2 * q] = b[k].i;
+            src[2 * q + 1] = b[k].j;
+            dst[2 * q] = b[k].x;
+            dst[2 * q + 1] = b[k].y;
+            q++;
+        }
+        if (q < 12 || vis_homog_fit(q, src, dst, Hc))
+            return -1;
+        ok = 1;
+        *used = q;
+    }
+    return 0;
 }
 
 int vis_lattice_find(const cvb_image_t *gray, double Hout[9], int *imin, int *imax,
@@ -208,29 +354,7 @@ int vis_lattice_find(const cvb_image_t *gray, double Hout[9], int *imin, int *im
     VTRACE("lattice: directions %d %d\n", p1, p2);
     if (p2 < 0 || sm[p2] <= 0)
         goto done;
-    /* seed: the stone with the most neighbours along the two directions */
     double a1 = p1 * M_PI / 180, a2 = p2 * M_PI / 180;
-    int seed = -1, seedn = 0;
-    for (int a = 0; a < n; a++) {
-        int cnt = 0;
-        for (int c = 0; c < n; c++) {
-            float dx = b[c].x - b[a].x, dy = b[c].y - b[a].y, dd = hypotf(dx, dy);
-            if (dd < lo || dd > hi)
-                continue;
-            double an = atan2(dy, dx);
-            if (fabs(sin(an - a1)) < 0.3 || fabs(sin(an - a2)) < 0.3)
-                cnt++;
-        }
-        if (cnt > seedn) {
-            seedn = cnt;
-            seed = a;
-        }
-    }
-    if (seed < 0 || seedn < 2)
-        goto done;
-    b[seed].set = 1;
-    b[seed].i = 0;
-    b[seed].j = 0;
     /* each direction's own spacing: the median length of the neighbour vectors along it */
     float sp1 = sp, sp2 = sp;
     {
@@ -263,84 +387,65 @@ int vis_lattice_find(const cvb_image_t *gray, double Hout[9], int *imin, int *im
     VTRACE("lattice: spacings %.1f %.1f\n", sp1, sp2);
     if (sp1 > sp2)
         sp = sp1;
-    b[seed].ux = (float)(sp1 * cos(a1));
-    b[seed].uy = (float)(sp1 * sin(a1));
-    b[seed].vx = (float)(sp2 * cos(a2));
-    b[seed].vy = (float)(sp2 * sin(a2));
-    int *queue = malloc(sizeof(int) * (size_t)n), qh = 0, qt = 0;
+    /* seeds: the stones with the most neighbours along the two directions, each with its
+     * own lattice vectors (the nearest neighbour along each direction: under a side view
+     * the columns fan out and the spacing shrinks with distance); the walk that labels
+     * the most stones wins */
+    enum { NSEED = 8 };
+    int seeds[NSEED], seedc[NSEED], ns = 0;
+    for (int a = 0; a < n; a++) {
+        int cnt = 0;
+        for (int c = 0; c < n; c++) {
+            float dx = b[c].x - b[a].x, dy = b[c].y - b[a].y, dd = hypotf(dx, dy);
+            if (dd < lo || dd > hi)
+                continue;
+            double an = atan2(dy, dx);
+            if (fabs(sin(an - a1)) < 0.3 || fabs(sin(an - a2)) < 0.3)
+                cnt++;
+        }
+        if (cnt < 2)
+            continue;
+        if (ns == NSEED && seedc[NSEED - 1] >= cnt)
+            continue;
+        int q = ns < NSEED ? ns++ : NSEED - 1;
+        seeds[q] = a;
+        seedc[q] = cnt;
+        for (; q > 0 && seedc[q] > seedc[q - 1]; q--) {
+            int t = seeds[q];
+            seeds[q] = seeds[q - 1];
+            seeds[q - 1] = t;
+            t = seedc[q];
+            seedc[q] = seedc[q - 1];
+            seedc[q - 1] = t;
+        }
+    }
+    if (!ns)
+        goto done;
+    int *queue = malloc(sizeof(int) * (size_t)n), best = 0;
     if (!queue)
         goto done;
-    queue[qt++] = seed;
-    while (qh < qt) {
-        blob_t *s = &b[queue[qh++]];
-        for (int di = -2; di <= 2; di++)
-            for (int dj = -2; dj <= 2; dj++) {
-                if (!di && !dj)
-                    continue;
-                float px = s->x + di * s->ux + dj * s->vx, py = s->y + di * s->uy + dj * s->vy;
-                float lu = hypotf(s->ux, s->uy), lv = hypotf(s->vx, s->vy);
-                float tol = 0.28f * (lu < lv ? lu : lv) * (abs(di) + abs(dj) > 2 ? 0.8f : 1);
-                int best = -1;
-                float bd = tol;
-                for (int c = 0; c < n; c++) {
-                    float dd = hypotf(b[c].x - px, b[c].y - py);
-                    if (dd < bd) {
-                        bd = dd;
-                        best = c;
-                    }
-                }
-                if (best < 0 || b[best].set)
-                    continue;
-                blob_t *t = &b[best];
-                t->set = 1;
-                t->i = s->i + di;
-                t->j = s->j + dj;
-                /* local vectors: the parent's, corrected by what this step measured */
-                float ex = (t->x - s->x) - (di * s->ux + dj * s->vx);
-                float ey = (t->y - s->y) - (di * s->uy + dj * s->vy);
-                int steps = abs(di) + abs(dj);
-                t->ux = s->ux + (di ? ex / steps / di : 0);
-                t->uy = s->uy + (di ? ey / steps / di : 0);
-                t->vx = s->vx + (dj ? ex / steps / dj : 0);
-                t->vy = s->vy + (dj ? ey / steps / dj : 0);
-                if (qt < n)
-                    queue[qt++] = best;
-            }
+    int bestcnt = 0;
+    for (int q = 0; q < ns; q++) {
+        seed_vectors(b, n, seeds[q], a1, a2, sp1, sp2, sp);
+        int got = walk_lattice(b, n, seeds[q], queue);
+        VTRACE("lattice: seed %d (%.0f,%.0f) %d neighbours: %d stones\n", q, b[seeds[q]].x,
+               b[seeds[q]].y, seedc[q], got);
+        if (got > bestcnt) {
+            bestcnt = got;
+            best = q;
+        }
     }
+    /* redo the best walk (the labels are per walk) */
+    seed_vectors(b, n, seeds[best], a1, a2, sp1, sp2, sp);
+    walk_lattice(b, n, seeds[best], queue);
     free(queue);
-    /* homography from coordinates to centres, twice, dropping poor fits */
-    double *src = malloc(sizeof(double) * 4 * (size_t)n), *dst;
+    /* homography from coordinates to centres, three times, dropping poor fits */
+    double *src = malloc(sizeof(double) * 4 * (size_t)n);
     if (!src)
         goto done;
-    dst = src + 2 * n;
     double Hc[9];
-    int ok = 0, used = 0;
-    for (int it = 0; it < 3; it++) {
-        int q = 0;
-        for (int k = 0; k < n; k++) {
-            if (!b[k].set)
-                continue;
-            if (ok) {
-                double x, y;
-                if (vis_homog_apply(Hc, b[k].i, b[k].j, &x, &y) ||
-                    hypot(x - b[k].x, y - b[k].y) > 0.3 * sp) {
-                    b[k].set = 0;
-                    continue;
-                }
-            }
-            src[2 * q] = b[k].i;
-            src[2 * q + 1] = b[k].j;
-            dst[2 * q] = b[k].x;
-            dst[2 * q + 1] = b[k].y;
-            q++;
-        }
-        if (q < 12 || vis_homog_fit(q, src, dst, Hc)) {
-            ok = 0;
-            break;
-        }
-        ok = 1;
-        used = q;
-    }
+    int used = 0;
+    int ok = !fit_labels(b, n, sp, src, src + 2 * n, Hc, &used);
     free(src);
     VTRACE("lattice: fit %d, %d stones\n", ok, used);
     if (!ok)
