@@ -7,7 +7,8 @@
  *       recorded margin come out, and the disagreements by cause.
  *       --boards 1 prints each shown game's counted board (see print_map); --playouts N
  *       overrides the proposal's playouts (agree and time); --ko-dead 1 applies the
- *       Japanese ko rule (bent four) whatever the rules.
+ *       Japanese ko rule (bent four) whatever the rules; --no-tax 1 counts the eyes of
+ *       groups in seki as territory (no seki tax), to measure that convention.
  *   bench_score map FILE...
  *       every game's counted board and result (japanese rules unless RU[]), for looking.
  *       --cmp LIST (SGF points of dead chains, e.g. GNU Go's) marks the stones where that
@@ -30,7 +31,7 @@
 
 typedef struct ctx {
     const char *mode;
-    long limit, show, n, boards, playouts, ko_dead;
+    long limit, show, n, boards, playouts, ko_dead, no_tax;
     const char *out;
     const char *cmp;       /* map: a dead list (SGF points, comma-separated) to compare */
     /* agree */
@@ -174,6 +175,8 @@ static int on_game(void *vctx, const sgf_node_t *root, int index, const char *ch
     if (!rep.rules_from_sgf)
         go_rules_preset(strcmp(cx->mode, "map") ? "korean" : "japanese", &rep.rules);
     rules = rep.rules;
+    if (cx->no_tax)
+        rules.tax = GO_TAX_NONE;   /* --no-tax: eyes of groups in seki count as territory */
     memset(&par, 0, sizeof par);
     par.komi2 = rep.komi2;
     par.handicap = rep.handicap;
@@ -309,6 +312,8 @@ int main(int argc, char **argv)
             cx.show = atol(argv[first + 1]);
         else if (!strcmp(argv[first], "--ko-dead"))
             cx.ko_dead = atol(argv[first + 1]);
+        else if (!strcmp(argv[first], "--no-tax"))
+            cx.no_tax = atol(argv[first + 1]);
         else if (!strcmp(argv[first], "--playouts"))
             cx.playouts = atol(argv[first + 1]);
         else if (!strcmp(argv[first], "--boards"))
