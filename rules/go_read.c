@@ -222,7 +222,7 @@ static int defend(reader_t *r, int depth)
                 }
             }
         }
-        for (int i = 0; i < nadj; i++) {
+        for (int i = 0; i < nadj && nmv < 16; i++) {
             int al[3], m = rd_libs(r, pos->col, adj[i], al, 3);
             if (m == 1)
                 add_move(mv, &nmv, al[0]);
