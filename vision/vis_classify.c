@@ -910,11 +910,16 @@ int vis_track_update(const cvb_image_t *img, vis_geom_t *geom, const vis_config_
      * a shift in board units) */
     vis_geom_t moved = *geom;
     int refined = 0;
-    double sumx = 0, sumy = 0;
+    double sumx = 0, sumy = 0, odx = 0, ody = 0; /* the lines' offset at moved */
+    int onx = 0, ony = 0;
     for (int it = 0; it < 3; it++) {
         double dx, dy, cx[3], cy[3];
         int nx, ny;
         grid_offset(img, &moved, &s, &dx, &dy, &nx, &ny, cx, cy);
+        odx = dx;
+        ody = dy;
+        onx = nx;
+        ony = ny;
         double lim = it ? 0.04 : cfg->track_shift;
         int mx = nx >= 4 && fabs(dx) > lim && fabs(sumx + dx) <= cfg->track_shift_max;
         int my = ny >= 4 && fabs(dy) > lim && fabs(sumy + dy) <= cfg->track_shift_max;
@@ -968,6 +973,10 @@ int vis_track_update(const cvb_image_t *img, vis_geom_t *geom, const vis_config_
         double rx, ry, cx[3], cy[3];
         int nx, ny;
         grid_offset(img, &moved, &s, &rx, &ry, &nx, &ny, cx, cy);
+        odx = rx;
+        ody = ry;
+        onx = nx;
+        ony = ny;
         if ((nx >= 4 && fabs(rx) > 0.2) || (ny >= 4 && fabs(ry) > 0.2)) {
             lost_snapshot(geom, snap);
             return VIS_OK;
@@ -986,11 +995,14 @@ int vis_track_update(const cvb_image_t *img, vis_geom_t *geom, const vis_config_
     if (nvis < ntot / 10 + 1) {
         lost = 1; /* next to nothing of the grid in sight: cannot tell it has not moved */
     } else if (fit < cfg->track_min_fit) {
-        /* a crowded board hides most lines: those between empty points must show */
+        /* a crowded board hides most lines, an arm's shadow and rim more: the lines
+         * between empty points must show, or be found in place in both directions by
+         * most of the profiles across them (a moved board puts them elsewhere) */
         double efit;
         int evis, etot;
         masked_fit(img, g, &s, 1, &efit, &evis, &etot);
-        lost = !(evis >= 8 && efit >= 0.6);
+        int in_place = onx >= 5 && ony >= 5 && fabs(odx) <= 0.15 && fabs(ody) <= 0.15;
+        lost = !(evis >= 8 && efit >= 0.6) && !in_place;
     }
     if (lost) {
         lost_snapshot(geom, snap);
