@@ -1123,7 +1123,8 @@ out:
 }
 
 /* Segments of the grid's lines seen as dark lines between board (full-size gray; Hw at
- * work scale). */
+ * work scale); seg_support's test, so that board finding does not move with the
+ * tracker's own line test (vis_line_support). */
 static int good_count(const cvb_image_t *full, const double Hw[9], int S, double scale)
 {
     double H[9];
@@ -1133,7 +1134,7 @@ static int good_count(const cvb_image_t *full, const double Hw[9], int S, double
     for (int dir = 0; dir < 2; dir++)
         for (int i = 0; i < S; i++) {
             int a, b, c;
-            vis_line_support(full, H, dir, i, 0, S - 1, &a, &b, &c);
+            seg_support(full, full, H, dir, i, 0, S - 1, NULL, NULL, &a, &b, &c);
             g += a;
         }
     return g;
