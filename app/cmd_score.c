@@ -6,7 +6,11 @@
  * or a comma-separated list of SGF points, each marking its whole chain), then
  * go_score_count under the rules (--rules, else RU[], else chinese) with the komi
  * (--komi, else KM[], else the rules'), the handicap (HA[] or the handicap stones), the
- * captures of the game and, for AGA, the passes.
+ * captures of the game and, for AGA, the passes. With --dead auto, an unfinished border (an empty region
+ * reaching both colours with a point 3 or more from every stone) is closed by estimate
+ * (go_score_params_t.open_borders), as an arbiter would: the text says so in a line
+ * "estimated: ..." and the JSON in "estimated" ({"black":N,"white":M,"points":[...]});
+ * a finished position counts exactly as before.
  * text: first line the RE[] result, then a breakdown (Chinese rules: also in stones).
  * Exit: 0 scored; 2 bad usage, unreadable or malformed file, bad point in the list.
  */
@@ -178,6 +182,11 @@ static void print_text(const go_rules_t *r, int komi2, int handicap, const go_bo
         }
         printf(" = %s\n", t[c - 1]);
     }
+    if (sc->open_regions)
+        printf("estimated: %d unfinished border%s closed by distance: Black %d, White %d "
+               "points counted by estimate\n", sc->open_regions,
+               sc->open_regions == 1 ? "" : "s", sc->side[GO_BLACK].estimated,
+               sc->side[GO_WHITE].estimated);
     if (sc->nseki_groups)
         printf("seki: %d chain%s\n", sc->nseki_groups, sc->nseki_groups == 1 ? "" : "s");
     if (area && !strcmp(r->name, "chinese")) {
@@ -288,6 +297,9 @@ int cmd_score(int argc, char **argv)
     par.handicap = rep.handicap;   /* HA[]: setup stones alone are no handicap */
     par.captures[GO_BLACK] = b->prisoners[GO_BLACK];
     par.captures[GO_WHITE] = b->prisoners[GO_WHITE];
+    /* with the station's proposal (--dead auto), an unfinished border is closed by
+     * estimate, and said so; a dead list given by hand counts exactly */
+    par.open_borders = !strcmp(dead, "auto");
     for (int i = 0; i < go_game_move_count(rep.game); i++) {
         const go_move_t *m = go_game_move(rep.game, i);
         if (m && m->kind == GO_MOVE_PASS && (m->color == GO_BLACK || m->color == GO_WHITE))
@@ -343,6 +355,13 @@ int cmd_score(int argc, char **argv)
         json_object_set_new(o, "dead", d);
         json_object_set_new(o, "seki", points_json(b, sc, GO_SP_SEKI));
         json_object_set_new(o, "dame", points_json(b, sc, GO_SP_DAME));
+        if (sc->open_regions) {
+            json_t *e = json_object();
+            json_object_set_new(e, "black", json_integer(sc->side[GO_BLACK].estimated));
+            json_object_set_new(e, "white", json_integer(sc->side[GO_WHITE].estimated));
+            json_object_set_new(e, "points", points_json(b, sc, GO_SP_EST));
+            json_object_set_new(o, "estimated", e);
+        }
         if (!strcmp(dead, "auto") && go_session_proposal(sess)) {
             const go_life_result_t *lr = go_session_proposal(sess);
             json_t *g = json_array();

@@ -8,7 +8,9 @@
  *       --boards 1 prints each shown game's counted board (see print_map); --playouts N
  *       overrides the proposal's playouts (agree and time); --ko-dead 1 applies the
  *       Japanese ko rule (bent four) whatever the rules; --no-tax 1 counts the eyes of
- *       groups in seki as territory (no seki tax), to measure that convention.
+ *       groups in seki as territory (no seki tax), to measure that convention;
+ *       --borders 0 counts unfinished borders exactly (default 1: closed by estimate,
+ *       go_score_params_t.open_borders, as `kifucam score --dead auto` counts).
  *   bench_score map FILE...
  *       every game's counted board and result (japanese rules unless RU[]), for looking.
  *       --cmp LIST (SGF points of dead chains, e.g. GNU Go's) marks the stones where that
@@ -31,7 +33,7 @@
 
 typedef struct ctx {
     const char *mode;
-    long limit, show, n, boards, playouts, ko_dead, no_tax;
+    long limit, show, n, boards, playouts, ko_dead, no_tax, borders;
     const char *out;
     const char *cmp;       /* map: a dead list (SGF points, comma-separated) to compare */
     /* agree */
@@ -180,6 +182,7 @@ static int on_game(void *vctx, const sgf_node_t *root, int index, const char *ch
     memset(&par, 0, sizeof par);
     par.komi2 = rep.komi2;
     par.handicap = rep.handicap;
+    par.open_borders = (int)cx->borders;
     {
         const go_board_t *b = go_game_board(rep.game);
         par.captures[GO_BLACK] = b->prisoners[GO_BLACK];
@@ -296,6 +299,7 @@ int main(int argc, char **argv)
     ctx_t cx;
     int first = 2;
     memset(&cx, 0, sizeof cx);
+    cx.borders = 1;
     cx.n = 200;
     if (argc < 3) {
         fprintf(stderr, "usage: bench_score agree|time|dump [--limit N] [--show K] [--n N] "
@@ -312,6 +316,8 @@ int main(int argc, char **argv)
             cx.show = atol(argv[first + 1]);
         else if (!strcmp(argv[first], "--ko-dead"))
             cx.ko_dead = atol(argv[first + 1]);
+        else if (!strcmp(argv[first], "--borders"))
+            cx.borders = atol(argv[first + 1]);
         else if (!strcmp(argv[first], "--no-tax"))
             cx.no_tax = atol(argv[first + 1]);
         else if (!strcmp(argv[first], "--playouts"))

@@ -120,6 +120,74 @@ void go_score_half_text(int v2, char *buf, size_t len)
         buf[0] = '\0';
 }
 
+#ifndef OPEN_DIST
+#define OPEN_DIST 3   /* an open border holds a point this far (through empty points) from
+                         every stone: dame between finished borders are 1 or 2 away */
+#endif
+
+/* Close the open borders of w (dead stones already off): estown[p] = the colour whose
+ * live stones are strictly nearer to the empty point p of an open region (see
+ * go_score_params_t.open_borders), 0 elsewhere; *nopen = open regions found. */
+static void estimate_borders(const uint8_t *w, int size, const int16_t *region,
+                             const uint8_t *rmask, const uint8_t *rseki, int nreg,
+                             uint8_t *estown, int *nopen)
+{
+    uint8_t open[GO_CELLS];
+    int16_t dist[2][GO_CELLS];
+    go_point_t queue[GO_CELLS];
+    int any = 0;
+    memset(estown, 0, GO_CELLS);
+    memset(open, 0, sizeof open);
+    for (int c = 0; c < 2; c++) {
+        uint8_t col = c ? GO_WHITE : GO_BLACK;
+        int qh = 0, qt = 0;
+        for (int i = 0; i < GO_CELLS; i++)
+            dist[c][i] = -1;
+        for (int y = 0; y < size; y++)
+            for (int x = 0; x < size; x++) {
+                int p = GO_PT(x, y);
+                if (w[p] == col) {
+                    dist[c][p] = 0;
+                    queue[qt++] = (go_point_t)p;
+                }
+            }
+        while (qh < qt) {
+            int q = queue[qh++];
+            for (int d = 0; d < 4; d++) {
+                int r = q + dirs[d];
+                if (w[r] == GO_EMPTY && dist[c][r] < 0) {
+                    dist[c][r] = (int16_t)(dist[c][q] + 1);
+                    queue[qt++] = (go_point_t)r;
+                }
+            }
+        }
+    }
+    for (int y = 0; y < size; y++)
+        for (int x = 0; x < size; x++) {
+            int p = GO_PT(x, y), r = region[p];
+            if (w[p] != GO_EMPTY || rmask[r] != 3 || rseki[r] || open[r])
+                continue;
+            if (dist[0][p] >= OPEN_DIST && dist[1][p] >= OPEN_DIST) {
+                open[r] = 1;
+                any = 1;
+                (*nopen)++;
+            }
+        }
+    (void)nreg;
+    if (!any)
+        return;
+    for (int y = 0; y < size; y++)
+        for (int x = 0; x < size; x++) {
+            int p = GO_PT(x, y), db = dist[0][p], dw = dist[1][p];
+            if (w[p] != GO_EMPTY || !open[region[p]] || db < 0 || dw < 0)
+                continue;
+            if (db < dw)
+                estown[p] = GO_BLACK;
+            else if (dw < db)
+                estown[p] = GO_WHITE;
+        }
+}
+
 int go_score_count(const go_board_t *b, const go_rules_t *rules, const go_score_params_t *par,
                    const uint8_t *dead, go_score_t *out)
 {
@@ -130,6 +198,7 @@ int go_score_count(const go_board_t *b, const go_rules_t *rules, const go_score_
     int rsize[GO_CELLS];
     go_point_t stack[GO_CELLS];
     uint8_t sekichain[GO_CELLS];
+    uint8_t estown[GO_CELLS];      /* open-border estimate: the colour given the point */
     go_score_t *s;
     int nreg = 0, size;
     bool share, remove;
@@ -244,6 +313,14 @@ int go_score_count(const go_board_t *b, const go_rules_t *rules, const go_score_
                 rseki[i] = 2;
         }
 
+    /* 3b. unfinished borders (par->open_borders): a region reaching both colours, in no
+     * seki, with a point next to no stone is an open border; its points go to the side
+     * whose live stones are strictly nearer (breadth-first through empty points). */
+    if (par->open_borders && rules->remove_dead)
+        estimate_borders(w, size, region, rmask, rseki, nreg, estown, &s->open_regions);
+    else
+        memset(estown, 0, sizeof estown);
+
     /* 4. the map and the counts. */
     int terr_area[3] = { 0, 0, 0 };
     for (int y = 0; y < size; y++)
@@ -266,6 +343,12 @@ int go_score_count(const go_board_t *b, const go_rules_t *rules, const go_score_
                     s->side[c].territory++;
                     s->point[p] = (uint8_t)(flags | c | (rseki[r] == 2 ? GO_SP_SEKI : 0));
                 }
+            } else if (estown[p]) {
+                go_color_t c = (go_color_t)estown[p];
+                terr_area[c]++;
+                s->side[c].territory++;
+                s->side[c].estimated++;
+                s->point[p] = (uint8_t)(flags | c | GO_SP_EST);
             } else {
                 s->point[p] = (uint8_t)(flags | GO_SP_DAME);
                 if (rmask[r] == 3 && share) {

@@ -29,6 +29,8 @@
 #define GO_SP_DEAD 0x08   /* a stone marked dead (removed; its point goes to the owner) */
 #define GO_SP_SEKI 0x10   /* a stone in seki, a shared liberty of a seki, or an eye of one */
 #define GO_SP_DAME 0x20   /* an empty point reaching both colours (owner GO_EMPTY) */
+#define GO_SP_EST 0x40    /* an empty point of an unfinished border, given to its owner by
+                             estimate (go_score_params_t.open_borders) */
 
 /* What the count needs besides the board and the rules. */
 typedef struct go_score_params {
@@ -36,6 +38,16 @@ typedef struct go_score_params {
     int handicap;       /* handicap stones given (0 or 1: none); compensation per rules */
     int captures[3];    /* stones captured during the game BY colour c (GO_BLACK/GO_WHITE) */
     int pass_stones[3]; /* AGA: passes made by colour c (each a prisoner for the other) */
+    int open_borders;   /* 0: exact (an empty region reaching both colours is nobody's).
+                           1: estimate an unfinished border: an empty region reaching both
+                           colours that holds a point next to no stone (a border the
+                           players left open; dame between stones always touch one) is
+                           closed by distance, each of its points counted for the side
+                           whose live stones are strictly nearer through empty points
+                           (ties stay dame). Such points carry GO_SP_EST and are counted
+                           in go_score_side_t.estimated. Finished positions (no such
+                           region) count exactly as with 0. Ignored when the rules keep
+                           every stone (Tromp-Taylor) */
 } go_score_params_t;
 
 typedef struct go_score_side {
@@ -53,6 +65,8 @@ typedef struct go_score_side {
     int handicap2;      /* handicap compensation received, half points */
     int area2;          /* area: 2*(stones + territory) + shared2 (reported for all rules) */
     int total2;         /* the score as the rules count it, half points, komi included */
+    int estimated;      /* of its territory, points given by the open-border estimate
+                           (0 unless go_score_params_t.open_borders found an open border) */
 } go_score_side_t;
 
 typedef struct go_score {
@@ -62,6 +76,7 @@ typedef struct go_score {
     char re[16];               /* RE[] text: "B+3.5", "W+0.5", "0" */
     uint8_t point[GO_CELLS];   /* per-point map (GO_SP_* flags), 0 off the board */
     int nseki_groups;          /* chains found in seki */
+    int open_regions;          /* unfinished borders closed by estimate (0: exact count) */
 } go_score_t;
 
 /* Count the board. dead: GO_CELLS bytes, nonzero where a stone is dead, or NULL for none.

@@ -32,6 +32,14 @@ static const char *bent_four9 =
     "AB[aa][da][fa][ab][db][eb][fb][ac][dc][cd][dd][ce][af][bf][cf][bg][ah]"
     "AW[ca][bb][cb][bc][cc][bd][ae][be])";
 
+/* An unfinished border: Black's wall on column b, White's on column h, five open columns
+ * between: with --dead auto closed by estimate (c-d Black's, f-g White's, e dame), and
+ * said so. */
+static const char *open9 =
+    "(;GM[1]FF[4]SZ[9]KM[0]RU[Korean]"
+    "AB[ba][bb][bc][bd][be][bf][bg][bh][bi]"
+    "AW[ha][hb][hc][hd][he][hf][hg][hh][hi])";
+
 static void write_file(const char *name, const char *text)
 {
     char path[512];
@@ -77,6 +85,7 @@ static int setup(void **state)
         return -1;
     write_file("g9.sgf", game9);
     write_file("bf.sgf", bent_four9);
+    write_file("open.sgf", open9);
     write_file("bad.sgf", "(;GM[1]SZ[9];B[ee");
     write_file("sz.sgf", "(;GM[1]SZ[40];B[aa])");
     return 0;
@@ -142,6 +151,26 @@ static void test_bent_four(void **state)
     assert_null(strstr(out, "\"ca\""));
 }
 
+static void test_open_border(void **state)
+{
+    (void)state;
+    char out[8192], err[2048];
+    assert_int_equal(run("score open.sgf --format json", out, sizeof out, err, sizeof err), 0);
+    assert_non_null(strstr(out, "\"black\":{\"stones\":9,\"territory\":27"));
+    assert_non_null(strstr(out, "\"estimated\":{\"black\":18,\"white\":18,\"points\":[\"ca\""));
+    assert_int_equal(run("score open.sgf", out, sizeof out, err, sizeof err), 0);
+    assert_memory_equal(out, "0\n", 2);
+    assert_non_null(strstr(out, "estimated: 1 unfinished border"));
+    /* a dead list given by hand (here none) counts exactly: the open columns are dame */
+    assert_int_equal(run("score open.sgf --dead none --format json", out, sizeof out, err,
+                         sizeof err), 0);
+    assert_non_null(strstr(out, "\"black\":{\"stones\":9,\"territory\":9"));
+    assert_null(strstr(out, "estimated"));
+    /* a finished position carries no estimate */
+    assert_int_equal(run("score g9.sgf --format json", out, sizeof out, err, sizeof err), 0);
+    assert_null(strstr(out, "estimated"));
+}
+
 static void test_errors(void **state)
 {
     (void)state;
@@ -169,6 +198,7 @@ int main(void)
         cmocka_unit_test(test_text_and_rules),
         cmocka_unit_test(test_json),
         cmocka_unit_test(test_bent_four),
+        cmocka_unit_test(test_open_border),
         cmocka_unit_test(test_errors),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
