@@ -28,6 +28,9 @@ struct stn_track {
     uint8_t gone_dead[GO_CELLS];   /* this view: dead stones (pending) no longer seen */
     uint8_t pend_gcol[GO_CELLS];   /* the recorded colour of a pending dead stone */
     int pend_move[GO_CELLS];       /* the move that captured a pending dead stone */
+    uint8_t unseen_cap[GO_CELLS];  /* a stone the last move captured that its view read
+                                      gone (colour), and that move's number */
+    int unseen_move[GO_CELLS];
     int gone_move[GO_CELLS];       /* this view: the move that captured a stone now gone
                                       (0: none) */
     int warnings[3];
@@ -250,6 +253,7 @@ void stn_track_destroy(stn_track_t *k)
 int stn_track_sync(stn_track_t *k)
 {
     memset(k->pending, 0, sizeof k->pending);
+    memset(k->unseen_cap, 0, sizeof k->unseen_cap);
     memset(k->alias, 0, sizeof k->alias);
     memset(k->ack, 0, sizeof k->ack);
     memset(k->ack_pair, 0, sizeof k->ack_pair);
@@ -957,13 +961,18 @@ static int trk_apply(stn_track_t *k, const trk_plan_t *plan, const stn_view_t *v
                     e.ncaptured++;
                     trk_ev_point(&e, p);
                     k->alias[p] = 0;
-                    if (trk_view_at(k, v, p) == (int)phys) {
+                    int seen = trk_view_at(k, v, p);
+                    /* still there, or not read (unsure, hidden): expected off; a view
+                     * showing the point empty clears it (trk_refresh) */
+                    if (seen == (int)phys || seen == STN_UNKNOWN) {
                         k->pending[p] = phys;
                         k->pend_gcol[p] = before[p];
                         k->pend_move[p] = move;
                         still++;
                     } else {
                         k->gone_move[p] = move;
+                        k->unseen_cap[p] = phys;
+                        k->unseen_move[p] = move;
                     }
                 }
             }
@@ -1263,6 +1272,35 @@ static int trk_hidden_on_dead(stn_track_t *k, const stn_view_t *v, const int *cl
     return stn_track_note(k, first, note);
 }
 
+/* A stone the last move captured, read gone in that view and back now where its side
+ * could not play (a ko retake, a suicide) while the capturing stone is still there (a
+ * retake would have taken it off): the dead stone was misread, not a move: it is expected
+ * off again (pending). Forgotten once another move is recorded. */
+static void trk_unseen_dead(stn_track_t *k, const stn_view_t *v)
+{
+    int nm = go_game_move_count(k->g);
+    const go_move_t *m = nm > 0 ? go_game_move(k->g, nm - 1) : NULL;
+    /* a real retake takes the capturing stone off: it must still be there */
+    int capturer = m && m->kind == GO_MOVE_PLAY &&
+                   trk_view_at(k, v, m->point) == (int)trk_ideal(k, m->point);
+    for (int i = 0; i < k->size * k->size; i++) {
+        int p = trk_pt(k->size, i);
+        if (!k->unseen_cap[p])
+            continue;
+        go_color_t c = (go_color_t)k->unseen_cap[p];
+        if (k->unseen_move[p] != nm || go_game_board(k->g)->color[p] != GO_EMPTY) {
+            k->unseen_cap[p] = 0;
+            continue;
+        }
+        if (capturer && v->color[i] == c && !k->pending[p] && go_game_legal(k->g, c, p) != GO_OK) {
+            k->pending[p] = c;
+            k->pend_gcol[p] = c;
+            k->pend_move[p] = nm;
+            k->unseen_cap[p] = 0;
+        }
+    }
+}
+
 /* ---- the feed as a transaction ----
  *
  * A view is read by trying, playing and undoing moves, taking moves back and noting
@@ -1373,6 +1411,7 @@ int stn_track_feed(stn_track_t *k, const stn_view_t *v, stn_events_t *out)
     memcpy(ack0, k->ack, sizeof ack0);
     int cleared[3];
     trk_refresh(k, v, cleared);
+    trk_unseen_dead(k, v);
     trk_diff_t *d = malloc(sizeof *d);
     trk_plan_t *plan = malloc(sizeof *plan), *plan2 = malloc(sizeof *plan2);
     trk_run_t *run = malloc(sizeof *run);

@@ -491,6 +491,56 @@ static void test_bulk_change_refused(void **state)
     fx_close(&f);
 }
 
+/* A capture whose dead stone is not read in the view that shows the move (a hand's
+ * shadow, an unsure point): the stone is still expected off. When the next view shows it
+ * there, it is the dead stone, not Black retaking the ko (once read as a void move). */
+static void test_capture_dead_stone_unread(void **state)
+{
+    (void)state;
+    fx_t f;
+    fx_open(&f, "chinese", ". . . . .\n. . O . .\n. O X O .\n. X . X .\n. . X . .\n", GO_WHITE,
+            NULL);
+    /* White captures at cd; cc not read */
+    assert_int_equal(fx_feed(&f, ". . . . .\n. . O . .\n. O ? O .\n. X O X .\n. . X . .\n"), 1);
+    assert_int_equal(go_game_move(f.g, 0)->point, st_pt(5, "cd"));
+    go_point_t pend[4];
+    assert_int_equal(stn_track_pending(f.k, pend, 4), 1);
+    /* the dead stone seen again: nothing new */
+    assert_int_equal(fx_feed(&f, ". . . . .\n. . O . .\n. O X O .\n. X O X .\n. . X . .\n"), 0);
+    assert_int_equal(stn_events_count(&f.ev, STN_EV_VOID), 0);
+    assert_int_equal(go_game_move_count(f.g), 1);
+    /* taken off: nothing to say */
+    assert_int_equal(fx_feed(&f, ". . . . .\n. . O . .\n. O . O .\n. X O X .\n. . X . .\n"), 0);
+    assert_int_equal(stn_events_count(&f.ev, STN_EV_WARNING), 0);
+    assert_int_equal(stn_events_count(&f.ev, STN_EV_RESTORE), 0);
+    assert_int_equal(stn_track_pending(f.k, pend, 4), 0);
+    fx_close(&f);
+}
+
+/* A ko capture whose dead stone was read gone in the capturing view and is read again in
+ * the next: it is the dead stone (misread), not Black retaking the ko at once (once a void
+ * move and a record off by one from there on). */
+static void test_ko_dead_stone_misread(void **state)
+{
+    (void)state;
+    fx_t f;
+    fx_open(&f, "chinese", ". X O . .\n X . X O .\n. X O . .\n. . . . .\n. . . . .\n", GO_WHITE,
+            NULL);
+    assert_int_equal(fx_feed(&f, ". X O . .\nX O . O .\n. X O . .\n. . . . .\n. . . . .\n"), 1);
+    assert_int_equal(go_game_move(f.g, 0)->point, st_pt(5, "bb"));
+    assert_int_equal(fx_feed(&f, ". X O . .\nX O X O .\n. X O . .\n. . . . .\n. . . . .\n"), 0);
+    assert_int_equal(stn_events_count(&f.ev, STN_EV_VOID), 0);
+    assert_int_equal(go_game_move_count(f.g), 1);
+    go_point_t pend[4];
+    assert_int_equal(stn_track_pending(f.k, pend, 4), 1);
+    /* taken off, then Black plays elsewhere: an ordinary move */
+    assert_int_equal(fx_feed(&f, ". X O . .\nX O . O .\n. X O . .\n. . . . .\n. . . . .\n"), 0);
+    assert_int_equal(stn_events_count(&f.ev, STN_EV_WARNING), 0);
+    assert_int_equal(fx_feed(&f, ". X O . .\nX O . O .\n. X O . .\n. . . . .\n. . . X .\n"), 1);
+    assert_int_equal(go_game_move(f.g, 1)->color, GO_BLACK);
+    fx_close(&f);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -509,6 +559,8 @@ int main(void)
         cmocka_unit_test(test_console_actions),
         cmocka_unit_test(test_random_views),
         cmocka_unit_test(test_bulk_change_refused),
+        cmocka_unit_test(test_capture_dead_stone_unread),
+        cmocka_unit_test(test_ko_dead_stone_misread),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
