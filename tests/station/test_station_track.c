@@ -541,6 +541,33 @@ static void test_ko_dead_stone_misread(void **state)
     fx_close(&f);
 }
 
+/* Three stones at once (B, W, B): two orders fit the rules; the one the camera saw
+ * between the hands (since when each point shows its stone, stn_view_t.first_t) wins over
+ * the closest-replies guess, whichever way round. */
+static void test_order_first_seen(void **state)
+{
+    (void)state;
+    const char *empty = ". . . . . . .\n. . . . . . .\n. . . . . . .\n. . . . . . .\n"
+                        ". . . . . . .\n. . . . . . .\n. . . . . . .\n";
+    const char *three = ". . . . . . .\n. X . . . . .\n. . . . . . .\n. . . . . . .\n"
+                        ". . . . . . .\n. . . . . O X\n. . . . . . .\n";
+    for (int first = 0; first < 2; first++) {
+        fx_t f;
+        fx_open(&f, "chinese", empty, GO_BLACK, NULL);
+        stn_view_t v;
+        f.frame += 10;
+        st_view(&v, three, f.frame, f.frame / 30.0, f.frame / 30.0 - 0.2);
+        int bb = 1 * 7 + 1, gf = 5 * 7 + 6, ff = 5 * 7 + 5;
+        v.first_t[ff] = 0.5f;
+        v.first_t[bb] = first == 0 ? 0.1f : 0.9f;   /* bb before the others, or after */
+        v.first_t[gf] = first == 0 ? 0.9f : 0.1f;
+        assert_int_equal(fx_view(&f, &v), 3);
+        assert_int_equal(go_game_move(f.g, 0)->point, st_pt(7, first == 0 ? "bb" : "gf"));
+        assert_int_equal(go_game_move(f.g, 2)->point, st_pt(7, first == 0 ? "gf" : "bb"));
+        fx_close(&f);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -561,6 +588,7 @@ int main(void)
         cmocka_unit_test(test_bulk_change_refused),
         cmocka_unit_test(test_capture_dead_stone_unread),
         cmocka_unit_test(test_ko_dead_stone_misread),
+        cmocka_unit_test(test_order_first_seen),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
