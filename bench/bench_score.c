@@ -33,7 +33,7 @@
 
 typedef struct ctx {
     const char *mode;
-    long limit, show, n, boards, playouts, ko_dead, no_tax, borders;
+    long limit, show, n, boards, playouts, ko_dead, no_tax, borders, nodead;
     const char *out;
     const char *cmp;       /* map: a dead list (SGF points, comma-separated) to compare */
     /* agree */
@@ -204,6 +204,8 @@ static int on_game(void *vctx, const sgf_node_t *root, int index, const char *ch
             lo.playouts = (int)cx->playouts;
         lo.ko_dead = cx->ko_dead || (rules.name && !strcmp(rules.name, "japanese"));
         go_life_propose(b, &lo, lr);
+        if (cx->nodead)
+            memset(lr->dead, 0, sizeof lr->dead);
         go_score_count(b, &rules, &par, lr->dead, sc);
         t1 = now_ms() - t0;
         if (!strcmp(cx->mode, "time")) {
@@ -272,10 +274,10 @@ static int on_game(void *vctx, const sgf_node_t *root, int index, const char *ch
                     for (int i = nm - 1; i >= 0 && go_game_move(rep.game, i)->point == GO_PASS; i--)
                         passes++;
                     fprintf(stderr, "%s game %d (counted game %ld): RE %s, counted %s (%s) "
-                                    "diff2 %d dame %d moves %d passes %d handicap %d\n",
+                                    "diff2 %d dame %d moves %d passes %d handicap %d open %d\n",
                             cx->file, index + 1, cx->counted, sgf_node_value(root, "RE"), sc->re,
                             cause_names[cause], sc->margin2 - want2, ndame, nm, passes,
-                            rep.handicap);
+                            rep.handicap, sc->open_regions);
                     if (cx->boards)
                         print_map(b, sc, lr, &par, cx->cmp);
                 }
@@ -316,6 +318,8 @@ int main(int argc, char **argv)
             cx.show = atol(argv[first + 1]);
         else if (!strcmp(argv[first], "--ko-dead"))
             cx.ko_dead = atol(argv[first + 1]);
+        else if (!strcmp(argv[first], "--nodead"))
+            cx.nodead = atol(argv[first + 1]);
         else if (!strcmp(argv[first], "--borders"))
             cx.borders = atol(argv[first + 1]);
         else if (!strcmp(argv[first], "--no-tax"))
