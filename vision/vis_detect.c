@@ -393,6 +393,11 @@ static void seg_support(const cvb_image_t *g, const cvb_image_t *col, const doub
     *total = t;
 }
 
+#ifndef VIS_EDGE_OFF /* an edge line showing board on both sides this share of the grid's
+                      * average or less is taken as off the board */
+#define VIS_EDGE_OFF 0.25
+#endif
+
 /* Score of a window: share of the grid's segments that are lines, minus the share of the
  * segments of the four lines just outside it that are (gray and col full size, Hw at
  * work scale). */
@@ -403,7 +408,7 @@ static double window_score(const cvb_image_t *gray, const cvb_image_t *col, cons
     double H[9];
     for (int k = 0; k < 9; k++)
         H[k] = Hw[k] / (k < 6 ? scale : 1);
-    int g = 0, v = 0, t = 0, og = 0, ot = 0;
+    int g = 0, v = 0, t = 0, og = 0, ot = 0, ev[4], et[4];
     double acc[4] = { 0, 0, 0, 0 }, ref[3];
     for (int dir = 0; dir < 2; dir++)
         for (int i = 0; i < S; i++) {
@@ -412,6 +417,10 @@ static double window_score(const cvb_image_t *gray, const cvb_image_t *col, cons
             g += a;
             v += b;
             t += c;
+            if (i == 0 || i == S - 1) {
+                ev[2 * dir + (i > 0)] = b;
+                et[2 * dir + (i > 0)] = c;
+            }
         }
     /* the lines just outside count against the window only where they lie on wood of the
      * window's own colour (a larger board's lines), not on the table beyond the edge */
@@ -429,8 +438,16 @@ static double window_score(const cvb_image_t *gray, const cvb_image_t *col, cons
         return -1;
     double in = (double)g / v;
     double out = ot ? (double)og / (2 * 2 * (S - 1)) : 0;
-    VTRACE("    window: good %d visible %d total %d out %d/%d\n", g, v, t, og, ot);
-    return in - out;
+    /* an edge line off the board: the first and last lines run on the board's margin and
+     * show board on both sides between the stones even on a full board; a window one row
+     * too far out puts its edge line on the board's edge (the side face under a side
+     * view, of the board's wood too), where the two sides never agree */
+    double off = 0, share = (double)v / t;
+    for (int e = 0; e < 4; e++)
+        if (et[e] > 0 && (double)ev[e] / et[e] < VIS_EDGE_OFF * share)
+            off += 0.15;
+    VTRACE("    window: good %d visible %d total %d out %d/%d off %.2f\n", g, v, t, og, ot, off);
+    return in - out - off;
 }
 
 /* Compose H with a board-space symmetry so that board x runs right and y down. */
@@ -1153,41 +1170,62 @@ static int lattice_grid(const cvb_image_t *gray, const cvb_image_t *full,
     VTRACE("lattice: i %d..%d j %d..%d, %d stones\n", i0, i1, j0, j1, cnt);
     if (cnt > 400)
         cnt = 400;
+#ifdef VIS_TRACE
+    for (int ax = 0; ax < 2; ax++) {
+        VTRACE("lattice: per %s:", ax ? "j" : "i");
+        for (int o = ax ? j0 : i0; o <= (ax ? j1 : i1); o++) {
+            int c = 0;
+            for (int k = 0; k < cnt; k++)
+                c += ij[2 * k + ax] == o;
+            VTRACE(" %d", c);
+        }
+        VTRACE("\n");
+    }
+#endif
     int span = (i1 - i0 > j1 - j0 ? i1 - i0 : j1 - j0) + 1, S = 0;
     static const int sizes[3] = { 9, 13, 19 };
     for (int k = 0; k < 3 && !S; k++)
         if (sizes[k] >= span && (!size_hint || sizes[k] == size_hint))
             S = sizes[k];
-    if (!S) { /* stones beyond the board (a bowl): the largest size, the window along each
-               * axis that holds the most stones */
+    /* the windows tried along each axis: every one that holds all the stones */
+    int olo[2], ohi[2];
+    if (!S) { /* stones beyond the board (a bowl, a dark speck on the table or the board's
+               * side): the largest size, the windows along each axis that hold all but two
+               * of the stones the best one holds */
         S = size_hint ? size_hint : 19;
         for (int ax = 0; ax < 2; ax++) {
-            int lo = ax ? j0 : i0, hi = ax ? j1 : i1, bestc = -1, besto = lo;
-            if (hi - lo + 1 <= S)
+            int lo = ax ? j0 : i0, hi = ax ? j1 : i1, bestc = -1, cs[64];
+            olo[ax] = hi - S + 1;
+            ohi[ax] = lo;
+            if (hi - lo + 1 <= S || hi - lo + 1 - S >= 64)
                 continue;
             for (int o = lo; o + S - 1 <= hi; o++) {
                 int c = 0;
                 for (int k = 0; k < cnt; k++)
                     c += ij[2 * k + ax] >= o && ij[2 * k + ax] < o + S;
-                if (c > bestc) {
+                cs[o - lo] = c;
+                if (c > bestc)
                     bestc = c;
-                    besto = o;
+            }
+            olo[ax] = hi;
+            ohi[ax] = lo;
+            for (int o = lo; o + S - 1 <= hi; o++)
+                if (cs[o - lo] >= bestc - 2) {
+                    olo[ax] = o < olo[ax] ? o : olo[ax];
+                    ohi[ax] = o > ohi[ax] ? o : ohi[ax];
                 }
-            }
-            if (ax) {
-                j0 = besto;
-                j1 = besto + S - 1;
-            } else {
-                i0 = besto;
-                i1 = besto + S - 1;
-            }
         }
+    } else {
+        olo[0] = i1 - S + 1;
+        ohi[0] = i0;
+        olo[1] = j1 - S + 1;
+        ohi[1] = j0;
     }
     if (cnt < 2 * S)
         return VIS_ENOBOARD;
     double best = -1e9;
-    for (int oa = i1 - S + 1; oa <= i0; oa++)
-        for (int ob = j1 - S + 1; ob <= j0; ob++) {
+    for (int oa = olo[0]; oa <= ohi[0]; oa++)
+        for (int ob = olo[1]; ob <= ohi[1]; ob++) {
             double T[9] = { 1, 0, oa, 0, 1, ob, 0, 0, 1 }, Hw[9];
             mat3_mul(Hc, T, Hw);
             /* the grid must lie inside the picture; the lines left visible decide. The

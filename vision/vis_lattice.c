@@ -263,6 +263,87 @@ static int fit_labels(blob_t *b, int n, float sp, double *src, double *dst, doub
     return 0;
 }
 
+/* Least-squares affine map src -> dst (n pairs) as a homography. -1 when degenerate. */
+static int affine_fit(int n, const double *src, const double *dst, double Hc[9])
+{
+    double A[9] = { 0 }, bx[3] = { 0 }, by[3] = { 0 };
+    for (int k = 0; k < n; k++) {
+        double v[3] = { src[2 * k], src[2 * k + 1], 1 };
+        for (int r = 0; r < 3; r++) {
+            for (int c = 0; c < 3; c++)
+                A[3 * r + c] += v[r] * v[c];
+            bx[r] += v[r] * dst[2 * k];
+            by[r] += v[r] * dst[2 * k + 1];
+        }
+    }
+    double A2[9];
+    memcpy(A2, A, sizeof A);
+    if (vis_solve(3, A, bx) || vis_solve(3, A2, by))
+        return -1;
+    double H[9] = { bx[0], bx[1], bx[2], by[0], by[1], by[2], 0, 0, 1 };
+    memcpy(Hc, H, sizeof H);
+    return 0;
+}
+
+/* Grow the fit from the walk's labels near b[seed] outwards: fit H on the discs labelled
+ * within R of the seed, then label every disc by H itself (the nearest lattice point,
+ * within 0.3 of the local spacing, |i|, |j| <= R), refit, and widen R. The walk's labels
+ * far from the seed can be wrong (a step of two foreshortened spacings taken for a
+ * diagonal) and a fit over all of them is spoilt; near the seed they hold. Leaves the
+ * labels set; returns the count used, or -1. */
+static int grow_fit(blob_t *b, int n, int seed, double *src, double *dst, double Hc[9])
+{
+    static const int radii[] = { 2, 3, 4, 5, 6, 8, 10, 12, 15, 19 };
+    int used = -1, si = b[seed].i, sj = b[seed].j;
+    for (int k = 0; k < n; k++)
+        if (b[k].set && (abs(b[k].i - si) > 2 || abs(b[k].j - sj) > 2))
+            b[k].set = 0;
+    for (int r = 0; r < (int)(sizeof radii / sizeof radii[0]); r++) {
+        for (int rep = 0; rep < 2; rep++) {
+            int q = 0;
+            for (int k = 0; k < n; k++)
+                if (b[k].set) {
+                    src[2 * q] = b[k].i;
+                    src[2 * q + 1] = b[k].j;
+                    dst[2 * q] = b[k].x;
+                    dst[2 * q + 1] = b[k].y;
+                    q++;
+                }
+            /* affine while the patch is small: a homography over a few rows is unsteady */
+            if (q < 6 || (radii[r] <= 5 ? affine_fit(q, src, dst, Hc)
+                                        : vis_homog_fit(q, src, dst, Hc)))
+                return used >= 12 ? used : -1;
+            used = q;
+            double Hi[9];
+            if (vis_homog_invert(Hc, Hi))
+                return -1;
+            int R = radii[r];
+            for (int k = 0; k < n; k++) {
+                double u, v, px, py, ax, ay, cx, cy;
+                b[k].set = 0;
+                if (vis_homog_apply(Hi, b[k].x, b[k].y, &u, &v))
+                    continue;
+                double i = floor(u + 0.5), j = floor(v + 0.5);
+                if (fabs(i - si) > R || fabs(j - sj) > R ||
+                    vis_homog_apply(Hc, i, j, &px, &py) ||
+                    vis_homog_apply(Hc, i + 1, j, &ax, &ay) ||
+                    vis_homog_apply(Hc, i, j + 1, &cx, &cy))
+                    continue;
+                double l1 = hypot(ax - px, ay - py), l2 = hypot(cx - px, cy - py);
+                if (hypot(px - b[k].x, py - b[k].y) > 0.3 * (l1 < l2 ? l1 : l2))
+                    continue;
+                b[k].set = 1;
+                b[k].i = (int)i;
+                b[k].j = (int)j;
+            }
+        }
+    }
+    int q = 0;
+    for (int k = 0; k < n; k++)
+        q += b[k].set;
+    return q >= 12 ? q : -1;
+}
+
 int vis_lattice_find(const cvb_image_t *gray, double Hout[9], int *imin, int *imax,
                      int *jmin, int *jmax, int *count, int *ij, int maxij)
 {
@@ -425,27 +506,33 @@ int vis_lattice_find(const cvb_image_t *gray, double Hout[9], int *imin, int *im
     if (!queue)
         goto done;
     int bestcnt = 0;
+    double *src = malloc(sizeof(double) * 4 * (size_t)n);
+    if (!src) {
+        free(queue);
+        goto done;
+    }
+    double Hc[9];
+    /* each seed's walk, its fit grown from the seed outwards: the most stones fitted win */
     for (int q = 0; q < ns; q++) {
         seed_vectors(b, n, seeds[q], a1, a2, sp1, sp2, sp);
         int got = walk_lattice(b, n, seeds[q], queue);
-        VTRACE("lattice: seed %d (%.0f,%.0f) %d neighbours: %d stones\n", q, b[seeds[q]].x,
-               b[seeds[q]].y, seedc[q], got);
-        if (got > bestcnt) {
-            bestcnt = got;
+        (void)got; /* read by VTRACE only */
+        int fitted = grow_fit(b, n, seeds[q], src, src + 2 * n, Hc);
+        VTRACE("lattice: seed %d (%.0f,%.0f) %d neighbours: %d stones, %d fitted\n", q,
+               b[seeds[q]].x, b[seeds[q]].y, seedc[q], got, fitted);
+        if (fitted > bestcnt) {
+            bestcnt = fitted;
             best = q;
         }
     }
-    /* redo the best walk (the labels are per walk) */
+    /* redo the best (the labels are per seed) */
     seed_vectors(b, n, seeds[best], a1, a2, sp1, sp2, sp);
     walk_lattice(b, n, seeds[best], queue);
     free(queue);
+    int ok = bestcnt > 0 && grow_fit(b, n, seeds[best], src, src + 2 * n, Hc) > 0;
     /* homography from coordinates to centres, three times, dropping poor fits */
-    double *src = malloc(sizeof(double) * 4 * (size_t)n);
-    if (!src)
-        goto done;
-    double Hc[9];
     int used = 0;
-    int ok = !fit_labels(b, n, sp, src, src + 2 * n, Hc, &used);
+    ok = ok && !fit_labels(b, n, sp, src, src + 2 * n, Hc, &used);
     free(src);
     VTRACE("lattice: fit %d, %d stones\n", ok, used);
     if (!ok)
