@@ -12,10 +12,13 @@
  *    (go_read.h) of the chains short of liberties: a chain captured even when its owner
  *    moves first, next to capturing stones that are safe, is dead (races lost on
  *    liberties, cutting stones in atari, ladders, nets) and left out of the playouts;
- *    then an estimate for the rest from deterministic playouts (fixed seed; the same board always gives the same
- *    answer): a stone is dead when its opponent owns its point at the end of most
- *    playouts. They run in batches: another batch while a stone not certainly settled
- *    is owned by neither side clearly, within a budget of playout moves (not of time). The playouts never fill their own eyes, never play a self-atari of two or
+ *    then an estimate for the rest from deterministic playouts (fixed seed; the same
+ *    board always gives the same answer): a chain is dead when its owner keeps its
+ *    stones at the end of fewer than 55% of the playouts (the playouts favour the
+ *    defender; see go_life.c). They run in batches: another batch while a stone not
+ *    certainly settled is owned by neither side clearly, within a budget of playout
+ *    moves (not of time). The playouts never fill their own eyes, never play a
+ *    self-atari of two or
  *    more stones (so a seki, with or without eyes, survives them) except a nakade (a
  *    self-atari of two stones that puts an opponent chain in atari on the same last
  *    liberty: the opponent's capture leaves it one eye), answer the last move
