@@ -2,7 +2,8 @@
  * rendered at test time (`kifucam render`, the binary from $KIFUCAM_BIN; nothing from
  * ../shared/data, nothing committed):
  *  - nearly full boards seen from the side (~47 degrees): samples/games/demo.sgf after 250
- *    moves, --view side, 1280x720 (before: none of these 3 found with the right grid);
+ *    moves, --view side, 1280x720 (before: none of the first 3 found with the right grid;
+ *    the 4th, seed 503, needs the lattice fitted grown out from its seed);
  *  - empty boards at 640x360, steep and above, as `kifucam record` first sees them: the
  *    board's edge taken for the first grid line, or a table's grain for more lines (before:
  *    neither right).
@@ -122,6 +123,8 @@ static void test_full_board_side(void **state)
     check_still("side501", "--view side --moves 250 --seed 501 --light warm", 1);
     check_still("side502", "--view side --moves 250 --seed 502 --light cool", 1);
     check_still("side505", "--view side --moves 250 --seed 505 --light shadow", 1);
+    /* the lattice's fit spoilt by the walk's labels far from its seed (before: size 13) */
+    check_still("side503", "--view side --moves 250 --seed 503 --light yellow", 1);
 }
 
 static void test_empty_board_640(void **state)
