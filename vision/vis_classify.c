@@ -356,58 +356,6 @@ static int visible_arms(const cvb_image_t *img, const double H[9], int x, int y,
     return n;
 }
 
-static int classify_core(const cvb_image_t *img, const vis_geom_t *geom,
-                         const vis_config_t *cfg, vis_snapshot_t *snap, vis_feat_t *feat,
-                         uint8_t *crossless_out);
-
-/* The hand in the wood's tone: from the points found covered, spread through the
- * board-toned points whose grid cross is hidden (crossless). Applied only on a geometry
- * that fits: a grid read off its place hides every cross. */
-static void spread_crossless(vis_snapshot_t *s, const uint8_t *crossless, int margin)
-{
-    int S = s->size;
-    uint8_t added[VIS_MAX_POINTS];
-    memset(added, 0, sizeof added);
-    int any = 0;
-    for (int changed = 1; changed;) {
-        changed = 0;
-        for (int k = 0; k < S * S; k++) {
-            if (s->occluded[k] || !crossless[k] || s->color[k] != VIS_EMPTY)
-                continue;
-            int x = k % S, y = k / S;
-            if ((x > 0 && s->occluded[k - 1]) || (x < S - 1 && s->occluded[k + 1]) ||
-                (y > 0 && s->occluded[k - S]) || (y < S - 1 && s->occluded[k + S])) {
-                s->occluded[k] = 1;
-                s->conf[k] = 0;
-                s->occluder = 1;
-                added[k] = 1;
-                changed = any = 1;
-            }
-        }
-    }
-    /* the margin around what was added, as around the rest of the hand */
-    for (int ring = 0; any && ring < margin && ring < S; ring++) {
-        uint8_t next[VIS_MAX_POINTS];
-        memcpy(next, added, (size_t)S * S);
-        for (int k = 0; k < S * S; k++) {
-            if (!added[k])
-                continue;
-            int x = k % S, y = k / S;
-            for (int dy = -1; dy <= 1; dy++)
-                for (int dx = -1; dx <= 1; dx++) {
-                    int nx = x + dx, ny = y + dy;
-                    if (nx >= 0 && ny >= 0 && nx < S && ny < S && !s->occluded[ny * S + nx]) {
-                        s->occluded[ny * S + nx] = 1;
-                        s->color[ny * S + nx] = VIS_EMPTY;
-                        s->conf[ny * S + nx] = 0;
-                        next[ny * S + nx] = 1;
-                    }
-                }
-        }
-        memcpy(added, next, (size_t)S * S);
-    }
-}
-
 int vis_classify(const cvb_image_t *img, const vis_geom_t *geom, const vis_config_t *cfg,
                  vis_snapshot_t *snap)
 {
@@ -416,17 +364,6 @@ int vis_classify(const cvb_image_t *img, const vis_geom_t *geom, const vis_confi
 
 int vis_classify_ex(const cvb_image_t *img, const vis_geom_t *geom, const vis_config_t *cfg,
                     vis_snapshot_t *snap, vis_feat_t *feat)
-{
-    uint8_t crossless[VIS_MAX_POINTS];
-    int rc = classify_core(img, geom, cfg, snap, feat, crossless);
-    if (rc == VIS_OK)
-        spread_crossless(snap, crossless, cfg ? cfg->occ_margin : 1);
-    return rc;
-}
-
-static int classify_core(const cvb_image_t *img, const vis_geom_t *geom,
-                         const vis_config_t *cfg, vis_snapshot_t *snap, vis_feat_t *feat,
-                         uint8_t *crossless_out)
 {
     if (!img || !img->data || !geom || !snap || geom->size < 2 || geom->size > VIS_MAX_SIZE)
         return VIS_EINVAL;
@@ -495,8 +432,6 @@ static int classify_core(const cvb_image_t *img, const vis_geom_t *geom,
     float rels[VIS_MAX_POINTS], pcmax[VIS_MAX_POINTS], pcrel[VIS_MAX_POINTS];
     uint8_t dark[VIS_MAX_POINTS]; /* read black before the occluder checks */
     memset(dark, 0, sizeof dark);
-    uint8_t crossless[VIS_MAX_POINTS]; /* board-toned, its whole grid cross hidden */
-    memset(crossless, 0, sizeof crossless);
     for (int k = 0; k < S * S; k++) {
         rels[k] = 1;
         pcmax[k] = 0;
@@ -585,9 +520,6 @@ static int classify_core(const cvb_image_t *img, const vis_geom_t *geom,
             }
             pcmax[idx] = cmax;
             pcrel[idx] = cells_rel;
-            /* board-toned, no grid line of its cross in sight (measured on rendered
-             * footage: skin in the wood's tone over the board, rel 0.86..1.04) */
-            crossless[idx] = possible >= 3 && arms == 0 && rel > 0.8f && rel < 1.1f;
             int hidden = possible - arms; /* arms of the cross a stone would hide */
             if (feat) {
                 feat[idx].arms = hidden;
@@ -760,7 +692,6 @@ static int classify_core(const cvb_image_t *img, const vis_geom_t *geom,
         if (s.occluded[k])
             s.occluder = 1;
     *snap = s;
-    memcpy(crossless_out, crossless, (size_t)S * S);
     return VIS_OK;
 }
 
@@ -971,8 +902,7 @@ int vis_track_update(const cvb_image_t *img, vis_geom_t *geom, const vis_config_
         cfg = &def;
     }
     vis_snapshot_t s = *snap;
-    uint8_t cross[VIS_MAX_POINTS], cross2[VIS_MAX_POINTS];
-    int rc = classify_core(img, geom, cfg, &s, NULL, cross);
+    int rc = vis_classify(img, geom, cfg, &s);
     if (rc)
         return rc;
     /* a small shift: the lines between empty points are found off where geom has them;
@@ -1024,14 +954,13 @@ int vis_track_update(const cvb_image_t *img, vis_geom_t *geom, const vis_config_
         double f0, f1;
         int v0, t0, v1, t1;
         /* kept only when the grid fits better there (the same points left out) */
-        if (classify_core(img, &next, cfg, &s2, NULL, cross2))
+        if (vis_classify(img, &next, cfg, &s2))
             break;
         masked_fit(img, &moved, &s2, 0, &f0, &v0, &t0);
         masked_fit(img, &next, &s2, 0, &f1, &v1, &t1);
         if (!(f1 > f0 + (it ? 0.0 : 0.05)))
             break;
         s = s2;
-        memcpy(cross, cross2, sizeof cross);
         moved = next;
         refined = 1;
         sumx += tx;
@@ -1080,7 +1009,6 @@ int vis_track_update(const cvb_image_t *img, vis_geom_t *geom, const vis_config_
         return VIS_OK;
     }
     s.refined = refined;
-    spread_crossless(&s, cross, cfg->occ_margin); /* the grid fits: hidden crosses are a hand's */
     if (refined)
         *geom = moved;
     *snap = s;
