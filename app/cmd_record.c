@@ -108,11 +108,14 @@ static const char usage_text[] =
     "                     the English call\n"
     "  --stable SECONDS   how long the board must stay still before a view is read\n"
     "                     (default 0.3: shorter is faster, longer rejects hovering hands)\n"
+    "  --warn-grace SECONDS  a stone moved or taken off is to be restored at once; the\n"
+    "                     warning waits this long (default 2.5; 0: at once): put back\n"
+    "                     before it and before the opponent moves, it is an accident\n"
     "  --help             this text\n";
 
 typedef struct rec_opts {
     const char *input, *sgf, *rules, *black, *white, *calib, *serve, *resume, *time, *speak;
-    double fps, stable_s, analyse_fps;
+    double fps, stable_s, analyse_fps, warn_grace_s;
     int size, komi2, komi_set, handicap, json, realtime, min_w, min_h;
     long long start_frame;   /* --start-frame N, or -1 */
 } rec_opts_t;
@@ -173,6 +176,7 @@ static int parse_opts(int argc, char **argv, rec_opts_t *o)
     memset(o, 0, sizeof o[0]);
     o->fps = 30;
     o->stable_s = 0.3;
+    o->warn_grace_s = 2.5;
     o->analyse_fps = 10;
     o->min_w = 960;
     o->min_h = 540;
@@ -191,7 +195,7 @@ static int parse_opts(int argc, char **argv, rec_opts_t *o)
                                                "--calib", "--serve", "--format", "--resume",
                                                "--time", "--stable", "--analyse-fps",
                                                "--decode-min", "--speak", "--start-frame",
-                                               NULL };
+                                               "--warn-grace", NULL };
         const char *val = NULL;
         char name[32] = "";
         for (int k = 0; withval[k]; k++) {
@@ -228,6 +232,13 @@ static int parse_opts(int argc, char **argv, rec_opts_t *o)
             o->stable_s = strtod(val, &end);
             if (end == val || *end || !(o->stable_s >= 0 && o->stable_s <= 10)) {
                 cli_error("record", "--stable: '%s' is not a time in seconds (0..10)", val);
+                return -1;
+            }
+        } else if (!strcmp(name, "--warn-grace")) {
+            char *end;
+            o->warn_grace_s = strtod(val, &end);
+            if (end == val || *end || !(o->warn_grace_s >= 0 && o->warn_grace_s <= 600)) {
+                cli_error("record", "--warn-grace: '%s' is not a time in seconds (0..600)", val);
                 return -1;
             }
         } else if (!strcmp(name, "--analyse-fps")) {
@@ -1147,6 +1158,7 @@ int cmd_record(int argc, char **argv)
     u->scfg.komi2 = u->o.komi_set ? u->o.komi2 : STN_KOMI_DEFAULT;
     u->scfg.handicap = u->o.handicap;
     u->scfg.stab.stable_s = u->o.stable_s;
+    u->scfg.track.warn_grace_s = u->o.warn_grace_s;
     u->r.clock_lag = u->scfg.stab.stable_s + STN_CLOCK_LAG_S;
     u->scfg.black = u->o.black;
     u->scfg.white = u->o.white;

@@ -476,6 +476,11 @@ int stn_feed(stn_t *s, const vis_snapshot_t *snap)
         s->stats.track_s += stn_now() - t1;
         rc = stn_changed(s, rc, v.t);   /* void passes may end the game */
         rc = stn_after(s, rc);
+    } else if (rc == 0 && !s->time_lost && s->phase == STN_PHASE_PLAY &&
+               stn_track_held(s->trk) > 0 && stn_stab_settled(s->stab)) {
+        /* the board unchanged since the last view: a held warning may fall due */
+        rc = stn_track_tick(s->trk, snap->frame, snap->t, &s->ev);
+        rc = stn_after(s, stn_changed(s, rc, snap->t));
     } else if (rc == 1 || (rc >= 0 && s->ev.n > 0)) {
         rc = stn_after(s, 0);   /* time lost already; clock calls; a loss on time */
     }

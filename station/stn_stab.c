@@ -71,6 +71,11 @@ void stn_stab_reset(stn_stab_t *s)
     s->nhist = 0;
 }
 
+int stn_stab_settled(const stn_stab_t *s)
+{
+    return s->accepted && s->nrun > 0;
+}
+
 void stn_view_init(stn_view_t *v, int size)
 {
     memset(v, 0, sizeof *v);

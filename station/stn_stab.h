@@ -53,6 +53,9 @@ void stn_stab_reset(stn_stab_t *s);
 /* Feed one frame. Returns 1 and writes *out when this frame completes a stable run,
  * 0 when not (out untouched), GO_EINVAL for a bad snapshot (size outside 2..25). */
 int stn_stab_feed(stn_stab_t *s, const vis_snapshot_t *snap, stn_view_t *out);
+/* 1 when the board still shows the last accepted view: the current run is the one handed
+ * out, nothing over the board since (a tracker's held warning may then fall due). */
+int stn_stab_settled(const stn_stab_t *s);
 /* An all-unknown view of this size, to fill by hand (scripted tests). */
 void stn_view_init(stn_view_t *v, int size);
 

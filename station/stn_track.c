@@ -16,6 +16,20 @@
 
 #define TRK_NPTS (GO_MAX_SIZE * GO_MAX_SIZE)
 #define TRK_MAX_UNDO 8
+#define TRK_MAX_HELD 8   /* warnings held back for their grace at once */
+#define TRK_HELD_PTS 8   /* points a held warning watches */
+
+/* A warning held back for its grace: given when the board still disagrees at pts after
+ * t0 + warn_grace_s, or once `c`'s opponent has moved since move0; dropped when the
+ * board agrees there again first. */
+typedef struct trk_held {
+    go_color_t c;        /* the side to warn */
+    int moved;           /* 1: a stone moved; 0: stones removed without capture */
+    double t0;           /* when the disagreement was seen */
+    int move0;           /* moves recorded then */
+    int np;
+    go_point_t pts[TRK_HELD_PTS];
+} trk_held_t;
 
 struct stn_track {
     go_game_t *g;
@@ -35,6 +49,8 @@ struct stn_track {
                                       (0: none) */
     int warnings[3];
     int lost[3];
+    trk_held_t held[TRK_MAX_HELD];
+    int nheld;
     stn_move_info_t *info;
     int ninfo, capinfo;
     uint64_t unexplained_sig;
@@ -77,6 +93,7 @@ void stn_track_defaults(stn_track_config_t *c)
     c->max_moves = 8;
     c->bulk_moves = 4;
     c->warn_moved = 1;
+    c->warn_grace_s = 2.5;
     c->end_by_signals = -1;
 }
 
@@ -257,6 +274,7 @@ int stn_track_sync(stn_track_t *k)
     memset(k->alias, 0, sizeof k->alias);
     memset(k->ack, 0, sizeof k->ack);
     memset(k->ack_pair, 0, sizeof k->ack_pair);
+    k->nheld = 0;
     k->size = go_game_board(k->g)->size;
     return trk_info_follow(k);
 }
@@ -831,22 +849,22 @@ static int trk_search(stn_track_t *k, const trk_diff_t *d, const trk_add_t *adds
 
 /* ---- warnings ---- */
 
-static int trk_warn(stn_track_t *k, go_color_t c, const char *why, const stn_view_t *v,
-                    stn_events_t *out)
+static int trk_warn_at(stn_track_t *k, go_color_t c, const char *why, uint64_t frame,
+                       double t, double t_clear, stn_events_t *out)
 {
     if (!k->cfg.warn_moved || (c != GO_BLACK && c != GO_WHITE))
         return GO_OK;
     stn_event_t e;
     int move = go_game_move_count(k->g);
     k->warnings[c]++;
-    trk_ev(&e, STN_EV_WARNING, c, move, v->frame, v->t, v->t_clear);
+    trk_ev(&e, STN_EV_WARNING, c, move, frame, t, t_clear);
     snprintf(e.msg, sizeof e.msg, "warning %d to %s: %s", k->warnings[c], trk_cword(c), why);
     int rc = move > 0 ? stn_track_note(k, move - 1, e.msg) : GO_OK;
     if (rc == GO_OK)
         rc = stn_events_push(out, &e);
     if (rc == GO_OK && k->warnings[c] >= 2 && !k->lost[c]) {
         k->lost[c] = 1;
-        trk_ev(&e, STN_EV_LOSS, c, move, v->frame, v->t, v->t_clear);
+        trk_ev(&e, STN_EV_LOSS, c, move, frame, t, t_clear);
         snprintf(e.msg, sizeof e.msg,
                  "%s has two warnings: a loss under the competition rules (arbiter decides)",
                  trk_cword(c));
@@ -856,6 +874,89 @@ static int trk_warn(stn_track_t *k, go_color_t c, const char *why, const stn_vie
             rc = stn_events_push(out, &e);
     }
     return rc;
+}
+
+static const char *trk_held_why(const trk_held_t *h)
+{
+    return h->moved ? "a stone was moved" : "stones removed that were not captured";
+}
+
+/* A warning to c for the disagreement at pts seen in v: held back for the grace (given at
+ * once when there is none, or no room to hold it). */
+static int trk_warn(stn_track_t *k, go_color_t c, int moved, const go_point_t *pts, int np,
+                    const stn_view_t *v, stn_events_t *out)
+{
+    if (!k->cfg.warn_moved || (c != GO_BLACK && c != GO_WHITE))
+        return GO_OK;
+    if (k->cfg.warn_grace_s > 0.0 && k->nheld < TRK_MAX_HELD && np > 0) {
+        trk_held_t *h = &k->held[k->nheld++];
+        h->c = c;
+        h->moved = moved;
+        h->t0 = v->t;
+        h->move0 = go_game_move_count(k->g);
+        h->np = np < TRK_HELD_PTS ? np : TRK_HELD_PTS;
+        memcpy(h->pts, pts, sizeof *pts * (size_t)h->np);
+        return GO_OK;
+    }
+    trk_held_t h = { .moved = moved };
+    return trk_warn_at(k, c, trk_held_why(&h), v->frame, v->t, v->t_clear, out);
+}
+
+/* Does the board still disagree with the record at one of h's points? */
+static int trk_held_open(const stn_track_t *k, const trk_held_t *h)
+{
+    for (int j = 0; j < h->np; j++)
+        if (k->ack[h->pts[j]])
+            return 1;
+    return 0;
+}
+
+/* Has c's opponent moved since h was seen? */
+static int trk_held_answered(const stn_track_t *k, const trk_held_t *h)
+{
+    int n = go_game_move_count(k->g);
+    for (int i = h->move0; i < n; i++) {
+        const go_move_t *m = go_game_move(k->g, i);
+        if (m->kind == GO_MOVE_PLAY && m->color == GO_OTHER(h->c))
+            return 1;
+    }
+    return 0;
+}
+
+/* Settle the held warnings after a view (v; NULL: a settled frame at frame/t): dropped
+ * with a note where the board agrees again, given where the grace is over or the
+ * opponent has moved. Returns the warnings given or an error. */
+static int trk_held_settle(stn_track_t *k, const stn_view_t *v, uint64_t frame, double t,
+                           stn_events_t *out)
+{
+    int given = 0, keep = 0, rc = GO_OK;
+    double t_clear = v ? v->t_clear : t;
+    for (int i = 0; i < k->nheld; i++) {
+        trk_held_t h = k->held[i];
+        if (go_game_move_count(k->g) < h.move0)
+            h.move0 = go_game_move_count(k->g);   /* taken back since */
+        if (rc != GO_OK) {
+            k->held[keep++] = h;
+        } else if (!trk_held_open(k, &h)) {
+            if (v) {
+                int n = go_game_move_count(k->g);
+                char note[96];
+                snprintf(note, sizeof note, "%s and put back at once: no warning",
+                         h.moved ? "a stone moved" : "stones taken off");
+                if (n > 0)
+                    rc = stn_track_note(k, n - 1, note);
+            } else {
+                k->held[keep++] = h;   /* a tick never sees the board agree */
+            }
+        } else if (t + 1e-9 >= h.t0 + k->cfg.warn_grace_s || (v && trk_held_answered(k, &h))) {
+            rc = trk_warn_at(k, h.c, trk_held_why(&h), frame, t, t_clear, out);
+            given++;
+        } else {
+            k->held[keep++] = h;
+        }
+    }
+    k->nheld = keep;
+    return rc == GO_OK ? given : rc;
 }
 
 /* ---- recording a chosen plan ---- */
@@ -1600,8 +1701,9 @@ int stn_track_feed(stn_track_t *k, const stn_view_t *v, stn_events_t *out)
                      nu[q].c == GO_BLACK ? "black" : "white", a, b);
             k->ack_pair[nu[q].from] = nu[q].to;
             k->ack_pair[nu[q].to] = nu[q].from;
+            go_point_t pair[2] = { nu[q].from, nu[q].to };
             if ((rc = stn_events_push(out, &e)) != GO_OK ||
-                (rc = trk_warn(k, mover, "a stone was moved", v, out)) != GO_OK)
+                (rc = trk_warn(k, mover, 1, pair, 2, v, out)) != GO_OK)
                 goto done;
         }
         /* Missing stones nothing explains: removed without capture. */
@@ -1624,8 +1726,7 @@ int stn_track_feed(stn_track_t *k, const stn_view_t *v, stn_events_t *out)
             snprintf(e.msg, sizeof e.msg, "stones removed without capture, put them back: ");
             trk_ev_list(&e, 0);
             if ((rc = stn_events_push(out, &e)) != GO_OK ||
-                (rc = trk_warn(k, GO_OTHER(owner), "stones removed that were not captured", v,
-                               out)) != GO_OK)
+                (rc = trk_warn(k, GO_OTHER(owner), 0, gone, ng, v, out)) != GO_OK)
                 goto done;
         }
         break;
@@ -1633,7 +1734,7 @@ int stn_track_feed(stn_track_t *k, const stn_view_t *v, stn_events_t *out)
     if ((rc = trk_hidden_on_dead(k, v, cleared, plan, run, out, &moves)) != GO_OK)
         goto done;
     rc = trk_reconcile(k, v, ack0, out);
-    if (rc == GO_OK)
+    if (rc == GO_OK && (rc = trk_held_settle(k, v, v->frame, v->t, out)) >= 0)
         rc = moves;
 done:
     if (rc < 0) {
@@ -1649,6 +1750,33 @@ done:
     free(run);
     free(adds);
     return rc;
+}
+
+int stn_track_tick(stn_track_t *k, uint64_t frame, double t, stn_events_t *out)
+{
+    int due = 0;
+    for (int i = 0; i < k->nheld; i++)
+        due |= t + 1e-9 >= k->held[i].t0 + k->cfg.warn_grace_s;
+    if (!due)
+        return 0;
+    int rc = trk_info_follow(k);
+    if (rc != GO_OK)
+        return rc;
+    trk_backup_t *bk = trk_backup(k, out);
+    if (!bk)
+        return GO_ENOMEM;
+    rc = trk_held_settle(k, NULL, frame, t, out);
+    if (rc < 0) {
+        trk_restore(k, bk, out);
+        return GO_ENOMEM;
+    }
+    trk_backup_free(bk);
+    return rc;
+}
+
+int stn_track_held(const stn_track_t *k)
+{
+    return k->nheld;
 }
 
 /* ---- console actions ---- */

@@ -33,7 +33,9 @@
  *     and the last dead stone of a capture left when the others went is read as its side's
  *     move there. A comment says so; a wrong guess reads later as a takeback;
  *  6. stones still missing are a removal without capture (warning), and every point still
- *     disagreeing is listed for restoration (STN_EV_RESTORE).
+ *     disagreeing is listed for restoration (STN_EV_RESTORE). The restore is asked at
+ *     once; the warning (nudge or removal) waits for warn_grace_s and is dropped (a note)
+ *     if the board agrees there again first.
  * A bulk change (bulk_moves stones or more at once that no reading explains fully, or more
  * than max_moves) is refused: reported once (STN_EV_UNEXPLAINED), nothing recorded.
  *
@@ -65,6 +67,13 @@ typedef struct stn_track_config {
                           bulk change is a misread board, not moves. 0: never refused */
     int warn_moved;    /* 1 (default): moved stones and stones removed without capture
                           earn a warning (competition rules 8, 9); 0: only a restore */
+    double warn_grace_s; /* the restore is asked at once, but the warning waits this long
+                          (default 2.5 s): a stone nudged and put back within it, before
+                          the opponent moves, is an accident (noted in the SGF, no
+                          warning). The warning comes at the first view (or settled
+                          frame, stn_track_tick) after the grace that still disagrees
+                          at its points, or at a view where the other side has moved
+                          meanwhile. 0: warn at once */
     int end_by_signals;/* -1 (default): 1 under the chinese preset, else 0. 1: the end is
                           the players' confirmation (signals, console), never two passes
                           made of a void move: a void move right after a pass (a forfeit,
@@ -99,6 +108,14 @@ void stn_track_destroy(stn_track_t *k);
  * of the wrong size, GO_ENOMEM. A failed call changes nothing (game, infos, expectations,
  * *out as before): the same view may be fed again. */
 int stn_track_feed(stn_track_t *k, const stn_view_t *v, stn_events_t *out);
+
+/* Time passes with the board settled at the last view fed (nothing over it, unchanged
+ * since): warnings whose grace (warn_grace_s) ended by t are given (the board still
+ * disagrees there). Returns the number of warnings given (>= 0) or GO_ENOMEM (nothing
+ * changed). Cheap when none is due: call it on every such frame. */
+int stn_track_tick(stn_track_t *k, uint64_t frame, double t, stn_events_t *out);
+/* Warnings held back for their grace (stn_track_tick). */
+int stn_track_held(const stn_track_t *k);
 
 /* Console actions, at time t; on failure nothing changed. Pass by c (GO_EMPTY: the side
  * to move). */

@@ -61,4 +61,19 @@ static inline int fx_feed(fx_t *f, const char *d)
     return fx_view(f, &v);
 }
 
+/* The game's moves must be want[0..n) ("B cc"). */
+static inline void fx_expect_moves(fx_t *f, const char *const *want, int n)
+{
+    char buf[8];
+    assert_int_equal(go_game_move_count(f->g), n);
+    for (int i = 0; i < n; i++)
+        assert_string_equal(st_move(f->g, i, buf), want[i]);
+}
+
+/* Let seconds of footage pass before the next view (a board left as it was). */
+static inline void fx_wait(fx_t *f, double seconds)
+{
+    f->frame += (uint64_t)(seconds * 30.0 + 0.5);
+}
+
 #endif

@@ -242,8 +242,13 @@ static void test_warning_pauses(void **state)
     view_at(s, M2, 4.0);
     view_at(s, M3, 6.0);
     view_at(s, M4, 8.0);                                   /* Black to move, 54 s left */
-    /* White's stone at dc (not the last move) is taken off: a warning, the clock stops */
+    /* White's stone at dc (not the last move) is taken off: the restore at once, the
+     * clock runs through the warning's grace (2.5 s) */
     view_at(s, ". . . . .\n. X . . .\n. . X . .\n. . . O .\n. . . . .\n", 10.0);
+    assert_int_equal(count(s, STN_EV_WARNING), 0);
+    assert_false(clk_paused(stn_clock(s)));
+    /* still off after it: a warning, the clock stops */
+    view_at(s, ". . . . .\n. X . . .\n. . X . .\n. . . O .\n. . . . .\n", 13.0);
     assert_int_equal(count(s, STN_EV_WARNING), 1);
     assert_true(clk_paused(stn_clock(s)));
     stn_clock_tick(s, 200.0);
@@ -252,10 +257,10 @@ static void test_warning_pauses(void **state)
     assert_non_null(find(s, STN_EV_AGREES));
     assert_false(clk_paused(stn_clock(s)));
     view_at(s, ". . . . .\n. X . . .\n. . X O .\n. . . O .\n. X . . .\n", 210.0);
-    /* Black: 2 + 2 s before, 10.3 - 8 until the pause (the view's time), 10 s after */
+    /* Black: 2 + 2 s before, 13.3 - 8 until the pause (the warning's view), 10 s after */
     const stn_move_info_t *in = stn_track_info(stn_tracker(s), 4);
     assert_non_null(in);
-    assert_true(in->time_left > 60 - 4 - 2.3 - 10 - 0.5 && in->time_left < 60 - 4 - 2.3 - 10 + 0.5);
+    assert_true(in->time_left > 60 - 4 - 5.3 - 10 - 0.5 && in->time_left < 60 - 4 - 5.3 - 10 + 0.5);
     stn_destroy(s);
 }
 

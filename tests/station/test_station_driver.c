@@ -324,6 +324,52 @@ static void test_frames_through_the_station(void **state)
     stn_destroy(s);
 }
 
+/* Frames of one diagram from frame *f on, for seconds (30 fps); counts the warnings. */
+static int frames_for(stn_t *s, const char *d, uint64_t *f, double seconds)
+{
+    vis_snapshot_t snap;
+    int warnings = 0;
+    for (int i = 0; i < (int)(seconds * 30.0 + 0.5); i++, (*f)++) {
+        st_snap(&snap, d, 0, *f, *f / 30.0);
+        assert_true(stn_feed(s, &snap) >= 0);
+        warnings += find(s, STN_EV_WARNING) != NULL;
+    }
+    return warnings;
+}
+
+/* Through the stabiliser: a stone knocked off and pushed back within the grace is no
+ * warning; one taken off and left off is warned once the grace is over, with the board
+ * left as it is (no new view: the station's settled frames). */
+static void test_held_warning_through_frames(void **state)
+{
+    (void)state;
+    stn_t *s = station5(NULL);
+    uint64_t f = 0;
+    const char *empty = ". . . . .\n. . . . .\n. . . . .\n. . . . .\n. . . . .\n";
+    const char *b1 = ". . . . .\n. . . . .\n. . X . .\n. . . . .\n. . . . .\n";
+    const char *w1 = ". . . . .\n. . . . .\n. . X . .\n. . . O .\n. . . . .\n";
+    const char *b2 = ". . . . .\n. X . . .\n. . X . .\n. . . O .\n. . . . .\n";
+    const char *b2_bumped = ". . . . .\n. X . . .\n. . . . .\n. . . O .\n. . . . .\n";
+    assert_int_equal(frames_for(s, empty, &f, 0.5), 0);
+    assert_int_equal(frames_for(s, b1, &f, 1.0), 0);
+    assert_int_equal(frames_for(s, w1, &f, 1.0), 0);
+    assert_int_equal(frames_for(s, b2, &f, 1.0), 0);
+    assert_int_equal(go_game_move_count(stn_game(s)), 3);
+    /* cc knocked off its point (read empty) for 1.5 s, then pushed back */
+    assert_int_equal(frames_for(s, b2_bumped, &f, 1.5), 0);
+    assert_int_equal(stn_track_disagreements(stn_tracker(s), NULL, 0), 1);
+    assert_int_equal(frames_for(s, b2, &f, 5.0), 0);
+    assert_int_equal(stn_track_disagreements(stn_tracker(s), NULL, 0), 0);
+    assert_int_equal(stn_track_warnings(stn_tracker(s), GO_BLACK), 0);
+    /* taken off and left off: one warning, after the grace, none before */
+    assert_int_equal(frames_for(s, b2_bumped, &f, 2.0), 0);
+    assert_int_equal(frames_for(s, b2_bumped, &f, 3.0), 1);
+    assert_int_equal(stn_track_warnings(stn_tracker(s), GO_BLACK) +
+                     stn_track_warnings(stn_tracker(s), GO_WHITE), 1);
+    assert_int_equal(go_game_move_count(stn_game(s)), 3);
+    stn_destroy(s);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -332,6 +378,7 @@ int main(void)
         cmocka_unit_test(test_events_and_errors),
         cmocka_unit_test(test_physical_signals),
         cmocka_unit_test(test_frames_through_the_station),
+        cmocka_unit_test(test_held_warning_through_frames),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

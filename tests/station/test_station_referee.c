@@ -218,29 +218,138 @@ static void test_removed_twice_is_a_loss(void **state)
     (void)state;
     fx_t f;
     const char *pos = ". . . . .\n. X . O .\n. . . . .\n. O . . .\n. . . . .\n";
+    const char *gone = ". . . . .\n. X . . .\n. . . . .\n. O . . .\n. . . . .\n";
     fx_open(&f, "chinese", pos, GO_BLACK, NULL);
-    assert_int_equal(fx_feed(&f, ". . . . .\n. X . . .\n. . . . .\n. O . . .\n. . . . .\n"), 0);
+    assert_int_equal(fx_feed(&f, gone), 0);
     const stn_event_t *e = stn_events_find(&f.ev, STN_EV_MOVED);
     assert_non_null(e);
     assert_int_equal(e->points[0], st_pt(5, "db"));
+    assert_non_null(stn_events_find(&f.ev, STN_EV_RESTORE));   /* the restore at once */
+    assert_null(stn_events_find(&f.ev, STN_EV_WARNING));       /* the warning waits */
+    assert_int_equal(stn_track_held(f.k), 1);
+    /* still missing after the grace: the warning */
+    fx_wait(&f, 3.0);
+    assert_int_equal(fx_feed(&f, gone), 0);
     e = stn_events_find(&f.ev, STN_EV_WARNING);
     assert_non_null(e);
     assert_int_equal(e->color, GO_BLACK);
     assert_int_equal(stn_track_warnings(f.k, GO_BLACK), 1);
+    assert_int_equal(stn_track_held(f.k), 0);
     assert_null(stn_events_find(&f.ev, STN_EV_LOSS));
     /* still missing: no second warning for the same stone */
-    assert_int_equal(fx_feed(&f, ". . . . .\n. X . . .\n. . . . .\n. O . . .\n. . . . .\n"), 0);
+    fx_wait(&f, 3.0);
+    assert_int_equal(fx_feed(&f, gone), 0);
     assert_int_equal(f.ev.n, 0);
     /* restored */
     assert_int_equal(fx_feed(&f, pos), 0);
     assert_non_null(stn_events_find(&f.ev, STN_EV_AGREES));
-    /* a second time: a loss */
-    assert_int_equal(fx_feed(&f, ". . . . .\n. X . O .\n. . . . .\n. . . . .\n. . . . .\n"), 0);
+    /* a second time, not put back: a loss */
+    const char *gone2 = ". . . . .\n. X . O .\n. . . . .\n. . . . .\n. . . . .\n";
+    assert_int_equal(fx_feed(&f, gone2), 0);
+    assert_null(stn_events_find(&f.ev, STN_EV_WARNING));
+    fx_wait(&f, 3.0);
+    assert_int_equal(fx_feed(&f, gone2), 0);
     assert_int_equal(stn_track_warnings(f.k, GO_BLACK), 2);
     e = stn_events_find(&f.ev, STN_EV_LOSS);
     assert_non_null(e);
     assert_int_equal(e->color, GO_BLACK);
     assert_int_equal(go_game_move_count(f.g), 0);
+    fx_close(&f);
+}
+
+/* A stone knocked off its point (read empty, or on the next point) and put back within
+ * the grace is an accident: the restore is asked at once, then a note, no warning; twice
+ * in a game is no loss. With no grace (warn_grace_s 0) the same is two warnings. */
+static void test_bump_put_back_is_no_warning(void **state)
+{
+    (void)state;
+    const char *pos = ". . . . . .\n. X . O . .\n. . . . . .\n. O . . . .\n. . . . . .\n. . . . . .\n";
+    for (int grace = 1; grace >= 0; grace--) {
+        stn_track_config_t cfg;
+        stn_track_defaults(&cfg);
+        if (!grace)
+            cfg.warn_grace_s = 0.0;
+        fx_t f;
+        fx_open(&f, "chinese", pos, GO_BLACK, &cfg);
+        /* Black plays ee and knocks White's db off its point (read empty) */
+        const char *m1 = ". . . . . .\n. X . . . .\n. . . . . .\n. O . . . .\n. . . . X .\n. . . . . .\n";
+        assert_int_equal(fx_feed(&f, m1), 1);
+        assert_non_null(stn_events_find(&f.ev, STN_EV_RESTORE));
+        assert_int_equal(stn_events_count(&f.ev, STN_EV_WARNING), grace ? 0 : 1);
+        /* pushed back 1.5 s later */
+        fx_wait(&f, 1.2);
+        const char *back = ". . . . . .\n. X . O . .\n. . . . . .\n. O . . . .\n. . . . X .\n. . . . . .\n";
+        assert_int_equal(fx_feed(&f, back), 0);
+        assert_non_null(stn_events_find(&f.ev, STN_EV_AGREES));
+        assert_null(stn_events_find(&f.ev, STN_EV_WARNING));
+        assert_int_equal(stn_track_held(f.k), 0);
+        if (grace) {
+            const stn_move_info_t *in = stn_track_info(f.k, 0);
+            assert_non_null(in);
+            assert_non_null(in->comment);
+            assert_non_null(strstr(in->comment, "no warning"));
+        }
+        /* White plays cc, Black answers at ce and slides White's cc to dc on the way
+         * (a nudge): put back in time, again no warning */
+        const char *m2 = ". . . . . .\n. X . O . .\n. . O . . .\n. O . . . .\n. . . . X .\n. . . . . .\n";
+        assert_int_equal(fx_feed(&f, m2), 1);
+        const char *m3 = ". . . . . .\n. X . O . .\n. . . O . .\n. O . . . .\n. . X . X .\n. . . . . .\n";
+        assert_int_equal(fx_feed(&f, m3), 1);
+        assert_non_null(stn_events_find(&f.ev, STN_EV_MOVED));
+        assert_int_equal(stn_events_count(&f.ev, STN_EV_WARNING), grace ? 0 : 1);
+        const char *m3b = ". . . . . .\n. X . O . .\n. . O . . .\n. O . . . .\n. . X . X .\n. . . . . .\n";
+        fx_wait(&f, 1.0);
+        assert_int_equal(fx_feed(&f, m3b), 0);
+        assert_non_null(stn_events_find(&f.ev, STN_EV_AGREES));
+        assert_int_equal(stn_track_warnings(f.k, GO_BLACK), grace ? 0 : 2);
+        assert_int_equal(stn_events_count(&f.ev, STN_EV_LOSS), 0);
+        if (!grace)
+            assert_non_null(stn_track_info(f.k, 2)->comment);
+        const char *want[] = { "B ee", "W cc", "B ce" };
+        fx_expect_moves(&f, want, 3);
+        fx_close(&f);
+    }
+}
+
+/* A stone off its point when the opponent moves: the warning at once, grace or not. */
+static void test_removed_then_opponent_moves_warns(void **state)
+{
+    (void)state;
+    fx_t f;
+    const char *pos = ". . . . .\n. X . O .\n. . . . .\n. O . . .\n. . . . .\n";
+    fx_open(&f, "chinese", pos, GO_BLACK, NULL);
+    /* Black plays dd and takes White's db off */
+    assert_int_equal(fx_feed(&f, ". . . . .\n. X . . .\n. . . . .\n. O . X .\n. . . . .\n"), 1);
+    assert_null(stn_events_find(&f.ev, STN_EV_WARNING));
+    /* White plays cc 0.7 s later, db still missing: Black is warned */
+    assert_int_equal(fx_feed(&f, ". . . . .\n. X . . .\n. . O . .\n. O . X .\n. . . . .\n"), 1);
+    const stn_event_t *e = stn_events_find(&f.ev, STN_EV_WARNING);
+    assert_non_null(e);
+    assert_int_equal(e->color, GO_BLACK);
+    assert_int_equal(stn_track_held(f.k), 0);
+    fx_close(&f);
+}
+
+/* Time passes with the board settled (no new view): stn_track_tick gives the warning once
+ * the grace is over, not before. */
+static void test_held_warning_by_tick(void **state)
+{
+    (void)state;
+    fx_t f;
+    const char *pos = ". . . . .\n. X . O .\n. . . . .\n. O . . .\n. . . . .\n";
+    fx_open(&f, "chinese", pos, GO_BLACK, NULL);
+    assert_int_equal(fx_feed(&f, ". . . . .\n. X . . .\n. . . . .\n. O . . .\n. . . . .\n"), 0);
+    double t = f.frame / 30.0;
+    stn_events_clear(&f.ev);
+    assert_int_equal(stn_track_tick(f.k, f.frame + 30, t + 1.0, &f.ev), 0);
+    assert_int_equal(f.ev.n, 0);
+    assert_int_equal(stn_track_tick(f.k, f.frame + 80, t + 2.6, &f.ev), 1);
+    const stn_event_t *e = stn_events_find(&f.ev, STN_EV_WARNING);
+    assert_non_null(e);
+    assert_int_equal(e->color, GO_BLACK);
+    assert_int_equal(e->frame, f.frame + 80);
+    assert_int_equal(stn_track_tick(f.k, f.frame + 90, t + 3.0, &f.ev), 0);
+    assert_int_equal(stn_track_warnings(f.k, GO_BLACK), 1);
     fx_close(&f);
 }
 
@@ -308,6 +417,9 @@ int main(void)
         cmocka_unit_test(test_together_not_two_in_a_row),
         cmocka_unit_test(test_together_alternates),
         cmocka_unit_test(test_removed_twice_is_a_loss),
+        cmocka_unit_test(test_bump_put_back_is_no_warning),
+        cmocka_unit_test(test_removed_then_opponent_moves_warns),
+        cmocka_unit_test(test_held_warning_by_tick),
         cmocka_unit_test(test_triple_ko_cycle),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -28,14 +28,6 @@
               ". . . . . . . . .\n" \
               ". . . . . . . . .\n"
 
-static void fx_expect_moves(fx_t *f, const char *const *want, int n)
-{
-    char buf[8];
-    assert_int_equal(go_game_move_count(f->g), n);
-    for (int i = 0; i < n; i++)
-        assert_string_equal(st_move(f->g, i, buf), want[i]);
-}
-
 static void test_single_move(void **state)
 {
     (void)state;
