@@ -593,25 +593,33 @@ static void trk_view_fit(const stn_track_t *k, const stn_view_t *v, const trk_st
         }
 }
 
-/* Next lexicographic permutation of idx[0..n); 0 when it wrapped to the first. */
+static void trk_reverse(int *idx, int a, int b)
+{
+    for (; a < b; a++, b--) {
+        int t = idx[a];
+        idx[a] = idx[b];
+        idx[b] = t;
+    }
+}
+
+/* Next lexicographic permutation of idx[0..n); 0 when it wrapped back to the first
+ * (sorted again: an outer loop's next round sees every inner permutation). */
 static int trk_next_perm(int *idx, int n)
 {
     int i = n - 2;
     while (i >= 0 && idx[i] >= idx[i + 1])
         i--;
-    if (i < 0)
+    if (i < 0) {
+        trk_reverse(idx, 0, n - 1);
         return 0;
+    }
     int j = n - 1;
     while (idx[j] <= idx[i])
         j--;
     int t = idx[i];
     idx[i] = idx[j];
     idx[j] = t;
-    for (int a = i + 1, b = n - 1; a < b; a++, b--) {
-        t = idx[a];
-        idx[a] = idx[b];
-        idx[b] = t;
-    }
+    trk_reverse(idx, i + 1, n - 1);
     return 1;
 }
 

@@ -560,6 +560,36 @@ static void test_order_first_seen(void **state)
     }
 }
 
+/* Four stones at once (B, W, B, W): every one of the four orders alternation allows is
+ * tried, and the one the camera saw (first_t) is recorded, whichever it is (the long demo
+ * game: an order never tried swapped two moves). */
+static void test_order_first_seen_all_orders(void **state)
+{
+    (void)state;
+    const char *four = ". . . . . . . . .\n. . . . . . . . .\n. . X . . . O . .\n"
+                       ". . . . . . . . .\n. . . . . . . . .\n. . . . . . . . .\n"
+                       ". . X . . . O . .\n. . . . . . . . .\n. . . . . . . . .\n";
+    const char *bs[2] = { "cc", "cg" }, *ws[2] = { "gc", "gg" };
+    for (int ob = 0; ob < 2; ob++)
+        for (int ow = 0; ow < 2; ow++) {
+            /* the true order: B bs[ob], W ws[ow], B bs[!ob], W ws[!ow] */
+            const char *order[4] = { bs[ob], ws[ow], bs[!ob], ws[!ow] };
+            fx_t f;
+            fx_open(&f, "chinese", EMPTY9, GO_BLACK, NULL);
+            stn_view_t v;
+            f.frame += 10;
+            st_view(&v, four, f.frame, f.frame / 30.0, f.frame / 30.0 - 0.2);
+            for (int i = 0; i < 4; i++) {
+                int p = st_pt(9, order[i]);
+                v.first_t[GO_Y(p) * 9 + GO_X(p)] = 0.1f + 0.4f * (float)i;
+            }
+            assert_int_equal(fx_view(&f, &v), 4);
+            for (int i = 0; i < 4; i++)
+                assert_int_equal(go_game_move(f.g, i)->point, st_pt(9, order[i]));
+            fx_close(&f);
+        }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -581,6 +611,7 @@ int main(void)
         cmocka_unit_test(test_capture_dead_stone_unread),
         cmocka_unit_test(test_ko_dead_stone_misread),
         cmocka_unit_test(test_order_first_seen),
+        cmocka_unit_test(test_order_first_seen_all_orders),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
