@@ -1157,10 +1157,6 @@ static int good_count(const cvb_image_t *full, const double Hw[9], int S, double
     return g;
 }
 
-#ifndef VIS_LATTICE_ALL_SLIDES /* 1: every lattice window at its own best slide (slower) */
-#define VIS_LATTICE_ALL_SLIDES 0
-#endif
-
 /* The grid from the lattice of black stones (vis_lattice_find): the smallest size that
  * holds every stone, the window chosen by the grid lines that remain visible. */
 static int lattice_grid(const cvb_image_t *gray, const cvb_image_t *full,
@@ -1228,36 +1224,15 @@ static int lattice_grid(const cvb_image_t *gray, const cvb_image_t *full,
     if (cnt < 2 * S)
         return VIS_ENOBOARD;
     double best = -1e9;
-    /* the stones' centres stand above their points (a third of a spacing from the side):
-     * the windows are judged at the best of 9 slides of 0.3 units, found on the most
-     * central window (the lines lie at whole units in every window, so one slide serves
-     * them all, and at 1080p 9 slides of every window cost ~10 ms) */
-    int qbest = 4;
-    {
-        double ca = (i0 + i1) / 2.0 - (S - 1) / 2.0, cb = (j0 + j1) / 2.0 - (S - 1) / 2.0;
-        int oa = (int)lround(ca < olo[0] ? olo[0] : ca > ohi[0] ? ohi[0] : ca);
-        int ob = (int)lround(cb < olo[1] ? olo[1] : cb > ohi[1] ? ohi[1] : cb);
-        double T[9] = { 1, 0, oa, 0, 1, ob, 0, 0, 1 }, Hw[9], sc = -1e9;
-        mat3_mul(Hc, T, Hw);
-        for (int q = 0; q < 9; q++) {
-            double Ts[9] = { 1, 0, 0.3 * (q % 3 - 1), 0, 1, 0.3 * (q / 3 - 1), 0, 0, 1 }, Hs[9];
-            mat3_mul(Hw, Ts, Hs);
-            double v = window_score(full, col, Hs, S, scale);
-            if (v > sc) {
-                sc = v;
-                qbest = q;
-            }
-        }
-    }
     for (int oa = olo[0]; oa <= ohi[0]; oa++)
         for (int ob = olo[1]; ob <= ohi[1]; ob++) {
             double T[9] = { 1, 0, oa, 0, 1, ob, 0, 0, 1 }, Hw[9];
             mat3_mul(Hc, T, Hw);
-            /* the grid must lie inside the picture; the lines left visible decide */
+            /* the grid must lie inside the picture; the lines left visible decide. The
+             * stones' centres stand above their points (a third of a spacing from the
+             * side): each window is judged at its best of 9 slides of 0.3 units */
             double sc = -1e9;
             for (int q = 0; q < 9; q++) {
-                if (q != qbest && !VIS_LATTICE_ALL_SLIDES)
-                    continue;
                 double Ts[9] = { 1, 0, 0.3 * (q % 3 - 1), 0, 1, 0.3 * (q / 3 - 1), 0, 0, 1 }, Hs[9];
                 mat3_mul(Hw, Ts, Hs);
                 double v = window_score(full, col, Hs, S, scale);
