@@ -17,6 +17,7 @@
 
 #include <stdlib.h>
 #include "rules/go_read.h"
+#include "rules/go_semeai.h"
 #include <string.h>
 
 static const int dirs[4] = { 1, -1, GO_STRIDE, -GO_STRIDE };
@@ -1352,6 +1353,12 @@ static void run_playouts(const uint8_t *wp, const uint8_t *w, int size, const go
 #define GO_LIFE_DEAD_SHARE 55
 #endif
 
+/* 1: capturing races between weak groups counted by liberties before the playouts
+ * (go_semeai.h); 0: off, for measuring what it brings. */
+#ifndef GO_LIFE_SEMEAI
+#define GO_LIFE_SEMEAI 1
+#endif
+
 #ifndef GO_LIFE_MAX_PLAYOUTS
 #define GO_LIFE_MAX_PLAYOUTS 192
 #endif
@@ -1399,6 +1406,20 @@ int go_life_propose(const go_board_t *b, const go_life_options_t *opt, go_life_r
     }
     for (int p = 0; p < GO_CELLS; p++)
         wp[p] = tdead[p] ? GO_EMPTY : w[p];
+    /* then the races between weak groups counted by liberties (go_semeai.h) */
+    if (GO_LIFE_SEMEAI) {
+        uint8_t settled[GO_CELLS];
+        for (int p = 0; p < GO_CELLS; p++)
+            settled[p] = res->uc[p] == GO_UC_ALIVE || res->uc[p] == GO_UC_DEAD || tdead[p];
+        if (go_semeai_dead(wp, size, settled, tdead) < 0) {
+            free(res);
+            free(pb);
+            free(own);
+            return GO_ENOMEM;
+        }
+        for (int p = 0; p < GO_CELLS; p++)
+            wp[p] = tdead[p] ? GO_EMPTY : w[p];
+    }
     int done = 0;
     long moves = 0;
     run_playouts(wp, w, size, &o, res->uc, pb, own, &done, &moves);

@@ -12,6 +12,8 @@
  *    (go_read.h) of the chains short of liberties: a chain captured even when its owner
  *    moves first, next to capturing stones that are safe, is dead (races lost on
  *    liberties, cutting stones in atari, ladders, nets) and left out of the playouts;
+ *    so is a chain losing a capturing race between two weak groups counted by outside,
+ *    shared and eye liberties whoever moves first (go_semeai.h);
  *    then an estimate for the rest from deterministic playouts (fixed seed; the same
  *    board always gives the same answer): a chain is dead when its owner keeps its
  *    stones at the end of fewer than 55% of the playouts (the playouts favour the

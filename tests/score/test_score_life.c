@@ -3,7 +3,8 @@
  * without eyes stays alive; bent four in the corner dead under the Japanese rule only; a
  * nakade; cutting stones in atari read dead before the playouts), the tactical reader
  * (capturing races won and lost on liberties, a ladder with and without a breaker, a seki
- * neither side can capture) and
+ * neither side can capture), capturing races counted by liberties (go_semeai: the classic
+ * rules on counts, a one-eyed chain winning on shared liberties on a board) and
  * the scoring session (propose, toggle, accept, re-toggle
  * clears the accepts, the log and the SGF comment). */
 #include <stddef.h>
@@ -16,6 +17,7 @@
 
 #include "rules/go_life.h"
 #include "rules/go_read.h"
+#include "rules/go_semeai.h"
 #include "rules/go_session.h"
 #include "boards.h"
 
@@ -527,6 +529,74 @@ static void test_session_toggle_region(void **state)
     assert_null(go_session_create(NULL, &r, &par));
 }
 
+/* The capturing race on counts (go_semeai_race): the classic rules come out. */
+static void test_semeai_race(void **state)
+{
+    (void)state;
+    /* no eyes, no shared liberties: more outside liberties win whoever moves first;
+     * equal ones: the side to move wins */
+    assert_int_equal(go_semeai_race(3, 2, 0, 0, 0, 0), 1);
+    assert_int_equal(go_semeai_race(3, 2, 0, 0, 0, 1), 1);
+    assert_int_equal(go_semeai_race(2, 2, 0, 0, 0, 1), 1);
+    assert_int_equal(go_semeai_race(2, 2, 0, 0, 0, 0), -1);
+    /* no eyes, two shared liberties and no outside ones: seki */
+    assert_int_equal(go_semeai_race(0, 0, 2, 0, 0, 1), 0);
+    assert_int_equal(go_semeai_race(0, 0, 2, 0, 0, 0), 0);
+    /* one eye against none: the shared liberties count for the eye */
+    assert_int_equal(go_semeai_race(0, 2, 3, 1, 0, 0), 1);
+    assert_int_equal(go_semeai_race(0, 2, 3, 1, 0, 1), 1);
+    /* one eye each, one shared liberty, nothing outside: seki */
+    assert_int_equal(go_semeai_race(0, 0, 1, 1, 1, 1), 0);
+    /* a big eye: three points give three liberties (wins against two outside) */
+    assert_int_equal(go_semeai_race(0, 2, 0, 3, 0, 0), 1);
+    assert_int_equal(go_semeai_race(13, 0, 0, 0, 0, 1), GO_EINVAL);
+}
+
+/* A one-eyed black chain (an eye of two points in the corner) against a white chain without an eye with
+ * two outside and two shared liberties (four: the tactical reader leaves it): the eye
+ * takes the shared liberties, so White loses whoever moves first. */
+static const char *race_eye = "\
+..XX.O.X.\n\
+XXXX.OXX.\n\
+OOOOOOX..\n\
+XX.XXXX..\n\
+.XXX.....\n\
+.........\n\
+.........\n\
+.........\n\
+.........\n";
+
+static void test_semeai_board(void **state)
+{
+    (void)state;
+    go_board_t b;
+    uint8_t col[GO_CELLS], dead[GO_CELLS];
+    assert_int_equal(tb_load(&b, NULL, race_eye), 0);
+    memcpy(col, b.color, sizeof col);
+    memset(dead, 0, sizeof dead);
+    assert_int_equal(go_semeai_dead(col, b.size, NULL, dead), 1);
+    assert_int_equal(dead[GO_PT(5, 0)], 1);   /* the white chain */
+    assert_int_equal(dead[GO_PT(0, 2)], 1);
+    assert_int_equal(dead[GO_PT(2, 0)], 0);   /* the one-eyed black chain lives */
+    assert_int_equal(dead[GO_PT(7, 0)], 0);
+    /* the reader alone cannot tell: the white chain has four liberties */
+    assert_int_equal(go_read_capture(col, b.size, GO_PT(5, 0), 1, 0, 400), GO_READ_SAFE);
+    /* the proposal has the white chain dead, the black chains alive */
+    go_life_result_t *r = malloc(sizeof *r);
+    assert_non_null(r);
+    assert_int_equal(go_life_propose(&b, NULL, r), GO_OK);
+    assert_int_equal(r->dead[GO_PT(5, 0)], 1);
+    assert_int_equal(r->dead[GO_PT(2, 0)], 0);
+    assert_int_equal(r->dead[GO_PT(7, 0)], 0);
+    free(r);
+    /* with a white stone in the black eye (no eye left), White wins instead: the white
+     * chain is not marked */
+    col[GO_PT(0, 0)] = GO_WHITE;
+    memset(dead, 0, sizeof dead);
+    go_semeai_dead(col, b.size, NULL, dead);
+    assert_int_equal(dead[GO_PT(5, 0)], 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -541,6 +611,8 @@ int main(void)
         cmocka_unit_test(test_read_race),
         cmocka_unit_test(test_read_ladder),
         cmocka_unit_test(test_read_seki),
+        cmocka_unit_test(test_semeai_race),
+        cmocka_unit_test(test_semeai_board),
         cmocka_unit_test(test_session),
         cmocka_unit_test(test_session_toggle_region),
     };

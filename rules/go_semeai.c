@@ -1,0 +1,334 @@
+/* go_semeai.c: capturing races counted by liberties (see go_semeai.h).
+ *
+ * The race is played out exactly on the counts (a memoised minimax over outside, shared
+ * and eye liberties, with passes; two passes in a row end it in seki), so the classic
+ * rules of the capturing race (Davies, "Tesuji"; Sensei's Library "Capturing race") come
+ * out of the counting rather than being written as cases. The board side finds the races
+ * it can trust: both chains short of life and cut off, the rest of their neighbours out of
+ * their reach.
+ */
+#include "rules/go_semeai.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define SM_L 13   /* outside and eye liberties 0..12 */
+#define SM_S 7    /* shared liberties 0..6 */
+#define SM_IDX(a, b, s, ea, eb) (((((a) * SM_L + (b)) * SM_S + (s)) * SM_L + (ea)) * SM_L + (eb))
+#define SM_N (SM_L * SM_L * SM_S * SM_L * SM_L * 4)
+
+static const int dirs[4] = { 1, -1, GO_STRIDE, -GO_STRIDE };
+
+/* Value for A (+1 A captures, 0 seki, -1 B captures) with `turn` (0: A, 1: B) to move;
+ * passed: the last move was a pass. memo holds value + 2, 0 when unknown. */
+static int race(int8_t *memo, int a, int b, int s, int ea, int eb, int turn, int passed)
+{
+    int8_t *m = &memo[SM_IDX(a, b, s, ea, eb) * 4 + turn * 2 + passed];
+    int best, v;
+    if (*m)
+        return *m - 2;
+    if (turn == 0) {
+        best = passed ? 0 : race(memo, a, b, s, ea, eb, 1, 1);
+        if (b > 0) {   /* fill B's outside liberty */
+            v = (b - 1 + s + eb == 0) ? 1 : race(memo, a, b - 1, s, ea, eb, 1, 0);
+            best = v > best ? v : best;
+        }
+        if (s > 0) {   /* fill a shared liberty: both lose one; suicide is illegal */
+            if (b + s - 1 + eb == 0)
+                v = 1;
+            else if (a + s - 1 + ea == 0)
+                v = -2;
+            else
+                v = race(memo, a, b, s - 1, ea, eb, 1, 0);
+            best = v > best ? v : best;
+        }
+        if (eb > 0 && b == 0 && s == 0) {   /* into B's eye, last */
+            v = eb == 1 ? 1 : race(memo, a, b, s, ea, eb - 1, 1, 0);
+            best = v > best ? v : best;
+        }
+    } else {
+        best = passed ? 0 : race(memo, a, b, s, ea, eb, 0, 1);
+        if (a > 0) {
+            v = (a - 1 + s + ea == 0) ? -1 : race(memo, a - 1, b, s, ea, eb, 0, 0);
+            best = v < best ? v : best;
+        }
+        if (s > 0) {
+            if (a + s - 1 + ea == 0)
+                v = -1;
+            else if (b + s - 1 + eb == 0)
+                v = 2;
+            else
+                v = race(memo, a, b, s - 1, ea, eb, 0, 0);
+            best = v < best ? v : best;
+        }
+        if (ea > 0 && a == 0 && s == 0) {
+            v = ea == 1 ? -1 : race(memo, a, b, s, ea - 1, eb, 0, 0);
+            best = v < best ? v : best;
+        }
+    }
+    *m = (int8_t)(best + 2);
+    return best;
+}
+
+static int in_range(int a, int b, int s, int ea, int eb)
+{
+    return a >= 0 && a < SM_L && b >= 0 && b < SM_L && s >= 0 && s < SM_S && ea >= 0
+           && ea < SM_L && eb >= 0 && eb < SM_L;
+}
+
+int go_semeai_race(int a, int b, int s, int ea, int eb, int a_first)
+{
+    int8_t *memo;
+    int v;
+    if (!in_range(a, b, s, ea, eb))
+        return GO_EINVAL;
+    memo = calloc(SM_N, 1);
+    if (!memo)
+        return GO_ENOMEM;
+    v = race(memo, a, b, s, ea, eb, a_first ? 0 : 1, 0);
+    free(memo);
+    return v;
+}
+
+/* Liberties an eye of n points gives in a race. */
+static int eye_libs(int n)
+{
+    static const int t[7] = { 0, 1, 2, 3, 5, 8, 12 };
+    return n >= 0 && n <= 6 ? t[n] : 99;
+}
+
+typedef struct sm_chain {
+    go_color_t color;
+    int nstones;
+    int eyes;        /* regions only this chain touches (an eye of 7+ points counts 2) */
+    int eyelibs;     /* liberties of its eye (one eye) */
+    int nlibs;       /* liberties outside its eyes */
+    int joined;      /* a liberty touches another chain of its colour */
+    int settled;
+    int dead;        /* marked as a race's loser */
+    int npart;       /* partners already raced against (up to 8 kept) */
+    int16_t part[8];
+} sm_chain_t;
+
+typedef struct sm_work {
+    int16_t cid[GO_CELLS];     /* chain id of a stone, -1 elsewhere */
+    int16_t rid[GO_CELLS];     /* region id of an empty point, -1 elsewhere */
+    int16_t rsize[GO_CELLS];
+    int16_t rowner[GO_CELLS];  /* the one chain a region touches; -1 none, -2 several */
+    sm_chain_t ch[GO_CELLS];
+    uint16_t stamp[GO_CELLS];
+    go_point_t stack[GO_CELLS];
+} sm_work_t;
+
+/* Fill the component of p (points with w == c) into id[] as n; returns its size. */
+static int flood(const uint8_t *w, int p, int c, int16_t *id, int n, go_point_t *stack)
+{
+    int sp = 0, k = 0;
+    id[p] = (int16_t)n;
+    stack[sp++] = (go_point_t)p;
+    while (sp) {
+        int q = stack[--sp];
+        k++;
+        for (int d = 0; d < 4; d++) {
+            int r = q + dirs[d];
+            if (w[r] == c && id[r] < 0) {
+                id[r] = (int16_t)n;
+                stack[sp++] = (go_point_t)r;
+            }
+        }
+    }
+    return k;
+}
+
+/* Does the chain i (colour c) reach, through its stones' neighbours, an opponent chain
+ * other than j that it might capture (not settled, short of life, with at most `libs` + 1
+ * liberties)? */
+static int other_weak(const sm_work_t *wk, const uint8_t *w, int size, int i, int j, int libs)
+{
+    for (int y = 0; y < size; y++)
+        for (int x = 0; x < size; x++) {
+            int p = GO_PT(x, y);
+            if (wk->cid[p] != i)
+                continue;
+            for (int d = 0; d < 4; d++) {
+                int q = p + dirs[d], k;
+                if (w[q] != GO_BLACK && w[q] != GO_WHITE)
+                    continue;
+                k = wk->cid[q];
+                if (k == i || k == j)
+                    continue;
+                if (wk->ch[k].settled || wk->ch[k].eyes >= 2)
+                    continue;
+                if (wk->ch[k].nlibs + wk->ch[k].eyelibs <= libs + 1)
+                    return 1;
+            }
+        }
+    return 0;
+}
+
+/* Shared liberties of chains i and j (outside their eyes). */
+static int shared_libs(const sm_work_t *wk, const uint8_t *w, int size, int i, int j)
+{
+    int n = 0;
+    for (int y = 0; y < size; y++)
+        for (int x = 0; x < size; x++) {
+            int p = GO_PT(x, y), ti = 0, tj = 0;
+            if (w[p] != GO_EMPTY || wk->rowner[wk->rid[p]] >= 0)
+                continue;
+            for (int d = 0; d < 4; d++) {
+                int k = wk->cid[p + dirs[d]];
+                ti |= k == i;
+                tj |= k == j;
+            }
+            n += ti && tj;
+        }
+    return n;
+}
+
+int go_semeai_dead(const uint8_t *col, int size, const uint8_t *settled, uint8_t *dead)
+{
+    sm_work_t *wk;
+    int8_t *memo = NULL;
+    int nch = 0, nreg = 0, marked = 0;
+    if (!col || !dead || size < GO_MIN_SIZE || size > GO_MAX_SIZE)
+        return GO_EINVAL;
+    wk = malloc(sizeof *wk);
+    if (!wk)
+        return GO_ENOMEM;
+    for (int i = 0; i < GO_CELLS; i++)
+        wk->cid[i] = wk->rid[i] = -1;
+    /* chains and empty regions */
+    for (int y = 0; y < size; y++)
+        for (int x = 0; x < size; x++) {
+            int p = GO_PT(x, y);
+            if ((col[p] == GO_BLACK || col[p] == GO_WHITE) && wk->cid[p] < 0) {
+                sm_chain_t *c = &wk->ch[nch];
+                memset(c, 0, sizeof *c);
+                c->color = (go_color_t)col[p];
+                c->nstones = flood(col, p, col[p], wk->cid, nch, wk->stack);
+                nch++;
+            } else if (col[p] == GO_EMPTY && wk->rid[p] < 0) {
+                wk->rsize[nreg] = (int16_t)flood(col, p, GO_EMPTY, wk->rid, nreg, wk->stack);
+                wk->rowner[nreg] = -1;
+                nreg++;
+            }
+        }
+    for (int y = 0; y < size; y++)
+        for (int x = 0; x < size; x++) {
+            int p = GO_PT(x, y);
+            if (wk->cid[p] >= 0 && settled && settled[p])
+                wk->ch[wk->cid[p]].settled = 1;
+            if (col[p] != GO_EMPTY)
+                continue;
+            if (settled && settled[p])
+                wk->rsize[wk->rid[p]] = -1;   /* a dead stone was taken off here */
+            for (int d = 0; d < 4; d++) {
+                int k = wk->cid[p + dirs[d]], r = wk->rid[p];
+                if (k < 0)
+                    continue;
+                if (wk->rowner[r] == -1)
+                    wk->rowner[r] = (int16_t)k;
+                else if (wk->rowner[r] != k)
+                    wk->rowner[r] = -2;
+            }
+        }
+    /* a chain next to a region where dead stones were taken off: its eyes are not
+     * counted simply (the stones are captured first), so it is left out */
+    for (int y = 0; y < size; y++)
+        for (int x = 0; x < size; x++) {
+            int p = GO_PT(x, y);
+            if (col[p] == GO_EMPTY && wk->rsize[wk->rid[p]] < 0)
+                for (int d = 0; d < 4; d++)
+                    if (wk->cid[p + dirs[d]] >= 0)
+                        wk->ch[wk->cid[p + dirs[d]]].settled = 1;
+        }
+    for (int r = 0; r < nreg; r++)
+        if (wk->rowner[r] >= 0 && wk->rsize[r] > 0) {
+            sm_chain_t *c = &wk->ch[wk->rowner[r]];
+            c->eyes += wk->rsize[r] > 6 ? 2 : 1;
+            c->eyelibs = eye_libs(wk->rsize[r]);
+        }
+    /* liberties outside eyes, and whether a liberty joins a friendly chain */
+    memset(wk->stamp, 0, sizeof wk->stamp);
+    for (int y = 0; y < size; y++)
+        for (int x = 0; x < size; x++) {
+            int p = GO_PT(x, y), ks[4], nk = 0;
+            if (col[p] != GO_EMPTY || wk->rowner[wk->rid[p]] >= 0)
+                continue;
+            for (int d = 0; d < 4; d++) {
+                int k = wk->cid[p + dirs[d]], seen = 0;
+                if (k < 0)
+                    continue;
+                for (int e = 0; e < nk; e++)
+                    seen |= ks[e] == k;
+                if (!seen)
+                    ks[nk++] = k;
+            }
+            for (int e = 0; e < nk; e++) {
+                wk->ch[ks[e]].nlibs++;
+                for (int f = 0; f < nk; f++)
+                    if (f != e && wk->ch[ks[f]].color == wk->ch[ks[e]].color)
+                        wk->ch[ks[e]].joined = 1;
+            }
+        }
+    /* the races: each pair of adjacent chains of opposite colours, both short of life */
+    for (int y = 0; y < size; y++)
+        for (int x = 0; x < size; x++) {
+            int p = GO_PT(x, y), i = wk->cid[p];
+            if (i < 0)
+                continue;
+            for (int d = 0; d < 4; d++) {
+                int j = wk->cid[p + dirs[d]], s, a, b, ea, eb, v1, v2, loser = -1;
+                sm_chain_t *ci = &wk->ch[i], *cj;
+                if (j < 0 || j <= i || wk->ch[j].color == ci->color)
+                    continue;
+                cj = &wk->ch[j];
+                {   /* each pair once (the first few partners of a chain remembered) */
+                    int seen = 0;
+                    for (int e = 0; e < ci->npart; e++)
+                        seen |= ci->part[e] == j;
+                    if (seen)
+                        continue;
+                    if (ci->npart < 8)
+                        ci->part[ci->npart++] = (int16_t)j;
+                }
+                if (ci->dead || cj->dead || ci->settled || cj->settled || ci->eyes > 1 || cj->eyes > 1 || ci->joined
+                    || cj->joined)
+                    continue;
+                s = shared_libs(wk, col, size, i, j);
+                a = ci->nlibs - s;
+                b = cj->nlibs - s;
+                ea = ci->eyes ? ci->eyelibs : 0;
+                eb = cj->eyes ? cj->eyelibs : 0;
+                if (!in_range(a + GO_SEMEAI_MARGIN, b + GO_SEMEAI_MARGIN, s, ea, eb))
+                    continue;
+                if (!memo && !(memo = calloc(SM_N, 1))) {
+                    free(wk);
+                    return GO_ENOMEM;
+                }
+                /* j loses even with more liberties, whoever moves first */
+                v1 = race(memo, a, b + GO_SEMEAI_MARGIN, s, ea, eb, 0, 0);
+                v2 = race(memo, a, b + GO_SEMEAI_MARGIN, s, ea, eb, 1, 0);
+                if (v1 == 1 && v2 == 1)
+                    loser = j;
+                v1 = race(memo, a + GO_SEMEAI_MARGIN, b, s, ea, eb, 0, 0);
+                v2 = race(memo, a + GO_SEMEAI_MARGIN, b, s, ea, eb, 1, 0);
+                if (v1 == -1 && v2 == -1)
+                    loser = i;
+                if (loser < 0)
+                    continue;
+                /* the race stands alone: neither chain can capture another neighbour */
+                if (other_weak(wk, col, size, i, j, a + s + ea)
+                    || other_weak(wk, col, size, j, i, b + s + eb))
+                    continue;
+                wk->ch[loser].dead = 1;
+                for (int q = 0; q < GO_CELLS; q++)
+                    if (wk->cid[q] == loser && col[q] != GO_OFF)
+                        dead[q] = 1;
+                marked++;
+            }
+        }
+    free(memo);
+    free(wk);
+    return marked;
+}
