@@ -18,6 +18,9 @@
 
 #include "rules/go_board.h"
 
+#define STAB_BLIP_S 1.0f   /* a colour shown shorter than this between two readings of
+                              the same stone is a blip: the stone's time is kept */
+
 struct stn_stab {
     stn_stab_config_t cfg;
     int size;
@@ -36,6 +39,9 @@ struct stn_stab {
      * a different colour read (cand, from cand_t, cand_n frames running) */
     uint8_t cur[VIS_MAX_POINTS], cand[VIS_MAX_POINTS], cand_n[VIS_MAX_POINTS];
     float since[VIS_MAX_POINTS], cand_t[VIS_MAX_POINTS];
+    /* the colour shown before cur, and since when (a blip back to it keeps its time) */
+    uint8_t prev[VIS_MAX_POINTS];
+    float prev_since[VIS_MAX_POINTS];
 };
 
 void stn_stab_defaults(stn_stab_config_t *c)
@@ -104,8 +110,16 @@ static void stab_follow(stn_stab_t *s, const vis_snapshot_t *f, int n)
             s->cand_n[i] = 0;
         } else if (s->cand_n[i] && v == s->cand[i]) {
             if (++s->cand_n[i] >= 2) {
+                /* back to the colour shown before a short blip (a shadow, a hand's
+                 * edge read as empty): it has shown that colour since it first did */
+                float since = s->cand_t[i];
+                if (v == s->prev[i] && s->prev_since[i] >= 0.0f &&
+                    s->cand_t[i] - s->since[i] < STAB_BLIP_S)
+                    since = s->prev_since[i];
+                s->prev[i] = s->cur[i];
+                s->prev_since[i] = s->since[i];
                 s->cur[i] = v;
-                s->since[i] = s->cand_t[i];
+                s->since[i] = since;
                 s->cand_n[i] = 0;
             }
         } else {
@@ -163,8 +177,9 @@ int stn_stab_feed(stn_stab_t *s, const vis_snapshot_t *f, stn_view_t *out)
         stn_stab_reset(s);
         memset(s->cur, GO_EMPTY, sizeof s->cur);
         memset(s->cand_n, 0, sizeof s->cand_n);
+        memset(s->prev, STN_UNKNOWN, sizeof s->prev);
         for (int i = 0; i < VIS_MAX_POINTS; i++)
-            s->since[i] = -1.0f;
+            s->since[i] = s->prev_since[i] = -1.0f;
     }
     if (!f->board_lost)
         stab_follow(s, f, n);

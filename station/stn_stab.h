@@ -36,7 +36,9 @@ typedef struct stn_view {
                                        the run after the last occluded one) */
     float first_t[VIS_MAX_POINTS];  /* since when the point has shown its colour (read
                                        in two frames running, hands or not: the order
-                                       stones were placed between two views), or -1:
+                                       stones were placed between two views; a blip
+                                       of another reading under 1 s, a shadow or a
+                                       hand's edge, keeps the stone's time), or -1:
                                        not known (scripted views: stn_view_init) */
 } stn_view_t;
 

@@ -219,6 +219,31 @@ static void test_board_lost(void **state)
     stn_stab_destroy(s);
 }
 
+/* Since when a point shows its stone (first_t): a blip of another reading (a shadow read
+ * empty for a few frames) keeps the stone's time; an absence of over a second does not. */
+static void test_first_t_survives_blips(void **state)
+{
+    (void)state;
+    for (int blip = 0; blip < 2; blip++) {
+        stn_stab_t *s = stn_stab_create(NULL);
+        stn_view_t v;
+        int n = 0, acc = 0;
+        for (; n < 10; n++)
+            feed(s, EMPTY5, 0, n, &v);
+        for (; n < 30; n++)   /* the stone from frame 10 */
+            feed(s, STONE5, 0, n, &v);
+        int gap = blip == 0 ? 5 : 40;   /* frames read empty: 1/6 s, or 4/3 s */
+        for (int i = 0; i < gap; i++, n++)
+            feed(s, EMPTY5, 0, n, &v);
+        for (int i = 0; i < 20; i++, n++)
+            acc += feed(s, STONE5, 0, n, &v);
+        assert_true(acc >= 1);
+        float want = blip == 0 ? 10 / FPS : (30 + gap) / FPS;
+        assert_float_equal(v.first_t[12], want, 1e-3);
+        stn_stab_destroy(s);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -230,6 +255,7 @@ int main(void)
         cmocka_unit_test(test_flicker_not_seen),
         cmocka_unit_test(test_dropouts_voted),
         cmocka_unit_test(test_board_lost),
+        cmocka_unit_test(test_first_t_survives_blips),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
