@@ -120,6 +120,9 @@ void go_score_half_text(int v2, char *buf, size_t len)
         buf[0] = '\0';
 }
 
+#ifndef GO_SEKI_EYE_MAX
+#define GO_SEKI_EYE_MAX 6 /* the largest region taken as an eye of a group in seki (3a) */
+#endif
 #ifndef OPEN_DIST
 #define OPEN_DIST 3   /* an open border holds a point this far (through empty points) from
                          every stone: dame between finished borders are 1 or 2 away */
@@ -186,6 +189,27 @@ static void estimate_borders(const uint8_t *w, int size, const int16_t *region,
             else if (dw < db)
                 estown[p] = GO_WHITE;
         }
+}
+
+/* Marks the whole chain at r in seki; 1 when it was not marked yet. */
+static int mark_chain(const uint8_t *w, uint8_t *sekichain, int r, go_point_t *stack)
+{
+    int sp = 0;
+    if (sekichain[r])
+        return 0;
+    stack[sp++] = (go_point_t)r;
+    sekichain[r] = 1;
+    while (sp) {
+        int q = stack[--sp];
+        for (int e = 0; e < 4; e++) {
+            int t = q + dirs[e];
+            if (w[t] == w[r] && !sekichain[t]) {
+                sekichain[t] = 1;
+                stack[sp++] = (go_point_t)t;
+            }
+        }
+    }
+    return 1;
 }
 
 int go_score_count(const go_board_t *b, const go_rules_t *rules, const go_score_params_t *par,
@@ -271,25 +295,35 @@ int go_score_count(const go_board_t *b, const go_rules_t *rules, const go_score_
                 for (int d = 0; d < 4; d++) {
                     int r = p + dirs[d];
                     if ((w[r] == GO_BLACK || w[r] == GO_WHITE) && !sekichain[r]) {
-                        /* mark the whole chain */
-                        int sp = 0;
-                        stack[sp++] = (go_point_t)r;
-                        sekichain[r] = 1;
-                        while (sp) {
-                            int q = stack[--sp];
-                            for (int e = 0; e < 4; e++) {
-                                int t = q + dirs[e];
-                                if (w[t] == w[r] && !sekichain[t]) {
-                                    sekichain[t] = 1;
-                                    stack[sp++] = (go_point_t)t;
-                                }
-                            }
-                        }
+                        mark_chain(w, sekichain, r, stack);
                         s->nseki_groups++;
                     }
                 }
             }
         }
+    /* 3a. a seki group is more than the chains at the shared points: a small region of
+     * one colour (an eye, at most GO_SEKI_EYE_MAX points) touching a chain in seki joins
+     * the chains around it into the same group, in seki too (as GNU Go's dragons: the
+     * points in the eyes of a group in seki are not territory). Repeated until stable. */
+    for (int changed = s->nseki_groups > 0; changed;) {
+        changed = 0;
+        for (int y = 0; y < size; y++)
+            for (int x = 0; x < size; x++) {
+                int p = GO_PT(x, y), touch = 0;
+                if (w[p] != GO_EMPTY || (rmask[region[p]] != GO_BLACK && rmask[region[p]] != GO_WHITE)
+                    || rsize[region[p]] > GO_SEKI_EYE_MAX)
+                    continue;
+                for (int d = 0; d < 4; d++)
+                    touch |= sekichain[p + dirs[d]];
+                if (!touch)
+                    continue;
+                for (int d = 0; d < 4; d++) {
+                    int r = p + dirs[d];
+                    if ((w[r] == GO_BLACK || w[r] == GO_WHITE) && !sekichain[r])
+                        changed |= mark_chain(w, sekichain, r, stack);
+                }
+            }
+    }
     if (s->nseki_groups)
         for (int i = 0; i < nreg; i++) {
             int all = 1, any = 0;
