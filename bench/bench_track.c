@@ -174,9 +174,10 @@ static int speed(const char *path)
     double tb = 0;
     if (!shifted(&g, 1.0 / 3, 0, &g3)) {
         t0 = now_ms();
-        for (int r = 0; r < reps / 10; r++)
+        int nb = reps / 10;
+        for (int r = 0; r < nb; r++)
             vis_track(&img, &g3, NULL, &s);
-        tb = (now_ms() - t0) / (reps / 10);
+        tb = (now_ms() - t0) / nb;
     }
     printf("1920x1080 frame, one core, CPU time per call:\n");
     printf("  vis_track                    %7.3f ms  (target <= 2)\n", tr);

@@ -144,9 +144,7 @@ static void stab_vote(stn_stab_t *s, const vis_snapshot_t *f, int n)
     int a = s->hpos, b = (s->hpos + 2) % 3, c = (s->hpos + 1) % 3;
     for (int i = 0; i < n; i++) {
         uint8_t x = s->hist[a][i], y = s->hist[b][i], z = s->hist[c][i], v = STN_UNKNOWN;
-        if (s->nhist == 1)
-            v = x;
-        else if (x == y || (s->nhist == 3 && x == z))
+        if (s->nhist == 1 || x == y || (s->nhist == 3 && x == z))
             v = x;
         else if (s->nhist == 3 && y == z)
             v = y;

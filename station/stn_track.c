@@ -943,25 +943,25 @@ static int trk_held_settle(stn_track_t *k, const stn_view_t *v, uint64_t frame, 
         trk_held_t h = k->held[i];
         if (go_game_move_count(k->g) < h.move0)
             h.move0 = go_game_move_count(k->g);   /* taken back since */
-        if (rc != GO_OK) {
-            k->held[keep++] = h;
-        } else if (!trk_held_open(k, &h)) {
-            if (v) {
+        int done = 0;   /* 0: still held (after an error, too) */
+        if (rc == GO_OK && !trk_held_open(k, &h)) {
+            if (v) {   /* a tick never sees the board agree: only a view settles it */
                 int n = go_game_move_count(k->g);
                 char note[96];
                 snprintf(note, sizeof note, "%s and put back at once: no warning",
                          h.moved ? "a stone moved" : "stones taken off");
                 if (n > 0)
                     rc = stn_track_note(k, n - 1, note);
-            } else {
-                k->held[keep++] = h;   /* a tick never sees the board agree */
+                done = 1;
             }
-        } else if (t + 1e-9 >= h.t0 + k->cfg.warn_grace_s || (v && trk_held_answered(k, &h))) {
+        } else if (rc == GO_OK &&
+                   (t + 1e-9 >= h.t0 + k->cfg.warn_grace_s || (v && trk_held_answered(k, &h)))) {
             rc = trk_warn_at(k, h.c, trk_held_why(&h), frame, t, t_clear, out);
             given++;
-        } else {
-            k->held[keep++] = h;
+            done = 1;
         }
+        if (!done)
+            k->held[keep++] = h;
     }
     k->nheld = keep;
     return rc == GO_OK ? given : rc;

@@ -795,7 +795,7 @@ static void grid_offset(const cvb_image_t *img, const vis_geom_t *geom, const vi
                         kb = k;
                     }
                 }
-                if (kb < 0 || best < 0.08f * mean + 3)
+                if (kb < 2 || best < 0.08f * mean + 3) /* kb: -1 or 2..VIS_OFF_N-3 */
                     continue;
                 /* sub-sample: the parabola through the valley's three samples */
                 double den = v[kb - 1] - 2.0 * v[kb] + v[kb + 1], sub = 0;

@@ -1233,7 +1233,8 @@ static int lattice_grid(const cvb_image_t *gray, const cvb_image_t *full,
              * side): each window is judged at its best of 9 slides of 0.3 units */
             double sc = -1e9;
             for (int q = 0; q < 9; q++) {
-                double Ts[9] = { 1, 0, 0.3 * (q % 3 - 1), 0, 1, 0.3 * (q / 3 - 1), 0, 0, 1 }, Hs[9];
+                int qx = q % 3 - 1, qy = q / 3 - 1;
+                double Ts[9] = { 1, 0, 0.3 * qx, 0, 1, 0.3 * qy, 0, 0, 1 }, Hs[9];
                 mat3_mul(Hw, Ts, Hs);
                 double v = window_score(full, col, Hs, S, scale);
                 if (v > sc)

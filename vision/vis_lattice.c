@@ -135,7 +135,7 @@ static int find_blobs(const cvb_image_t *g, const cvb_image_t *bh, blob_t *b, in
      * radii (stones touch at 2 radii, also foreshortened under a side view) */
     for (int a = 0; a < n; a++)
         for (int c = 0; c < n; c++) {
-            if (c == a || b[c].r < b[a].r || (b[c].r == b[a].r && c > a))
+            if (c == a || b[c].r < b[a].r || (c > a && b[c].r == b[a].r))
                 continue;
             float dx = b[c].x - b[a].x, dy = b[c].y - b[a].y, rr = 1.5f * b[c].r;
             if (dx * dx + dy * dy < rr * rr) {

@@ -870,13 +870,16 @@ static void test_record_gomrade_sequence(void **state)
         for (; m < nrec && frames[m] >= 0 && frames[m] / 4 <= photo; m++) {
             int p = go_point_from_sgf(19, rec[m] + 1, (int)strlen(rec[m] + 1));
             go_color_t c = rec[m][0] == 'B' ? GO_BLACK : GO_WHITE;
-            if (p <= 0 || go_game_play_tolerant(g, c, p, NULL) != GO_OK) {
+            int px = p > 0 ? GO_X(p) : -1, py = p > 0 ? GO_Y(p) : -1;
+            if (px < 0 || py < 0 || px >= 19 || py >= 19 ||
+                go_game_play_tolerant(g, c, p, NULL) != GO_OK) {
                 go_game_destroy(g);
                 fail_msg("move %d (%s) cannot be replayed", m + 1, rec[m]);
+                return; /* not reached: fail_msg does not return */
             }
             /* a stone of this photo, new since the one before, of the colour recorded */
-            char want = truth[photo][GO_Y(p)][GO_X(p)];
-            if (photo == 0 || want != rec[m][0] || truth[photo - 1][GO_Y(p)][GO_X(p)] == want) {
+            char want = truth[photo][py][px];
+            if (photo == 0 || want != rec[m][0] || truth[photo - 1][py][px] == want) {
                 print_message("move %d %s (frame %ld): photo %d has no new %c stone there\n",
                               m + 1, rec[m], frames[m], photo, rec[m][0]);
                 bad++;
