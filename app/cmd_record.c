@@ -599,7 +599,8 @@ static void on_signals(run_t *u, double t)
     }
 }
 
-/* The removal gate (file comment): mask stones gone without capture while nothing new. */
+/* The removal gate (file comment): mask stones gone without capture while nothing new;
+ * the last move's stone too when others are gone with it (a takeback lifts it alone). */
 static void gate(run_t *u, vis_snapshot_t *s)
 {
     const go_game_t *g = stn_game(u->r.stn);
@@ -615,7 +616,7 @@ static void gate(run_t *u, vis_snapshot_t *s)
     int nm = go_game_move_count(g), last = -1;
     if (nm > 0 && go_game_move(g, nm - 1)->kind == GO_MOVE_PLAY)
         last = go_game_move(g, nm - 1)->point;
-    int S = b->size, adds = 0, nrem = 0;
+    int S = b->size, adds = 0, nrem = 0, ilast = -1;
     int rem[VIS_MAX_POINTS];
     for (int y = 0; y < S; y++)
         for (int x = 0; x < S; x++) {
@@ -626,9 +627,17 @@ static void gate(run_t *u, vis_snapshot_t *s)
                 adds++;
             else if (b->color[p] != GO_EMPTY && s->color[i] == VIS_EMPTY && p != last)
                 rem[nrem++] = i;
+            else if (b->color[p] != GO_EMPTY && s->color[i] == VIS_EMPTY)
+                ilast = i;
         }
     if (adds)
         return;
+    /* a takeback lifts the last stone alone: gone together with other stones, it is one
+     * of the dead stones being lifted */
+    if (ilast >= 0 && nrem > 0) {
+        s->occluded[ilast] = 1;
+        s->conf[ilast] = 0;
+    }
     for (int k = 0; k < nrem; k++) {
         s->occluded[rem[k]] = 1;
         s->conf[rem[k]] = 0;
