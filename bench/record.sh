@@ -83,31 +83,7 @@ if [ ! -d "$SHARED/data/games/tygem" ]; then
 fi
 GDIR="$OUT/games"
 mkdir -p "$GDIR"
-python3 - "$SHARED/data/games/tygem/Kifu2005-12.sgf" "$GDIR" "$GAMES" <<'EOF2'
-import sys, os
-text = open(sys.argv[1], encoding='utf-8', errors='replace').read()
-out, want = sys.argv[2], int(sys.argv[3])
-games, depth, start, inval, esc = [], 0, None, False, False
-for i, ch in enumerate(text):
-    if inval:
-        if esc: esc = False
-        elif ch == '\\': esc = True
-        elif ch == ']': inval = False
-        continue
-    if ch == '[': inval = True
-    elif ch == '(':
-        if depth == 0: start = i
-        depth += 1
-    elif ch == ')':
-        depth -= 1
-        if depth == 0 and start is not None:
-            g = text[start:i + 1]
-            if 'SZ[19]' in g and g.count(';B[') + g.count(';W[') >= 100 and 'AB[' not in g:
-                games.append(g)
-picked = games[::max(1, len(games) // want)][:want]
-for k, g in enumerate(picked):
-    open(os.path.join(out, "game%02d.sgf" % (k + 1)), 'w').write(g)
-EOF2
+python3 "$HERE/bench/pick_games.py" "$SHARED/data/games/tygem/Kifu2005-12.sgf" "$GDIR" "$GAMES" 100 game
 echo "== record: $GAMES real games, first $GMOVES moves each, 640x360 15 fps, hands on"
 for sgf in "$GDIR"/game[0-9][0-9].sgf; do
   g=$(basename "$sgf" .sgf)

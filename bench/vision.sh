@@ -37,29 +37,7 @@ KC="$BUILD/app/kifucam"
 if [ -x "$KC" ] && [ -d "$SHARED/data/games/tygem" ]; then
   FIND="$BUILD/bench-vision-find"
   mkdir -p "$FIND/games"
-  [ -f "$FIND/games/g40.sgf" ] || python3 - "$SHARED/data/games/tygem/Kifu2005-11.sgf" "$FIND/games" <<'EOF2'
-import sys, os
-text = open(sys.argv[1], encoding='utf-8', errors='replace').read()
-games, depth, start, inval, esc = [], 0, None, False, False
-for i, ch in enumerate(text):
-    if inval:
-        if esc: esc = False
-        elif ch == '\\': esc = True
-        elif ch == ']': inval = False
-        continue
-    if ch == '[': inval = True
-    elif ch == '(':
-        if depth == 0: start = i
-        depth += 1
-    elif ch == ')':
-        depth -= 1
-        if depth == 0 and start is not None:
-            g = text[start:i + 1]
-            if 'SZ[19]' in g and g.count(';B[') + g.count(';W[') >= 240 and 'AB[' not in g:
-                games.append(g)
-for k, g in enumerate(games[::max(1, len(games) // 40)][:40]):
-    open(os.path.join(sys.argv[2], "g%02d.sgf" % (k + 1)), 'w').write(g)
-EOF2
+  [ -f "$FIND/games/g40.sgf" ] || python3 "$HERE/bench/pick_games.py" "$SHARED/data/games/tygem/Kifu2005-11.sgf" "$FIND/games" 40 240 g
   lights=(warm cool daylight uneven shadow blue green pink yellow)
   for k in $(seq 1 24); do
     d="$FIND/side/g$k"; g=$(printf "%s/games/g%02d.sgf" "$FIND" "$k")
