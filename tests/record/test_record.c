@@ -289,6 +289,17 @@ static void render(const char *name, int moves, const char *end)
     render_size(name, moves, end, "640x360");
 }
 
+/* render(), unless an earlier test of this run rendered that footage already; the
+ * footage's folder in dir (dirlen bytes) */
+static void render_once(const char *name, int moves, const char *end, char *dir, size_t dirlen)
+{
+    struct stat st;
+    int n = snprintf(dir, dirlen, "%s/%s", tmp, name);
+    assert_true(n > 0 && (size_t)n < dirlen);
+    if (stat(dir, &st) != 0)
+        render(name, moves, end);
+}
+
 /* Record tmp/NAME into tmp/NAME.sgf; returns the recorded moves (and the SGF text). */
 static int record_footage(const char *name, const char *extra, char mv[][4], int max,
                           char **sgf)
@@ -548,10 +559,7 @@ static void test_record_clock_loss_text(void **state)
 {
     (void)state;
     char d[512];
-    snprintf(d, sizeof d, "%s/clk", tmp);
-    struct stat st;
-    if (stat(d, &st) != 0)
-        render("clk", 6, "none");
+    render_once("clk", 6, "none", d, sizeof d);
     static char rec[512][4];
     char *sgf = NULL;
     int nrec = record_footage("clk", "--time main=3s --speak zh", rec, 512, &sgf);
@@ -578,10 +586,7 @@ static void test_record_clock_speak(void **state)
 {
     (void)state;
     char d[512];
-    snprintf(d, sizeof d, "%s/clk", tmp);
-    struct stat st;
-    if (stat(d, &st) != 0)
-        render("clk", 6, "none");
+    render_once("clk", 6, "none", d, sizeof d);
     char bindir[512], script[600], cmd[2048];
     snprintf(bindir, sizeof bindir, "%s/fakebin", tmp);
     mkdir(bindir, 0755);
@@ -617,10 +622,7 @@ static void test_record_clock_json(void **state)
 {
     (void)state;
     char d[512];
-    snprintf(d, sizeof d, "%s/clk", tmp);
-    struct stat st;
-    if (stat(d, &st) != 0)
-        render("clk", 6, "none");
+    render_once("clk", 6, "none", d, sizeof d);
     static char rec[512][4];
     char *sgf = NULL;
     int nrec = record_footage("clk", "--time main=2s,byoyomi=2x1s --format json", rec, 512, &sgf);
@@ -656,10 +658,7 @@ static void test_record_sigterm(void **state)
     (void)state;
     /* the footage of the first test, played in real time, stopped after 2 seconds */
     char d[512];
-    snprintf(d, sizeof d, "%s/pass", tmp);
-    struct stat st;
-    if (stat(d, &st) != 0)
-        render("pass", 16, "pass");
+    render_once("pass", 16, "pass", d, sizeof d);
     char cmd[2048];
     snprintf(cmd, sizeof cmd,
              "timeout --preserve-status -s TERM 4 '%s' record --input '%s' --fps 15 --realtime "
@@ -717,10 +716,7 @@ static void test_record_serve(void **state)
 {
     (void)state;
     char d[512];
-    snprintf(d, sizeof d, "%s/resign", tmp);
-    struct stat st;
-    if (stat(d, &st) != 0)
-        render("resign", 6, "resign");
+    render_once("resign", 6, "resign", d, sizeof d);
     char cmd[2048];
     snprintf(cmd, sizeof cmd, "exec '%s' record --input '%s' --fps 15 --realtime --serve 127.0.0.1:0 "
              "--time main=10m,chinese=3 --sgf '%s/serve.sgf' >'%s/serve.out' 2>&1", bin, d, tmp,
