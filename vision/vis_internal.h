@@ -5,6 +5,69 @@
 
 #include "vision/vis.h"
 
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+
+/* ---- pixel access and medians (shared by classification and tracking) ---- */
+
+static inline int luma_at(const cvb_image_t *img, int x, int y)
+{
+    const uint8_t *p = img->data + (size_t)y * img->stride + (size_t)x * img->channels;
+    if (img->channels == 1)
+        return p[0];
+    return (114 * p[0] + 587 * p[1] + 299 * p[2]) / 1000;
+}
+
+/* Mean luma of the 3x3 block at (x, y); -1 outside the image. */
+static inline int luma3(const cvb_image_t *img, double fx, double fy)
+{
+    int x = (int)lround(fx), y = (int)lround(fy);
+    if (x < 1 || y < 1 || x >= img->w - 1 || y >= img->h - 1)
+        return -1;
+    int s = 0;
+    for (int dy = -1; dy <= 1; dy++)
+        for (int dx = -1; dx <= 1; dx++)
+            s += luma_at(img, x + dx, y + dy);
+    return s / 9;
+}
+
+/* Luma of one pixel; -1 outside. */
+static inline int luma1(const cvb_image_t *img, double fx, double fy)
+{
+    int x = (int)lround(fx), y = (int)lround(fy);
+    if (x < 0 || y < 0 || x >= img->w || y >= img->h)
+        return -1;
+    return luma_at(img, x, y);
+}
+
+static inline int cmp_float(const void *a, const void *b)
+{
+    float x = *(const float *)a, y = *(const float *)b;
+    return (x > y) - (x < y);
+}
+
+static inline float median_f(float *v, int n)
+{
+    if (n <= 0)
+        return 0;
+    if (n > 64) {
+        qsort(v, (size_t)n, sizeof *v, cmp_float);
+    } else { /* insertion sort: small n, no calls */
+        for (int i = 1; i < n; i++) {
+            float x = v[i];
+            int j = i - 1;
+            while (j >= 0 && v[j] > x) {
+                v[j + 1] = v[j];
+                j--;
+            }
+            v[j + 1] = x;
+        }
+    }
+    return (n & 1) ? v[n / 2] : 0.5f * (v[n / 2 - 1] + v[n / 2]);
+}
+
+
 /* Count, along the board line `dir` = 0: y = i (horizontal in board space), 1: x = i,
  * the segments j..j+1 for j in [j0, j1) whose midpoint is a dark line between two
  * similar, board-like sides (*good), and those with board-like sides at all (*visible).

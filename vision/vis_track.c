@@ -1,0 +1,412 @@
+/* vis_track.c: the grid-fit measure and tracking. Given the geometry of the last frame,
+ * check that the board has not moved (the grid lines still lie where the geometry says,
+ * over the segments no hand hides), follow a small shift, then classify. Plain C over
+ * sparse samples of the BGR pixels, no OpenCV.
+ */
+#include "vision/vis.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "vision/vis_homog.h"
+#include "vision/vis_internal.h"
+
+void vis_line_support(const cvb_image_t *img, const double H[9], int dir, double i, int j0,
+                      int j1, int *good, int *visible, int *total)
+{
+    int g = 0, v = 0, t = 0;
+    for (int j = j0; j < j1; j++) {
+        /* the midpoint of the segment (i, j)-(i, j+1) of a line */
+        double bx = dir ? i : j + 0.5, by = dir ? j + 0.5 : i;
+        double ox = dir ? 0.25 : 0, oy = dir ? 0 : 0.25;
+        double cx, cy, ax, ay, qx, qy;
+        if (vis_homog_apply(H, bx, by, &cx, &cy) ||
+            vis_homog_apply(H, bx + ox, by + oy, &ax, &ay) ||
+            vis_homog_apply(H, bx - ox, by - oy, &qx, &qy))
+            continue;
+        int la = luma3(img, ax, ay), lq = luma3(img, qx, qy);
+        if (la < 0 || lq < 0)
+            continue;
+        t++;
+        double ux = ax - cx, uy = ay - cy, ul = hypot(ux, uy);
+        if (ul < 1.5)
+            continue;
+        ux /= ul;
+        uy /= ul;
+        /* the darkest pixel within +-0.1 spacing across the line */
+        /* each sample averages 3 pixels along the line (noise, wood grain) */
+        int lmin = 255;
+        double reach = 0.4 * ul, step = reach / 3 > 0.5 ? reach / 3 : 0.5;
+        double vx = -uy * 1.5, vy = ux * 1.5;
+        int nstep = (int)floor((2 * reach + 1e-9) / step);   /* samples -reach..reach */
+        for (int k = 0; k <= nstep; k++) {
+            double o = -reach + k * step, px = cx + o * ux, py = cy + o * uy;
+            int v0 = luma1(img, px, py), v1 = luma1(img, px + vx, py + vy),
+                v2 = luma1(img, px - vx, py - vy);
+            if (v0 < 0 || v1 < 0 || v2 < 0)
+                continue;
+            int val = (v0 + v1 + v2) / 3;
+            if (val < lmin)
+                lmin = val;
+        }
+        double side = 0.5 * (la + lq);
+        /* a visible segment: board on both sides (similar, not dark) */
+        if (abs(la - lq) > 0.18 * side + 4 || side < 25)
+            continue;
+        v++;
+        if (lmin < side - (0.08 * side + 4))
+            g++;
+    }
+    *good = g;
+    *visible = v;
+    *total = t;
+}
+
+int vis_grid_fit(const cvb_image_t *img, const vis_geom_t *geom, double *out)
+{
+    if (!img || !img->data || !geom || !out || geom->size < 2)
+        return VIS_EINVAL;
+    int S = geom->size, good = 0, visible = 0, total = 0;
+    for (int dir = 0; dir < 2; dir++)
+        for (int i = 0; i < S; i++) {
+            int g, v, t;
+            vis_line_support(img, geom->H, dir, i, 0, S - 1, &g, &v, &t);
+            good += g;
+            visible += v;
+            total += t;
+        }
+    if (total == 0)
+        return VIS_EINVAL;
+    *out = visible < total / 10 + 1 ? 0.0 : (double)good / visible;
+    return VIS_OK;
+}
+
+/* ---- tracking ---- */
+
+/* The grid fit of geom over the segments whose two points are neither occluded (a hand
+ * hides its lines: that is not a moved board) nor, when ee is set, anything but empty.
+ * *fit = good / visible, *nvis = visible, *ntot = segments inside the image. */
+static void masked_fit(const cvb_image_t *img, const vis_geom_t *geom,
+                       const vis_snapshot_t *s, int ee, double *fit, int *nvis, int *ntot)
+{
+    int S = geom->size, good = 0, vis = 0, tot = 0;
+    for (int dir = 0; dir < 2; dir++)
+        for (int i = 0; i < S; i++)
+            for (int j = 0; j + 1 < S; j++) {
+                int a = dir ? j * S + i : i * S + j, b = dir ? a + S : a + 1;
+                if (s->occluded[a] || s->occluded[b])
+                    continue;
+                if (ee && (s->color[a] != VIS_EMPTY || s->color[b] != VIS_EMPTY))
+                    continue;
+                int g, v, t;
+                vis_line_support(img, geom->H, dir, i, j, j + 1, &g, &v, &t);
+                good += g;
+                vis += v;
+                tot += t;
+            }
+    *fit = vis ? (double)good / vis : 0;
+    *nvis = vis;
+    *ntot = tot;
+}
+
+/* Where the lines between empty points really are against geom: across each segment
+ * between two empty, unoccluded points (its middle is plain board and line, stones
+ * stay clear of it), the thinnest darkest valley within +-0.6 cell. *dx from the
+ * vertical lines, *dy from the horizontal ones (grid units, medians); *nx, *ny: how many
+ * segments agree with them within 0.1. */
+#define VIS_OFF_N 25   /* samples across, 0.05 cell apart */
+#define VIS_OFF_MAX 40 /* profiles per direction */
+static void grid_offset(const cvb_image_t *img, const vis_geom_t *geom, const vis_snapshot_t *s,
+                        double *dx, double *dy, int *nx, int *ny, double cx[3], double cy[3])
+{
+    int S = geom->size;
+    *dx = *dy = 0;
+    *nx = *ny = 0;
+    for (int k = 0; k < 3; k++)
+        cx[k] = cy[k] = 0;
+    for (int dir = 0; dir < 2; dir++) {
+        float off[VIS_OFF_MAX], pos[VIS_OFF_MAX][2];
+        int n = 0, cand = 0;
+        for (int i = 0; i < S; i++)
+            for (int j = 0; j + 1 < S; j++) {
+                int a = dir ? j * S + i : i * S + j, b = dir ? a + S : a + 1;
+                cand += !s->occluded[a] && !s->occluded[b] && s->color[a] == VIS_EMPTY &&
+                        s->color[b] == VIS_EMPTY;
+            }
+        /* at most VIS_OFF_MAX of them, spread over the board */
+        int every = cand / VIS_OFF_MAX + 1, c = 0;
+        for (int i = 0; i < S; i++)
+            for (int j = 0; j + 1 < S; j++) {
+                int a = dir ? j * S + i : i * S + j, b = dir ? a + S : a + 1;
+                if (s->occluded[a] || s->occluded[b] || s->color[a] != VIS_EMPTY ||
+                    s->color[b] != VIS_EMPTY)
+                    continue;
+                if (c++ % every || n >= VIS_OFF_MAX)
+                    continue;
+                /* the profile across line i at the segment's middle, from u = -0.6 to
+                 * +0.6 cell (locally affine: two ends and a step along the line) */
+                double along = j + 0.5, e[3][2];
+                if (vis_homog_apply(geom->H, dir ? i - 0.6 : along, dir ? along : i - 0.6,
+                                    &e[0][0], &e[0][1]) ||
+                    vis_homog_apply(geom->H, dir ? i + 0.6 : along, dir ? along : i + 0.6,
+                                    &e[1][0], &e[1][1]) ||
+                    vis_homog_apply(geom->H, dir ? i - 0.6 : along + 0.08,
+                                    dir ? along + 0.08 : i - 0.6, &e[2][0], &e[2][1]))
+                    continue;
+                double sx = (e[1][0] - e[0][0]) / (VIS_OFF_N - 1),
+                       sy = (e[1][1] - e[0][1]) / (VIS_OFF_N - 1), ax = e[2][0] - e[0][0],
+                       ay = e[2][1] - e[0][1];
+                float v[VIS_OFF_N];
+                int ok = 1;
+                for (int k = 0; k < VIS_OFF_N && ok; k++) {
+                    double px = e[0][0] + k * sx, py = e[0][1] + k * sy;
+                    int l0 = luma1(img, px - ax, py - ay), l1 = luma1(img, px, py),
+                        l2 = luma1(img, px + ax, py + ay);
+                    ok = l0 >= 0 && l1 >= 0 && l2 >= 0;
+                    v[k] = (float)(l0 + l1 + l2) / 3;
+                }
+                if (!ok)
+                    continue;
+                /* a valley: darker than both sides 0.1 cell away */
+                float best = 0, mean = 0;
+                int kb = -1;
+                for (int k = 0; k < VIS_OFF_N; k++)
+                    mean += v[k];
+                mean /= VIS_OFF_N;
+                for (int k = 2; k < VIS_OFF_N - 2; k++) {
+                    float side = v[k - 2] < v[k + 2] ? v[k - 2] : v[k + 2];
+                    float r = side - v[k];
+                    if (r > best) {
+                        best = r;
+                        kb = k;
+                    }
+                }
+                if (kb < 2 || best < 0.08f * mean + 3) /* kb: -1 or 2..VIS_OFF_N-3 */
+                    continue;
+                /* sub-sample: the parabola through the valley's three samples */
+                double den = v[kb - 1] - 2.0 * v[kb] + v[kb + 1], sub = 0;
+                if (den > 1e-3)
+                    sub = 0.5 * (v[kb - 1] - v[kb + 1]) / den;
+                if (sub > 0.5 || sub < -0.5)
+                    sub = 0;
+                pos[n][0] = (float)(dir ? i : along);
+                pos[n][1] = (float)(dir ? along : i);
+                off[n++] = (float)(-0.6 + 0.05 * (kb + sub));
+            }
+        if (!n)
+            continue;
+        float tmp[VIS_OFF_MAX];
+        memcpy(tmp, off, sizeof(float) * (size_t)n);
+        double med = median_f(tmp, n);
+        int agree = 0;
+        for (int k = 0; k < n; k++)
+            agree += fabs(off[k] - med) < 0.1;
+        if (agree * 5 < n * 3)
+            agree = 0; /* no clear majority: half a cell off, or not lines at all */
+        /* the offset as an affine function of the position, c0 + c1 x + c2 y (least
+         * squares over the agreeing ones): a camera nudged under perspective moves the
+         * near lines further than the far ones */
+        double *cf = dir ? cx : cy, A[3][4] = { { 0 } };
+        cf[0] = med;
+        for (int k = 0; k < n; k++) {
+            if (fabs(off[k] - med) >= 0.1)
+                continue;
+            double r[3] = { 1, pos[k][0], pos[k][1] };
+            for (int a = 0; a < 3; a++) {
+                for (int b = 0; b < 3; b++)
+                    A[a][b] += r[a] * r[b];
+                A[a][3] += r[a] * off[k];
+            }
+        }
+        if (agree >= 8) {
+            /* Gaussian elimination with partial pivoting on the 3x3 normal equations */
+            int okc = 1;
+            for (int col = 0; col < 3 && okc; col++) {
+                int pv = col;
+                for (int r2 = col + 1; r2 < 3; r2++)
+                    if (fabs(A[r2][col]) > fabs(A[pv][col]))
+                        pv = r2;
+                if (fabs(A[pv][col]) < 1e-6 * (A[0][0] + 1)) {
+                    okc = 0;
+                    break;
+                }
+                for (int b = 0; b < 4; b++) {
+                    double t = A[col][b];
+                    A[col][b] = A[pv][b];
+                    A[pv][b] = t;
+                }
+                for (int r2 = 0; r2 < 3; r2++) {
+                    if (r2 == col)
+                        continue;
+                    double f = A[r2][col] / A[col][col];
+                    for (int b = 0; b < 4; b++)
+                        A[r2][b] -= f * A[col][b];
+                }
+            }
+            /* a gentle slope only (at most 0.02 cell per cell), else the median */
+            if (okc) {
+                double c1 = A[1][3] / A[1][1], c2 = A[2][3] / A[2][2];
+                if (fabs(c1) <= 0.02 && fabs(c2) <= 0.02) {
+                    cf[0] = A[0][3] / A[0][0];
+                    cf[1] = c1;
+                    cf[2] = c2;
+                }
+            }
+        }
+        if (dir) {
+            *dx = med;
+            *nx = agree;
+        } else {
+            *dy = med;
+            *ny = agree;
+        }
+    }
+}
+
+static void lost_snapshot(const vis_geom_t *geom, vis_snapshot_t *snap)
+{
+    vis_snapshot_t s;
+    memset(&s, 0, sizeof s);
+    s.size = geom->size;
+    s.frame = snap->frame;
+    s.t = snap->t;
+    s.board_lost = 1;
+    s.occluder = 1;
+    for (int k = 0; k < geom->size * geom->size; k++)
+        s.occluded[k] = 1;
+    *snap = s;
+}
+
+int vis_track_update(const cvb_image_t *img, vis_geom_t *geom, const vis_config_t *cfg,
+                     vis_snapshot_t *snap)
+{
+    if (!img || !img->data || !geom || !snap || geom->size < 2 || geom->size > VIS_MAX_SIZE)
+        return VIS_EINVAL;
+    vis_config_t def;
+    if (!cfg) {
+        vis_config_defaults(&def);
+        cfg = &def;
+    }
+    vis_snapshot_t s = *snap;
+    int rc = vis_classify(img, geom, cfg, &s);
+    if (rc)
+        return rc;
+    /* a small shift: the lines between empty points are found off where geom has them;
+     * followed twice more from the moved place (under perspective a bump is not exactly
+     * a shift in board units) */
+    vis_geom_t moved = *geom;
+    int refined = 0;
+    double sumx = 0, sumy = 0, odx = 0, ody = 0; /* the lines' offset at moved */
+    int onx = 0, ony = 0;
+    for (int it = 0; it < 3; it++) {
+        double dx, dy, cx[3], cy[3];
+        int nx, ny;
+        grid_offset(img, &moved, &s, &dx, &dy, &nx, &ny, cx, cy);
+        odx = dx;
+        ody = dy;
+        onx = nx;
+        ony = ny;
+        double lim = it ? 0.04 : cfg->track_shift;
+        int mx = nx >= 4 && fabs(dx) > lim && fabs(sumx + dx) <= cfg->track_shift_max;
+        int my = ny >= 4 && fabs(dy) > lim && fabs(sumy + dy) <= cfg->track_shift_max;
+        if (!mx && !my)
+            break;
+        /* H' = H * A, A: board (x, y) -> (x + ox(x, y), y + oy(x, y)), the offsets
+         * found: board (x, y) is seen where geom put (x + ox, y + oy) */
+        double A[9] = { 1, 0, 0, 0, 1, 0, 0, 0, 1 }, H2[9], tx = mx ? dx : 0, ty = my ? dy : 0;
+        if (mx) {
+            A[0] += cx[1];
+            A[1] = cx[2];
+            A[2] = cx[0];
+        }
+        if (my) {
+            A[3] = cy[1];
+            A[4] += cy[2];
+            A[5] = cy[0];
+        }
+        for (int r = 0; r < 3; r++)
+            for (int c = 0; c < 3; c++)
+                H2[r * 3 + c] = moved.H[r * 3] * A[c] + moved.H[r * 3 + 1] * A[3 + c] +
+                                moved.H[r * 3 + 2] * A[6 + c];
+        double w = H2[8];
+        vis_geom_t next;
+        if (fabs(w) < 1e-12)
+            break;
+        for (int k = 0; k < 9; k++)
+            H2[k] /= w;
+        if (vis_geom_from_h(H2, geom->size, geom->img_w, geom->img_h, &next))
+            break;
+        vis_snapshot_t s2 = *snap;
+        double f0, f1;
+        int v0, t0, v1, t1;
+        /* kept only when the grid fits better there (the same points left out) */
+        if (vis_classify(img, &next, cfg, &s2))
+            break;
+        masked_fit(img, &moved, &s2, 0, &f0, &v0, &t0);
+        masked_fit(img, &next, &s2, 0, &f1, &v1, &t1);
+        if (!(f1 > f0 + (it ? 0.0 : 0.05)))
+            break;
+        s = s2;
+        moved = next;
+        refined = 1;
+        sumx += tx;
+        sumy += ty;
+        s.shift_x = (float)sumx;
+        s.shift_y = (float)sumy;
+    }
+    if (refined) {
+        /* still off where it stopped (the cap reached: half a cell or more): lost */
+        double rx, ry, cx[3], cy[3];
+        int nx, ny;
+        grid_offset(img, &moved, &s, &rx, &ry, &nx, &ny, cx, cy);
+        odx = rx;
+        ody = ry;
+        onx = nx;
+        ony = ny;
+        if ((nx >= 4 && fabs(rx) > 0.2) || (ny >= 4 && fabs(ry) > 0.2)) {
+            lost_snapshot(geom, snap);
+            return VIS_OK;
+        }
+    }
+    const vis_geom_t *g = refined ? &moved : geom;
+    /* the grid where it is visible: occluded points left out */
+    double fit;
+    int nvis, ntot;
+    masked_fit(img, g, &s, 0, &fit, &nvis, &ntot);
+    if (ntot == 0) { /* every point hidden or off the image: nothing to hold on to */
+        lost_snapshot(geom, snap);
+        return VIS_OK;
+    }
+    int lost = 0;
+    if (nvis < ntot / 10 + 1) {
+        lost = 1; /* next to nothing of the grid in sight: cannot tell it has not moved */
+    } else if (fit < cfg->track_min_fit) {
+        /* a crowded board hides most lines, an arm's shadow and rim more: the lines
+         * between empty points must show, or be found in place in both directions by
+         * most of the profiles across them (a moved board puts them elsewhere) */
+        double efit;
+        int evis, etot;
+        masked_fit(img, g, &s, 1, &efit, &evis, &etot);
+        int in_place = onx >= 5 && ony >= 5 && fabs(odx) <= 0.15 && fabs(ody) <= 0.15;
+        lost = !(evis >= 8 && efit >= 0.6) && !in_place;
+    }
+    if (lost) {
+        lost_snapshot(geom, snap);
+        return VIS_OK;
+    }
+    s.refined = refined;
+    if (refined)
+        *geom = moved;
+    *snap = s;
+    return VIS_OK;
+}
+
+int vis_track(const cvb_image_t *img, const vis_geom_t *geom, const vis_config_t *cfg,
+              vis_snapshot_t *snap)
+{
+    if (!img || !img->data || !geom || !snap)
+        return VIS_EINVAL;
+    vis_geom_t g = *geom;
+    return vis_track_update(img, &g, cfg, snap);
+}
