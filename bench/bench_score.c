@@ -6,7 +6,8 @@
  *       (RU[], else korean) and komi; report how often the recorded winner and the exact
  *       recorded margin come out, and the disagreements by cause.
  *       --boards 1 prints each shown game's counted board (see print_map); --playouts N
- *       overrides the proposal's playouts (agree and time); --ko-dead 1 applies the
+ *       overrides the proposal's playouts (agree and time); --budget N its playout move
+ *       budget (go_life_options_t.move_budget); --ko-dead 1 applies the
  *       Japanese ko rule (bent four) whatever the rules; --no-tax 1 counts the eyes of
  *       groups in seki as territory (no seki tax), to measure that convention;
  *       --borders 0 counts unfinished borders exactly (default 1: closed by estimate,
@@ -33,7 +34,7 @@
 
 typedef struct ctx {
     const char *mode;
-    long limit, show, n, boards, playouts, ko_dead, no_tax, borders, nodead;
+    long limit, show, n, boards, playouts, ko_dead, no_tax, borders, nodead, budget;
     const char *out;
     const char *cmp;       /* map: a dead list (SGF points, comma-separated) to compare */
     /* agree */
@@ -202,6 +203,8 @@ static int on_game(void *vctx, const sgf_node_t *root, int index, const char *ch
         go_life_options_t lo = go_life_defaults();
         if (cx->playouts > 0)
             lo.playouts = (int)cx->playouts;
+        if (cx->budget > 0)
+            lo.move_budget = cx->budget;
         lo.ko_dead = cx->ko_dead || (rules.name && !strcmp(rules.name, "japanese"));
         go_life_propose(b, &lo, lr);
         if (cx->nodead)
@@ -324,6 +327,8 @@ int main(int argc, char **argv)
             cx.borders = atol(argv[first + 1]);
         else if (!strcmp(argv[first], "--no-tax"))
             cx.no_tax = atol(argv[first + 1]);
+        else if (!strcmp(argv[first], "--budget"))
+            cx.budget = atol(argv[first + 1]);
         else if (!strcmp(argv[first], "--playouts"))
             cx.playouts = atol(argv[first + 1]);
         else if (!strcmp(argv[first], "--boards"))

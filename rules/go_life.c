@@ -1380,7 +1380,7 @@ int go_life_propose(const go_board_t *b, const go_life_options_t *opt, go_life_r
     go_life_result_t *res;
     pb_t *pb;
     int *own;
-    uint8_t w[GO_CELLS], wp[GO_CELLS], tdead[GO_CELLS];
+    uint8_t w[GO_CELLS], wp[GO_CELLS], tdead[GO_CELLS], seki[GO_CELLS];
     int size;
 
     if (!b || !out || b->size < GO_MIN_SIZE || b->size > GO_MAX_SIZE || o.playouts < 0)
@@ -1396,6 +1396,7 @@ int go_life_propose(const go_board_t *b, const go_life_options_t *opt, go_life_r
     }
     size = b->size;
     go_load_colors(b, w);
+    memset(seki, 0, sizeof seki);
     go_life_unconditional(b, res->uc);
     /* the chains read dead (see tactical_dead) first: the playouts start without them */
     if (tactical_dead(w, size, res->uc, tdead) != GO_OK) {
@@ -1411,7 +1412,7 @@ int go_life_propose(const go_board_t *b, const go_life_options_t *opt, go_life_r
         uint8_t settled[GO_CELLS];
         for (int p = 0; p < GO_CELLS; p++)
             settled[p] = res->uc[p] == GO_UC_ALIVE || res->uc[p] == GO_UC_DEAD || tdead[p];
-        if (go_semeai_dead(wp, size, settled, tdead) < 0) {
+        if (go_semeai_classify(wp, size, settled, tdead, seki) < 0) {
             free(res);
             free(pb);
             free(own);
@@ -1466,7 +1467,7 @@ int go_life_propose(const go_board_t *b, const go_life_options_t *opt, go_life_r
                 double mine = tot > 0 ? ((c == GO_BLACK ? sum : -sum) / tot + 1.0) / 2.0 : 1.0;
                 int isdead;
                 float conf;
-                if (ucalive) {
+                if (ucalive || seki[p]) {
                     isdead = 0;
                 } else if (ucdead || tdead[p]) {
                     isdead = 1;

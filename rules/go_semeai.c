@@ -189,6 +189,12 @@ static int shared_libs(const sm_work_t *wk, const uint8_t *w, int size, int i, i
 
 int go_semeai_dead(const uint8_t *col, int size, const uint8_t *settled, uint8_t *dead)
 {
+    return go_semeai_classify(col, size, settled, dead, NULL);
+}
+
+int go_semeai_classify(const uint8_t *col, int size, const uint8_t *settled, uint8_t *dead,
+                       uint8_t *seki)
+{
     sm_work_t *wk;
     int8_t *memo = NULL;
     int nch = 0, nreg = 0, marked = 0;
@@ -317,6 +323,17 @@ int go_semeai_dead(const uint8_t *col, int size, const uint8_t *settled, uint8_t
                 v2 = race(memo, a + GO_SEMEAI_MARGIN, b, s, ea, eb, 1, 0);
                 if (v1 == -1 && v2 == -1)
                     loser = i;
+                if (loser < 0 && seki) {
+                    /* seki when the weaker chain moves first, captured when the other
+                     * does: the game ended without the capture, so the seki stands */
+                    int si = race(memo, a, b, s, ea, eb, 0, 0), sj = race(memo, a, b, s, ea, eb, 1, 0);
+                    if (((si == 1 && sj == 0) || (si == 0 && sj == -1))
+                        && !other_weak(wk, col, size, i, j, a + s + ea)
+                        && !other_weak(wk, col, size, j, i, b + s + eb))
+                        for (int q = 0; q < GO_CELLS; q++)
+                            if ((wk->cid[q] == i || wk->cid[q] == j) && col[q] != GO_OFF)
+                                seki[q] = 1;
+                }
                 if (loser < 0)
                     continue;
                 /* the race stands alone: neither chain can capture another neighbour */

@@ -3,3 +3,5 @@
 kc_test(test_rules_board SOURCES rules/test_board.c LIBS kc_rules)
 kc_test(test_rules_game SOURCES rules/test_game.c LIBS kc_rules)
 kc_test(test_rules_random SOURCES rules/test_random.c LIBS kc_rules)
+# life and death: a race that is seki when the weaker chain moves first (go_semeai)
+kc_test(test_life_race SOURCES rules/test_life_race.c LIBS kc_rules)
