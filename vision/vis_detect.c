@@ -1157,6 +1157,97 @@ static int good_count(const cvb_image_t *full, const double Hw[9], int S, double
     return g;
 }
 
+/* The board's outline beyond side `side` of the grid (0: y = 0, 1: y = S-1, 2: x = 0,
+ * 3: x = S-1; Hw at work scale, full-size gray): the median brightness along lines
+ * parallel to that side at offsets u (grid units, outward positive) from -1 to +1.8, and
+ * where it steps most sharply (*u_at, the step's size in gray levels *step). */
+static void outline_step(const cvb_image_t *full, const double Hw[9], int S, double scale,
+                         int side, double *u_at, double *step)
+{
+    double H[9];
+    for (int k = 0; k < 9; k++)
+        H[k] = Hw[k] / (k < 6 ? scale : 1);
+    enum { NU = 57 };
+    float med[NU], v[4 * VIS_MAX_SIZE];
+    for (int q = 0; q < NU; q++) {
+        double u = -1.0 + 0.05 * q;
+        int n = 0;
+        for (int h = 1; h <= 2 * S - 3; h++) {
+            double t = 0.5 * h, bx, by, x, y;
+            double c = side == 0 || side == 2 ? -u : S - 1 + u;
+            bx = side < 2 ? t : c;
+            by = side < 2 ? c : t;
+            if (vis_homog_apply(H, bx, by, &x, &y))
+                continue;
+            int g = gray1(full, x, y);
+            if (g >= 0)
+                v[n++] = (float)g;
+        }
+        med[q] = n >= S ? median_f(v, n) : -1;
+    }
+    double best = 0, bu = 0;
+    for (int q = 2; q < NU - 2; q++) {
+        if (med[q - 2] < 0 || med[q + 2] < 0)
+            continue;
+        double d = fabs(med[q - 2] - med[q + 2]);
+        if (d > best) {
+            best = d;
+            bu = -1.0 + 0.05 * q;
+        }
+    }
+    *u_at = bu;
+    *step = best;
+}
+
+#ifndef VIS_OUTLINE_REL /* a side's outline step counts when this share of the clearest */
+#define VIS_OUTLINE_REL 0.85
+#endif
+#ifndef VIS_OUTLINE_MIN /* ... and at least this many gray levels */
+#define VIS_OUTLINE_MIN 30
+#endif
+#ifndef VIS_OUTLINE_PERSP /* the near side is this much longer in the image than the far */
+#define VIS_OUTLINE_PERSP 1.1
+#endif
+
+/* The window a line too far towards the camera, told by the board's outline: a board's
+ * edge runs half a spacing or more beyond its last line (the margin), so a clear edge
+ * 0.2..0.8 units inside the window's near side says the window reaches a line beyond the
+ * board there. Seen from the side of the table the near edge (top face against the front
+ * face or the table) is the board's clearest and never hidden by stones (their bodies
+ * lean away from the camera), while a full board's stone centres (and the dark front face
+ * beside the last row) can put the lattice a row off towards the camera. Only the near
+ * side of an axis under a clear perspective speaks (far sides: the stones' bodies over
+ * the far margin make steps of their own; beyond the near edge, the front face's foot).
+ * Hw (work scale) is moved by a whole unit away from the camera. */
+static void outline_shift(const cvb_image_t *full, double Hw[9], int S, double scale)
+{
+    double u[4], st[4], len[4], smax = 0;
+    for (int side = 0; side < 4; side++) {
+        double x0, y0, x1, y1, c = side == 0 || side == 2 ? 0 : S - 1;
+        len[side] = 0;
+        if (!vis_homog_apply(Hw, side < 2 ? 0 : c, side < 2 ? c : 0, &x0, &y0) &&
+            !vis_homog_apply(Hw, side < 2 ? S - 1 : c, side < 2 ? c : S - 1, &x1, &y1))
+            len[side] = hypot(x1 - x0, y1 - y0);
+        outline_step(full, Hw, S, scale, side, &u[side], &st[side]);
+        VTRACE("outline side %d: length %.0f step %.1f at %.2f\n", side, len[side], st[side],
+               u[side]);
+        smax = st[side] > smax ? st[side] : smax;
+    }
+    for (int ax = 0; ax < 2; ax++) {
+        int lo = 2 * ax, hi = lo + 1;
+        int near = len[hi] > len[lo] ? hi : lo, far = near == hi ? lo : hi;
+        if (len[near] < VIS_OUTLINE_PERSP * len[far] || st[near] < VIS_OUTLINE_MIN ||
+            st[near] < VIS_OUTLINE_REL * smax || u[near] < -0.8 || u[near] > -0.2)
+            continue;
+        int d = near == hi ? -1 : 1;
+        /* board (x, y) -> H(x + dx, y + dy) */
+        double T[9] = { 1, 0, ax ? d : 0, 0, 1, ax ? 0 : d, 0, 0, 1 }, Hn[9];
+        mat3_mul(Hw, T, Hn);
+        memcpy(Hw, Hn, sizeof Hn);
+        VTRACE("outline: window moved %d along %s\n", d, ax ? "x" : "y");
+    }
+}
+
 /* The grid from the lattice of black stones (vis_lattice_find): the smallest size that
  * holds every stone, the window chosen by the grid lines that remain visible. */
 static int lattice_grid(const cvb_image_t *gray, const cvb_image_t *full,
@@ -1254,6 +1345,7 @@ static int lattice_grid(const cvb_image_t *gray, const cvb_image_t *full,
             double ci = (i0 + i1) / 2.0 - (oa + (S - 1) / 2.0);
             double cj = (j0 + j1) / 2.0 - (ob + (S - 1) / 2.0);
             sc -= 0.001 * (ci * ci + cj * cj); /* ties: the centred window */
+            VTRACE("lattice window %d %d: %.3f\n", oa, ob, sc);
             if (sc > best) {
                 best = sc;
                 memcpy(Hout, Hw, sizeof Hw);
@@ -1299,6 +1391,7 @@ static int lattice_grid(const cvb_image_t *gray, const cvb_image_t *full,
             }
     }
     memcpy(Hout, Hb, sizeof Hb);
+    outline_shift(full, Hout, S, scale);
     orient(Hout, S);
     *Sout = S;
     *stones = cnt;

@@ -29,6 +29,7 @@ typedef struct {
     float x, y, r;
     int i, j, set;
     float ux, uy, vx, vy; /* local lattice vectors */
+    float ridge;          /* ridge_share(): near 1 on a dark band, well under on a disc */
 } blob_t;
 
 static int cmp_f(const void *a, const void *b)
@@ -75,6 +76,44 @@ static void chamfer(int *d, int W, int H, int border_light)
                     *p = d[(y + 1) * W + x - 1] + 4;
             }
         }
+}
+
+#ifndef VIS_RIDGE_MAX /* ridge_share above this: a band, no stone (measured: stones under
+                       * 0.4, the front face of a board seen from the side 0.7..0.9) */
+#define VIS_RIDGE_MAX 0.6
+#endif
+
+/* How far the dark region at (x, y) (distance map d, value v there) runs on at its full
+ * width: over 8 directions, the least distance value met along both ways out to 3 radii,
+ * the largest such share of v. A disc (or a row of touching discs, pinched where they
+ * touch) falls well short of 1; a dark band (the shadowed front face of a board seen from
+ * the side, a crack) keeps its width along its length and comes near 1. */
+static float ridge_share(const int *d, int W, int H, int x, int y, int v)
+{
+    double r = v / 3.0, best = 0;
+    for (int a = 0; a < 8; a++) {
+        double ux = cos(a * M_PI / 8), uy = sin(a * M_PI / 8);
+        int lo = v;
+        for (int s = 1; s <= 6 && lo > 0; s++)
+            for (int sg = -1; sg <= 1; sg += 2) {
+                int px = (int)lround(x + sg * s * 0.5 * r * ux);
+                int py = (int)lround(y + sg * s * 0.5 * r * uy);
+                int w = px < 0 || py < 0 || px >= W || py >= H ? 0 : d[py * W + px];
+                if (w < lo)
+                    lo = w;
+            }
+        if (lo > best)
+            best = lo;
+    }
+    return (float)(best / v);
+}
+
+/* The stones' common radius at (x, y): rmed scaled by the plane pl (r ~ pl0 + pl1 x +
+ * pl2 y) relative to its value r0 at the discs' centroid, within 0.5..1.6. */
+static double local_r(const double pl[3], double r0, double rmed, double x, double y)
+{
+    double f = (pl[0] + pl[1] * x + pl[2] * y) / r0;
+    return rmed * (f < 0.5 ? 0.5 : f > 1.6 ? 1.6 : f);
 }
 
 /* Dark-disc centres: chamfer (3-4) distance to the nearest light pixel inside the mask of
@@ -126,6 +165,7 @@ static int find_blobs(const cvb_image_t *g, const cvb_image_t *bh, blob_t *b, in
             b[n].x = (float)x;
             b[n].y = (float)y;
             b[n].r = v / 3.0f;
+            b[n].ridge = ridge_share(d, W, H, x, y, v);
             b[n].set = 0;
             n++;
         }
@@ -135,7 +175,8 @@ static int find_blobs(const cvb_image_t *g, const cvb_image_t *bh, blob_t *b, in
      * radii (stones touch at 2 radii, also foreshortened under a side view) */
     for (int a = 0; a < n; a++)
         for (int c = 0; c < n; c++) {
-            if (c == a || b[c].r < b[a].r || (c > a && b[c].r == b[a].r))
+            if (c == a || b[c].r < b[a].r || (c > a && b[c].r == b[a].r) ||
+                b[c].ridge > VIS_RIDGE_MAX)
                 continue;
             float dx = b[c].x - b[a].x, dy = b[c].y - b[a].y, rr = 1.5f * b[c].r;
             if (dx * dx + dy * dy < rr * rr) {
@@ -145,7 +186,7 @@ static int find_blobs(const cvb_image_t *g, const cvb_image_t *bh, blob_t *b, in
         }
     int m = 0;
     for (int a = 0; a < n; a++)
-        if (b[a].set == 0)
+        if (b[a].set == 0 && b[a].ridge <= VIS_RIDGE_MAX)
             b[m++] = b[a];
     return m;
 }
@@ -375,11 +416,46 @@ int vis_lattice_find(const cvb_image_t *gray, double Hout[9], int *imin, int *im
     qsort(rs, (size_t)n, sizeof *rs, cmp_f);
     float rmed = rs[n * 3 / 4]; /* the larger blobs are the stones; specks are smaller */
     free(rs);
+    /* under perspective the far stones are smaller than the near ones (a side view: 0.6
+     * of them): the common size as a plane over the image, r ~ a + bx + cy fitted to the
+     * discs kept, relative to its value at their centroid; refitted twice on the discs
+     * the plane keeps (the first fit, on discs near rmed alone, is flattened) */
+    double pl[3] = { 0, 0, 0 }, r0 = 0;
+    int plane = 0;
+    for (int it = 0; it < 3; it++) {
+        double P[9] = { 0 }, pr[3] = { 0 }, cxm = 0, cym = 0;
+        int np = 0;
+        for (int k = 0; k < n; k++) {
+            double rl = plane ? local_r(pl, r0, rmed, b[k].x, b[k].y) : rmed;
+            if (b[k].r <= 0.65 * rl || b[k].r >= 1.5 * rl)
+                continue;
+            double row[3] = { 1, b[k].x, b[k].y };
+            for (int p = 0; p < 3; p++) {
+                for (int q = 0; q < 3; q++)
+                    P[3 * p + q] += row[p] * row[q];
+                pr[p] += row[p] * b[k].r;
+            }
+            cxm += b[k].x;
+            cym += b[k].y;
+            np++;
+        }
+        if (np < 24 || vis_solve(3, P, pr))
+            break;
+        double c0 = pr[0] + pr[1] * cxm / np + pr[2] * cym / np;
+        if (c0 <= 0)
+            break;
+        memcpy(pl, pr, sizeof pl);
+        r0 = c0;
+        plane = 1;
+    }
     int m = 0;
-    for (int k = 0; k < n; k++)
-        if (b[k].r > 0.65f * rmed && b[k].r < 1.5f * rmed)
+    for (int k = 0; k < n; k++) {
+        double rl = plane ? local_r(pl, r0, rmed, b[k].x, b[k].y) : rmed;
+        if (b[k].r > 0.65 * rl && b[k].r < 1.5 * rl)
             b[m++] = b[k];
+    }
     n = m;
+    VTRACE("lattice: size plane %d: %.3f %.4f %.4f / %.2f\n", plane, pl[0], pl[1], pl[2], r0);
     VTRACE("lattice: %d discs of radius ~%.1f\n", n, rmed);
     if (n < 12)
         goto done;
@@ -468,12 +544,18 @@ int vis_lattice_find(const cvb_image_t *gray, double Hout[9], int *imin, int *im
     VTRACE("lattice: spacings %.1f %.1f\n", sp1, sp2);
     if (sp1 > sp2)
         sp = sp1;
-    /* seeds: the stones with the most neighbours along the two directions, each with its
-     * own lattice vectors (the nearest neighbour along each direction: under a side view
-     * the columns fan out and the spacing shrinks with distance); the walk that labels
-     * the most stones wins */
+    /* seeds: the stones with the most neighbours along the two directions, the more
+     * central first among equals (their walks reach the whole board; which of many ties
+     * came first in the scan must not decide), each with its own lattice vectors (the
+     * nearest neighbour along each direction: under a side view the columns fan out and
+     * the spacing shrinks with distance); the walk that labels the most stones wins */
     enum { NSEED = 8 };
     int seeds[NSEED], seedc[NSEED], ns = 0;
+    double seedk[NSEED], gx = 0, gy = 0;
+    for (int a = 0; a < n; a++) {
+        gx += b[a].x / n;
+        gy += b[a].y / n;
+    }
     for (int a = 0; a < n; a++) {
         int cnt = 0;
         for (int c = 0; c < n; c++) {
@@ -486,18 +568,23 @@ int vis_lattice_find(const cvb_image_t *gray, double Hout[9], int *imin, int *im
         }
         if (cnt < 2)
             continue;
-        if (ns == NSEED && seedc[NSEED - 1] >= cnt)
+        double key = cnt * 1e7 - ((b[a].x - gx) * (b[a].x - gx) + (b[a].y - gy) * (b[a].y - gy));
+        if (ns == NSEED && seedk[NSEED - 1] >= key)
             continue;
         int q = ns < NSEED ? ns++ : NSEED - 1;
         seeds[q] = a;
         seedc[q] = cnt;
-        for (; q > 0 && seedc[q] > seedc[q - 1]; q--) {
+        seedk[q] = key;
+        for (; q > 0 && seedk[q] > seedk[q - 1]; q--) {
             int t = seeds[q];
             seeds[q] = seeds[q - 1];
             seeds[q - 1] = t;
             t = seedc[q];
             seedc[q] = seedc[q - 1];
             seedc[q - 1] = t;
+            double k = seedk[q];
+            seedk[q] = seedk[q - 1];
+            seedk[q - 1] = k;
         }
     }
     if (!ns)
@@ -535,6 +622,12 @@ int vis_lattice_find(const cvb_image_t *gray, double Hout[9], int *imin, int *im
     ok = ok && !fit_labels(b, n, sp, src, src + 2 * n, Hc, &used);
     free(src);
     VTRACE("lattice: fit %d, %d stones\n", ok, used);
+#ifdef VIS_TRACE
+    for (int k = 0; k < n; k++)
+        if (b[k].set)
+            VTRACE("  blob %d,%d at %.0f,%.0f r %.1f ridge %.2f\n", b[k].i, b[k].j, b[k].x,
+                   b[k].y, b[k].r, b[k].ridge);
+#endif
     if (!ok)
         goto done;
     int i0 = 1000, i1 = -1000, j0 = 1000, j1 = -1000;
