@@ -58,6 +58,7 @@
 #include "rules/go_session.h"
 #include "station/stn_align.h"
 #include "vision/vis.h"
+#include "vision/vis_track.h"
 
 static const char usage_text[] =
     "usage: kifucam record --input SOURCE [OPTIONS]\n"
@@ -356,6 +357,7 @@ typedef struct run {
     vis_config_t vcfg;
     vis_geom_t geom;
     int have_geom;
+    double line_k;                 /* the board's line contrast (vis_line_contrast) */
     int ever_found;
     rec_signal_t sig;
     int sig_ready;
@@ -962,10 +964,14 @@ static int on_frame(run_t *u, const cap_frame_t *f)
         }
         u->detects++;
         u->tm_detect += cpu_s() - t0;
-        /* a grid that tracking would reject at once is no board (no lost/found flapping) */
-        double fit = 0;
+        /* a grid that tracking would reject at once is no board (no lost/found flapping):
+         * its lines clearly darker than the board between them, and the grid on them by
+         * that board's own line contrast (faint thin lines on a far board) */
+        double fit = 0, lk = 1.0;
         if (rc != VIS_OK || (hint && u->geom.size != hint) ||
-            vis_grid_fit(&f->img, &u->geom, &fit) != VIS_OK || fit < u->vcfg.track_min_fit) {
+            vis_line_contrast(&f->img, &u->geom, &snap, &lk) != VIS_OK ||
+            vis_grid_fit_k(&f->img, &u->geom, lk, &fit) != VIS_OK ||
+            fit < u->vcfg.track_min_fit) {
             clock_tick(u, f->t);   /* no board in sight: the clock runs on */
             publish(u, NULL, NULL, 0);
             return 0;
@@ -978,6 +984,7 @@ static int on_frame(run_t *u, const cap_frame_t *f)
             return 0;
         }
         u->have_geom = 1;
+        u->line_k = lk;
         fresh = 1;
         if (!u->ever_found)
             rec_print_note(&u->r, "board", f->t, "board: %dx%d found", u->geom.size,
@@ -990,7 +997,7 @@ static int on_frame(run_t *u, const cap_frame_t *f)
         if (!u->r.stn && create_station(u, u->geom.size))
             return -1;
     } else {
-        vis_track(&f->img, &u->geom, &u->vcfg, &snap);
+        vis_track_k(&f->img, &u->geom, &u->vcfg, u->line_k, &snap);
         snap.frame = f->index;
         snap.t = f->t;
         u->tm_track += cpu_s() - t0;

@@ -58,16 +58,25 @@ void rec_signal_init(rec_signal_t *s, int size, int black_side)
     }
 }
 
-/* Mean luma of a 3x3 pixel block around the image point of grid (x, y); -1 off the image.
- * *sat (may be NULL) gets the block's saturation, (max - min) / max of the mean BGR. */
-static float luma_sat(const cvb_image_t *img, const vis_geom_t *g, double x, double y, float *sat)
+/* The image point of grid (x, y), rounded to a pixel; -1 behind the camera. */
+static int grid_px(const vis_geom_t *g, double x, double y, int *cx, int *cy)
 {
     const double *H = g->H;
     double w = H[6] * x + H[7] * y + H[8];
     if (w <= 1e-9)
         return -1;
     double px = (H[0] * x + H[1] * y + H[2]) / w, py = (H[3] * x + H[4] * y + H[5]) / w;
-    int cx = (int)(px + 0.5), cy = (int)(py + 0.5);
+    if (!(fabs(px) < 1e7 && fabs(py) < 1e7))
+        return -1;
+    *cx = (int)floor(px + 0.5);
+    *cy = (int)floor(py + 0.5);
+    return 0;
+}
+
+/* Mean luma of a 3x3 pixel block around pixel (cx, cy); -1 off the image. *sat (may be
+ * NULL) gets the block's saturation, (max - min) / max of the mean BGR. */
+static float luma_px(const cvb_image_t *img, int cx, int cy, float *sat)
+{
     if (cx < 1 || cy < 1 || cx >= img->w - 1 || cy >= img->h - 1)
         return -1;
     float sum = 0, bgr[3] = { 0, 0, 0 };
@@ -93,7 +102,8 @@ static float luma_sat(const cvb_image_t *img, const vis_geom_t *g, double x, dou
 
 static float luma_at(const cvb_image_t *img, const vis_geom_t *g, double x, double y)
 {
-    return luma_sat(img, g, x, y, NULL);
+    int cx, cy;
+    return grid_px(g, x, y, &cx, &cy) ? -1 : luma_px(img, cx, cy, NULL);
 }
 
 void rec_signal_reference(rec_signal_t *s, const cvb_image_t *img, const vis_geom_t *g)
@@ -122,20 +132,43 @@ static int read_corner(const rec_corner_t *c, const cvb_image_t *img, const vis_
                        const uint8_t *stones)
 {
     enum { NS = REC_SIG_N * REC_SIG_N };
-    float d[NS], sat[NS], y[NS], ds[NS];
+    float d[NS], lo[NS], hi[NS], sat[NS], y[NS], ds[NS];
     int n = 0, dark = 0, bright = 0, hand = 0;
+    /* the camera shaken by a pixel or two (or the board's grid read a pixel off) moves
+     * the table's edges (the board's rim, a bowl's shadow) under the samples: a sample
+     * counts as changed only when it differs from the reference at every place within a
+     * tenth of a cell around it (lo..hi: the differences there); what it changed to is
+     * read where it is (d), so a stone is told black or white as before */
+    int ax, ay, bx, by, rad = 1;
+    if (!grid_px(g, c->gx[0], c->gy[0], &ax, &ay) &&
+        !grid_px(g, c->gx[0] + 1, c->gy[0], &bx, &by)) {
+        double cell = hypot(bx - ax, by - ay);
+        rad = (int)lround(0.1 * cell);
+        rad = rad < 1 ? 1 : rad > 4 ? 4 : rad;
+    }
     for (int k = 0; k < NS; k++) {
-        d[k] = 0;
+        d[k] = lo[k] = hi[k] = 0;
         y[k] = -1;
         if (c->ref_y[k] < 0)
             continue;
         int q = c->near_pt[k];
         if (q >= 0 && stones && stones[q])
             continue;
-        y[k] = luma_sat(img, g, c->gx[k], c->gy[k], &sat[k]);
+        int px, py;
+        if (grid_px(g, c->gx[k], c->gy[k], &px, &py))
+            continue;
+        y[k] = luma_px(img, px, py, &sat[k]);
         if (y[k] < 0)
             continue;
-        d[k] = y[k] - c->ref_y[k];
+        d[k] = lo[k] = hi[k] = y[k] - c->ref_y[k];
+        for (int oy = -rad; oy <= rad; oy += rad)
+            for (int ox = -rad; ox <= rad; ox += rad) {
+                float yk = luma_px(img, px + ox, py + oy, NULL);
+                if (yk < 0)
+                    continue;
+                lo[k] = yk - c->ref_y[k] < lo[k] ? yk - c->ref_y[k] : lo[k];
+                hi[k] = yk - c->ref_y[k] > hi[k] ? yk - c->ref_y[k] : hi[k];
+            }
         ds[n++] = d[k];
     }
     if (n < NS / 4)
@@ -147,6 +180,8 @@ static int read_corner(const rec_corner_t *c, const cvb_image_t *img, const vis_
             continue;
         float r = c->ref_y[k] + med, dd = d[k] - med;
         float dth = 0.4f * r > 35 ? 0.4f * r : 35;
+        if (lo[k] - med <= 12 && hi[k] - med >= -12)
+            continue; /* as before a pixel or two away: moved, not changed */
         if (fabsf(dd) > 12 && sat[k] > 0.3f && y[k] > 40)
             hand++; /* a changed, coloured sample: skin or a sleeve, not a stone */
         else if (dd < -dth)

@@ -11,67 +11,94 @@
 
 #include "vision/vis_homog.h"
 #include "vision/vis_internal.h"
+#include "vision/vis_track.h"
 
-void vis_line_support(const cvb_image_t *img, const double H[9], int dir, double i, int j0,
-                      int j1, int *good, int *visible, int *total)
+/* The darkness of the segment (i, j)-(i, j+1) of line `dir`/`i`: *dip = how much darker
+ * the darkest sample within +-0.1 cell across the line is than the board 0.25 cell to
+ * either side; *margin = the default line test's (0.08 * side + 4: a line is darker by
+ * more). 0: outside the image or too small to tell; 1: in the
+ * image but not visible (the sides differ: a stone, a hand's edge, the rim); 2: visible. */
+static int segment_dip(const cvb_image_t *img, const double H[9], int dir, double i, int j,
+                       double *dip, double *margin)
+{
+    /* the midpoint of the segment (i, j)-(i, j+1) of a line */
+    double bx = dir ? i : j + 0.5, by = dir ? j + 0.5 : i;
+    double ox = dir ? 0.25 : 0, oy = dir ? 0 : 0.25;
+    double cx, cy, ax, ay, qx, qy;
+    if (vis_homog_apply(H, bx, by, &cx, &cy) ||
+        vis_homog_apply(H, bx + ox, by + oy, &ax, &ay) ||
+        vis_homog_apply(H, bx - ox, by - oy, &qx, &qy))
+        return 0;
+    int la = luma3(img, ax, ay), lq = luma3(img, qx, qy);
+    if (la < 0 || lq < 0)
+        return 0;
+    double ux = ax - cx, uy = ay - cy, ul = hypot(ux, uy);
+    if (ul < 1.5)
+        return 1;
+    ux /= ul;
+    uy /= ul;
+    /* the darkest pixel within +-0.1 spacing across the line */
+    /* each sample averages 3 pixels along the line (noise, wood grain) */
+    int lmin = 255;
+    double reach = 0.4 * ul, step = reach / 3 > 0.5 ? reach / 3 : 0.5;
+    double vx = -uy * 1.5, vy = ux * 1.5;
+    int nstep = (int)floor((2 * reach + 1e-9) / step);   /* samples -reach..reach */
+    for (int k = 0; k <= nstep; k++) {
+        double o = -reach + k * step, px = cx + o * ux, py = cy + o * uy;
+        int v0 = luma1(img, px, py), v1 = luma1(img, px + vx, py + vy),
+            v2 = luma1(img, px - vx, py - vy);
+        if (v0 < 0 || v1 < 0 || v2 < 0)
+            continue;
+        int val = (v0 + v1 + v2) / 3;
+        if (val < lmin)
+            lmin = val;
+    }
+    double side = 0.5 * (la + lq);
+    /* a visible segment: board on both sides (similar, not dark) */
+    if (abs(la - lq) > 0.18 * side + 4 || side < 25)
+        return 1;
+    *dip = side - lmin;
+    *margin = 0.08 * side + 4;
+    return 2;
+}
+
+/* vis_line_support with the line test's margin scaled by k (1: the default). */
+static void line_support_k(const cvb_image_t *img, const double H[9], int dir, double i,
+                           int j0, int j1, double k, int *good, int *visible, int *total)
 {
     int g = 0, v = 0, t = 0;
     for (int j = j0; j < j1; j++) {
-        /* the midpoint of the segment (i, j)-(i, j+1) of a line */
-        double bx = dir ? i : j + 0.5, by = dir ? j + 0.5 : i;
-        double ox = dir ? 0.25 : 0, oy = dir ? 0 : 0.25;
-        double cx, cy, ax, ay, qx, qy;
-        if (vis_homog_apply(H, bx, by, &cx, &cy) ||
-            vis_homog_apply(H, bx + ox, by + oy, &ax, &ay) ||
-            vis_homog_apply(H, bx - ox, by - oy, &qx, &qy))
-            continue;
-        int la = luma3(img, ax, ay), lq = luma3(img, qx, qy);
-        if (la < 0 || lq < 0)
-            continue;
-        t++;
-        double ux = ax - cx, uy = ay - cy, ul = hypot(ux, uy);
-        if (ul < 1.5)
-            continue;
-        ux /= ul;
-        uy /= ul;
-        /* the darkest pixel within +-0.1 spacing across the line */
-        /* each sample averages 3 pixels along the line (noise, wood grain) */
-        int lmin = 255;
-        double reach = 0.4 * ul, step = reach / 3 > 0.5 ? reach / 3 : 0.5;
-        double vx = -uy * 1.5, vy = ux * 1.5;
-        int nstep = (int)floor((2 * reach + 1e-9) / step);   /* samples -reach..reach */
-        for (int k = 0; k <= nstep; k++) {
-            double o = -reach + k * step, px = cx + o * ux, py = cy + o * uy;
-            int v0 = luma1(img, px, py), v1 = luma1(img, px + vx, py + vy),
-                v2 = luma1(img, px - vx, py - vy);
-            if (v0 < 0 || v1 < 0 || v2 < 0)
-                continue;
-            int val = (v0 + v1 + v2) / 3;
-            if (val < lmin)
-                lmin = val;
-        }
-        double side = 0.5 * (la + lq);
-        /* a visible segment: board on both sides (similar, not dark) */
-        if (abs(la - lq) > 0.18 * side + 4 || side < 25)
-            continue;
-        v++;
-        if (lmin < side - (0.08 * side + 4))
-            g++;
+        double dip = 0, m = 0;
+        int r = segment_dip(img, H, dir, i, j, &dip, &m);
+        t += r > 0;
+        v += r == 2;
+        g += r == 2 && dip > k * m;
     }
     *good = g;
     *visible = v;
     *total = t;
 }
 
+void vis_line_support(const cvb_image_t *img, const double H[9], int dir, double i, int j0,
+                      int j1, int *good, int *visible, int *total)
+{
+    line_support_k(img, H, dir, i, j0, j1, 1.0, good, visible, total);
+}
+
 int vis_grid_fit(const cvb_image_t *img, const vis_geom_t *geom, double *out)
 {
-    if (!img || !img->data || !geom || !out || geom->size < 2)
+    return vis_grid_fit_k(img, geom, 1.0, out);
+}
+
+int vis_grid_fit_k(const cvb_image_t *img, const vis_geom_t *geom, double k, double *out)
+{
+    if (!img || !img->data || !geom || !out || geom->size < 2 || !(k > 0))
         return VIS_EINVAL;
     int S = geom->size, good = 0, visible = 0, total = 0;
     for (int dir = 0; dir < 2; dir++)
         for (int i = 0; i < S; i++) {
             int g, v, t;
-            vis_line_support(img, geom->H, dir, i, 0, S - 1, &g, &v, &t);
+            line_support_k(img, geom->H, dir, i, 0, S - 1, k, &g, &v, &t);
             good += g;
             visible += v;
             total += t;
@@ -88,7 +115,8 @@ int vis_grid_fit(const cvb_image_t *img, const vis_geom_t *geom, double *out)
  * hides its lines: that is not a moved board) nor, when ee is set, anything but empty.
  * *fit = good / visible, *nvis = visible, *ntot = segments inside the image. */
 static void masked_fit(const cvb_image_t *img, const vis_geom_t *geom,
-                       const vis_snapshot_t *s, int ee, double *fit, int *nvis, int *ntot)
+                       const vis_snapshot_t *s, int ee, double lk, double *fit, int *nvis,
+                       int *ntot)
 {
     int S = geom->size, good = 0, vis = 0, tot = 0;
     for (int dir = 0; dir < 2; dir++)
@@ -100,7 +128,7 @@ static void masked_fit(const cvb_image_t *img, const vis_geom_t *geom,
                 if (ee && (s->color[a] != VIS_EMPTY || s->color[b] != VIS_EMPTY))
                     continue;
                 int g, v, t;
-                vis_line_support(img, geom->H, dir, i, j, j + 1, &g, &v, &t);
+                line_support_k(img, geom->H, dir, i, j, j + 1, lk, &g, &v, &t);
                 good += g;
                 vis += v;
                 tot += t;
@@ -118,7 +146,8 @@ static void masked_fit(const cvb_image_t *img, const vis_geom_t *geom,
 #define VIS_OFF_N 25   /* samples across, 0.05 cell apart */
 #define VIS_OFF_MAX 40 /* profiles per direction */
 static void grid_offset(const cvb_image_t *img, const vis_geom_t *geom, const vis_snapshot_t *s,
-                        double *dx, double *dy, int *nx, int *ny, double cx[3], double cy[3])
+                        double lk, double *dx, double *dy, int *nx, int *ny, double cx[3],
+                        double cy[3])
 {
     int S = geom->size;
     *dx = *dy = 0;
@@ -182,7 +211,7 @@ static void grid_offset(const cvb_image_t *img, const vis_geom_t *geom, const vi
                         kb = k;
                     }
                 }
-                if (kb < 2 || best < 0.08f * mean + 3) /* kb: -1 or 2..VIS_OFF_N-3 */
+                if (kb < 2 || best < (float)lk * (0.08f * mean + 3)) /* kb: -1 or 2..VIS_OFF_N-3 */
                     continue;
                 /* sub-sample: the parabola through the valley's three samples */
                 double den = v[kb - 1] - 2.0 * v[kb] + v[kb + 1], sub = 0;
@@ -281,7 +310,14 @@ static void lost_snapshot(const vis_geom_t *geom, vis_snapshot_t *snap)
 int vis_track_update(const cvb_image_t *img, vis_geom_t *geom, const vis_config_t *cfg,
                      vis_snapshot_t *snap)
 {
-    if (!img || !img->data || !geom || !snap || geom->size < 2 || geom->size > VIS_MAX_SIZE)
+    return vis_track_update_k(img, geom, cfg, 1.0, snap);
+}
+
+int vis_track_update_k(const cvb_image_t *img, vis_geom_t *geom, const vis_config_t *cfg,
+                       double lk, vis_snapshot_t *snap)
+{
+    if (!img || !img->data || !geom || !snap || geom->size < 2 || geom->size > VIS_MAX_SIZE ||
+        !(lk > 0))
         return VIS_EINVAL;
     vis_config_t def;
     if (!cfg) {
@@ -297,12 +333,15 @@ int vis_track_update(const cvb_image_t *img, vis_geom_t *geom, const vis_config_
      * a shift in board units) */
     vis_geom_t moved = *geom;
     int refined = 0;
+    /* which of two places fits better is told at the board's typical line darkness (lk
+     * is 0.6 of it): at lk a grid a tenth of a cell off still fits nearly every segment */
+    double lk_pos = lk / 0.6 < 1.0 ? lk / 0.6 : 1.0;
     double sumx = 0, sumy = 0, odx = 0, ody = 0; /* the lines' offset at moved */
     int onx = 0, ony = 0;
     for (int it = 0; it < 3; it++) {
         double dx, dy, cx[3], cy[3];
         int nx, ny;
-        grid_offset(img, &moved, &s, &dx, &dy, &nx, &ny, cx, cy);
+        grid_offset(img, &moved, &s, lk, &dx, &dy, &nx, &ny, cx, cy);
         odx = dx;
         ody = dy;
         onx = nx;
@@ -343,8 +382,8 @@ int vis_track_update(const cvb_image_t *img, vis_geom_t *geom, const vis_config_
         /* kept only when the grid fits better there (the same points left out) */
         if (vis_classify(img, &next, cfg, &s2))
             break;
-        masked_fit(img, &moved, &s2, 0, &f0, &v0, &t0);
-        masked_fit(img, &next, &s2, 0, &f1, &v1, &t1);
+        masked_fit(img, &moved, &s2, 0, lk_pos, &f0, &v0, &t0);
+        masked_fit(img, &next, &s2, 0, lk_pos, &f1, &v1, &t1);
         if (!(f1 > f0 + (it ? 0.0 : 0.05)))
             break;
         s = s2;
@@ -359,7 +398,7 @@ int vis_track_update(const cvb_image_t *img, vis_geom_t *geom, const vis_config_
         /* still off where it stopped (the cap reached: half a cell or more): lost */
         double rx, ry, cx[3], cy[3];
         int nx, ny;
-        grid_offset(img, &moved, &s, &rx, &ry, &nx, &ny, cx, cy);
+        grid_offset(img, &moved, &s, lk, &rx, &ry, &nx, &ny, cx, cy);
         odx = rx;
         ody = ry;
         onx = nx;
@@ -373,7 +412,7 @@ int vis_track_update(const cvb_image_t *img, vis_geom_t *geom, const vis_config_
     /* the grid where it is visible: occluded points left out */
     double fit;
     int nvis, ntot;
-    masked_fit(img, g, &s, 0, &fit, &nvis, &ntot);
+    masked_fit(img, g, &s, 0, lk, &fit, &nvis, &ntot);
     if (ntot == 0) { /* every point hidden or off the image: nothing to hold on to */
         lost_snapshot(geom, snap);
         return VIS_OK;
@@ -387,7 +426,7 @@ int vis_track_update(const cvb_image_t *img, vis_geom_t *geom, const vis_config_
          * most of the profiles across them (a moved board puts them elsewhere) */
         double efit;
         int evis, etot;
-        masked_fit(img, g, &s, 1, &efit, &evis, &etot);
+        masked_fit(img, g, &s, 1, lk, &efit, &evis, &etot);
         int in_place = onx >= 5 && ony >= 5 && fabs(odx) <= 0.15 && fabs(ody) <= 0.15;
         lost = !(evis >= 8 && efit >= 0.6) && !in_place;
     }
@@ -405,8 +444,74 @@ int vis_track_update(const cvb_image_t *img, vis_geom_t *geom, const vis_config_
 int vis_track(const cvb_image_t *img, const vis_geom_t *geom, const vis_config_t *cfg,
               vis_snapshot_t *snap)
 {
+    return vis_track_k(img, geom, cfg, 1.0, snap);
+}
+
+int vis_track_k(const cvb_image_t *img, const vis_geom_t *geom, const vis_config_t *cfg,
+                double lk, vis_snapshot_t *snap)
+{
     if (!img || !img->data || !geom || !snap)
         return VIS_EINVAL;
     vis_geom_t g = *geom;
-    return vis_track_update(img, &g, cfg, snap);
+    return vis_track_update_k(img, &g, cfg, lk, snap);
+}
+
+/* ---- the board's own line contrast ---- */
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+int vis_line_contrast(const cvb_image_t *img, const vis_geom_t *geom, const vis_snapshot_t *snap,
+                      double *k)
+{
+    if (!img || !img->data || !geom || !k || geom->size < 3 || geom->size > VIS_MAX_SIZE)
+        return VIS_EINVAL;
+    int S = geom->size, non = 0, noff = 0;
+    /* the inner lines only (the edge lines are drawn thicker); a segment between two
+     * empty points the snapshot saw unhidden; between lines: the same test half a cell
+     * over, where only the board's grain and the noise make a dip */
+    double *on = malloc(sizeof(double) * 2 * (size_t)S * (size_t)S);
+    double *off = malloc(sizeof(double) * 2 * (size_t)S * (size_t)S);
+    if (!on || !off) {
+        free(on);
+        free(off);
+        return VIS_ENOMEM;
+    }
+    for (int dir = 0; dir < 2; dir++)
+        for (int i = 1; i + 1 < S; i++)
+            for (int j = 0; j + 1 < S; j++) {
+                int a = dir ? j * S + i : i * S + j, b = dir ? a + S : a + 1;
+                if (snap && (snap->occluded[a] || snap->occluded[b] ||
+                             snap->color[a] != VIS_EMPTY || snap->color[b] != VIS_EMPTY))
+                    continue;
+                double d, m;
+                if (segment_dip(img, geom->H, dir, i, j, &d, &m) == 2)
+                    on[non++] = d / m;
+                /* half a cell over, still between empty points */
+                int c = dir ? a + 1 : a + S, e = dir ? b + 1 : b + S;
+                if (i + 2 < S && !(snap && (snap->occluded[c] || snap->occluded[e] ||
+                                            snap->color[c] != VIS_EMPTY ||
+                                            snap->color[e] != VIS_EMPTY)) &&
+                    segment_dip(img, geom->H, dir, i + 0.5, j, &d, &m) == 2)
+                    off[noff++] = d / m;
+            }
+    int rc = VIS_ENOBOARD;
+    if (non >= 20 && noff >= 20) {
+        qsort(on, (size_t)non, sizeof(double), cmp_double);
+        qsort(off, (size_t)noff, sizeof(double), cmp_double);
+        double med = on[non / 2], noise = off[noff * 9 / 10];
+        /* half way down the typical line's dip, but clear of the board's own dips;
+         * never stricter than the default test */
+        double lo = noise + 0.15 > 0.35 ? noise + 0.15 : 0.35, want = 0.6 * med;
+        if (want >= lo) {
+            *k = want < 1.0 ? want : 1.0;
+            rc = VIS_OK;
+        }
+    }
+    free(on);
+    free(off);
+    return rc;
 }
