@@ -303,7 +303,9 @@ int vis_classify_ex(const cvb_image_t *img, const vis_geom_t *geom, const vis_co
     s.size = S;
     float rels[VIS_MAX_POINTS], pcmax[VIS_MAX_POINTS], pcrel[VIS_MAX_POINTS];
     uint8_t dark[VIS_MAX_POINTS]; /* read black before the occluder checks */
+    uint8_t tinted[VIS_MAX_POINTS]; /* dark in the board's own colour: skin or shadow */
     memset(dark, 0, sizeof dark);
+    memset(tinted, 0, sizeof tinted);
     for (int k = 0; k < S * S; k++) {
         rels[k] = 1;
         pcmax[k] = 0;
@@ -369,6 +371,13 @@ int vis_classify_ex(const cvb_image_t *img, const vis_geom_t *geom, const vis_co
             float rel = p.y / by;
             rels[idx] = rel;
             float chroma = hypotf(p.r - br, p.g - bg);
+            /* the point's chromaticity along the board's from grey (0: grey, 1: the
+             * board's own colour), and how far the board is from grey */
+            float bnr = br - 1.0f / 3, bng = bg - 1.0f / 3;
+            float bneut = hypotf(bnr, bng);
+            float proj = bneut > 1e-4f
+                ? ((p.r - 1.0f / 3) * bnr + (p.g - 1.0f / 3) * bng) / (bneut * bneut)
+                : 0;
             int possible, arms = visible_arms(img, geom->H, x, y, S, &possible);
             /* the four cells around the point: a stone leaves them showing board, a hand
              * or an arm covers them as it covers the point */
@@ -403,6 +412,10 @@ int vis_classify_ex(const cvb_image_t *img, const vis_geom_t *geom, const vis_co
                 feat[idx].cchroma = cchroma;
                 feat[idx].cells_rel = cells_rel;
                 feat[idx].cells_chroma = cmax;
+                feat[idx].pr = p.r;
+                feat[idx].pg = p.g;
+                feat[idx].br = br;
+                feat[idx].bg = bg;
             }
             if (rel < cfg->black_rel && !(hidden == 0 && rel > 0.8 * cfg->black_rel)) {
                 s.color[idx] = VIS_BLACK;
@@ -421,7 +434,14 @@ int vis_classify_ex(const cvb_image_t *img, const vis_geom_t *geom, const vis_co
                  * board nor the board's gaps between stones (measured on held-out
                  * rendered footage: sleeves crel 0.95..1.08 at cells_rel < 0.2; black
                  * stones leave their cells lighter than they are) */
-                if ((c4 >= 2 && p.s > 0.2f && (cells_rel < 0.3f || (crel > 0.85f && cells_rel < 0.5f))) ||
+                /* skin in the light, or the wood in a hand's shadow: a dark point whose
+                 * colour lies as far from grey as the board's, the same way (a black
+                 * stone is greyer than the wood, or bluish; measured on held-out
+                 * rendered footage and the shared photos: no black stone visible whole
+                 * beyond 0.7 of the way at 0.3 of the board's brightness) */
+                tinted[idx] = bneut > 0.04f && rel > 0.3f && proj > 0.7f;
+                if (tinted[idx] ||
+                    (c4 >= 2 && p.s > 0.2f && (cells_rel < 0.3f || (crel > 0.85f && cells_rel < 0.5f))) ||
                     (c4 >= 3 && crel > 0.92f && cells_rel < 0.25f && cmax > 0.045f) ||
                     (chroma < 0.07f && ((p.s > 0.42f && p.s > 1.05f * bs && rel > 0.33f) ||
                                         (c4 >= 2 && crel > 0.5f && p.s > bs)))) {
@@ -465,6 +485,25 @@ int vis_classify_ex(const cvb_image_t *img, const vis_geom_t *geom, const vis_co
             }
         }
     free(cell);
+    /* a point in the board's own colour, dark, alone (nothing else around it covered):
+     * the shadow a stone or a hand casts on the wood, an empty point */
+    for (int k = 0; k < S * S; k++) {
+        if (!tinted[k] || !s.occluded[k])
+            continue;
+        int x = k % S, y = k / S, near = 0;
+        for (int dy = -1; dy <= 1; dy++)
+            for (int dx = -1; dx <= 1; dx++) {
+                int nx = x + dx, ny = y + dy;
+                if ((dx || dy) && nx >= 0 && ny >= 0 && nx < S && ny < S &&
+                    s.occluded[ny * S + nx])
+                    near = 1;
+            }
+        if (!near) {
+            s.occluded[k] = 0;
+            s.color[k] = VIS_EMPTY;
+            s.conf[k] = 0.5f;
+        }
+    }
     /* the shadow a stone casts on its neighbour's point: far lighter than the stone
      * beside it (two real stones side by side differ by 2x at most, glare included) */
     for (int y = 0; y < S; y++)
@@ -486,6 +525,28 @@ int vis_classify_ex(const cvb_image_t *img, const vis_geom_t *geom, const vis_co
                 }
             }
         }
+    /* the shadow a stone casts on its neighbour's point, far lighter than the board's
+     * black stones (their median): lit from the side, a white stone's shadow beside it
+     * (the black stones of the shared photos and of rendered footage are within 2.2x
+     * of their board's median, these shadows 17x and more) */
+    {
+        float bl[VIS_MAX_POINTS];
+        int nb = 0;
+        for (int k = 0; k < S * S; k++)
+            if (s.color[k] == VIS_BLACK && !s.occluded[k])
+                bl[nb++] = rels[k];
+        float bmed = nb >= 3 ? median_f(bl, nb) : 1;
+        for (int k = 0; nb >= 3 && k < S * S; k++) {
+            if (s.color[k] != VIS_BLACK || s.occluded[k] || rels[k] < 3.0f * (bmed + 0.02f))
+                continue;
+            int x = k % S, y = k / S;
+            if ((x > 0 && s.color[k - 1] == VIS_WHITE) || (x < S - 1 && s.color[k + 1] == VIS_WHITE) ||
+                (y > 0 && s.color[k - S] == VIS_WHITE) || (y < S - 1 && s.color[k + S] == VIS_WHITE)) {
+                s.color[k] = VIS_EMPTY;
+                s.conf[k] = 0.5f;
+            }
+        }
+    }
     /* the mask: spread along the arm, grow by the margin, spread again from the grown
      * rim (the arm's stones next to it) */
     for (int pass = 0; pass < 2; pass++) {

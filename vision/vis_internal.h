@@ -96,6 +96,8 @@ typedef struct {
     float cchroma;   /* chromaticity distance point - those cells */
     float cells_rel; /* those cells' brightness / the global board's */
     float cells_chroma; /* their chromaticity distance to the global board's (the largest) */
+    float pr, pg;    /* point chromaticity r/(r+g+b), g/(r+g+b) */
+    float br, bg;    /* local board chromaticity */
 } vis_feat_t;
 /* vis_classify, also writing the features of every point into feat (size*size entries)
  * when feat is not NULL. */
