@@ -16,6 +16,7 @@
 #include "rules/go_internal.h"
 
 #include <stdlib.h>
+#include "rules/go_eyes.h"
 #include "rules/go_read.h"
 #include "rules/go_semeai.h"
 #include <string.h>
@@ -1363,6 +1364,45 @@ static void run_playouts(const uint8_t *wp, const uint8_t *w, int size, const go
 #define GO_LIFE_MAX_PLAYOUTS 192
 #endif
 
+/* 1: eyeless groups enclosed by strong opponents are dead (go_eyes.h); 0: off, for
+ * measuring what it brings. */
+#ifndef GO_LIFE_EYES
+#define GO_LIFE_EYES 1
+#endif
+
+/* List as dead groups (confidence 1: a rule, as the reader's calls) the chains dead in
+ * res->dead but not in before[]. */
+static void add_new_groups(const uint8_t *w, int size, const uint8_t *before, go_life_result_t *res)
+{
+    uint8_t seen[GO_CELLS];
+    memcpy(seen, before, sizeof seen);
+    for (int y = 0; y < size; y++)
+        for (int x = 0; x < size; x++) {
+            int p = GO_PT(x, y), stack[GO_CELLS], sp = 0;
+            go_life_group_t *g;
+            if (!res->dead[p] || seen[p] || res->ngroups >= GO_LIFE_MAX_GROUPS)
+                continue;
+            g = &res->groups[res->ngroups++];
+            g->head = (go_point_t)p;
+            g->color = (go_color_t)w[p];
+            g->nstones = 0;
+            g->confidence = 1.0f;
+            seen[p] = 1;
+            stack[sp++] = p;
+            while (sp) {
+                int q = stack[--sp];
+                g->nstones++;
+                for (int d = 0; d < 4; d++) {
+                    int t = q + dirs[d];
+                    if (w[t] == w[p] && !seen[t]) {
+                        seen[t] = 1;
+                        stack[sp++] = t;
+                    }
+                }
+            }
+        }
+}
+
 go_life_options_t go_life_defaults(void)
 {
     go_life_options_t o;
@@ -1490,6 +1530,15 @@ int go_life_propose(const go_board_t *b, const go_life_options_t *opt, go_life_r
                 }
                 (void)id;
             }
+    }
+    /* groups left without an eye, enclosed by strong opponents (go_eyes.h) */
+    if (GO_LIFE_EYES) {
+        uint8_t alive[GO_CELLS], before[GO_CELLS];
+        for (int p = 0; p < GO_CELLS; p++)
+            alive[p] = res->uc[p] == GO_UC_ALIVE || seki[p];
+        memcpy(before, res->dead, sizeof before);
+        if (go_eyes_dead(w, size, alive, res->dead) > 0)
+            add_new_groups(w, size, before, res);
     }
     if (o.ko_dead && ko_dead_pass(w, size, res) != GO_OK) {
         free(res);

@@ -1,0 +1,238 @@
+/* go_eyes.c: groups without an eye, enclosed by strong opponents (see go_eyes.h).
+ *
+ * One pass over the position with the dead stones taken off: label the empty regions
+ * (size, which colours they reach, whether they hold a point next to no stone) and the
+ * chains, join chains into groups (a shared liberty, or the same eye), count per group
+ * its eyes and liberties and whether an open border touches it, then judge every eyeless
+ * group against the opponent groups around it.
+ */
+#include "rules/go_eyes.h"
+
+#include <string.h>
+
+static const int dirs[4] = { 1, -1, GO_STRIDE, -GO_STRIDE };
+
+typedef struct eyes_ctx {
+    uint8_t b[GO_CELLS];      /* the position without the dead stones */
+    int16_t reg[GO_CELLS];    /* empty point -> region id, else -1 */
+    int16_t ch[GO_CELLS];     /* stone -> chain id, else -1 */
+    int16_t parent[GO_CELLS]; /* chain id -> union-find parent (the group) */
+    int16_t rrep[GO_CELLS];   /* eye region -> a chain bordering it (-1: none yet) */
+    uint8_t rmask[GO_CELLS];  /* colours a region reaches (GO_BLACK | GO_WHITE bits) */
+    uint8_t rinner[GO_CELLS]; /* the region holds a point next to no stone */
+    uint8_t ccol[GO_CELLS];   /* chain id -> colour */
+    /* per group (indexed by the root chain id) */
+    int eyes[GO_CELLS], libs[GO_CELLS];
+    uint8_t open[GO_CELLS], alive[GO_CELLS], kill[GO_CELLS], judged[GO_CELLS];
+    int nreg, nch;
+} eyes_ctx_t;
+
+static int find(eyes_ctx_t *e, int a)
+{
+    while (e->parent[a] != a) {
+        e->parent[a] = e->parent[e->parent[a]];
+        a = e->parent[a];
+    }
+    return a;
+}
+
+static void unite(eyes_ctx_t *e, int a, int b)
+{
+    a = find(e, a);
+    b = find(e, b);
+    if (a != b)
+        e->parent[b] = (int16_t)a;
+}
+
+static int is_stone(uint8_t v)
+{
+    return v == GO_BLACK || v == GO_WHITE;
+}
+
+/* Flood-fill labels: regions of empty points and chains of stones. A region's inner
+ * points are judged on col (dead stones still there: they drew the border). */
+static void label(eyes_ctx_t *e, const uint8_t *col, int size)
+{
+    int stack[GO_CELLS];
+    memset(e->reg, 0xff, sizeof e->reg);
+    memset(e->ch, 0xff, sizeof e->ch);
+    e->nreg = e->nch = 0;
+    for (int y = 0; y < size; y++)
+        for (int x = 0; x < size; x++) {
+            int p = GO_PT(x, y), sp = 0;
+            uint8_t c = e->b[p];
+            if (c == GO_EMPTY && e->reg[p] < 0) {
+                int r = e->nreg++;
+                e->rmask[r] = 0;
+                e->rinner[r] = 0;
+                e->rrep[r] = -1;
+                e->reg[p] = (int16_t)r;
+                stack[sp++] = p;
+                while (sp) {
+                    int q = stack[--sp], stones = 0;
+                    for (int d = 0; d < 4; d++) {
+                        int t = q + dirs[d];
+                        stones += is_stone(col[t]);
+                        if (e->b[t] == GO_EMPTY && e->reg[t] < 0) {
+                            e->reg[t] = (int16_t)r;
+                            stack[sp++] = t;
+                        } else if (is_stone(e->b[t])) {
+                            e->rmask[r] |= e->b[t];
+                        }
+                    }
+                    e->rinner[r] |= stones == 0;
+                }
+            } else if (is_stone(c) && e->ch[p] < 0) {
+                int k = e->nch++;
+                e->ccol[k] = c;
+                e->parent[k] = (int16_t)k;
+                e->ch[p] = (int16_t)k;
+                stack[sp++] = p;
+                while (sp) {
+                    int q = stack[--sp];
+                    for (int d = 0; d < 4; d++) {
+                        int t = q + dirs[d];
+                        if (e->b[t] == c && e->ch[t] < 0) {
+                            e->ch[t] = (int16_t)k;
+                            stack[sp++] = t;
+                        }
+                    }
+                }
+            }
+        }
+}
+
+/* Groups: chains of one colour sharing a liberty, or bordering the same eye (a region
+ * only their colour reaches). */
+static void join(eyes_ctx_t *e, int size)
+{
+    for (int y = 0; y < size; y++)
+        for (int x = 0; x < size; x++) {
+            int p = GO_PT(x, y), first[3] = { -1, -1, -1 }, r = e->reg[p];
+            if (r < 0)
+                continue;
+            for (int d = 0; d < 4; d++) {
+                int k = e->ch[p + dirs[d]];
+                if (k < 0)
+                    continue;
+                if (first[e->ccol[k]] < 0)
+                    first[e->ccol[k]] = k;
+                else
+                    unite(e, first[e->ccol[k]], k);
+                if (e->rmask[r] == e->ccol[k]) {   /* an eye of k's colour */
+                    if (e->rrep[r] < 0)
+                        e->rrep[r] = (int16_t)k;
+                    else
+                        unite(e, e->rrep[r], k);
+                }
+            }
+        }
+}
+
+/* Per group: eyes (regions only its colour reaches), liberties (empty points next to
+ * it, eye points included), open (next to an open border), alive (holds a stone
+ * certainly alive). */
+static void measure(eyes_ctx_t *e, int size, const uint8_t *alive)
+{
+    memset(e->eyes, 0, sizeof e->eyes);
+    memset(e->libs, 0, sizeof e->libs);
+    memset(e->open, 0, sizeof e->open);
+    memset(e->alive, 0, sizeof e->alive);
+    for (int r = 0; r < e->nreg; r++)
+        if (e->rrep[r] >= 0)
+            e->eyes[find(e, e->rrep[r])]++;
+    for (int y = 0; y < size; y++)
+        for (int x = 0; x < size; x++) {
+            int p = GO_PT(x, y), seen[4], ns = 0, r = e->reg[p];
+            if (r < 0) {
+                if (alive && alive[p] && e->ch[p] >= 0)
+                    e->alive[find(e, e->ch[p])] = 1;
+                continue;
+            }
+            for (int d = 0; d < 4; d++) {
+                int k = e->ch[p + dirs[d]], g, dup = 0;
+                if (k < 0)
+                    continue;
+                g = find(e, k);
+                for (int i = 0; i < ns; i++)
+                    dup |= seen[i] == g;
+                if (dup)
+                    continue;
+                seen[ns++] = g;
+                e->libs[g]++;
+                if (e->rmask[r] == (GO_BLACK | GO_WHITE) && e->rinner[r])
+                    e->open[g] = 1;
+            }
+        }
+}
+
+/* Is opponent group h strong against the eyeless group g? */
+static int strong(const eyes_ctx_t *e, int h, int g)
+{
+    return e->alive[h] || e->eyes[h] >= 2 || e->libs[h] >= e->libs[g] + GO_EYES_AHEAD;
+}
+
+/* Judge the eyeless group g (its chain k): every opponent group touching it or sharing a
+ * liberty with it is strong, and there is at least one. */
+static int enclosed(eyes_ctx_t *e, int g, int k)
+{
+    int around = 0;
+    for (int q = 0; q < GO_CELLS; q++) {
+        if (e->ch[q] < 0 || find(e, e->ch[q]) != g)
+            continue;
+        for (int d = 0; d < 4; d++) {
+            int t = q + dirs[d], kt = e->ch[t];
+            if (kt >= 0 && e->ccol[kt] != e->ccol[k]) {
+                if (!strong(e, find(e, kt), g))
+                    return 0;
+                around++;
+            } else if (e->reg[t] >= 0) {
+                for (int d2 = 0; d2 < 4; d2++) {
+                    int u = e->ch[t + dirs[d2]];
+                    if (u >= 0 && e->ccol[u] != e->ccol[k]) {
+                        if (!strong(e, find(e, u), g))
+                            return 0;
+                        around++;
+                    }
+                }
+            }
+        }
+    }
+    return around > 0;
+}
+
+int go_eyes_dead(const uint8_t *col, int size, const uint8_t *alive, uint8_t *dead)
+{
+    eyes_ctx_t ctx, *e = &ctx;
+    int marked = 0;
+    if (!col || !dead || size < GO_MIN_SIZE || size > GO_MAX_SIZE)
+        return GO_EINVAL;
+    for (int p = 0; p < GO_CELLS; p++)
+        e->b[p] = dead[p] && is_stone(col[p]) ? GO_EMPTY : col[p];
+    label(e, col, size);
+    join(e, size);
+    measure(e, size, alive);
+    memset(e->judged, 0, sizeof e->judged);
+    memset(e->kill, 0, sizeof e->kill);
+    /* each eyeless group once, on the position as it was (not on this pass's calls) */
+    for (int y = 0; y < size; y++)
+        for (int x = 0; x < size; x++) {
+            int p = GO_PT(x, y), k = e->ch[p], g;
+            if (k < 0)
+                continue;
+            g = find(e, k);
+            if (e->judged[g])
+                continue;
+            e->judged[g] = 1;
+            if (e->eyes[g] || e->open[g] || e->alive[g] || e->libs[g] < GO_EYES_MIN_LIBS)
+                continue;
+            if (enclosed(e, g, k)) {
+                e->kill[g] = 1;
+                marked++;
+            }
+        }
+    for (int p = 0; p < GO_CELLS; p++)
+        if (e->ch[p] >= 0 && e->kill[find(e, e->ch[p])])
+            dead[p] = 1;
+    return marked;
+}

@@ -1,0 +1,42 @@
+/* go_eyes.h: groups without an eye, enclosed by strong opponents, are dead.
+ *
+ * After the dead-stone proposal's first calls (go_life.c), the stones still standing are
+ * put in groups: chains of one colour that share a liberty, or that border the same eye.
+ * An eye of a group is an empty region (dead stones taken off) that only its colour
+ * reaches. A group with no eye, and no open border next to it (an empty region reaching
+ * both colours that holds a point next to no stone: a boundary the players left open, where
+ * an eye could still be made), lives only in seki or by winning a race. Neither is possible
+ * when every opponent group next to it (touching it, or sharing a liberty with it) is
+ * strong: certainly alive, or two eyes, or GO_EYES_AHEAD liberties more than it (a group
+ * without an eye must fill the shared liberties itself, so it never reaches seki against
+ * such a group). Such a group is dead.
+ *
+ * Only groups of GO_EYES_MIN_LIBS liberties or more are judged: chains shorter of
+ * liberties are the tactical reader's (go_read.h), which sees captures and escapes this
+ * count cannot; this rule is for the invasions and cut-off stones with room to breathe
+ * but no eye, which random playouts (favouring the defender) tend to let live.
+ *
+ * Reads only colour arrays (GO_PT layout, GO_OFF border); allocates nothing (about 40 KB
+ * of stack).
+ */
+#ifndef KIFUCAM_GO_EYES_H
+#define KIFUCAM_GO_EYES_H
+
+#include <stdint.h>
+
+#include "rules/go_board.h"
+
+#ifndef GO_EYES_AHEAD
+#define GO_EYES_AHEAD 3      /* liberties ahead that win a race between two groups without eyes */
+#endif
+#ifndef GO_EYES_MIN_LIBS
+#define GO_EYES_MIN_LIBS 4   /* groups with fewer liberties are left to the reader */
+#endif
+
+/* col: the position (GO_CELLS); dead: the stones proposed dead so far (nonzero = dead),
+ * updated in place: the stones of every eyeless group found dead are set to 1. alive:
+ * NULL or nonzero on stones certainly alive (their groups are never marked, and are
+ * strong). Returns the number of groups marked, or GO_EINVAL. */
+int go_eyes_dead(const uint8_t *col, int size, const uint8_t *alive, uint8_t *dead);
+
+#endif
