@@ -298,9 +298,17 @@ static void emit(const vis_config_t *cfg, int stage, const cvb_image_t *img)
 
 /* Mean of the 3x3 block at (x, y) of a gray or BGR image into v[3] (gray: all equal);
  * -1 outside. */
+/* lround for a pixel coordinate, without the libm call (the samplers below are board
+ * finding's inner loop): the same for f > -0.5; -1 (outside) for anything less, NaN or
+ * huge. */
+static inline int round_px(double f)
+{
+    return f > -0.5 && f < 1e9 ? (int)(f + 0.5) : -1;
+}
+
 static int mean3(const cvb_image_t *img, double fx, double fy, double v[3])
 {
-    int x = (int)lround(fx), y = (int)lround(fy), c = img->channels;
+    int x = round_px(fx), y = round_px(fy), c = img->channels;
     if (x < 1 || y < 1 || x >= img->w - 1 || y >= img->h - 1)
         return -1;
     double a[3] = { 0, 0, 0 };
@@ -317,10 +325,81 @@ static int mean3(const cvb_image_t *img, double fx, double fy, double v[3])
 
 static int gray1(const cvb_image_t *g, double fx, double fy)
 {
-    int x = (int)lround(fx), y = (int)lround(fy);
+    int x = round_px(fx), y = round_px(fy);
     if (x < 0 || y < 0 || x >= g->w || y >= g->h)
         return -1;
     return g->data[(size_t)y * g->stride + x];
+}
+
+/* One segment's evidence: the segment j..j+1 of line `dir`/`i`, sampled at its middle. */
+typedef struct {
+    uint8_t done;    /* filled (the cache's mark) */
+    uint8_t total;   /* inside the picture */
+    uint8_t visible; /* board on both sides, of one colour (no reference colour asked) */
+    uint8_t good;    /* visible, and a dark line between */
+    double cb, cr, side; /* the sides' mean chromaticity and brightness (when visible) */
+} seg_t;
+
+/* seg_support's test for one segment (ref as there: when given and not met, *o->good is
+ * left 0 and visible cleared). */
+static void seg_one(const cvb_image_t *g, const cvb_image_t *col, const double H[9], int dir,
+                    double i, int j, const double *ref, seg_t *o)
+{
+    memset(o, 0, sizeof *o);
+    o->done = 1;
+    double bx = dir ? i : j + 0.5, by = dir ? j + 0.5 : i;
+    double ox = dir ? 0.25 : 0, oy = dir ? 0 : 0.25;
+    double cx, cy, ax, ay, qx, qy, ca[3], cq[3];
+    if (vis_homog_apply(H, bx, by, &cx, &cy) || vis_homog_apply(H, bx + ox, by + oy, &ax, &ay) ||
+        vis_homog_apply(H, bx - ox, by - oy, &qx, &qy) || mean3(col, ax, ay, ca) ||
+        mean3(col, qx, qy, cq))
+        return;
+    o->total = 1;
+    double ux = ax - cx, uy = ay - cy, ul = hypot(ux, uy);
+    if (ul < 1.5)
+        return;
+    ux /= ul;
+    uy /= ul;
+    double la = 0.114 * ca[0] + 0.587 * ca[1] + 0.299 * ca[2];
+    double lq = 0.114 * cq[0] + 0.587 * cq[1] + 0.299 * cq[2];
+    double side = 0.5 * (la + lq);
+    if (fabs(la - lq) > 0.18 * side + 4 || side < 25)
+        return;
+    double sa = ca[0] + ca[1] + ca[2] + 30, sq = cq[0] + cq[1] + cq[2] + 30;
+    if (col->channels == 3) {
+        double d0 = fabs(ca[0] / sa - cq[0] / sq), d2 = fabs(ca[2] / sa - cq[2] / sq);
+        if ((d0 > d2 ? d0 : d2) > 0.035)
+            return;
+    }
+    double cb = 0.5 * (ca[0] / sa + cq[0] / sq), cr = 0.5 * (ca[2] / sa + cq[2] / sq);
+    if (ref && (fabs(cb - ref[0]) > 0.035 || fabs(cr - ref[1]) > 0.035 ||
+                side < 0.6 * ref[2] || side > 1.6 * ref[2]))
+        return; /* not the board's colour: no evidence of a larger grid */
+    o->visible = 1;
+    o->cb = cb;
+    o->cr = cr;
+    o->side = side;
+    int lmin = 255;
+    double reach = 0.4 * ul, step = reach / 3 > 0.5 ? reach / 3 : 0.5;
+    double vx = -uy * 1.5, vy = ux * 1.5;
+    int nstep = (int)floor((2 * reach + 1e-9) / step);
+    for (int k = 0; k <= nstep; k++) {
+        double o2 = -reach + k * step, px = cx + o2 * ux, py = cy + o2 * uy;
+        int v0 = gray1(g, px, py), v1 = gray1(g, px + vx, py + vy), v2 = gray1(g, px - vx, py - vy);
+        if (v0 < 0 || v1 < 0 || v2 < 0)
+            continue;
+        int val = (v0 + v1 + v2) / 3;
+        if (val < lmin)
+            lmin = val;
+    }
+    o->good = lmin < side - (0.05 * side + 3);
+}
+
+/* Whether a cached segment (measured without a reference colour) passes ref. */
+static int seg_ref_ok(const seg_t *o, const double *ref)
+{
+    return !ref || (fabs(o->cb - ref[0]) <= 0.035 && fabs(o->cr - ref[1]) <= 0.035 &&
+                    o->side >= 0.6 * ref[2] && o->side <= 1.6 * ref[2]);
 }
 
 /* vis_line_support for board finding: the segments of the line `dir`/`i` (board space of
@@ -335,62 +414,42 @@ static void seg_support(const cvb_image_t *g, const cvb_image_t *col, const doub
 {
     int gd = 0, v = 0, t = 0;
     for (int j = j0; j < j1; j++) {
-        double bx = dir ? i : j + 0.5, by = dir ? j + 0.5 : i;
-        double ox = dir ? 0.25 : 0, oy = dir ? 0 : 0.25;
-        double cx, cy, ax, ay, qx, qy, ca[3], cq[3];
-        if (vis_homog_apply(H, bx, by, &cx, &cy) ||
-            vis_homog_apply(H, bx + ox, by + oy, &ax, &ay) ||
-            vis_homog_apply(H, bx - ox, by - oy, &qx, &qy) || mean3(col, ax, ay, ca) ||
-            mean3(col, qx, qy, cq))
+        seg_t o;
+        seg_one(g, col, H, dir, i, j, ref, &o);
+        t += o.total;
+        if (!o.visible)
             continue;
-        t++;
-        double ux = ax - cx, uy = ay - cy, ul = hypot(ux, uy);
-        if (ul < 1.5)
-            continue;
-        ux /= ul;
-        uy /= ul;
-        double la = 0.114 * ca[0] + 0.587 * ca[1] + 0.299 * ca[2];
-        double lq = 0.114 * cq[0] + 0.587 * cq[1] + 0.299 * cq[2];
-        double side = 0.5 * (la + lq);
-        if (fabs(la - lq) > 0.18 * side + 4 || side < 25)
-            continue;
-        double sa = ca[0] + ca[1] + ca[2] + 30, sq = cq[0] + cq[1] + cq[2] + 30;
-        if (col->channels == 3) {
-            double d0 = fabs(ca[0] / sa - cq[0] / sq), d2 = fabs(ca[2] / sa - cq[2] / sq);
-            if ((d0 > d2 ? d0 : d2) > 0.035)
-                continue;
-        }
-        double cb = 0.5 * (ca[0] / sa + cq[0] / sq), cr = 0.5 * (ca[2] / sa + cq[2] / sq);
-        if (ref && (fabs(cb - ref[0]) > 0.035 || fabs(cr - ref[1]) > 0.035 ||
-                    side < 0.6 * ref[2] || side > 1.6 * ref[2]))
-            continue; /* not the board's colour: no evidence of a larger grid */
         if (acc) {
-            acc[0] += cb;
-            acc[1] += cr;
-            acc[2] += side;
+            acc[0] += o.cb;
+            acc[1] += o.cr;
+            acc[2] += o.side;
             acc[3] += 1;
         }
         v++;
-        int lmin = 255;
-        double reach = 0.4 * ul, step = reach / 3 > 0.5 ? reach / 3 : 0.5;
-        double vx = -uy * 1.5, vy = ux * 1.5;
-        int nstep = (int)floor((2 * reach + 1e-9) / step);
-        for (int k = 0; k <= nstep; k++) {
-            double o = -reach + k * step, px = cx + o * ux, py = cy + o * uy;
-            int v0 = gray1(g, px, py), v1 = gray1(g, px + vx, py + vy),
-                v2 = gray1(g, px - vx, py - vy);
-            if (v0 < 0 || v1 < 0 || v2 < 0)
-                continue;
-            int val = (v0 + v1 + v2) / 3;
-            if (val < lmin)
-                lmin = val;
-        }
-        if (lmin < side - (0.05 * side + 3))
-            gd++;
+        gd += o.good;
     }
     *good = gd;
     *visible = v;
     *total = t;
+}
+
+/* The segments of one pencil pair's lattice (H0, full size), measured once for all the
+ * windows and sizes pair_grid tries: window (oa, ob) of H0 holds the same segments as
+ * H0 itself, shifted by whole units. Indexed by line and segment start, lo..lo+n-1. */
+typedef struct {
+    const cvb_image_t *g, *col;
+    double H[9];
+    int lo, n;
+    seg_t *s; /* [2][n][n] */
+} seg_cache_t;
+
+static const seg_t *seg_cached(seg_cache_t *c, int dir, int line, int start)
+{
+    int a = line - c->lo, b = start - c->lo;
+    seg_t *o = &c->s[((size_t)dir * c->n + a) * c->n + b];
+    if (!o->done)
+        seg_one(c->g, c->col, c->H, dir, line, start, NULL, o);
+    return o;
 }
 
 #ifndef VIS_EDGE_OFF /* an edge line showing board on both sides this share of the grid's
@@ -398,22 +457,54 @@ static void seg_support(const cvb_image_t *g, const cvb_image_t *col, const doub
 #define VIS_EDGE_OFF 0.25
 #endif
 
-/* Score of a window: share of the grid's segments that are lines, minus the share of the
- * segments of the four lines just outside it that are (gray and col full size, Hw at
- * work scale). */
-static double window_score(const cvb_image_t *gray, const cvb_image_t *col, const double Hw[9],
-                           int S, double scale)
+/* The window's segments: measured on H, or taken from the cache c at offset (oa, ob). */
+typedef struct {
+    const cvb_image_t *gray, *col;
+    double H[9]; /* full size */
+    seg_cache_t *c;
+    int oa, ob;
+} win_src_t;
+
+/* Line `dir`/`i` of the window: as seg_support (ref, acc), from the cache when there is
+ * one. */
+static void win_line(const win_src_t *w, int dir, int i, int S, const double *ref,
+                     double *acc, int *good, int *visible, int *total)
 {
-    /* Hw works at the scale of the work image; gray is full size */
-    double H[9];
-    for (int k = 0; k < 9; k++)
-        H[k] = Hw[k] / (k < 6 ? scale : 1);
+    if (!w->c) {
+        seg_support(w->gray, w->col, w->H, dir, i, 0, S - 1, ref, acc, good, visible, total);
+        return;
+    }
+    int gd = 0, v = 0, t = 0;
+    for (int j = 0; j < S - 1; j++) {
+        const seg_t *o = dir ? seg_cached(w->c, 1, i + w->oa, j + w->ob)
+                             : seg_cached(w->c, 0, i + w->ob, j + w->oa);
+        t += o->total;
+        if (!o->visible || !seg_ref_ok(o, ref))
+            continue;
+        if (acc) {
+            acc[0] += o->cb;
+            acc[1] += o->cr;
+            acc[2] += o->side;
+            acc[3] += 1;
+        }
+        v++;
+        gd += o->good;
+    }
+    *good = gd;
+    *visible = v;
+    *total = t;
+}
+
+/* Score of a window: share of the grid's segments that are lines, minus the share of the
+ * segments of the four lines just outside it that are. */
+static double window_score_src(const win_src_t *w, int S)
+{
     int g = 0, v = 0, t = 0, og = 0, ot = 0, ev[4], et[4];
     double acc[4] = { 0, 0, 0, 0 }, ref[3];
     for (int dir = 0; dir < 2; dir++)
         for (int i = 0; i < S; i++) {
             int a, b, c;
-            seg_support(gray, col, H, dir, i, 0, S - 1, NULL, acc, &a, &b, &c);
+            win_line(w, dir, i, S, NULL, acc, &a, &b, &c);
             g += a;
             v += b;
             t += c;
@@ -429,8 +520,7 @@ static double window_score(const cvb_image_t *gray, const cvb_image_t *col, cons
     for (int dir = 0; dir < 2; dir++)
         for (int e = 0; e < 2; e++) {
             int a, b, c;
-            seg_support(gray, col, H, dir, e ? S : -1, 0, S - 1, acc[3] > 0 ? ref : NULL, NULL,
-                        &a, &b, &c);
+            win_line(w, dir, e ? S : -1, S, acc[3] > 0 ? ref : NULL, NULL, &a, &b, &c);
             og += a;
             ot += c;
         }
@@ -448,6 +538,16 @@ static double window_score(const cvb_image_t *gray, const cvb_image_t *col, cons
             off += 0.15;
     VTRACE("    window: good %d visible %d total %d out %d/%d off %.2f\n", g, v, t, og, ot, off);
     return in - out - off;
+}
+
+/* window_score_src on Hw (work scale; gray and col full size). */
+static double window_score(const cvb_image_t *gray, const cvb_image_t *col, const double Hw[9],
+                           int S, double scale)
+{
+    win_src_t w = { gray, col, { 0 }, NULL, 0, 0 };
+    for (int k = 0; k < 9; k++)
+        w.H[k] = Hw[k] / (k < 6 ? scale : 1);
+    return window_score_src(&w, S);
 }
 
 /* Compose H with a board-space symmetry so that board x runs right and y down. */
@@ -690,6 +790,13 @@ static int pair_grid(const cvb_image_t *gray, const cvb_image_t *col, double sca
     static const int sizes[3] = { 19, 13, 9 };
     double best = -1e9, size_best[3] = { -1e9, -1e9, -1e9 }, size_H[3][9];
     int bestS = 0;
+    /* every window below is H0 shifted by whole units: its segments are measured once */
+    seg_cache_t cache = { gray, col, { 0 }, -4, (nA > nB ? nA : nB) + 8, NULL };
+    cache.s = calloc((size_t)2 * cache.n * cache.n, sizeof(seg_t));
+    if (!cache.s)
+        goto done;
+    for (int k = 0; k < 9; k++)
+        cache.H[k] = H0[k] / (k < 6 ? scale : 1);
     for (int si = 0; si < 3; si++) {
         int S = sizes[si];
         if (size_hint && S != size_hint)
@@ -705,7 +812,8 @@ static int pair_grid(const cvb_image_t *gray, const cvb_image_t *col, double sca
                  * hidden, a board edge taken for one) */
                 double T[9] = { 1, 0, oa, 0, 1, ob, 0, 0, 1 }, Hw[9];
                 mat3_mul(H0, T, Hw);
-                double sc = window_score(gray, col, Hw, S, scale);
+                win_src_t w = { gray, col, { 0 }, &cache, oa, ob };
+                double sc = window_score_src(&w, S);
                 VTRACE("  S %d oa %d ob %d score %.3f\n", S, oa, ob, sc);
                 if (sc > size_best[si]) {
                     size_best[si] = sc;
@@ -724,6 +832,7 @@ static int pair_grid(const cvb_image_t *gray, const cvb_image_t *col, double sca
         *Sout = bestS;
         rc = 0;
     }
+    free(cache.s);
 done:
     free(src);
     free(dst);
