@@ -233,8 +233,10 @@ typedef struct pb {
     uint64_t rng;
     const uint8_t *closed;       /* playouts: per point, the colour that may NOT play there
                                     (GO_BLACK/GO_WHITE bits), or NULL */
-    uint32_t gen;                /* bumped by every move: liberty cache generation */
-    uint32_t lgen[GO_CELLS];     /* at a head: generation of lcache */
+    uint32_t gen;                /* the liberty cache's mark of a valid entry (fixed) */
+    uint32_t lgen[GO_CELLS];     /* at a head: gen while lcache holds its liberties; a
+                                    move resets it on the chains whose liberties it changes
+                                    (next to the move, next to the stones it captures) */
     uint8_t lcache[GO_CELLS];    /* at a head: liberties, capped at 3 */
 } pb_t;
 
@@ -255,7 +257,7 @@ static void pb_newstamp(pb_t *b)
     }
 }
 
-/* Liberties of the chain with head h, capped at 3 (cached until the next move). */
+/* Liberties of the chain with head h, capped at 3 (cached until a move next to it). */
 static int pb_libs2(pb_t *b, int h)
 {
     int n = 0, s = h;
@@ -359,6 +361,11 @@ static void pb_remove_chain(pb_t *b, int h)
     int s = h;
     do {
         int nx = b->nxt[s];
+        for (int d = 0; d < 4; d++) {   /* the chains around gain this liberty */
+            uint8_t v = b->col[s + dirs[d]];
+            if (v == GO_BLACK || v == GO_WHITE)
+                b->lgen[b->head[s + dirs[d]]] = 0;
+        }
         b->col[s] = GO_EMPTY;
         b->head[s] = 0;
         pb_add_empty(b, s);
@@ -418,8 +425,7 @@ static int pb_ok(pb_t *b, go_color_t c, int p)
                 dup |= heads[k] == h;
             if (!dup)
                 heads[nh++] = h;
-        } else if (v == o && pb_libs(b, b->head[q], 2) == 1)
-            captures++;
+        }
     }
     if (own + offn == 4) {
         /* an eye-like point: true eye unless enough diagonals are the opponent's */
@@ -432,7 +438,16 @@ static int pb_ok(pb_t *b, go_color_t c, int p)
         if (bad < (offn ? 1 : 2))
             return 0;
     }
-    if (captures || empties >= 2)
+    if (empties >= 2)
+        return 1;
+    /* captures: an opponent chain next to p in atari (counted only now: the liberty
+     * count is the costly part, and two empty neighbours already make the move fine) */
+    for (int d = 0; d < 4; d++) {
+        int q = p + dirs[d];
+        if (b->col[q] == o && pb_libs(b, b->head[q], 2) == 1)
+            captures++;
+    }
+    if (captures)
         return 1;
     for (int k = 0; k < nh; k++)
         if (pb_libs2(b, heads[k]) >= 3)
@@ -478,7 +493,12 @@ static void pb_play(pb_t *b, go_color_t c, int p)
 {
     go_color_t o = GO_OTHER(c);
     int captured = 0, cap_pt = 0;
-    b->gen++;
+    for (int d = 0; d < 4; d++) {   /* the chains around lose this liberty */
+        uint8_t v = b->col[p + dirs[d]];
+        if (v == GO_BLACK || v == GO_WHITE)
+            b->lgen[b->head[p + dirs[d]]] = 0;
+    }
+    b->lgen[p] = 0;
     b->col[p] = (uint8_t)c;
     pb_del_empty(b, p);
     b->head[p] = (int16_t)p;
@@ -515,7 +535,7 @@ static void pb_play(pb_t *b, go_color_t c, int p)
             pb_remove_chain(b, b->head[q]);
         }
     }
-    b->gen++;
+    b->lgen[b->head[p]] = 0;   /* the chain played (merged, maybe grown by captures) */
     b->ko = 0;
     if (captured == 1 && b->nst[b->head[p]] == 1 && pb_libs(b, b->head[p], 2) == 1)
         b->ko = cap_pt;
