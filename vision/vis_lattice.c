@@ -335,11 +335,20 @@ static int affine_fit(int n, const double *src, const double *dst, double Hc[9])
 static int grow_fit(blob_t *b, int n, int seed, double *src, double *dst, double Hc[9])
 {
     static const int radii[] = { 2, 3, 4, 5, 6, 8, 10, 12, 15, 19 };
-    int used = -1, si = b[seed].i, sj = b[seed].j;
+    int used = -1, si = b[seed].i, sj = b[seed].j, r0 = 0;
+    /* the first patch: the walk's labels within 2 of the seed, or 3, or 4 where the black
+     * stones are sparse (at least 6 to fit) */
+    for (; r0 < 2; r0++) {
+        int q = 0;
+        for (int k = 0; k < n; k++)
+            q += b[k].set && abs(b[k].i - si) <= radii[r0] && abs(b[k].j - sj) <= radii[r0];
+        if (q >= 6)
+            break;
+    }
     for (int k = 0; k < n; k++)
-        if (b[k].set && (abs(b[k].i - si) > 2 || abs(b[k].j - sj) > 2))
+        if (b[k].set && (abs(b[k].i - si) > radii[r0] || abs(b[k].j - sj) > radii[r0]))
             b[k].set = 0;
-    for (int r = 0; r < (int)(sizeof radii / sizeof radii[0]); r++) {
+    for (int r = r0; r < (int)(sizeof radii / sizeof radii[0]); r++) {
         for (int rep = 0; rep < 2; rep++) {
             int q = 0;
             for (int k = 0; k < n; k++)
