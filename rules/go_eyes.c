@@ -8,6 +8,7 @@
  */
 #include "rules/go_eyes.h"
 
+#include <stdint.h>
 #include <string.h>
 
 static const int dirs[4] = { 1, -1, GO_STRIDE, -GO_STRIDE };
@@ -166,6 +167,50 @@ static void measure(eyes_ctx_t *e, int size, const uint8_t *alive)
         }
 }
 
+/* Distances (in steps through the empty points of open regions, 1 next to a stone)
+ * from the stones of group g (mine) or from every opponent stone (theirs) into dist. */
+static void open_dist(eyes_ctx_t *e, int g, int mine, int16_t *dist)
+{
+    int queue[GO_CELLS], qh = 0, qt = 0;
+    uint8_t c = 0;
+    for (int p = 0; p < GO_CELLS; p++)
+        if (e->ch[p] >= 0 && find(e, e->ch[p]) == g)
+            c = e->ccol[e->ch[p]];
+    for (int p = 0; p < GO_CELLS; p++) {
+        int k = e->ch[p];
+        dist[p] = INT16_MAX;
+        if (k >= 0 && (mine ? find(e, k) == g : e->ccol[k] != c)) {
+            dist[p] = 0;
+            queue[qt++] = p;
+        }
+    }
+    while (qh < qt) {
+        int q = queue[qh++];
+        for (int d = 0; d < 4; d++) {
+            int t = q + dirs[d], r = e->reg[t];
+            if (r < 0 || e->rmask[r] != (GO_BLACK | GO_WHITE) || !e->rinner[r]
+                || dist[t] != INT16_MAX)
+                continue;
+            dist[t] = (int16_t)(dist[q] + 1);
+            queue[qt++] = t;
+        }
+    }
+}
+
+/* Room for an eye in the open regions next to the eyeless group g: the points of those
+ * regions strictly nearer to g than to any opponent stone (the open-border estimate's
+ * rule, go_score.h). */
+static int open_room(eyes_ctx_t *e, int g)
+{
+    int16_t dg[GO_CELLS], dopp[GO_CELLS];
+    int n = 0;
+    open_dist(e, g, 1, dg);
+    open_dist(e, g, 0, dopp);
+    for (int p = 0; p < GO_CELLS; p++)
+        n += e->reg[p] >= 0 && dg[p] < dopp[p];
+    return n;
+}
+
 /* Is opponent group h strong against the eyeless group g? */
 static int strong(const eyes_ctx_t *e, int h, int g)
 {
@@ -224,7 +269,9 @@ int go_eyes_dead(const uint8_t *col, int size, const uint8_t *alive, uint8_t *de
             if (e->judged[g])
                 continue;
             e->judged[g] = 1;
-            if (e->eyes[g] || e->open[g] || e->alive[g] || e->libs[g] < GO_EYES_MIN_LIBS)
+            if (e->eyes[g] || e->alive[g] || e->libs[g] < GO_EYES_MIN_LIBS)
+                continue;
+            if (e->open[g] && open_room(e, g) >= GO_EYES_ROOM)
                 continue;
             if (enclosed(e, g, k)) {
                 e->kill[g] = 1;

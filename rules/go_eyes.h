@@ -3,9 +3,11 @@
  * After the dead-stone proposal's first calls (go_life.c), the stones still standing are
  * put in groups: chains of one colour that share a liberty, or that border the same eye.
  * An eye of a group is an empty region (dead stones taken off) that only its colour
- * reaches. A group with no eye, and no open border next to it (an empty region reaching
- * both colours that holds a point next to no stone: a boundary the players left open, where
- * an eye could still be made), lives only in seki or by winning a race. Neither is possible
+ * reaches. A group with no eye, and no room for one in an open border next to it (an
+ * empty region reaching both colours that holds a point next to no stone: a boundary the
+ * players left open; room: GO_EYES_ROOM of its points strictly nearer to the group than to
+ * any opponent stone, the open-border estimate's rule in go_score.h), lives only in seki
+ * or by winning a race. Neither is possible
  * when every opponent group next to it (touching it, or sharing a liberty with it) is
  * strong: certainly alive, or two eyes, or GO_EYES_AHEAD liberties more than it (a group
  * without an eye must fill the shared liberties itself, so it never reaches seki against
@@ -28,6 +30,9 @@
 
 #ifndef GO_EYES_AHEAD
 #define GO_EYES_AHEAD 3      /* liberties ahead that win a race between two groups without eyes */
+#endif
+#ifndef GO_EYES_ROOM
+#define GO_EYES_ROOM 3       /* open-border points nearer to a group that may make its eye */
 #endif
 #ifndef GO_EYES_MIN_LIBS
 #define GO_EYES_MIN_LIBS 4   /* groups with fewer liberties are left to the reader */

@@ -1,6 +1,7 @@
 /* test_life_eyes.c: a group without an eye, enclosed by strong opponents, is dead
  * (go_eyes_dead); not when it has an eye, nor when an open border (a point next to no
- * stone) leaves room to make one, nor when it is short of liberties (the reader's). */
+ * stone) leaves it room to make one, nor when it is short of liberties (the reader's),
+ * nor in a race against a group as weak as itself. */
 #include <stddef.h>
 #include <stdarg.h>
 #include <setjmp.h>
@@ -76,13 +77,15 @@ XXXXXXXXX\n\
 .X.X.X.X.\n\
 XXXXXXXXX\n\
 X.X.X.X.X\n", GO_PT(4, 2)), 0);
-    /* an open border: the space is wide enough for a point next to no stone (c5) */
+    /* an open border: the space is wide enough for a point next to no stone (c5), and
+     * some of it (f5, g6, g4...) is nearer to the white stones than to Black's: room to
+     * make an eye */
     assert_int_equal(eyes_on("\
 .X.X.X.X.\n\
 XXXXXXXXX\n\
 X.......X\n\
 X.......X\n\
-X......OX\n\
+X.....OOX\n\
 X.......X\n\
 X.......X\n\
 XXXXXXXXX\n\
