@@ -1327,7 +1327,9 @@ static void outline_step(const cvb_image_t *full, const double Hw[9], int S, dou
  * beside the last row) can put the lattice a row off towards the camera. Only the near
  * side of an axis under a clear perspective speaks (far sides: the stones' bodies over
  * the far margin make steps of their own; beyond the near edge, the front face's foot).
- * Hw (work scale) is moved by a whole unit away from the camera. */
+ * The same when the window's near line shows no printed line on the empty stretches
+ * where the line inside it does (its last line on the board's edge itself: a narrow
+ * margin). Hw (work scale) is moved by a whole unit away from the camera. */
 static void outline_shift(const cvb_image_t *full, double Hw[9], int S, double scale)
 {
     double u[4], st[4], len[4], smax = 0;
@@ -1342,11 +1344,22 @@ static void outline_shift(const cvb_image_t *full, double Hw[9], int S, double s
                u[side]);
         smax = st[side] > smax ? st[side] : smax;
     }
+    double Hf[9];
+    for (int k = 0; k < 9; k++)
+        Hf[k] = Hw[k] / (k < 6 ? scale : 1);
     for (int ax = 0; ax < 2; ax++) {
         int lo = 2 * ax, hi = lo + 1;
         int near = len[hi] > len[lo] ? hi : lo, far = near == hi ? lo : hi;
-        if (len[near] < VIS_OUTLINE_PERSP * len[far] || st[near] < VIS_OUTLINE_MIN ||
-            st[near] < VIS_OUTLINE_REL * smax || u[near] < -0.8 || u[near] > -0.2)
+        if (len[near] < VIS_OUTLINE_PERSP * len[far])
+            continue;
+        int edge = st[near] >= VIS_OUTLINE_MIN && st[near] >= VIS_OUTLINE_REL * smax &&
+                   u[near] >= -0.8 && u[near] <= -0.2;
+        int g0, g1, v, t, nl = near == hi ? S - 1 : 0, in = near == hi ? S - 2 : 1;
+        seg_support(full, full, Hf, ax ? 1 : 0, nl, 0, S - 1, NULL, NULL, &g0, &v, &t);
+        seg_support(full, full, Hf, ax ? 1 : 0, in, 0, S - 1, NULL, NULL, &g1, &v, &t);
+        VTRACE("outline: near side %d, its line %d good, the next %d\n", near, g0, g1);
+        int bare = 3 * g1 >= S && 4 * g0 < g1;
+        if (!edge && !bare)
             continue;
         int d = near == hi ? -1 : 1;
         /* board (x, y) -> H(x + dx, y + dy) */
