@@ -1481,22 +1481,26 @@ static int lattice_grid(const cvb_image_t *gray, const cvb_image_t *full,
     double Hb[9];
     memcpy(Hb, Hout, sizeof Hb);
     int bestg = good_count(full, Hb, S, scale);
-    /* coarse to fine: shifts of 0.1 units over +-0.4, then 0.05 around the best, then a
-     * scale about the centre (0.4% a step) */
+    /* coarse to fine: shifts of 0.2 units over +-0.4, then 0.1 and 0.05 around the best,
+     * then a scale about the centre (0.4% a step) */
     double bu = 0, bv = 0, bs = 1;
-    for (int pass = 0; pass < 3; pass++) {
+    for (int pass = 0; pass < 4; pass++) {
         double cu = bu, cv = bv;
-        int na = pass == 0 ? 4 : pass == 1 ? 1 : 4, nc = pass == 2 ? 0 : na;
+        int na = pass == 0 ? 2 : pass == 3 ? 4 : 1, nc = pass == 3 ? 0 : na;
         for (int a = -na; a <= na; a++)
             for (int c = -nc; c <= nc; c++) {
                 double u = cu, v = cv, sc = bs;
                 if (pass == 0) {
-                    u = a * 0.1;
-                    v = c * 0.1;
-                } else if (pass == 1) {
-                    u = cu + a * 0.05;
-                    v = cv + c * 0.05;
+                    u = a * 0.2;
+                    v = c * 0.2;
+                } else if (pass < 3) {
+                    if (!a && !c)
+                        continue; /* measured in the pass before */
+                    u = cu + a * (pass == 1 ? 0.1 : 0.05);
+                    v = cv + c * (pass == 1 ? 0.1 : 0.05);
                 } else {
+                    if (!a)
+                        continue;
                     sc = 1 + a * 0.004;
                 }
                 double m = (S - 1) / 2.0 * (1 - sc);
