@@ -304,10 +304,13 @@ int vis_classify_ex(const cvb_image_t *img, const vis_geom_t *geom, const vis_co
     float rels[VIS_MAX_POINTS], pcmax[VIS_MAX_POINTS], pcrel[VIS_MAX_POINTS];
     uint8_t dark[VIS_MAX_POINTS]; /* read black before the occluder checks */
     uint8_t tinted[VIS_MAX_POINTS]; /* dark in the board's own colour: skin or shadow */
+    float psat[VIS_MAX_POINTS], pproj[VIS_MAX_POINTS]; /* saturation, proj (below) */
     memset(dark, 0, sizeof dark);
     memset(tinted, 0, sizeof tinted);
     for (int k = 0; k < S * S; k++) {
         rels[k] = 1;
+        psat[k] = 0;
+        pproj[k] = 0;
         pcmax[k] = 0;
         pcrel[k] = 1;
     }
@@ -370,6 +373,7 @@ int vis_classify_ex(const cvb_image_t *img, const vis_geom_t *geom, const vis_co
             }
             float rel = p.y / by;
             rels[idx] = rel;
+            psat[idx] = p.s;
             float chroma = hypotf(p.r - br, p.g - bg);
             /* the point's chromaticity along the board's from grey (0: grey, 1: the
              * board's own colour), and how far the board is from grey */
@@ -378,6 +382,7 @@ int vis_classify_ex(const cvb_image_t *img, const vis_geom_t *geom, const vis_co
             float proj = bneut > 1e-4f
                 ? ((p.r - 1.0f / 3) * bnr + (p.g - 1.0f / 3) * bng) / (bneut * bneut)
                 : 0;
+            pproj[idx] = bneut > 0.04f ? proj : 0;
             int possible, arms = visible_arms(img, geom->H, x, y, S, &possible);
             /* the four cells around the point: a stone leaves them showing board, a hand
              * or an arm covers them as it covers the point */
@@ -440,7 +445,10 @@ int vis_classify_ex(const cvb_image_t *img, const vis_geom_t *geom, const vis_co
                  * rendered footage and the shared photos: no black stone visible whole
                  * beyond 0.7 of the way at 0.3 of the board's brightness) */
                 tinted[idx] = bneut > 0.04f && rel > 0.3f && proj > 0.7f;
-                if (tinted[idx] ||
+                /* (the cells around it under 0.45 of the board's brightness are not
+                 * board at all: no black stone of the shared photos or rendered
+                 * footage has them darker than 0.47) */
+                if (tinted[idx] || (c4 >= 3 && cells_rel < 0.45f) ||
                     (c4 >= 2 && p.s > 0.2f && (cells_rel < 0.3f || (crel > 0.85f && cells_rel < 0.5f))) ||
                     (c4 >= 3 && crel > 0.92f && cells_rel < 0.25f && cmax > 0.045f) ||
                     (chroma < 0.07f && ((p.s > 0.42f && p.s > 1.05f * bs && rel > 0.33f) ||
@@ -464,7 +472,12 @@ int vis_classify_ex(const cvb_image_t *img, const vis_geom_t *geom, const vis_co
                  * of the board's saturation and 0.035 of its chromaticity, but one lit 2x the board) */
                 /* the cells around it not board-coloured, the point the same as they: a
                  * sleeve or an arm covers the point and its cells alike */
+                /* (nearer the board's saturation still when its colour is the wood's,
+                 * 0.6 of the way from grey: rendered white stones are 0.12 or more
+                 * less saturated than the board) */
                 if ((p.s > 0.2f && p.s > bs - 0.08f && chroma < 0.035f && rel < 1.5f) ||
+                    (p.s > 0.2f && p.s > bs - 0.115f && chroma < 0.035f && rel < 1.6f &&
+                     pproj[idx] > 0.6f) ||
                     (cmax > 0.06f && cchroma < 0.03f && crel > 0.8f && crel < 1.12f)) {
                     /* still showing two arms of its cross: the board itself, lit (a
                      * hand hides three or four) */
@@ -525,6 +538,25 @@ int vis_classify_ex(const cvb_image_t *img, const vis_geom_t *geom, const vis_co
                 }
             }
         }
+    /* a point read white in the board's own colour (0.6 of the way from grey or more),
+     * far more saturated than the board's white stones: pale skin lit brighter than the
+     * wood (measured on rendered footage: white stones within 0.11 of their board's
+     * median saturation in the shared photos, 0.24 rendered; skin 0.26 above it) */
+    {
+        float ws[VIS_MAX_POINTS];
+        int nw = 0;
+        for (int k = 0; k < S * S; k++)
+            if (s.color[k] == VIS_WHITE && !s.occluded[k])
+                ws[nw++] = psat[k];
+        float wmed = nw >= 3 ? median_f(ws, nw) : 0;
+        for (int k = 0; k < S * S; k++)
+            if (s.color[k] == VIS_WHITE && !s.occluded[k] && pproj[k] > 0.6f &&
+                (nw >= 3 ? psat[k] > wmed + 0.12f : psat[k] > 0.28f)) {
+                s.color[k] = VIS_EMPTY;
+                s.occluded[k] = 1;
+                s.conf[k] = 0;
+            }
+    }
     /* the shadow a stone casts on its neighbour's point, far lighter than the board's
      * black stones (their median): lit from the side, a white stone's shadow beside it
      * (the black stones of the shared photos and of rendered footage are within 2.2x
