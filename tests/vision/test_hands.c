@@ -116,8 +116,9 @@ static void test_hands_occluded(void **state)
      * point's centre, the rim of an arm) */
     assert_true(c.covered_flag * 4 >= c.covered_flag0 * 5);
     assert_true(c.hand_frames > 50 && c.covered > 300 && c.free_frames > 10);
-    /* measured 1.3% (the reader without the occluder checks: 33%) */
-    assert_true(c.covered_stone * 100 <= 5 * c.covered);
+    /* measured 1 of 2211 (0.05%; before the skin, pale-skin and sleeve checks of the
+     * classifier 1.3%, the reader without the occluder checks: 33%) */
+    assert_true(c.covered_stone * 1000 <= 2 * c.covered);
     /* a hand over the board is noticed */
     assert_true(c.noticed * 4 >= c.hand_frames);
     /* no false alarm and no mistake without a hand */

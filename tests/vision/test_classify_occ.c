@@ -1,0 +1,161 @@
+/* test_classify_occ.c: what is neither board nor stone on a synthetic board (synth.h) is
+ * not read as a stone: skin in the wood's own colour in a hand's shade (dark: read black
+ * without the check), pale skin lit brighter than the wood (read white without it), and
+ * the shadow a white stone casts beside it on a board whose black stones are deep black
+ * (read black without it). The stones around stay read. */
+#include <stddef.h>
+#include <stdarg.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <string.h>
+
+#include "synth.h"
+#include "vision/vis.h"
+#include "vision/vis_homog.h"
+
+#define S 19
+
+/* Paint every pixel whose board position (bx, by) lies in the ellipse centred (cx, cy)
+ * with half axes (rx, ry) in grid units with BGR colour col, plus noise. */
+static void paint_ellipse(cvb_image_t *img, const double H[9], double cx, double cy,
+                          double rx, double ry, const uint8_t col[3])
+{
+    double Hi[9];
+    assert_int_equal(vis_homog_invert(H, Hi), 0);
+    unsigned st = 7;
+    for (int y = 0; y < img->h; y++)
+        for (int x = 0; x < img->w; x++) {
+            double bx, by;
+            if (vis_homog_apply(Hi, x + 0.5, y + 0.5, &bx, &by))
+                continue;
+            double u = (bx - cx) / rx, v = (by - cy) / ry;
+            if (u * u + v * v > 1)
+                continue;
+            uint8_t *p = img->data + (size_t)y * img->stride + (size_t)x * 3;
+            for (int c = 0; c < 3; c++) {
+                int n = (int)(synth_rand(&st) % 7) - 3, w = col[c] + n;
+                p[c] = (uint8_t)(w < 0 ? 0 : w > 255 ? 255 : w);
+            }
+        }
+}
+
+/* A board with a few stones of each colour; the geometry from its corners. */
+static void board(synth_t *sy, uint8_t *stones, cvb_image_t *img, vis_geom_t *g)
+{
+    memset(stones, VIS_EMPTY, S * S);
+    static const int bl[][2] = { { 3, 3 }, { 15, 3 }, { 3, 15 }, { 9, 9 }, { 10, 9 }, { 15, 15 } };
+    static const int wh[][2] = { { 4, 3 }, { 16, 15 }, { 9, 10 }, { 5, 15 }, { 13, 4 } };
+    for (size_t k = 0; k < sizeof bl / sizeof bl[0]; k++)
+        stones[bl[k][1] * S + bl[k][0]] = VIS_BLACK;
+    for (size_t k = 0; k < sizeof wh / sizeof wh[0]; k++)
+        stones[wh[k][1] * S + wh[k][0]] = VIS_WHITE;
+    synth_defaults(sy, 960, 720, S);
+    sy->stones = stones;
+    assert_int_equal(synth_render(sy, img), 0);
+    assert_int_equal(vis_geom_from_corners(sy->corners, S, img->w, img->h, g), 0);
+}
+
+/* Every stone of `stones` read as itself. */
+static void assert_stones_read(const vis_snapshot_t *s, const uint8_t *stones)
+{
+    for (int k = 0; k < S * S; k++)
+        if (stones[k] != VIS_EMPTY) {
+            if (s->color[k] != stones[k] || s->occluded[k])
+                print_error("stone at %d,%d read %d occluded %d\n", k % S, k / S,
+                            s->color[k], s->occluded[k]);
+            assert_int_equal(s->color[k], stones[k]);
+            assert_int_equal(s->occluded[k], 0);
+        }
+}
+
+/* Skin in the wood's own colour and half its brightness (a hand in its own shade, or
+ * sunburnt skin over a pale board) over points 6..8 of row 12: not black stones. */
+static void test_dark_skin(void **state)
+{
+    (void)state;
+    synth_t sy;
+    uint8_t stones[S * S];
+    cvb_image_t img = { 0 };
+    vis_geom_t g;
+    board(&sy, stones, &img, &g);
+    uint8_t skin[3]; /* a little less saturated than the wood */
+    for (int c = 0; c < 3; c++)
+        skin[c] = (uint8_t)(sy.board[c] * 0.45 + 8);
+    paint_ellipse(&img, g.H, 7, 12, 1.6, 0.7, skin);
+    vis_snapshot_t s;
+    memset(&s, 0, sizeof s);
+    assert_int_equal(vis_classify(&img, &g, NULL, &s), 0);
+    for (int x = 6; x <= 8; x++) {
+        int k = 12 * S + x;
+        assert_int_equal(s.color[k], VIS_EMPTY);
+        assert_int_equal(s.occluded[k], 1);
+    }
+    assert_stones_read(&s, stones);
+    cvb_image_free(&img);
+}
+
+/* Pale skin lit brighter than the wood, in its hue but paler (the rendered footage's
+ * pale hands): over points 5..7 of row 8, not white stones. */
+static void test_pale_skin(void **state)
+{
+    (void)state;
+    synth_t sy;
+    uint8_t stones[S * S];
+    cvb_image_t img = { 0 };
+    vis_geom_t g;
+    board(&sy, stones, &img, &g);
+    const uint8_t skin[3] = { 130, 212, 250 }; /* board 90,170,215 lit, a little paler */
+    paint_ellipse(&img, g.H, 6, 8, 1.6, 0.7, skin);
+    vis_snapshot_t s;
+    memset(&s, 0, sizeof s);
+    assert_int_equal(vis_classify(&img, &g, NULL, &s), 0);
+    for (int x = 5; x <= 7; x++) {
+        int k = 8 * S + x;
+        assert_int_equal(s.color[k], VIS_EMPTY);
+        assert_int_equal(s.occluded[k], 1);
+    }
+    assert_stones_read(&s, stones);
+    cvb_image_free(&img);
+}
+
+/* Black stones deep black (their median brightness near 0), lit from the left: the
+ * shadow right of a white stone, grey, far lighter than any black stone, is an empty
+ * point; a black stone beside a white one stays black. */
+static void test_white_stone_shadow(void **state)
+{
+    (void)state;
+    synth_t sy;
+    uint8_t stones[S * S];
+    cvb_image_t img = { 0 };
+    vis_geom_t g;
+    board(&sy, stones, &img, &g);
+    const uint8_t black[3] = { 4, 4, 4 }, grey[3] = { 72, 74, 76 };
+    for (int k = 0; k < S * S; k++)
+        if (stones[k] == VIS_BLACK)
+            paint_ellipse(&img, g.H, k % S, k / S, 0.46, 0.46, black);
+    /* the shadows right of the white stones at 4,3 (a black stone at 3,3 on its left)
+     * and 5,15 */
+    paint_ellipse(&img, g.H, 5.05, 3, 0.45, 0.42, grey);
+    paint_ellipse(&img, g.H, 6.05, 15, 0.45, 0.42, grey);
+    vis_snapshot_t s;
+    memset(&s, 0, sizeof s);
+    assert_int_equal(vis_classify(&img, &g, NULL, &s), 0);
+    assert_int_equal(s.color[3 * S + 5], VIS_EMPTY);
+    assert_int_equal(s.color[15 * S + 6], VIS_EMPTY);
+    assert_int_equal(s.occluded[3 * S + 5], 0);
+    assert_int_equal(s.occluded[15 * S + 6], 0);
+    assert_stones_read(&s, stones);
+    cvb_image_free(&img);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_dark_skin),
+        cmocka_unit_test(test_pale_skin),
+        cmocka_unit_test(test_white_stone_shadow),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
