@@ -7,3 +7,11 @@ kc_test(test_record
   LIBS kc_rules)
 add_dependencies(test_record kifucam)
 set_tests_properties(test_record PROPERTIES TIMEOUT 600)
+
+# The 20 real games bench/record.sh records (../shared/data/games/tygem), their first 10
+# moves rendered with each game's own seed and view and recorded: every record equal to
+# its source move for move (skipped without ../shared/data).
+kc_test(test_record_games
+  SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/record/test_record_games.c)
+add_dependencies(test_record_games kifucam)
+set_tests_properties(test_record_games PROPERTIES TIMEOUT 900)
