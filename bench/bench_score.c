@@ -15,7 +15,8 @@
  *   bench_score map FILE...
  *       every game's counted board and result (japanese rules unless RU[]), for looking.
  *       --cmp LIST (SGF points of dead chains, e.g. GNU Go's) marks the stones where that
- *       list disagrees with the proposal: '!' dead by the proposal only, '#' by LIST only.
+ *       list disagrees with the proposal: '!' ('|' for White) dead by the proposal only,
+ *       '#' ('=' for White) by LIST only; agree takes --cmp too (for one game).
  *   bench_score time [--n N] FILE...
  *       dead-stone proposal + count per final position, in milliseconds (N positions).
  *   bench_score dump --n N --out DIR FILE...
@@ -108,8 +109,8 @@ static void print_map(const go_board_t *b, const go_score_t *sc, const go_life_r
                 ch = (v & GO_SP_DEAD) ? (c == GO_BLACK ? 'x' : 'o') : (c == GO_BLACK ? 'X' : 'O');
                 if (!(v & GO_SP_DEAD) && o < 0.5f)
                     ch = c == GO_BLACK ? 'B' : 'W';
-                if (cmp && !(v & GO_SP_DEAD) != !other[p])
-                    ch = (v & GO_SP_DEAD) ? '!' : '#';   /* dead here only / there only */
+                if (cmp && !(v & GO_SP_DEAD) != !other[p])   /* dead here only / there only */
+                    ch = (v & GO_SP_DEAD) ? (c == GO_BLACK ? '!' : '|') : (c == GO_BLACK ? '#' : '=');
             } else if (v & GO_SP_SEKI) {
                 ch = 's';
             } else if (GO_SP_OWNER(v) == GO_BLACK) {

@@ -105,7 +105,7 @@ static void label(eyes_ctx_t *e, const uint8_t *col, int size)
 
 /* Groups: chains of one colour sharing a liberty, or bordering the same eye (a region
  * only their colour reaches). */
-static void join(eyes_ctx_t *e, int size)
+static void join(eyes_ctx_t *e, int size, int by_liberty)
 {
     for (int y = 0; y < size; y++)
         for (int x = 0; x < size; x++) {
@@ -118,7 +118,7 @@ static void join(eyes_ctx_t *e, int size)
                     continue;
                 if (first[e->ccol[k]] < 0)
                     first[e->ccol[k]] = k;
-                else
+                else if (by_liberty)
                     unite(e, first[e->ccol[k]], k);
                 if (e->rmask[r] == e->ccol[k]) {   /* an eye of k's colour */
                     if (e->rrep[r] < 0)
@@ -255,7 +255,7 @@ int go_eyes_dead(const uint8_t *col, int size, const uint8_t *alive, uint8_t *de
     for (int p = 0; p < GO_CELLS; p++)
         e->b[p] = dead[p] && is_stone(col[p]) ? GO_EMPTY : col[p];
     label(e, col, size);
-    join(e, size);
+    join(e, size, 1);
     measure(e, size, alive);
     memset(e->judged, 0, sizeof e->judged);
     memset(e->kill, 0, sizeof e->kill);
@@ -282,4 +282,65 @@ int go_eyes_dead(const uint8_t *col, int size, const uint8_t *alive, uint8_t *de
         if (e->ch[p] >= 0 && e->kill[find(e, e->ch[p])])
             dead[p] = 1;
     return marked;
+}
+
+/* A true eye of colour c: a region only c reaches; a single point is false when the
+ * opponent holds enough of its diagonal points (two in the open, one on the edge). */
+static int true_eye(const eyes_ctx_t *e, int size, int r, uint8_t c)
+{
+    static const int diags[4] = { GO_STRIDE + 1, GO_STRIDE - 1, -GO_STRIDE + 1, -GO_STRIDE - 1 };
+    int pt = -1, n = 0, opp = 0, off = 0;
+    for (int y = 0; y < size && n < 2; y++)
+        for (int x = 0; x < size && n < 2; x++)
+            if (e->reg[GO_PT(x, y)] == r) {
+                pt = GO_PT(x, y);
+                n++;
+            }
+    if (n != 1)
+        return 1;
+    for (int d = 0; d < 4; d++) {
+        uint8_t v = e->b[pt + diags[d]];
+        opp += v == GO_OTHER(c);
+        off += v == GO_OFF;
+    }
+    return opp < (off ? 1 : 2);
+}
+
+int go_eyes_alive(const uint8_t *col, int size, uint8_t *dead)
+{
+    eyes_ctx_t ctx, *e = &ctx;
+    int revived = 0;
+    if (!col || !dead || size < GO_MIN_SIZE || size > GO_MAX_SIZE)
+        return GO_EINVAL;
+    for (int ci = 0; ci < 2; ci++) {
+        uint8_t c = ci ? GO_WHITE : GO_BLACK;
+        int nchains[GO_CELLS];
+        /* c's stones all stand (dead ones included); the opponent's dead ones are off */
+        for (int p = 0; p < GO_CELLS; p++)
+            e->b[p] = dead[p] && col[p] == GO_OTHER(c) ? GO_EMPTY : col[p];
+        label(e, col, size);
+        join(e, size, 1);
+        memset(e->eyes, 0, sizeof e->eyes);
+        memset(e->kill, 0, sizeof e->kill);
+        memset(nchains, 0, sizeof nchains);
+        for (int r = 0; r < e->nreg; r++)
+            if (e->rrep[r] >= 0 && e->ccol[e->rrep[r]] == c && true_eye(e, size, r, c))
+                e->eyes[find(e, e->rrep[r])]++;
+        for (int k = 0; k < e->nch; k++)
+            nchains[find(e, k)]++;
+        for (int p = 0; p < GO_CELLS; p++)   /* groups holding a dead stone */
+            if (e->ch[p] >= 0 && e->ccol[e->ch[p]] == c && dead[p])
+                e->kill[find(e, e->ch[p])] = 1;
+        /* three eyes, or two held by a group of few chains (the more chains, the more
+         * cutting points that can leave an eye false) */
+        for (int p = 0; p < GO_CELLS; p++) {
+            int g = e->ch[p] >= 0 ? find(e, e->ch[p]) : -1;
+            if (g >= 0 && e->kill[g] && dead[p]
+                && (e->eyes[g] >= 3 || (e->eyes[g] == 2 && nchains[g] <= GO_EYES_TWO_CHAINS))) {
+                dead[p] = 0;
+                revived++;
+            }
+        }
+    }
+    return revived;
 }

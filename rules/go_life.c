@@ -1390,6 +1390,11 @@ static void run_playouts(const uint8_t *wp, const uint8_t *w, int size, const go
 #define GO_LIFE_EYES 1
 #endif
 
+/* 1: groups with two true eyes are never dead (go_eyes_alive); 0: off. */
+#ifndef GO_LIFE_TWO_EYES
+#define GO_LIFE_TWO_EYES 1
+#endif
+
 /* List as dead groups (confidence 1: a rule, as the reader's calls) the chains dead in
  * res->dead but not in before[]. */
 static void add_new_groups(const uint8_t *w, int size, const uint8_t *before, go_life_result_t *res)
@@ -1559,6 +1564,14 @@ int go_life_propose(const go_board_t *b, const go_life_options_t *opt, go_life_r
         memcpy(before, res->dead, sizeof before);
         if (go_eyes_dead(w, size, alive, res->dead) > 0)
             add_new_groups(w, size, before, res);
+    }
+    /* groups with two true eyes are alive, whatever the playouts said (go_eyes.h) */
+    if (GO_LIFE_TWO_EYES && go_eyes_alive(w, size, res->dead) > 0) {
+        int n = 0;
+        for (int i = 0; i < res->ngroups; i++)
+            if (res->dead[res->groups[i].head])
+                res->groups[n++] = res->groups[i];
+        res->ngroups = n;
     }
     if (o.ko_dead && ko_dead_pass(w, size, res) != GO_OK) {
         free(res);

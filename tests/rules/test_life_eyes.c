@@ -1,7 +1,8 @@
 /* test_life_eyes.c: a group without an eye, enclosed by strong opponents, is dead
  * (go_eyes_dead); not when it has an eye, nor when an open border (a point next to no
  * stone) leaves it room to make one, nor when it is short of liberties (the reader's),
- * nor in a race against a group as weak as itself. */
+ * nor in a race against a group as weak as itself; and the other way (go_eyes_alive): a
+ * group proposed dead with two true eyes in few chains, or three, is alive. */
 #include <stddef.h>
 #include <stdarg.h>
 #include <setjmp.h>
@@ -119,11 +120,78 @@ OOOOOOOOO\n\
     }
 }
 
+/* All the black stones of text marked dead, then go_eyes_alive: is the stone at p back? */
+static int revived(const char *text, int p)
+{
+    go_board_t b;
+    uint8_t dead[GO_CELLS];
+    assert_int_equal(tb_load(&b, NULL, text), 0);
+    for (int q = 0; q < GO_CELLS; q++)
+        dead[q] = b.color[q] == GO_BLACK;
+    assert_true(go_eyes_alive(b.color, b.size, dead) >= 0);
+    return !dead[p];
+}
+
+static void test_two_eyes_alive(void **state)
+{
+    (void)state;
+    /* one chain around two true eyes (a9, c9): alive */
+    assert_int_equal(revived("\
+.X.X.....\n\
+XXXXO....\n\
+OOOOO....\n\
+.........\n\
+.........\n\
+.........\n\
+.........\n\
+.........\n\
+.........\n", GO_PT(1, 0)), 1);
+    /* two eyes held by five separate stones: cutting points everywhere, not revived */
+    assert_int_equal(revived("\
+X.X.X....\n\
+.X.X.....\n\
+OOOOOO...\n\
+.........\n\
+.........\n\
+.........\n\
+.........\n\
+.........\n\
+.........\n", GO_PT(2, 0)), 0);
+    /* three eyes: some slack, revived */
+    assert_int_equal(revived("\
+X.X.X.X..\n\
+.X.X.X...\n\
+OOOOOOOO.\n\
+.........\n\
+.........\n\
+.........\n\
+.........\n\
+.........\n\
+.........\n", GO_PT(2, 0)), 1);
+    /* b9 and d9 are false eyes (White's c8 on a diagonal, on the edge), f9 a true one:
+     * one eye, not revived (counted as three, it would be) */
+    assert_int_equal(revived("\
+X.X.X.X..\n\
+XXOXXXX..\n\
+OOOOOOOO.\n\
+.........\n\
+.........\n\
+.........\n\
+.........\n\
+.........\n\
+.........\n", GO_PT(4, 0)), 0);
+    {
+        uint8_t dead[GO_CELLS] = { 0 };
+        assert_int_equal(go_eyes_alive(NULL, 9, dead), GO_EINVAL);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_eyeless_dead),
         cmocka_unit_test(test_eyeless_not),
+        cmocka_unit_test(test_two_eyes_alive),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
