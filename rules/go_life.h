@@ -13,7 +13,9 @@
  *    moves first, next to capturing stones that are safe, is dead (races lost on
  *    liberties, cutting stones in atari, ladders, nets) and left out of the playouts;
  *    so is a chain losing a capturing race between two weak groups counted by outside,
- *    shared and eye liberties whoever moves first (go_semeai.h);
+ *    shared and eye liberties whoever moves first (go_semeai.h), while a race that is
+ *    seki when the weaker chain moves first and its capture when the other does keeps
+ *    both chains alive (the seki the players left);
  *    then an estimate for the rest from deterministic playouts (fixed seed; the same
  *    board always gives the same answer): a chain is dead when its owner keeps its
  *    stones at the end of fewer than 55% of the playouts (the playouts favour the
@@ -27,6 +29,9 @@
  *    (capture, escape from atari, or a reply next to it) and stay out of regions that
  *    only the other colour reaches (closed territory). Each dead group carries a
  *    confidence in 0..1 (the share of playouts that agree).
+ *    After the playouts, two rules on eyes (go_eyes.h): a group without an eye and
+ *    without room for one, enclosed by strong opponents, is dead (confidence 1); a group
+ *    called dead that has three true eyes, or two held by a compact group, is alive.
  *    Bent four in the corner (Japanese rules, opt->ko_dead): a corner group that is not
  *    certainly alive, whose opponent can capture it by a short local reading in which the
  *    owner may pass but never take a ko back (the 1989 rules' confirmation: a ko is
