@@ -130,7 +130,29 @@ static void join(eyes_ctx_t *e, int size, int by_liberty)
         }
 }
 
-/* Per group: eyes (regions only its colour reaches), liberties (empty points next to
+/* A true eye of colour c: a region only c reaches; a single point is false when the
+ * opponent holds enough of its diagonal points (two in the open, one on the edge). */
+static int true_eye(const eyes_ctx_t *e, int size, int r, uint8_t c)
+{
+    static const int diags[4] = { GO_STRIDE + 1, GO_STRIDE - 1, -GO_STRIDE + 1, -GO_STRIDE - 1 };
+    int pt = -1, n = 0, opp = 0, off = 0;
+    for (int y = 0; y < size && n < 2; y++)
+        for (int x = 0; x < size && n < 2; x++)
+            if (e->reg[GO_PT(x, y)] == r) {
+                pt = GO_PT(x, y);
+                n++;
+            }
+    if (n != 1)
+        return 1;
+    for (int d = 0; d < 4; d++) {
+        uint8_t v = e->b[pt + diags[d]];
+        opp += v == GO_OTHER(c);
+        off += v == GO_OFF;
+    }
+    return opp < (off ? 1 : 2);
+}
+
+/* Per group: eyes (true eyes: regions only its colour reaches, not false), liberties (empty points next to
  * it, eye points included), open (next to an open border), alive (holds a stone
  * certainly alive). */
 static void measure(eyes_ctx_t *e, int size, const uint8_t *alive)
@@ -140,7 +162,7 @@ static void measure(eyes_ctx_t *e, int size, const uint8_t *alive)
     memset(e->open, 0, sizeof e->open);
     memset(e->alive, 0, sizeof e->alive);
     for (int r = 0; r < e->nreg; r++)
-        if (e->rrep[r] >= 0)
+        if (e->rrep[r] >= 0 && true_eye(e, size, r, e->ccol[e->rrep[r]]))
             e->eyes[find(e, e->rrep[r])]++;
     for (int y = 0; y < size; y++)
         for (int x = 0; x < size; x++) {
@@ -282,28 +304,6 @@ int go_eyes_dead(const uint8_t *col, int size, const uint8_t *alive, uint8_t *de
         if (e->ch[p] >= 0 && e->kill[find(e, e->ch[p])])
             dead[p] = 1;
     return marked;
-}
-
-/* A true eye of colour c: a region only c reaches; a single point is false when the
- * opponent holds enough of its diagonal points (two in the open, one on the edge). */
-static int true_eye(const eyes_ctx_t *e, int size, int r, uint8_t c)
-{
-    static const int diags[4] = { GO_STRIDE + 1, GO_STRIDE - 1, -GO_STRIDE + 1, -GO_STRIDE - 1 };
-    int pt = -1, n = 0, opp = 0, off = 0;
-    for (int y = 0; y < size && n < 2; y++)
-        for (int x = 0; x < size && n < 2; x++)
-            if (e->reg[GO_PT(x, y)] == r) {
-                pt = GO_PT(x, y);
-                n++;
-            }
-    if (n != 1)
-        return 1;
-    for (int d = 0; d < 4; d++) {
-        uint8_t v = e->b[pt + diags[d]];
-        opp += v == GO_OTHER(c);
-        off += v == GO_OFF;
-    }
-    return opp < (off ? 1 : 2);
 }
 
 int go_eyes_alive(const uint8_t *col, int size, uint8_t *dead)

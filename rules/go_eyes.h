@@ -4,7 +4,8 @@
  * After the dead-stone proposal's first calls (go_life.c), the stones still standing are
  * put in groups: chains of one colour that share a liberty, or that border the same eye.
  * An eye of a group is an empty region (dead stones taken off) that only its colour
- * reaches. A group with no eye, and no room for one in an open border next to it (an
+ * reaches, and that is not a false eye (a single point two of whose diagonal points are
+ * the opponent's, one on the edge). A group with no eye, and no room for one in an open border next to it (an
  * empty region reaching both colours that holds a point next to no stone: a boundary the
  * players left open; room: GO_EYES_ROOM of its points strictly nearer to the group than to
  * any opponent stone, the open-border estimate's rule in go_score.h), lives only in seki

@@ -44,6 +44,17 @@ static void test_eyeless_dead(void **state)
     assert_int_equal(eyes_on(eyeless, GO_PT(3, 3)), 1);
     assert_int_equal(eyes_on(eyeless, GO_PT(5, 3)), 1);
     assert_int_equal(eyes_on(eyeless, GO_PT(0, 1)), 0);   /* Black's wall */
+    /* White's only eye (d5) is false (Black's c4 and e4 on its diagonals): no eye */
+    assert_int_equal(eyes_on("\
+.X.X.X.X.\n\
+XXXXXXXXX\n\
+XX...XXXX\n\
+X.OOO.XXX\n\
+X.O.O.XXX\n\
+XXXOX.XXX\n\
+XXX.XXXXX\n\
+.X.X.X.X.\n\
+XXXXXXXXX\n", GO_PT(3, 3)), 1);
     /* the proposal has them dead too, and nothing else */
     {
         go_board_t b;
