@@ -132,13 +132,13 @@ static int read_corner(const rec_corner_t *c, const cvb_image_t *img, const vis_
                        const uint8_t *stones)
 {
     enum { NS = REC_SIG_N * REC_SIG_N };
-    float d[NS], lo[NS], hi[NS], sat[NS], y[NS], ds[NS];
+    float d[NS], sat[NS], y[NS], ds[NS];
     int n = 0, dark = 0, bright = 0, hand = 0;
     /* the camera shaken by a pixel or two (or the board's grid read a pixel off) moves
      * the table's edges (the board's rim, a bowl's shadow) under the samples: a sample
      * counts as changed only when it differs from the reference at every place within a
-     * tenth of a cell around it (lo..hi: the differences there); what it changed to is
-     * read where it is (d), so a stone is told black or white as before */
+     * tenth of a cell around it (the same way); what it changed to is read where it is,
+     * so a stone is told black or white as before */
     int ax, ay, bx, by, rad = 1;
     if (!grid_px(g, c->gx[0], c->gy[0], &ax, &ay) &&
         !grid_px(g, c->gx[0] + 1, c->gy[0], &bx, &by)) {
@@ -147,7 +147,7 @@ static int read_corner(const rec_corner_t *c, const cvb_image_t *img, const vis_
         rad = rad < 1 ? 1 : rad > 4 ? 4 : rad;
     }
     for (int k = 0; k < NS; k++) {
-        d[k] = lo[k] = hi[k] = 0;
+        d[k] = 0;
         y[k] = -1;
         if (c->ref_y[k] < 0)
             continue;
@@ -160,15 +160,7 @@ static int read_corner(const rec_corner_t *c, const cvb_image_t *img, const vis_
         y[k] = luma_px(img, px, py, &sat[k]);
         if (y[k] < 0)
             continue;
-        d[k] = lo[k] = hi[k] = y[k] - c->ref_y[k];
-        for (int oy = -rad; oy <= rad; oy += rad)
-            for (int ox = -rad; ox <= rad; ox += rad) {
-                float yk = luma_px(img, px + ox, py + oy, NULL);
-                if (yk < 0)
-                    continue;
-                lo[k] = yk - c->ref_y[k] < lo[k] ? yk - c->ref_y[k] : lo[k];
-                hi[k] = yk - c->ref_y[k] > hi[k] ? yk - c->ref_y[k] : hi[k];
-            }
+        d[k] = y[k] - c->ref_y[k];
         ds[n++] = d[k];
     }
     if (n < NS / 4)
@@ -180,13 +172,23 @@ static int read_corner(const rec_corner_t *c, const cvb_image_t *img, const vis_
             continue;
         float r = c->ref_y[k] + med, dd = d[k] - med;
         float dth = 0.4f * r > 35 ? 0.4f * r : 35;
-        if (lo[k] - med <= 12 && hi[k] - med >= -12)
-            continue; /* as before a pixel or two away: moved, not changed */
-        if (fabsf(dd) > 12 && sat[k] > 0.3f && y[k] > 40)
+        if (fabsf(dd) <= 12)
+            continue;
+        /* as before a pixel or two away: moved, not changed */
+        int px, py, moved = 0;
+        if (!grid_px(g, c->gx[k], c->gy[k], &px, &py))
+            for (int oy = -rad; oy <= rad && !moved; oy += rad)
+                for (int ox = -rad; ox <= rad && !moved; ox += rad) {
+                    float yk = luma_px(img, px + ox, py + oy, NULL);
+                    moved = yk >= 0 && fabsf(yk - r) <= 12;
+                }
+        if (moved)
+            continue;
+        if (sat[k] > 0.3f && y[k] > 40)
             hand++; /* a changed, coloured sample: skin or a sleeve, not a stone */
         else if (dd < -dth)
             dark++;
-        else if (fabsf(dd) > 12)
+        else
             bright++; /* changed, not strongly darker: a white stone, or a rim or highlight */
     }
     double fd = (double)dark / n, fb = (double)bright / n;
