@@ -1329,7 +1329,9 @@ static void outline_step(const cvb_image_t *full, const double Hw[9], int S, dou
  * the far margin make steps of their own; beyond the near edge, the front face's foot).
  * The same when the window's near line shows no printed line on the empty stretches
  * where the line inside it does (its last line on the board's edge itself: a narrow
- * margin). Hw (work scale) is moved by a whole unit away from the camera. */
+ * margin). Hw (work scale) is moved by a whole unit away from the camera. Along an axis
+ * without perspective both its edges must speak, clear and agreeing (one 0.2..0.8 inside
+ * the window, the other 1.2..1.8 outside: a column off). */
 static void outline_shift(const cvb_image_t *full, double Hw[9], int S, double scale)
 {
     double u[4], st[4], len[4], smax = 0;
@@ -1350,8 +1352,23 @@ static void outline_shift(const cvb_image_t *full, double Hw[9], int S, double s
     for (int ax = 0; ax < 2; ax++) {
         int lo = 2 * ax, hi = lo + 1;
         int near = len[hi] > len[lo] ? hi : lo, far = near == hi ? lo : hi;
-        if (len[near] < VIS_OUTLINE_PERSP * len[far])
+        if (len[near] < VIS_OUTLINE_PERSP * len[far]) {
+            /* no near side: both edges, clear, must agree on the same whole unit */
+            int clear = st[lo] >= VIS_OUTLINE_MIN && st[hi] >= VIS_OUTLINE_MIN &&
+                        st[lo] >= VIS_OUTLINE_REL * smax && st[hi] >= VIS_OUTLINE_REL * smax;
+            int d = 0;
+            if (clear && u[lo] >= -0.8 && u[lo] <= -0.2 && u[hi] >= 1.2 && u[hi] <= 1.8)
+                d = 1;
+            else if (clear && u[hi] >= -0.8 && u[hi] <= -0.2 && u[lo] >= 1.2 && u[lo] <= 1.8)
+                d = -1;
+            if (d) {
+                double T[9] = { 1, 0, ax ? d : 0, 0, 1, ax ? 0 : d, 0, 0, 1 }, Hn[9];
+                mat3_mul(Hw, T, Hn);
+                memcpy(Hw, Hn, sizeof Hn);
+                VTRACE("outline: window moved %d along %s (both edges)\n", d, ax ? "x" : "y");
+            }
             continue;
+        }
         int edge = st[near] >= VIS_OUTLINE_MIN && st[near] >= VIS_OUTLINE_REL * smax &&
                    u[near] >= -0.8 && u[near] <= -0.2;
         int g0, g1, v, t, nl = near == hi ? S - 1 : 0, in = near == hi ? S - 2 : 1;
