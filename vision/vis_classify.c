@@ -305,6 +305,8 @@ int vis_classify_ex(const cvb_image_t *img, const vis_geom_t *geom, const vis_co
     uint8_t dark[VIS_MAX_POINTS]; /* read black before the occluder checks */
     uint8_t tinted[VIS_MAX_POINTS]; /* dark in the board's own colour: skin or shadow */
     float psat[VIS_MAX_POINTS], pproj[VIS_MAX_POINTS]; /* saturation, proj (below) */
+    uint8_t paleskin[VIS_MAX_POINTS]; /* read white, near the board's colour (below) */
+    memset(paleskin, 0, sizeof paleskin);
     memset(dark, 0, sizeof dark);
     memset(tinted, 0, sizeof tinted);
     for (int k = 0; k < S * S; k++) {
@@ -387,7 +389,7 @@ int vis_classify_ex(const cvb_image_t *img, const vis_geom_t *geom, const vis_co
             /* the four cells around the point: a stone leaves them showing board, a hand
              * or an arm covers them as it covers the point */
             float cy4 = 0, cr4 = 0, cg4 = 0, cmax = 0, crel = 0, cchroma = 0, cells_rel = 1;
-            int c4 = 0;
+            int c4 = 0, nsim = 0, nsim_out = 0;
             for (int q = 0; q < 4; q++) {
                 const vis_sample_t *c = &cell[(y + q / 2) * C + x + q % 2];
                 if (!c->ok)
@@ -398,6 +400,16 @@ int vis_classify_ex(const cvb_image_t *img, const vis_geom_t *geom, const vis_co
                 float d = hypotf(c->r - gr, c->g - gg);
                 cmax = d > cmax ? d : cmax;
                 c4++;
+                /* a cell covered by what covers the point: not the board's colour, but
+                 * the point's */
+                float cr = p.y / (c->y + 1e-3f);
+                if ((hypotf(c->r - br, c->g - bg) > 0.035f || c->y < 0.7f * by ||
+                     c->y > 1.35f * by) &&
+                    hypotf(c->r - p.r, c->g - p.g) < 0.035f && cr > 0.8f && cr < 1.25f) {
+                    nsim++;
+                    int cxq = x + q % 2, cyq = y + q / 2;
+                    nsim_out += cxq == 0 || cyq == 0 || cxq == C - 1 || cyq == C - 1;
+                }
             }
             if (c4) {
                 crel = p.y / (cy4 / c4 + 1e-3f);
@@ -417,6 +429,7 @@ int vis_classify_ex(const cvb_image_t *img, const vis_geom_t *geom, const vis_co
                 feat[idx].cchroma = cchroma;
                 feat[idx].cells_rel = cells_rel;
                 feat[idx].cells_chroma = cmax;
+                feat[idx].nsim = nsim + 10 * nsim_out;
                 feat[idx].pr = p.r;
                 feat[idx].pg = p.g;
                 feat[idx].br = br;
@@ -445,10 +458,11 @@ int vis_classify_ex(const cvb_image_t *img, const vis_geom_t *geom, const vis_co
                  * rendered footage and the shared photos: no black stone visible whole
                  * beyond 0.7 of the way at 0.3 of the board's brightness) */
                 tinted[idx] = bneut > 0.04f && rel > 0.3f && proj > 0.7f;
-                /* (the cells around it under 0.45 of the board's brightness are not
-                 * board at all: no black stone of the shared photos or rendered
-                 * footage has them darker than 0.47) */
-                if (tinted[idx] || (c4 >= 3 && cells_rel < 0.45f) ||
+                /* (the cells around it under 0.45 of the board's brightness and not in
+                 * its colour are not board at all: no black stone of the shared photos or
+                 * rendered footage has them so; a full board seen from the side darkens
+                 * the cells between its stones, in the wood's colour) */
+                if (tinted[idx] || (c4 >= 3 && cells_rel < 0.45f && cmax > 0.065f) ||
                     (c4 >= 2 && p.s > 0.2f && (cells_rel < 0.3f || (crel > 0.85f && cells_rel < 0.5f))) ||
                     (c4 >= 3 && crel > 0.92f && cells_rel < 0.25f && cmax > 0.045f) ||
                     (chroma < 0.07f && ((p.s > 0.42f && p.s > 1.05f * bs && rel > 0.33f) ||
@@ -473,17 +487,25 @@ int vis_classify_ex(const cvb_image_t *img, const vis_geom_t *geom, const vis_co
                 /* the cells around it not board-coloured, the point the same as they: a
                  * sleeve or an arm covers the point and its cells alike */
                 /* (nearer the board's saturation still when its colour is the wood's,
-                 * 0.6 of the way from grey: rendered white stones are 0.12 or more
-                 * less saturated than the board) */
+                 * 0.6 of the way from grey: judged below against the board's white
+                 * stones, which a yellow light tints the same way) */
+                paleskin[idx] = p.s > 0.2f && p.s > bs - 0.115f && chroma < 0.035f &&
+                                rel < 1.6f && pproj[idx] > 0.6f;
                 if ((p.s > 0.2f && p.s > bs - 0.08f && chroma < 0.035f && rel < 1.5f) ||
-                    (p.s > 0.2f && p.s > bs - 0.115f && chroma < 0.035f && rel < 1.6f &&
-                     pproj[idx] > 0.6f) ||
                     (cmax > 0.06f && cchroma < 0.03f && crel > 0.8f && crel < 1.12f)) {
                     /* still showing two arms of its cross: the board itself, lit (a
                      * hand hides three or four) */
                     s.color[idx] = VIS_EMPTY;
                     s.occluded[idx] = possible - hidden < 2;
                     s.conf[idx] = s.occluded[idx] ? 0 : 0.5f;
+                }
+                /* a finger reaching in over the board's edge: the point in the colour of
+                 * both margin cells beyond it, which are not the wood's (a white stone at
+                 * the edge leaves its margin showing wood, or the table on one side) */
+                if (nsim_out >= 2) {
+                    s.color[idx] = VIS_EMPTY;
+                    s.occluded[idx] = 1;
+                    s.conf[idx] = 0;
                 }
             } else {
                 s.color[idx] = VIS_EMPTY;
@@ -541,17 +563,26 @@ int vis_classify_ex(const cvb_image_t *img, const vis_geom_t *geom, const vis_co
     /* a point read white in the board's own colour (0.6 of the way from grey or more),
      * far more saturated than the board's white stones: pale skin lit brighter than the
      * wood (measured on rendered footage: white stones within 0.11 of their board's
-     * median saturation in the shared photos, 0.24 rendered; skin 0.26 above it) */
+     * median saturation in the shared photos, 0.24 rendered; skin 0.26 above it); nearer
+     * the board's own saturation, only a little more than its white stones (under a
+     * yellow light the white stones of a full board are as saturated and as tinted) */
     {
         float ws[VIS_MAX_POINTS];
         int nw = 0;
         for (int k = 0; k < S * S; k++)
             if (s.color[k] == VIS_WHITE && !s.occluded[k])
                 ws[nw++] = psat[k];
-        float wmed = nw >= 3 ? median_f(ws, nw) : 0;
+        float wmed = nw >= 3 ? median_f(ws, nw) : 0; /* sorts ws */
+        float wlow = nw >= 3 ? ws[0] : 0; /* the palest: a big pale hand can make most
+                                            * of the white reads */
         for (int k = 0; k < S * S; k++)
             if (s.color[k] == VIS_WHITE && !s.occluded[k] && pproj[k] > 0.6f &&
                 (nw >= 3 ? psat[k] > wmed + 0.12f : psat[k] > 0.28f)) {
+                s.color[k] = VIS_EMPTY;
+                s.occluded[k] = 1;
+                s.conf[k] = 0;
+            } else if (s.color[k] == VIS_WHITE && !s.occluded[k] && paleskin[k] &&
+                       (nw < 3 || psat[k] > wlow + 0.06f)) {
                 s.color[k] = VIS_EMPTY;
                 s.occluded[k] = 1;
                 s.conf[k] = 0;

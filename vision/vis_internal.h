@@ -96,6 +96,7 @@ typedef struct {
     float cchroma;   /* chromaticity distance point - those cells */
     float cells_rel; /* those cells' brightness / the global board's */
     float cells_chroma; /* their chromaticity distance to the global board's (the largest) */
+    int nsim;        /* those cells not board-coloured but the point's colour (0..4) */
     float pr, pg;    /* point chromaticity r/(r+g+b), g/(r+g+b) */
     float br, bg;    /* local board chromaticity */
 } vis_feat_t;
