@@ -2,7 +2,8 @@
  * not read as a stone: skin in the wood's own colour in a hand's shade (dark: read black
  * without the check), pale skin lit brighter than the wood (read white without it), and
  * the shadow a white stone casts beside it on a board whose black stones are deep black
- * (read black without it). The stones around stay read. */
+ * (read black without it), a pale finger over the board's edge (read white without it).
+ * The stones around stay read. */
 #include <stddef.h>
 #include <stdarg.h>
 #include <setjmp.h>
@@ -150,12 +151,34 @@ static void test_white_stone_shadow(void **state)
     cvb_image_free(&img);
 }
 
+/* A pale finger reaching in over the left edge to point 0,9 (as bright as a white stone,
+ * greyer than the wood): not a white stone; the white stones stay read. */
+static void test_edge_finger(void **state)
+{
+    (void)state;
+    synth_t sy;
+    uint8_t stones[S * S];
+    cvb_image_t img = { 0 };
+    vis_geom_t g;
+    board(&sy, stones, &img, &g);
+    const uint8_t skin[3] = { 200, 205, 235 };
+    paint_ellipse(&img, g.H, -1.0, 9, 1.45, 0.62, skin);
+    vis_snapshot_t s;
+    memset(&s, 0, sizeof s);
+    assert_int_equal(vis_classify(&img, &g, NULL, &s), 0);
+    assert_int_equal(s.color[9 * S], VIS_EMPTY);
+    assert_int_equal(s.occluded[9 * S], 1);
+    assert_stones_read(&s, stones);
+    cvb_image_free(&img);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_dark_skin),
         cmocka_unit_test(test_pale_skin),
         cmocka_unit_test(test_white_stone_shadow),
+        cmocka_unit_test(test_edge_finger),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
