@@ -755,6 +755,20 @@ static int refine(const cvb_image_t *gray, int S, double H[9])
     return rc;
 }
 
+/* Whether the window's corners lie in the picture (work scale w x h), give or take 5%: a
+ * window of lines running far out of the picture is a pencil pair's chance agreement (a
+ * table's grain, stones in rows), not the board, which is in view. */
+static int corners_inside(const double Hw[9], int S, double w, double h)
+{
+    for (int k = 0; k < 4; k++) {
+        double x, y;
+        if (vis_homog_apply(Hw, (k == 1 || k == 2) ? S - 1 : 0, k >= 2 ? S - 1 : 0, &x, &y) ||
+            x < -0.05 * w || y < -0.05 * h || x > 1.05 * w || y > 1.05 * h)
+            return 0;
+    }
+    return 1;
+}
+
 /* The best grid window made of the pencils A and B: homography from the intersections
  * of their inlier lines, then every size and offset scored by window_score (larger sizes
  * preferred unless clearly worse). 0 and *score, H, *S on success. */
@@ -813,7 +827,9 @@ static int pair_grid(const cvb_image_t *gray, const cvb_image_t *col, double sca
                 double T[9] = { 1, 0, oa, 0, 1, ob, 0, 0, 1 }, Hw[9];
                 mat3_mul(H0, T, Hw);
                 win_src_t w = { gray, col, { 0 }, &cache, oa, ob };
-                double sc = window_score_src(&w, S);
+                double sc = corners_inside(Hw, S, gray->w * scale, gray->h * scale)
+                                ? window_score_src(&w, S)
+                                : -1;
                 VTRACE("  S %d oa %d ob %d score %.3f\n", S, oa, ob, sc);
                 if (sc > size_best[si]) {
                     size_best[si] = sc;
