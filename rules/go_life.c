@@ -588,8 +588,8 @@ static int pb_playout(pb_t *b, go_color_t first, int *own)
             last = p;
         } else if (b->nempty) {
             int start = (int)(rnd(b) % (uint32_t)b->nempty);
-            for (int i = 0; i < b->nempty; i++) {
-                p = b->empt[(start + i) % b->nempty];
+            for (int i = 0, j = start; i < b->nempty; i++, j = j + 1 < b->nempty ? j + 1 : 0) {
+                p = b->empt[j];   /* (start + i) % nempty, without a division */
                 if (pb_ok(b, c, p)) {
                     pb_play(b, c, p);
                     played = 1;
