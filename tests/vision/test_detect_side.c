@@ -135,8 +135,8 @@ static void test_full_board_side(void **state)
     /* black stones too sparse around every seed for the lattice's first patch (before:
      * not fitted, the grid found elsewhere) */
     check_still("side508", "--view side --moves 250 --seed 508 --light shadow", 1);
-    /* a column off: both side edges of the board a unit off the window's lines (before:
-     * off by 1.3 spacings) */
+    /* the stones' lattice alone puts this one a column off (1.3 spacings); both side edges
+     * of the board a unit off the window's lines say so */
     check_still("side529", "--view side --moves 250 --seed 529 --light pink", 1);
 }
 
