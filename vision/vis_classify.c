@@ -575,18 +575,17 @@ int vis_classify_ex(const cvb_image_t *img, const vis_geom_t *geom, const vis_co
         float wmed = nw >= 3 ? median_f(ws, nw) : 0; /* sorts ws */
         float wlow = nw >= 3 ? ws[0] : 0; /* the palest: a big pale hand can make most
                                             * of the white reads */
-        for (int k = 0; k < S * S; k++)
-            if (s.color[k] == VIS_WHITE && !s.occluded[k] && pproj[k] > 0.6f &&
-                (nw >= 3 ? psat[k] > wmed + 0.12f : psat[k] > 0.28f)) {
-                s.color[k] = VIS_EMPTY;
-                s.occluded[k] = 1;
-                s.conf[k] = 0;
-            } else if (s.color[k] == VIS_WHITE && !s.occluded[k] && paleskin[k] &&
-                       (nw < 3 || psat[k] > wlow + 0.06f)) {
+        for (int k = 0; k < S * S; k++) {
+            if (s.color[k] != VIS_WHITE || s.occluded[k])
+                continue;
+            int far = pproj[k] > 0.6f && (nw >= 3 ? psat[k] > wmed + 0.12f : psat[k] > 0.28f);
+            int near = paleskin[k] && (nw < 3 || psat[k] > wlow + 0.06f);
+            if (far || near) {
                 s.color[k] = VIS_EMPTY;
                 s.occluded[k] = 1;
                 s.conf[k] = 0;
             }
+        }
     }
     /* the shadow a stone casts on its neighbour's point, far lighter than the board's
      * black stones (their median): lit from the side, a white stone's shadow beside it

@@ -96,7 +96,8 @@ typedef struct {
     float cchroma;   /* chromaticity distance point - those cells */
     float cells_rel; /* those cells' brightness / the global board's */
     float cells_chroma; /* their chromaticity distance to the global board's (the largest) */
-    int nsim;        /* those cells not board-coloured but the point's colour (0..4) */
+    int nsim;        /* those cells not board-coloured but the point's colour (0..4), plus 10
+                      * for each of them beyond the board's edge lines (margin cells) */
     float pr, pg;    /* point chromaticity r/(r+g+b), g/(r+g+b) */
     float br, bg;    /* local board chromaticity */
 } vis_feat_t;

@@ -133,9 +133,10 @@ static void test_white_stone_shadow(void **state)
     vis_geom_t g;
     board(&sy, stones, &img, &g);
     const uint8_t black[3] = { 4, 4, 4 }, grey[3] = { 72, 74, 76 };
-    for (int k = 0; k < S * S; k++)
-        if (stones[k] == VIS_BLACK)
-            paint_ellipse(&img, g.H, k % S, k / S, 0.46, 0.46, black);
+    for (int y = 0; y < S; y++)
+        for (int x = 0; x < S; x++)
+            if (stones[y * S + x] == VIS_BLACK)
+                paint_ellipse(&img, g.H, x, y, 0.46, 0.46, black);
     /* the shadows right of the white stones at 4,3 (a black stone at 3,3 on its left)
      * and 5,15 */
     paint_ellipse(&img, g.H, 5.05, 3, 0.45, 0.42, grey);
