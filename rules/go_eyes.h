@@ -32,48 +32,15 @@
 
 #ifndef GO_EYES_AHEAD
 #define GO_EYES_AHEAD 3      /* liberties ahead that win a race between two groups without eyes */
-/* The other way: a group proposed dead (wholly or in part) with three true eyes, or two
- * held by a group of at most GO_EYES_TWO_CHAINS chains, is alive (the playouts sometimes
- * let the attacker break such a group). Groups: chains of one colour sharing a liberty
- * or an eye; eyes: regions only its colour reaches once the opponent's dead stones are
- * off, a single point not false (two diagonal points the opponent's, one on the edge).
- * The more chains hold two eyes, the more cutting points may leave one of them false,
- * so two eyes alone revive only a compact group (measured on the tygem counted games:
- * two eyes whatever the chains revived groups of 5 to 8 chains the records count dead).
- * Clears dead[] on those stones; returns the number of stones revived, or GO_EINVAL. */
-int go_eyes_alive(const uint8_t *col, int size, uint8_t *dead);
-
 #endif
 #ifndef GO_EYES_TWO_CHAINS
 #define GO_EYES_TWO_CHAINS 3  /* go_eyes_alive: two eyes suffice to a group of this many chains */
 #endif
 #ifndef GO_EYES_ROOM
 #define GO_EYES_ROOM 3       /* open-border points nearer to a group that may make its eye */
-/* The other way: a group proposed dead (wholly or in part) with three true eyes, or two
- * held by a group of at most GO_EYES_TWO_CHAINS chains, is alive (the playouts sometimes
- * let the attacker break such a group). Groups: chains of one colour sharing a liberty
- * or an eye; eyes: regions only its colour reaches once the opponent's dead stones are
- * off, a single point not false (two diagonal points the opponent's, one on the edge).
- * The more chains hold two eyes, the more cutting points may leave one of them false,
- * so two eyes alone revive only a compact group (measured on the tygem counted games:
- * two eyes whatever the chains revived groups of 5 to 8 chains the records count dead).
- * Clears dead[] on those stones; returns the number of stones revived, or GO_EINVAL. */
-int go_eyes_alive(const uint8_t *col, int size, uint8_t *dead);
-
 #endif
 #ifndef GO_EYES_MIN_LIBS
 #define GO_EYES_MIN_LIBS 4   /* groups with fewer liberties are left to the reader */
-/* The other way: a group proposed dead (wholly or in part) with three true eyes, or two
- * held by a group of at most GO_EYES_TWO_CHAINS chains, is alive (the playouts sometimes
- * let the attacker break such a group). Groups: chains of one colour sharing a liberty
- * or an eye; eyes: regions only its colour reaches once the opponent's dead stones are
- * off, a single point not false (two diagonal points the opponent's, one on the edge).
- * The more chains hold two eyes, the more cutting points may leave one of them false,
- * so two eyes alone revive only a compact group (measured on the tygem counted games:
- * two eyes whatever the chains revived groups of 5 to 8 chains the records count dead).
- * Clears dead[] on those stones; returns the number of stones revived, or GO_EINVAL. */
-int go_eyes_alive(const uint8_t *col, int size, uint8_t *dead);
-
 #endif
 
 /* col: the position (GO_CELLS); dead: the stones proposed dead so far (nonzero = dead),

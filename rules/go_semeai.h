@@ -23,13 +23,6 @@
 
 #ifndef GO_SEMEAI_MARGIN
 #define GO_SEMEAI_MARGIN 1   /* outside liberties the loser may have more and still lose */
-/* As go_semeai_dead, and also, when seki is not NULL, set seki[p] = 1 on the stones of
- * both chains of a race that ends in seki when the weaker chain moves first and in its
- * capture when the other does (other entries untouched): the game ended without the
- * capture, so the dead-stone proposal keeps both alive (the seki the players left). */
-int go_semeai_classify(const uint8_t *col, int size, const uint8_t *settled, uint8_t *dead,
-                       uint8_t *seki);
-
 #endif
 
 /* The abstract race: a, b outside liberties of A and B, s shared, ea, eb eye liberties;
