@@ -1638,13 +1638,17 @@ static int detect_at(const cvb_image_t *img, const vis_config_t *cfg, int size_h
     int S = 0;
     double score = 0;
     rc = find_grid(&gray, &small, &fullgray, img, scale, &score, cfg, size_hint, Hw, &S, &t);
-    if (rc == VIS_ENOBOARD || (!rc && score < 0.6)) {
+    /* a grid of lines smaller than 19 may be the empty middle of a larger board full of
+     * stones round it: the stones' lattice is asked too */
+    int small_grid = !rc && !size_hint && S < 19;
+    if (rc == VIS_ENOBOARD || (!rc && score < 0.6) || small_grid) {
         /* a board too full to show its lines: find it from the stones, and prefer that to
          * a weak grid of lines when many stones agree */
         double t3 = now_ms(), Hl[9];
         int Sl = 0, stones = 0;
         int rl = lattice_grid(&gray, &fullgray, img, scale, size_hint, Hl, &Sl, &stones);
-        if (!rl && (rc || stones >= 3 * Sl || score < 0.4)) {
+        if (!rl && (small_grid ? Sl > S && stones >= 3 * Sl
+                               : rc || stones >= 3 * Sl || score < 0.4)) {
             memcpy(Hw, Hl, sizeof Hl);
             S = Sl;
             rc = VIS_OK;
