@@ -272,6 +272,7 @@ int go_eyes_dead(const uint8_t *col, int size, const uint8_t *alive, uint8_t *de
 {
     eyes_ctx_t ctx, *e = &ctx;
     int marked = 0;
+    int16_t eyesz[GO_CELLS];
     if (!col || !dead || size < GO_MIN_SIZE || size > GO_MAX_SIZE)
         return GO_EINVAL;
     for (int p = 0; p < GO_CELLS; p++)
@@ -279,6 +280,19 @@ int go_eyes_dead(const uint8_t *col, int size, const uint8_t *alive, uint8_t *de
     label(e, col, size);
     join(e, size, 1);
     measure(e, size, alive);
+    {   /* the size of a group's eye (the largest, when it has several) */
+        int16_t rsz[GO_CELLS];
+        memset(rsz, 0, sizeof rsz);
+        memset(eyesz, 0, sizeof eyesz);
+        for (int p = 0; p < GO_CELLS; p++)
+            if (e->reg[p] >= 0)
+                rsz[e->reg[p]]++;
+        for (int r = 0; r < e->nreg; r++)
+            if (e->rrep[r] >= 0) {
+                int g = find(e, e->rrep[r]);
+                eyesz[g] = rsz[r] > eyesz[g] ? rsz[r] : eyesz[g];
+            }
+    }
     memset(e->judged, 0, sizeof e->judged);
     memset(e->kill, 0, sizeof e->kill);
     /* each eyeless group once, on the position as it was (not on this pass's calls) */
@@ -291,7 +305,9 @@ int go_eyes_dead(const uint8_t *col, int size, const uint8_t *alive, uint8_t *de
             if (e->judged[g])
                 continue;
             e->judged[g] = 1;
-            if (e->eyes[g] || e->alive[g] || e->libs[g] < GO_EYES_MIN_LIBS)
+            if (e->alive[g] || e->libs[g] < GO_EYES_MIN_LIBS)
+                continue;
+            if (e->eyes[g] && (e->eyes[g] > 1 || eyesz[g] > GO_EYES_NAKADE))
                 continue;
             if (e->open[g] && open_room(e, g) >= GO_EYES_ROOM)
                 continue;

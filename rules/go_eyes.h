@@ -15,6 +15,11 @@
  * without an eye must fill the shared liberties itself, so it never reaches seki against
  * such a group). Such a group is dead.
  *
+ * A group whose only eye is small enough to be killed from inside (GO_EYES_NAKADE points
+ * or fewer: one point, two, a straight or bent three: the nakade shapes, whatever the
+ * shape) is judged the same way: with no second eye to make, the eye only adds its
+ * liberties (counted among the group's), and strong opponents win any race against it.
+ *
  * Only groups of GO_EYES_MIN_LIBS liberties or more are judged: chains shorter of
  * liberties are the tactical reader's (go_read.h), which sees captures and escapes this
  * count cannot; this rule is for the invasions and cut-off stones with room to breathe
@@ -38,6 +43,10 @@
 #endif
 #ifndef GO_EYES_ROOM
 #define GO_EYES_ROOM 3       /* open-border points nearer to a group that may make its eye */
+#endif
+#ifndef GO_EYES_NAKADE
+#define GO_EYES_NAKADE 3     /* a lone eye of this many points or fewer: killable (nakade);
+                              * tygem: 2 -> 4701 winners, 3 -> 4702, 4 -> 4636 */
 #endif
 #ifndef GO_EYES_MIN_LIBS
 #define GO_EYES_MIN_LIBS 4   /* groups with fewer liberties are left to the reader */

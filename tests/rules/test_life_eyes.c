@@ -1,7 +1,8 @@
 /* test_life_eyes.c: a group without an eye, enclosed by strong opponents, is dead
  * (go_eyes_dead); not when it has an eye, nor when an open border (a point next to no
  * stone) leaves it room to make one, nor when it is short of liberties (the reader's),
- * nor in a race against a group as weak as itself; and the other way (go_eyes_alive): a
+ * nor in a race against a group as weak as itself; a group whose only eye is small
+ * (nakade) is dead as well; and the other way (go_eyes_alive): a
  * group proposed dead with two true eyes in few chains, or three, is alive. */
 #include <stddef.h>
 #include <stdarg.h>
@@ -78,17 +79,17 @@ XXXXXXXXX\n", GO_PT(3, 3)), 1);
 static void test_eyeless_not(void **state)
 {
     (void)state;
-    /* one eye (e6): the group is not judged here */
+    /* one eye of four points (d6..g6), more than GO_EYES_NAKADE: not judged here */
     assert_int_equal(eyes_on("\
 .X.X.X.X.\n\
 XXXXXXXXX\n\
-X...O...X\n\
-X..O.O..X\n\
-X...O...X\n\
+X.OOOOOOX\n\
+X.O....OX\n\
+X.OOOOOOX\n\
 XXXXXXXXX\n\
 .X.X.X.X.\n\
 XXXXXXXXX\n\
-X.X.X.X.X\n", GO_PT(4, 2)), 0);
+X.X.X.X.X\n", GO_PT(2, 2)), 0);
     /* an open border: the space is wide enough for a point next to no stone (c5), and
      * some of it (f5, g6, g4...) is nearer to the white stones than to Black's: room to
      * make an eye */
@@ -129,6 +130,47 @@ OOOOOOOOO\n\
         assert_int_equal(eyes_on(race, GO_PT(3, 3)), 0);
         assert_int_equal(eyes_on(race, GO_PT(1, 1)), 0);
     }
+}
+
+/* A group whose only eye is small enough to be killed from inside (GO_EYES_NAKADE
+ * points: one point, two, a straight or bent three), enclosed by strong opponents and
+ * without room to make another, is dead like an eyeless one. */
+static void test_nakade_dead(void **state)
+{
+    (void)state;
+    /* a one-point eye (e6) in a ring of four chains */
+    assert_int_equal(eyes_on("\
+.X.X.X.X.\n\
+XXXXXXXXX\n\
+X...O...X\n\
+X..O.O..X\n\
+X...O...X\n\
+XXXXXXXXX\n\
+.X.X.X.X.\n\
+XXXXXXXXX\n\
+X.X.X.X.X\n", GO_PT(4, 2)), 1);
+    /* a straight three (d6..f6) */
+    assert_int_equal(eyes_on("\
+.X.X.X.X.\n\
+XXXXXXXXX\n\
+X.OOOOO.X\n\
+X.O...O.X\n\
+X.OOOOO.X\n\
+XXXXXXXXX\n\
+.X.X.X.X.\n\
+XXXXXXXXX\n\
+X.X.X.X.X\n", GO_PT(2, 2)), 1);
+    /* a bent three (d6, e6, e5): the same */
+    assert_int_equal(eyes_on("\
+.X.X.X.X.\n\
+XXXXXXXXX\n\
+X.OOOO..X\n\
+X.O..O..X\n\
+X.OO.O..X\n\
+XXXOOO..X\n\
+.XXXXXXXX\n\
+XXXXXXXXX\n\
+X.X.X.X.X\n", GO_PT(2, 2)), 1);
 }
 
 /* All the black stones of text marked dead, then go_eyes_alive: is the stone at p back? */
@@ -203,6 +245,7 @@ int main(void)
         cmocka_unit_test(test_eyeless_dead),
         cmocka_unit_test(test_eyeless_not),
         cmocka_unit_test(test_two_eyes_alive),
+        cmocka_unit_test(test_nakade_dead),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
