@@ -272,7 +272,7 @@ int go_eyes_dead(const uint8_t *col, int size, const uint8_t *alive, uint8_t *de
 {
     eyes_ctx_t ctx, *e = &ctx;
     int marked = 0;
-    int16_t eyesz[GO_CELLS];
+    uint8_t bigeye[GO_CELLS];
     if (!col || !dead || size < GO_MIN_SIZE || size > GO_MAX_SIZE)
         return GO_EINVAL;
     for (int p = 0; p < GO_CELLS; p++)
@@ -280,17 +280,37 @@ int go_eyes_dead(const uint8_t *col, int size, const uint8_t *alive, uint8_t *de
     label(e, col, size);
     join(e, size, 1);
     measure(e, size, alive);
-    {   /* the size of a group's eye (the largest, when it has several) */
-        int16_t rsz[GO_CELLS];
+    {   /* can the group's eye be killed from inside (every region of its eyes)? */
+        int16_t rsz[GO_CELLS], x0[GO_CELLS], x1[GO_CELLS], y0[GO_CELLS], y1[GO_CELLS];
+        uint8_t rblock[GO_CELLS];
         memset(rsz, 0, sizeof rsz);
-        memset(eyesz, 0, sizeof eyesz);
-        for (int p = 0; p < GO_CELLS; p++)
-            if (e->reg[p] >= 0)
-                rsz[e->reg[p]]++;
+        memset(rblock, 0, sizeof rblock);
+        memset(bigeye, 0, sizeof bigeye);
+        for (int r = 0; r < e->nreg; r++) {
+            x0[r] = y0[r] = INT16_MAX;
+            x1[r] = y1[r] = -1;
+        }
+        for (int y = 0; y < size; y++)
+            for (int x = 0; x < size; x++) {
+                int p = GO_PT(x, y), r = e->reg[p];
+                if (r < 0)
+                    continue;
+                rsz[r]++;
+                x0[r] = (int16_t)(x < x0[r] ? x : x0[r]);
+                x1[r] = (int16_t)(x > x1[r] ? x : x1[r]);
+                y0[r] = (int16_t)(y < y0[r] ? y : y0[r]);
+                y1[r] = (int16_t)(y > y1[r] ? y : y1[r]);
+                if (e->reg[p + 1] == r && e->reg[p + GO_STRIDE] == r
+                    && e->reg[p + GO_STRIDE + 1] == r)
+                    rblock[r] = 1;   /* a 2x2 block */
+            }
         for (int r = 0; r < e->nreg; r++)
             if (e->rrep[r] >= 0) {
-                int g = find(e, e->rrep[r]);
-                eyesz[g] = rsz[r] > eyesz[g] ? rsz[r] : eyesz[g];
+                int box = (x1[r] - x0[r] + 1) * (y1[r] - y0[r] + 1);
+                int kill = rsz[r] <= GO_EYES_NAKADE
+                           || (GO_EYES_NAKADE_BULKY && rsz[r] <= 5 && rblock[r] && box <= 6);
+                if (!kill)
+                    bigeye[find(e, e->rrep[r])] = 1;
             }
     }
     memset(e->judged, 0, sizeof e->judged);
@@ -307,7 +327,7 @@ int go_eyes_dead(const uint8_t *col, int size, const uint8_t *alive, uint8_t *de
             e->judged[g] = 1;
             if (e->alive[g] || e->libs[g] < GO_EYES_MIN_LIBS)
                 continue;
-            if (e->eyes[g] && (e->eyes[g] > 1 || eyesz[g] > GO_EYES_NAKADE))
+            if (e->eyes[g] && (e->eyes[g] > 1 || bigeye[g]))
                 continue;
             if (e->open[g] && open_room(e, g) >= GO_EYES_ROOM)
                 continue;

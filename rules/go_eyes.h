@@ -16,8 +16,8 @@
  * such a group). Such a group is dead.
  *
  * A group whose only eye is small enough to be killed from inside (GO_EYES_NAKADE points
- * or fewer: one point, two, a straight or bent three: the nakade shapes, whatever the
- * shape) is judged the same way: with no second eye to make, the eye only adds its
+ * or fewer: one point, two, a straight or bent three; and with GO_EYES_NAKADE_BULKY a
+ * square four or a bulky five: a 2x2 block within a 2x3 box) is judged the same way: with no second eye to make, the eye only adds its
  * liberties (counted among the group's), and strong opponents win any race against it.
  *
  * Only groups of GO_EYES_MIN_LIBS liberties or more are judged: chains shorter of
@@ -47,6 +47,11 @@
 #ifndef GO_EYES_NAKADE
 #define GO_EYES_NAKADE 3     /* a lone eye of this many points or fewer: killable (nakade);
                               * tygem: 2 -> 4701 winners, 3 -> 4702, 4 -> 4636 */
+#endif
+#ifndef GO_EYES_NAKADE_BULKY
+#define GO_EYES_NAKADE_BULKY 1  /* 1: a square four or bulky five eye is killable too
+                                 * (tygem: 4702 -> 4703 winners; a pyramid four or
+                                 * crossed five as well: no change, left out) */
 #endif
 #ifndef GO_EYES_MIN_LIBS
 #define GO_EYES_MIN_LIBS 4   /* groups with fewer liberties are left to the reader */

@@ -160,6 +160,17 @@ XXXXXXXXX\n\
 .X.X.X.X.\n\
 XXXXXXXXX\n\
 X.X.X.X.X\n", GO_PT(2, 2)), 1);
+    /* a square four (d6, e6, d5, e5): the same (GO_EYES_NAKADE_BULKY) */
+    assert_int_equal(eyes_on("\
+.X.X.X.X.\n\
+XXXXXXXXX\n\
+X.OOOO..X\n\
+X.O..O..X\n\
+X.O..O..X\n\
+X.OOOO..X\n\
+XXXXXXXXX\n\
+XXXXXXXXX\n\
+X.X.X.X.X\n", GO_PT(2, 2)), GO_EYES_NAKADE_BULKY);
     /* a bent three (d6, e6, e5): the same */
     assert_int_equal(eyes_on("\
 .X.X.X.X.\n\
