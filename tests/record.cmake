@@ -8,7 +8,7 @@ kc_test(test_record
 add_dependencies(test_record kifucam)
 set_tests_properties(test_record PROPERTIES TIMEOUT 600)
 
-# The 20 real games bench/record.sh records (../shared/data/games/tygem), their first 10
+# The 20 real games bench/record.sh records (../shared/data/games/tygem), their first 6
 # moves rendered with each game's own seed and view and recorded: every record equal to
 # its source move for move (skipped without ../shared/data).
 kc_test(test_record_games

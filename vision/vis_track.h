@@ -12,10 +12,11 @@
 #include "vision/vis.h"
 
 /* The line margin's scale for this board: 0.6 of the median dip of the inner lines
- * between empty, unhidden points of snap (NULL: every point), at most 1, and clear of
- * the dips half a cell off the lines (the grain, the noise). VIS_ENOBOARD when the lines
- * are not clearly darker than the board between them there (not this grid's lines), or
- * too few segments are visible to tell. *k written on VIS_OK only. */
+ * between empty, unhidden points of snap (NULL: every point), the lesser of the two
+ * directions', at most 1, and clear of the dips half a cell off the lines (the grain,
+ * the noise). VIS_ENOBOARD when in either direction the lines are not clearly darker
+ * than the board between them (not this grid's lines: off by a third of a cell across
+ * one family, say), or too few segments are visible to tell. *k written on VIS_OK only. */
 int vis_line_contrast(const cvb_image_t *img, const vis_geom_t *geom, const vis_snapshot_t *snap,
                       double *k);
 

@@ -3,7 +3,9 @@
  * (synth.h): a board bumped by a third of a cell is found and the geometry moved onto it
  * (empty, half-full and crowded boards); a large arm over most of the board is an
  * occluder, not a moved board; a board moved by cells is lost; the reading after a
- * refinement is the position. */
+ * refinement is the position. A board whose thin lines are faint (a far board in soft
+ * light) is told by its own line contrast (vis_track.h): its grid accepted and tracked,
+ * a grid a third of a cell off refused, a bump followed. */
 #include <stddef.h>
 #include <stdarg.h>
 #include <setjmp.h>
@@ -15,6 +17,7 @@
 
 #include "synth.h"
 #include "vision/vis.h"
+#include "vision/vis_track.h"
 
 /* A pseudo-random position: fill (0..6) sixths of the points hold a stone. */
 static void position(int S, unsigned seed, int fill, uint8_t *st)
@@ -227,6 +230,78 @@ static void test_occluded_not_moved(void **state)
     cvb_image_free(&img);
 }
 
+/* The empty synthetic board with its lines (and grain) faded to `keep` of their
+ * darkness toward the board's colour, and fresh noise of +-5. */
+static void faint_board(synth_t *sy, double keep, cvb_image_t *img)
+{
+    synth_defaults(sy, 960, 720, 19);
+    sy->noise = 0;
+    assert_int_equal(synth_render(sy, img), 0);
+    unsigned st = 5;
+    for (int y = 0; y < img->h; y++)
+        for (int x = 0; x < img->w; x++)
+            for (int c = 0; c < 3; c++) {
+                uint8_t *p = img->data + (size_t)y * img->stride + (size_t)x * 3 + c;
+                int v = (int)(sy->board[c] + (*p - sy->board[c]) * keep) +
+                        (int)(synth_rand(&st) % 11) - 5;
+                *p = (uint8_t)(v < 0 ? 0 : v > 255 ? 255 : v);
+            }
+}
+
+static void test_faint_lines(void **state)
+{
+    (void)state;
+    synth_t sy;
+    cvb_image_t img = { 0 };
+    faint_board(&sy, 0.12, &img);
+    vis_geom_t g, off, g2;
+    assert_int_equal(vis_geom_from_corners(sy.corners, 19, img.w, img.h, &g), 0);
+    double fit, fitk, k = 0, k2 = 0;
+    assert_int_equal(vis_grid_fit(&img, &g, &fit), 0);
+    assert_int_equal(vis_line_contrast(&img, &g, NULL, &k), 0);
+    assert_int_equal(vis_grid_fit_k(&img, &g, k, &fitk), 0);
+    print_message("faint lines: fit %.3f by the default test; line contrast k %.2f, fit %.3f\n",
+                  fit, k, fitk);
+    assert_true(fit < 0.2);                  /* the absolute test sees no grid ... */
+    assert_true(k > 0.3 && k < 0.8);
+    assert_true(fitk > 0.9);                 /* ... the board's own contrast does */
+    /* tracked at that contrast: not lost, every point read empty; by the default
+     * test it would be lost */
+    vis_snapshot_t s;
+    memset(&s, 0, sizeof s);
+    assert_int_equal(vis_track_k(&img, &g, NULL, k, &s), 0);
+    assert_int_equal(s.board_lost, 0);
+    int wrong = 0;
+    for (int p = 0; p < 361; p++)
+        wrong += s.occluded[p] || s.color[p] != VIS_EMPTY;
+    assert_int_equal(wrong, 0);
+    memset(&s, 0, sizeof s);
+    assert_int_equal(vis_track(&img, &g, NULL, &s), 0);
+    assert_int_equal(s.board_lost, 1);
+    /* a grid a third of a cell off across one family, or half a cell off in both: not
+     * this board's lines */
+    shifted(&g, 1.0 / 3, 0, &off);
+    assert_int_equal(vis_line_contrast(&img, &off, NULL, &k2), VIS_ENOBOARD);
+    assert_int_equal(vis_grid_fit_k(&img, &off, k, &fitk), 0);
+    assert_true(fitk < 0.6);
+    shifted(&g, 0.5, 0.5, &off);
+    assert_int_equal(vis_line_contrast(&img, &off, NULL, &k2), VIS_ENOBOARD);
+    /* the board bumped by a third of a cell: followed at that contrast */
+    shifted(&g, 1.0 / 3, -0.25, &g2);
+    memset(&s, 0, sizeof s);
+    assert_int_equal(vis_track_update_k(&img, &g2, NULL, k, &s), 0);
+    print_message("faint lines, bumped (+0.33, -0.25): lost %d refined %d shift (%+.3f, %+.3f)\n",
+                  s.board_lost, s.refined, s.shift_x, s.shift_y);
+    assert_int_equal(s.board_lost, 0);
+    assert_int_equal(s.refined, 1);
+    assert_true(corner_err(&g2, &g) < 0.1 * (img.w * 0.6) / 18);
+    /* bad arguments */
+    assert_int_equal(vis_line_contrast(NULL, &g, NULL, &k2), VIS_EINVAL);
+    assert_int_equal(vis_grid_fit_k(&img, &g, 0, &fitk), VIS_EINVAL);
+    assert_int_equal(vis_track_k(&img, &g, NULL, -1, &s), VIS_EINVAL);
+    cvb_image_free(&img);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -235,6 +310,7 @@ int main(void)
         cmocka_unit_test(test_bump_crowded),
         cmocka_unit_test(test_bump_needs_search),
         cmocka_unit_test(test_occluded_not_moved),
+        cmocka_unit_test(test_faint_lines),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
