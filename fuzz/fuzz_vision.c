@@ -6,10 +6,11 @@
  *         set at start-up) and, when at most 1024x1024, handed to vis_detect;
  *   odd:  a small raw image: width, height (8..135), channels (1 or 3), a size hint and
  *         four corners come from the next bytes, the pixels from the rest (repeated);
- *         then vis_detect, vis_classify and vis_track with the given corners.
+ *         then vis_detect, vis_classify and vis_track with the given corners, and the
+ *         board's own line contrast (vis_line_contrast) and tracking by it.
  * Checks (a violation traps): a status code is 0 or a VIS_E* code; on success the
  * snapshot's size is 2..25 (the hint when one was given), every colour is 0..2 and every
- * confidence in 0..1; the geometry's corners are finite.
+ * confidence in 0..1; the geometry's corners are finite; a line contrast is in (0, 1].
  */
 #include <math.h>
 #include <stddef.h>
@@ -19,6 +20,7 @@
 
 #include "vision/cv_bridge.h"
 #include "vision/vis.h"
+#include "vision/vis_track.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -124,8 +126,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         check_status(rc);
         if (rc == VIS_OK)
             check_snap(&s, csize);
-        double fit;
+        double fit, k = 0;
         check_status(vis_grid_fit(&img, &g, &fit));
+        rc = vis_line_contrast(&img, &g, NULL, &k);
+        check_status(rc);
+        if (rc == VIS_OK) {
+            if (!(k > 0 && k <= 1))
+                __builtin_trap();
+            check_status(vis_grid_fit_k(&img, &g, k, &fit));
+            rc = vis_track_k(&img, &g, NULL, k, &s);
+            check_status(rc);
+            if (rc == VIS_OK)
+                check_snap(&s, csize);
+        }
     }
     cvb_image_free(&img);
     return 0;
