@@ -380,3 +380,79 @@ int go_eyes_alive(const uint8_t *col, int size, uint8_t *dead)
     }
     return revived;
 }
+
+int go_eyes_nakade_seki(const uint8_t *col, int size, const uint8_t *alive, uint8_t *dead)
+{
+    eyes_ctx_t ctx, *e = &ctx;
+    int nst[GO_CELLS], nlib[GO_CELLS], marked = 0;
+    int16_t nb[GO_CELLS];     /* chain -> its one opponent neighbour chain; -1 none, -2 several */
+    uint8_t strongc[GO_CELLS], kill[GO_CELLS];
+    if (!col || !dead || size < GO_MIN_SIZE || size > GO_MAX_SIZE)
+        return GO_EINVAL;
+    for (int p = 0; p < GO_CELLS; p++)
+        e->b[p] = dead[p] && is_stone(col[p]) ? GO_EMPTY : col[p];
+    label(e, col, size);
+    memset(nst, 0, sizeof nst);
+    memset(nlib, 0, sizeof nlib);
+    memset(strongc, 0, sizeof strongc);
+    memset(kill, 0, sizeof kill);
+    for (int k = 0; k < e->nch; k++)
+        nb[k] = -1;
+    for (int y = 0; y < size; y++)
+        for (int x = 0; x < size; x++) {
+            int p = GO_PT(x, y), k = e->ch[p], seen[4], ns = 0;
+            if (k >= 0) {
+                nst[k]++;
+                strongc[k] |= alive && alive[p];
+                for (int d = 0; d < 4; d++) {
+                    int t = e->ch[p + dirs[d]];
+                    if (t < 0 || e->ccol[t] == e->ccol[k] || nb[k] == t)
+                        continue;
+                    nb[k] = (int16_t)(nb[k] == -1 ? t : -2);
+                }
+                continue;
+            }
+            if (e->reg[p] < 0)
+                continue;
+            for (int d = 0; d < 4; d++) {
+                int t = e->ch[p + dirs[d]], dup = 0;
+                if (t < 0)
+                    continue;
+                for (int i = 0; i < ns; i++)
+                    dup |= seen[i] == t;
+                if (!dup) {
+                    seen[ns++] = t;
+                    nlib[t]++;
+                }
+            }
+        }
+    /* chain i (inside) whose only opponent neighbour is g, every liberty of both shared
+     * and next to no other chain: a seki only as long as g cannot afford to capture i */
+    for (int i = 0; i < e->nch; i++) {
+        int g = nb[i], s = 0, other = 0;
+        if (g < 0 || strongc[g] || nlib[i] < 2 || nlib[i] != nlib[g]
+            || nst[i] + nlib[i] - 1 > GO_EYES_NAKADE)
+            continue;
+        for (int p = 0; p < GO_CELLS && !other; p++) {
+            int ti = 0, tg = 0, to = 0;
+            if (e->reg[p] < 0)
+                continue;
+            for (int d = 0; d < 4; d++) {
+                int t = e->ch[p + dirs[d]];
+                ti |= t == i;
+                tg |= t == g;
+                to |= t >= 0 && t != i && t != g;
+            }
+            s += ti && tg;
+            other |= (ti || tg) && to;
+        }
+        if (other || s != nlib[i])
+            continue;
+        kill[g] = 1;
+        marked++;
+    }
+    for (int p = 0; p < GO_CELLS; p++)
+        if (e->ch[p] >= 0 && kill[e->ch[p]])
+            dead[p] = 1;
+    return marked;
+}

@@ -74,4 +74,12 @@ int go_eyes_dead(const uint8_t *col, int size, const uint8_t *alive, uint8_t *de
  * Clears dead[] on those stones; returns the number of stones revived, or GO_EINVAL. */
 int go_eyes_alive(const uint8_t *col, int size, uint8_t *dead);
 
+/* A seki that is not one: chain i of one colour whose only opponent neighbour is chain
+ * g, the two sharing all their liberties (two or more, next to no other chain), g with no
+ * other liberty, eye or certainly alive stone (alive[]): g cannot fill a liberty, and the
+ * opponent throws in until g captures i; the eye space g then gets (i's stones and the
+ * liberties less one) is a nakade when it has GO_EYES_NAKADE points or fewer, so g is
+ * dead. Sets dead[] on g's stones; returns the number of chains marked, or GO_EINVAL. */
+int go_eyes_nakade_seki(const uint8_t *col, int size, const uint8_t *alive, uint8_t *dead);
+
 #endif

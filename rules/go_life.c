@@ -1386,6 +1386,9 @@ static void run_playouts(const uint8_t *wp, const uint8_t *w, int size, const go
 
 /* 1: eyeless groups enclosed by strong opponents are dead (go_eyes.h); 0: off, for
  * measuring what it brings. */
+#ifndef GO_LIFE_NAKADE_SEKI
+#define GO_LIFE_NAKADE_SEKI 1   /* 1: go_eyes_nakade_seki after the eye rules; 0: off */
+#endif
 #ifndef GO_LIFE_EYES
 #define GO_LIFE_EYES 1
 #endif
@@ -1563,6 +1566,15 @@ int go_life_propose(const go_board_t *b, const go_life_options_t *opt, go_life_r
             alive[p] = res->uc[p] == GO_UC_ALIVE || seki[p];
         memcpy(before, res->dead, sizeof before);
         if (go_eyes_dead(w, size, alive, res->dead) > 0)
+            add_new_groups(w, size, before, res);
+    }
+    /* a seki whose capture leaves a nakade (go_eyes_nakade_seki) */
+    if (GO_LIFE_NAKADE_SEKI) {
+        uint8_t alive[GO_CELLS], before[GO_CELLS];
+        for (int p = 0; p < GO_CELLS; p++)
+            alive[p] = res->uc[p] == GO_UC_ALIVE;
+        memcpy(before, res->dead, sizeof before);
+        if (go_eyes_nakade_seki(w, size, alive, res->dead) > 0)
             add_new_groups(w, size, before, res);
     }
     /* groups with two true eyes are alive, whatever the playouts said (go_eyes.h) */

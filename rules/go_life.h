@@ -29,9 +29,11 @@
  *    (capture, escape from atari, or a reply next to it) and stay out of regions that
  *    only the other colour reaches (closed territory). Each dead group carries a
  *    confidence in 0..1 (the share of playouts that agree).
- *    After the playouts, two rules on eyes (go_eyes.h): a group without an eye and
- *    without room for one, enclosed by strong opponents, is dead (confidence 1); a group
- *    called dead that has three true eyes, or two held by a compact group, is alive.
+ *    After the playouts, rules on eyes (go_eyes.h): a group without an eye (or with one
+ *    small enough for a nakade) and without room for one, enclosed by strong opponents,
+ *    is dead (confidence 1); so is a chain in a seki whose capture of the stones inside
+ *    leaves a nakade; a group called dead that has three true eyes, or two held by a
+ *    compact group, is alive.
  *    Bent four in the corner (Japanese rules, opt->ko_dead): a corner group that is not
  *    certainly alive, whose opponent can capture it by a short local reading in which the
  *    owner may pass but never take a ko back (the 1989 rules' confirmation: a ko is

@@ -184,6 +184,62 @@ XXXXXXXXX\n\
 X.X.X.X.X\n", GO_PT(2, 2)), 1);
 }
 
+/* A seki whose capture leaves a nakade (go_eyes_nakade_seki): Black's corner chain and
+ * White's two stones inside share their two liberties (a1, b3) and nothing else; White
+ * throws in at a1, Black captures three stones and White kills the straight three. */
+static void test_nakade_seki(void **state)
+{
+    const char *corner = "\
+.XO......\n\
+OXXO.....\n\
+O.XO.....\n\
+XXXOOO...\n\
+OXOO.....\n\
+.O.......\n\
+.........\n\
+.........\n\
+.........\n";
+    go_board_t b;
+    uint8_t dead[GO_CELLS];
+    (void)state;
+    memset(dead, 0, sizeof dead);
+    assert_int_equal(tb_load(&b, NULL, corner), 0);
+    assert_int_equal(go_eyes_nakade_seki(b.color, b.size, NULL, dead), 1);
+    assert_int_equal(dead[GO_PT(1, 0)], 1);
+    assert_int_equal(dead[GO_PT(1, 4)], 1);
+    assert_int_equal(dead[GO_PT(0, 1)], 0);   /* White's inside stones */
+    assert_int_equal(dead[GO_PT(3, 3)], 0);
+    /* three white stones inside: the capture after the throw-in leaves Black a straight
+     * four, two eyes: a true seki, left alone */
+    memset(dead, 0, sizeof dead);
+    assert_int_equal(tb_load(&b, NULL, "\
+.XO......\n\
+OXXO.....\n\
+OXXO.....\n\
+O.XO.....\n\
+XXXOOO...\n\
+OXOO.....\n\
+.O.......\n\
+.........\n\
+.........\n"), 0);
+    assert_int_equal(go_eyes_nakade_seki(b.color, b.size, NULL, dead), 0);
+    assert_int_equal(dead[GO_PT(1, 0)], 0);
+    /* Black with a third liberty outside (the wall broken at d5): left alone */
+    memset(dead, 0, sizeof dead);
+    assert_int_equal(tb_load(&b, NULL, "\
+.XO......\n\
+OXXO.....\n\
+O.XO.....\n\
+XXX.OO...\n\
+OXOO.....\n\
+.O.......\n\
+.........\n\
+.........\n\
+.........\n"), 0);
+    assert_int_equal(go_eyes_nakade_seki(b.color, b.size, NULL, dead), 0);
+    assert_int_equal(go_eyes_nakade_seki(NULL, 9, NULL, dead), GO_EINVAL);
+}
+
 /* All the black stones of text marked dead, then go_eyes_alive: is the stone at p back? */
 static int revived(const char *text, int p)
 {
@@ -257,6 +313,7 @@ int main(void)
         cmocka_unit_test(test_eyeless_not),
         cmocka_unit_test(test_two_eyes_alive),
         cmocka_unit_test(test_nakade_dead),
+        cmocka_unit_test(test_nakade_seki),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
