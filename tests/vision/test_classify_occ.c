@@ -3,7 +3,7 @@
  * without the check), pale skin lit brighter than the wood (read white without it), and
  * the shadow a white stone casts beside it on a board whose black stones are deep black
  * (read black without it), a pale finger over the board's edge (read white without it).
- * The stones around stay read. */
+ * The stones around stay read; and a grey white stone, as bright as the wood, is read. */
 #include <stddef.h>
 #include <stdarg.h>
 #include <setjmp.h>
@@ -173,6 +173,32 @@ static void test_edge_finger(void **state)
     cvb_image_free(&img);
 }
 
+/* A white stone a little darker than the wood around it (grey, in the dim part of an
+ * uneven light), hiding its cross: still a white stone; the empty points around it stay
+ * empty. */
+static void test_grey_white_stone(void **state)
+{
+    (void)state;
+    synth_t sy;
+    uint8_t stones[S * S];
+    cvb_image_t img = { 0 };
+    vis_geom_t g;
+    board(&sy, stones, &img, &g);
+    const uint8_t grey[3] = { 148, 150, 153 }; /* a little darker than the board */
+    paint_ellipse(&img, g.H, 12, 12, 0.46, 0.46, grey);
+    stones[12 * S + 12] = VIS_WHITE;
+    vis_snapshot_t s;
+    memset(&s, 0, sizeof s);
+    assert_int_equal(vis_classify(&img, &g, NULL, &s), 0);
+    assert_stones_read(&s, stones);
+    for (int k = 0; k < S * S; k++)
+        if (stones[k] == VIS_EMPTY) {
+            assert_int_equal(s.color[k], VIS_EMPTY);
+            assert_int_equal(s.occluded[k], 0);
+        }
+    cvb_image_free(&img);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -180,6 +206,7 @@ int main(void)
         cmocka_unit_test(test_pale_skin),
         cmocka_unit_test(test_white_stone_shadow),
         cmocka_unit_test(test_edge_finger),
+        cmocka_unit_test(test_grey_white_stone),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
