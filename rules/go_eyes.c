@@ -132,7 +132,7 @@ static void join(eyes_ctx_t *e, int size, int by_liberty)
 
 /* A true eye of colour c: a region only c reaches; a single point is false when the
  * opponent holds enough of its diagonal points (two in the open, one on the edge). */
-static int true_eye(const eyes_ctx_t *e, int size, int r, uint8_t c)
+static int true_eye(const eyes_ctx_t *e, int size, int r, uint8_t c, int half)
 {
     static const int diags[4] = { GO_STRIDE + 1, GO_STRIDE - 1, -GO_STRIDE + 1, -GO_STRIDE - 1 };
     int pt = -1, n = 0, opp = 0, off = 0;
@@ -145,11 +145,19 @@ static int true_eye(const eyes_ctx_t *e, int size, int r, uint8_t c)
     if (n != 1)
         return 1;
     for (int d = 0; d < 4; d++) {
-        uint8_t v = e->b[pt + diags[d]];
-        opp += v == GO_OTHER(c);
+        int q = pt + diags[d];
+        uint8_t v = e->b[q];
+        opp += 2 * (v == GO_OTHER(c));
         off += v == GO_OFF;
+        if (half && v == GO_EMPTY) {
+            /* an empty diagonal point next to an opponent stone: the opponent may take it */
+            int nearopp = 0;
+            for (int k = 0; k < 4; k++)
+                nearopp |= e->b[q + dirs[k]] == GO_OTHER(c);
+            opp += nearopp;
+        }
     }
-    return opp < (off ? 1 : 2);
+    return opp < (off ? 2 : 4);
 }
 
 /* Per group: eyes (true eyes: regions only its colour reaches, not false), liberties (empty points next to
@@ -162,7 +170,7 @@ static void measure(eyes_ctx_t *e, int size, const uint8_t *alive)
     memset(e->open, 0, sizeof e->open);
     memset(e->alive, 0, sizeof e->alive);
     for (int r = 0; r < e->nreg; r++)
-        if (e->rrep[r] >= 0 && true_eye(e, size, r, e->ccol[e->rrep[r]]))
+        if (e->rrep[r] >= 0 && true_eye(e, size, r, e->ccol[e->rrep[r]], GO_EYES_HALF_DIAG))
             e->eyes[find(e, e->rrep[r])]++;
     for (int y = 0; y < size; y++)
         for (int x = 0; x < size; x++) {
@@ -329,7 +337,7 @@ int go_eyes_dead(const uint8_t *col, int size, const uint8_t *alive, uint8_t *de
                 continue;
             if (e->eyes[g] && (e->eyes[g] > 1 || bigeye[g]))
                 continue;
-            if (e->open[g] && open_room(e, g) >= GO_EYES_ROOM)
+            if (e->open[g] && open_room(e, g) >= (e->eyes[g] ? GO_EYES_ROOM1 : GO_EYES_ROOM))
                 continue;
             if (enclosed(e, g, k)) {
                 e->kill[g] = 1;
@@ -360,7 +368,7 @@ int go_eyes_alive(const uint8_t *col, int size, uint8_t *dead)
         memset(e->kill, 0, sizeof e->kill);
         memset(nchains, 0, sizeof nchains);
         for (int r = 0; r < e->nreg; r++)
-            if (e->rrep[r] >= 0 && e->ccol[e->rrep[r]] == c && true_eye(e, size, r, c))
+            if (e->rrep[r] >= 0 && e->ccol[e->rrep[r]] == c && true_eye(e, size, r, c, 0))
                 e->eyes[find(e, e->rrep[r])]++;
         for (int k = 0; k < e->nch; k++)
             nchains[find(e, k)]++;

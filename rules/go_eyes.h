@@ -17,8 +17,12 @@
  *
  * A group whose only eye is small enough to be killed from inside (GO_EYES_NAKADE points
  * or fewer: one point, two, a straight or bent three; and with GO_EYES_NAKADE_BULKY a
- * square four or a bulky five: a 2x2 block within a 2x3 box) is judged the same way: with no second eye to make, the eye only adds its
- * liberties (counted among the group's), and strong opponents win any race against it.
+ * square four or a bulky five: a 2x2 block within a 2x3 box) is judged the same way
+ * (with GO_EYES_ROOM1 points of room in an open border needed for a second eye): with no
+ * second eye to make, the eye only adds its liberties (counted among the group's), and
+ * strong opponents win any race against it. Here a single-point eye is false also when
+ * empty diagonal points next to opponent stones (half an opponent's each,
+ * GO_EYES_HALF_DIAG) make up for the opponent's stones.
  *
  * Only groups of GO_EYES_MIN_LIBS liberties or more are judged: chains shorter of
  * liberties are the tactical reader's (go_read.h), which sees captures and escapes this
@@ -52,6 +56,15 @@
 #define GO_EYES_NAKADE_BULKY 1  /* 1: a square four or bulky five eye is killable too
                                  * (tygem: 4702 -> 4703 winners; a pyramid four or
                                  * crossed five as well: no change, left out) */
+#endif
+#ifndef GO_EYES_HALF_DIAG
+#define GO_EYES_HALF_DIAG 1  /* go_eyes_dead: an empty diagonal point next to an opponent
+                              * stone counts half an opponent's in the false-eye test
+                              * (tygem: winners +1, none lost) */
+#endif
+#ifndef GO_EYES_ROOM1
+#define GO_EYES_ROOM1 6      /* room a one-eyed (nakade) group needs in an open border (tygem:
+                              * 3 -> 4705 winners; 6, 9 or any -> 4706) */
 #endif
 #ifndef GO_EYES_MIN_LIBS
 #define GO_EYES_MIN_LIBS 4   /* groups with fewer liberties are left to the reader */

@@ -184,6 +184,39 @@ XXXXXXXXX\n\
 X.X.X.X.X\n", GO_PT(2, 2)), 1);
 }
 
+/* Eyes of the eyeless-group rule (go_eyes_dead) counted strictly: a single-point eye with
+ * an empty diagonal point next to an opponent stone counts that point half an opponent's
+ * (GO_EYES_HALF_DIAG); a one-eyed group needs GO_EYES_ROOM1 points of room in an open
+ * border (an eyeless one GO_EYES_ROOM). */
+static void test_strict_eyes(void **state)
+{
+    (void)state;
+    /* d5: Black's e4 and the empty c6, c4 (next to Black's b6, b4) on its diagonals: a
+     * false eye; f5 the one true eye, one point: a nakade, dead */
+    assert_int_equal(eyes_on("\
+.X.X.X.X.\n\
+XXXXXXXXX\n\
+XXXXXXXXX\n\
+XX.OOOOXX\n\
+XXO.O.OXX\n\
+XX.OXOOXX\n\
+XXXXXXXXX\n\
+.X.X.X.X.\n\
+XXXXXXXXX\n", GO_PT(3, 3)), GO_EYES_HALF_DIAG);
+    /* one eye (g5) and four points of room in the open border: not enough for a second
+     * eye */
+    assert_int_equal(eyes_on("\
+.X.X.X.X.\n\
+XXXXXXXXX\n\
+X.......X\n\
+X.....OOX\n\
+X....O.OX\n\
+X.....OOX\n\
+X.......X\n\
+XXXXXXXXX\n\
+X.X.X.X.X\n", GO_PT(6, 3)), GO_EYES_ROOM1 > 4);
+}
+
 /* A seki whose capture leaves a nakade (go_eyes_nakade_seki): Black's corner chain and
  * White's two stones inside share their two liberties (a1, b3) and nothing else; White
  * throws in at a1, Black captures three stones and White kills the straight three. */
@@ -314,6 +347,7 @@ int main(void)
         cmocka_unit_test(test_two_eyes_alive),
         cmocka_unit_test(test_nakade_dead),
         cmocka_unit_test(test_nakade_seki),
+        cmocka_unit_test(test_strict_eyes),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
