@@ -513,9 +513,9 @@ int vis_classify_ex(const cvb_image_t *img, const vis_geom_t *geom, const vis_co
                 float m2 = ((float)cfg->white_rel - rel) / 0.05f;
                 s.conf[idx] = clampf(0.5f + 0.5f * (m1 < m2 ? m1 : m2), 0.3f, 1);
                 /* a white stone in the dim part of an uneven light, no brighter than
-                 * the wood around it: grey (under 0.4 of the board's saturation), hiding
+                 * the wood around it: grey (under half the board's saturation), hiding
                  * its cross, its cells all plain board (a pale sleeve covers them too) */
-                if (hidden >= 3 && rel > 0.7f && bs > 0.15f && p.s < 0.4f * bs &&
+                if (hidden >= 3 && rel > 0.7f && bs > 0.15f && p.s < 0.5f * bs &&
                     cmax < 0.05f && nsim == 0 && cchroma > 0.03f) {
                     s.color[idx] = VIS_WHITE;
                     s.conf[idx] = 0.5f;
