@@ -25,6 +25,7 @@ typedef struct eyes_ctx {
     /* per group (indexed by the root chain id) */
     int eyes[GO_CELLS], libs[GO_CELLS];
     uint8_t open[GO_CELLS], alive[GO_CELLS], kill[GO_CELLS], judged[GO_CELLS];
+    uint8_t big[GO_CELLS];    /* per group: an eye too big to be killed from inside */
     int nreg, nch;
 } eyes_ctx_t;
 
@@ -244,7 +245,8 @@ static int open_room(eyes_ctx_t *e, int g)
 /* Is opponent group h strong against the eyeless group g? */
 static int strong(const eyes_ctx_t *e, int h, int g)
 {
-    return e->alive[h] || e->eyes[h] >= 2 || e->libs[h] >= e->libs[g] + GO_EYES_AHEAD;
+    return e->alive[h] || e->eyes[h] >= 2 || e->libs[h] >= e->libs[g] + GO_EYES_AHEAD
+           || (GO_EYES_BIG_BEATS_SMALL && e->eyes[h] >= 1 && e->big[h] && !e->big[g]);
 }
 
 /* Judge the eyeless group g (its chain k): every opponent group touching it or sharing a
@@ -280,7 +282,6 @@ int go_eyes_dead(const uint8_t *col, int size, const uint8_t *alive, uint8_t *de
 {
     eyes_ctx_t ctx, *e = &ctx;
     int marked = 0;
-    uint8_t bigeye[GO_CELLS];
     if (!col || !dead || size < GO_MIN_SIZE || size > GO_MAX_SIZE)
         return GO_EINVAL;
     for (int p = 0; p < GO_CELLS; p++)
@@ -293,7 +294,7 @@ int go_eyes_dead(const uint8_t *col, int size, const uint8_t *alive, uint8_t *de
         uint8_t rblock[GO_CELLS];
         memset(rsz, 0, sizeof rsz);
         memset(rblock, 0, sizeof rblock);
-        memset(bigeye, 0, sizeof bigeye);
+        memset(e->big, 0, sizeof e->big);
         for (int r = 0; r < e->nreg; r++) {
             x0[r] = y0[r] = INT16_MAX;
             x1[r] = y1[r] = -1;
@@ -318,7 +319,7 @@ int go_eyes_dead(const uint8_t *col, int size, const uint8_t *alive, uint8_t *de
                 int kill = rsz[r] <= GO_EYES_NAKADE
                            || (GO_EYES_NAKADE_BULKY && rsz[r] <= 5 && rblock[r] && box <= 6);
                 if (!kill)
-                    bigeye[find(e, e->rrep[r])] = 1;
+                    e->big[find(e, e->rrep[r])] = 1;
             }
     }
     memset(e->judged, 0, sizeof e->judged);
@@ -335,7 +336,7 @@ int go_eyes_dead(const uint8_t *col, int size, const uint8_t *alive, uint8_t *de
             e->judged[g] = 1;
             if (e->alive[g] || e->libs[g] < GO_EYES_MIN_LIBS)
                 continue;
-            if (e->eyes[g] && (e->eyes[g] > 1 || bigeye[g]))
+            if (e->eyes[g] && (e->eyes[g] > 1 || e->big[g]))
                 continue;
             if (e->open[g] && open_room(e, g) >= (e->eyes[g] ? GO_EYES_ROOM1 : GO_EYES_ROOM))
                 continue;

@@ -11,9 +11,10 @@
  * any opponent stone, the open-border estimate's rule in go_score.h), lives only in seki
  * or by winning a race. Neither is possible
  * when every opponent group next to it (touching it, or sharing a liberty with it) is
- * strong: certainly alive, or two eyes, or GO_EYES_AHEAD liberties more than it (a group
- * without an eye must fill the shared liberties itself, so it never reaches seki against
- * such a group). Such a group is dead.
+ * strong: certainly alive, or two eyes, or GO_EYES_AHEAD liberties more than it, or
+ * (GO_EYES_BIG_BEATS_SMALL) an eye too big to be killed from inside when it has none (a
+ * group without an eye must fill the shared liberties itself, so it never reaches seki
+ * against such a group). Such a group is dead.
  *
  * A group whose only eye is small enough to be killed from inside (GO_EYES_NAKADE points
  * or fewer: one point, two, a straight or bent three; and with GO_EYES_NAKADE_BULKY a
@@ -65,6 +66,11 @@
 #ifndef GO_EYES_ROOM1
 #define GO_EYES_ROOM1 6      /* room a one-eyed (nakade) group needs in an open border (tygem:
                               * 3 -> 4705 winners; 6, 9 or any -> 4706) */
+#endif
+#ifndef GO_EYES_BIG_BEATS_SMALL
+#define GO_EYES_BIG_BEATS_SMALL 1  /* 1: an opponent group with an eye too big to kill from
+                                   * inside is strong against one without (tygem: winners
+                                   * +1, none lost; also requiring as many liberties: +0) */
 #endif
 #ifndef GO_EYES_MIN_LIBS
 #define GO_EYES_MIN_LIBS 4   /* groups with fewer liberties are left to the reader */

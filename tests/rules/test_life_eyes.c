@@ -217,6 +217,27 @@ XXXXXXXXX\n\
 X.X.X.X.X\n", GO_PT(6, 3)), GO_EYES_ROOM1 > 4);
 }
 
+/* Black's wall (no eye, five liberties shared with White's top group, which has eyes)
+ * against White's bottom group with one big eye (seven points, seven liberties: not
+ * GO_EYES_AHEAD more than Black's): the big eye wins the race (GO_EYES_BIG_BEATS_SMALL),
+ * Black is dead. */
+static void test_big_eye_strong(void **state)
+{
+    const char *text = "\
+OOOOOOOOO\n\
+O.O.O.O.O\n\
+OOOOOOOOO\n\
+XX.....XX\n\
+XXXXXXXXX\n\
+XXXOOOXXX\n\
+OOOO.OOOO\n\
+O......OO\n\
+OOOOOOOOO\n";
+    (void)state;
+    assert_int_equal(eyes_on(text, GO_PT(0, 3)), GO_EYES_BIG_BEATS_SMALL);
+    assert_int_equal(eyes_on(text, GO_PT(4, 5)), 0);   /* White's big-eyed group */
+}
+
 /* A seki whose capture leaves a nakade (go_eyes_nakade_seki): Black's corner chain and
  * White's two stones inside share their two liberties (a1, b3) and nothing else; White
  * throws in at a1, Black captures three stones and White kills the straight three. */
@@ -348,6 +369,7 @@ int main(void)
         cmocka_unit_test(test_nakade_dead),
         cmocka_unit_test(test_nakade_seki),
         cmocka_unit_test(test_strict_eyes),
+        cmocka_unit_test(test_big_eye_strong),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
