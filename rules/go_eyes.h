@@ -47,7 +47,9 @@
 #define GO_EYES_TWO_CHAINS 3  /* go_eyes_alive: two eyes suffice to a group of this many chains */
 #endif
 #ifndef GO_EYES_ROOM
-#define GO_EYES_ROOM 3       /* open-border points nearer to a group that may make its eye */
+#define GO_EYES_ROOM 14      /* open-border points nearer to a group that may make its eye
+                              * (tygem: 3 or 5 -> 4707 winners, 9 -> 4709, 14 or more up
+                              * to never -> 4710, none lost; 14 keeps wide open borders) */
 #endif
 #ifndef GO_EYES_NAKADE
 #define GO_EYES_NAKADE 3     /* a lone eye of this many points or fewer: killable (nakade);
@@ -64,8 +66,8 @@
                               * (tygem: winners +1, none lost) */
 #endif
 #ifndef GO_EYES_ROOM1
-#define GO_EYES_ROOM1 6      /* room a one-eyed (nakade) group needs in an open border (tygem:
-                              * 3 -> 4705 winners; 6, 9 or any -> 4706) */
+#define GO_EYES_ROOM1 14     /* room a one-eyed (nakade) group needs in an open border
+                              * (with GO_EYES_ROOM 3: 3 -> 4705 winners, 6 or more -> 4706) */
 #endif
 #ifndef GO_EYES_BIG_BEATS_SMALL
 #define GO_EYES_BIG_BEATS_SMALL 1  /* 1: an opponent group with an eye too big to kill from

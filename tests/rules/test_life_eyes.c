@@ -90,9 +90,21 @@ XXXXXXXXX\n\
 .X.X.X.X.\n\
 XXXXXXXXX\n\
 X.X.X.X.X\n", GO_PT(2, 2)), 0);
-    /* an open border: the space is wide enough for a point next to no stone (c5), and
-     * some of it (f5, g6, g4...) is nearer to the white stones than to Black's: room to
-     * make an eye */
+    /* an open border: the space is wide enough for a point next to no stone, and the
+     * right side and the bottom (21 points) are nearer to the white stones than to
+     * Black's: room to make an eye */
+    assert_int_equal(eyes_on("\
+.X.X.X.X.\n\
+XXXXXXXXX\n\
+X........\n\
+X........\n\
+X.....OO.\n\
+X........\n\
+X........\n\
+X........\n\
+X........\n", GO_PT(7, 4)), GO_EYES_ROOM > 21);
+    /* the same stones in a closed box: four points of room only, less than GO_EYES_ROOM:
+     * dead */
     assert_int_equal(eyes_on("\
 .X.X.X.X.\n\
 XXXXXXXXX\n\
@@ -102,7 +114,7 @@ X.....OOX\n\
 X.......X\n\
 X.......X\n\
 XXXXXXXXX\n\
-X.X.X.X.X\n", GO_PT(7, 4)), 0);
+X.X.X.X.X\n", GO_PT(7, 4)), GO_EYES_ROOM > 4);
     /* two liberties only: left to the reader */
     assert_int_equal(eyes_on("\
 .X.X.X.X.\n\
