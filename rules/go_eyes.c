@@ -338,7 +338,7 @@ int go_eyes_dead(const uint8_t *col, int size, const uint8_t *alive, uint8_t *de
                 continue;
             if (e->eyes[g] && (e->eyes[g] > 1 || e->big[g]))
                 continue;
-            if (e->open[g] && open_room(e, g) >= (e->eyes[g] ? GO_EYES_ROOM1 : GO_EYES_ROOM))
+            if (e->open[g] && open_room(e, g) >= GO_EYES_ROOM)
                 continue;
             if (enclosed(e, g, k)) {
                 e->kill[g] = 1;

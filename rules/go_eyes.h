@@ -19,7 +19,7 @@
  * A group whose only eye is small enough to be killed from inside (GO_EYES_NAKADE points
  * or fewer: one point, two, a straight or bent three; and with GO_EYES_NAKADE_BULKY a
  * square four or a bulky five: a 2x2 block within a 2x3 box) is judged the same way
- * (with GO_EYES_ROOM1 points of room in an open border needed for a second eye): with no
+ * (GO_EYES_ROOM points of room in an open border for a second eye, as above): with no
  * second eye to make, the eye only adds its liberties (counted among the group's), and
  * strong opponents win any race against it. Here a single-point eye is false also when
  * empty diagonal points next to opponent stones (half an opponent's each,
@@ -49,7 +49,8 @@
 #ifndef GO_EYES_ROOM
 #define GO_EYES_ROOM 14      /* open-border points nearer to a group that may make its eye
                               * (tygem: 3 or 5 -> 4707 winners, 9 -> 4709, 14 or more up
-                              * to never -> 4710, none lost; 14 keeps wide open borders) */
+                              * to never -> 4710, none lost; 14 keeps wide open borders);
+                              * the same for one-eyed groups */
 #endif
 #ifndef GO_EYES_NAKADE
 #define GO_EYES_NAKADE 3     /* a lone eye of this many points or fewer: killable (nakade);
@@ -64,10 +65,6 @@
 #define GO_EYES_HALF_DIAG 1  /* go_eyes_dead: an empty diagonal point next to an opponent
                               * stone counts half an opponent's in the false-eye test
                               * (tygem: winners +1, none lost) */
-#endif
-#ifndef GO_EYES_ROOM1
-#define GO_EYES_ROOM1 14     /* room a one-eyed (nakade) group needs in an open border
-                              * (with GO_EYES_ROOM 3: 3 -> 4705 winners, 6 or more -> 4706) */
 #endif
 #ifndef GO_EYES_BIG_BEATS_SMALL
 #define GO_EYES_BIG_BEATS_SMALL 1  /* 1: an opponent group with an eye too big to kill from

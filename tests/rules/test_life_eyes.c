@@ -198,8 +198,8 @@ X.X.X.X.X\n", GO_PT(2, 2)), 1);
 
 /* Eyes of the eyeless-group rule (go_eyes_dead) counted strictly: a single-point eye with
  * an empty diagonal point next to an opponent stone counts that point half an opponent's
- * (GO_EYES_HALF_DIAG); a one-eyed group needs GO_EYES_ROOM1 points of room in an open
- * border (an eyeless one GO_EYES_ROOM). */
+ * (GO_EYES_HALF_DIAG); a one-eyed group needs GO_EYES_ROOM points of room in an open
+ * border, as an eyeless one. */
 static void test_strict_eyes(void **state)
 {
     (void)state;
@@ -226,7 +226,7 @@ X....O.OX\n\
 X.....OOX\n\
 X.......X\n\
 XXXXXXXXX\n\
-X.X.X.X.X\n", GO_PT(6, 3)), GO_EYES_ROOM1 > 4);
+X.X.X.X.X\n", GO_PT(6, 3)), GO_EYES_ROOM > 4);
 }
 
 /* Black's wall (no eye, five liberties shared with White's top group, which has eyes)
