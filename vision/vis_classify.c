@@ -475,6 +475,9 @@ int vis_classify_ex(const cvb_image_t *img, const vis_geom_t *geom, const vis_co
                        (rel > 1.04f && hidden >= 2 && hidden == possible &&
                         p.s < 0.95f * bs) ||
                        (rel > 1.075f && hidden >= 2 && p.s < (float)cfg->white_sat * bs) ||
+                       /* a white stone only a little brighter than the wood but far
+                        * greyer (a fifth to a third of its saturation), hiding the cross */
+                       (rel > 1.02f && hidden >= 2 && p.s < 0.5f * bs) ||
                        (rel > 1.03f && possible >= 3 && hidden == possible)) {
                 /* white: brighter than the board and hiding the grid cross */
                 s.color[idx] = VIS_WHITE;
