@@ -249,25 +249,76 @@ static int strong(const eyes_ctx_t *e, int h, int g)
            || (GO_EYES_BIG_BEATS_SMALL && e->eyes[h] >= 1 && e->big[h] && !e->big[g]);
 }
 
+/* Is opponent group h (no eye) a square four inside the eyeless group g: every stone next
+ * to it is g's, every liberty of it next to no chain but g's and h's, and its stones a 2x2
+ * block? Capturing it leaves g a square-four eye, killed by one stone inside, so it
+ * does not make g any less enclosed (larger shapes inside, a bulky five or more, the
+ * players leave as seki: they lost games). */
+static int inner_square(eyes_ctx_t *e, int h, int g)
+{
+    int n = 0, block = 0;
+    if (e->eyes[h])
+        return 0;
+    for (int q = 0; q < GO_CELLS; q++) {
+        if (e->ch[q] < 0 || find(e, e->ch[q]) != h)
+            continue;
+        n++;
+        if (e->ch[q + 1] >= 0 && e->ch[q + GO_STRIDE] >= 0 && e->ch[q + GO_STRIDE + 1] >= 0
+            && find(e, e->ch[q + 1]) == h
+            && find(e, e->ch[q + GO_STRIDE]) == h
+            && find(e, e->ch[q + GO_STRIDE + 1]) == h)
+            block = 1;
+        for (int d = 0; d < 4; d++) {
+            int t = q + dirs[d], kt = e->ch[t];
+            if (kt >= 0) {
+                int gt = find(e, kt);
+                if (gt != h && gt != g)
+                    return 0;
+            } else if (e->reg[t] >= 0) {
+                for (int d2 = 0; d2 < 4; d2++) {
+                    int u = e->ch[t + dirs[d2]];
+                    int gu = u >= 0 ? find(e, u) : -1;
+                    if (gu >= 0 && gu != h && gu != g)
+                        return 0;
+                }
+            }
+        }
+    }
+    return n == 4 && block;
+}
+
+/* Is opponent group h, next to the eyeless group g, no threat to it: strong around it, or
+ * (GO_EYES_INNER) the one square four inside it (*inner: that group, -1 before; a second
+ * one would leave g two eyes)? */
+static int no_threat(eyes_ctx_t *e, int h, int g, int *inner)
+{
+    if (strong(e, h, g))
+        return 1;
+    if (!GO_EYES_INNER || e->eyes[g] || (*inner >= 0 && *inner != h) || !inner_square(e, h, g))
+        return 0;
+    *inner = h;
+    return 1;
+}
+
 /* Judge the eyeless group g (its chain k): every opponent group touching it or sharing a
- * liberty with it is strong, and there is at least one. */
+ * liberty with it is strong (or a square four inside it), and there is at least one. */
 static int enclosed(eyes_ctx_t *e, int g, int k)
 {
-    int around = 0;
+    int around = 0, inner = -1;
     for (int q = 0; q < GO_CELLS; q++) {
         if (e->ch[q] < 0 || find(e, e->ch[q]) != g)
             continue;
         for (int d = 0; d < 4; d++) {
             int t = q + dirs[d], kt = e->ch[t];
             if (kt >= 0 && e->ccol[kt] != e->ccol[k]) {
-                if (!strong(e, find(e, kt), g))
+                if (!no_threat(e, find(e, kt), g, &inner))
                     return 0;
                 around++;
             } else if (e->reg[t] >= 0) {
                 for (int d2 = 0; d2 < 4; d2++) {
                     int u = e->ch[t + dirs[d2]];
                     if (u >= 0 && e->ccol[u] != e->ccol[k]) {
-                        if (!strong(e, find(e, u), g))
+                        if (!no_threat(e, find(e, u), g, &inner))
                             return 0;
                         around++;
                     }

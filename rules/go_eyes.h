@@ -61,6 +61,11 @@
                                  * (tygem: 4702 -> 4703 winners; a pyramid four or
                                  * crossed five as well: no change, left out) */
 #endif
+#ifndef GO_EYES_INNER
+#define GO_EYES_INNER 1  /* go_eyes_dead: an opponent square four (2x2 chain) inside an eyeless
+                          * group, whose capture leaves a dead eye, does not keep it from dying */
+#endif
+
 #ifndef GO_EYES_HALF_DIAG
 #define GO_EYES_HALF_DIAG 1  /* go_eyes_dead: an empty diagonal point next to an opponent
                               * stone counts half an opponent's in the false-eye test

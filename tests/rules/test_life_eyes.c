@@ -250,6 +250,40 @@ OOOOOOOOO\n";
     assert_int_equal(eyes_on(text, GO_PT(4, 5)), 0);   /* White's big-eyed group */
 }
 
+/* An opponent square four inside an eyeless group (GO_EYES_INNER): White's 2x2 in the
+ * corner shares its two liberties (a9, d9) with Black's group and touches nothing else;
+ * capturing it leaves Black a square-four eye, so Black's group, enclosed by White's
+ * two-eyed group, is dead. The square itself (two liberties) is left to the reader. */
+static void test_inner_square(void **state)
+{
+    const char *text = "\
+.OO.X.O.O\n\
+XOOXXOOOO\n\
+XXXX.O...\n\
+OOOOOO...\n\
+.........\n\
+.........\n\
+.........\n\
+.........\n\
+.........\n";
+    (void)state;
+    assert_int_equal(eyes_on(text, GO_PT(4, 0)), GO_EYES_INNER);
+    assert_int_equal(eyes_on(text, GO_PT(0, 2)), GO_EYES_INNER);
+    assert_int_equal(eyes_on(text, GO_PT(1, 0)), 0);   /* the square */
+    assert_int_equal(eyes_on(text, GO_PT(5, 3)), 0);   /* White's wall */
+    /* a straight three inside instead: capturing it is no square four, no call here */
+    assert_int_equal(eyes_on("\
+.OOO.X.O.\n\
+XXXXXXOOO\n\
+.....XO..\n\
+OOOOOOO..\n\
+.........\n\
+.........\n\
+.........\n\
+.........\n\
+.........\n", GO_PT(0, 1)), 0);
+}
+
 /* A seki whose capture leaves a nakade (go_eyes_nakade_seki): Black's corner chain and
  * White's two stones inside share their two liberties (a1, b3) and nothing else; White
  * throws in at a1, Black captures three stones and White kills the straight three. */
@@ -382,6 +416,7 @@ int main(void)
         cmocka_unit_test(test_nakade_seki),
         cmocka_unit_test(test_strict_eyes),
         cmocka_unit_test(test_big_eye_strong),
+        cmocka_unit_test(test_inner_square),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
