@@ -249,20 +249,31 @@ static int strong(const eyes_ctx_t *e, int h, int g)
            || (GO_EYES_BIG_BEATS_SMALL && e->eyes[h] >= 1 && e->big[h] && !e->big[g]);
 }
 
-/* Is opponent group h (no eye) a square four inside the eyeless group g: every stone next
- * to it is g's, every liberty of it next to no chain but g's and h's, and its stones a 2x2
- * block? Capturing it leaves g a square-four eye, killed by one stone inside, so it
- * does not make g any less enclosed (larger shapes inside, a bulky five or more, the
- * players leave as seki: they lost games). */
+/* Is opponent group h (no eye) a square four or bulky five inside the eyeless group g:
+ * every stone next to it is g's, every liberty of it next to no chain but g's and h's, its
+ * stones a 2x2 block within a 2x3 box, and g with more liberties of its own than h has
+ * (g captures h before the opponent can fill g's outside liberties down to a seki)?
+ * Capturing it leaves g a square-four or bulky-five eye, killed by one stone inside, so
+ * it does not make g any less enclosed. (Threes inside, or no liberty ahead, lost games:
+ * the players leave those as seki.) */
 static int inner_square(eyes_ctx_t *e, int h, int g)
 {
-    int n = 0, block = 0;
+    int n = 0, block = 0, hl = 0, x0 = INT16_MAX, x1 = -1, y0 = INT16_MAX, y1 = -1;
+    uint8_t lib[GO_CELLS];
+    memset(lib, 0, sizeof lib);
     if (e->eyes[h])
         return 0;
     for (int q = 0; q < GO_CELLS; q++) {
         if (e->ch[q] < 0 || find(e, e->ch[q]) != h)
             continue;
         n++;
+        {
+            int x = q % GO_STRIDE, y = q / GO_STRIDE;
+            x0 = x < x0 ? x : x0;
+            x1 = x > x1 ? x : x1;
+            y0 = y < y0 ? y : y0;
+            y1 = y > y1 ? y : y1;
+        }
         if (e->ch[q + 1] >= 0 && e->ch[q + GO_STRIDE] >= 0 && e->ch[q + GO_STRIDE + 1] >= 0
             && find(e, e->ch[q + 1]) == h
             && find(e, e->ch[q + GO_STRIDE]) == h
@@ -275,6 +286,8 @@ static int inner_square(eyes_ctx_t *e, int h, int g)
                 if (gt != h && gt != g)
                     return 0;
             } else if (e->reg[t] >= 0) {
+                hl += !lib[t];
+                lib[t] = 1;
                 for (int d2 = 0; d2 < 4; d2++) {
                     int u = e->ch[t + dirs[d2]];
                     int gu = u >= 0 ? find(e, u) : -1;
@@ -284,11 +297,11 @@ static int inner_square(eyes_ctx_t *e, int h, int g)
             }
         }
     }
-    return n == 4 && block;
+    return block && n <= 5 && (x1 - x0 + 1) * (y1 - y0 + 1) <= 6 && e->libs[g] - hl > hl;
 }
 
 /* Is opponent group h, next to the eyeless group g, no threat to it: strong around it, or
- * (GO_EYES_INNER) the one square four inside it (*inner: that group, -1 before; a second
+ * (GO_EYES_INNER) the one square four or bulky five inside it (*inner: that group, -1 before; a second
  * one would leave g two eyes)? */
 static int no_threat(eyes_ctx_t *e, int h, int g, int *inner)
 {
@@ -301,7 +314,7 @@ static int no_threat(eyes_ctx_t *e, int h, int g, int *inner)
 }
 
 /* Judge the eyeless group g (its chain k): every opponent group touching it or sharing a
- * liberty with it is strong (or a square four inside it), and there is at least one. */
+ * liberty with it is strong (or a square four or bulky five inside it), and there is at least one. */
 static int enclosed(eyes_ctx_t *e, int g, int k)
 {
     int around = 0, inner = -1;

@@ -252,15 +252,16 @@ OOOOOOOOO\n";
 
 /* An opponent square four inside an eyeless group (GO_EYES_INNER): White's 2x2 in the
  * corner shares its two liberties (a9, d9) with Black's group and touches nothing else;
- * capturing it leaves Black a square-four eye, so Black's group, enclosed by White's
- * two-eyed group, is dead. The square itself (two liberties) is left to the reader. */
+ * Black has three liberties of its own (f9, f8, e7), more than the square's two, so it
+ * captures and is left a square-four eye: Black's group, enclosed by White's two-eyed
+ * group, is dead. The square itself (two liberties) is left to the reader. */
 static void test_inner_square(void **state)
 {
     const char *text = "\
 .OO.X.O.O\n\
-XOOXXOOOO\n\
-XXXX.O...\n\
-OOOOOO...\n\
+XOOXX.OOO\n\
+XXXX..O..\n\
+OOOOOOO..\n\
 .........\n\
 .........\n\
 .........\n\
@@ -271,6 +272,18 @@ OOOOOO...\n\
     assert_int_equal(eyes_on(text, GO_PT(0, 2)), GO_EYES_INNER);
     assert_int_equal(eyes_on(text, GO_PT(1, 0)), 0);   /* the square */
     assert_int_equal(eyes_on(text, GO_PT(5, 3)), 0);   /* White's wall */
+    /* Black with two liberties of its own (f9, e7), no more than the square's: White
+     * fills them down to a seki, no call here */
+    assert_int_equal(eyes_on("\
+.OO.X.O.O\n\
+XOOXXOOOO\n\
+XXXX.O...\n\
+OOOOOO...\n\
+.........\n\
+.........\n\
+.........\n\
+.........\n\
+.........\n", GO_PT(4, 0)), 0);
     /* a straight three inside instead: capturing it is no square four, no call here */
     assert_int_equal(eyes_on("\
 .OOO.X.O.\n\
