@@ -249,16 +249,16 @@ static int strong(const eyes_ctx_t *e, int h, int g)
            || (GO_EYES_BIG_BEATS_SMALL && e->eyes[h] >= 1 && e->big[h] && !e->big[g]);
 }
 
-/* Is opponent group h (no eye) a square four or bulky five inside the eyeless group g:
- * every stone next to it is g's, every liberty of it next to no chain but g's and h's, its
- * stones a 2x2 block within a 2x3 box, and g with more liberties of its own than h has
- * (g captures h before the opponent can fill g's outside liberties down to a seki)?
- * Capturing it leaves g a square-four or bulky-five eye, killed by one stone inside, so
- * it does not make g any less enclosed. (Threes inside, or no liberty ahead, lost games:
- * the players leave those as seki.) */
-static int inner_square(eyes_ctx_t *e, int h, int g)
+/* Is opponent group h (no eye) a single stone, a square four or a bulky five inside the
+ * eyeless group g: every stone next to it is g's, every liberty of it next to no chain but
+ * g's and h's, and g with more liberties of its own than h has (g captures h before the
+ * opponent can fill g's outside liberties down to a seki)? Capturing it leaves g one eye
+ * only (a point, or a square-four or bulky-five eye killed by one stone inside), so it
+ * does not make g any less enclosed. (Twos and threes inside lost games, and so did a
+ * bulky five without the liberty ahead: the players leave those as seki.) */
+static int inner_one_eye(eyes_ctx_t *e, int h, int g)
 {
-    int n = 0, block = 0, hl = 0, x0 = INT16_MAX, x1 = -1, y0 = INT16_MAX, y1 = -1;
+    int n = 0, block = 0, bulky, hl = 0, x0 = INT16_MAX, x1 = -1, y0 = INT16_MAX, y1 = -1;
     uint8_t lib[GO_CELLS];
     memset(lib, 0, sizeof lib);
     if (e->eyes[h])
@@ -297,24 +297,26 @@ static int inner_square(eyes_ctx_t *e, int h, int g)
             }
         }
     }
-    return block && n <= 5 && (x1 - x0 + 1) * (y1 - y0 + 1) <= 6 && e->libs[g] - hl > hl;
+    /* a square four or bulky five: a 2x2 block within a 2x3 box */
+    bulky = block && n <= 5 && (x1 - x0 + 1) * (y1 - y0 + 1) <= 6;
+    return (n == 1 || bulky) && e->libs[g] - hl > hl;
 }
 
 /* Is opponent group h, next to the eyeless group g, no threat to it: strong around it, or
- * (GO_EYES_INNER) the one square four or bulky five inside it (*inner: that group, -1 before; a second
- * one would leave g two eyes)? */
+ * (GO_EYES_INNER) the one small group inside it (inner_one_eye; *inner: that group, -1
+ * before; a second one would leave g two eyes)? */
 static int no_threat(eyes_ctx_t *e, int h, int g, int *inner)
 {
     if (strong(e, h, g))
         return 1;
-    if (!GO_EYES_INNER || e->eyes[g] || (*inner >= 0 && *inner != h) || !inner_square(e, h, g))
+    if (!GO_EYES_INNER || e->eyes[g] || (*inner >= 0 && *inner != h) || !inner_one_eye(e, h, g))
         return 0;
     *inner = h;
     return 1;
 }
 
 /* Judge the eyeless group g (its chain k): every opponent group touching it or sharing a
- * liberty with it is strong (or a square four or bulky five inside it), and there is at least one. */
+ * liberty with it is strong (or the one small group inside it), and there is at least one. */
 static int enclosed(eyes_ctx_t *e, int g, int k)
 {
     int around = 0, inner = -1;

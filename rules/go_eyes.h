@@ -62,9 +62,9 @@
                                  * crossed five as well: no change, left out) */
 #endif
 #ifndef GO_EYES_INNER
-#define GO_EYES_INNER 1  /* go_eyes_dead: an opponent square four or bulky five inside an
-                          * eyeless group with more liberties of its own, whose capture leaves
-                          * a dead eye, does not keep it from dying */
+#define GO_EYES_INNER 1  /* go_eyes_dead: an opponent single stone, square four or bulky five
+                          * inside an eyeless group with more liberties of its own, whose
+                          * capture leaves it one eye, does not keep it from dying */
 #endif
 
 #ifndef GO_EYES_HALF_DIAG

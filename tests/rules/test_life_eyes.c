@@ -250,8 +250,8 @@ OOOOOOOOO\n";
     assert_int_equal(eyes_on(text, GO_PT(4, 5)), 0);   /* White's big-eyed group */
 }
 
-/* An opponent square four inside an eyeless group (GO_EYES_INNER): White's 2x2 in the
- * corner shares its two liberties (a9, d9) with Black's group and touches nothing else;
+/* An opponent square four (or single stone) inside an eyeless group (GO_EYES_INNER):
+ * White's 2x2 in the corner shares its two liberties (a9, d9) with Black's group and touches nothing else;
  * Black has three liberties of its own (f9, f8, e7), more than the square's two, so it
  * captures and is left a square-four eye: Black's group, enclosed by White's two-eyed
  * group, is dead. The square itself (two liberties) is left to the reader. */
@@ -284,6 +284,17 @@ OOOOOO...\n\
 .........\n\
 .........\n\
 .........\n", GO_PT(4, 0)), 0);
+    /* a single white stone inside (a9's and c9's): capturing it leaves Black one eye */
+    assert_int_equal(eyes_on("\
+.O.XX.O.O\n\
+XXXXX.OOO\n\
+XXXX..O..\n\
+OOOOOOO..\n\
+.........\n\
+.........\n\
+.........\n\
+.........\n\
+.........\n", GO_PT(0, 1)), GO_EYES_INNER);
     /* a straight three inside instead: capturing it is no square four, no call here */
     assert_int_equal(eyes_on("\
 .OOO.X.O.\n\
