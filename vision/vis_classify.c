@@ -457,7 +457,9 @@ int vis_classify_ex(const cvb_image_t *img, const vis_geom_t *geom, const vis_co
                  * stone is greyer than the wood, or bluish; measured on held-out
                  * rendered footage and the shared photos: no black stone visible whole
                  * beyond 0.7 of the way at 0.3 of the board's brightness) */
-                tinted[idx] = bneut > 0.04f && rel > 0.3f && proj > 0.7f;
+                /* (2: it still shows two arms of its cross, as a shadow on the wood
+                 * does; a fingertip on a stone hides them) */
+                tinted[idx] = bneut > 0.04f && rel > 0.3f && proj > 0.7f ? (arms >= 2 ? 2 : 1) : 0;
                 /* (the cells around it under 0.45 of the board's brightness and not in
                  * its colour are not board at all: no black stone of the shared photos or
                  * rendered footage has them so; a full board seen from the side darkens
@@ -532,7 +534,11 @@ int vis_classify_ex(const cvb_image_t *img, const vis_geom_t *geom, const vis_co
         }
     free(cell);
     /* a point in the board's own colour, dark, alone (nothing else around it covered):
-     * the shadow a stone or a hand casts on the wood, an empty point */
+     * still showing two arms of its cross, the shadow a stone or a hand casts on the
+     * wood, an empty point; hiding its cross, a black stone in a warm light or a
+     * fingertip resting on one (rendered demo footage: a far-edge black stone, with and
+     * without a fingertip on it), unsure (confidence 0): read neither empty (a stone
+     * removed) nor a hand over the board (no view accepted while it flickers) */
     for (int k = 0; k < S * S; k++) {
         if (!tinted[k] || !s.occluded[k])
             continue;
@@ -547,7 +553,7 @@ int vis_classify_ex(const cvb_image_t *img, const vis_geom_t *geom, const vis_co
         if (!near) {
             s.occluded[k] = 0;
             s.color[k] = VIS_EMPTY;
-            s.conf[k] = 0.5f;
+            s.conf[k] = tinted[k] == 2 ? 0.5f : 0.0f;
         }
     }
     /* the shadow a stone casts on its neighbour's point: far lighter than the stone

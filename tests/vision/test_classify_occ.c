@@ -3,7 +3,8 @@
  * without the check), pale skin lit brighter than the wood (read white without it), and
  * the shadow a white stone casts beside it on a board whose black stones are deep black
  * (read black without it), a pale finger over the board's edge (read white without it).
- * The stones around stay read; and a grey white stone, as bright as the wood, is read. */
+ * The stones around stay read; and a grey white stone, as bright as the wood, is read; a
+ * dark fingertip alone on a black stone is not read as an empty point (a stone removed). */
 #include <stddef.h>
 #include <stdarg.h>
 #include <setjmp.h>
@@ -199,6 +200,33 @@ static void test_grey_white_stone(void **state)
     cvb_image_free(&img);
 }
 
+/* A dark fingertip in the wood's own colour alone on the black stone at 15,3, hiding its
+ * cross (nothing else covered): the stone is not read gone — not an empty point read
+ * with confidence (the recorder would take the stone as removed). */
+static void test_fingertip_on_stone(void **state)
+{
+    (void)state;
+    synth_t sy;
+    uint8_t stones[S * S];
+    cvb_image_t img = { 0 };
+    vis_geom_t g;
+    board(&sy, stones, &img, &g);
+    uint8_t skin[3];
+    for (int c = 0; c < 3; c++)
+        skin[c] = (uint8_t)(sy.board[c] * 0.45 + 8);
+    paint_ellipse(&img, g.H, 15, 3, 0.6, 0.6, skin);
+    vis_snapshot_t s;
+    memset(&s, 0, sizeof s);
+    assert_int_equal(vis_classify(&img, &g, NULL, &s), 0);
+    int k = 3 * S + 15;
+    print_message("fingertip on 15,3: colour %d occluded %d conf %.2f\n", s.color[k],
+                  s.occluded[k], (double)s.conf[k]);
+    assert_false(s.color[k] == VIS_EMPTY && !s.occluded[k] && s.conf[k] >= 0.5f);
+    stones[k] = VIS_EMPTY; /* the other stones stay read */
+    assert_stones_read(&s, stones);
+    cvb_image_free(&img);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -207,6 +235,7 @@ int main(void)
         cmocka_unit_test(test_white_stone_shadow),
         cmocka_unit_test(test_edge_finger),
         cmocka_unit_test(test_grey_white_stone),
+        cmocka_unit_test(test_fingertip_on_stone),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
