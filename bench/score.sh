@@ -9,7 +9,8 @@
 #     position (CPU), the ratio, and its accuracy on that sample beside ours (scored with
 #     its dead stones by `kifucam score --dead LIST`).
 # Needs ../shared/data (skips when absent); GNU Go from Debian's gnugo package (that part
-# is skipped when it is missing). SCORE_SAMPLE sets the GNU Go sample (default 30).
+# is skipped when it is missing). SCORE_SAMPLE sets the GNU Go sample's size (default 30),
+# SCORE_EVERY its spacing: every Nth counted game of Kifu2005-12 (default 50).
 set -uo pipefail
 build=${1:-build}
 bin="$build/bench/bench_score"
@@ -17,6 +18,7 @@ kc="$build/app/kifucam"
 shared=${KIFUCAM_SHARED:-$(cd "$(dirname "$0")/.." && pwd)/../shared}
 tygem="$shared/data/games/tygem"
 sample=${SCORE_SAMPLE:-30}
+every=${SCORE_EVERY:-50}
 if [ ! -x "$bin" ]; then echo "score: $bin not built"; exit 1; fi
 if ! ls "$tygem"/*.sgf >/dev/null 2>&1; then
   echo "score: SKIP: $tygem is absent (set KIFUCAM_SHARED)"; exit 0
@@ -35,13 +37,13 @@ if [ ! -x "$gnugo" ]; then echo "score: SKIP GNU Go comparison: gnugo not instal
 if [ ! -x "$kc" ]; then echo "score: SKIP GNU Go comparison: $kc not built"; exit 0; fi
 dir="$build/bench-score"
 rm -rf "$dir"; mkdir -p "$dir/games"
-# the sample: every 50th counted game of the second file, spread over the month
+# the sample: every Nth (50th) counted game of the second file, spread over the month
 mkdir -p "$dir/all"
 "$bin" dump --n 100000 --out "$dir/all" "$tygem"/Kifu2005-12.sgf >/dev/null
 i=0; n=0
 for f in $(ls "$dir"/all/*.sgf | sort); do
   i=$((i + 1))
-  if [ $((i % 50)) -eq 0 ] && [ "$n" -lt "$sample" ]; then cp "$f" "$dir/games/"; n=$((n + 1)); fi
+  if [ $((i % every)) -eq 0 ] && [ "$n" -lt "$sample" ]; then cp "$f" "$dir/games/"; n=$((n + 1)); fi
 done
 rm -rf "$dir/all"
 echo "-- GNU Go final_status_list dead on $n of the same positions (CPU time, one core)"
