@@ -1449,30 +1449,22 @@ int go_life_propose(const go_board_t *b, const go_life_options_t *opt, go_life_r
     pb_t *pb;
     int *own;
     uint8_t w[GO_CELLS], wp[GO_CELLS], tdead[GO_CELLS], seki[GO_CELLS];
-    int size;
+    int size, rc = GO_ENOMEM;
 
     if (!b || !out || b->size < GO_MIN_SIZE || b->size > GO_MAX_SIZE || o.playouts < 0)
         return GO_EINVAL;
     res = calloc(1, sizeof *res);
     pb = malloc(2 * sizeof *pb);   /* the playout board, then its starting position */
     own = calloc(GO_CELLS, sizeof *own);
-    if (!res || !pb || !own) {
-        free(res);
-        free(pb);
-        free(own);
-        return GO_ENOMEM;
-    }
+    if (!res || !pb || !own)
+        goto out;
     size = b->size;
     go_load_colors(b, w);
     memset(seki, 0, sizeof seki);
     go_life_unconditional(b, res->uc);
     /* the chains read dead (see tactical_dead) first: the playouts start without them */
-    if (tactical_dead(w, size, res->uc, tdead) != GO_OK) {
-        free(res);
-        free(pb);
-        free(own);
-        return GO_ENOMEM;
-    }
+    if (tactical_dead(w, size, res->uc, tdead) != GO_OK)
+        goto out;
     for (int p = 0; p < GO_CELLS; p++)
         wp[p] = tdead[p] ? GO_EMPTY : w[p];
     /* then the races between weak groups counted by liberties (go_semeai.h) */
@@ -1480,12 +1472,8 @@ int go_life_propose(const go_board_t *b, const go_life_options_t *opt, go_life_r
         uint8_t settled[GO_CELLS];
         for (int p = 0; p < GO_CELLS; p++)
             settled[p] = res->uc[p] == GO_UC_ALIVE || res->uc[p] == GO_UC_DEAD || tdead[p];
-        if (go_semeai_classify(wp, size, settled, tdead, seki) < 0) {
-            free(res);
-            free(pb);
-            free(own);
-            return GO_ENOMEM;
-        }
+        if (go_semeai_classify(wp, size, settled, tdead, seki) < 0)
+            goto out;
         for (int p = 0; p < GO_CELLS; p++)
             wp[p] = tdead[p] ? GO_EMPTY : w[p];
     }
@@ -1500,11 +1488,8 @@ int go_life_propose(const go_board_t *b, const go_life_options_t *opt, go_life_r
 
     /* per chain: dead when the opponent owns its stones in most playouts */
     {
-        int16_t id[GO_CELLS];
         uint8_t done[GO_CELLS];
         memset(done, 0, sizeof done);
-        for (int i = 0; i < GO_CELLS; i++)
-            id[i] = -1;
         for (int y = 0; y < size; y++)
             for (int x = 0; x < size; x++) {
                 int p = GO_PT(x, y), sp = 0, n = 0;
@@ -1556,7 +1541,6 @@ int go_life_propose(const go_board_t *b, const go_life_options_t *opt, go_life_r
                             g->head = pts[k];
                     }
                 }
-                (void)id;
             }
     }
     /* groups left without an eye, enclosed by strong opponents (go_eyes.h) */
@@ -1585,15 +1569,13 @@ int go_life_propose(const go_board_t *b, const go_life_options_t *opt, go_life_r
                 res->groups[n++] = res->groups[i];
         res->ngroups = n;
     }
-    if (o.ko_dead && ko_dead_pass(w, size, res) != GO_OK) {
-        free(res);
-        free(pb);
-        free(own);
-        return GO_ENOMEM;
-    }
+    if (o.ko_dead && ko_dead_pass(w, size, res) != GO_OK)
+        goto out;
     memcpy(out, res, sizeof *res);
+    rc = GO_OK;
+out:
     free(res);
     free(pb);
     free(own);
-    return GO_OK;
+    return rc;
 }

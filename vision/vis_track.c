@@ -339,21 +339,16 @@ int vis_track_update_k(const cvb_image_t *img, vis_geom_t *geom, const vis_confi
     double sumx = 0, sumy = 0, odx = 0, ody = 0; /* the lines' offset at moved */
     int onx = 0, ony = 0;
     for (int it = 0; it < 3; it++) {
-        double dx, dy, cx[3], cy[3];
-        int nx, ny;
-        grid_offset(img, &moved, &s, lk, &dx, &dy, &nx, &ny, cx, cy);
-        odx = dx;
-        ody = dy;
-        onx = nx;
-        ony = ny;
+        double cx[3], cy[3];
+        grid_offset(img, &moved, &s, lk, &odx, &ody, &onx, &ony, cx, cy);
         double lim = it ? 0.04 : cfg->track_shift;
-        int mx = nx >= 4 && fabs(dx) > lim && fabs(sumx + dx) <= cfg->track_shift_max;
-        int my = ny >= 4 && fabs(dy) > lim && fabs(sumy + dy) <= cfg->track_shift_max;
+        int mx = onx >= 4 && fabs(odx) > lim && fabs(sumx + odx) <= cfg->track_shift_max;
+        int my = ony >= 4 && fabs(ody) > lim && fabs(sumy + ody) <= cfg->track_shift_max;
         if (!mx && !my)
             break;
         /* H' = H * A, A: board (x, y) -> (x + ox(x, y), y + oy(x, y)), the offsets
          * found: board (x, y) is seen where geom put (x + ox, y + oy) */
-        double A[9] = { 1, 0, 0, 0, 1, 0, 0, 0, 1 }, H2[9], tx = mx ? dx : 0, ty = my ? dy : 0;
+        double A[9] = { 1, 0, 0, 0, 1, 0, 0, 0, 1 }, H2[9], tx = mx ? odx : 0, ty = my ? ody : 0;
         if (mx) {
             A[0] += cx[1];
             A[1] = cx[2];
@@ -396,14 +391,9 @@ int vis_track_update_k(const cvb_image_t *img, vis_geom_t *geom, const vis_confi
     }
     if (refined) {
         /* still off where it stopped (the cap reached: half a cell or more): lost */
-        double rx, ry, cx[3], cy[3];
-        int nx, ny;
-        grid_offset(img, &moved, &s, lk, &rx, &ry, &nx, &ny, cx, cy);
-        odx = rx;
-        ody = ry;
-        onx = nx;
-        ony = ny;
-        if ((nx >= 4 && fabs(rx) > 0.2) || (ny >= 4 && fabs(ry) > 0.2)) {
+        double cx[3], cy[3];
+        grid_offset(img, &moved, &s, lk, &odx, &ody, &onx, &ony, cx, cy);
+        if ((onx >= 4 && fabs(odx) > 0.2) || (ony >= 4 && fabs(ody) > 0.2)) {
             lost_snapshot(geom, snap);
             return VIS_OK;
         }
