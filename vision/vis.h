@@ -87,9 +87,10 @@ typedef struct vis_config {
     int occ_margin;        /* points, default 1: the occluded mask grows by this many rings
                               of points (8-neighbours); 0 marks only the points seen
                               covered (a fingertip over a neighbour's centre is missed) */
-    double track_shift;    /* grid units, default 0.08: vis_track_update moves the geometry
+    double track_shift;    /* grid units, default 0.045: vis_track_update moves the geometry
                               onto the grid when its lines are found further off than this
-                              (a board bumped, a camera nudged) */
+                              (a board bumped, a camera nudged, a pixel of shake on a small
+                              image: 0.06..0.08 of a cell at 640x360) */
     double track_shift_max;/* grid units, default 0.42: ... and no further: a larger offset
                               cannot be told from a whole cell's (the grid repeats) */
     vis_debug_fn debug;    /* default NULL: called with each stage's debug image */

@@ -46,7 +46,7 @@ void vis_config_defaults(vis_config_t *cfg)
     cfg->white_sat = 0.9;
     cfg->track_min_fit = 0.5;
     cfg->occ_margin = 1;
-    cfg->track_shift = 0.08;
+    cfg->track_shift = 0.045;
     cfg->track_shift_max = 0.42;
 }
 

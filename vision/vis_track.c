@@ -293,6 +293,9 @@ static void grid_offset(const cvb_image_t *img, const vis_geom_t *geom, const vi
     }
 }
 
+/* grid units: a shift found under this is slight (see vis_track_update_k) */
+#define TRACK_SLIGHT 0.08
+
 static void lost_snapshot(const vis_geom_t *geom, vis_snapshot_t *snap)
 {
     vis_snapshot_t s;
@@ -341,9 +344,13 @@ int vis_track_update_k(const cvb_image_t *img, vis_geom_t *geom, const vis_confi
     for (int it = 0; it < 3; it++) {
         double cx[3], cy[3];
         grid_offset(img, &moved, &s, lk, &odx, &ody, &onx, &ony, cx, cy);
+        /* a slight shift (under TRACK_SLIGHT: a pixel of camera shake on a small image)
+         * must be told by more lines than a bump */
         double lim = it ? 0.04 : cfg->track_shift;
-        int mx = onx >= 4 && fabs(odx) > lim && fabs(sumx + odx) <= cfg->track_shift_max;
-        int my = ony >= 4 && fabs(ody) > lim && fabs(sumy + ody) <= cfg->track_shift_max;
+        int mx = onx >= (fabs(odx) < TRACK_SLIGHT ? 8 : 4) && fabs(odx) > lim &&
+                 fabs(sumx + odx) <= cfg->track_shift_max;
+        int my = ony >= (fabs(ody) < TRACK_SLIGHT ? 8 : 4) && fabs(ody) > lim &&
+                 fabs(sumy + ody) <= cfg->track_shift_max;
         if (!mx && !my)
             break;
         /* H' = H * A, A: board (x, y) -> (x + ox(x, y), y + oy(x, y)), the offsets
@@ -379,7 +386,12 @@ int vis_track_update_k(const cvb_image_t *img, vis_geom_t *geom, const vis_confi
             break;
         masked_fit(img, &moved, &s2, 0, lk_pos, &f0, &v0, &t0);
         masked_fit(img, &next, &s2, 0, lk_pos, &f1, &v1, &t1);
-        if (!(f1 > f0 + (it ? 0.0 : 0.05)))
+        /* the first step must fit clearly better: by 0.05 for a bump, by 0.02 for a
+         * slight shift (a pixel of shake at 640x360, 0.06 of a cell, gains 0.03: left
+         * alone, the edge points read a line's width off look covered) */
+        double gain = (mx && fabs(odx) >= TRACK_SLIGHT) || (my && fabs(ody) >= TRACK_SLIGHT)
+            ? 0.05 : 0.02;
+        if (!(f1 > f0 + (it ? 0.0 : gain)))
             break;
         s = s2;
         moved = next;
