@@ -42,6 +42,7 @@ struct stn_stab {
     /* the colour shown before cur, and since when (a blip back to it keeps its time) */
     uint8_t prev[VIS_MAX_POINTS];
     float prev_since[VIS_MAX_POINTS];
+    uint8_t last[VIS_MAX_POINTS];  /* the last accepted view's colours (STN_UNKNOWN: none) */
 };
 
 void stn_stab_defaults(stn_stab_config_t *c)
@@ -176,6 +177,7 @@ int stn_stab_feed(stn_stab_t *s, const vis_snapshot_t *f, stn_view_t *out)
         memset(s->cur, GO_EMPTY, sizeof s->cur);
         memset(s->cand_n, 0, sizeof s->cand_n);
         memset(s->prev, STN_UNKNOWN, sizeof s->prev);
+        memset(s->last, STN_UNKNOWN, sizeof s->last);
         for (int i = 0; i < VIS_MAX_POINTS; i++)
             s->since[i] = s->prev_since[i] = -1.0f;
     }
@@ -219,6 +221,15 @@ int stn_stab_feed(stn_stab_t *s, const vis_snapshot_t *f, stn_view_t *out)
     out->frame = f->frame;
     out->t = f->t;
     out->t_clear = s->seen_occluder && s->t_clear >= 0.0 ? s->t_clear : s->run_t0;
+    /* the hand was still at work when the last point it changed took its new colour (a
+     * hand placing a stone can go unseen for a frame before it): not gone before then */
+    for (int i = 0; i < n; i++) {
+        if (s->run[i] == STN_UNKNOWN)
+            continue;
+        if (s->last[i] != STN_UNKNOWN && s->last[i] != s->run[i] && out->first_t[i] > out->t_clear)
+            out->t_clear = out->first_t[i];
+        s->last[i] = s->run[i];
+    }
     s->seen_occluder = 0;
     return 1;
 }
