@@ -35,8 +35,9 @@ for mode in default full; do
   echo "== kifucam record on $NF frames of 1920x1080 at 30 fps, one core: $mode ${args[*]:-(--analyse-fps 10 --decode-min 960x540)}"
   taskset -c 0 "$BIN" record --input "$FOOT" --fps 30 --sgf "$OUT/bench-$mode.sgf" --format json \
     "${args[@]}" > "$OUT/events-$mode.jsonl" || { echo "record bench: record failed" >&2; exit 1; }
-  python3 - "$OUT/events-$mode.jsonl" "$HERE/samples/games/demo.sgf" "$OUT/bench-$mode.sgf" "$MOVES" "$FOOT/truth.txt" "$NF" <<'EOF'
+  python3 - "$OUT/events-$mode.jsonl" "$HERE/samples/games/demo.sgf" "$OUT/bench-$mode.sgf" "$MOVES" "$FOOT/truth.txt" "$NF" "$HERE/bench/latency.py" <<'EOF'
 import json, re, sys
+exec(open(sys.argv[7]).read())
 ev = [json.loads(l) for l in open(sys.argv[1]) if l.startswith('{')]
 st = [e for e in ev if e.get('event') == 'stats'][-1]
 ms = st['ms']
@@ -63,6 +64,10 @@ tl = sorted(e['t'] - off[e['n']] for e in mv_ev if e['n'] in off)
 if tl:
     print("  latency, truth (hand out of the picture -> move written; < 0: written while the hand "
           "was still in the picture, off the board): min %.3f median %.3f p90 %.3f max %.3f" % (tl[0], q(tl, .5), q(tl, .9), tl[-1]))
+tb = board_latency(sys.argv[5], mv_ev)
+if tb:
+    print("  latency, truth (the hand off the board: no point under it -> move written): min %.3f "
+          "median %.3f p90 %.3f max %.3f, over 0.5 s: %d (target 0)" % (tb[0], q(tb, .5), q(tb, .9), tb[-1], sum(1 for x in tb if x > 0.5)))
 mv = lambda p: re.findall(r';\s*([BW]\[[a-s]{0,2}\])', open(p).read())
 src, rec = mv(sys.argv[2])[:int(sys.argv[4])], mv(sys.argv[3])
 print("  moves right: %d / %d" % (sum(1 for a, b in zip(src, rec) if a == b), len(src)))
@@ -94,11 +99,14 @@ for sgf in "$GDIR"/game[0-9][0-9].sgf; do
     "$BIN" render "$sgf" --out "$foot" --size 640x360 --fps 15 --pace 0.3 --seed "$n" \
       --view "$view" --moves "$GMOVES" 2>/dev/null || { echo "$g: render failed"; continue; }
   fi
-  "$BIN" record --input "$foot" --fps 15 --sgf "$GDIR/$g-rec.sgf" >/dev/null 2>&1
-  echo "$g $view $sgf $GDIR/$g-rec.sgf"
+  "$BIN" record --input "$foot" --fps 15 --sgf "$GDIR/$g-rec.sgf" --format json \
+    > "$GDIR/$g-events.jsonl" 2>/dev/null
+  echo "$g $view $sgf $GDIR/$g-rec.sgf $foot/truth.txt $GDIR/$g-events.jsonl"
 done | python3 -c '
-import re, sys
+import json, re, sys
 N = int(sys.argv[1])
+exec(open(sys.argv[2]).read())
+lat = []
 mv = lambda p: re.findall(r";\s*([BW])\[([a-s]{0,2})\]", open(p, errors="replace").read())
 def sym(p, k):
     if len(p) != 2: return p
@@ -108,7 +116,13 @@ def sym(p, k):
     return chr(97 + x) + chr(97 + y)
 tot = right = perfect = games = 0
 for line in sys.stdin:
-    g, view, src, rec = line.split()
+    g, view, src, rec, truth, events = line.split()
+    try:
+        mv_ev = [e for e in map(json.loads, (l for l in open(events) if l.startswith("{")))
+                 if e.get("event") == "move"]
+        lat += board_latency(truth, mv_ev)
+    except OSError:
+        pass
     s = mv(src)[:N]
     try: r = mv(rec)
     except OSError: r = []
@@ -117,4 +131,10 @@ for line in sys.stdin:
     print("  %s (%s): %d / %d moves right, %d recorded%s" % (g, view, best, len(s), len(r), "" if ok else "  <--"))
     tot += len(s); right += best; perfect += ok; games += 1
 print("moves right: %d / %d (%.1f%%); games recorded perfectly: %d / %d" % (right, tot, 100.0 * right / max(tot, 1), perfect, games))
-' "$GMOVES"
+lat.sort()
+q = lambda v, p: v[min(len(v) - 1, int(p * len(v)))]
+if lat:
+    print("latency (the hand off the board -> move written, footage s) over %d moves: min %.3f median %.3f "
+          "p90 %.3f p99 %.3f max %.3f, over 0.5 s: %d (target 0)" % (len(lat), lat[0], q(lat, .5), q(lat, .9),
+          q(lat, .99), lat[-1], sum(1 for x in lat if x > 0.5)))
+' "$GMOVES" "$HERE/bench/latency.py"
