@@ -2,7 +2,7 @@
  * accepted once after the stable time; hands (occluded regions moving over the frames,
  * with the occluder flag) hold acceptance back and the view tells when the hand left;
  * hidden and unsure points are unknown, never empty; a one-frame flicker is not seen; a
- * lost board resets. */
+ * lost board resets; a hand unseen before its stone is down has not left before it. */
 #include <stddef.h>
 #include <stdarg.h>
 #include <setjmp.h>
@@ -244,6 +244,36 @@ static void test_first_t_survives_blips(void **state)
     }
 }
 
+/* The hand unseen for a few frames before the stone is down (read clear while it still
+ * hovers there): the view does not say it left before the stone appeared. */
+static void test_hand_gone_after_the_stone(void **state)
+{
+    (void)state;
+    static const char *const hand = ". . # # #\n. . # # #\n. . # # #\n. . . . .\n. . . . .\n";
+    stn_stab_t *s = stn_stab_create(NULL);
+    stn_view_t v;
+    int n = 0, acc = 0;
+    for (; n < 10; n++)
+        acc += feed(s, EMPTY5, 0, n, &v);
+    assert_int_equal(acc, 1);
+    for (int r = 0; r < 6; r++, n++)
+        assert_int_equal(feed(s, hand, 1, n, &v), 0);
+    int clear = n;
+    for (int r = 0; r < 3; r++, n++)   /* the hand not seen: the board still empty */
+        assert_int_equal(feed(s, EMPTY5, 0, n, &v), 0);
+    int down = n, accepted = -1;
+    for (; n < down + 30; n++)
+        if (feed(s, STONE5, 0, n, &v) && accepted < 0)
+            accepted = n;
+    assert_true(accepted > down);
+    assert_int_equal(v.color[2 * 5 + 2], GO_BLACK);
+    /* not the first clear frame: the stone's (the stone read from there on) */
+    assert_true(v.t_clear > clear / FPS + 1e-9);
+    assert_float_equal(v.t_clear, down / FPS, 1e-3);
+    assert_true(v.t - v.t_clear < 0.5);
+    stn_stab_destroy(s);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -256,6 +286,7 @@ int main(void)
         cmocka_unit_test(test_dropouts_voted),
         cmocka_unit_test(test_board_lost),
         cmocka_unit_test(test_first_t_survives_blips),
+        cmocka_unit_test(test_hand_gone_after_the_stone),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
