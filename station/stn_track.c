@@ -59,6 +59,9 @@ struct stn_track {
 typedef struct trk_add {
     go_point_t p;
     go_color_t c;
+    int hidden;          /* a move the camera could not see, tried by the two-move search
+                            (its point's first_t and late capture say nothing: see
+                            trk_view_fit); 0 for every stone seen */
 } trk_add_t;
 
 typedef struct trk_diff {
@@ -72,6 +75,7 @@ typedef struct trk_step {
     go_color_t c;        /* the colour recorded */
     go_color_t seen;     /* the colour seen (differs for a wrong colour) */
     int tolerant;        /* out of turn: a second move in a row */
+    int hidden;          /* trk_add_t.hidden */
 } trk_step_t;
 
 typedef struct trk_score {
@@ -366,6 +370,7 @@ static void trk_diff(const stn_track_t *k, const stn_view_t *v, trk_diff_t *d)
         if (s != GO_EMPTY) {
             d->a[d->na].p = (go_point_t)p;
             d->a[d->na].c = (go_color_t)s;
+            d->a[d->na].hidden = 0;
             d->na++;
         }
         if (id != GO_EMPTY)
@@ -572,7 +577,10 @@ static int trk_same_fit(const trk_score_t *a, const trk_score_t *b)
 }
 
 /* The view's evidence on an order: captured stones still seen, and pairs of steps whose
- * stones the camera first saw in the other order (stones seen between hands). */
+ * stones the camera first saw in the other order (stones seen between hands). A hidden
+ * step (trk_step_t.hidden, the two-move search only) is not counted in the order (its
+ * point shows what it showed before, since whenever) and a stone it replays where the
+ * order captured one is not late (a ko taken and taken back). */
 static void trk_view_fit(const stn_track_t *k, const stn_view_t *v, const trk_step_t *steps,
                          int n, const trk_run_t *run, trk_score_t *sc)
 {
@@ -580,12 +588,17 @@ static void trk_view_fit(const stn_track_t *k, const stn_view_t *v, const trk_st
     if (!v)
         return;
     for (int i = 0; i < k->size * k->size; i++) {
-        int p = trk_pt(k->size, i);
-        if (run->captured[p] && v->color[i] != GO_EMPTY && v->color[i] != STN_UNKNOWN)
+        int p = trk_pt(k->size, i), replayed = 0;
+        for (int j = 0; j < n && !replayed; j++)
+            replayed = steps[j].hidden && steps[j].p == p;
+        if (run->captured[p] && v->color[i] != GO_EMPTY && v->color[i] != STN_UNKNOWN &&
+            !replayed)
             sc->late++;
     }
     for (int i = 0; i < n; i++)
         for (int j = i + 1; j < n; j++) {
+            if (steps[i].hidden || steps[j].hidden)
+                continue;
             float a = v->first_t[GO_Y(steps[i].p) * k->size + GO_X(steps[i].p)];
             float b = v->first_t[GO_Y(steps[j].p) * k->size + GO_X(steps[j].p)];
             if (a >= 0 && b >= 0 && a > b + 0.05f)
@@ -630,7 +643,8 @@ typedef struct trk_plan {
     int nfit;            /* orders that fit as well as the chosen one */
     int norders;         /* orders tried */
     int hidden;          /* a move the camera could not see (see trk_search), or 0 */
-    int nhidden;         /* how many such moves would have fitted */
+    int hidden2;         /* a second one (two hidden moves: trk_search_pairs), or 0 */
+    int nhidden;         /* how many such moves (or pairs) would have fitted */
 } trk_plan_t;
 
 /* Choose the order of the added stones adds[0..na): colours follow alternation from the
@@ -703,6 +717,7 @@ static int trk_search_orders(stn_track_t *k, const trk_diff_t *d, const trk_add_
                 steps[i].seen = a->c;
                 steps[i].c = recolour ? t : a->c;
                 steps[i].tolerant = tolerant[i];
+                steps[i].hidden = a->hidden;
             }
             trk_score_t sc;
             trk_play(k, steps, na, run, &sc);
@@ -742,27 +757,256 @@ static int trk_perfect(const trk_plan_t *p)
     return 1;
 }
 
+/* Points where a move of hc the camera could not see may lie (see trk_search): where a
+ * dead stone of hc, the last of its capture, still lies (thrown[] 0: played onto it), where
+ * one was seen until now, and (near) empty points next to the opponent's new stones or to
+ * missing stones of hc (thrown[] 1: captured at once). Writes at most max; returns how
+ * many. */
+static int trk_cands(const stn_track_t *k, const trk_diff_t *d, const trk_add_t *adds, int na,
+                     const stn_view_t *v, go_color_t hc, int near, go_point_t *cand,
+                     uint8_t *thrown, int max)
+{
+    const go_board_t *b = go_game_board(k->g);
+    int nc = 0;
+    for (int i = 0; i < k->size * k->size && nc < max; i++) {
+        int p = trk_pt(k->size, i);
+        if (k->pending[p] == hc && v->color[i] == hc) {
+            /* only the last one of its capture still lying there (a player takes
+             * the dead stones off together before playing among them) */
+            int left = 0;
+            for (int j = 0; j < k->size * k->size; j++) {
+                int q = trk_pt(k->size, j);
+                left += k->pending[q] && k->pend_move[q] == k->pend_move[p];
+            }
+            if (left == 1) {
+                thrown[nc] = 0;
+                cand[nc++] = (go_point_t)p;
+            }
+        } else if (k->gone_dead[p] == hc && v->color[i] == GO_EMPTY &&
+                   b->color[p] == GO_EMPTY) {
+            /* a stone of hc was seen there until now: replayed there, then captured */
+            thrown[nc] = 1;
+            cand[nc++] = (go_point_t)p;
+        }
+    }
+    static const int dirs[4] = { 1, -1, GO_STRIDE, -GO_STRIDE };
+    /* next to the opponent's new stones, or to missing stones of colour hc (it
+     * joined them and was captured with them); not against a plain wrong colour */
+    for (int i = 0; near && i < na + d->nr; i++) {
+        int q = i < na ? adds[i].p : d->r[i - na];
+        if (i < na ? adds[i].c == hc : b->color[q] != hc)
+            continue;
+        for (int j = 0; j < 4 && nc < max; j++) {
+            int p = q + dirs[j];
+            if (b->color[p] != GO_EMPTY || trk_view_at(k, v, p) != GO_EMPTY ||
+                trk_in(cand, nc, p))
+                continue;
+            thrown[nc] = 1;
+            cand[nc++] = (go_point_t)p;
+        }
+    }
+    return nc;
+}
+
+#define TRK_PAIR_STONES 6  /* two hidden moves are tried only with at most 4 stones seen:
+                              6 stones, (3!)^2 = 36 orders per pair at most */
+#define TRK_PAIR_CAND 6    /* points tried per colour for a hidden move (ko points first) */
+#define TRK_PAIR_KOS 4     /* kos looked at per colour */
+
+/* Kos c could take on the game's board as it stands, their point empty in the view and the
+ * stone taken still seen there (retaken since): x[i] the point, y[i] the stone it takes.
+ * tmp: scratch. Returns how many (at most max). */
+static int trk_kos(const stn_track_t *k, const stn_view_t *v, go_color_t c, go_point_t *x,
+                   go_point_t *y, int max, go_board_t *tmp, go_place_info_t *info)
+{
+    static const int dirs[4] = { 1, -1, GO_STRIDE, -GO_STRIDE };
+    const go_board_t *b = go_game_board(k->g);
+    int n = 0;
+    for (int i = 0; i < k->size * k->size && n < max; i++) {
+        int p = trk_pt(k->size, i), atari = 0;
+        if (b->color[p] != GO_EMPTY || v->color[i] != GO_EMPTY || k->pending[p])
+            continue;
+        for (int j = 0; j < 4; j++) {
+            int q = p + dirs[j];
+            atari |= b->color[q] == GO_OTHER(c) && go_board_libs(b, q) == 1 &&
+                     trk_view_at(k, v, q) == (int)GO_OTHER(c);
+        }
+        if (!atari)
+            continue;
+        *tmp = *b;
+        if (go_board_play(tmp, c, p, info) == GO_OK && info->ncaptured == 1 &&
+            tmp->ko == info->captured[0]) {
+            x[n] = (go_point_t)p;
+            y[n++] = info->captured[0];
+        }
+    }
+    return n;
+}
+
+/* Two moves the camera could not see, tried with the stones seen adds[0..na) (see
+ * trk_search). ko_only: only a ko taken and taken back (its point empty as before, the
+ * stone it took back as before), kept when it puts every stone seen in the order the
+ * camera saw them (no inversion) and needs no more late removals than plain->score;
+ * else any two points trk_cands and trk_kos give, of the colours alternation allows (near:
+ * as in trk_cands). Cost: at most 2 * TRK_PAIR_CAND points, so under 80 pairs, each an
+ * order search of at most TRK_PAIR_STONES stones (36 orders); nothing is tried with more
+ * stones. A pair is kept when it explains all (trk_perfect) and its points end as the view
+ * shows them; the best fit (trk_better) wins, *nfit counts the pairs that fit as well.
+ * Returns 0 or GO_ENOMEM; *found is set when *nfit > 0. */
+static int trk_search_pairs(stn_track_t *k, const trk_diff_t *d, const trk_add_t *adds,
+                            int na, const stn_view_t *v, int ko_only, int near,
+                            const trk_plan_t *plain, trk_plan_t *found, int *nfit)
+{
+    *nfit = 0;
+    if (na + 2 > TRK_PAIR_STONES || na + 2 > k->cfg.max_moves || go_game_over(k->g))
+        return GO_OK;
+    go_color_t t = go_game_turn(k->g);
+    int nt = 0;
+    for (int i = 0; i < na; i++)
+        nt += adds[i].c == t;
+    go_point_t pts[2][TRK_NPTS], kx[2][TRK_PAIR_KOS], ky[2][TRK_PAIR_KOS];
+    int np[2] = { 0, 0 }, nk[2] = { 0, 0 }, rc = GO_OK;
+    trk_add_t *a2 = malloc(sizeof *a2 * (size_t)(na + 2));
+    trk_plan_t *p2 = malloc(sizeof *p2);
+    trk_run_t *run = malloc(sizeof *run);
+    go_board_t *tmp = malloc(sizeof *tmp);
+    go_place_info_t *info = malloc(sizeof *info);
+    uint8_t *thrown = malloc(TRK_NPTS);
+    if (!a2 || !p2 || !run || !tmp || !info || !thrown)
+        rc = GO_ENOMEM;
+    for (int h = 0; h < 2 && rc == GO_OK; h++) {
+        go_color_t hc = h == 0 ? t : GO_OTHER(t);
+        nk[h] = trk_kos(k, v, hc, kx[h], ky[h], TRK_PAIR_KOS, tmp, info);
+        if (ko_only)
+            continue;
+        /* ko points and stones a ko takes back first, then trk_cands */
+        for (int i = 0; i < nk[h] && np[h] < TRK_PAIR_CAND; i++)
+            pts[h][np[h]++] = kx[h][i];
+        if (np[h] < TRK_PAIR_CAND) {
+            go_point_t c[TRK_NPTS];
+            int nc = trk_cands(k, d, adds, na, v, hc, near, c, thrown, TRK_NPTS);
+            for (int i = 0; i < nc && np[h] < TRK_PAIR_CAND; i++)
+                if (!trk_in(pts[h], np[h], c[i]))
+                    pts[h][np[h]++] = c[i];
+        }
+    }
+    for (int h = 0; h < 2 && rc == GO_OK && !ko_only; h++)
+        for (int i = 0; i < nk[!h] && np[h] < TRK_PAIR_CAND; i++)
+            if (!trk_in(pts[h], np[h], ky[!h][i]))
+                pts[h][np[h]++] = ky[!h][i];
+    /* the pairs: colours (h1, h2), h1 <= h2, the counts alternation allows */
+    for (int h1 = 0; h1 < 2 && rc == GO_OK; h1++)
+        for (int h2 = h1; h2 < 2 && rc == GO_OK; h2++) {
+            int nt2 = nt + (h1 == 0) + (h2 == 0), no2 = na + 2 - nt2;
+            if (nt2 != no2 && nt2 != no2 + 1)
+                continue;
+            int n1 = ko_only ? (h1 != h2 ? nk[0] + nk[1] : 0) : np[h1];
+            for (int i = 0; i < n1 && rc == GO_OK; i++) {
+                int n2 = ko_only ? 1 : np[h2];
+                for (int j = h1 == h2 ? i + 1 : 0; j < n2 && rc == GO_OK; j++) {
+                    go_point_t q1, q2;
+                    go_color_t c1, c2;
+                    if (ko_only) {   /* the ko taken (by either side), then taken back */
+                        int hk = i < nk[0] ? 0 : 1, ik = hk == 0 ? i : i - nk[0];
+                        c1 = hk == 0 ? t : GO_OTHER(t);
+                        c2 = GO_OTHER(c1);
+                        q1 = kx[hk][ik];
+                        q2 = ky[hk][ik];
+                    } else {
+                        c1 = h1 == 0 ? t : GO_OTHER(t);
+                        c2 = h2 == 0 ? t : GO_OTHER(t);
+                        q1 = pts[h1][i];
+                        q2 = pts[h2][j];
+                    }
+                    if (q1 == q2)
+                        continue;
+                    memcpy(a2, adds, sizeof *a2 * (size_t)na);
+                    a2[na].p = q1;
+                    a2[na].c = c1;
+                    a2[na + 1].p = q2;
+                    a2[na + 1].c = c2;
+                    a2[na].hidden = a2[na + 1].hidden = 1;
+                    if ((rc = trk_search_orders(k, d, a2, na + 2, v, p2)) != GO_OK)
+                        break;
+                    if (p2->n != na + 2 || !trk_perfect(p2))
+                        continue;
+                    if (ko_only && (p2->score.inversions > 0 ||
+                                    p2->score.late > plain->score.late))
+                        continue;
+                    /* both points end as the view shows them (a stone captured at once
+                     * ends empty, one played onto a dead stone or retaken ends there) */
+                    trk_score_t sc;
+                    trk_play(k, p2->steps, p2->n, run, &sc);
+                    const uint8_t *end = go_game_board(k->g)->color;
+                    int ok = trk_view_at(k, v, q1) == (int)end[q1] &&
+                             trk_view_at(k, v, q2) == (int)end[q2];
+                    trk_unplay(k, run);
+                    if (run->oom) {
+                        rc = GO_ENOMEM;
+                        break;
+                    }
+                    if (!ok)
+                        continue;
+                    if (*nfit == 0 || trk_better(&p2->score, &found->score)) {
+                        *nfit = *nfit > 0 && trk_same_fit(&p2->score, &found->score) ? *nfit + 1 : 1;
+                        *found = *p2;
+                        found->hidden = q1;
+                        found->hidden2 = q2;
+                    } else if (trk_same_fit(&p2->score, &found->score)) {
+                        (*nfit)++;
+                    }
+                }
+            }
+        }
+    free(a2);
+    free(p2);
+    free(run);
+    free(tmp);
+    free(info);
+    free(thrown);
+    return rc;
+}
+
 /* Choose the moves and their order. When they do not explain the view perfectly (a void
  * move, a missing stone, a move out of turn, a wrong colour), a move the camera could not
  * see may (against a lone wrong colour, only the first kind is likelier): one played where a stone of its own colour, captured but not yet taken off,
  * still lay (the player took the dead stone off and put his own there), or one the
  * opponent captured at once, before the board settled (a throw-in in fast play). Such
  * points, of the colour alternation allows, are tried and kept when they explain all.
+ * When no single one does (and not against a lone wrong colour), two are tried
+ * (trk_search_pairs). And when the plain reading explains all but puts the stones in
+ * another order than the camera saw them (alternation forces it: the first stone seen is
+ * the wrong side's), a ko taken and taken back unseen (hands over the board in a ko fight)
+ * is tried: kept only when it puts every stone in the order seen.
  * Returns 0 or GO_ENOMEM (game unchanged, *best meaningless). */
 static int trk_search(stn_track_t *k, const trk_diff_t *d, const trk_add_t *adds, int na,
                        const stn_view_t *v, trk_plan_t *best)
 {
     int rc = trk_search_orders(k, d, adds, na, v, best);
-    best->hidden = 0;
+    best->hidden = best->hidden2 = 0;
     if (rc != GO_OK)
         return rc;
     /* a lone stone of the wrong colour that explains everything else is just that */
     int wrong_only = best->n == 1 && best->steps[0].seen != best->steps[0].c &&
                      !best->score.over && !best->score.voids && !best->score.unexplained;
-    if (trk_perfect(best) || na + 1 >= TRK_NPTS || na + 1 > k->cfg.max_moves)
+    if (na + 1 >= TRK_NPTS || na + 1 > k->cfg.max_moves)
         return GO_OK;
+    if (trk_perfect(best)) {
+        if (best->score.inversions == 0 || na < 2)
+            return GO_OK;
+        trk_plan_t *found = malloc(sizeof *found);
+        int nfit = 0;
+        if (!found)
+            return GO_ENOMEM;
+        rc = trk_search_pairs(k, d, adds, na, v, 1, 0, best, found, &nfit);
+        if (rc == GO_OK && nfit > 0) {
+            *best = *found;
+            best->nhidden = nfit;
+        }
+        free(found);
+        return rc;
+    }
     go_color_t t = go_game_turn(k->g);
-    const go_board_t *b = go_game_board(k->g);
     int nt = 0;
     for (int i = 0; i < na; i++)
         nt += adds[i].c == t;
@@ -779,48 +1023,12 @@ static int trk_search(stn_track_t *k, const trk_diff_t *d, const trk_add_t *adds
         int nt2 = nt + (hc == t), no2 = na + 1 - nt2;
         if (nt2 != no2 && nt2 != no2 + 1)
             continue;
-        int nc = 0;
-        for (int i = 0; i < k->size * k->size; i++) {
-            int p = trk_pt(k->size, i);
-            if (k->pending[p] == hc && v->color[i] == hc) {
-                /* only the last one of its capture still lying there (a player takes
-                 * the dead stones off together before playing among them) */
-                int left = 0;
-                for (int j = 0; j < k->size * k->size; j++) {
-                    int q = trk_pt(k->size, j);
-                    left += k->pending[q] && k->pend_move[q] == k->pend_move[p];
-                }
-                if (left == 1) {
-                    thrown[nc] = 0;
-                    cand[nc++] = (go_point_t)p;
-                }
-            } else if (k->gone_dead[p] == hc && v->color[i] == GO_EMPTY &&
-                       b->color[p] == GO_EMPTY) {
-                /* a stone of hc was seen there until now: replayed there, then captured */
-                thrown[nc] = 1;
-                cand[nc++] = (go_point_t)p;
-            }
-        }
-        static const int dirs[4] = { 1, -1, GO_STRIDE, -GO_STRIDE };
-        /* next to the opponent's new stones, or to missing stones of colour hc (it
-         * joined them and was captured with them); not against a plain wrong colour */
-        for (int i = 0; !wrong_only && i < na + d->nr; i++) {
-            int q = i < na ? adds[i].p : d->r[i - na];
-            if (i < na ? adds[i].c == hc : b->color[q] != hc)
-                continue;
-            for (int j = 0; j < 4 && nc < TRK_NPTS; j++) {
-                int p = q + dirs[j];
-                if (b->color[p] != GO_EMPTY || trk_view_at(k, v, p) != GO_EMPTY ||
-                    trk_in(cand, nc, p))
-                    continue;
-                thrown[nc] = 1;
-                cand[nc++] = (go_point_t)p;
-            }
-        }
+        int nc = trk_cands(k, d, adds, na, v, hc, !wrong_only, cand, thrown, TRK_NPTS);
         for (int c = 0; c < nc && rc == GO_OK; c++) {
             memcpy(a2, adds, sizeof *a2 * (size_t)na);
             a2[na].p = cand[c];
             a2[na].c = hc;
+            a2[na].hidden = 0;
             if ((rc = trk_search_orders(k, d, a2, na + 1, v, p2)) != GO_OK)
                 break;
             if (p2->n != na + 1 || !trk_perfect(p2))
@@ -842,6 +1050,8 @@ static int trk_search(stn_track_t *k, const trk_diff_t *d, const trk_add_t *adds
             }
         }
     }
+    if (rc == GO_OK && nfit == 0 && !wrong_only)
+        rc = trk_search_pairs(k, d, adds, na, v, 0, 1, best, found, &nfit);
     if (rc == GO_OK && nfit > 0) {
         *best = *found;
         best->nhidden = nfit;
@@ -1368,6 +1578,7 @@ static int trk_hidden_on_dead(stn_track_t *k, const stn_view_t *v, const int *cl
     plan->steps[0].p = (go_point_t)h;
     plan->steps[0].c = plan->steps[0].seen = t;
     plan->steps[0].tolerant = 0;
+    plan->steps[0].hidden = 0;
     int first = go_game_move_count(k->g);
     int rc = trk_apply(k, plan, v, out, run);
     if (rc != GO_OK)
@@ -1658,23 +1869,42 @@ int stn_track_feed(stn_track_t *k, const stn_view_t *v, stn_events_t *out)
             int first = go_game_move_count(k->g);
             if ((rc = trk_apply(k, plan, v, out, run)) != GO_OK)
                 goto done;
+            /* a stone a hidden move took and another put back (a ko retaken): not expected
+             * off (pending only where the game's board is empty) */
+            trk_clean(k);
             if (go_game_move_count(k->g) > first)
                 moves += go_game_move_count(k->g) - first;
             if (plan->hidden && go_game_move_count(k->g) > first) {
-                char hp[3];
+                char hp[3], hp2[3];
                 trk_pname(plan->hidden, hp);
-                char note[160];
-                snprintf(note, sizeof note,
-                         "the move at %s was not seen (played onto a dead stone not yet taken "
-                         "off, or captured at once): read from the moves around it%s", hp,
-                         plan->nhidden > 1 ? "; other points fitted too" : "");
-                if ((rc = stn_track_note(k, first, note)) != GO_OK)
+                char note[200];
+                int at = first;
+                if (plan->hidden2) {
+                    /* noted on the first of them (the plan is perfect: one move a step) */
+                    trk_pname(plan->hidden2, hp2);
+                    for (int q = plan->n - 1; q >= 0; q--)
+                        if (plan->steps[q].hidden && first + q < go_game_move_count(k->g))
+                            at = first + q;
+                    snprintf(note, sizeof note,
+                             "the moves at %s and %s were not seen (a ko taken and taken back, "
+                             "or stones played onto dead ones or captured at once): a guess "
+                             "from the moves around them%s", hp, hp2,
+                             plan->nhidden > 1 ? "; other pairs fitted too" : "");
+                } else {
+                    snprintf(note, sizeof note,
+                             "the move at %s was not seen (played onto a dead stone not yet "
+                             "taken off, or captured at once): read from the moves around it%s",
+                             hp, plan->nhidden > 1 ? "; other points fitted too" : "");
+                }
+                if ((rc = stn_track_note(k, at, note)) != GO_OK)
                     goto done;
                 if (plan->nhidden > 1) {
                     stn_event_t e;
-                    trk_ev(&e, STN_EV_AMBIGUOUS, GO_EMPTY, first + 1, v->frame, v->t,
+                    trk_ev(&e, STN_EV_AMBIGUOUS, GO_EMPTY, at + 1, v->frame, v->t,
                            v->t_clear);
                     trk_ev_point(&e, plan->hidden);
+                    if (plan->hidden2)
+                        trk_ev_point(&e, plan->hidden2);
                     snprintf(e.msg, sizeof e.msg, "%s", note);
                     if ((rc = stn_events_push(out, &e)) != GO_OK)
                         goto done;

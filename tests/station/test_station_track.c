@@ -590,6 +590,161 @@ static void test_order_first_seen_all_orders(void **state)
         }
 }
 
+/* A ko on the left: White's dc has one liberty (cc), and Black at cc takes it as a ko
+ * (cc is alone, its only liberty dc). Black to move. */
+#define KO9 ". . . . . . . . .\n" \
+            ". . O X . . . . .\n" \
+            ". O . O X . . . .\n" \
+            ". . O X . . . . .\n" \
+            ". . . . . . . . .\n" \
+            ". . . . . . . . .\n" \
+            ". . . . . . . . .\n" \
+            ". . . . . . . . .\n" \
+            ". . . . . . . . .\n"
+
+/* ... and White's threat at gg, Black's answer at hg: the ko is as it was */
+#define KO9_THREAT ". . . . . . . . .\n" \
+                   ". . O X . . . . .\n" \
+                   ". O . O X . . . .\n" \
+                   ". . O X . . . . .\n" \
+                   ". . . . . . . . .\n" \
+                   ". . . . . . . . .\n" \
+                   ". . . . . . O X .\n" \
+                   ". . . . . . . . .\n" \
+                   ". . . . . . . . .\n"
+
+static void ko_view(fx_t *f, stn_view_t *v, const char *d, float t_gg, float t_hg)
+{
+    f->frame += 10;
+    st_view(v, d, f->frame, f->frame / 30.0, f->frame / 30.0 - 0.2);
+    v->first_t[6 * 9 + 6] = t_gg;   /* gg */
+    v->first_t[6 * 9 + 7] = t_hg;   /* hg */
+}
+
+/* A ko fight played fast with hands over the board: Black takes the ko at cc (capturing
+ * dc), White threatens at gg, Black answers at hg, White takes the ko back at dc; the next
+ * view shows only gg and hg new, White's stone first. Alternation alone reads B hg, W gg
+ * (the order the camera did not see); the ko taken and taken back unseen puts every stone
+ * in the order seen: recorded move for move, with a note that it is a guess. */
+static void test_hidden_ko_pair(void **state)
+{
+    (void)state;
+    fx_t f;
+    fx_open(&f, "chinese", KO9, GO_BLACK, NULL);
+    stn_view_t v;
+    ko_view(&f, &v, KO9_THREAT, 0.1f, 0.5f);
+    v.first_t[2 * 9 + 2] = 0.9f;   /* cc empty since the retake, dc White since then */
+    v.first_t[2 * 9 + 3] = 0.8f;
+    assert_int_equal(fx_view(&f, &v), 4);
+    const char *want[] = { "B cc", "W gg", "B hg", "W dc" };
+    fx_expect_moves(&f, want, 4);
+    assert_int_equal(go_game_turn(f.g), GO_BLACK);
+    const stn_move_info_t *in = stn_track_info(f.k, 0);
+    assert_non_null(in->comment);
+    assert_non_null(strstr(in->comment, "cc and dc were not seen"));
+    assert_non_null(strstr(in->comment, "a guess"));
+    assert_int_equal(stn_events_count(&f.ev, STN_EV_MOVE), 4);
+    assert_int_equal(stn_events_count(&f.ev, STN_EV_RESTORE), 0);
+    assert_int_equal(stn_events_count(&f.ev, STN_EV_VOID), 0);
+    assert_int_equal(stn_events_count(&f.ev, STN_EV_WARNING), 0);
+    assert_int_equal(stn_track_pending(f.k, NULL, 0), 0);
+    assert_int_equal(stn_track_disagreements(f.k, NULL, 0), 0);
+    /* the fight goes on: Black, barred from cc at once, plays elsewhere: one move */
+    assert_int_equal(fx_feed(&f, ". . . . . . . . .\n. . O X . . . . .\n. O . O X . . . .\n"
+                                 ". . O X . . . . .\n. . . . . . . . .\n. . . . . . . . .\n"
+                                 ". . . . . . O X .\n. . . . . . . . .\n. . . . X . . . .\n"), 1);
+    assert_int_equal(go_game_move(f.g, 4)->color, GO_BLACK);
+    assert_int_equal(go_game_move(f.g, 4)->point, st_pt(9, "ei"));
+    fx_close(&f);
+}
+
+/* The same ko on the board, but nothing says the pair was played: no pair is invented.
+ * Two stones in the order alternation gives (or no order seen): the plain reading. A
+ * lone White stone on Black's turn: a wrong colour, as before. White's dc read gone for
+ * one view (a flicker) while Black plays elsewhere: a removal to restore, as before, and
+ * the board agrees again when dc is read back. */
+static void test_hidden_ko_pair_not_invented(void **state)
+{
+    (void)state;
+    for (int seen = 0; seen < 2; seen++) {
+        fx_t f;
+        fx_open(&f, "chinese", KO9, GO_BLACK, NULL);
+        stn_view_t v;
+        /* Black's hg seen first, or no order known */
+        ko_view(&f, &v, KO9_THREAT, seen ? 0.5f : -1.0f, seen ? 0.1f : -1.0f);
+        assert_int_equal(fx_view(&f, &v), 2);
+        const char *want[] = { "B hg", "W gg" };
+        fx_expect_moves(&f, want, 2);
+        const stn_move_info_t *in = stn_track_info(f.k, 0);
+        assert_true(in->comment == NULL || strstr(in->comment, "not seen") == NULL);
+        fx_close(&f);
+    }
+    {
+        fx_t f;
+        fx_open(&f, "chinese", KO9, GO_BLACK, NULL);
+        assert_int_equal(fx_feed(&f, ". . . . . . . . .\n. . O X . . . . .\n. O . O X . . . .\n"
+                                     ". . O X . . . . .\n. . . . . . . . .\n. . . . . . . . .\n"
+                                     ". . . . . . O . .\n. . . . . . . . .\n. . . . . . . . .\n"),
+                         1);
+        const char *want[] = { "B gg" };
+        fx_expect_moves(&f, want, 1);
+        assert_non_null(stn_events_find(&f.ev, STN_EV_WRONG_COLOUR));
+        const stn_move_info_t *in = stn_track_info(f.k, 0);
+        assert_null(strstr(in->comment, "not seen"));
+        fx_close(&f);
+    }
+    {
+        fx_t f;
+        fx_open(&f, "chinese", KO9, GO_BLACK, NULL);
+        assert_int_equal(fx_feed(&f, ". . . . . . . . .\n. . O X . . . . .\n. O . . X . . . .\n"
+                                     ". . O X . . . . .\n. . . . . . . . .\n. . . . . . . . .\n"
+                                     ". . . . . . X . .\n. . . . . . . . .\n. . . . . . . . .\n"),
+                         1);
+        const char *want[] = { "B gg" };
+        fx_expect_moves(&f, want, 1);
+        const stn_event_t *e = stn_events_find(&f.ev, STN_EV_MOVED);
+        assert_non_null(e);
+        assert_int_equal(e->points[0], st_pt(9, "dc"));
+        assert_int_equal(stn_track_disagreements(f.k, NULL, 0), 1);
+        const stn_move_info_t *in = stn_track_info(f.k, 0);
+        assert_true(in->comment == NULL || strstr(in->comment, "not seen") == NULL);
+        /* read back: the board agrees, nothing else */
+        assert_int_equal(fx_feed(&f, ". . . . . . . . .\n. . O X . . . . .\n. O . O X . . . .\n"
+                                     ". . O X . . . . .\n. . . . . . . . .\n. . . . . . . . .\n"
+                                     ". . . . . . X . .\n. . . . . . . . .\n. . . . . . . . .\n"),
+                         0);
+        assert_non_null(stn_events_find(&f.ev, STN_EV_AGREES));
+        assert_int_equal(go_game_move_count(f.g), 1);
+        fx_close(&f);
+    }
+}
+
+/* Two throw-ins captured at once, both unseen (fast play, hands over the board): Black
+ * throws in at aa, White takes at ab, Black throws in at ia, White takes at ib. The view
+ * shows two new White stones on Black's turn; no single unseen move explains them (that
+ * reading was two White moves in a row, noted as stones seen together); two do. */
+static void test_hidden_two_throw_ins(void **state)
+{
+    (void)state;
+    fx_t f;
+    fx_open(&f, "chinese",
+        ". O . . . . . O .\n. . . . . . . . .\n. . . . . . . . .\n"
+        ". . . . . . . . .\n. . . . X . . . .\n. . . . . . . . .\n"
+        ". . . . . . . . .\n. . . . . . . . .\n. . . . . . . . .\n", GO_BLACK, NULL);
+    assert_int_equal(fx_feed(&f,
+        ". O . . . . . O .\nO . . . . . . . O\n. . . . . . . . .\n"
+        ". . . . . . . . .\n. . . . X . . . .\n. . . . . . . . .\n"
+        ". . . . . . . . .\n. . . . . . . . .\n. . . . . . . . .\n"), 4);
+    const char *want[] = { "B aa", "W ab", "B ia", "W ib" };
+    fx_expect_moves(&f, want, 4);
+    assert_int_equal(stn_events_count(&f.ev, STN_EV_TWO_IN_A_ROW), 0);
+    assert_int_equal(stn_events_count(&f.ev, STN_EV_RESTORE), 0);
+    const stn_move_info_t *in = stn_track_info(f.k, 0);
+    assert_non_null(in->comment);
+    assert_non_null(strstr(in->comment, "aa and ia were not seen"));
+    fx_close(&f);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -612,6 +767,9 @@ int main(void)
         cmocka_unit_test(test_ko_dead_stone_misread),
         cmocka_unit_test(test_order_first_seen),
         cmocka_unit_test(test_order_first_seen_all_orders),
+        cmocka_unit_test(test_hidden_ko_pair),
+        cmocka_unit_test(test_hidden_ko_pair_not_invented),
+        cmocka_unit_test(test_hidden_two_throw_ins),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
