@@ -589,11 +589,11 @@ static void trk_view_fit(const stn_track_t *k, const stn_view_t *v, const trk_st
         return;
     for (int i = 0; i < k->size * k->size; i++) {
         int p = trk_pt(k->size, i), replayed = 0;
+        if (!run->captured[p] || v->color[i] == GO_EMPTY || v->color[i] == STN_UNKNOWN)
+            continue;
         for (int j = 0; j < n && !replayed; j++)
             replayed = steps[j].hidden && steps[j].p == p;
-        if (run->captured[p] && v->color[i] != GO_EMPTY && v->color[i] != STN_UNKNOWN &&
-            !replayed)
-            sc->late++;
+        sc->late += !replayed;
     }
     for (int i = 0; i < n; i++)
         for (int j = i + 1; j < n; j++) {
@@ -808,9 +808,13 @@ static int trk_cands(const stn_track_t *k, const trk_diff_t *d, const trk_add_t 
     return nc;
 }
 
-#define TRK_PAIR_STONES 6  /* two hidden moves are tried only with at most 4 stones seen:
-                              6 stones, (3!)^2 = 36 orders per pair at most */
-#define TRK_PAIR_CAND 6    /* points tried per colour for a hidden move (ko points first) */
+/* Bounds of the two-move search (trk_search_pairs), so that it stays a few ms at worst: */
+#define TRK_PAIR_STONES 6  /* a ko pair (a handful of pairs): at most 4 stones seen, 6 in
+                              all, (3!)^2 = 36 orders per pair */
+#define TRK_PAIR_STONES_ANY 5 /* any two points: at most 3 stones seen, 5 in all, 12
+                              orders per pair */
+#define TRK_PAIR_CAND 4    /* points tried per colour for any two (ko points first): at
+                              most 16 pairs of two colours, 6 of one */
 #define TRK_PAIR_KOS 4     /* kos looked at per colour */
 
 /* Kos c could take on the game's board as it stands, their point empty in the view and the
@@ -848,9 +852,8 @@ static int trk_kos(const stn_track_t *k, const stn_view_t *v, go_color_t c, go_p
  * stone it took back as before), kept when it puts every stone seen in the order the
  * camera saw them (no inversion) and needs no more late removals than plain->score;
  * else any two points trk_cands and trk_kos give, of the colours alternation allows (near:
- * as in trk_cands). Cost: at most 2 * TRK_PAIR_CAND points, so under 80 pairs, each an
- * order search of at most TRK_PAIR_STONES stones (36 orders); nothing is tried with more
- * stones. A pair is kept when it explains all (trk_perfect) and its points end as the view
+ * as in trk_cands). Cost: see TRK_PAIR_STONES and the bounds under it; nothing is tried
+ * with more stones. A pair is kept when it explains all (trk_perfect) and its points end as the view
  * shows them; the best fit (trk_better) wins, *nfit counts the pairs that fit as well.
  * Returns 0 or GO_ENOMEM; *found is set when *nfit > 0. */
 static int trk_search_pairs(stn_track_t *k, const trk_diff_t *d, const trk_add_t *adds,
@@ -858,7 +861,8 @@ static int trk_search_pairs(stn_track_t *k, const trk_diff_t *d, const trk_add_t
                             const trk_plan_t *plain, trk_plan_t *found, int *nfit)
 {
     *nfit = 0;
-    if (na + 2 > TRK_PAIR_STONES || na + 2 > k->cfg.max_moves || go_game_over(k->g))
+    if (na + 2 > (ko_only ? TRK_PAIR_STONES : TRK_PAIR_STONES_ANY) ||
+        na + 2 > k->cfg.max_moves || go_game_over(k->g))
         return GO_OK;
     go_color_t t = go_game_turn(k->g);
     int nt = 0;
@@ -874,26 +878,33 @@ static int trk_search_pairs(stn_track_t *k, const trk_diff_t *d, const trk_add_t
     uint8_t *thrown = malloc(TRK_NPTS);
     if (!a2 || !p2 || !run || !tmp || !info || !thrown)
         rc = GO_ENOMEM;
-    for (int h = 0; h < 2 && rc == GO_OK; h++) {
-        go_color_t hc = h == 0 ? t : GO_OTHER(t);
-        nk[h] = trk_kos(k, v, hc, kx[h], ky[h], TRK_PAIR_KOS, tmp, info);
-        if (ko_only)
-            continue;
+    for (int h = 0; h < 2 && rc == GO_OK; h++)
+        nk[h] = trk_kos(k, v, h == 0 ? t : GO_OTHER(t), kx[h], ky[h], TRK_PAIR_KOS, tmp, info);
+    for (int h = 0; h < 2 && rc == GO_OK && !ko_only; h++) {
         /* ko points and stones a ko takes back first, then trk_cands */
         for (int i = 0; i < nk[h] && np[h] < TRK_PAIR_CAND; i++)
             pts[h][np[h]++] = kx[h][i];
-        if (np[h] < TRK_PAIR_CAND) {
-            go_point_t c[TRK_NPTS];
-            int nc = trk_cands(k, d, adds, na, v, hc, near, c, thrown, TRK_NPTS);
-            for (int i = 0; i < nc && np[h] < TRK_PAIR_CAND; i++)
-                if (!trk_in(pts[h], np[h], c[i]))
-                    pts[h][np[h]++] = c[i];
-        }
-    }
-    for (int h = 0; h < 2 && rc == GO_OK && !ko_only; h++)
         for (int i = 0; i < nk[!h] && np[h] < TRK_PAIR_CAND; i++)
             if (!trk_in(pts[h], np[h], ky[!h][i]))
                 pts[h][np[h]++] = ky[!h][i];
+        if (np[h] < TRK_PAIR_CAND) {
+            /* a stone captured at once leaves no liberty in the view: the points with the
+             * fewest empty neighbours there first (those of dead stones played onto: 0) */
+            static const int dirs[4] = { 1, -1, GO_STRIDE, -GO_STRIDE };
+            go_point_t c[TRK_NPTS];
+            int nc = trk_cands(k, d, adds, na, v, h == 0 ? t : GO_OTHER(t), near, c, thrown,
+                               TRK_NPTS);
+            for (int libs = 0; libs <= 4; libs++)
+                for (int i = 0; i < nc && np[h] < TRK_PAIR_CAND; i++) {
+                    int e = 0;
+                    for (int j = 0; j < 4 && thrown[i]; j++)
+                        e += go_board_on(go_game_board(k->g), c[i] + dirs[j]) &&
+                             trk_view_at(k, v, c[i] + dirs[j]) == GO_EMPTY;
+                    if (e == libs && !trk_in(pts[h], np[h], c[i]))
+                        pts[h][np[h]++] = c[i];
+                }
+        }
+    }
     /* the pairs: colours (h1, h2), h1 <= h2, the counts alternation allows */
     for (int h1 = 0; h1 < 2 && rc == GO_OK; h1++)
         for (int h2 = h1; h2 < 2 && rc == GO_OK; h2++) {

@@ -31,7 +31,13 @@
  *     stone of its colour still lay (the last one of its capture), or captured at once
  *     before the board settled (next to the opponent's new stone or to the stones taken);
  *     and the last dead stone of a capture left when the others went is read as its side's
- *     move there. A comment says so; a wrong guess reads later as a takeback;
+ *     move there. When no single one explains all (and not against a lone wrong colour),
+ *     two such moves are tried (at most 3 stones seen). And a reading that explains all
+ *     but puts the stones against the order the camera first saw them (the first stone
+ *     seen is the side's not to move) is retried with a ko taken and taken back unseen
+ *     (a ko fight played fast under the hands; at most 4 stones seen), kept only when
+ *     every stone then follows the order seen. A comment says so (a pair: a guess); a
+ *     wrong guess reads later as a takeback;
  *  6. stones still missing are a removal without capture (warning), and every point still
  *     disagreeing is listed for restoration (STN_EV_RESTORE). The restore is asked at
  *     once; the warning (nudge or removal) waits for warn_grace_s and is dropped (a note)

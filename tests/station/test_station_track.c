@@ -658,6 +658,28 @@ static void test_hidden_ko_pair(void **state)
     fx_close(&f);
 }
 
+/* The same with two threats and answers between the ko taken and taken back (the whole
+ * demo game's fight: six moves, four of them seen, in the order W gg, B hg, W gc, B hc). */
+static void test_hidden_ko_pair_four_seen(void **state)
+{
+    (void)state;
+    fx_t f;
+    fx_open(&f, "chinese", KO9, GO_BLACK, NULL);
+    stn_view_t v;
+    ko_view(&f, &v, ". . . . . . . . .\n. . O X . . . . .\n. O . O X . O X .\n"
+                    ". . O X . . . . .\n. . . . . . . . .\n. . . . . . . . .\n"
+                    ". . . . . . O X .\n. . . . . . . . .\n. . . . . . . . .\n", 0.1f, 0.5f);
+    v.first_t[2 * 9 + 6] = 0.9f;   /* gc */
+    v.first_t[2 * 9 + 7] = 1.3f;   /* hc */
+    assert_int_equal(fx_view(&f, &v), 6);
+    const char *want[] = { "B cc", "W gg", "B hg", "W gc", "B hc", "W dc" };
+    fx_expect_moves(&f, want, 6);
+    assert_int_equal(stn_events_count(&f.ev, STN_EV_UNEXPLAINED), 0);
+    assert_int_equal(stn_events_count(&f.ev, STN_EV_AMBIGUOUS), 0);
+    assert_int_equal(stn_track_disagreements(f.k, NULL, 0), 0);
+    fx_close(&f);
+}
+
 /* The same ko on the board, but nothing says the pair was played: no pair is invented.
  * Two stones in the order alternation gives (or no order seen): the plain reading. A
  * lone White stone on Black's turn: a wrong colour, as before. White's dc read gone for
@@ -768,6 +790,7 @@ int main(void)
         cmocka_unit_test(test_order_first_seen),
         cmocka_unit_test(test_order_first_seen_all_orders),
         cmocka_unit_test(test_hidden_ko_pair),
+        cmocka_unit_test(test_hidden_ko_pair_four_seen),
         cmocka_unit_test(test_hidden_ko_pair_not_invented),
         cmocka_unit_test(test_hidden_two_throw_ins),
     };
