@@ -295,6 +295,9 @@ static void grid_offset(const cvb_image_t *img, const vis_geom_t *geom, const vi
 
 /* grid units: a shift found under this is slight (see vis_track_update_k) */
 #define TRACK_SLIGHT 0.08
+/* grid units: a shift found under this is the camera shaking, followed by a translation
+ * of the picture (see vis_track_update_k) */
+#define TRACK_SHAKE 0.15
 
 static void lost_snapshot(const vis_geom_t *geom, vis_snapshot_t *snap)
 {
@@ -353,23 +356,38 @@ int vis_track_update_k(const cvb_image_t *img, vis_geom_t *geom, const vis_confi
                  fabs(sumy + ody) <= cfg->track_shift_max;
         if (!mx && !my)
             break;
-        /* H' = H * A, A: board (x, y) -> (x + ox(x, y), y + oy(x, y)), the offsets
-         * found: board (x, y) is seen where geom put (x + ox, y + oy) */
         double A[9] = { 1, 0, 0, 0, 1, 0, 0, 0, 1 }, H2[9], tx = mx ? odx : 0, ty = my ? ody : 0;
-        if (mx) {
-            A[0] += cx[1];
-            A[1] = cx[2];
-            A[2] = cx[0];
+        int slight = fabs(tx) < TRACK_SHAKE && fabs(ty) < TRACK_SHAKE;
+        double mid = (geom->size - 1) * 0.5, pu0, pv0, pu1, pv1;
+        if (slight && !vis_homog_apply(moved.H, mid, mid, &pu0, &pv0) &&
+            !vis_homog_apply(moved.H, mid + tx, mid + ty, &pu1, &pv1)) {
+            /* a small shift is the camera shaking: the picture moved, not the board, by
+             * one translation in pixels (the lines' offset at the board's middle); the
+             * offsets' slopes, fitted over a few lines, would tilt the grid at the edges
+             * (an edge stone then read from beside it) */
+            memcpy(H2, moved.H, sizeof H2);
+            for (int c = 0; c < 3; c++) {
+                H2[c] += (pu1 - pu0) * moved.H[6 + c];
+                H2[3 + c] += (pv1 - pv0) * moved.H[6 + c];
+            }
+        } else {
+            /* H' = H * A, A: board (x, y) -> (x + ox(x, y), y + oy(x, y)), the offsets
+             * found: board (x, y) is seen where geom put (x + ox, y + oy) */
+            if (mx) {
+                A[0] += cx[1];
+                A[1] = cx[2];
+                A[2] = cx[0];
+            }
+            if (my) {
+                A[3] = cy[1];
+                A[4] += cy[2];
+                A[5] = cy[0];
+            }
+            for (int r = 0; r < 3; r++)
+                for (int c = 0; c < 3; c++)
+                    H2[r * 3 + c] = moved.H[r * 3] * A[c] + moved.H[r * 3 + 1] * A[3 + c] +
+                                    moved.H[r * 3 + 2] * A[6 + c];
         }
-        if (my) {
-            A[3] = cy[1];
-            A[4] += cy[2];
-            A[5] = cy[0];
-        }
-        for (int r = 0; r < 3; r++)
-            for (int c = 0; c < 3; c++)
-                H2[r * 3 + c] = moved.H[r * 3] * A[c] + moved.H[r * 3 + 1] * A[3 + c] +
-                                moved.H[r * 3 + 2] * A[6 + c];
         double w = H2[8];
         vis_geom_t next;
         if (fabs(w) < 1e-12)
@@ -386,11 +404,13 @@ int vis_track_update_k(const cvb_image_t *img, vis_geom_t *geom, const vis_confi
             break;
         masked_fit(img, &moved, &s2, 0, lk_pos, &f0, &v0, &t0);
         masked_fit(img, &next, &s2, 0, lk_pos, &f1, &v1, &t1);
-        /* the first step must fit clearly better: by 0.05 for a bump, by 0.02 for a
-         * slight shift (a pixel of shake at 640x360, 0.06 of a cell, gains 0.03: left
-         * alone, the edge points read a line's width off look covered) */
+        /* the first step must fit clearly better for a bump (by 0.05); a slight shift
+         * only better (a pixel of shake at 640x360, 0.06 of a cell, gains 0.02..0.04:
+         * left alone, the edge points read a line's width off look covered; a threshold
+         * in between lets the odd frame of a shake go unfollowed, a hand over the board
+         * for the station) */
         double gain = (mx && fabs(odx) >= TRACK_SLIGHT) || (my && fabs(ody) >= TRACK_SLIGHT)
-            ? 0.05 : 0.02;
+            ? 0.05 : 0.005;
         if (!(f1 > f0 + (it ? 0.0 : gain)))
             break;
         s = s2;
