@@ -22,6 +22,7 @@
 
 #include "render/rnd_truth.h"
 #include "vision/vis.h"
+#include "vision/vis_track.h"
 
 static double now_ms(void)
 {
@@ -136,6 +137,82 @@ static int each_frame(const char *dir, int step, int mode, tally_t *c)
     return 0;
 }
 
+/* Shake: as `kifucam record` tracks (the grid of one still frame, vis_track_k at the
+ * board's line contrast), every STEP-th frame without a hand or a bumped stone: points
+ * read wrong (not hidden, read with the confidence the station takes, 0.5, another
+ * colour than the truth's) and points marked hidden, in
+ * frames the camera shakes (truth shake != 0) and frames it does not. The grid: the
+ * truth's corners of the first hand-free frame without shake, refined as detection does. */
+typedef struct {
+    long f[2], fwrong[2], fhid[2], wrong[2], hid[2], refined[2];
+} shake_t;
+
+static int shake_dir(const char *dir, int step, shake_t *c)
+{
+    char path[1200];
+    snprintf(path, sizeof path, "%s/truth.txt", dir);
+    rnd_truth_t *t = NULL;
+    if (rnd_truth_open(path, &t)) {
+        fprintf(stderr, "bench_track: %s: cannot read\n", path);
+        return -1;
+    }
+    int S = rnd_truth_size(t), n = 0, have = 0;
+    double lk = 1.0;
+    vis_geom_t g;
+    rnd_truth_frame_t *f = malloc(sizeof *f);
+    while (f && rnd_truth_next(t, f, NULL) == 0) {
+        int still = !f->hand && (f->bumped < 0 || getenv("BENCH_TRACK_BUMPED"));
+        if (!still || (have && n++ % step))
+            continue;
+        snprintf(path, sizeof path, "%s/%s", dir, f->file);
+        cvb_image_t img = { 0 };
+        if (cvb_imread(path, 1, &img))
+            continue;
+        if (!have) {
+            double cr[4][2];
+            for (int k = 0; k < 4; k++) {
+                cr[k][0] = f->corners[2 * k];
+                cr[k][1] = f->corners[2 * k + 1];
+            }
+            vis_snapshot_t s0;
+            memset(&s0, 0, sizeof s0);
+            if (f->shake[0] || f->shake[1] || vis_geom_from_corners(cr, S, img.w, img.h, &g) ||
+                vis_refine(&img, &g) || vis_classify(&img, &g, NULL, &s0) ||
+                vis_line_contrast(&img, &g, &s0, &lk)) {
+                cvb_image_free(&img);
+                continue;
+            }
+            have = 1;
+        }
+        vis_snapshot_t s;
+        memset(&s, 0, sizeof s);
+        vis_track_k(&img, &g, NULL, lk, &s);
+        int sh = f->shake[0] || f->shake[1], wrong = 0, hid = 0;
+        for (int k = 0; k < S * S; k++) {
+            hid += s.occluded[k] != 0;
+            wrong += !s.occluded[k] && s.conf[k] >= 0.5f && s.color[k] != f->shown[k];
+        }
+        if (getenv("BENCH_TRACK_VERBOSE") && (wrong || hid)) {
+            printf("    frame %d shake %+d,%+d: refined %d shift %+.3f,%+.3f; wrong", f->frame,
+                   f->shake[0], f->shake[1], s.refined, s.shift_x, s.shift_y);
+            for (int k = 0; k < S * S; k++)
+                if (!s.occluded[k] && s.conf[k] >= 0.5f && s.color[k] != f->shown[k])
+                    printf(" %d,%d:%d->%d", k % S, k / S, f->shown[k], s.color[k]);
+            printf("; hidden %d\n", hid);
+        }
+        c->f[sh]++;
+        c->fwrong[sh] += wrong > 0;
+        c->fhid[sh] += hid > 0;
+        c->wrong[sh] += wrong;
+        c->hid[sh] += hid;
+        c->refined[sh] += s.refined;
+        cvb_image_free(&img);
+    }
+    free(f);
+    rnd_truth_close(t);
+    return 0;
+}
+
 static double pct(long a, long b) { return b ? 100.0 * a / b : 0.0; }
 
 static int speed(const char *path)
@@ -219,6 +296,21 @@ int main(int argc, char **argv)
         }
         return 0;
     }
-    fprintf(stderr, "usage: bench_track lost STEP DIR... | occlusion STEP DIR... | speed [IMAGE]\n");
+    if (argc >= 4 && !strcmp(argv[1], "shake")) {
+        int step = atoi(argv[2]);
+        shake_t c;
+        memset(&c, 0, sizeof c);
+        for (int d = 3; d < argc; d++)
+            shake_dir(argv[d], step < 1 ? 1 : step, &c);
+        printf("tracking as record does (one frame's grid), every %d hand-free frames:\n", step);
+        for (int k = 0; k < 2; k++)
+            printf("  %-13s %6ld frames: with a point read wrong %ld (%.2f%%), with a point hidden %ld "
+                   "(%.2f%%); points wrong %ld, hidden %ld; refined %ld\n",
+                   k ? "camera shaken" : "camera still", c.f[k], c.fwrong[k], pct(c.fwrong[k], c.f[k]),
+                   c.fhid[k], pct(c.fhid[k], c.f[k]), c.wrong[k], c.hid[k], c.refined[k]);
+        return 0;
+    }
+    fprintf(stderr, "usage: bench_track lost STEP DIR... | occlusion STEP DIR... | shake STEP DIR... | "
+                    "speed [IMAGE]\n");
     return 2;
 }

@@ -64,7 +64,7 @@ tl = sorted(e['t'] - off[e['n']] for e in mv_ev if e['n'] in off)
 if tl:
     print("  latency, truth (hand out of the picture -> move written; < 0: written while the hand "
           "was still in the picture, off the board): min %.3f median %.3f p90 %.3f max %.3f" % (tl[0], q(tl, .5), q(tl, .9), tl[-1]))
-tb = board_latency(sys.argv[5], mv_ev)
+tb = sorted(board_latency(sys.argv[5], mv_ev))
 if tb:
     print("  latency, truth (the hand off the board: no point under it -> move written): min %.3f "
           "median %.3f p90 %.3f max %.3f, over 0.5 s: %d (target 0)" % (tb[0], q(tb, .5), q(tb, .9), tb[-1], sum(1 for x in tb if x > 0.5)))
@@ -138,3 +138,65 @@ if lat:
           "p90 %.3f p99 %.3f max %.3f, over 0.5 s: %d (target 0)" % (len(lat), lat[0], q(lat, .5), q(lat, .9),
           q(lat, .99), lat[-1], sum(1 for x in lat if x > 0.5)))
 ' "$GMOVES" "$HERE/bench/latency.py"
+
+# ---- played out: BENCH_FULL of the same games (default 4; 20: all), every move, with the
+# end the record's RE[] tells (`--end auto`: both pass and the dead stones lifted, or the
+# loser's resignation signal), recorded under the games' rules (Korean, komi 6.5): every
+# move right, and the result written against the source's RE[] and against `kifucam score`
+# of the source (the station's count is that proposal, confirmed by the stones lifted).
+FULL=${BENCH_FULL:-4}
+[ "$FULL" -gt 0 ] 2>/dev/null || { echo "== record: played out: skipped (BENCH_FULL=0)"; exit 0; }
+FDIR="$OUT/full"
+mkdir -p "$FDIR"
+echo "== record: $FULL real games played out (every move, --end auto), 640x360 15 fps, hands on"
+for sgf in $(ls "$GDIR"/game[0-9][0-9].sgf | head -n "$FULL"); do
+  g=$(basename "$sgf" .sgf)
+  n=${g#game}; n=$((10#$n))
+  view=steep; [ $((n % 2)) -eq 0 ] && view=above
+  foot="$FDIR/$g-footage"
+  if [ ! -f "$foot/truth.txt" ]; then
+    "$BIN" render "$sgf" --out "$foot" --size 640x360 --fps 15 --pace 0.3 --seed "$n" \
+      --view "$view" --end auto 2>/dev/null || { echo "$g: render failed"; continue; }
+  fi
+  "$BIN" record --input "$foot" --fps 15 --rules korean --sgf "$FDIR/$g-rec.sgf" --format json \
+    > "$FDIR/$g-events.jsonl" 2>/dev/null
+  score=$("$BIN" score "$sgf" --rules korean 2>/dev/null | head -1)
+  echo "$g $view $sgf $FDIR/$g-rec.sgf $FDIR/$g-events.jsonl ${score:-?}"
+done | python3 -c '
+import json, re, sys
+mv = lambda p: re.findall(r";\s*([BW])\[([a-s]{0,2})\]", open(p, errors="replace").read())
+def sym(p, k):
+    if len(p) != 2: return p
+    x, y = ord(p[0]) - 97, ord(p[1]) - 97
+    for _ in range(k & 3): x, y = 18 - y, x
+    if k & 4: x = 18 - x
+    return chr(97 + x) + chr(97 + y)
+RE = lambda p: (re.findall(r"RE\[([^]]*)\]", open(p, errors="replace").read()) or ["-"])[0]
+games = perfect = res_ok = res_score = warned = 0
+for line in sys.stdin:
+    g, view, src, rec, events, score = line.split()
+    s = [m for m in mv(src)]
+    try: r = [m for m in mv(rec) if m[1]]
+    except OSError: r = []
+    best = max(sum(1 for a, b in zip(s, r) if a[0] == b[0] and sym(b[1], k) == a[1]) for k in range(8))
+    ok = best == len(s) and len(r) == len(s)
+    want = RE(src)
+    try: got = RE(rec)
+    except OSError: got = "-"
+    if want.endswith("+Resign"): want = want[:3]
+    if got.endswith("+Resign"): got = got[:3]
+    try:
+        ev = [json.loads(l) for l in open(events) if l.startswith("{")]
+    except OSError:
+        ev = []
+    nw = sum(1 for e in ev if e.get("event") == "warning")
+    games += 1; perfect += ok; res_ok += got == want; warned += nw > 0
+    counted = not want.endswith("+R")
+    res_score += counted and got == score
+    print("  %s (%s): %d / %d moves right%s; result %s, the source %s%s; warnings %d%s" % (
+        g, view, best, len(s), "" if ok else " (%d recorded)" % len(r), got, want,
+        ", kifucam score of the source %s" % score if counted else "", nw,
+        "" if ok and got == want and not nw else "  <--"))
+print("games recorded move for move: %d / %d; result as the source: %d / %d; games with a warning: %d"
+      % (perfect, games, res_ok, games, warned))
+'
