@@ -3,6 +3,7 @@
 #ifndef KIFUCAM_TESTUTIL_H
 #define KIFUCAM_TESTUTIL_H
 
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,6 +38,64 @@ static inline const char *kc_source_dir(void)
 {
     const char *s = getenv("KIFUCAM_SOURCE");
     return s && *s ? s : ".";
+}
+
+/* The whole file at path, malloc'd and NUL-terminated (the caller frees it), its size
+ * without the NUL in *len when len is not NULL; NULL (and *len 0) when the file cannot be
+ * opened or read, or memory runs out. Binary-safe; reads to the end, whatever stat said. */
+static inline char *kc_slurp(const char *path, size_t *len)
+{
+    if (len)
+        *len = 0;
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    struct stat st;
+    /* when stat knows the size, the file in one read: its bytes, one spare (a short read
+     * is the end, without growing) and the NUL */
+    size_t cap = 4096;
+    if (stat(path, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0 &&
+        (unsigned long long)st.st_size < (unsigned long long)SIZE_MAX - 2)
+        cap = (size_t)st.st_size + 2;
+    size_t n = 0;
+    char *buf = malloc(cap);
+    while (buf) {
+        n += fread(buf + n, 1, cap - 1 - n, f);
+        if (n < cap - 1)
+            break;       /* the end of the file, or an error (ferror below) */
+        char *grown = cap <= SIZE_MAX / 2 ? realloc(buf, cap * 2) : NULL;
+        if (!grown) {
+            free(buf);
+            buf = NULL;
+            break;
+        }
+        buf = grown;
+        cap *= 2;
+    }
+    int failed = ferror(f);
+    fclose(f);
+    if (buf && failed) {
+        free(buf);
+        buf = NULL;
+    }
+    if (!buf)
+        return NULL;
+    buf[n] = '\0';
+    if (len)
+        *len = n;
+    return buf;
+}
+
+/* As much of the file at path as fits in buf (cap >= 1 bytes), NUL-terminated; "" when it
+ * cannot be opened. Returns the bytes read. For a command's captured stdout and stderr. */
+static inline size_t kc_read_into(const char *path, char *buf, size_t cap)
+{
+    FILE *f = fopen(path, "rb");
+    size_t n = f ? fread(buf, 1, cap - 1, f) : 0;
+    buf[n] = '\0';
+    if (f)
+        fclose(f);
+    return n;
 }
 
 #endif

@@ -21,10 +21,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <arpa/inet.h>
-#include <netinet/in.h>
 #include <signal.h>
-#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -32,6 +29,7 @@
 
 #include "rules/go_game.h"
 #include "testutil.h"
+#include "web/http_client.h"
 
 static char tmp[64];
 static const char *bin;
@@ -56,26 +54,6 @@ static int run(const char *cmd)
     if (st == -1 || !WIFEXITED(st))
         return -1;
     return WEXITSTATUS(st);
-}
-
-/* The file's text (malloc'd, NUL-terminated) or NULL. */
-static char *slurp(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *s = malloc((size_t)n + 1);
-    if (s && fread(s, 1, (size_t)n, f) != (size_t)n) {
-        free(s);
-        s = NULL;
-    }
-    if (s)
-        s[n] = 0;
-    fclose(f);
-    return s;
 }
 
 static int count_lines(const char *s)
@@ -105,6 +83,18 @@ static int sgf_moves(const char *text, char mv[][4], int max)
             n++;
         }
     }
+    return n;
+}
+
+/* The main line's moves of samples/games/demo.sgf (the game the footage shows), as sgf_moves. */
+static int demo_moves(char mv[][4], int max)
+{
+    char path[600];
+    snprintf(path, sizeof path, "%s/samples/games/demo.sgf", kc_source_dir());
+    char *text = kc_slurp(path, NULL);
+    assert_non_null(text);
+    int n = sgf_moves(text, mv, max);
+    free(text);
     return n;
 }
 
@@ -156,7 +146,7 @@ static char *tmpfile_text(const char *name)
     char p[512];
     if (snprintf(p, sizeof p, "%s/%s", tmp, name) >= (int)sizeof p)
         return NULL;
-    return keep(slurp(p));
+    return keep(kc_slurp(p, NULL));
 }
 
 /* stderr holds exactly one line starting "kifucam record: " (and naming `what`). */
@@ -336,12 +326,8 @@ static void test_record_footage_moves_and_count(void **state)
 {
     (void)state;
     enum { N = 16 };
-    char path[600];
-    snprintf(path, sizeof path, "%s/samples/games/demo.sgf", kc_source_dir());
-    char *src_text = keep(slurp(path));
-    assert_non_null(src_text);
     static char src[512][4], rec[512][4];
-    int nsrc = sgf_moves(src_text, src, 512);
+    int nsrc = demo_moves(src, 512);
 
     render("pass", N, "pass");
     char *sgf = NULL;
@@ -373,12 +359,8 @@ static void test_record_footage_resign(void **state)
 {
     (void)state;
     enum { N = 6 };
-    char path[600];
-    snprintf(path, sizeof path, "%s/samples/games/demo.sgf", kc_source_dir());
-    char *src_text = keep(slurp(path));
-    assert_non_null(src_text);
     static char src[512][4], rec[512][4];
-    int nsrc = sgf_moves(src_text, src, 512);
+    int nsrc = demo_moves(src, 512);
     render("resign", N, "resign");
     char *sgf = NULL;
     int nrec = record_footage("resign", "", rec, 512, &sgf);
@@ -398,12 +380,8 @@ static void test_record_footage_reduced(void **state)
 {
     (void)state;
     enum { N = 6 };
-    char path[600];
-    snprintf(path, sizeof path, "%s/samples/games/demo.sgf", kc_source_dir());
-    char *src_text = keep(slurp(path));
-    assert_non_null(src_text);
     static char src[512][4], rec[512][4];
-    int nsrc = sgf_moves(src_text, src, 512);
+    int nsrc = demo_moves(src, 512);
     render_size("r720", N, "none", "1280x720");
     char *sgf = NULL;
     int nrec = record_footage("r720", "--decode-min 640x360 --analyse-fps 7.5 --format json", rec,
@@ -602,7 +580,7 @@ static void test_record_clock_speak(void **state)
     assert_int_equal(run(cmd), 0);
     char *spoken = NULL;
     for (int i = 0; i < 100 && !spoken; i++) { /* the child may still be writing */
-        spoken = slurp(tmpfile_name("spoken"));
+        spoken = kc_slurp(tmpfile_name("spoken"), NULL);
         if (!spoken)
             nap_ms(50);
     }
@@ -678,37 +656,16 @@ static void nap_ms(int ms)
     nanosleep(&ts, NULL);
 }
 
-/* One HTTP/1.0 request to 127.0.0.1:port; returns the status code, the answer in buf. */
+/* One request with no body to 127.0.0.1:port (web/http_client.h); returns the status code
+ * (-1 when no answer came), the answer's body in buf (cut to len - 1 bytes). */
 static int http(int port, const char *method, const char *path, char *buf, size_t len)
 {
-    int fd = socket(AF_INET, SOCK_STREAM, 0);
-    if (fd < 0)
-        return -1;
-    struct sockaddr_in a;
-    memset(&a, 0, sizeof a);
-    a.sin_family = AF_INET;
-    a.sin_port = htons((uint16_t)port);
-    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    if (connect(fd, (struct sockaddr *)&a, sizeof a) != 0) {
-        close(fd);
-        return -1;
-    }
-    char req[512];
-    int n = snprintf(req, sizeof req, "%s %s HTTP/1.0\r\nHost: 127.0.0.1\r\nContent-Length: 0\r\n\r\n",
-                     method, path);
-    if (write(fd, req, (size_t)n) != n) {
-        close(fd);
-        return -1;
-    }
-    size_t got = 0;
-    ssize_t r;
-    while (got + 1 < len && (r = read(fd, buf + got, len - 1 - got)) > 0)
-        got += (size_t)r;
-    buf[got] = 0;
-    close(fd);
-    int code = -1;
-    if (sscanf(buf, "HTTP/1.%*d %d", &code) != 1)
-        return -1;
+    hc_resp_t r;
+    memset(&r, 0, sizeof r);
+    int rc = hc_request(port, method, path, NULL, NULL, &r);
+    snprintf(buf, len, "%s", r.body ? r.body : "");
+    int code = rc == 0 && r.status > 0 ? r.status : -1;
+    hc_resp_free(&r);
     return code;
 }
 
@@ -732,7 +689,7 @@ static void test_record_serve(void **state)
     char token[80] = "";
     for (int i = 0; i < 200 && !port; i++) {
         nap_ms(50);
-        char *out = slurp(tmpfile_name("serve.out"));
+        char *out = kc_slurp(tmpfile_name("serve.out"), NULL);
         const char *u = out ? strstr(out, "/console?token=") : NULL;
         const char *h = out ? strstr(out, "http://127.0.0.1:") : NULL;
         if (u && h && strchr(u, '\n')) {
@@ -845,7 +802,7 @@ static void test_record_gomrade_sequence(void **state)
     for (int i = 0; i < 12; i++) {
         assert_true(snprintf(img, sizeof img, "%s/photos/gomrade/truth/gomrade_testing_sequence_%d.txt",
                              data, i) < (int)sizeof img);
-        char *t = keep(slurp(img));
+        char *t = keep(kc_slurp(img, NULL));
         assert_non_null(t);
         int n = 0;
         for (const char *c = t; *c && n < 361; c++)

@@ -44,28 +44,6 @@ static int run(const char *cmd)
     return WEXITSTATUS(st);
 }
 
-static char *slurp(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *s = n >= 0 ? malloc((size_t)n + 1) : NULL;
-    if (s && fread(s, 1, (size_t)n, f) != (size_t)n) {
-        free(s);
-        s = NULL;
-    }
-    if (s) {
-        s[n] = 0;
-        if (len)
-            *len = (size_t)n;
-    }
-    fclose(f);
-    return s;
-}
-
 /* The moves of an SGF text: colour 'B'/'W' and point "pd" ("" for a pass). */
 typedef struct {
     char c;
@@ -229,7 +207,7 @@ static void test_record_real_games(void **state)
     char path[4200];
     snprintf(path, sizeof path, "%s/games/tygem/Kifu2005-12.sgf", data);
     size_t n = 0;
-    g_text = slurp(path, &n);
+    g_text = kc_slurp(path, &n);
     assert_non_null(g_text);
     size_t start[NGAMES], len[NGAMES];
     assert_int_equal(pick_games(g_text, n, NGAMES, 100, start, len), NGAMES);
@@ -263,7 +241,7 @@ static void test_record_real_games(void **state)
         int ns = sgf_moves(g_text + start[g - 1], len[g - 1], src, MAXMV);
         assert_true(ns >= moves);
         size_t rl = 0;
-        char *rt = slurp(rec, &rl);
+        char *rt = kc_slurp(rec, &rl);
         assert_non_null(rt);
         int nr = sgf_moves(rt, rl, got, MAXMV);
         free(rt);

@@ -24,6 +24,7 @@
 #include "rules/go_game.h"
 #include "rules/sgf.h"
 #include "rules/sgf_game.h"
+#include "testutil.h"
 
 /* ---- a scripted long game ---- */
 
@@ -124,6 +125,19 @@ static go_game_t *new_game(void)
     return g;
 }
 
+/* The script's game: 4 handicap stones, then every step (the script made first if no
+ * test has made it). */
+static go_game_t *script_game(void)
+{
+    if (!nscript)
+        make_script();
+    go_game_t *g = new_game();
+    assert_int_equal(go_game_handicap(g, 4), GO_OK);
+    for (int i = 0; i < nscript; i++)
+        assert_int_equal(run_step(g, &script[i]), GO_OK);
+    return g;
+}
+
 static void test_game_create(void **state)
 {
     (void)state;
@@ -151,10 +165,7 @@ static void test_long_game(void **state)
 {
     (void)state;
     make_script();
-    go_game_t *ref = new_game();
-    assert_int_equal(go_game_handicap(ref, 4), GO_OK);
-    for (int i = 0; i < nscript; i++)
-        assert_int_equal(run_step(ref, &script[i]), GO_OK);
+    go_game_t *ref = script_game();
     gstate_t want = game_state(ref);
     go_game_destroy(ref);
 
@@ -243,32 +254,11 @@ static int collection_op(coll_result_t *res)
     return rc;
 }
 
-static char *slurp(const char *p, size_t *len)
-{
-    FILE *f = fopen(p, "rb");
-    assert_non_null(f);
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *buf = malloc((size_t)n + 1);
-    assert_non_null(buf);
-    assert_int_equal(fread(buf, 1, (size_t)n, f), (size_t)n);
-    buf[n] = 0;
-    fclose(f);
-    *len = (size_t)n;
-    return buf;
-}
-
 static void test_collection(void **state)
 {
     (void)state;
-    if (!nscript)
-        make_script();
     /* the file: the fixed games and the long game of the script, as SGF */
-    go_game_t *g = new_game();
-    assert_int_equal(go_game_handicap(g, 4), GO_OK);
-    for (int i = 0; i < nscript; i++)
-        assert_int_equal(run_step(g, &script[i]), GO_OK);
+    go_game_t *g = script_game();
     char *long_text = NULL;
     size_t long_len;
     assert_int_equal(sgf_game_text(g, NULL, &long_text, &long_len), 0);
@@ -288,7 +278,8 @@ static void test_collection(void **state)
     assert_int_equal(collection_op(&want), 0);
     assert_int_equal(want.games, 4);
     size_t good_len;
-    char *good = slurp(path, &good_len);
+    char *good = kc_slurp(path, &good_len);
+    assert_non_null(good);
 
     long n;
     for (n = 1;; n++) {
@@ -303,7 +294,8 @@ static void test_collection(void **state)
         }
         assert_int_equal(rc, GO_ENOMEM);
         size_t len;
-        char *now = slurp(path, &len);       /* the last good record is intact */
+        char *now = kc_slurp(path, &len);    /* the last good record is intact */
+        assert_non_null(now);
         assert_int_equal(len, good_len);
         assert_memory_equal(now, good, len);
         free(now);
@@ -323,12 +315,7 @@ static void test_collection(void **state)
 static void test_game_to_sgf(void **state)
 {
     (void)state;
-    if (!nscript)
-        make_script();
-    go_game_t *g = new_game();
-    assert_int_equal(go_game_handicap(g, 4), GO_OK);
-    for (int i = 0; i < nscript; i++)
-        assert_int_equal(run_step(g, &script[i]), GO_OK);
+    go_game_t *g = script_game();
     assert_int_equal(go_game_resign(g, GO_WHITE), GO_OK);
     sgf_header_t h;
     memset(&h, 0, sizeof h);

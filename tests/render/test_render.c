@@ -264,19 +264,6 @@ static void test_truth_with_hands(void **state)
     assert_int_equal(signals, 2);
 }
 
-static void read_bytes(const char *path, unsigned char **buf, long *len)
-{
-    FILE *f = fopen(path, "rb");
-    assert_non_null(f);
-    fseek(f, 0, SEEK_END);
-    *len = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    *buf = malloc((size_t)*len);
-    assert_non_null(*buf);
-    assert_int_equal(fread(*buf, 1, (size_t)*len, f), (size_t)*len);
-    fclose(f);
-}
-
 static void test_deterministic(void **state)
 {
     (void)state;
@@ -289,14 +276,14 @@ static void test_deterministic(void **state)
     snprintf(pa, sizeof pa, "%s/still.png", a);
     snprintf(pb, sizeof pb, "%s/still.png", b);
     snprintf(pc, sizeof pc, "%s/still.png", c);
-    unsigned char *ba, *bb, *bc;
-    long la, lb, lc;
-    read_bytes(pa, &ba, &la);
-    read_bytes(pb, &bb, &lb);
-    read_bytes(pc, &bc, &lc);
+    size_t la, lb, lc;
+    char *ba = kc_slurp(pa, &la), *bb = kc_slurp(pb, &lb), *bc = kc_slurp(pc, &lc);
+    assert_non_null(ba);
+    assert_non_null(bb);
+    assert_non_null(bc);
     assert_int_equal(la, lb);
-    assert_memory_equal(ba, bb, (size_t)la);
-    assert_true(la != lc || memcmp(ba, bc, (size_t)la) != 0);
+    assert_memory_equal(ba, bb, la);
+    assert_true(la != lc || memcmp(ba, bc, la) != 0);
     free(ba);
     free(bb);
     free(bc);

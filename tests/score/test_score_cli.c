@@ -56,24 +56,14 @@ static int run(const char *args, char *out, size_t olen, char *err, size_t elen)
 {
     char cmd[2048], path[512];
     const char *bin = getenv("KIFUCAM_BIN");
-    FILE *f;
-    size_t n;
     int st;
     assert_non_null(bin);
     snprintf(cmd, sizeof cmd, "cd %s && '%s' %s >out.txt 2>err.txt", dir, bin, args);
     st = system(cmd);
     snprintf(path, sizeof path, "%s/out.txt", dir);
-    f = fopen(path, "r");
-    n = f ? fread(out, 1, olen - 1, f) : 0;
-    out[n] = 0;
-    if (f)
-        fclose(f);
+    kc_read_into(path, out, olen);
     snprintf(path, sizeof path, "%s/err.txt", dir);
-    f = fopen(path, "r");
-    n = f ? fread(err, 1, elen - 1, f) : 0;
-    err[n] = 0;
-    if (f)
-        fclose(f);
+    kc_read_into(path, err, elen);
     return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
 }
 

@@ -42,23 +42,14 @@ static void write_file(const char *name, const char *text)
     fclose(f);
 }
 
-static void slurp(const char *path, char *buf, size_t cap)
-{
-    FILE *f = fopen(path, "rb");
-    size_t n = f ? fread(buf, 1, cap - 1, f) : 0;
-    buf[n] = 0;
-    if (f)
-        fclose(f);
-}
-
 /* Run `kifucam ARGS` in dir; returns the exit code, out/err hold the streams. */
 static int run(const char *b, const char *args)
 {
     char cmd[1024];
     snprintf(cmd, sizeof cmd, "cd %s && '%s' %s >%s 2>%s", dir, b, args, out_path, err_path);
     int st = system(cmd);
-    slurp(out_path, out, sizeof out);
-    slurp(err_path, err, sizeof err);
+    kc_read_into(out_path, out, sizeof out);
+    kc_read_into(err_path, err, sizeof err);
     assert_true(WIFEXITED(st));
     return WEXITSTATUS(st);
 }

@@ -86,11 +86,9 @@ static void test_files(void **state)
             continue;
         char path[4096];
         snprintf(path, sizeof path, "%s/%s", KC_SGF_CRASHERS, ent->d_name);
-        FILE *f = fopen(path, "rb");
-        assert_non_null(f);
-        char *buf = malloc(1 << 20);
-        size_t len = fread(buf, 1, 1 << 20, f);
-        fclose(f);
+        size_t len;
+        char *buf = kc_slurp(path, &len);
+        assert_non_null(buf);
         exercise(buf, len);
         free(buf);
         n++;

@@ -17,20 +17,13 @@
 
 static const char *const FILES[] = { "Kifu2005-11.sgf", "Kifu2005-12.sgf", "Kifu2006-01.sgf" };
 
-static char *slurp(const char *dir, const char *name, size_t *len)
+/* The tygem file `name` of the shared data in dir, whole (malloc'd). */
+static char *tygem_file(const char *dir, const char *name, size_t *len)
 {
     char path[4200];
     snprintf(path, sizeof path, "%s/games/tygem/%s", dir, name);
-    FILE *f = fopen(path, "rb");
-    assert_non_null(f);
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *buf = malloc((size_t)n + 1);
+    char *buf = kc_slurp(path, len);
     assert_non_null(buf);
-    assert_int_equal(fread(buf, 1, (size_t)n, f), (size_t)n);
-    fclose(f);
-    *len = (size_t)n;
     return buf;
 }
 
@@ -66,7 +59,7 @@ static void run_all(const char *dir, const char *rules, tally_t *t)
     t->rules = &ru;
     for (size_t i = 0; i < sizeof FILES / sizeof FILES[0]; i++) {
         size_t len;
-        char *buf = slurp(dir, FILES[i], &len);
+        char *buf = tygem_file(dir, FILES[i], &len);
         assert_int_equal(sgf_parse_each(buf, len, NULL, on_game, t, NULL), 0);
         free(buf);
     }
@@ -101,7 +94,7 @@ static void test_round_trip_file(void **state)
     (void)state;
     KC_REQUIRE_SHARED_DATA(dir);
     size_t len;
-    char *buf = slurp(dir, FILES[0], &len);
+    char *buf = tygem_file(dir, FILES[0], &len);
     sgf_collection_t *a = NULL, *b = NULL;
     assert_int_equal(sgf_parse(buf, len, NULL, &a, NULL), 0);
     assert_int_equal(a->ngames, 3710);

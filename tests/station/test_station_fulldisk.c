@@ -19,6 +19,7 @@
 
 #include "station/station.h"
 #include "stn_testutil.h"
+#include "testutil.h"
 
 /* ---- the full disk ---- */
 
@@ -91,20 +92,6 @@ static int teardown_dir(void **state)
     char cmd[512];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", g_dir);
     return system(cmd) == 0 ? 0 : -1;
-}
-
-/* The whole file, malloc'd and NUL-terminated, or NULL. */
-static char *slurp(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    char *buf = calloc(1, 1 << 20);
-    size_t n = buf ? fread(buf, 1, (1 << 20) - 1, f) : 0;
-    if (buf)
-        buf[n] = '\0';
-    fclose(f);
-    return buf;
 }
 
 static int exists(const char *path)
@@ -190,7 +177,7 @@ static void test_atomic_write_full_disk(void **state)
         assert_int_equal(stn_record_write_atomic(path, text, len, &e), GO_EIO);
         assert_int_equal(e, ENOSPC);
         disk_ok();
-        char *now = slurp(path);
+        char *now = kc_slurp(path, NULL);
         assert_non_null(now);
         assert_string_equal(now, old);
         free(now);
@@ -198,7 +185,7 @@ static void test_atomic_write_full_disk(void **state)
     }
     assert_true(g_enospc > 0);
     assert_int_equal(stn_record_write_atomic(path, text, len, NULL), GO_OK);
-    char *now = slurp(path);
+    char *now = kc_slurp(path, NULL);
     assert_non_null(now);
     assert_string_equal(now, text);
     free(now);
@@ -219,7 +206,7 @@ static void station_full_disk(int eighths, int by_fsync)
         assert_int_equal(play_view(s, view, frame, STN_EV_RECORD_ERROR), 0);
     }
     assert_int_equal(stn_record_status(s), 0);
-    char *good = slurp(path);
+    char *good = kc_slurp(path, NULL);
     assert_non_null(good);
     assert_record_moves(path, 2);
     size_t room = strlen(good) * (size_t)eighths / 8;   /* less than any later record */
@@ -245,7 +232,7 @@ static void station_full_disk(int eighths, int by_fsync)
         }
         assert_int_equal(stn_record_status(s), GO_EIO);
         assert_int_equal(go_game_move_count(stn_game(s)), m);   /* kept in memory */
-        char *now = slurp(path);   /* the last good record, byte for byte */
+        char *now = kc_slurp(path, NULL);   /* the last good record, byte for byte */
         assert_non_null(now);
         assert_string_equal(now, good);
         free(now);
@@ -263,7 +250,7 @@ static void station_full_disk(int eighths, int by_fsync)
     assert_int_equal(play_view(s, view, frame, STN_EV_RECORD_OK), 1);
     assert_int_equal(stn_record_status(s), 0);
     assert_record_moves(path, 6);
-    char *text = NULL, *now = slurp(path);
+    char *text = NULL, *now = kc_slurp(path, NULL);
     assert_int_equal(stn_record_text(s, &text), GO_OK);
     assert_non_null(now);
     assert_string_equal(now, text);   /* the file is the game's record, every move */

@@ -20,6 +20,7 @@
 #include "rules/sgf.h"
 #include "station/station.h"
 #include "stn_testutil.h"
+#include "testutil.h"
 
 static char g_dir[256];
 
@@ -37,18 +38,6 @@ static int teardown_dir(void **state)
     snprintf(cmd, sizeof cmd, "chmod -R u+w '%s' 2>/dev/null; rm -rf '%s' '%s.moved'", g_dir,
              g_dir, g_dir);
     return system(cmd) == 0 ? 0 : -1;
-}
-
-static char *slurp(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    char *buf = calloc(1, 1 << 20);
-    size_t n = fread(buf, 1, (1 << 20) - 1, f);
-    buf[n] = '\0';
-    fclose(f);
-    return buf;
 }
 
 /* A short game with a pass and comments, through a tracker. */
@@ -277,7 +266,7 @@ static void test_resume(void **state)
     assert_int_equal(go_game_move_count(stn_game(s)), 3);
     stn_destroy(s);
 
-    char *text = slurp(path);
+    char *text = kc_slurp(path, NULL);
     assert_non_null(text);
     assert_non_null(strstr(text, "PB[B. Lack]"));
     assert_non_null(strstr(text, "void"));

@@ -181,21 +181,15 @@ static void test_shared_games(void **state)
     KC_REQUIRE_SHARED_DATA(data);
     char path[4200];
     snprintf(path, sizeof path, "%s/games/tygem/Kifu2005-11.sgf", data);
-    FILE *f = fopen(path, "rb");
-    assert_non_null(f);
-    fseek(f, 0, SEEK_END);
-    long len = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *buf = malloc((size_t)len);
+    size_t len;
+    char *buf = kc_slurp(path, &len);
     assert_non_null(buf);
-    assert_int_equal(fread(buf, 1, (size_t)len, f), (size_t)len);
-    fclose(f);
     pick_t p = { 20, 0, 181, 77 };
     if (getenv("STN_COUNT")) {   /* longer runs by hand: STN_COUNT=100 STN_SEED=5 */
         p.want = atoi(getenv("STN_COUNT"));
         p.every = 3700 / (p.want + 1);
     }
-    sgf_parse_each(buf, (size_t)len, NULL, pick_games, &p, NULL);
+    sgf_parse_each(buf, len, NULL, pick_games, &p, NULL);
     free(buf);
     assert_int_equal(p.got, p.want);
     /* the count is the scoring module's (rules/go_session.h): reported, not asserted */
