@@ -6,6 +6,10 @@
  * owner to move; each returns 1 when its side reaches its goal. When the position budget
  * runs out both give the owner the benefit (attack fails, defend holds): a capture found
  * is then still sound, a "safe" is reported unknown.
+ *
+ * go_read_race (at the end) reads a capturing race the same way, with a wider set of
+ * moves (the partner's liberties and those of weak chains next to the race) and a
+ * transposition table.
  */
 #include "rules/go_read.h"
 
@@ -284,5 +288,280 @@ int go_read_capture(const uint8_t *col, int size, int p, int owner_first, int ko
     res = owner_first ? !defend(r, 0) : attack(r, 0);
     res = res ? GO_READ_CAPTURED : r->aborted ? GO_READ_UNKNOWN : GO_READ_SAFE;
     free(r);
+    return res;
+}
+
+/* ---- the race reader (go_read_race) ----
+ *
+ * A capturing race the counting of go_semeai.c cannot trust because a weak third chain
+ * sits next to it (one the attacker can capture for liberties, one the defender can join
+ * or save): the race between the target and its partner (an attacker chain next to it) is
+ * read on the board. Both sides play on the liberties of the target and of the partner,
+ * capture or save any chain in atari next to either, and play on the liberties of the weak
+ * defender chains (up to RR_WEAK liberties) next to the partner or to the target's
+ * liberties; the defender may also pass. The target is out of the race when it reaches
+ * RR_SAFE liberties or captures the partner. Every shortcut favours the defender (fewer
+ * attacking moves, an early "safe"), and so does a budget running out, so a capture found
+ * is sound. A transposition table (position, ko point, side to move) keeps positions
+ * reached by both orders of the same moves from being read twice. */
+#define RR_SAFE 5        /* liberties that take the target out of the race */
+#define RR_WEAK 3        /* a third chain with up to this many liberties can be captured or saved */
+#define RR_DEPTH 40      /* plies (within GO_READ_MAX_DEPTH) */
+#define RR_MOVES 32       /* moves a position (the defender's beyond this: it holds) */
+#define RR_TT 4096       /* transposition entries (a power of two) */
+
+typedef struct rr_ent {
+    uint64_t key;
+    int8_t val;          /* 1: the attacker captures, 2: the defender holds, 0: empty */
+} rr_ent_t;
+
+typedef struct race_reader {
+    reader_t r;
+    int partner;         /* a stone of the attacker's chain in the race */
+    rr_ent_t tt[RR_TT];
+} race_reader_t;
+
+static uint64_t rr_key(const rd_pos_t *pos, int att_to_move)
+{
+    /* eight cells at a time (a multiply-xorshift mix per word) */
+    uint64_t h = 1469598103934665603ULL ^ (uint64_t)(unsigned)pos->ko ^ ((uint64_t)att_to_move << 40);
+    int p = 0;
+    for (; p + 8 <= GO_CELLS; p += 8) {
+        uint64_t w;
+        memcpy(&w, &pos->col[p], sizeof w);
+        h = (h ^ w) * 0x9E3779B97F4A7C15ULL;
+        h ^= h >> 29;
+    }
+    for (; p < GO_CELLS; p++)
+        h = (h ^ pos->col[p]) * 1099511628211ULL;
+    return h;
+}
+
+static int rr_get(const race_reader_t *rr, uint64_t key)
+{
+    const rr_ent_t *e = &rr->tt[key & (RR_TT - 1)];
+    return e->key == key ? e->val : 0;
+}
+
+/* Store a result: captures always (a budget running out never makes one), holds only
+ * when no reading was cut short so far. */
+static void rr_put(race_reader_t *rr, uint64_t key, int val)
+{
+    rr_ent_t *e = &rr->tt[key & (RR_TT - 1)];
+    if (val == 2 && rr->r.aborted)
+        return;
+    e->key = key;
+    e->val = (int8_t)val;
+}
+
+/* Add p to mv[] once, up to RR_MOVES moves; *full set when one is left out. */
+static void rr_add(int *mv, int *n, int p, int *full)
+{
+    for (int i = 0; i < *n; i++)
+        if (mv[i] == p)
+            return;
+    if (*n < RR_MOVES)
+        mv[(*n)++] = p;
+    else
+        *full = 1;
+}
+
+/* Collect into nb[] stones of the chains of colour c (the other colour) next to the chain
+ * at p, one a chain where they touch it in one place (a stone next to one already seen is
+ * left out). Returns the count, or -1 when there are more than max. */
+static int rr_neighbours(reader_t *r, const uint8_t *col, int p, go_color_t c, int *nb, int max)
+{
+    int stack[GO_CELLS], sp = 0, n = 0;
+    uint8_t own = col[p];
+    rd_stamp(r);
+    r->mark[p] = r->stamp;
+    stack[sp++] = p;
+    while (sp) {
+        int q = stack[--sp];
+        for (int d = 0; d < 4; d++) {
+            int s = q + dirs[d], seen = 0;
+            if (r->mark[s] == r->stamp)
+                continue;
+            if (col[s] == own) {
+                r->mark[s] = r->stamp;
+                stack[sp++] = s;
+            } else if (col[s] == c) {
+                for (int e = 0; e < 4; e++)
+                    seen |= col[s + dirs[e]] == c && r->mark[s + dirs[e]] == r->stamp;
+                r->mark[s] = r->stamp;
+                if (seen)
+                    continue;
+                if (n >= max)
+                    return -1;
+                nb[n++] = s;
+            } else {
+                r->mark[s] = r->stamp;
+            }
+        }
+    }
+    return n;
+}
+
+/* The moves of the race (the same for both sides) into mv[]: captures and saves of chains
+ * in atari first, then the target's liberties, the partner's, and those of the weak
+ * defender chains. Returns the target's liberty count (up to RR_SAFE); RR_SAFE also when
+ * the partner is captured. */
+static int rr_moves(race_reader_t *rr, const uint8_t *col, int *mv, int *nmv, int for_def)
+{
+    reader_t *r = &rr->r;
+    int nx, ny, libs[RR_SAFE], plibs[RR_SAFE + 1], nb[32], nnb, weak[40], nweak = 0, full = 0;
+    *nmv = 0;
+    if (col[rr->partner] != r->att)
+        return RR_SAFE;
+    nx = rd_libs(r, col, r->target, libs, RR_SAFE);
+    if (nx >= RR_SAFE)
+        return nx;
+    ny = rd_libs(r, col, rr->partner, plibs, RR_SAFE + 1);
+    /* chains in atari next to the target or the partner */
+    nnb = rr_neighbours(r, col, r->target, r->att, nb, 32);
+    if (nnb < 0)
+        return RR_SAFE;   /* too many neighbours to read: the defender holds */
+    for (int i = 0; i < nnb; i++) {
+        int al[RR_SAFE], m = rd_libs(r, col, nb[i], al, for_def ? RR_SAFE : 2);
+        if (m == 1)
+            rr_add(mv, nmv, al[0], &full);
+        /* the defender also shortens any attacker chain next to the target that is as
+         * short of liberties as it is (the race may be against another neighbour than
+         * the partner) */
+        if (for_def && m <= nx + 1 && m < RR_SAFE)
+            for (int k = 0; k < m; k++)
+                rr_add(mv, nmv, al[k], &full);
+    }
+    nnb = rr_neighbours(r, col, rr->partner, r->def, nb, 32);
+    if (nnb < 0)
+        return RR_SAFE;
+    for (int i = 0; i < nnb; i++)
+        weak[nweak++] = nb[i];
+    for (int i = 0; i < nnb; i++) {
+        int al[2];
+        if (rd_libs(r, col, nb[i], al, 2) == 1)
+            rr_add(mv, nmv, al[0], &full);
+    }
+    if (nx == 1)
+        rr_add(mv, nmv, libs[0], &full);
+    if (ny == 1)
+        rr_add(mv, nmv, plibs[0], &full);
+    for (int i = 0; i < nx; i++)
+        rr_add(mv, nmv, libs[i], &full);
+    for (int i = 0; i < ny && i < RR_SAFE; i++)
+        rr_add(mv, nmv, plibs[i], &full);
+    /* defender chains next to the target's liberties (friends it may join) */
+    for (int i = 0; i < nx; i++)
+        for (int d = 0; d < 4; d++) {
+            int s = libs[i] + dirs[d];
+            if (col[s] == r->def && nweak < 40)
+                weak[nweak++] = s;
+            else if (col[s] == r->def)
+                full = 1;
+        }
+    for (int i = 0; i < nweak; i++) {
+        /* (the target itself may be among them: its liberties are in already) */
+        int wl[RR_WEAK + 1], m = rd_libs(r, col, weak[i], wl, RR_WEAK + 1);
+        if (m > RR_WEAK)
+            continue;
+        for (int k = 0; k < m; k++)
+            rr_add(mv, nmv, wl[k], &full);
+    }
+    /* a defender's move left out could be the one that saves the target: it holds */
+    return for_def && full ? RR_SAFE : nx;
+}
+
+static int rr_defend(race_reader_t *rr, int depth);
+
+/* The attacker to move at stack[depth]: 1 when it captures the target. */
+static int rr_attack(race_reader_t *rr, int depth)
+{
+    reader_t *r = &rr->r;
+    rd_pos_t *pos = &r->stack[depth];
+    int mv[RR_MOVES], nmv, v;
+    uint64_t key;
+    if (pos->col[r->target] != r->def)
+        return 1;
+    key = rr_key(pos, 1);
+    if ((v = rr_get(rr, key)) != 0)
+        return v == 1;
+    if (rr_moves(rr, pos->col, mv, &nmv, 0) >= RR_SAFE)
+        return 0;
+    if (depth >= RR_DEPTH || ++r->nodes > r->budget) {
+        r->aborted = 1;
+        return 0;
+    }
+    for (int i = 0; i < nmv; i++) {
+        rd_pos_t *nx = &r->stack[depth + 1];
+        memcpy(nx, pos, sizeof *nx);
+        if (!rd_play(r, nx, r->att, mv[i]))
+            continue;
+        if (nx->col[r->target] != r->def || !rr_defend(rr, depth + 1)) {
+            rr_put(rr, key, 1);
+            return 1;
+        }
+    }
+    rr_put(rr, key, 2);
+    return 0;
+}
+
+/* The defender to move at stack[depth]: 1 when the target survives. */
+static int rr_defend(race_reader_t *rr, int depth)
+{
+    reader_t *r = &rr->r;
+    rd_pos_t *pos = &r->stack[depth];
+    int mv[RR_MOVES], nmv, v, ko, res;
+    uint64_t key;
+    if (pos->col[r->target] != r->def)
+        return 0;
+    key = rr_key(pos, 0);
+    if ((v = rr_get(rr, key)) != 0)
+        return v == 2;
+    if (rr_moves(rr, pos->col, mv, &nmv, 1) >= RR_SAFE)
+        return 1;
+    if (depth >= RR_DEPTH || ++r->nodes > r->budget) {
+        r->aborted = 1;
+        return 1;
+    }
+    for (int i = 0; i < nmv; i++) {
+        rd_pos_t *nx = &r->stack[depth + 1];
+        memcpy(nx, pos, sizeof *nx);
+        if (!rd_play(r, nx, r->def, mv[i]))
+            continue;
+        if (!rr_attack(rr, depth + 1)) {
+            rr_put(rr, key, 2);
+            return 1;
+        }
+    }
+    /* pass: the attacker moves in this position (the ko may then be retaken) */
+    ko = pos->ko;
+    pos->ko = 0;
+    res = rr_attack(rr, depth);
+    pos->ko = ko;
+    rr_put(rr, key, res ? 1 : 2);
+    return !res;
+}
+
+int go_read_race(const uint8_t *col, int size, int p, int q, int budget, int *nodes)
+{
+    race_reader_t *rr;
+    int res;
+    if (!col || size < GO_MIN_SIZE || size > GO_MAX_SIZE || p <= 0 || p >= GO_CELLS
+        || (col[p] != GO_BLACK && col[p] != GO_WHITE) || q <= 0 || q >= GO_CELLS
+        || col[q] != GO_OTHER(col[p]) || budget < 0)
+        return GO_EINVAL;
+    rr = calloc(1, sizeof *rr);
+    if (!rr)
+        return GO_ENOMEM;
+    memcpy(rr->r.stack[0].col, col, GO_CELLS);
+    rr->r.target = p;
+    rr->r.def = (go_color_t)col[p];
+    rr->r.att = GO_OTHER(rr->r.def);
+    rr->r.budget = budget;
+    rr->partner = q;
+    res = !rr_defend(rr, 0) ? GO_READ_CAPTURED : rr->r.aborted ? GO_READ_UNKNOWN : GO_READ_SAFE;
+    if (nodes)
+        *nodes = rr->r.nodes;
+    free(rr);
     return res;
 }

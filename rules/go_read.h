@@ -37,4 +37,15 @@ typedef enum {
  * argument (negative). Allocates about 40 KB for the reading; GO_ENOMEM if that fails. */
 int go_read_capture(const uint8_t *col, int size, int p, int owner_first, int ko, int budget);
 
+/* Read a capturing race on the board: is the chain at p captured by the opponent chain at
+ * q (next to it) even when p's owner moves first? Unlike go_read_capture, the reading
+ * also plays on the liberties of the partner q and of the weak chains of p's colour (up to
+ * three liberties) next to q or to p's liberties: capturing such a chain for liberties, or
+ * joining and saving it, is part of the race. The chain is out of the race with five
+ * liberties or once q is captured. budget: positions to read at most; nodes (may be NULL):
+ * set to the positions read. Returns
+ * GO_READ_CAPTURED (sound whatever the budget), GO_READ_SAFE, GO_READ_UNKNOWN (budget or
+ * depth ran out), or GO_EINVAL / GO_ENOMEM. */
+int go_read_race(const uint8_t *col, int size, int p, int q, int budget, int *nodes);
+
 #endif

@@ -12,6 +12,9 @@
  *
  * Used by the dead-stone proposal (go_life.c) before the playouts: a chain that loses its
  * race whoever moves first, even with GO_SEMEAI_MARGIN outside liberties more, is dead.
+ * When a weak third chain (few liberties) sits next to one of the two, the count alone is
+ * not trusted: the race is read on the board with that chain in it (go_read_race), and
+ * the loser is dead only when the reading captures it even moving first.
  * Reads only the colour array; allocates a table of about 0.8 MB per call.
  */
 #ifndef KIFUCAM_GO_SEMEAI_H
