@@ -10,7 +10,8 @@
  * reaching both colours with a point 3 or more from every stone) is closed by estimate
  * (go_score_params_t.open_borders), as an arbiter would: the text says so in a line
  * "estimated: ..." and the JSON in "estimated" ({"black":N,"white":M,"points":[...]});
- * a finished position counts exactly as before.
+ * a finished position counts exactly as before. The proposal is told the side to move when
+ * the record says it (a move played, or PL[]: go_session_set_turn).
  * text: first line the RE[] result, then a breakdown (Chinese rules: also in stones).
  * Exit: 0 scored; 2 bad usage, unreadable or malformed file, bad point in the list.
  */
@@ -21,6 +22,7 @@
 #include <jansson.h>
 
 #include "app/cli.h"
+#include "rules/go_game.h"
 #include "rules/go_life.h"
 #include "rules/go_score.h"
 #include "rules/go_session.h"
@@ -313,6 +315,9 @@ int cmd_score(int argc, char **argv)
         goto out;
     }
     if (!strcmp(dead, "auto")) {
+        /* the side to move, when the record says it (a move played, or PL[]) */
+        if (go_game_move_count(rep.game) > 0 || sgf_node_value(c->games[0], "PL"))
+            go_session_set_turn(sess, go_game_turn(rep.game));
         if (go_session_propose(sess, NULL) != GO_OK) {
             cli_error("score", "out of memory");
             goto out;

@@ -11,7 +11,11 @@
  *       Japanese ko rule (bent four) whatever the rules; --no-tax 1 counts the eyes of
  *       groups in seki as territory (no seki tax), to measure that convention;
  *       --borders 0 counts unfinished borders exactly (default 1: closed by estimate,
- *       go_score_params_t.open_borders, as `kifucam score --dead auto` counts).
+ *       go_score_params_t.open_borders, as `kifucam score --dead auto` counts); the
+ *       proposal is told the side to move after the record (go_life_options_t.to_move),
+ *       as `kifucam score` does; --no-turn 1 leaves it unknown; --turn-races 1 lets it
+ *       decide the races each side wins moving first (go_life_options_t.turn_races, off
+ *       by default) (agree and time).
  *   bench_score map FILE...
  *       every game's counted board and result (japanese rules unless RU[]), for looking.
  *       --cmp LIST (SGF points of dead chains, e.g. GNU Go's) marks the stones where that
@@ -28,6 +32,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "rules/go_game.h"
 #include "rules/go_life.h"
 #include "rules/go_score.h"
 #include "rules/sgf.h"
@@ -35,7 +40,8 @@
 
 typedef struct ctx {
     const char *mode;
-    long limit, show, n, boards, playouts, ko_dead, no_tax, borders, nodead, budget;
+    long limit, show, n, boards, playouts, ko_dead, no_tax, borders, nodead, budget, no_turn,
+        turn_races;
     const char *out;
     const char *cmp;       /* map: a dead list (SGF points, comma-separated) to compare */
     /* agree */
@@ -207,6 +213,9 @@ static int on_game(void *vctx, const sgf_node_t *root, int index, const char *ch
         if (cx->budget > 0)
             lo.move_budget = cx->budget;
         lo.ko_dead = cx->ko_dead || (rules.name && !strcmp(rules.name, "japanese"));
+        if (!cx->no_turn && (go_game_move_count(rep.game) > 0 || sgf_node_value(root, "PL")))
+            lo.to_move = go_game_turn(rep.game);   /* the side to move after the record */
+        lo.turn_races = (int)cx->turn_races;
         go_life_propose(b, &lo, lr);
         if (cx->nodead)
             memset(lr->dead, 0, sizeof lr->dead);
@@ -328,6 +337,10 @@ int main(int argc, char **argv)
             cx.borders = atol(argv[first + 1]);
         else if (!strcmp(argv[first], "--no-tax"))
             cx.no_tax = atol(argv[first + 1]);
+        else if (!strcmp(argv[first], "--turn-races"))
+            cx.turn_races = atol(argv[first + 1]);
+        else if (!strcmp(argv[first], "--no-turn"))
+            cx.no_turn = atol(argv[first + 1]);
         else if (!strcmp(argv[first], "--budget"))
             cx.budget = atol(argv[first + 1]);
         else if (!strcmp(argv[first], "--playouts"))

@@ -1439,6 +1439,8 @@ go_life_options_t go_life_defaults(void)
     o.move_budget = 20000;
     o.seed = 0x6b69667563616dULL;
     o.ko_dead = 0;
+    o.to_move = GO_EMPTY;
+    o.turn_races = 0;
     return o;
 }
 
@@ -1451,7 +1453,8 @@ int go_life_propose(const go_board_t *b, const go_life_options_t *opt, go_life_r
     uint8_t w[GO_CELLS], wp[GO_CELLS], tdead[GO_CELLS], seki[GO_CELLS];
     int size, rc = GO_ENOMEM;
 
-    if (!b || !out || b->size < GO_MIN_SIZE || b->size > GO_MAX_SIZE || o.playouts < 0)
+    if (!b || !out || b->size < GO_MIN_SIZE || b->size > GO_MAX_SIZE || o.playouts < 0
+        || (o.to_move != GO_EMPTY && o.to_move != GO_BLACK && o.to_move != GO_WHITE))
         return GO_EINVAL;
     res = calloc(1, sizeof *res);
     pb = malloc(2 * sizeof *pb);   /* the playout board, then its starting position */
@@ -1472,7 +1475,8 @@ int go_life_propose(const go_board_t *b, const go_life_options_t *opt, go_life_r
         uint8_t settled[GO_CELLS];
         for (int p = 0; p < GO_CELLS; p++)
             settled[p] = res->uc[p] == GO_UC_ALIVE || res->uc[p] == GO_UC_DEAD || tdead[p];
-        if (go_semeai_classify(wp, size, settled, tdead, seki) < 0)
+        if (go_semeai_classify_turn(wp, size, settled, tdead, seki,
+                                    o.turn_races ? o.to_move : GO_EMPTY) < 0)
             goto out;
         for (int p = 0; p < GO_CELLS; p++)
             wp[p] = tdead[p] ? GO_EMPTY : w[p];

@@ -13,6 +13,7 @@
  */
 #include "rules/go_read.h"
 
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -318,6 +319,7 @@ typedef struct rr_ent {
 typedef struct race_reader {
     reader_t r;
     int partner;         /* a stone of the attacker's chain in the race */
+    int maxdepth;        /* plies read (RR_DEPTH; less in go_read_race_first's iterations) */
     rr_ent_t tt[RR_TT];
 } race_reader_t;
 
@@ -487,7 +489,7 @@ static int rr_attack(race_reader_t *rr, int depth)
         return v == 1;
     if (rr_moves(rr, pos->col, mv, &nmv, 0) >= RR_SAFE)
         return 0;
-    if (depth >= RR_DEPTH || ++r->nodes > r->budget) {
+    if (depth >= rr->maxdepth || ++r->nodes > r->budget) {
         r->aborted = 1;
         return 0;
     }
@@ -519,7 +521,7 @@ static int rr_defend(race_reader_t *rr, int depth)
         return v == 2;
     if (rr_moves(rr, pos->col, mv, &nmv, 1) >= RR_SAFE)
         return 1;
-    if (depth >= RR_DEPTH || ++r->nodes > r->budget) {
+    if (depth >= rr->maxdepth || ++r->nodes > r->budget) {
         r->aborted = 1;
         return 1;
     }
@@ -542,26 +544,158 @@ static int rr_defend(race_reader_t *rr, int depth)
     return !res;
 }
 
-int go_read_race(const uint8_t *col, int size, int p, int q, int budget, int *nodes)
+/* A race reader on col for the chain at p against q's; NULL on a bad argument or no
+ * memory (*err says which). */
+static race_reader_t *rr_new(const uint8_t *col, int size, int p, int q, int budget, int *err)
 {
     race_reader_t *rr;
-    int res;
+    *err = GO_EINVAL;
     if (!col || size < GO_MIN_SIZE || size > GO_MAX_SIZE || p <= 0 || p >= GO_CELLS
         || (col[p] != GO_BLACK && col[p] != GO_WHITE) || q <= 0 || q >= GO_CELLS
         || col[q] != GO_OTHER(col[p]) || budget < 0)
-        return GO_EINVAL;
+        return NULL;
+    *err = GO_ENOMEM;
     rr = calloc(1, sizeof *rr);
     if (!rr)
-        return GO_ENOMEM;
+        return NULL;
     memcpy(rr->r.stack[0].col, col, GO_CELLS);
     rr->r.target = p;
     rr->r.def = (go_color_t)col[p];
     rr->r.att = GO_OTHER(rr->r.def);
     rr->r.budget = budget;
     rr->partner = q;
+    rr->maxdepth = RR_DEPTH;
+    return rr;
+}
+
+int go_read_race(const uint8_t *col, int size, int p, int q, int budget, int *nodes)
+{
+    race_reader_t *rr;
+    int res, err;
+    if (!(rr = rr_new(col, size, p, q, budget, &err)))
+        return err;
     res = !rr_defend(rr, 0) ? GO_READ_CAPTURED : rr->r.aborted ? GO_READ_UNKNOWN : GO_READ_SAFE;
     if (nodes)
         *nodes = rr->r.nodes;
+    free(rr);
+    return res;
+}
+
+/* Iterative deepening of the reading in rr from its root position (the defender to move
+ * when def_first, else the attacker), within the budget: a short capture is found before
+ * the budget runs out in the long lines a race between weak chains has (both sides may
+ * pass). Each iteration reads RR_ID_STEP plies more; a cut at the depth limit favours the
+ * defender as the budget does, so a capture found is sound, and the transposition table
+ * keeps only sound entries (captures, and holds read without any cut) from one iteration
+ * to the next. Returns a go_read_result_t. */
+#define RR_ID_FIRST 3
+#define RR_ID_STEP 2
+
+static int rr_deepen(race_reader_t *rr, int def_first)
+{
+    for (int d = RR_ID_FIRST;; d += RR_ID_STEP) {
+        int cap;
+        rr->maxdepth = d < RR_DEPTH ? d : RR_DEPTH;
+        rr->r.aborted = 0;
+        cap = def_first ? !rr_defend(rr, 0) : rr_attack(rr, 0);
+        if (cap)
+            return GO_READ_CAPTURED;
+        if (!rr->r.aborted)
+            return GO_READ_SAFE;   /* read out without a cut */
+        if (rr->r.nodes >= rr->r.budget || rr->maxdepth >= RR_DEPTH)
+            return GO_READ_UNKNOWN;
+    }
+}
+
+/* The attacker's first moves, the point the defender wants most first, each read by
+ * rr_deepen with half the budget left (at least RR_SLICE): one good first move among
+ * several that lead to long fights is found without reading all of those out first. */
+#define RR_SLICE 100
+
+static int rr_attack_first(race_reader_t *rr, int budget, int *nodes)
+{
+    int mv[RR_MOVES], nmv, used = 0, open[RR_MOVES], key[RR_MOVES];
+    race_reader_t *sub = malloc(sizeof *sub);
+    if (!sub)
+        return GO_ENOMEM;
+    *nodes = 0;
+    if (rr_moves(rr, rr->r.stack[0].col, mv, &nmv, 0) >= RR_SAFE) {
+        free(sub);
+        return GO_READ_SAFE;
+    }
+    for (int i = 0; i < nmv; i++) {
+        rd_pos_t *nx = &rr->r.stack[1];
+        memcpy(nx, &rr->r.stack[0], sizeof *nx);
+        open[i] = rd_play(&rr->r, nx, rr->r.att, mv[i]);
+        if (open[i] && nx->col[rr->r.target] != rr->r.def) {
+            free(sub);
+            return GO_READ_CAPTURED;
+        }
+        /* the point the defender wants most first: the liberties the target would have
+         * with a defender stone there */
+        memcpy(nx, &rr->r.stack[0], sizeof *nx);
+        key[i] = open[i] && rd_play(&rr->r, nx, rr->r.def, mv[i]) && nx->col[rr->r.target] == rr->r.def
+                     ? rd_libs(&rr->r, nx->col, rr->r.target, NULL, 16)
+                     : 0;
+    }
+    for (int i = 1; i < nmv; i++)   /* insertion sort, stable, most liberties first */
+        for (int k = i; k > 0 && key[k] > key[k - 1]; k--) {
+            int t = key[k];
+            key[k] = key[k - 1];
+            key[k - 1] = t;
+            t = mv[k];
+            mv[k] = mv[k - 1];
+            mv[k - 1] = t;
+            t = open[k];
+            open[k] = open[k - 1];
+            open[k - 1] = t;
+        }
+    {
+        int unknown = 0;
+        for (int i = 0; i < nmv && used < budget; i++) {
+            int res, left = budget - used;
+            if (!open[i])
+                continue;
+            memcpy(sub, rr, offsetof(race_reader_t, tt));
+            memset(sub->tt, 0, sizeof sub->tt);
+            memcpy(&sub->r.stack[0], &rr->r.stack[0], sizeof sub->r.stack[0]);
+            rd_play(&sub->r, &sub->r.stack[0], rr->r.att, mv[i]);
+            sub->r.nodes = 0;
+            sub->r.aborted = 0;
+            sub->r.budget = left / 2 > RR_SLICE ? left / 2 : left;
+            res = rr_deepen(sub, 1);
+            used += sub->r.nodes;
+            *nodes = used;
+            if (res == GO_READ_CAPTURED) {
+                free(sub);
+                return GO_READ_CAPTURED;
+            }
+            unknown |= res != GO_READ_SAFE;
+        }
+        if (!unknown && used < budget) {
+            free(sub);
+            return GO_READ_SAFE;   /* every first move fails */
+        }
+    }
+    free(sub);
+    return GO_READ_UNKNOWN;
+}
+
+int go_read_race_first(const uint8_t *col, int size, int p, int q, int owner_first, int budget,
+                       int *nodes)
+{
+    race_reader_t *rr;
+    int res, err, n = 0;
+    if (!(rr = rr_new(col, size, p, q, budget, &err)))
+        return err;
+    if (owner_first) {
+        res = rr_deepen(rr, 1);
+        n = rr->r.nodes;
+    } else {
+        res = rr_attack_first(rr, budget, &n);
+    }
+    if (nodes)
+        *nodes = n;
     free(rr);
     return res;
 }

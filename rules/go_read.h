@@ -48,4 +48,10 @@ int go_read_capture(const uint8_t *col, int size, int p, int owner_first, int ko
  * depth ran out), or GO_EINVAL / GO_ENOMEM. */
 int go_read_race(const uint8_t *col, int size, int p, int q, int budget, int *nodes);
 
+/* As go_read_race, with the side to move given: owner_first 1 (p's owner moves first, may
+ * also pass: go_read_race) or 0 (the opponent, q's owner, moves first). GO_READ_CAPTURED
+ * with owner_first 0 means q's side, moving first, captures p before p captures q. */
+int go_read_race_first(const uint8_t *col, int size, int p, int q, int owner_first, int budget,
+                       int *nodes);
+
 #endif

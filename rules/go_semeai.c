@@ -237,6 +237,92 @@ static int read_loser(sm_work_t *wk, const uint8_t *col, int size, int loser, in
     return 1;
 }
 
+/* The side to move decides a race that each side wins moving first: with to_move known,
+ * each pair of adjacent chains of opposite colours, both short of life (not settled, not
+ * marked dead or seki, at most one eye, at most GO_SEMEAI_READ_LIBS liberties with the
+ * eye's), is read on the board both ways with the attacker moving first
+ * (go_read_race_first): when the side to move captures the other chain moving first and
+ * the other side, moving first, captures its chain, the other chain is dead. Only a
+ * capture found counts (sound whatever the budget); a reading left unknown marks nothing.
+ * GO_SEMEAI_TURN_BUDGET: positions one reading may take; GO_SEMEAI_TURN_TOTAL: all the
+ * readings of one board. Off unless the proposal asks (go_life_options_t.turn_races).
+ * Measured on the tygem counted games (4,761; turn unknown: 4715 winners, 4370 exact):
+ * with chains in atari and chains joined to a friend through a liberty: 4699, 4342 (a
+ * snapback is read as a capture: a chain in atari on the liberty of a chain in atari);
+ * chains in atari left out: 4713, 4367; joined chains also left out (kept): 4715, 4369,
+ * 5 races called, none a gain. The recorded results leave such races unplayed more often
+ * than they give them to the side to move, and the one chain removed before the playouts
+ * can turn a large group (2005-12 #1658: W+8.5 counted W+139.5). Nor does the reading
+ * settle the race of 2005-12 #1190 (GNU Go's call, with Black to move): after Black's
+ * q9 White's q8 starts a fight over three weak chains that 20,000 positions do not read
+ * out. Time with the rule on: mean 2.45 -> 2.61 ms, max 9.9 ms. */
+#ifndef GO_SEMEAI_TURN_BUDGET
+#define GO_SEMEAI_TURN_BUDGET 600
+#endif
+#ifndef GO_SEMEAI_TURN_TOTAL
+#define GO_SEMEAI_TURN_TOTAL 1200
+#endif
+#define SM_TURN_PAIRS 64
+
+static int race_chain(const sm_chain_t *c, const uint8_t *seki)
+{
+    int libs = c->nlibs + (c->eyes ? c->eyelibs : 0);
+    return !c->settled && !c->dead && !c->joined && c->eyes <= 1 && !(seki && seki[c->head]) && libs >= 2
+           && libs <= GO_SEMEAI_READ_LIBS;
+}
+
+static int turn_races(sm_work_t *wk, const uint8_t *col, int size, const uint8_t *seki,
+                      uint8_t *dead, go_color_t to_move)
+{
+    int pairs[SM_TURN_PAIRS][2], npairs = 0, left = GO_SEMEAI_TURN_TOTAL, marked = 0;
+    for (int y = 0; y < size; y++)
+        for (int x = 0; x < size; x++) {
+            int p = GO_PT(x, y), i = wk->cid[p];
+            if (i < 0 || wk->ch[i].color != to_move)
+                continue;
+            for (int d = 0; d < 4; d++) {
+                int j = wk->cid[p + dirs[d]], seen = 0;
+                if (j < 0 || wk->ch[j].color == to_move)
+                    continue;
+                for (int e = 0; e < npairs; e++)
+                    seen |= pairs[e][0] == i && pairs[e][1] == j;
+                if (seen || npairs >= SM_TURN_PAIRS)
+                    continue;
+                pairs[npairs][0] = i;
+                pairs[npairs][1] = j;
+                npairs++;
+            }
+        }
+    for (int e = 0; e < npairs && left > 0; e++) {
+        sm_chain_t *cx = &wk->ch[pairs[e][0]], *cy = &wk->ch[pairs[e][1]];
+        int r, nodes = 0;
+        if (!race_chain(cx, seki) || !race_chain(cy, seki))
+            continue;
+        /* the side to move captures the other chain moving first */
+        r = go_read_race_first(col, size, cy->head, cx->head, 0,
+                               left < GO_SEMEAI_TURN_BUDGET ? left : GO_SEMEAI_TURN_BUDGET, &nodes);
+        left -= nodes;
+        if (r < 0)
+            return r;
+        if (r != GO_READ_CAPTURED || left <= 0)
+            continue;
+        /* and the other side, moving first, captures the mover's chain */
+        r = go_read_race_first(col, size, cx->head, cy->head, 0,
+                               left < GO_SEMEAI_TURN_BUDGET ? left : GO_SEMEAI_TURN_BUDGET, &nodes);
+        left -= nodes;
+        if (r < 0)
+            return r;
+        if (r != GO_READ_CAPTURED)
+            continue;
+        cy->dead = 1;
+        for (int q = 0; q < GO_CELLS; q++)
+            if (wk->cid[q] == pairs[e][1] && col[q] != GO_OFF)
+                dead[q] = 1;
+        marked++;
+    }
+    return marked;
+}
+
 int go_semeai_dead(const uint8_t *col, int size, const uint8_t *settled, uint8_t *dead)
 {
     return go_semeai_classify(col, size, settled, dead, NULL);
@@ -244,6 +330,12 @@ int go_semeai_dead(const uint8_t *col, int size, const uint8_t *settled, uint8_t
 
 int go_semeai_classify(const uint8_t *col, int size, const uint8_t *settled, uint8_t *dead,
                        uint8_t *seki)
+{
+    return go_semeai_classify_turn(col, size, settled, dead, seki, GO_EMPTY);
+}
+
+int go_semeai_classify_turn(const uint8_t *col, int size, const uint8_t *settled, uint8_t *dead,
+                            uint8_t *seki, go_color_t to_move)
 {
     sm_work_t *wk;
     int8_t *memo = NULL;
@@ -408,6 +500,14 @@ int go_semeai_classify(const uint8_t *col, int size, const uint8_t *settled, uin
             }
         }
     free(memo);
+    if (to_move == GO_BLACK || to_move == GO_WHITE) {
+        int r = turn_races(wk, col, size, seki, dead, to_move);
+        if (r < 0) {
+            free(wk);
+            return r;
+        }
+        marked += r;
+    }
     free(wk);
     return marked;
 }

@@ -49,4 +49,12 @@ int go_semeai_dead(const uint8_t *col, int size, const uint8_t *settled, uint8_t
 int go_semeai_classify(const uint8_t *col, int size, const uint8_t *settled, uint8_t *dead,
                        uint8_t *seki);
 
+/* As go_semeai_classify, with the side to move: to_move GO_BLACK or GO_WHITE also marks
+ * dead the chain of the other colour in a race that each side wins moving first (read on
+ * the board both ways, go_read_race_first: the side to move captures it moving first, and
+ * the other side, moving first, captures the mover's chain). GO_EMPTY (turn unknown):
+ * exactly go_semeai_classify. */
+int go_semeai_classify_turn(const uint8_t *col, int size, const uint8_t *settled, uint8_t *dead,
+                            uint8_t *seki, go_color_t to_move);
+
 #endif

@@ -17,6 +17,7 @@ struct go_session {
     uint8_t dead[GO_CELLS];
     bool accepted[3];
     go_life_result_t *proposal;
+    go_color_t to_move;      /* go_session_set_turn; GO_EMPTY: unknown */
     go_session_event_t *log;
     int nlog, caplog;
 };
@@ -117,6 +118,14 @@ void go_session_destroy(go_session_t *s)
     free(s);
 }
 
+int go_session_set_turn(go_session_t *s, go_color_t to_move)
+{
+    if (!s || (to_move != GO_EMPTY && to_move != GO_BLACK && to_move != GO_WHITE))
+        return GO_EINVAL;
+    s->to_move = to_move;
+    return GO_OK;
+}
+
 int go_session_propose(go_session_t *s, const go_life_options_t *opt)
 {
     go_session_event_t ev;
@@ -132,6 +141,7 @@ int go_session_propose(go_session_t *s, const go_life_options_t *opt)
         /* the rules decide: Japanese: a ko the owner may not take back kills (bent four) */
         go_life_options_t o = go_life_defaults();
         o.ko_dead = s->rules.name && !strcmp(s->rules.name, "japanese");
+        o.to_move = s->to_move;
         rc = go_life_propose(&s->board, &o, s->proposal);
     } else {
         rc = go_life_propose(&s->board, opt, s->proposal);

@@ -53,8 +53,13 @@ go_session_t *go_session_create(const go_board_t *final, const go_rules_t *rules
 /* Free the session. Does nothing if NULL. */
 void go_session_destroy(go_session_t *s);
 
+/* The side to move in the final position (the record's last move, PL[]; GO_EMPTY:
+ * unknown, the default), for the proposal (go_life_options_t.to_move). GO_EINVAL for
+ * another colour. */
+int go_session_set_turn(go_session_t *s, go_color_t to_move);
 /* Run the dead-stone proposal (opt may be NULL: the defaults, with ko_dead on for the
- * japanese preset: bent four in the corner is dead) and mark its dead stones; under
+ * japanese preset, bent four in the corner is dead, and to_move as set by
+ * go_session_set_turn) and mark its dead stones; under
  * Tromp-Taylor (rules->remove_dead false) nothing is marked. Clears accepts. */
 int go_session_propose(go_session_t *s, const go_life_options_t *opt);
 /* Replace the marking with dead[GO_CELLS] (nonzero: dead; only stones are kept). Clears

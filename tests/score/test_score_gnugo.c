@@ -236,6 +236,7 @@ static void run_tst(const char *data, const char *tst, const char *cmd, int *cas
                 par.open_borders = 1;   /* as `kifucam score --dead auto` counts */
                 go_life_options_t lo = go_life_defaults();
                 lo.ko_dead = 1;   /* the Japanese rules, as the session proposes under them */
+                lo.to_move = go_game_turn(st.g);   /* the side to move, as kifucam score */
                 assert_int_equal(go_life_propose(b, &lo, lr), GO_OK);
                 assert_int_equal(go_score_count(b, &r, &par, lr->dead, &sc), GO_OK);
                 snprintf(answer, sizeof answer, "%s", sc.re);
