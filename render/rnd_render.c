@@ -653,6 +653,16 @@ static void choose_scene(rnd_renderer_t *r)
             y1 = fmax(y1, py);
         }
         double ratio = fmax((y1 - y0) / (fill * r->H), (x1 - x0) / (0.94 * r->W));
+        /* the table beside the four corners, where the end signals go, in the picture
+         * too (a camera from one side: the board's width along the picture's height) */
+        for (int k = 0; k < 4; k++) {
+            double ex = g->half_w + 2 * g->stone_r + RND_SIGNAL_GAP_MAX + 2;
+            v3 P = V((k & 1) ? ex : -ex, (k & 2) ? g->half_h : -g->half_h, 0);
+            double px, py;
+            if (project(r, P, &px, &py))
+                continue;
+            ratio = fmax(ratio, fmax(fabs(px - r->cx) / (0.47 * r->W), fabs(py - r->cy) / (0.47 * r->H)));
+        }
         dist *= ratio;
     }
     for (int c = 0; c < 3; c++)
@@ -782,7 +792,9 @@ static void choose_scene(rnd_renderer_t *r)
     int bk = rnd_rng_int(&rng, 3);
     for (int k = 0; k < 2; k++) {
         double sg = k == 0 ? 1 : -1; /* Black's bowl at +x near -y; White's mirrored */
-        r->bowl_xy[k][0] = sg * (g->half_w + r->bowl_r + rnd_rng_range(&rng, 25, 90));
+        /* beyond the signal corner (RND_BOWL_GAP): a bowl at the board's side would
+         * stand over the end-signal stones, or hide them from a camera looking past it */
+        r->bowl_xy[k][0] = sg * (g->half_w + r->bowl_r + rnd_rng_range(&rng, RND_BOWL_GAP, RND_BOWL_GAP + 55));
         r->bowl_xy[k][1] = -sg * (g->half_h - r->bowl_r - rnd_rng_range(&rng, 0, 120));
         srgb_to_lin3(bowls[bk][0], bowls[bk][1], bowls[bk][2], r->bowl_alb[k]);
     }
@@ -1116,6 +1128,26 @@ static void shade_stone(const rnd_renderer_t *r, const rnd_stone_t *s, v3 P, v3 
         col[c] = alb[c] * (amb[c] * ao + dir[c]) + sp * r->lcol[c] + fr * r->amb[c] * (s->color == 1 ? 0.6 : 0.2);
 }
 
+/* A stone on the table seen along d at distance t is hidden at canvas pixel k when the
+ * board (its top or side) or a bowl drawn there lies nearer along the ray: a stone put
+ * down beyond the board's far side is hidden by the board's thickness. */
+static int behind_prop(const rnd_renderer_t *r, size_t k, v3 d, double t)
+{
+    int face = r->face[k];
+    double tb;
+    if (face == 1 && d.z < -1e-9) {
+        tb = (r->g.top - r->C.z) / d.z;
+    } else if (face == 2 || face == 4) {
+        double hd = hypot(d.x, d.y);
+        if (hd < 1e-9)
+            return 0;
+        tb = hypot(r->hx[k] - r->C.x, r->hy[k] - r->C.y) / hd;
+    } else {
+        return 0;
+    }
+    return tb < t;
+}
+
 static void draw_stone(rnd_renderer_t *r, const rnd_stone_t *s, box_t b)
 {
     v3 c = V(s->x, s->y, s->z + r->g.stone_h * 0.5);
@@ -1128,7 +1160,7 @@ static void draw_stone(rnd_renderer_t *r, const rnd_stone_t *s, box_t b)
                 double px = i + ((q & 1) ? 0.25 : -0.25), py = j + ((q & 2) ? 0.25 : -0.25);
                 v3 d = pixel_ray(r, px, py), N;
                 double t = ray_ellipsoid(r->C, d, c, a, hh, &N);
-                if (t < 0)
+                if (t < 0 || (s->z < 0.5 && behind_prop(r, (size_t)j * r->cw + i, d, t)))
                     continue;
                 double col[3];
                 shade_stone(r, s, vadd(r->C, vmul(d, t)), N, d, col);

@@ -87,6 +87,14 @@ typedef struct rnd_scene_opts {
 void rnd_scene_opts_defaults(rnd_scene_opts_t *o);
 
 /* What the scene drew from the seed (read-only; valid while the renderer lives). */
+/* The end signals (rnd_timeline.h): a signal stone lies on the table, its edge
+ * RND_SIGNAL_GAP_MIN..MAX mm from the board's side; the stone bowls stand further out
+ * (their near side at least RND_BOWL_GAP mm from the board), so that neither the board
+ * nor a bowl stands over a signal corner. */
+#define RND_SIGNAL_GAP_MIN 18.0
+#define RND_SIGNAL_GAP_MAX 34.0
+#define RND_BOWL_GAP 70.0
+
 typedef struct rnd_geometry {
     int size;                 /* board size */
     double dx, dy;            /* grid spacing along x and y, mm */

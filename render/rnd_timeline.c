@@ -225,7 +225,10 @@ static void signal_stone(bld_t *b, int seat, int color, int two)
     /* just outside the board, at the lower right corner as the player sees it */
     double r = b->geo->stone_r;
     double sgn = seat == 1 ? 1 : -1;
-    double x = sgn * (b->geo->half_w + r + rnd_rng_range(&b->rng, 3, 9));
+    /* set down on the table a little apart from the board (RND_SIGNAL_GAP_MIN..MAX mm):
+     * not against its side, where a camera looking across the board cannot see it
+     * behind the board's edge (a board 3 cm thick hides 2-3 cm of table behind it) */
+    double x = sgn * (b->geo->half_w + r + rnd_rng_range(&b->rng, RND_SIGNAL_GAP_MIN, RND_SIGNAL_GAP_MAX));
     double y = -sgn * (b->geo->half_h - r - rnd_rng_range(&b->rng, 0, 8));
     int arrive = b->f;
     if (b->o->hands)
@@ -266,7 +269,7 @@ int rnd_timeline_build(rnd_timeline_t *t, const rnd_game_t *g, const rnd_geometr
     int npend = 0;
     b.f = pause_frames(&b, rnd_rng_range(&b.rng, 0.8, 1.6));
     ensure_frames(&b, b.f);
-    int last_color = 2, passes = 0, resigned = 0;
+    int last_color = 2, passes = 0, resigned = 0, signalled = 0;
     for (int i = 0; i < g->nmoves && !b.err; i++) {
         const rnd_move_t *m = &g->moves[i];
         double think = rnd_rng_range(&b.rng, 0.4, 2.2);
@@ -379,13 +382,20 @@ int rnd_timeline_build(rnd_timeline_t *t, const rnd_game_t *g, const rnd_geometr
         signal_stone(&b, 1, 2, 0);
         b.f += pause_frames(&b, rnd_rng_range(&b.rng, 0.3, 1.0));
         signal_stone(&b, 2, 1, 0);
+        signalled = 1;
     } else if (!b.err && o->end == 2 && !resigned) {
         int loser = o->loser == 1 || o->loser == 2 ? o->loser : 3 - last_color;
         b.f += pause_frames(&b, rnd_rng_range(&b.rng, 1.5, 4.0));
         add_ev(&b, b.f, RND_EV_RESIGN, g->nmoves + 1, loser, -1);
         signal_stone(&b, loser, loser, 1);
+        signalled = 1;
     }
-    b.f += pause_frames(&b, rnd_rng_range(&b.rng, 1.0, 2.0));
+    /* the final scene: after end signals it is held RND_END_HOLD_S at least, whatever the
+     * pace (the players still sit there; a recorder confirms a signal after a hold) */
+    int tail = pause_frames(&b, rnd_rng_range(&b.rng, 1.0, 2.0));
+    if (signalled && tail < secs(&b, RND_END_HOLD_S))
+        tail = secs(&b, RND_END_HOLD_S);
+    b.f += tail;
     ensure_frames(&b, b.f);
     free(pend);
     /* stable sort by frame (insertion: the list is nearly sorted already) */

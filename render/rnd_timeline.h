@@ -41,6 +41,10 @@ typedef struct rnd_event {
     float grain;       /* PLACE/SIGNAL: white grain direction */
 } rnd_event_t;
 
+/* After end signals the final scene is held this long at least (seconds of footage,
+ * whatever the pace): a recorder confirms a signal once it stayed a while. */
+#define RND_END_HOLD_S 3.0
+
 typedef struct rnd_timeline_opts {
     int fps;           /* frames per second, 1..240; default 30 */
     int hands;         /* 1 (default): hands bring the stones; 0: stones just appear */

@@ -357,6 +357,14 @@ static void test_timeline_events(void **state)
             assert_memory_equal(s.shown, s.record, 81);
         if (o.end == 2)
             assert_int_equal(s.nsignals, 2);
+        /* after end signals the final scene is held RND_END_HOLD_S at least (a recorder
+         * confirms them after a hold), and the signal stones lie apart from the board */
+        if (o.end != 0) {
+            int last = t.events[t.nevents - 1].frame;
+            assert_true(t.nframes - 1 - last >= (int)(RND_END_HOLD_S * o.fps) - 1);
+            for (int k = 0; k < s.nsignals; k++)
+                assert_true(fabs(s.sig_x[k]) >= geo.half_w + geo.stone_r + RND_SIGNAL_GAP_MIN - 1e-3);
+        }
         rnd_timeline_fini(&t);
     }
     rnd_game_fini(&g);
@@ -569,6 +577,100 @@ static void test_renderer_api(void **state)
     rnd_renderer_destroy(NULL);
 }
 
+/* The end signals' stones, where the timeline puts them, are in the picture and plainly
+ * drawn there: neither behind the board's edge (a camera looking across the board: the
+ * stone set down against the far side was hidden by the board's thickness) nor under or
+ * behind a bowl, whatever the scene (seeds; views from above and steep: a webcam on the
+ * table's edge, 42-52 degrees, sees little of the table behind a thick board's far side):
+ * both stones of the end by agreement, the first of a resignation's two. */
+static void test_signal_stones_visible(void **state)
+{
+    (void)state;
+    rnd_game_t game;
+    assert_int_equal(rnd_game_init(&game, 19), RND_OK);
+    assert_int_equal(rnd_game_add(&game, RND_MOVE_PLAY, 1, 15, 3), RND_OK);
+    assert_int_equal(rnd_game_add(&game, RND_MOVE_PLAY, 2, 3, 15), RND_OK);
+    const int W = 320, H = 180;
+    cvb_image_t a, b;
+    assert_int_equal(cvb_image_alloc(&a, W, H, 3), CVB_OK);
+    assert_int_equal(cvb_image_alloc(&b, W, H, 3), CVB_OK);
+    int checked = 0;
+    for (int view = RND_VIEW_ABOVE; view <= RND_VIEW_STEEP; view++)
+        for (uint64_t seed = 1; seed <= 12; seed++) {
+            rnd_scene_opts_t so;
+            rnd_scene_opts_defaults(&so);
+            so.width = W;
+            so.height = H;
+            so.size = 19;
+            so.seed = seed;
+            so.view = (rnd_view_t)view;
+            so.noise = 0;
+            rnd_renderer_t *r;
+            assert_int_equal(rnd_renderer_create(&so, &r), RND_OK);
+            const rnd_geometry_t *g = rnd_renderer_geometry(r);
+            for (int end = 1; end <= 2; end++) {
+                rnd_timeline_opts_t o;
+                rnd_timeline_opts_defaults(&o);
+                o.seed = seed;
+                o.end = end;
+                o.hands = 0;
+                rnd_timeline_t t;
+                assert_int_equal(rnd_timeline_build(&t, &game, g, &o), RND_OK);
+                rnd_stone_t st[4];
+                int n = 0;
+                for (int i = 0; i < t.nevents && n < 4; i++)
+                    if (t.events[i].kind == RND_EV_SIGNAL) {
+                        rnd_stone_t z = { t.events[i].wx, t.events[i].wy, 0, t.events[i].color, 0 };
+                        st[n++] = z;
+                    }
+                assert_int_equal(n, 2);
+                rnd_frame_fx_t fx;
+                memset(&fx, 0, sizeof fx);
+                fx.gain = 1;
+                /* the stones drawn black, then white: where a stone's top is seen, the
+                 * two pictures differ plainly, whatever the table; where the board's
+                 * edge or a bowl hides it, not at all */
+                for (int k = 0; k < n; k++)
+                    st[k].color = 1;
+                assert_int_equal(rnd_renderer_set_stones(r, st, n), RND_OK);
+                assert_int_equal(rnd_renderer_frame(r, &fx, NULL, 0, &a, NULL), RND_OK);
+                for (int k = 0; k < n; k++)
+                    st[k].color = 2;
+                assert_int_equal(rnd_renderer_set_stones(r, st, n), RND_OK);
+                assert_int_equal(rnd_renderer_frame(r, &fx, NULL, 0, &b, NULL), RND_OK);
+                /* a resignation's second stone lies past the corner, towards the player:
+                 * maybe out of a tight picture; the first one is beside the board */
+                for (int k = 0; k < (end == 2 ? 1 : n); k++) {
+                    /* the stone's top */
+                    double w[3] = { st[k].x, st[k].y, g->stone_h * 0.9 }, px, py;
+                    assert_int_equal(rnd_renderer_project(r, w, 0, 0, &px, &py), RND_OK);
+                    int cx = (int)lround(px), cy = (int)lround(py);
+                    if (cx < 1 || cy < 1 || cx >= W - 1 || cy >= H - 1)
+                        fail_msg("seed %d view %d: signal stone %d out of the picture (%d, %d)",
+                                 (int)seed, view, k, cx, cy);
+                    double diff = 0;
+                    for (int dy = -1; dy <= 1; dy++)
+                        for (int dx = -1; dx <= 1; dx++)
+                            for (int c = 0; c < 3; c++) {
+                                size_t at = (size_t)(cy + dy) * a.stride + (size_t)(cx + dx) * 3 + c;
+                                diff += fabs((double)a.data[at] - b.data[at]) / 27;
+                            }
+                    if (diff < 40)
+                        fail_msg("seed %d view %d end %d: signal stone %d at (%.0f, %.0f) mm not "
+                                 "seen (black and white differ by %.1f)", (int)seed, view, end, k,
+                                 st[k].x, st[k].y, diff);
+                    checked++;
+                }
+                rnd_timeline_fini(&t);
+            }
+            rnd_renderer_destroy(r);
+        }
+    assert_int_equal(checked, 2 * 12 * 3);
+    cvb_image_free(&a);
+    cvb_image_free(&b);
+    rnd_game_fini(&game);
+}
+
 /* The chessboard of the lens-calibration clip: poses in view, drawn where projected
  * (dark and light squares alternate around each inner corner), and leaving no trace once
  * removed (a renderer without one renders as before); its options. */
@@ -674,6 +776,7 @@ int main(void)
         cmocka_unit_test(test_timeline_events),
         cmocka_unit_test(test_renderer_api),
         cmocka_unit_test(test_chessboard),
+        cmocka_unit_test(test_signal_stones_visible),
         cmocka_unit_test(test_truth_reader_errors),
         cmocka_unit_test(test_end_auto),
         cmocka_unit_test(test_bad_input),
