@@ -9,9 +9,10 @@
  * The watcher samples a patch of the table beside each seat's corner (in board grid units,
  * through the board's homography), remembers how it looked when the board was found
  * (rec_signal_reference) and calls a corner "black" or "white" when a stone-sized share
- * of the patch turned dark or bright (not a hand covering all of it) and stayed so for
- * hold_s seconds, with no coloured change (skin, a sleeve) in the patch. Plain C: reads
- * BGR pixels directly; never prints.
+ * of the patch changed (in brightness, or in colour: a black stone on dark brown wood is
+ * hardly darker than the wood, but grey) to dark or bright (not a hand covering all of it)
+ * and stayed so for hold_s seconds, with no change to a strong colour (skin, a sleeve) in
+ * the patch. Plain C: reads BGR pixels directly; never prints.
  */
 #ifndef KIFUCAM_RECORD_SIGNAL_H
 #define KIFUCAM_RECORD_SIGNAL_H
@@ -29,6 +30,10 @@ typedef struct rec_corner {
     int seat;                        /* 1 Black, 2 White */
     double gx[REC_SIG_N * REC_SIG_N], gy[REC_SIG_N * REC_SIG_N]; /* grid coordinates */
     float ref_y[REC_SIG_N * REC_SIG_N];   /* luma at reference time, -1 off the image */
+    float ref_cb[REC_SIG_N * REC_SIG_N], ref_cr[REC_SIG_N * REC_SIG_N]; /* and chroma:
+                                             blue - luma, red - luma */
+    float ref_lo[3][REC_SIG_N * REC_SIG_N], ref_hi[3][REC_SIG_N * REC_SIG_N]; /* the range of
+                                             luma, cb, cr within a tenth of a cell around */
     int16_t near_pt[REC_SIG_N * REC_SIG_N]; /* board point (y*size+x) within 1.6 lines of
                                                the sample, or -1: the sample is skipped
                                                while a stone (or a hand) is there */
@@ -38,6 +43,7 @@ typedef struct rec_corner {
     int confirmed;                   /* rec_sig_t held long enough */
     double confirmed_since;          /* when the confirmed reading's run began */
     int cx, cy;                      /* the board's corner point nearest the patch */
+    int side;                        /* the seat's side (cal_side_t) whose corner this is */
 } rec_corner_t;
 
 typedef struct rec_signal {
@@ -45,10 +51,20 @@ typedef struct rec_signal {
     int have_ref;
     double hold_s;                   /* seconds a reading must hold; default 0.5 */
     rec_corner_t corner[3];          /* index 1 Black's, 2 White's */
+    rec_corner_t other[2];           /* the other diagonal's corners (seats at the other two
+                                        sides: a camera beside a player, no calibration) */
+    int seats_known;                 /* the seats' corners are settled (seats_moved or not) */
+    int seats_moved;                 /* both end signals were seen on the other diagonal:
+                                        corner[] are those now */
 } rec_signal_t;
 
 /* Set up the watcher for a board of this size; black_side: 0 bottom, 1 right, 2 top,
- * 3 left (cal_side_t: the record's side facing Black's seat; White sits opposite). */
+ * 3 left (cal_side_t: the record's side facing Black's seat; White sits opposite).
+ * Without a calibration the seats are a guess (the record's bottom: a camera behind
+ * Black): the corners of the other diagonal are watched too, and when the two end
+ * signals (a white stone at one, a black stone at the other) lie there, the players sit
+ * at those sides: Black at the white stone's corner; they become the seats' corners
+ * (seats_moved; the feed reports both changed). */
 void rec_signal_init(rec_signal_t *s, int size, int black_side);
 /* Take the reference look of both corners from this frame (empty corners). */
 void rec_signal_reference(rec_signal_t *s, const cvb_image_t *img, const vis_geom_t *g);
@@ -64,5 +80,16 @@ int rec_signal_get(const rec_signal_t *s, int seat);
 /* Whether point (x, y) lies within `d` lines of seat's signal corner (a signal stone put
  * half on the board can be read there as a stone). */
 int rec_signal_near(const rec_signal_t *s, int seat, int x, int y, int d);
+
+/* The side (cal_side_t) of Black's seat as the watcher now takes it. */
+int rec_signal_black_side(const rec_signal_t *s);
+/* Nonzero when a stone (or something) stays beside a corner of the other diagonal, where
+ * no seat's signal goes while the seats are a guess: the record should say once that the
+ * seats are unknown (calibrate to set them) if that was meant as an end signal. */
+int rec_signal_elsewhere(const rec_signal_t *s);
+/* The share (0..1) of seat's signal patch that lies in the picture (0 before the
+ * reference): under a quarter, the corner is never read (out of the camera's view; the
+ * record should say so once). */
+double rec_signal_in_view(const rec_signal_t *s, int seat);
 
 #endif

@@ -15,3 +15,11 @@ kc_test(test_record_games
   SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/record/test_record_games.c)
 add_dependencies(test_record_games kifucam)
 set_tests_properties(test_record_games PROPERTIES TIMEOUT 900)
+
+# The end signals read in scenes where they were missed: a camera from one side (the
+# seats' corners on the other diagonal, a white stone on white cloth; both pass) and a
+# dark wood table (black stones on dark wood; a resignation).
+kc_test(test_record_signal
+  SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/record/test_record_signal.c)
+add_dependencies(test_record_signal kifucam)
+set_tests_properties(test_record_signal PROPERTIES TIMEOUT 600)
