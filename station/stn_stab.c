@@ -29,6 +29,8 @@ struct stn_stab {
     double run_t0;
     double t_clear;
     int seen_occluder;          /* an occluded frame came since the last acceptance */
+    int lost_since;             /* the board was lost (or the run reset) since then */
+    uint8_t hidden_since[VIS_MAX_POINTS]; /* the point was hidden in a frame since then */
     uint8_t run[VIS_MAX_POINTS];
     uint8_t mask[VIS_MAX_POINTS];
     uint8_t hist[3][VIS_MAX_POINTS];
@@ -71,11 +73,18 @@ void stn_stab_destroy(stn_stab_t *s)
     free(s);
 }
 
-void stn_stab_reset(stn_stab_t *s)
+/* End the run (a hand over the board). */
+static void stab_end_run(stn_stab_t *s)
 {
     s->nrun = 0;
     s->accepted = 0;
     s->nhist = 0;
+}
+
+void stn_stab_reset(stn_stab_t *s)
+{
+    stab_end_run(s);
+    s->lost_since = 1;
 }
 
 int stn_stab_settled(const stn_stab_t *s)
@@ -183,10 +192,15 @@ int stn_stab_feed(stn_stab_t *s, const vis_snapshot_t *f, stn_view_t *out)
     }
     if (!f->board_lost)
         stab_follow(s, f, n);
+    /* points under a hand (a frame with something over the board; a point flagged
+     * hidden in a hand-free frame is the classifier's doubt, not a hand) */
+    for (int i = 0; f->occluder && i < n; i++)
+        s->hidden_since[i] |= f->occluded[i] ? 1 : 0;
     if (f->board_lost || f->occluder) {
         /* Something is over the board (or the grid is gone): no run, and the hand's
          * departure is timed from the next clear frame. */
-        stn_stab_reset(s);
+        stab_end_run(s);
+        s->lost_since |= f->board_lost != 0;
         s->seen_occluder = 1;
         s->t_clear = -1.0;
         return 0;
@@ -230,6 +244,12 @@ int stn_stab_feed(stn_stab_t *s, const vis_snapshot_t *f, stn_view_t *out)
             out->t_clear = out->first_t[i];
         s->last[i] = s->run[i];
     }
+    /* points no hand reached since the last view (hands were over the board elsewhere) */
+    for (int i = 0; i < n; i++) {
+        out->unreached[i] = s->seen_occluder && !s->lost_since && !s->hidden_since[i];
+        s->hidden_since[i] = 0;
+    }
+    s->lost_since = 0;
     s->seen_occluder = 0;
     return 1;
 }

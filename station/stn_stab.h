@@ -40,6 +40,11 @@ typedef struct stn_view {
                                        of another reading under 1 s, a shadow or a
                                        hand's edge, keeps the stone's time), or -1:
                                        not known (scripted views: stn_view_init) */
+    uint8_t unreached[VIS_MAX_POINTS]; /* 1: a hand was over the board since the last
+                                       view, and no frame since hid this point (no hand
+                                       reached it: a stone gone there is a misread);
+                                       0: hidden since, no hand seen, the board lost, or
+                                       not known (scripted views: stn_view_init) */
 } stn_view_t;
 
 typedef struct stn_stab stn_stab_t;

@@ -21,7 +21,8 @@
 
 /* A warning held back for its grace: given when the board still disagrees at pts after
  * t0 + warn_grace_s, or once `c`'s opponent has moved since move0; dropped when the
- * board agrees there again first. */
+ * board agrees there again first. t0 moves on while `c` is still taking off the stones
+ * it captured (trk_held_busy). */
 typedef struct trk_held {
     go_color_t c;        /* the side to warn */
     int moved;           /* 1: a stone moved; 0: stones removed without capture */
@@ -54,6 +55,9 @@ struct stn_track {
     stn_move_info_t *info;
     int ninfo, capinfo;
     uint64_t unexplained_sig;
+    int knock_n;                   /* the move (count) recorded with a stone of its colour
+                                      knocked off next to it, or 0 */
+    go_point_t knock_pt, knock_from; /* that move's point, the knocked stone's point */
 };
 
 typedef struct trk_add {
@@ -279,6 +283,7 @@ int stn_track_sync(stn_track_t *k)
     memset(k->ack, 0, sizeof k->ack);
     memset(k->ack_pair, 0, sizeof k->ack_pair);
     k->nheld = 0;
+    k->knock_n = 0;
     k->size = go_game_board(k->g)->size;
     return trk_info_follow(k);
 }
@@ -381,6 +386,12 @@ static void trk_diff(const stn_track_t *k, const stn_view_t *v, trk_diff_t *d)
 static int trk_view_at(const stn_track_t *k, const stn_view_t *v, int p)
 {
     return v->color[GO_Y(p) * k->size + GO_X(p)];
+}
+
+/* No hand reached p since the last view (stn_view_t.unreached). */
+static int trk_view_unreached(const stn_track_t *k, const stn_view_t *v, int p)
+{
+    return v->unreached[GO_Y(p) * k->size + GO_X(p)] != 0;
 }
 
 static int trk_in(const go_point_t *v, int n, int p)
@@ -1131,6 +1142,16 @@ static int trk_warn(stn_track_t *k, go_color_t c, int moved, const go_point_t *p
     return trk_warn_at(k, c, trk_held_why(&h), v->frame, v->t, v->t_clear, out);
 }
 
+/* A stone held warnings watch at `from` lies at `to` now: they watch `to` too. */
+static void trk_held_extend(stn_track_t *k, int from, int to)
+{
+    for (int i = 0; i < k->nheld; i++) {
+        trk_held_t *h = &k->held[i];
+        if (trk_in(h->pts, h->np, from) && !trk_in(h->pts, h->np, to) && h->np < TRK_HELD_PTS)
+            h->pts[h->np++] = (go_point_t)to;
+    }
+}
+
 /* Does the board still disagree with the record at one of h's points? */
 static int trk_held_open(const stn_track_t *k, const trk_held_t *h)
 {
@@ -1150,6 +1171,19 @@ static int trk_held_answered(const stn_track_t *k, const trk_held_t *h)
             return 1;
     }
     return 0;
+}
+
+/* The side a held warning waits on is still taking off the stones it captured (cleared:
+ * dead stones read gone in this view, by colour), its opponent not having moved: its
+ * turn is not over, and what it knocked may still be put back "at once": the grace
+ * starts again from this view. */
+static void trk_held_busy(stn_track_t *k, const stn_view_t *v, const int cleared[3])
+{
+    for (int i = 0; i < k->nheld; i++) {
+        trk_held_t *h = &k->held[i];
+        if (cleared[GO_OTHER(h->c)] > 0 && !trk_held_answered(k, h) && v->t > h->t0)
+            h->t0 = v->t;
+    }
 }
 
 /* Settle the held warnings after a view (v; NULL: a settled frame at frame/t): dropped
@@ -1399,9 +1433,12 @@ static int trk_apply(stn_track_t *k, const trk_plan_t *plan, const stn_view_t *v
 typedef struct trk_nudge {
     go_point_t from, to;
     go_color_t c;
+    int cont;            /* a stone already reported off its point (acknowledged, read
+                            empty) seen again on a neighbouring point: the same accident */
 } trk_nudge_t;
 
-/* Pair missing stones with stones of their colour on a neighbouring point. */
+/* Pair missing stones with stones of their colour on a neighbouring point; then stones
+ * already reported missing (acknowledged, still read empty) with such stones (cont). */
 static int trk_nudges(const stn_track_t *k, const trk_diff_t *d, const stn_view_t *v,
                       trk_nudge_t *nu, uint8_t *used_a)
 {
@@ -1421,6 +1458,27 @@ static int trk_nudges(const stn_track_t *k, const trk_diff_t *d, const stn_view_
                 nu[n].from = (go_point_t)r;
                 nu[n].to = (go_point_t)a;
                 nu[n].c = pc;
+                nu[n].cont = 0;
+                n++;
+                break;
+            }
+        }
+    }
+    for (int i = 0; i < k->size * k->size; i++) {
+        int r = trk_pt(k->size, i);
+        go_color_t pc = trk_ideal(k, r);
+        if (k->ack[r] != 1 + GO_EMPTY || pc == GO_EMPTY || v->color[i] != GO_EMPTY)
+            continue;
+        for (int j = 0; j < d->na; j++) {
+            int a = d->a[j].p;
+            if (used_a[j] || d->a[j].c != pc || trk_ideal(k, a) != GO_EMPTY)
+                continue;
+            if (abs(GO_X(a) - GO_X(r)) <= 1 && abs(GO_Y(a) - GO_Y(r)) <= 1) {
+                used_a[j] = 1;
+                nu[n].from = (go_point_t)r;
+                nu[n].to = (go_point_t)a;
+                nu[n].c = pc;
+                nu[n].cont = 1;
                 n++;
                 break;
             }
@@ -1429,9 +1487,28 @@ static int trk_nudges(const stn_track_t *k, const trk_diff_t *d, const stn_view_
     return n;
 }
 
+/* The plan's one move (in turn, its colour seen) when it was played next to p
+ * (8-neighbourhood) and has the colour the record has at p, or -1: a stone of the
+ * mover's colour missing next to its move was most likely knocked off its point by the
+ * hand that played (the move is due; a stone moved a whole point onto it is rarer).
+ * With several moves, a stone next to a missing one of its colour is a nudge as before. */
+static int trk_displaced_by(const stn_track_t *k, const trk_plan_t *plan, int p)
+{
+    go_color_t pc = trk_ideal(k, p);
+    for (int j = 0; plan && plan->n == 1 && j < plan->n; j++) {
+        const trk_step_t *st = &plan->steps[j];
+        if (st->c != pc || st->seen != st->c || st->tolerant || st->hidden)
+            continue;
+        if (abs(GO_X(st->p) - GO_X(p)) <= 1 && abs(GO_Y(st->p) - GO_Y(p)) <= 1)
+            return j;
+    }
+    return -1;
+}
+
 /* How unlikely a reading is: steps that cannot be recorded, void moves, missing stones
  * nothing explains, stones of the wrong colour or out of turn (nudges cost 6 each, added
- * by the caller). plan may be NULL
+ * by the caller), a stone of the mover's colour knocked off its point next to its move
+ * (trk_displaced_by: 3, likelier than a nudge onto the move's point). plan may be NULL
  * (no moves). Leaves the game as it was; run gets the plan's captures. GO_ENOMEM (< 0)
  * when a trial could not be played. */
 static int trk_cost(stn_track_t *k, const trk_diff_t *d, const trk_plan_t *plan,
@@ -1449,16 +1526,19 @@ static int trk_cost(stn_track_t *k, const trk_diff_t *d, const trk_plan_t *plan,
         for (int i = 0; i < plan->n; i++)
             odd += plan->steps[i].seen != plan->steps[i].c || plan->steps[i].tolerant;
     }
-    int unexpl = 0;
+    int unexpl = 0, displaced = 0;
     for (int i = 0; i < d->nr; i++) {
         int p = d->r[i], hit = run->captured[p] != 0;
         for (int j = 0; plan && j < plan->n && !hit; j++)
             hit = plan->steps[j].p == p;
         for (int j = 0; j < nn && !hit; j++)
             hit = nu[j].from == p;
-        unexpl += !hit;
+        if (!hit && trk_displaced_by(k, plan, p) >= 0)
+            displaced++;   /* knocked by the hand that played next to it */
+        else
+            unexpl += !hit;
     }
-    return sc.over * 1000 + sc.voids * 100 + unexpl * 10 + odd * 5;
+    return sc.over * 1000 + sc.voids * 100 + unexpl * 10 + odd * 5 + displaced * 3;
 }
 
 /* Mark in cap[] the stones the last move captured (undone and replayed to see).
@@ -1484,6 +1564,21 @@ static int trk_last_captures(stn_track_t *k, uint8_t *cap)
             cap[p] = before[p];
     }
     return go_game_play_tolerant(k->g, m.color, m.point, NULL) == GO_OK ? GO_OK : GO_ENOMEM;
+}
+
+/* Is the last move the one read next to a knocked stone (k->knock_n), its stone now gone
+ * (not captured: it took nothing) and the knocked stone back home? */
+static int trk_knock_undone(const stn_track_t *k, const stn_view_t *v)
+{
+    int nm = go_game_move_count(k->g);
+    if (!k->knock_n || k->knock_n != nm)
+        return 0;
+    const go_move_t *m = go_game_move(k->g, nm - 1);
+    if (m->kind != GO_MOVE_PLAY || m->point != k->knock_pt || m->ncaptured > 0)
+        return 0;
+    go_color_t home = trk_ideal(k, k->knock_from);
+    return home != GO_EMPTY && trk_view_at(k, v, k->knock_pt) == GO_EMPTY &&
+           trk_view_at(k, v, k->knock_from) == (int)home;
 }
 
 /* Undo the last move as a takeback seen on the board. */
@@ -1743,6 +1838,7 @@ int stn_track_feed(stn_track_t *k, const stn_view_t *v, stn_events_t *out)
     int cleared[3];
     trk_refresh(k, v, cleared);
     trk_unseen_dead(k, v);
+    trk_held_busy(k, v, cleared);
     trk_diff_t *d = malloc(sizeof *d);
     trk_plan_t *plan = malloc(sizeof *plan), *plan2 = malloc(sizeof *plan2);
     trk_run_t *run = malloc(sizeof *run);
@@ -1756,6 +1852,15 @@ int stn_track_feed(stn_track_t *k, const stn_view_t *v, stn_events_t *out)
         trk_diff(k, v, d);
         if (d->na == 0 && d->nr == 0) {
             break;
+        }
+        /* The last move was read next to a stone of its colour knocked off its point;
+         * that stone is back home and the move's stone gone: it was the stone itself,
+         * slid there and back (a nudge, not a move): taken back. */
+        if (trk_knock_undone(k, v)) {
+            k->knock_n = 0;
+            if ((rc = trk_takeback(k, v, out)) != GO_OK)
+                goto done;
+            continue;
         }
         plan->n = 0;
         memset(run->captured, 0, sizeof run->captured);
@@ -1793,7 +1898,12 @@ int stn_track_feed(stn_track_t *k, const stn_view_t *v, stn_events_t *out)
         if (nn > 0 && d->na <= k->cfg.max_moves) {
             /* Nudges or moves? Compare reading the stones as nudges with reading them
              * all as moves (a capture may explain the missing stone). */
-            int cost_n = 6 * nn, cost_m;   /* a nudge is rarer than a wrong colour (5) */
+            /* a nudge is rarer than a wrong colour (5); a stone already reported off its
+             * point seen next to it is the same accident (1: a move that fits perfectly
+             * is still likelier) */
+            int cost_n = 0, cost_m;
+            for (int q = 0; q < nn; q++)
+                cost_n += nu[q].cont ? 1 : 6;
             if (na > 0 && (rc = trk_search(k, d, adds, na, v, plan)) != GO_OK)
                 goto done;
             int cn = trk_cost(k, d, na > 0 ? plan : NULL, nu, nn, run);
@@ -1946,13 +2056,19 @@ int stn_track_feed(stn_track_t *k, const stn_view_t *v, stn_events_t *out)
                    v->t_clear);
             trk_ev_point(&e, nu[q].from);
             trk_ev_point(&e, nu[q].to);
-            snprintf(e.msg, sizeof e.msg, "the %s stone at %s was moved to %s: put it back",
-                     nu[q].c == GO_BLACK ? "black" : "white", a, b);
+            snprintf(e.msg, sizeof e.msg, "the %s stone at %s %s %s: put it back",
+                     nu[q].c == GO_BLACK ? "black" : "white", a,
+                     nu[q].cont ? "(off its point) lies at" : "was moved to", b);
             k->ack_pair[nu[q].from] = nu[q].to;
             k->ack_pair[nu[q].to] = nu[q].from;
             go_point_t pair[2] = { nu[q].from, nu[q].to };
-            if ((rc = stn_events_push(out, &e)) != GO_OK ||
-                (rc = trk_warn(k, mover, 1, pair, 2, v, out)) != GO_OK)
+            if ((rc = stn_events_push(out, &e)) != GO_OK)
+                goto done;
+            /* the same accident as before: its held warning watches the new point too
+             * (given already or never held: nothing new) */
+            if (nu[q].cont)
+                trk_held_extend(k, nu[q].from, nu[q].to);
+            else if ((rc = trk_warn(k, mover, 1, pair, 2, v, out)) != GO_OK)
                 goto done;
         }
         /* Missing stones nothing explains: removed without capture. */
@@ -1967,15 +2083,42 @@ int stn_track_feed(stn_track_t *k, const stn_view_t *v, stn_events_t *out)
         }
         if (ng > 0) {
             stn_event_t e;
-            go_color_t owner = trk_ideal(k, gone[0]);
+            go_color_t owner = trk_ideal(k, gone[0]), by = GO_OTHER(owner);
+            /* a stone next to a move of its colour: knocked by the hand that played */
+            int knock = -1;
+            for (int j = 0; j < ng && knock < 0; j++)
+                knock = trk_displaced_by(k, plan, gone[j]);
+            if (knock >= 0)
+                by = plan->steps[knock].c;
+            /* read gone where no hand reached since the last view: a misread, no warning */
+            int unreached = knock < 0;
+            for (int j = 0; j < ng && unreached; j++)
+                unreached = trk_view_unreached(k, v, gone[j]);
             trk_ev(&e, STN_EV_MOVED, owner, go_game_move_count(k->g), v->frame, v->t,
                    v->t_clear);
             for (int j = 0; j < ng; j++)
                 trk_ev_point(&e, gone[j]);
-            snprintf(e.msg, sizeof e.msg, "stones removed without capture, put them back: ");
+            if (knock >= 0) {
+                k->knock_n = go_game_move_count(k->g);
+                k->knock_pt = plan->steps[knock].p;
+                for (int j = 0; j < ng; j++)
+                    if (trk_displaced_by(k, plan, gone[j]) == knock)
+                        k->knock_from = gone[j];
+                char kp[3];
+                trk_pname(plan->steps[knock].p, kp);
+                snprintf(e.msg, sizeof e.msg,
+                         "stones off their points (knocked by the hand that played %s), put "
+                         "them back: ", kp);
+            } else if (unreached) {
+                snprintf(e.msg, sizeof e.msg,
+                         "stones read gone where no hand reached (misread?), put them back "
+                         "if they are off: ");
+            } else {
+                snprintf(e.msg, sizeof e.msg, "stones removed without capture, put them back: ");
+            }
             trk_ev_list(&e, 0);
             if ((rc = stn_events_push(out, &e)) != GO_OK ||
-                (rc = trk_warn(k, GO_OTHER(owner), 0, gone, ng, v, out)) != GO_OK)
+                (!unreached && (rc = trk_warn(k, by, knock >= 0, gone, ng, v, out)) != GO_OK))
                 goto done;
         }
         break;

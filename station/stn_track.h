@@ -18,7 +18,12 @@
  * How a view is read (each step restarts after a takeback):
  *  1. points that differ: stones added (A) and stones missing (R);
  *  2. a missing stone with a stone of its colour appearing on a neighbouring point
- *     (8-neighbourhood) is a nudge (STN_EV_MOVED), unless a capture explains it;
+ *     (8-neighbourhood) is a nudge (STN_EV_MOVED), unless a capture explains it, or the
+ *     new stone is the one move the turn says is due: then it is that move, and the
+ *     missing stone was knocked off its point by the hand that played (to restore; if
+ *     it comes home and the move's stone goes, the move is taken back: the stone slid
+ *     there and back). A stone already reported off its point (read empty) seen on a
+ *     neighbouring point is the same accident (no new warning), unless a move fits;
  *  3. the last move's stone missing and not captured: a takeback (undo), repeatedly;
  *  4. the added stones are the moves: one of the turn's colour is a move; one of the other
  *     colour is a wrong colour (or, trust_colour 1, a second move in a row); several are
@@ -41,7 +46,12 @@
  *  6. stones still missing are a removal without capture (warning), and every point still
  *     disagreeing is listed for restoration (STN_EV_RESTORE). The restore is asked at
  *     once; the warning (nudge or removal) waits for warn_grace_s and is dropped (a note)
- *     if the board agrees there again first.
+ *     if the board agrees there again first. The side warned: for a nudge, the side that
+ *     moved last; for a stone knocked next to a move (2.), the mover (its hand was over
+ *     the board); for a removal, the owner's opponent. Stones read gone where no hand
+ *     reached since the last view (stn_view_t.unreached) are a misread: the restore
+ *     only, no warning. The grace starts again at every view where the side warned is
+ *     still taking off the stones it captured (its turn is not over).
  * A bulk change (bulk_moves stones or more at once that no reading explains fully, or more
  * than max_moves) is refused: reported once (STN_EV_UNEXPLAINED), nothing recorded.
  *

@@ -330,6 +330,139 @@ static void test_removed_then_opponent_moves_warns(void **state)
     fx_close(&f);
 }
 
+/* White plays dd, capturing four stones, and its hand knocks its own ec off its point
+ * (read empty); White then takes the dead stones off, two by two, 2 s apart, and puts
+ * ec back 6 s after the knock: its turn was not over (it was still taking off what it
+ * captured, Black had not moved), so ec went back "at once": no warning, to anyone (the
+ * regression: ec "moved to dd", the dead stones "removed without capture", a warning to
+ * each side). Ticks between the views as the station gives them on a settled board. */
+static void test_knock_put_back_after_taking_dead(void **state)
+{
+    (void)state;
+    fx_t f;
+    const char *pos = ". . . . . . .\n. . . . . . .\n. O O . O . .\nO X X . . . .\n"
+                      "O X X O . . .\n. O O . . . .\n. . . . . . .\n";
+    fx_open(&f, "chinese", pos, GO_WHITE, NULL);
+    assert_int_equal(fx_feed(&f, ". . . . . . .\n. . . . . . .\n. O O . . . .\nO X X O . . .\n"
+                                 "O X X O . . .\n. O O . . . .\n. . . . . . .\n"), 1);
+    const char *want[] = { "W dd" };
+    fx_expect_moves(&f, want, 1);
+    assert_int_equal(stn_track_pending(f.k, NULL, 0), 4);
+    assert_int_equal(stn_track_held(f.k), 1);
+    const char *steps[] = {
+        ". . . . . . .\n. . . . . . .\n. O O . . . .\nO . . O . . .\n"
+        "O X X O . . .\n. O O . . . .\n. . . . . . .\n",
+        ". . . . . . .\n. . . . . . .\n. O O . . . .\nO . . O . . .\n"
+        "O . . O . . .\n. O O . . . .\n. . . . . . .\n",
+        ". . . . . . .\n. . . . . . .\n. O O . O . .\nO . . O . . .\n"
+        "O . . O . . .\n. O O . . . .\n. . . . . . .\n",
+    };
+    for (int i = 0; i < 3; i++) {
+        double t = f.frame / 30.0;
+        stn_events_clear(&f.ev);
+        assert_true(stn_track_tick(f.k, f.frame + 30, t + 1.0, &f.ev) >= 0);
+        assert_null(stn_events_find(&f.ev, STN_EV_WARNING));
+        fx_wait(&f, 2.0);
+        assert_int_equal(fx_feed(&f, steps[i]), 0);
+        assert_null(stn_events_find(&f.ev, STN_EV_WARNING));
+    }
+    assert_non_null(stn_events_find(&f.ev, STN_EV_AGREES));
+    assert_int_equal(stn_track_held(f.k), 0);
+    assert_int_equal(stn_track_pending(f.k, NULL, 0), 0);
+    fx_expect_moves(&f, want, 1);
+    /* Black plays on: still no warning */
+    assert_int_equal(fx_feed(&f, ". . . . . . .\n. . . . . . .\n. O O . O . .\nO . . O . . .\n"
+                                 "O . . O . . .\n. O O . . X .\n. . . . . . .\n"), 1);
+    assert_int_equal(stn_track_warnings(f.k, GO_BLACK), 0);
+    assert_int_equal(stn_track_warnings(f.k, GO_WHITE), 0);
+    fx_close(&f);
+}
+
+/* A stone of the mover's colour knocked off next to its move and left off: the warning
+ * goes to the hand that played (the mover), when the opponent moves. */
+static void test_knocked_left_off_warns_mover(void **state)
+{
+    (void)state;
+    fx_t f;
+    const char *pos = ". . . . .\n. X . O .\n. . . . .\n. O . . .\n. . . . .\n";
+    fx_open(&f, "chinese", pos, GO_WHITE, NULL);
+    /* White plays dc and knocks its own db off */
+    assert_int_equal(fx_feed(&f, ". . . . .\n. X . . .\n. . . O .\n. O . . .\n. . . . .\n"), 1);
+    assert_null(stn_events_find(&f.ev, STN_EV_WARNING));
+    /* Black plays cc, db still off: White is warned */
+    assert_int_equal(fx_feed(&f, ". . . . .\n. X . . .\n. . X O .\n. O . . .\n. . . . .\n"), 1);
+    const stn_event_t *e = stn_events_find(&f.ev, STN_EV_WARNING);
+    assert_non_null(e);
+    assert_int_equal(e->color, GO_WHITE);
+    assert_int_equal(stn_track_warnings(f.k, GO_BLACK), 0);
+    const char *want[] = { "W dc", "B cc" };
+    fx_expect_moves(&f, want, 2);
+    fx_close(&f);
+}
+
+/* A view (as fx_feed) where every point but those of `reached` (SGF points, space
+ * separated) is marked unreached: a hand was over the board only there. */
+static int feed_reached(fx_t *f, const char *d, const char *reached)
+{
+    stn_view_t v;
+    f->frame += 10;
+    st_view(&v, d, f->frame, f->frame / 30.0, f->frame / 30.0 - 0.2);
+    for (int i = 0; i < v.size * v.size; i++)
+        v.unreached[i] = 1;
+    for (const char *r = reached; r[0] && r[1]; r += r[2] ? 3 : 2) {
+        char pt[3] = { r[0], r[1], 0 };
+        int p = st_pt(v.size, pt);
+        v.unreached[GO_Y(p) * v.size + GO_X(p)] = 0;
+    }
+    return fx_view(f, &v);
+}
+
+/* A stone read gone where no hand reached since the last view (the hand played far from
+ * it): a misread, the restore asked, no warning even when the opponent moves on; read
+ * back, the board agrees. A stone gone where the hand was: the warning as before. */
+static void test_gone_unreached_is_no_warning(void **state)
+{
+    (void)state;
+    fx_t f;
+    const char *pos = ". . . . .\n. X . O .\n. . . . .\n. O . . .\n. . . . .\n";
+    fx_open(&f, "chinese", pos, GO_BLACK, NULL);
+    /* Black plays ee; db (far from the hand) read empty */
+    assert_int_equal(feed_reached(&f, ". . . . .\n. X . . .\n. . . . .\n. O . . .\n. . . . X\n",
+                                  "ee ed de dd"), 1);
+    const stn_event_t *e = stn_events_find(&f.ev, STN_EV_MOVED);
+    assert_non_null(e);
+    assert_int_equal(e->points[0], st_pt(5, "db"));
+    assert_non_null(strstr(e->msg, "no hand"));
+    assert_non_null(stn_events_find(&f.ev, STN_EV_RESTORE));
+    assert_int_equal(stn_track_held(f.k), 0);
+    /* White plays aa, db still read empty: no warning */
+    assert_int_equal(feed_reached(&f, "O . . . .\n. X . . .\n. . . . .\n. O . . .\n. . . . X\n",
+                                  "aa ab ba bb"), 1);
+    assert_null(stn_events_find(&f.ev, STN_EV_WARNING));
+    fx_wait(&f, 3.0);
+    assert_int_equal(feed_reached(&f, "O . . . X\n. X . . .\n. . . . .\n. O . . .\n. . . . X\n",
+                                  "ea eb"), 1);
+    assert_null(stn_events_find(&f.ev, STN_EV_WARNING));
+    const char *want[] = { "B ee", "W aa", "B ea" };
+    fx_expect_moves(&f, want, 3);
+    /* read back */
+    assert_int_equal(feed_reached(&f, "O . . . X\n. X . O .\n. . . . .\n. O . . .\n. . . . X\n", ""), 0);
+    assert_non_null(stn_events_find(&f.ev, STN_EV_AGREES));
+    assert_int_equal(stn_track_warnings(f.k, GO_BLACK) + stn_track_warnings(f.k, GO_WHITE), 0);
+    fx_close(&f);
+    /* the hand was over db: a removal, warned when the opponent moves */
+    fx_open(&f, "chinese", pos, GO_BLACK, NULL);
+    assert_int_equal(feed_reached(&f, ". . . . .\n. X . . .\n. . . . .\n. O . . .\n. . . . X\n",
+                                  "ee ed de dd db"), 1);
+    assert_int_equal(stn_track_held(f.k), 1);
+    assert_int_equal(feed_reached(&f, "O . . . .\n. X . . .\n. . . . .\n. O . . .\n. . . . X\n",
+                                  "aa ab ba bb"), 1);
+    e = stn_events_find(&f.ev, STN_EV_WARNING);
+    assert_non_null(e);
+    assert_int_equal(e->color, GO_BLACK);
+    fx_close(&f);
+}
+
 /* Time passes with the board settled (no new view): stn_track_tick gives the warning once
  * the grace is over, not before. */
 static void test_held_warning_by_tick(void **state)
@@ -420,6 +553,9 @@ int main(void)
         cmocka_unit_test(test_bump_put_back_is_no_warning),
         cmocka_unit_test(test_removed_then_opponent_moves_warns),
         cmocka_unit_test(test_held_warning_by_tick),
+        cmocka_unit_test(test_knock_put_back_after_taking_dead),
+        cmocka_unit_test(test_knocked_left_off_warns_mover),
+        cmocka_unit_test(test_gone_unreached_is_no_warning),
         cmocka_unit_test(test_triple_ko_cycle),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -2,7 +2,8 @@
  * accepted once after the stable time; hands (occluded regions moving over the frames,
  * with the occluder flag) hold acceptance back and the view tells when the hand left;
  * hidden and unsure points are unknown, never empty; a one-frame flicker is not seen; a
- * lost board resets; a hand unseen before its stone is down has not left before it. */
+ * lost board resets; a hand unseen before its stone is down has not left before it; the
+ * points no hand reached since the last view. */
 #include <stddef.h>
 #include <stdarg.h>
 #include <setjmp.h>
@@ -274,6 +275,49 @@ static void test_hand_gone_after_the_stone(void **state)
     stn_stab_destroy(s);
 }
 
+/* Which points no hand reached since the last view (stn_view_t.unreached): with a hand
+ * over the board, the points it never hid; a point flagged hidden in a hand-free frame
+ * (the classifier's doubt) was not reached; no hand seen, or the board lost: none. */
+static void test_unreached_points(void **state)
+{
+    (void)state;
+    static const char *const hand = ". . . # #\n. . . # #\n. . . # #\n. . . . .\n. . . . .\n";
+    static const char *const placed = ". . . . .\n. . . . .\n. . . X .\n. . . . .\n. . . . .\n";
+    static const char *const doubt = ". . . . .\n. . . . .\n. . . X .\n. . . . .\n# . . . .\n";
+    stn_stab_t *s = stn_stab_create(NULL);
+    stn_view_t v;
+    int n = 0, acc = 0;
+    for (; n < 10; n++)
+        acc += feed(s, EMPTY5, 0, n, &v);
+    assert_int_equal(acc, 1);
+    for (int i = 0; i < 25; i++)
+        assert_int_equal(v.unreached[i], 0);   /* no hand seen yet */
+    for (int r = 0; r < 4; r++, n++)
+        assert_int_equal(feed(s, hand, 1, n, &v), 0);
+    assert_int_equal(feed(s, doubt, 0, n++, &v), 0);
+    acc = 0;
+    for (int r = 0; r < 12; r++, n++)
+        acc += feed(s, placed, 0, n, &v);
+    assert_int_equal(acc, 1);
+    assert_int_equal(v.color[2 * 5 + 3], GO_BLACK);
+    for (int y = 0; y < 5; y++)
+        for (int x = 0; x < 5; x++)
+            assert_int_equal(v.unreached[y * 5 + x], !(x >= 3 && y <= 2));
+    /* the board lost and found again (a hand never seen): nothing is said */
+    vis_snapshot_t snap;
+    st_snap(&snap, placed, 0, (uint64_t)n, n / FPS);
+    snap.board_lost = 1;
+    assert_int_equal(stn_stab_feed(s, &snap, &v), 0);
+    n++;
+    acc = 0;
+    for (int r = 0; r < 12; r++, n++)
+        acc += feed(s, STONE5, 0, n, &v);
+    assert_int_equal(acc, 1);
+    for (int i = 0; i < 25; i++)
+        assert_int_equal(v.unreached[i], 0);
+    stn_stab_destroy(s);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -287,6 +331,7 @@ int main(void)
         cmocka_unit_test(test_board_lost),
         cmocka_unit_test(test_first_t_survives_blips),
         cmocka_unit_test(test_hand_gone_after_the_stone),
+        cmocka_unit_test(test_unreached_points),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

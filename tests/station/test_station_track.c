@@ -206,6 +206,9 @@ static void test_ambiguous_order(void **state)
     fx_close(&f);
 }
 
+/* A black stone slides to the next point on White's turn (no black move is due): a
+ * nudge, put back. (On Black's turn the same view is Black's move next to a stone
+ * knocked off its point: test_knocked_by_own_move.) */
 static void test_nudge_pushed_back(void **state)
 {
     (void)state;
@@ -214,7 +217,7 @@ static void test_nudge_pushed_back(void **state)
         ". . . . . . . . .\n. . . . . . . . .\n. . X . . . . . .\n"
         ". . . . . . . . .\n. . . . . . . . .\n. . . . . . . . .\n"
         ". . . . . . O . .\n. . . . . . . . .\n. . . . . . . . .\n";
-    fx_open(&f, "chinese", pos, GO_BLACK, NULL);
+    fx_open(&f, "chinese", pos, GO_WHITE, NULL);
     /* cc slides to dd */
     assert_int_equal(fx_feed(&f,
         ". . . . . . . . .\n. . . . . . . . .\n. . . . . . . . .\n"
@@ -242,8 +245,66 @@ static void test_nudge_pushed_back(void **state)
     /* and play goes on */
     assert_int_equal(fx_feed(&f,
         ". . . . . . . . .\n. . . . . . . . .\n. . X . . . . . .\n"
-        ". . . . . . . . .\n. . . . X . . . .\n. . . . . . . . .\n"
+        ". . . . . . . . .\n. . . . O . . . .\n. . . . . . . . .\n"
         ". . . . . . O . .\n. . . . . . . . .\n. . . . . . . . .\n"), 1);
+    fx_close(&f);
+}
+
+/* Black plays dd and its hand knocks its own cc half a point off (read empty), then the
+ * displaced stone is read on the next point (bb) and put back: one move, no nudge onto
+ * dd, no move at bb, no takeback, no warning (the regression: cc "moved to dd", then
+ * "B bb", a warning to White, a takeback). */
+static void test_knocked_by_own_move(void **state)
+{
+    (void)state;
+    fx_t f;
+    const char *pos =
+        ". . . . . . . . .\n. . . . . . . . .\n. . X . . . . . .\n"
+        ". . . . . . . . .\n. . . . . . . . .\n. . . . . . . . .\n"
+        ". . . . . . O . .\n. . . . . . . . .\n. . . . . . . . .\n";
+    fx_open(&f, "chinese", pos, GO_BLACK, NULL);
+    assert_int_equal(fx_feed(&f,
+        ". . . . . . . . .\n. . . . . . . . .\n. . . . . . . . .\n"
+        ". . . X . . . . .\n. . . . . . . . .\n. . . . . . . . .\n"
+        ". . . . . . O . .\n. . . . . . . . .\n. . . . . . . . .\n"), 1);
+    const char *want[] = { "B dd" };
+    fx_expect_moves(&f, want, 1);
+    const stn_event_t *e = stn_events_find(&f.ev, STN_EV_MOVED);
+    assert_non_null(e);
+    assert_int_equal(e->npoints, 1);
+    assert_int_equal(e->points[0], st_pt(9, "cc"));
+    assert_int_equal(stn_track_disagreements(f.k, NULL, 0), 1);
+    assert_int_equal(stn_track_held(f.k), 1);
+    /* the knocked stone is read on the next point, on White's turn: not a move */
+    fx_wait(&f, 0.6);
+    assert_int_equal(fx_feed(&f,
+        ". . . . . . . . .\n. X . . . . . . .\n. . . . . . . . .\n"
+        ". . . X . . . . .\n. . . . . . . . .\n. . . . . . . . .\n"
+        ". . . . . . O . .\n. . . . . . . . .\n. . . . . . . . .\n"), 0);
+    fx_expect_moves(&f, want, 1);
+    assert_null(stn_events_find(&f.ev, STN_EV_WRONG_COLOUR));
+    assert_null(stn_events_find(&f.ev, STN_EV_WARNING));
+    e = stn_events_find(&f.ev, STN_EV_MOVED);
+    assert_non_null(e);
+    assert_int_equal(e->points[0], st_pt(9, "cc"));
+    assert_int_equal(e->points[1], st_pt(9, "bb"));
+    /* put back */
+    fx_wait(&f, 0.6);
+    assert_int_equal(fx_feed(&f,
+        ". . . . . . . . .\n. . . . . . . . .\n. . X . . . . . .\n"
+        ". . . X . . . . .\n. . . . . . . . .\n. . . . . . . . .\n"
+        ". . . . . . O . .\n. . . . . . . . .\n. . . . . . . . .\n"), 0);
+    assert_non_null(stn_events_find(&f.ev, STN_EV_AGREES));
+    assert_null(stn_events_find(&f.ev, STN_EV_TAKEBACK));
+    assert_int_equal(stn_track_held(f.k), 0);
+    assert_int_equal(stn_track_disagreements(f.k, NULL, 0), 0);
+    /* and play goes on, without a warning */
+    assert_int_equal(fx_feed(&f,
+        ". . . . . . . . .\n. . . . . . . . .\n. . X . . . . . .\n"
+        ". . . X . . . . .\n. . . . . . . . .\n. . . . . O . . .\n"
+        ". . . . . . O . .\n. . . . . . . . .\n. . . . . . . . .\n"), 1);
+    assert_int_equal(stn_track_warnings(f.k, GO_BLACK), 0);
+    assert_int_equal(stn_track_warnings(f.k, GO_WHITE), 0);
     fx_close(&f);
 }
 
@@ -778,6 +839,7 @@ int main(void)
         cmocka_unit_test(test_forced_order),
         cmocka_unit_test(test_ambiguous_order),
         cmocka_unit_test(test_nudge_pushed_back),
+        cmocka_unit_test(test_knocked_by_own_move),
         cmocka_unit_test(test_nudge_while_playing),
         cmocka_unit_test(test_takeback),
         cmocka_unit_test(test_takeback_of_capture),
