@@ -367,6 +367,12 @@ typedef struct run {
     double last_frame_pub;
     int last_sgf_moves;
     int sig_stale[3];              /* per seat: a reading play went on past (sig_get) */
+    int sig_quiet[3];              /* per seat: the confirmed reading that held with no hand
+                                      near the corner (sig_settle), else REC_SIG_NONE */
+    double occ_last[3];            /* per seat: the last frame with a board point near the
+                                      corner hidden (a hand there; corner_hands) */
+    double occ_visit[3];           /* ... and when that hand's visit began */
+    int quiet_frames[3];           /* frames read since, with no hand near the corner */
     int resign_wait;               /* a resignation signal waits for REC_RESIGN_HOLD_S */
     int resign_force;              /* the footage ended with it there: it stands */
     int align_refused;             /* detections refused in a row by realign() */
@@ -500,18 +506,100 @@ static void count_done(run_t *u)
     u->r.dirty = 1;
 }
 
+/* A hand near a signal corner: something over the board (the occluder) hiding board
+ * points within SIG_HAND_D lines of it. The watcher's runs go on under a hand over the
+ * board (such frames neither start nor end one), so a hand that first touched the patch
+ * beside the corner and then reached over the corner can leave a reading confirmed on its
+ * first clear frame: a reading counts only once it held SIG_QUIET_S (and 3 frames) after
+ * the hand left (sig_settle). A visit begins after SIG_VISIT_GAP_S with no such hand. */
+#define SIG_HAND_D 3
+#define SIG_QUIET_S 0.5
+#define SIG_VISIT_GAP_S 0.3
+#define SIG_VISIT_SLACK_S 0.1
+static void corner_hands(run_t *u, const vis_snapshot_t *snap, double t)
+{
+    int S = snap->size;
+    if (!u->sig_ready || S != u->sig.size || snap->board_lost)
+        return;
+    for (int seat = 1; seat <= 2; seat++) {
+        const rec_corner_t *c = &u->sig.corner[seat];
+        int hidden = 0;
+        for (int y = c->cy - SIG_HAND_D; snap->occluder && y <= c->cy + SIG_HAND_D && !hidden; y++)
+            for (int x = c->cx - SIG_HAND_D; x <= c->cx + SIG_HAND_D && !hidden; x++)
+                hidden = x >= 0 && y >= 0 && x < S && y < S && snap->occluded[y * S + x];
+        if (hidden) {
+            if (t - u->occ_last[seat] > SIG_VISIT_GAP_S)
+                u->occ_visit[seat] = t;
+            u->occ_last[seat] = t;
+            u->quiet_frames[seat] = 0;
+        } else if (!snap->occluder) {
+            u->quiet_frames[seat]++;   /* a frame the watcher read with no hand there */
+        }
+    }
+}
+
+/* The confirmed readings that count (sig_quiet): held SIG_QUIET_S and 3 read frames after
+ * the last hand near the corner; force (a file ended): any reading the patch still shows.
+ * Returns the mask of seats whose counted reading changed (bit 1 Black, bit 2 White). */
+static int sig_settle(run_t *u, double t, int force)
+{
+    int changed = 0;
+    for (int seat = 1; seat <= 2; seat++) {
+        const rec_corner_t *c = &u->sig.corner[seat];
+        int r = c->confirmed, q = REC_SIG_NONE;
+        double from = c->since > u->occ_last[seat] ? c->since : u->occ_last[seat];
+        if (r != REC_SIG_NONE &&
+            (u->sig_quiet[seat] == r ||
+             force || (c->reading == r && t - from >= SIG_QUIET_S && u->quiet_frames[seat] >= 3)))
+            q = r;
+        if (q != u->sig_quiet[seat]) {
+            u->sig_quiet[seat] = q;
+            changed |= 1 << (seat - 1);
+        }
+    }
+    return changed;
+}
+
+/* Whether a stone at (x, y) can be a signal stone put half on the board beside seat's
+ * corner: on the board's edge line next to the watched patch (the patch lies beyond that
+ * edge), at most one line from the corner. A stone a line inside the edge (bb beside aa)
+ * is a move: half a stone off the board cannot be read there. */
+static int signal_point(const run_t *u, int seat, int x, int y)
+{
+    if (!rec_signal_near(&u->sig, seat, x, y, 1))
+        return 0;
+    const rec_corner_t *c = &u->sig.corner[seat];
+    double mx = 0, my = 0;
+    for (int k = 0; k < REC_SIG_N * REC_SIG_N; k++) {
+        mx += c->gx[k];
+        my += c->gy[k];
+    }
+    mx /= REC_SIG_N * REC_SIG_N;
+    my /= REC_SIG_N * REC_SIG_N;
+    /* the patch's middle lies beyond the vertical edge (x = cx) or the horizontal one */
+    int vertical = fabs(mx - c->cx) >= fabs(my - c->cy);
+    return vertical ? x == c->cx : y == c->cy;
+}
+
 /* A signal stone put half on the board can have been read as a move at the corner just
- * before the signal was confirmed: take such moves back (and say so). */
+ * before the signal was confirmed: take such moves back (and say so). Only a stone the
+ * signal can be: of the reading's colour (the station read the same stone), seen at most
+ * 1.5 s before the reading began, and not before the last hand came over that corner (a
+ * stone seen before is a move played there; the hand came after it, and what it left
+ * beside the corner is another matter). */
 static void undo_signal_moves(run_t *u, int seat, double t)
 {
     const go_game_t *g = stn_game(u->r.stn);
     double since = u->sig.corner[seat].confirmed_since;
+    int r = rec_signal_get(&u->sig, seat);
+    go_color_t col = r == REC_SIG_BLACK ? GO_BLACK : r == REC_SIG_WHITE ? GO_WHITE : GO_EMPTY;
     for (;;) {
         int n = go_game_move_count(g);
         const go_move_t *m = n > 0 ? go_game_move(g, n - 1) : NULL;
         const stn_move_info_t *mi = n > 0 ? stn_track_info(stn_tracker(u->r.stn), n - 1) : NULL;
-        if (!m || !mi || m->kind != GO_MOVE_PLAY || mi->t < since - 1.5 ||
-            !rec_signal_near(&u->sig, seat, GO_X(m->point), GO_Y(m->point), 1))
+        if (!m || !mi || m->kind != GO_MOVE_PLAY || m->color != col || mi->t < since - 1.5 ||
+            mi->t < u->occ_visit[seat] - SIG_VISIT_SLACK_S ||
+            !signal_point(u, seat, GO_X(m->point), GO_Y(m->point)))
             return;
         char pt[3];
         go_point_to_sgf(m->point, pt);
@@ -527,7 +615,7 @@ static void undo_signal_moves(run_t *u, int seat, double t)
  * shadow that stays beside the board while the players keep playing is no signal. */
 static int sig_get(run_t *u, int seat)
 {
-    int r = rec_signal_get(&u->sig, seat);
+    int r = u->sig_quiet[seat];
     if (u->sig_stale[seat] && r != u->sig_stale[seat])
         u->sig_stale[seat] = 0;   /* the corner changed since: read it again */
     return u->sig_stale[seat] ? REC_SIG_NONE : r;
@@ -547,7 +635,7 @@ static void signals_after_move(run_t *u, double t)
         if (r == REC_SIG_NONE || u->sig_stale[seat] == r)
             continue;
         if (m && m->kind == GO_MOVE_PLAY &&
-            rec_signal_near(&u->sig, seat, GO_X(m->point), GO_Y(m->point), 1))
+            signal_point(u, seat, GO_X(m->point), GO_Y(m->point)))
             continue;
         u->sig_stale[seat] = r;
         u->resign_wait = 0;
@@ -822,7 +910,7 @@ static int signal_feed(run_t *u, const cvb_image_t *img, const vis_snapshot_t *s
             if (m->kind != GO_MOVE_PLAY || !mi || mi->t < t - 3)
                 continue;
             int x = GO_X(m->point), y = GO_Y(m->point);
-            if (rec_signal_near(&u->sig, 1, x, y, 1) || rec_signal_near(&u->sig, 2, x, y, 1))
+            if (signal_point(u, 1, x, y) || signal_point(u, 2, x, y))
                 stones[y * b->size + x] = 0;
         }
     }
@@ -1005,6 +1093,7 @@ static int on_frame(run_t *u, const cap_frame_t *f)
     double t1 = cpu_s();
     if (u->r.phase <= 1) {
         int phase0 = u->r.phase;
+        corner_hands(u, &snap, f->t);   /* before the gate hides stones lifted */
         if (phase0 == 0)
             gate(u, &snap);
         int nm0 = go_game_move_count(stn_game(u->r.stn));
@@ -1033,10 +1122,13 @@ static int on_frame(run_t *u, const cap_frame_t *f)
             rec_signal_init(&u->sig, u->geom.size, u->have_cal ? (int)u->cal.black_side : 0);
             u->sig_ready = 1;
         }
-        if (u->sig_ready && !u->sig.have_ref && !snap.occluder)
+        if (u->sig_ready && !u->sig.have_ref && !snap.occluder) {
             rec_signal_reference(&u->sig, &f->img, &u->geom);
-        else if (u->sig_ready && (signal_feed(u, &f->img, &snap, f->t) || u->resign_wait))
-            on_signals(u, f->t);
+        } else if (u->sig_ready) {
+            int ch = signal_feed(u, &f->img, &snap, f->t);
+            if (sig_settle(u, f->t, 0) || ch || u->resign_wait)
+                on_signals(u, f->t);
+        }
     }
     double t3 = cpu_s();
     u->tm_signal += t3 - t2;
@@ -1114,6 +1206,8 @@ int cmd_record(int argc, char **argv)
         cli_error("record", "out of memory");
         return 2;
     }
+    for (int seat = 1; seat <= 2; seat++)
+        u->occ_last[seat] = u->occ_visit[seat] = -1e9;   /* no hand seen yet */
     int code = 2, prc = parse_opts(argc, argv, &u->o);
     cap_source_t *src = NULL;
     if (prc == 1) {
@@ -1266,6 +1360,8 @@ int cmd_record(int argc, char **argv)
     }
     double wall = now_s() - wall0;
     pthread_mutex_lock(&u->r.mu);
+    if (code == 0 && u->sig_ready && sig_settle(u, u->r.t_now, 1))
+        on_signals(u, u->r.t_now);   /* a file ended with the signals there: they stand */
     if (code == 0 && u->resign_wait) {
         /* a file or folder ended with the stones still there: nobody took them back */
         u->resign_force = 1;

@@ -23,3 +23,10 @@ kc_test(test_record_signal
   SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/record/test_record_signal.c)
 add_dependencies(test_record_signal kifucam)
 set_tests_properties(test_record_signal PROPERTIES TIMEOUT 600)
+
+# A hand reaching over a signal corner right after a move beside it (8 moves, seed 13):
+# no end signal, no move taken back as a misread signal stone; the record equals its source.
+kc_test(test_record_signal_undo
+  SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/record/test_record_signal_undo.c)
+add_dependencies(test_record_signal_undo kifucam)
+set_tests_properties(test_record_signal_undo PROPERTIES TIMEOUT 600)
