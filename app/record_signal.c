@@ -203,7 +203,7 @@ static int read_corner(const rec_corner_t *c, const cvb_image_t *img, const vis_
     enum { NS = REC_SIG_N * REC_SIG_N };
     float d[NS], ds[NS], dcb[NS], dcr[NS];
     px_t sp[NS];
-    int n = 0, dark = 0, bright = 0, hand = 0;
+    int n = 0, dark = 0, bright = 0, dim = 0, hand = 0;
     for (int k = 0; k < NS; k++) {
         d[k] = 0;
         sp[k].y = -1;
@@ -262,19 +262,23 @@ static int read_corner(const rec_corner_t *c, const cvb_image_t *img, const vis_
             hand++; /* a changed, coloured sample: skin or a sleeve, not a stone */
         else if (dd < -dth || (chroma && dd < -6))
             dark++; /* much darker, or darker and of another colour: a black stone */
+        else if (dd < 0)
+            dim++; /* a little darker: a stone's shadow, or a white stone on white cloth */
         else
-            bright++; /* changed, not strongly darker: a white stone, or a rim or highlight */
+            bright++; /* brighter: a white stone, or a rim or highlight */
     }
-    double fd = (double)dark / n, fb = (double)bright / n;
+    double fd = (double)dark / n, fb = (double)(bright + dim) / n;
     if (fd + fb > 0.45 || hand > n / 50)
         return -1;
     if (fd + fb < 0.03)
         return REC_SIG_NONE;
     if (fd + fb < 0.05)
         return -1; /* unsure: neither starts nor ends a run */
-    /* a black stone: a solid share of strongly darker samples (its shaded rim and its
-     * highlight change the rest); a white one: hardly any (a shadow is not that dark) */
-    return dark >= 3 && fd >= 0.35 * (fd + fb) ? REC_SIG_BLACK : REC_SIG_WHITE;
+    /* a black stone: a solid share of strongly darker samples against the brighter ones
+     * (its highlight; its shadow, a little darker, counts for neither: on a plain table
+     * a stone's soft shadow changes more samples than the stone); a white one: hardly
+     * any (a shadow is not that dark) */
+    return dark >= 3 && dark >= 0.35 * (dark + bright) ? REC_SIG_BLACK : REC_SIG_WHITE;
 }
 
 /* One frame's reading into corner c's run; 1 when its confirmed reading changed. */
