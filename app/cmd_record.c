@@ -373,6 +373,7 @@ typedef struct run {
                                       corner hidden (a hand there; corner_hands) */
     double occ_visit[3];           /* ... and when that hand's visit began */
     int quiet_frames[3];           /* frames read since, with no hand near the corner */
+    double hand_last;              /* the last frame with something over the board */
     int resign_wait;               /* a resignation signal waits for REC_RESIGN_HOLD_S */
     int resign_force;              /* the footage ended with it there: it stands */
     int align_refused;             /* detections refused in a row by realign() */
@@ -521,6 +522,8 @@ static void corner_hands(run_t *u, const vis_snapshot_t *snap, double t)
     int S = snap->size;
     if (!u->sig_ready || S != u->sig.size || snap->board_lost)
         return;
+    if (snap->occluder)
+        u->hand_last = t;
     for (int seat = 1; seat <= 2; seat++) {
         const rec_corner_t *c = &u->sig.corner[seat];
         int hidden = 0;
@@ -661,9 +664,12 @@ static void on_signals(run_t *u, double t)
     if (sb == REC_SIG_BLACK || sw == REC_SIG_WHITE) {
         go_color_t c = sb == REC_SIG_BLACK ? GO_BLACK : GO_WHITE;
         /* a resignation ends the game for good: the stones must stay a while (a hand's
-         * highlight, a bowl pushed past the corner do not) */
-        if (t - u->sig.corner[c == GO_BLACK ? 1 : 2].confirmed_since < REC_RESIGN_HOLD_S &&
-            !u->resign_force) {
+         * highlight, a bowl pushed past the corner, a captured stone carried off do not),
+         * and the last of it with no hand over the board */
+        double since = u->sig.corner[c == GO_BLACK ? 1 : 2].confirmed_since;
+        if (u->hand_last > since)
+            since = u->hand_last;
+        if (t - since < REC_RESIGN_HOLD_S && !u->resign_force) {
             if (!waiting)
                 rec_print_note(&u->r, "signal", t, "signal: %s's own colour beside his corner: "
                                "a resignation if it stays", c == GO_BLACK ? "Black" : "White");
@@ -1208,6 +1214,7 @@ int cmd_record(int argc, char **argv)
     }
     for (int seat = 1; seat <= 2; seat++)
         u->occ_last[seat] = u->occ_visit[seat] = -1e9;   /* no hand seen yet */
+    u->hand_last = -1e9;
     int code = 2, prc = parse_opts(argc, argv, &u->o);
     cap_source_t *src = NULL;
     if (prc == 1) {
