@@ -654,8 +654,10 @@ static void choose_scene(rnd_renderer_t *r)
         }
         double ratio = fmax((y1 - y0) / (fill * r->H), (x1 - x0) / (0.94 * r->W));
         /* the table beside the four corners, where the end signals go, in the picture
-         * too (a camera from one side: the board's width along the picture's height) */
-        for (int k = 0; k < 4; k++) {
+         * too when the footage ends with signals (a camera from one side: the board's
+         * width along the picture's height); stills and footage without an end keep
+         * the board's own framing */
+        for (int k = 0; k < 4 && r->o.signal_corners; k++) {
             double ex = g->half_w + 2 * g->stone_r + RND_SIGNAL_GAP_MAX + 2;
             v3 P = V((k & 1) ? ex : -ex, (k & 2) ? g->half_h : -g->half_h, 0);
             double px, py;

@@ -82,6 +82,9 @@ typedef struct rnd_scene_opts {
     uint64_t seed;       /* everything else (board, table, camera, lens) follows from it */
     int distortion;      /* 1 (default): barrel distortion of a webcam lens; 0: pinhole */
     int noise;           /* 1 (default): sensor noise, exposure drift, shake, blur; 0: clean */
+    int signal_corners;  /* 1: the camera also frames the table beside the board's four
+                            corners, where the end signals go (footage with an --end);
+                            0 (default): the board alone decides the framing */
 } rnd_scene_opts_t;
 /* Fill *o with the defaults above (seed 1). */
 void rnd_scene_opts_defaults(rnd_scene_opts_t *o);

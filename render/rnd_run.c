@@ -505,6 +505,7 @@ int rnd_run(const rnd_opts_t *o, rnd_progress_fn fn, void *ctx, char *err, size_
     so.seed = o->seed;
     so.noise = !o->clean;
     so.distortion = !o->clean;
+    so.signal_corners = o->end != 0;   /* an --end puts signal stones beside the corners */
     if (o->light_set) {
         so.light = o->light;
     } else {

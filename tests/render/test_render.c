@@ -605,6 +605,7 @@ static void test_signal_stones_visible(void **state)
             so.seed = seed;
             so.view = (rnd_view_t)view;
             so.noise = 0;
+            so.signal_corners = 1;   /* footage with an --end frames the signal corners */
             rnd_renderer_t *r;
             assert_int_equal(rnd_renderer_create(&so, &r), RND_OK);
             const rnd_geometry_t *g = rnd_renderer_geometry(r);
