@@ -350,9 +350,9 @@ int vis_track_update_k(const cvb_image_t *img, vis_geom_t *geom, const vis_confi
         /* a slight shift (under TRACK_SLIGHT: a pixel of camera shake on a small image)
          * must be told by more lines than a bump */
         double lim = it ? 0.04 : cfg->track_shift;
-        int mx = onx >= (fabs(odx) < TRACK_SLIGHT ? 8 : 4) && fabs(odx) > lim &&
+        int mx = onx >= (fabs(odx) < TRACK_SHAKE ? 8 : 4) && fabs(odx) > lim &&
                  fabs(sumx + odx) <= cfg->track_shift_max;
-        int my = ony >= (fabs(ody) < TRACK_SLIGHT ? 8 : 4) && fabs(ody) > lim &&
+        int my = ony >= (fabs(ody) < TRACK_SHAKE ? 8 : 4) && fabs(ody) > lim &&
                  fabs(sumy + ody) <= cfg->track_shift_max;
         if (!mx && !my)
             break;
@@ -409,7 +409,7 @@ int vis_track_update_k(const cvb_image_t *img, vis_geom_t *geom, const vis_confi
          * left alone, the edge points read a line's width off look covered; a threshold
          * in between lets the odd frame of a shake go unfollowed, a hand over the board
          * for the station) */
-        double gain = (mx && fabs(odx) >= TRACK_SLIGHT) || (my && fabs(ody) >= TRACK_SLIGHT)
+        double gain = (mx && fabs(odx) >= TRACK_SHAKE) || (my && fabs(ody) >= TRACK_SHAKE)
             ? 0.05 : 0.005;
         if (!(f1 > f0 + (it ? 0.0 : gain)))
             break;
