@@ -87,6 +87,12 @@ if [ ! -d "$SHARED/data/games/tygem" ]; then
   exit 0
 fi
 GDIR="$OUT/games"
+# footage SGF DIR SEED VIEW [render options]: a game's 640x360 15 fps footage, rendered once
+footage() {
+  [ -f "$2/truth.txt" ] && return 0
+  "$BIN" render "$1" --out "$2" --size 640x360 --fps 15 --pace 0.3 --seed "$3" --view "$4" \
+    "${@:5}" 2>/dev/null
+}
 mkdir -p "$GDIR"
 # always the same 20 (their numbers name the same games whatever BENCH_GAMES says)
 python3 "$HERE/bench/pick_games.py" "$SHARED/data/games/tygem/Kifu2005-12.sgf" "$GDIR" 20 100 game
@@ -99,10 +105,7 @@ for sgf in $(ls "$GDIR"/game[0-9][0-9].sgf | head -n "$GAMES"); do
   n=${g#game}; n=$((10#$n))
   view=steep; [ $((n % 2)) -eq 0 ] && view=above
   foot="$GDIR/$g-footage"
-  if [ ! -f "$foot/truth.txt" ]; then
-    "$BIN" render "$sgf" --out "$foot" --size 640x360 --fps 15 --pace 0.3 --seed "$n" \
-      --view "$view" --moves "$GMOVES" 2>/dev/null || { echo "$g: render failed"; continue; }
-  fi
+  footage "$sgf" "$foot" "$n" "$view" --moves "$GMOVES" || { echo "$g: render failed"; continue; }
   "$BIN" record --input "$foot" --fps 15 --sgf "$GDIR/$g-rec.sgf" --format json \
     > "$GDIR/$g-events.jsonl" 2>/dev/null
   echo "$g $view $sgf $GDIR/$g-rec.sgf $foot/truth.txt $GDIR/$g-events.jsonl"
@@ -159,10 +162,7 @@ for sgf in $(ls "$GDIR"/game[0-9][0-9].sgf | head -n "$FULL"); do
   n=${g#game}; n=$((10#$n))
   view=steep; [ $((n % 2)) -eq 0 ] && view=above
   foot="$FDIR/$g-footage"
-  if [ ! -f "$foot/truth.txt" ]; then
-    "$BIN" render "$sgf" --out "$foot" --size 640x360 --fps 15 --pace 0.3 --seed "$n" \
-      --view "$view" --end auto 2>/dev/null || { echo "$g: render failed"; continue; }
-  fi
+  footage "$sgf" "$foot" "$n" "$view" --end auto || { echo "$g: render failed"; continue; }
   "$BIN" record --input "$foot" --fps 15 --rules korean --sgf "$FDIR/$g-rec.sgf" --format json \
     > "$FDIR/$g-events.jsonl" 2>/dev/null
   score=$("$BIN" score "$sgf" --rules korean 2>/dev/null | head -1)

@@ -235,19 +235,17 @@ int stn_stab_feed(stn_stab_t *s, const vis_snapshot_t *f, stn_view_t *out)
     out->frame = f->frame;
     out->t = f->t;
     out->t_clear = s->seen_occluder && s->t_clear >= 0.0 ? s->t_clear : s->run_t0;
-    /* the hand was still at work when the last point it changed took its new colour (a
-     * hand placing a stone can go unseen for a frame before it): not gone before then */
     for (int i = 0; i < n; i++) {
+        /* points no hand reached since the last view (hands were over the board elsewhere) */
+        out->unreached[i] = s->seen_occluder && !s->lost_since && !s->hidden_since[i];
+        s->hidden_since[i] = 0;
+        /* the hand was still at work when the last point it changed took its new colour
+         * (a hand placing a stone can go unseen for a frame before it): not gone before */
         if (s->run[i] == STN_UNKNOWN)
             continue;
         if (s->last[i] != STN_UNKNOWN && s->last[i] != s->run[i] && out->first_t[i] > out->t_clear)
             out->t_clear = out->first_t[i];
         s->last[i] = s->run[i];
-    }
-    /* points no hand reached since the last view (hands were over the board elsewhere) */
-    for (int i = 0; i < n; i++) {
-        out->unreached[i] = s->seen_occluder && !s->lost_since && !s->hidden_since[i];
-        s->hidden_since[i] = 0;
     }
     s->lost_since = 0;
     s->seen_occluder = 0;

@@ -1437,6 +1437,27 @@ typedef struct trk_nudge {
                             empty) seen again on a neighbouring point: the same accident */
 } trk_nudge_t;
 
+/* An added stone of colour pc on a point next to r (8-neighbourhood), empty in the record
+ * and not yet paired: taken (used_a) as r's stone nudged there, into *nu. 1 when found. */
+static int trk_nudge_pair(const stn_track_t *k, const trk_diff_t *d, uint8_t *used_a, int r,
+                          go_color_t pc, int cont, trk_nudge_t *nu)
+{
+    for (int j = 0; j < d->na; j++) {
+        int a = d->a[j].p;
+        if (used_a[j] || d->a[j].c != pc || trk_ideal(k, a) != GO_EMPTY)
+            continue;
+        if (abs(GO_X(a) - GO_X(r)) <= 1 && abs(GO_Y(a) - GO_Y(r)) <= 1) {
+            used_a[j] = 1;
+            nu->from = (go_point_t)r;
+            nu->to = (go_point_t)a;
+            nu->c = pc;
+            nu->cont = cont;
+            return 1;
+        }
+    }
+    return 0;
+}
+
 /* Pair missing stones with stones of their colour on a neighbouring point; then stones
  * already reported missing (acknowledged, still read empty) with such stones (cont). */
 static int trk_nudges(const stn_track_t *k, const trk_diff_t *d, const stn_view_t *v,
@@ -1446,43 +1467,14 @@ static int trk_nudges(const stn_track_t *k, const trk_diff_t *d, const stn_view_
     memset(used_a, 0, (size_t)d->na);
     for (int i = 0; i < d->nr; i++) {
         int r = d->r[i];
-        if (trk_view_at(k, v, r) != GO_EMPTY)
-            continue;
-        go_color_t pc = trk_ideal(k, r);
-        for (int j = 0; j < d->na; j++) {
-            int a = d->a[j].p;
-            if (used_a[j] || d->a[j].c != pc || trk_ideal(k, a) != GO_EMPTY)
-                continue;
-            if (abs(GO_X(a) - GO_X(r)) <= 1 && abs(GO_Y(a) - GO_Y(r)) <= 1) {
-                used_a[j] = 1;
-                nu[n].from = (go_point_t)r;
-                nu[n].to = (go_point_t)a;
-                nu[n].c = pc;
-                nu[n].cont = 0;
-                n++;
-                break;
-            }
-        }
+        if (trk_view_at(k, v, r) == GO_EMPTY)
+            n += trk_nudge_pair(k, d, used_a, r, trk_ideal(k, r), 0, &nu[n]);
     }
     for (int i = 0; i < k->size * k->size; i++) {
         int r = trk_pt(k->size, i);
         go_color_t pc = trk_ideal(k, r);
-        if (k->ack[r] != 1 + GO_EMPTY || pc == GO_EMPTY || v->color[i] != GO_EMPTY)
-            continue;
-        for (int j = 0; j < d->na; j++) {
-            int a = d->a[j].p;
-            if (used_a[j] || d->a[j].c != pc || trk_ideal(k, a) != GO_EMPTY)
-                continue;
-            if (abs(GO_X(a) - GO_X(r)) <= 1 && abs(GO_Y(a) - GO_Y(r)) <= 1) {
-                used_a[j] = 1;
-                nu[n].from = (go_point_t)r;
-                nu[n].to = (go_point_t)a;
-                nu[n].c = pc;
-                nu[n].cont = 1;
-                n++;
-                break;
-            }
-        }
+        if (k->ack[r] == 1 + GO_EMPTY && pc != GO_EMPTY && v->color[i] == GO_EMPTY)
+            n += trk_nudge_pair(k, d, used_a, r, pc, 1, &nu[n]);
     }
     return n;
 }

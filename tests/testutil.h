@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 
 /* The folder of ../shared/data, or NULL when it is absent. The path is static storage. */
 static inline const char *kc_shared_data(void)
@@ -96,6 +97,13 @@ static inline size_t kc_read_into(const char *path, char *buf, size_t cap)
     if (f)
         fclose(f);
     return n;
+}
+
+/* Run a shell command: its exit status, or -1 when it could not run or was killed. */
+static inline int kc_run(const char *cmd)
+{
+    int st = system(cmd);
+    return st != -1 && WIFEXITED(st) ? WEXITSTATUS(st) : -1;
 }
 
 #endif

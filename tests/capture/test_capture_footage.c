@@ -26,12 +26,6 @@
 
 static char dir[256];
 
-static int run(const char *cmd)
-{
-    int rc = system(cmd);
-    return WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
-}
-
 static int setup(void **state)
 {
     (void)state;
@@ -46,7 +40,7 @@ static int setup(void **state)
              "'%s' render '%s/samples/games/demo.sgf' --out '%s/frames' --video '%s/game.avi' "
              "--size %dx%d --fps %d --moves 4 --pace 0.1 --seed 5 2>/dev/null",
              bin, kc_source_dir(), dir, dir, W, H, FPS);
-    return run(cmd) == 0 ? 0 : -1;
+    return kc_run(cmd) == 0 ? 0 : -1;
 }
 
 static int teardown(void **state)
@@ -54,7 +48,7 @@ static int teardown(void **state)
     (void)state;
     char cmd[512];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-    return run(cmd) == 0 ? 0 : -1;
+    return kc_run(cmd) == 0 ? 0 : -1;
 }
 
 /* Mean of all channels of a frame, to compare pictures across sources. */

@@ -48,14 +48,6 @@ static char *keep(char *s)
     return s;
 }
 
-static int run(const char *cmd)
-{
-    int st = system(cmd);
-    if (st == -1 || !WIFEXITED(st))
-        return -1;
-    return WEXITSTATUS(st);
-}
-
 static int count_lines(const char *s)
 {
     int n = 0;
@@ -123,7 +115,7 @@ static int teardown(void **state)
     teardown_texts(state);
     char cmd[512];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmp);
-    return run(cmd) == 0 ? 0 : -1;
+    return kc_run(cmd) == 0 ? 0 : -1;
 }
 
 /* Run `kifucam record ARGS`; returns the exit code; stdout/stderr in tmp/out, tmp/err. */
@@ -131,7 +123,7 @@ static int record(const char *args)
 {
     char cmd[2048];
     snprintf(cmd, sizeof cmd, "'%s' record %s >'%s/out' 2>'%s/err'", bin, args, tmp, tmp);
-    return run(cmd);
+    return kc_run(cmd);
 }
 
 static const char *tmpfile_name(const char *name)
@@ -267,7 +259,7 @@ static void render_size(const char *name, int moves, const char *end, const char
              "'%s' render '%s/samples/games/demo.sgf' --out '%s/%s' --size %s --seed 2 "
              "--fps 15 --pace 0.3 --moves %d --end %s >/dev/null 2>'%s/render.err'",
              bin, kc_source_dir(), tmp, name, size, moves, end, tmp);
-    int rc = run(cmd);
+    int rc = kc_run(cmd);
     if (rc != 0) {
         const char *e = tmpfile_text("render.err");
         fail_msg("kifucam render failed (%d): %s", rc, e ? e : "");
@@ -550,7 +542,7 @@ static void test_record_clock_loss_text(void **state)
     assert_non_null(strstr(out, "result: W+T (loss on time)"));
     assert_non_null(strstr(out, "record: "));
     /* --speak: spoken when espeak-ng is there, else said once */
-    if (run("command -v espeak-ng >/dev/null 2>&1") != 0) {
+    if (kc_run("command -v espeak-ng >/dev/null 2>&1") != 0) {
         const char *sp = strstr(out, "espeak-ng is not installed");
         assert_non_null(sp);
         assert_null(strstr(sp + 1, "espeak-ng is not installed"));
@@ -577,7 +569,7 @@ static void test_record_clock_speak(void **state)
     snprintf(cmd, sizeof cmd,
              "PATH='%s':\"$PATH\" '%s' record --input '%s' --fps 15 --sgf '%s/speak.sgf' "
              "--time main=3s --speak zh >'%s/out' 2>'%s/err'", bindir, bin, d, tmp, tmp, tmp);
-    assert_int_equal(run(cmd), 0);
+    assert_int_equal(kc_run(cmd), 0);
     char *spoken = NULL;
     for (int i = 0; i < 100 && !spoken; i++) { /* the child may still be writing */
         spoken = kc_slurp(tmpfile_name("spoken"), NULL);
@@ -642,7 +634,7 @@ static void test_record_sigterm(void **state)
              "timeout --preserve-status -s TERM 4 '%s' record --input '%s' --fps 15 --realtime "
              "--sgf '%s/term.sgf' >'%s/out' 2>'%s/err'",
              bin, d, tmp, tmp, tmp);
-    assert_int_equal(run(cmd), 0);
+    assert_int_equal(kc_run(cmd), 0);
     char *sgf = tmpfile_text("term.sgf");
     assert_non_null(sgf);
     assert_true(!strncmp(sgf, "(;", 2));

@@ -36,14 +36,6 @@ static char tmp[64];
 static const char *bin;
 static char *g_text;   /* the collection, freed in teardown */
 
-static int run(const char *cmd)
-{
-    int st = system(cmd);
-    if (st == -1 || !WIFEXITED(st))
-        return -1;
-    return WEXITSTATUS(st);
-}
-
 /* The moves of an SGF text: colour 'B'/'W' and point "pd" ("" for a pass). */
 typedef struct {
     char c;
@@ -194,7 +186,7 @@ static int teardown(void **state)
     }
     char cmd[512];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmp);
-    return run(cmd) == 0 ? 0 : -1;
+    return kc_run(cmd) == 0 ? 0 : -1;
 }
 
 static void test_record_real_games(void **state)
@@ -230,11 +222,11 @@ static void test_record_real_games(void **state)
                  "'%s' render '%s' --out '%s' --size 640x360 --fps 15 --pace 0.3 --seed %d "
                  "--view %s --moves %d >/dev/null 2>&1",
                  bin, sgf, foot, g, view, moves);
-        if (run(cmd) != 0)
+        if (kc_run(cmd) != 0)
             fail_msg("game %d: kifucam render failed", g);
         snprintf(cmd, sizeof cmd, "'%s' record --input '%s' --fps 15 --sgf '%s' >/dev/null 2>&1",
                  bin, foot, rec);
-        int rc = run(cmd);
+        int rc = kc_run(cmd);
         if (rc != 0)
             fail_msg("game %d: kifucam record exited %d", g, rc);
         static mv_t src[MAXMV], got[MAXMV];

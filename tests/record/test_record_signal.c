@@ -23,14 +23,6 @@
 static char tmp[64];
 static const char *bin;
 
-static int run(const char *cmd)
-{
-    int st = system(cmd);
-    if (st == -1 || !WIFEXITED(st))
-        return -1;
-    return WEXITSTATUS(st);
-}
-
 static int setup(void **state)
 {
     (void)state;
@@ -46,7 +38,7 @@ static int teardown(void **state)
     (void)state;
     char cmd[128];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmp);
-    return run(cmd) == 0 ? 0 : -1;
+    return kc_run(cmd) == 0 ? 0 : -1;
 }
 
 /* Render `moves` moves of demo.sgf (seed, steep view, 640x360 at 15 fps, hands on) with
@@ -60,14 +52,14 @@ static char *render_and_record(const char *name, int seed, int moves, const char
                      ">/dev/null 2>'%s/%s.rerr'",
                      bin, kc_source_dir(), tmp, name, seed, moves, end, tmp, name);
     assert_true(n > 0 && (size_t)n < sizeof cmd);
-    if (run(cmd) != 0)
+    if (kc_run(cmd) != 0)
         fail_msg("kifucam render failed: %s", name);
     n = snprintf(cmd, sizeof cmd,
                  "'%s' record --input '%s/%s' --fps 15 --sgf '%s/%s.sgf' --format json "
                  ">'%s/%s.out' 2>'%s/%s.err'",
                  bin, tmp, name, tmp, name, tmp, name, tmp, name);
     assert_true(n > 0 && (size_t)n < sizeof cmd);
-    if (run(cmd) != 0)
+    if (kc_run(cmd) != 0)
         fail_msg("kifucam record failed: %s", name);
     char p[256];
     n = snprintf(p, sizeof p, "%s/%s.sgf", tmp, name);

@@ -31,14 +31,6 @@ static const char *const game_moves[] = { "B[pd]", "W[dp]", "B[cc]", "W[dc]",
                                           "B[bb]", "W[bd]", "B[pp]", "W[qq]" };
 #define NMOVES ((int)(sizeof game_moves / sizeof game_moves[0]))
 
-static int run(const char *cmd)
-{
-    int st = system(cmd);
-    if (st == -1 || !WIFEXITED(st))
-        return -1;
-    return WEXITSTATUS(st);
-}
-
 static int setup(void **state)
 {
     (void)state;
@@ -54,7 +46,7 @@ static int teardown(void **state)
     (void)state;
     char cmd[128];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmp);
-    return run(cmd) == 0 ? 0 : -1;
+    return kc_run(cmd) == 0 ? 0 : -1;
 }
 
 /* The record's moves, in order, as "B[xy]" strings into out (at most max); the count. */
@@ -93,14 +85,14 @@ static void test_hand_near_corner_no_signal(void **state)
                  "--fps 15 --pace 0.3 >/dev/null 2>'%s/render.err'",
                  bin, path, tmp, tmp);
     assert_true(n > 0 && (size_t)n < sizeof cmd);
-    if (run(cmd) != 0)
+    if (kc_run(cmd) != 0)
         fail_msg("kifucam render failed");
     n = snprintf(cmd, sizeof cmd,
                  "'%s' record --input '%s/foot' --fps 15 --rules korean --sgf '%s/rec.sgf' "
                  "--format json >'%s/rec.out' 2>'%s/rec.err'",
                  bin, tmp, tmp, tmp, tmp);
     assert_true(n > 0 && (size_t)n < sizeof cmd);
-    if (run(cmd) != 0)
+    if (kc_run(cmd) != 0)
         fail_msg("kifucam record failed");
 
     n = snprintf(path, sizeof path, "%s/rec.sgf", tmp);
