@@ -3,7 +3,8 @@
  * stone) leaves it room to make one, nor when it is short of liberties (the reader's),
  * nor in a race against a group as weak as itself; a group whose only eye is small
  * (nakade) is dead as well; and the other way (go_eyes_alive): a
- * group proposed dead with two true eyes in few chains, or three, is alive. */
+ * group proposed dead with two true eyes in few chains, or three, is alive. A whole
+ * finished game (tygem game04) is counted as the rules and GNU Go count it. */
 #include <stddef.h>
 #include <stdarg.h>
 #include <setjmp.h>
@@ -14,6 +15,8 @@
 
 #include "rules/go_eyes.h"
 #include "rules/go_life.h"
+#include "rules/go_score.h"
+#include "rules/go_session.h"
 #include "score/boards.h"
 
 /* Three white stones with eight liberties and no eye inside Black's walls; Black has
@@ -430,6 +433,83 @@ OOOOOOOO.\n\
     }
 }
 
+/* The end of a real game (Tygem 2005-12-05, GN[79328748], the record bench's game04:
+ * Korean rules, komi 6.5, Black captured 12 stones and White 9, White to move after
+ * B D1). Lower case: the dead stones, the same seven chains GNU Go 3.8 lists
+ * (final_status_list dead: Q13 H12 D8 C7 E7 R7-R5 O3), with no seki. Its count, by
+ * hand, by GNU Go's final_score and by its played-out aftermath, is W+9.5: Black 56
+ * territory + 12 captured + 3 dead = 71, White 59 + 9 + 6 + 6.5 = 80.5. The record says
+ * W+5.5: what the count gives with H12 left on the board (one liberty, at G12, in
+ * White's area), four points (G11, G12, H12 and its prisoner); no other single call
+ * gives it. H12 is dead all the same: White's G12 takes it at any time, and Black's
+ * G11 or G12 is answered by the capture, so the stone is not a reason to move the count
+ * towards the record. */
+static const char *game04_end =
+    "..OOOOX....XOXX....\n"   /* 19 */
+    "..OXOXX....XOOX....\n"
+    "..OXXX...XXXOOXXX..\n"
+    ".O.OOX...XOOO.OOX..\n"
+    "..O.OX..XXXO.O.OOX.\n"   /* 15 */
+    "..OOXXXXOXO.....OX.\n"
+    "..OXX.OOOO.OOO.xOX.\n"
+    "...O.O.xOOOXXOOOXXX\n"
+    "OOOO.O.OO.O.XOXOXXX\n"
+    "XOXXXXOOXXOOXXXXOOX\n"   /* 10 */
+    "XX..XOOXX.XOX.XOOOX\n"
+    ".X.o.XOOXX.XXXXXOOX\n"
+    ".Xo.oXOXXOXX..XOxOO\n"
+    "..X.XXOOOOOOX.XOxO.\n"
+    "..XXXOO.OXXXXXOOxO.\n"   /* 5 */
+    ".XOOOOXOOXXOOO.O...\n"
+    ".XOXXOXXOXOOOx.O...\n"
+    "X.XXOOOXXXOXO......\n"
+    ".XXXXOOOXXXXO......\n";  /* 1 */
+
+static void test_game_end_count(void **state)
+{
+    (void)state;
+    go_board_t b;
+    go_rules_t rules;
+    go_score_params_t par;
+    go_score_t *sc = malloc(sizeof *sc);
+    uint8_t want[GO_CELLS];
+    const int h12 = GO_PT(7, 7), g12 = GO_PT(6, 7), g11 = GO_PT(6, 8);
+    go_session_t *s;
+    int wrong = 0;
+    assert_non_null(sc);
+    assert_int_equal(tb_load(&b, want, game04_end), 0);
+    assert_int_equal(go_rules_preset("korean", &rules), GO_OK);
+    memset(&par, 0, sizeof par);
+    par.komi2 = 13;
+    par.captures[GO_BLACK] = 12;
+    par.captures[GO_WHITE] = 9;
+    s = go_session_create(&b, &rules, &par);
+    assert_non_null(s);
+    assert_int_equal(go_session_set_turn(s, GO_WHITE), GO_OK);
+    assert_int_equal(go_session_propose(s, NULL), GO_OK);
+    for (int p = 0; p < GO_CELLS; p++)
+        wrong += (go_session_dead(s)[p] != 0) != (want[p] != 0);
+    assert_int_equal(wrong, 0);
+    assert_int_equal(go_session_score(s, sc), GO_OK);
+    assert_string_equal(sc->re, "W+9.5");
+    assert_int_equal(sc->side[GO_BLACK].territory, 56);
+    assert_int_equal(sc->side[GO_WHITE].territory, 59);
+    assert_int_equal(sc->side[GO_BLACK].dead, 3);
+    assert_int_equal(sc->side[GO_WHITE].dead, 6);
+    assert_int_equal(sc->nseki_groups, 0);
+    assert_int_equal(GO_SP_OWNER(sc->point[g12]), GO_WHITE);
+    assert_int_equal(GO_SP_OWNER(sc->point[g11]), GO_WHITE);
+    assert_true(sc->point[h12] & GO_SP_DEAD);
+    /* the record's count: H12 left alive; G11 and G12 become nobody's */
+    want[h12] = 0;
+    assert_int_equal(go_session_set_dead(s, want), GO_OK);
+    assert_int_equal(go_session_score(s, sc), GO_OK);
+    assert_string_equal(sc->re, "W+5.5");
+    assert_int_equal(GO_SP_OWNER(sc->point[g12]), GO_EMPTY);
+    go_session_destroy(s);
+    free(sc);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -441,6 +521,7 @@ int main(void)
         cmocka_unit_test(test_strict_eyes),
         cmocka_unit_test(test_big_eye_strong),
         cmocka_unit_test(test_inner_square),
+        cmocka_unit_test(test_game_end_count),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
