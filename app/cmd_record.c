@@ -373,6 +373,10 @@ typedef struct run {
                                       corner hidden (a hand there; corner_hands) */
     double occ_visit[3];           /* ... and when that hand's visit began */
     int quiet_frames[3];           /* frames read since, with no hand near the corner */
+    int sig_swaps;                 /* the watcher's swaps (rec_signal_t) the above follow */
+    int sig_pass_n;                /* the move number (1-based) of the pass an end signal
+                                      recorded (on_signals), 0 when none */
+    int sig_pass_seat;             /* whose it was */
     double hand_last;              /* the last frame with something over the board */
     int resign_wait;               /* a resignation signal waits for REC_RESIGN_HOLD_S */
     int resign_force;              /* the footage ended with it there: it stands */
@@ -614,6 +618,21 @@ static void undo_signal_moves(run_t *u, int seat, double t)
     }
 }
 
+/* The watcher's corners changed places: what was known of each seat's corner (hands near
+ * it, readings that held or went stale) was about the old corners: start afresh, as if a
+ * hand had just left (a reading must hold SIG_QUIET_S there again). */
+static void seats_moved(run_t *u, double t)
+{
+    u->sig_swaps = u->sig.swaps;
+    for (int seat = 1; seat <= 2; seat++) {
+        u->sig_stale[seat] = 0;
+        u->sig_quiet[seat] = REC_SIG_NONE;
+        u->occ_last[seat] = t;
+        u->occ_visit[seat] = t;
+        u->quiet_frames[seat] = 0;
+    }
+}
+
 /* A corner's reading, unless play went on past it (stale, below): a stone, a bowl or a
  * shadow that stays beside the board while the players keep playing is no signal. */
 static int sig_get(run_t *u, int seat)
@@ -633,6 +652,30 @@ static void signals_after_move(run_t *u, double t)
     const go_game_t *g = stn_game(u->r.stn);
     int n = go_game_move_count(g);
     const go_move_t *m = n > 0 ? go_game_move(g, n - 1) : NULL;
+    if (u->sig_pass_n && u->sig_pass_n == n - 1 && m && m->kind == GO_MOVE_PLAY &&
+        m->color != (u->sig_pass_seat == 1 ? GO_BLACK : GO_WHITE)) {
+        /* a move right after the pass an end signal recorded: the opponent played on, or
+         * the passer himself did (his colour read as a wrong colour for the opponent):
+         * then it was no signal, and both the pass and the move go back (the stone is
+         * read again, as his move) */
+        int nev = 0, own = 0;
+        const stn_event_t *ev = stn_events(u->r.stn, &nev);
+        for (int i = 0; i < nev; i++)
+            own |= ev[i].kind == STN_EV_WRONG_COLOUR && ev[i].move == n;
+        int undone = own && stn_undo(u->r.stn, t) == GO_OK;
+        if (undone)
+            print_events(u);
+        if (undone && stn_undo(u->r.stn, t) == GO_OK) {
+            print_events(u);
+            rec_print_note(&u->r, "signal", t, "signal: %s played on after his end signal: "
+                           "no pass, the move is read again",
+                           u->sig_pass_seat == 1 ? "Black" : "White");
+            int seat = u->sig_pass_seat;
+            u->sig_stale[seat] = rec_signal_get(&u->sig, seat);
+            u->sig_pass_n = 0;
+            return;
+        }
+    }
     for (int seat = 1; seat <= 2; seat++) {
         int r = rec_signal_get(&u->sig, seat);
         if (r == REC_SIG_NONE || u->sig_stale[seat] == r)
@@ -642,14 +685,29 @@ static void signals_after_move(run_t *u, double t)
             continue;
         u->sig_stale[seat] = r;
         u->resign_wait = 0;
+        if (seat == u->sig_pass_seat && u->sig_pass_n && u->sig_pass_n == n - 1) {
+            /* his end signal was his pass, and it stands: the opponent played on */
+            rec_print_note(&u->r, "signal", t, "signal: %s played on after %s's pass",
+                           seat == 1 ? "White" : "Black", seat == 1 ? "Black" : "White");
+            continue;
+        }
         rec_print_note(&u->r, "signal", t, "signal: play goes on: what lies beside %s's corner "
                        "is no signal", seat == 1 ? "Black" : "White");
+        if (rec_signal_revert(&u->sig)) {
+            /* the seats were moved on that one stone: back where they were */
+            seats_moved(u, t);
+            rec_print_note(&u->r, "signal", t, "signal: the players sit at the record's %s and %s "
+                           "sides again", cal_side_name((cal_side_t)rec_signal_black_side(&u->sig)),
+                           cal_side_name((cal_side_t)((rec_signal_black_side(&u->sig) + 2) & 3)));
+            break;
+        }
     }
 }
 
 /* The end signals changed: a resignation (own colour, held REC_RESIGN_HOLD_S) or the end
  * by agreement (both). Also called on every frame while a resignation waits. */
 #define REC_RESIGN_HOLD_S 2.0
+#define REC_RESIGN_GUESS_S 4.0
 static void on_signals(run_t *u, double t)
 {
     if (u->r.phase != 0 || !u->r.stn)
@@ -669,7 +727,10 @@ static void on_signals(run_t *u, double t)
         double since = u->sig.corner[c == GO_BLACK ? 1 : 2].confirmed_since;
         if (u->hand_last > since)
             since = u->hand_last;
-        if (t - since < REC_RESIGN_HOLD_S && !u->resign_force) {
+        /* seats that are a guess wait longer: the opponent's stone at the other corner
+         * would make it the two end signals with the seats the other way round */
+        double hold = u->sig.seats_known ? REC_RESIGN_HOLD_S : REC_RESIGN_GUESS_S;
+        if (t - since < hold && !u->resign_force) {
             if (!waiting)
                 rec_print_note(&u->r, "signal", t, "signal: %s's own colour beside his corner: "
                                "a resignation if it stays", c == GO_BLACK ? "Black" : "White");
@@ -690,8 +751,22 @@ static void on_signals(run_t *u, double t)
             print_events(u);
         game_over(u);
     } else if (sb == REC_SIG_WHITE || sw == REC_SIG_BLACK) {
-        rec_print_note(&u->r, "signal", t, "signal: %s signals the end",
-                       sb == REC_SIG_WHITE ? "Black" : "White");
+        int seat = sb == REC_SIG_WHITE ? 1 : 2;
+        const char *who = seat == 1 ? "Black" : "White";
+        if (!go_game_over(g) && go_game_turn(g) == (seat == 1 ? GO_BLACK : GO_WHITE) &&
+            !(u->sig_pass_seat == seat && u->sig_pass_n == go_game_move_count(g))) {
+            /* the side to move signals first: his pass; the opponent's signal (a pass)
+             * ends the game, his move plays on */
+            rec_print_note(&u->r, "signal", t, "signal: %s signals the end: %s passes", who,
+                           who);
+            if (stn_pass(u->r.stn, t) == GO_OK) {
+                u->sig_pass_n = go_game_move_count(g);
+                u->sig_pass_seat = seat;
+            }
+            print_events(u);
+        } else if (u->sig_pass_seat != seat || u->sig_pass_n != go_game_move_count(g)) {
+            rec_print_note(&u->r, "signal", t, "signal: %s signals the end", who);
+        }
     }
 }
 
@@ -920,7 +995,21 @@ static int signal_feed(run_t *u, const cvb_image_t *img, const vis_snapshot_t *s
                 stones[y * b->size + x] = 0;
         }
     }
-    return rec_signal_feed(&u->sig, img, &u->geom, stones, snap->occluder, t);
+    if (u->r.stn)
+        rec_signal_set_turn(&u->sig, go_game_turn(stn_game(u->r.stn)) == GO_BLACK ? 1 : 2);
+    int ch = rec_signal_feed(&u->sig, img, &u->geom, stones, snap->occluder, t);
+    if (u->sig.swaps != u->sig_swaps) {
+        seats_moved(u, t);
+        const char *side = cal_side_name((cal_side_t)rec_signal_black_side(&u->sig));
+        if (u->sig.guessed)
+            rec_print_note(&u->r, "signal", t, "signal: a stone beside a corner where no "
+                           "seat's signal goes: the side to move sits there (Black at the "
+                           "record's %s side), unless play goes on", side);
+        else
+            rec_print_note(&u->r, "signal", t, "signal: the two end signals tell the seats: "
+                           "Black at the record's %s side", side);
+    }
+    return ch;
 }
 
 /* The clock on every frame, the board seen or not: calls and a loss on time come without
@@ -1126,6 +1215,8 @@ static int on_frame(run_t *u, const cap_frame_t *f)
     } else {
         if (!u->sig_ready && fresh) {
             rec_signal_init(&u->sig, u->geom.size, u->have_cal ? (int)u->cal.black_side : 0);
+            u->sig.seats_known = u->have_cal;   /* the calibration tells the seats */
+            u->sig_swaps = u->sig.swaps;
             u->sig_ready = 1;
         }
         if (u->sig_ready && !u->sig.have_ref && !snap.occluder) {

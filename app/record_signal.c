@@ -171,6 +171,7 @@ static void corner_reference(rec_corner_t *c, const cvb_image_t *img, const vis_
     }
     c->reading = c->confirmed = REC_SIG_NONE;
     c->frames = 0;
+    c->spent = 0;
     c->since = 0;
 }
 
@@ -191,6 +192,10 @@ static int cmp_float(const void *a, const void *b)
 
 /* A change of colour (chroma, either way) beyond this counts like one in brightness */
 #define CHROMA_TH 16.0f
+/* A table at least this bright (median luma): a white stone on it looks darker */
+#define BRIGHT_TABLE 150.0f
+/* How much more coloured than the table a sample must be to be skin or a sleeve */
+#define HAND_CHROMA 6.0f
 
 /* The corner's reading in this frame: rec_sig_t, or -1 when the patch is hidden or the
  * reading unsure. Differences from the reference are taken relative to their median
@@ -201,9 +206,10 @@ static int read_corner(const rec_corner_t *c, const cvb_image_t *img, const vis_
                        const uint8_t *stones)
 {
     enum { NS = REC_SIG_N * REC_SIG_N };
-    float d[NS], ds[NS], dcb[NS], dcr[NS];
+    float d[NS], ds[NS], dcb[NS], dcr[NS], ry[NS];
     px_t sp[NS];
     int n = 0, dark = 0, bright = 0, dim = 0, hand = 0;
+    float net = 0;   /* the changed samples' change in brightness, summed */
     for (int k = 0; k < NS; k++) {
         d[k] = 0;
         sp[k].y = -1;
@@ -221,6 +227,7 @@ static int read_corner(const rec_corner_t *c, const cvb_image_t *img, const vis_
         d[k] = sp[k].y - c->ref_y[k];
         dcb[n] = sp[k].cb - c->ref_cb[k];
         dcr[n] = sp[k].cr - c->ref_cr[k];
+        ry[n] = c->ref_y[k];
         ds[n++] = d[k];
     }
     if (n < NS / 4)
@@ -229,6 +236,8 @@ static int read_corner(const rec_corner_t *c, const cvb_image_t *img, const vis_
     qsort(dcb, (size_t)n, sizeof dcb[0], cmp_float);
     qsort(dcr, (size_t)n, sizeof dcr[0], cmp_float);
     float med = ds[n / 2], mcb = dcb[n / 2], mcr = dcr[n / 2];
+    qsort(ry, (size_t)n, sizeof ry[0], cmp_float);
+    float refmed = ry[n / 2];   /* the table's brightness at reference time */
     /* the least change that counts: 12 levels, down to 6 on a plain table (cloth, paper:
      * a white stone on white cloth is only a little darker, in its shading) where the
      * samples hardly change (3.5 times their median deviation) */
@@ -258,14 +267,19 @@ static int read_corner(const rec_corner_t *c, const cvb_image_t *img, const vis_
                     sp[k].cr <= c->ref_hi[2][k] + mcr + CHROMA_TH;
         if (moved)
             continue;
-        if (sp[k].sat > 0.3f && sp[k].span > 30 && sp[k].y > 40)
-            hand++; /* a changed, coloured sample: skin or a sleeve, not a stone */
+        /* a changed sample more coloured than the table was: skin or a sleeve, not a
+         * stone (a stone's edge blends the table with white or black: as coloured as the
+         * table at most, so a white stone on brown wood is not a hand) */
+        float more = hypotf(sp[k].cb, sp[k].cr) - hypotf(rcb, rcr);
+        if (sp[k].sat > 0.3f && sp[k].span > 30 && sp[k].y > 40 && more > HAND_CHROMA)
+            hand++;
         else if (dd < -dth || (chroma && dd < -6))
             dark++; /* much darker, or darker and of another colour: a black stone */
         else if (dd < 0)
             dim++; /* a little darker: a stone's shadow, or a white stone on white cloth */
         else
             bright++; /* brighter: a white stone, or a rim or highlight */
+        net += dd;
     }
     double fd = (double)dark / n, fb = (double)(bright + dim) / n;
     if (fd + fb > 0.45 || hand > n / 50)
@@ -278,7 +292,14 @@ static int read_corner(const rec_corner_t *c, const cvb_image_t *img, const vis_
      * (its highlight; its shadow, a little darker, counts for neither: on a plain table
      * a stone's soft shadow changes more samples than the stone); a white one: hardly
      * any (a shadow is not that dark) */
-    return dark >= 3 && dark >= 0.35 * (dark + bright) ? REC_SIG_BLACK : REC_SIG_WHITE;
+    if (dark >= 3 && dark >= 0.35 * (dark + bright))
+        return REC_SIG_BLACK;
+    /* a black stone on a dark table (wood): only a little darker than the wood and a
+     * little greyer, but darker all over (its highlight is small), while a white stone
+     * there is brighter all over; on a bright table (white cloth) a white stone's shading
+     * is darker too, so there only strongly darker samples tell a black stone */
+    float table = refmed + med;
+    return table < BRIGHT_TABLE && net < 0 ? REC_SIG_BLACK : REC_SIG_WHITE;
 }
 
 /* One frame's reading into corner c's run; 1 when its confirmed reading changed. */
@@ -302,6 +323,22 @@ static int corner_feed(rec_corner_t *c, double hold_s, const cvb_image_t *img, c
     return 0;
 }
 
+/* The other diagonal's corners become the seats': other[kb] Black's, the other White's;
+ * the seats' corners become the other diagonal (Black's first). */
+static void swap_seats(rec_signal_t *s, int kb)
+{
+    rec_corner_t b = s->other[kb], w = s->other[1 - kb];
+    s->other[0] = s->corner[1];
+    s->other[1] = s->corner[2];
+    s->other[0].seat = s->other[1].seat = 0;
+    s->corner[1] = b;
+    s->corner[2] = w;
+    s->corner[1].seat = 1;
+    s->corner[2].seat = 2;
+    s->seats_moved = 1;
+    s->swaps++;
+}
+
 int rec_signal_feed(rec_signal_t *s, const cvb_image_t *img, const vis_geom_t *g,
                     const uint8_t *stones, int occluder, double t)
 {
@@ -313,28 +350,67 @@ int rec_signal_feed(rec_signal_t *s, const cvb_image_t *img, const vis_geom_t *g
             changed |= 1 << (seat - 1);
     if (s->seats_known)
         return changed;
+    if (s->corner[1].confirmed == REC_SIG_BLACK && s->corner[2].confirmed == REC_SIG_WHITE) {
+        /* each his own colour: no double resignation, but the two end signals with the
+         * seats the other way round on this diagonal (Black at the white stone) */
+        rec_corner_t b = s->corner[2];
+        s->corner[2] = s->corner[1];
+        s->corner[1] = b;
+        s->corner[1].seat = 1;
+        s->corner[2].seat = 2;
+        s->seats_moved = 1;
+        s->seats_known = 1;
+        s->guessed = 0;
+        s->swaps++;
+        return changed | 3;
+    }
     for (int k = 0; k < 2; k++)
         corner_feed(&s->other[k], s->hold_s, img, g, stones, t);
-    int o0 = s->other[0].confirmed, o1 = s->other[1].confirmed;
-    if (s->corner[1].confirmed == REC_SIG_NONE && s->corner[2].confirmed == REC_SIG_NONE &&
-        o0 != REC_SIG_NONE && o1 != REC_SIG_NONE && o0 != o1) {
+    int o[2];
+    for (int k = 0; k < 2; k++) {
+        rec_corner_t *c = &s->other[k];
+        if (c->spent && c->confirmed != c->spent)
+            c->spent = 0;
+        o[k] = c->spent ? REC_SIG_NONE : c->confirmed;
+    }
+    int o0 = o[0], o1 = o[1];
+    if (s->corner[1].confirmed != REC_SIG_NONE || s->corner[2].confirmed != REC_SIG_NONE)
+        return changed;
+    if (o0 != REC_SIG_NONE && o1 != REC_SIG_NONE && o0 != o1) {
         /* both end signals on the other diagonal: the players sit at the other two sides;
          * the white stone lies at Black's corner (the one colour pair that is no double
          * resignation). From now on those are the seats' corners. */
-        rec_corner_t b = s->other[o0 == REC_SIG_WHITE ? 0 : 1];
-        rec_corner_t w = s->other[o0 == REC_SIG_WHITE ? 1 : 0];
-        s->other[0] = s->corner[1];
-        s->other[1] = s->corner[2];
-        s->other[0].seat = s->other[1].seat = 0;
-        s->corner[1] = b;
-        s->corner[2] = w;
-        s->corner[1].seat = 1;
-        s->corner[2].seat = 2;
+        swap_seats(s, o0 == REC_SIG_WHITE ? 0 : 1);
         s->seats_known = 1;
-        s->seats_moved = 1;
+        s->guessed = 0;
+        changed |= 3;
+    } else if ((o0 != REC_SIG_NONE) != (o1 != REC_SIG_NONE) && s->to_move) {
+        /* one signal there: the side to move's (his end signal comes first, and he
+         * resigns on his turn), so he sits at that side */
+        int k = o0 != REC_SIG_NONE ? 0 : 1;
+        swap_seats(s, s->to_move == 1 ? k : 1 - k);
+        s->guessed = 1;
         changed |= 3;
     }
     return changed;
+}
+
+void rec_signal_set_turn(rec_signal_t *s, int seat)
+{
+    s->to_move = seat == 1 || seat == 2 ? seat : 0;
+}
+
+int rec_signal_revert(rec_signal_t *s)
+{
+    if (!s->guessed)
+        return 0;
+    /* the corners before the swap are the other diagonal's now: other[0] was Black's */
+    swap_seats(s, 0);
+    for (int k = 0; k < 2; k++)
+        s->other[k].spent = s->other[k].confirmed;
+    s->guessed = 0;
+    s->seats_moved = 0;
+    return 1;
 }
 
 int rec_signal_get(const rec_signal_t *s, int seat)

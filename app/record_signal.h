@@ -44,6 +44,8 @@ typedef struct rec_corner {
     double confirmed_since;          /* when the confirmed reading's run began */
     int cx, cy;                      /* the board's corner point nearest the patch */
     int side;                        /* the seat's side (cal_side_t) whose corner this is */
+    int spent;                       /* a reading play went on past (rec_signal_revert): it
+                                        moves no seats until the corner reads otherwise */
 } rec_corner_t;
 
 typedef struct rec_signal {
@@ -54,8 +56,13 @@ typedef struct rec_signal {
     rec_corner_t other[2];           /* the other diagonal's corners (seats at the other two
                                         sides: a camera beside a player, no calibration) */
     int seats_known;                 /* the seats' corners are settled (seats_moved or not) */
-    int seats_moved;                 /* both end signals were seen on the other diagonal:
+    int seats_moved;                 /* end signals were seen on the other diagonal:
                                         corner[] are those now */
+    int guessed;                     /* seats_moved on one signal (the side to move's): undone
+                                        by rec_signal_revert when play goes on */
+    int swaps;                       /* how often corner[] changed places (the caller's
+                                        per-seat state about the corners is then stale) */
+    int to_move;                     /* 1 Black, 2 White, 0 unknown (rec_signal_set_turn) */
 } rec_signal_t;
 
 /* Set up the watcher for a board of this size; black_side: 0 bottom, 1 right, 2 top,
@@ -64,8 +71,18 @@ typedef struct rec_signal {
  * Black): the corners of the other diagonal are watched too, and when the two end
  * signals (a white stone at one, a black stone at the other) lie there, the players sit
  * at those sides: Black at the white stone's corner; they become the seats' corners
- * (seats_moved; the feed reports both changed). */
+ * (seats_moved; the feed reports both changed). One signal alone there: see
+ * rec_signal_set_turn. */
 void rec_signal_init(rec_signal_t *s, int size, int black_side);
+/* The side to move now (1 Black, 2 White, 0 unknown). While the seats are a guess, one
+ * signal alone on the other diagonal is the side to move's (the end signal comes first
+ * from him, and a player resigns when it is his turn): he sits at that side, the opponent
+ * opposite; those corners become the seats' (seats_moved, guessed; the feed reports both
+ * changed). */
+void rec_signal_set_turn(rec_signal_t *s, int seat);
+/* Play went on past a reading: when the seats were moved on one signal (guessed), that was
+ * no signal: the seats go back to where they were. Returns 1 when they did. */
+int rec_signal_revert(rec_signal_t *s);
 /* Take the reference look of both corners from this frame (empty corners). */
 void rec_signal_reference(rec_signal_t *s, const cvb_image_t *img, const vis_geom_t *g);
 /* Read one frame at time t. stones (size*size, row-major, may be NULL): nonzero where the

@@ -5,7 +5,11 @@
  *    right, no calibration: the seats' corners are the other diagonal), a white cloth
  *    table (a white signal stone on white cloth); --end pass: both pass, the result;
  *  - seed 3, steep: a dark wood table (black stones hardly darker than the wood, but
- *    grey); --end resign: Black resigns (move 6 is White's), W+R.
+ *    grey); --end resign: Black resigns (move 6 is White's), W+R;
+ *  - seed 10, above: White's white stones on dark wood (their edges are no hand);
+ *  - seed 30, above: White resigns at a corner of the other diagonal (no calibration);
+ *  - a pass in mid-game: the passer's end signal, answered by the opponent's move;
+ *  - an end signal withdrawn: the passer takes it back and plays himself.
  * Drives the kifucam binary ($KIFUCAM_BIN).
  */
 #include <stddef.h>
@@ -41,16 +45,17 @@ static int teardown(void **state)
     return kc_run(cmd) == 0 ? 0 : -1;
 }
 
-/* Render `moves` moves of demo.sgf (seed, steep view, 640x360 at 15 fps, hands on) with
+/* Render `moves` moves of the game `game` (seed, view, 640x360 at 15 fps, hands on) with
  * the end `end` into tmp/NAME, record it, and return the record's text (malloc'd). */
-static char *render_and_record(const char *name, int seed, int moves, const char *end)
+static char *render_game(const char *game, const char *name, int seed, const char *view,
+                         int moves, const char *end)
 {
     char cmd[2048];
     int n = snprintf(cmd, sizeof cmd,
-                     "'%s' render '%s/samples/games/demo.sgf' --out '%s/%s' --size 640x360 "
-                     "--seed %d --view steep --fps 15 --pace 0.3 --moves %d --end %s "
+                     "'%s' render '%s' --out '%s/%s' --size 640x360 "
+                     "--seed %d --view %s --fps 15 --pace 0.3 --moves %d --end %s "
                      ">/dev/null 2>'%s/%s.rerr'",
-                     bin, kc_source_dir(), tmp, name, seed, moves, end, tmp, name);
+                     bin, game, tmp, name, seed, view, moves, end, tmp, name);
     assert_true(n > 0 && (size_t)n < sizeof cmd);
     if (kc_run(cmd) != 0)
         fail_msg("kifucam render failed: %s", name);
@@ -67,6 +72,24 @@ static char *render_and_record(const char *name, int seed, int moves, const char
     char *sgf = kc_slurp(p, NULL);
     assert_non_null(sgf);
     return sgf;
+}
+
+/* The same on demo.sgf, seen from a steep view. */
+static char *render_and_record(const char *name, int seed, int moves, const char *end)
+{
+    char demo[1024];
+    int n = snprintf(demo, sizeof demo, "%s/samples/games/demo.sgf", kc_source_dir());
+    assert_true(n > 0 && (size_t)n < sizeof demo);
+    return render_game(demo, name, seed, "steep", moves, end);
+}
+
+/* The same on demo.sgf seen from above. */
+static char *render_above(const char *name, int seed, int moves, const char *end)
+{
+    char demo[1024];
+    int n = snprintf(demo, sizeof demo, "%s/samples/games/demo.sgf", kc_source_dir());
+    assert_true(n > 0 && (size_t)n < sizeof demo);
+    return render_game(demo, name, seed, "above", moves, end);
 }
 
 /* A camera from one side, a white cloth table: both end signals on the other diagonal
@@ -100,11 +123,89 @@ static void test_signal_resign_dark_wood(void **state)
     assert_true(ok);
 }
 
+/* White's two white stones on dark wood, the board turned a little: the stones' edges
+ * (white blended with the brown wood) are no hand; White resigns (move 7 was Black's). */
+static void test_signal_resign_white_on_wood(void **state)
+{
+    (void)state;
+    char *sgf = render_above("white_wood", 10, 7, "resign");
+    int ok = strstr(sgf, "RE[B+R") != NULL;
+    if (!ok)
+        print_message("%s\n", sgf);
+    free(sgf);
+    assert_true(ok);
+}
+
+/* No calibration, the players at the picture's top and bottom, the record's bottom at the
+ * picture's side: White resigns at a corner of the other diagonal; one signal there is the
+ * side to move's, so White sits there and resigns. */
+static void test_signal_resign_other_diagonal(void **state)
+{
+    (void)state;
+    char *sgf = render_above("other_diag", 30, 7, "resign");
+    int ok = strstr(sgf, "RE[B+R") != NULL;
+    if (!ok)
+        print_message("%s\n", sgf);
+    free(sgf);
+    assert_true(ok);
+}
+
+/* A pass in mid-game: White puts out his end signal (a black stone at his corner), Black
+ * plays on instead, White takes his signal back and plays; at the end both pass with the
+ * signals. The record has White's pass where it was, and every move in its colour. */
+static void test_signal_pass_mid_game(void **state)
+{
+    (void)state;
+    char path[256];
+    int n = snprintf(path, sizeof path, "%s/midpass.sgf", tmp);
+    assert_true(n > 0 && (size_t)n < sizeof path);
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs("(;GM[1]FF[4]SZ[19]KM[7.5];B[pd];W[dp];B[pp];W[dd];B[fq];W[];B[cn];W[jp])\n", f);
+    assert_int_equal(fclose(f), 0);
+    char *sgf = render_game(path, "midpass", 2, "steep", 8, "pass");
+    const char *a = strstr(sgf, ";B[fq]"), *p = a ? strstr(a, ";W[]") : NULL;
+    const char *b = p ? strstr(p, ";B[cn]") : NULL, *w = b ? strstr(b, ";W[jp]") : NULL;
+    int ok = a && p && b && w && p - a < 64 && b - p < 64 && w - b < 64 &&
+             strstr(sgf, "RE[") != NULL;
+    if (!ok)
+        print_message("White's pass in mid-game not recorded in place:\n%s\n", sgf);
+    free(sgf);
+    assert_true(ok);
+}
+
+/* White puts out his end signal, then takes it back and plays himself: no pass after
+ * all (the signal was withdrawn): the stone, first read as Black's move of the wrong
+ * colour, is taken back with the pass and read again as White's. */
+static void test_signal_pass_withdrawn(void **state)
+{
+    (void)state;
+    char path[256];
+    int n = snprintf(path, sizeof path, "%s/withdrawn.sgf", tmp);
+    assert_true(n > 0 && (size_t)n < sizeof path);
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs("(;GM[1]FF[4]SZ[19]KM[7.5];B[pd];W[dp];B[pp];W[dd];B[fq];W[];W[jp];B[cn])\n", f);
+    assert_int_equal(fclose(f), 0);
+    char *sgf = render_game(path, "withdrawn", 2, "steep", 8, "pass");
+    const char *a = strstr(sgf, ";B[fq]"), *w = a ? strstr(a, ";W[jp]") : NULL;
+    const char *b = w ? strstr(w, ";B[cn]") : NULL, *p = a ? strstr(a, "W[]") : NULL;
+    int ok = a && w && b && w - a < 64 && b - w < 64 && (!p || p > b);
+    if (!ok)
+        print_message("the withdrawn signal:\n%s\n", sgf);
+    free(sgf);
+    assert_true(ok);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_signal_pass_side_camera),
         cmocka_unit_test(test_signal_resign_dark_wood),
+        cmocka_unit_test(test_signal_resign_white_on_wood),
+        cmocka_unit_test(test_signal_resign_other_diagonal),
+        cmocka_unit_test(test_signal_pass_mid_game),
+        cmocka_unit_test(test_signal_pass_withdrawn),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
