@@ -180,8 +180,13 @@ RE = lambda p: (re.findall(r"RE\[([^]]*)\]", open(p, errors="replace").read()) o
 games = perfect = res_ok = res_score = warned = 0
 for line in sys.stdin:
     g, view, src, rec, events, score = line.split()
-    s = [m for m in mv(src)]
-    try: r = [m for m in mv(rec) if m[1]]
+    # the moves, passes in mid-game included (a pass is an end signal answered by a
+    # move), but not the passes that end the game (the source may leave them out)
+    def trim(ms):
+        while ms and not ms[-1][1]: ms = ms[:-1]
+        return ms
+    s = trim(mv(src))
+    try: r = trim(mv(rec))
     except OSError: r = []
     best = max(sum(1 for a, b in zip(s, r) if a[0] == b[0] and sym(b[1], k) == a[1]) for k in range(8))
     ok = best == len(s) and len(r) == len(s)

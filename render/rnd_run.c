@@ -425,7 +425,7 @@ static void write_event(FILE *t, const rnd_event_t *e, int n)
     }
     if (e->kind == RND_EV_BUMP)
         fprintf(t, " dx=%+.2f dy=%+.2f", e->dx, e->dy);
-    if (e->kind == RND_EV_SIGNAL)
+    if (e->kind == RND_EV_SIGNAL || e->kind == RND_EV_UNSIGNAL)
         fprintf(t, " x=%.1f y=%.1f", e->wx, e->wy);
     fputc('\n', t);
 }

@@ -16,7 +16,8 @@
 #endif
 
 static const char *const ev_names[] = { "place", "capture", "remove", "bump", "unbump", "pass",
-                                        "resign", "dead", "signal", "hand_in", "hand_out" };
+                                        "resign", "dead", "signal", "hand_in", "hand_out",
+                                        "unsignal" };
 
 const char *rnd_event_name(rnd_event_kind_t k)
 {
@@ -43,6 +44,8 @@ typedef struct {
     int f;          /* the builder's clock: next free frame */
     int err;
     uint8_t shown[25 * 25];
+    int pass_sig;   /* the seat whose end signal (a pass in mid-game) lies out, or 0 */
+    double pass_wx, pass_wy; /* where it lies (world mm) */
 } bld_t;
 
 static int ensure_frames(bld_t *b, int n)
@@ -246,6 +249,41 @@ static void signal_stone(bld_t *b, int seat, int color, int two)
         e->wy = (float)(y - sgn * k * (2 * r + 1));
         e->grain = (float)rnd_rng_range(&b->rng, 0, M_PI);
     }
+    b->pass_wx = x;
+    b->pass_wy = y;
+}
+
+/* A pass in mid-game, with the physical signals: the passer puts his end signal out (a
+ * stone of the other colour at his corner: "I pass"); the opponent plays on instead of
+ * answering it, and the passer takes it back before his next move (unsignal). */
+static void pass_signal(bld_t *b, int seat)
+{
+    signal_stone(b, seat, 3 - seat, 0);
+    b->pass_sig = seat;
+    /* the opponent sees it and thinks before playing on: RND_PASS_SEEN_S at least,
+     * whatever the pace (a recorder confirms a signal after a hold) */
+    b->f += secs(b, RND_PASS_SEEN_S);
+}
+
+static void unsignal(bld_t *b)
+{
+    int seat = b->pass_sig;
+    if (!seat)
+        return;
+    b->f += pause_frames(b, rnd_rng_range(&b->rng, 0.3, 0.8));
+    double r = b->geo->stone_r;
+    int at = b->f;
+    if (b->o->hands)
+        at = hand_trip(b, seat, b->pass_wx, b->pass_wy, r * 0.5 + 6, 0, 3 - seat, secs(b, 0.2));
+    else
+        b->f += secs(b, 0.5);
+    add_ev(b, at, RND_EV_UNSIGNAL, 0, 3 - seat, -1);
+    if (!b->err) {
+        rnd_event_t *e = &b->t->events[b->t->nevents - 1];
+        e->wx = (float)b->pass_wx;
+        e->wy = (float)b->pass_wy;
+    }
+    b->pass_sig = 0;
 }
 
 int rnd_timeline_build(rnd_timeline_t *t, const rnd_game_t *g, const rnd_geometry_t *geo,
@@ -270,6 +308,7 @@ int rnd_timeline_build(rnd_timeline_t *t, const rnd_game_t *g, const rnd_geometr
     b.f = pause_frames(&b, rnd_rng_range(&b.rng, 0.8, 1.6));
     ensure_frames(&b, b.f);
     int last_color = 2, passes = 0, resigned = 0, signalled = 0;
+    int pass_first = 0;   /* the colour of the first of the passes at the end */
     for (int i = 0; i < g->nmoves && !b.err; i++) {
         const rnd_move_t *m = &g->moves[i];
         double think = rnd_rng_range(&b.rng, 0.4, 2.2);
@@ -278,9 +317,18 @@ int rnd_timeline_build(rnd_timeline_t *t, const rnd_game_t *g, const rnd_geometr
         b.f += pause_frames(&b, think);
         flush_pending(&b, pend, &npend, i, m->kind == RND_MOVE_PLAY ? m->point : -2);
         last_color = m->color;
+        if (b.pass_sig && b.pass_sig == m->color) {
+            unsignal(&b);   /* the opponent played on: the passer's signal comes back */
+            b.f += pause_frames(&b, rnd_rng_range(&b.rng, 0.3, 0.8));
+        }
         if (m->kind == RND_MOVE_PASS) {
             add_ev(&b, b.f, RND_EV_PASS, i + 1, m->color, -1);
-            passes++;
+            if (!passes++)
+                pass_first = m->color;
+            /* with the physical end signals, a pass is one (the opponent's move, or his
+             * pass, answers it; two passes at the end are the end signals below) */
+            if (o->end && i + 1 < g->nmoves && g->moves[i + 1].kind == RND_MOVE_PLAY)
+                pass_signal(&b, m->color);
             continue;
         }
         if (m->kind == RND_MOVE_RESIGN) {
@@ -288,7 +336,7 @@ int rnd_timeline_build(rnd_timeline_t *t, const rnd_game_t *g, const rnd_geometr
             resigned = 1;
             break;
         }
-        passes = 0;
+        passes = pass_first = 0;
         int seat = m->color;
         double x, y;
         point_world(&b, m->point, &x, &y);
@@ -354,12 +402,16 @@ int rnd_timeline_build(rnd_timeline_t *t, const rnd_game_t *g, const rnd_geometr
     }
     if (!b.err)
         flush_pending(&b, pend, &npend, -1, -2);
+    if (!b.err && b.pass_sig)
+        unsignal(&b);   /* a pass answered by a move, then the end: taken back first */
     if (!b.err && o->end == 1 && !resigned) {
         int n = g->nmoves;
         for (int k = passes; k < 2; k++) {
             b.f += pause_frames(&b, rnd_rng_range(&b.rng, 1.0, 2.5));
             last_color = 3 - last_color;
             add_ev(&b, b.f, RND_EV_PASS, ++n, last_color, -1);
+            if (!pass_first)
+                pass_first = last_color;
         }
         /* dead stones: each player lifts the opponent's dead stones */
         int np = g->size * g->size;
@@ -377,11 +429,12 @@ int rnd_timeline_build(rnd_timeline_t *t, const rnd_game_t *g, const rnd_geometr
             }
         }
         free(dead);
-        /* the end signals: a stone of the other colour at one's lower right */
+        /* the end signals: a stone of the other colour at one's lower right, first the
+         * side to move (who passed first), then the opponent */
         b.f += pause_frames(&b, rnd_rng_range(&b.rng, 0.8, 2.0));
-        signal_stone(&b, 1, 2, 0);
+        signal_stone(&b, pass_first, 3 - pass_first, 0);
         b.f += pause_frames(&b, rnd_rng_range(&b.rng, 0.3, 1.0));
-        signal_stone(&b, 2, 1, 0);
+        signal_stone(&b, 3 - pass_first, pass_first, 0);
         signalled = 1;
     } else if (!b.err && o->end == 2 && !resigned) {
         int loser = o->loser == 1 || o->loser == 2 ? o->loser : 3 - last_color;
@@ -478,6 +531,27 @@ int rnd_timeline_state_step(rnd_tl_state_t *s, const rnd_timeline_t *t, int fram
         case RND_EV_RESIGN:
             s->moves = e->move;
             break;
+        case RND_EV_UNSIGNAL: {
+            int best = -1;
+            double bd = 1e30;
+            for (int k = 0; k < s->nsignals; k++) {
+                double d = hypot(s->sig_x[k] - e->wx, s->sig_y[k] - e->wy);
+                if (s->sig_c[k] == e->color && d < bd) {
+                    bd = d;
+                    best = k;
+                }
+            }
+            if (best >= 0) {
+                for (int k = best + 1; k < s->nsignals; k++) {
+                    s->sig_x[k - 1] = s->sig_x[k];
+                    s->sig_y[k - 1] = s->sig_y[k];
+                    s->sig_c[k - 1] = s->sig_c[k];
+                }
+                s->nsignals--;
+                s->changed = 1;
+            }
+            break;
+        }
         case RND_EV_SIGNAL:
             if (s->nsignals < 4) {
                 s->sig_x[s->nsignals] = e->wx;

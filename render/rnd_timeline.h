@@ -27,7 +27,8 @@ typedef enum {
     RND_EV_DEAD,       /* a dead stone lifted off at the end */
     RND_EV_SIGNAL,     /* an end-signal stone put outside the board (x, y: world mm) */
     RND_EV_HAND_IN,    /* a hand enters (color: whose) */
-    RND_EV_HAND_OUT    /* the hand has left */
+    RND_EV_HAND_OUT,   /* the hand has left */
+    RND_EV_UNSIGNAL    /* the end-signal stone of this colour nearest (x, y) is taken back */
 } rnd_event_kind_t;
 
 typedef struct rnd_event {
@@ -44,6 +45,9 @@ typedef struct rnd_event {
 /* After end signals the final scene is held this long at least (seconds of footage,
  * whatever the pace): a recorder confirms a signal once it stayed a while. */
 #define RND_END_HOLD_S 3.0
+/* A pass in mid-game with the physical signals (the passer's end signal): the opponent
+ * plays on this long after it at least (seconds of footage, whatever the pace). */
+#define RND_PASS_SEEN_S 2.0
 
 typedef struct rnd_timeline_opts {
     int fps;           /* frames per second, 1..240; default 30 */
