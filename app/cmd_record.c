@@ -984,6 +984,11 @@ static int signal_feed(run_t *u, const cvb_image_t *img, const vis_snapshot_t *s
         for (int y = 0; y < b->size; y++)
             for (int x = 0; x < b->size; x++)
                 stones[y * b->size + x] = b->color[GO_PT(x, y)] != GO_EMPTY;
+        /* captured stones not yet taken off are still there */
+        go_point_t pend[GO_MAX_SIZE * GO_MAX_SIZE];
+        int np = stn_track_pending(stn_tracker(u->r.stn), pend, GO_MAX_SIZE * GO_MAX_SIZE);
+        for (int i = 0; i < np && i < GO_MAX_SIZE * GO_MAX_SIZE; i++)
+            stones[GO_Y(pend[i]) * b->size + GO_X(pend[i])] = 1;
         int n = go_game_move_count(g);
         for (int i = n - 1; i >= 0 && i >= n - 3; i--) {
             const go_move_t *m = go_game_move(g, i);
@@ -998,6 +1003,8 @@ static int signal_feed(run_t *u, const cvb_image_t *img, const vis_snapshot_t *s
     if (u->r.stn)
         rec_signal_set_turn(&u->sig, go_game_turn(stn_game(u->r.stn)) == GO_BLACK ? 1 : 2);
     int ch = rec_signal_feed(&u->sig, img, &u->geom, stones, snap->occluder, t);
+    if (!snap->occluder && u->r.stn)
+        rec_signal_refresh(&u->sig, img, &u->geom, stones);
     if (u->sig.swaps != u->sig_swaps) {
         seats_moved(u, t);
         const char *side = cal_side_name((cal_side_t)rec_signal_black_side(&u->sig));

@@ -142,32 +142,40 @@ static int shift_rad(const rec_corner_t *c, const vis_geom_t *g)
     return rad;
 }
 
+/* Take sample k's reference look from img (and its range within rad pixels around). */
+static void sample_reference(rec_corner_t *c, const cvb_image_t *img, const vis_geom_t *g,
+                             int k, int rad)
+{
+    int px, py;
+    px_t p = sample_at(img, g, c->gx[k], c->gy[k]);
+    c->ref_y[k] = p.y;
+    c->ref_cb[k] = p.cb;
+    c->ref_cr[k] = p.cr;
+    float lo[3] = { p.y, p.cb, p.cr }, hi[3] = { p.y, p.cb, p.cr };
+    if (p.y >= 0 && !grid_px(g, c->gx[k], c->gy[k], &px, &py))
+        for (int oy = -rad; oy <= rad; oy += rad)
+            for (int ox = -rad; ox <= rad; ox += rad) {
+                px_t o = sample_px(img, px + ox, py + oy);
+                if (o.y < 0)
+                    continue;
+                float v[3] = { o.y, o.cb, o.cr };
+                for (int i = 0; i < 3; i++) {
+                    lo[i] = v[i] < lo[i] ? v[i] : lo[i];
+                    hi[i] = v[i] > hi[i] ? v[i] : hi[i];
+                }
+            }
+    for (int i = 0; i < 3; i++) {
+        c->ref_lo[i][k] = lo[i];
+        c->ref_hi[i][k] = hi[i];
+    }
+}
+
 static void corner_reference(rec_corner_t *c, const cvb_image_t *img, const vis_geom_t *g)
 {
     int rad = shift_rad(c, g);
     for (int k = 0; k < REC_SIG_N * REC_SIG_N; k++) {
-        int px, py;
-        px_t p = sample_at(img, g, c->gx[k], c->gy[k]);
-        c->ref_y[k] = p.y;
-        c->ref_cb[k] = p.cb;
-        c->ref_cr[k] = p.cr;
-        float lo[3] = { p.y, p.cb, p.cr }, hi[3] = { p.y, p.cb, p.cr };
-        if (p.y >= 0 && !grid_px(g, c->gx[k], c->gy[k], &px, &py))
-            for (int oy = -rad; oy <= rad; oy += rad)
-                for (int ox = -rad; ox <= rad; ox += rad) {
-                    px_t o = sample_px(img, px + ox, py + oy);
-                    if (o.y < 0)
-                        continue;
-                    float v[3] = { o.y, o.cb, o.cr };
-                    for (int i = 0; i < 3; i++) {
-                        lo[i] = v[i] < lo[i] ? v[i] : lo[i];
-                        hi[i] = v[i] > hi[i] ? v[i] : hi[i];
-                    }
-                }
-        for (int i = 0; i < 3; i++) {
-            c->ref_lo[i][k] = lo[i];
-            c->ref_hi[i][k] = hi[i];
-        }
+        sample_reference(c, img, g, k, rad);
+        c->ref_stone[k] = 0;
     }
     c->reading = c->confirmed = REC_SIG_NONE;
     c->frames = 0;
@@ -216,7 +224,7 @@ static int read_corner(const rec_corner_t *c, const cvb_image_t *img, const vis_
         if (c->ref_y[k] < 0)
             continue;
         int q = c->near_pt[k];
-        if (q >= 0 && stones && stones[q])
+        if (q >= 0 && stones && (stones[q] != 0) != c->ref_stone[k])
             continue;
         int px, py;
         if (grid_px(g, c->gx[k], c->gy[k], &px, &py))
@@ -411,6 +419,34 @@ int rec_signal_revert(rec_signal_t *s)
     s->guessed = 0;
     s->seats_moved = 0;
     return 1;
+}
+
+static void corner_refresh(rec_corner_t *c, const cvb_image_t *img, const vis_geom_t *g,
+                           const uint8_t *stones)
+{
+    if (c->reading != REC_SIG_NONE || c->confirmed != REC_SIG_NONE)
+        return;
+    int rad = -1;
+    for (int k = 0; k < REC_SIG_N * REC_SIG_N; k++) {
+        int q = c->near_pt[k];
+        if (q < 0 || (stones[q] != 0) == c->ref_stone[k])
+            continue;
+        if (rad < 0)
+            rad = shift_rad(c, g);
+        sample_reference(c, img, g, k, rad);
+        c->ref_stone[k] = stones[q] != 0;
+    }
+}
+
+void rec_signal_refresh(rec_signal_t *s, const cvb_image_t *img, const vis_geom_t *g,
+                        const uint8_t *stones)
+{
+    if (!s->have_ref || !img || !img->data || !g || !stones)
+        return;
+    for (int seat = 1; seat <= 2; seat++)
+        corner_refresh(&s->corner[seat], img, g, stones);
+    for (int k = 0; k < 2; k++)
+        corner_refresh(&s->other[k], img, g, stones);
 }
 
 int rec_signal_get(const rec_signal_t *s, int seat)

@@ -36,7 +36,9 @@ typedef struct rec_corner {
                                              luma, cb, cr within a tenth of a cell around */
     int16_t near_pt[REC_SIG_N * REC_SIG_N]; /* board point (y*size+x) within 1.6 lines of
                                                the sample, or -1: the sample is skipped
-                                               while a stone (or a hand) is there */
+                                               while that point is not as it was when the
+                                               sample's reference was taken */
+    uint8_t ref_stone[REC_SIG_N * REC_SIG_N]; /* 1: near_pt held a stone then */
     int reading;                     /* rec_sig_t of the current run */
     double since;                    /* time the run began */
     int frames;                      /* frames in the run */
@@ -85,6 +87,13 @@ void rec_signal_set_turn(rec_signal_t *s, int seat);
 int rec_signal_revert(rec_signal_t *s);
 /* Take the reference look of both corners from this frame (empty corners). */
 void rec_signal_reference(rec_signal_t *s, const cvb_image_t *img, const vis_geom_t *g);
+/* After a frame read with nothing over the board: samples beside a board point whose
+ * stone came or went since their reference (stones: as for the feed) take their
+ * reference again, from this frame, so that they are read again (a stone on the board's
+ * corner point no longer hides the table beside it) — only at corners reading nothing,
+ * so a signal stone is never taken for the table. */
+void rec_signal_refresh(rec_signal_t *s, const cvb_image_t *img, const vis_geom_t *g,
+                        const uint8_t *stones);
 /* Read one frame at time t. stones (size*size, row-major, may be NULL): nonzero where the
  * record has a stone; samples beside such points are skipped (a stone's side seen under
  * perspective). occluder: something is over the board in this frame, which then neither
