@@ -374,9 +374,9 @@ typedef struct run {
     double occ_visit[3];           /* ... and when that hand's visit began */
     int quiet_frames[3];           /* frames read since, with no hand near the corner */
     int sig_swaps;                 /* the watcher's swaps (rec_signal_t) the above follow */
-    int sig_pass_n;                /* the move number (1-based) of the pass an end signal
-                                      recorded (on_signals), 0 when none */
-    int sig_pass_seat;             /* whose it was */
+    int sig_end_seat;              /* the side to move's end signal was confirmed (on his
+                                      turn, at move sig_end_n): 1 Black, 2 White, 0 none */
+    int sig_end_n;                 /* the moves in the record then */
     double hand_last;              /* the last frame with something over the board */
     int resign_wait;               /* a resignation signal waits for REC_RESIGN_HOLD_S */
     int resign_force;              /* the footage ended with it there: it stands */
@@ -652,27 +652,25 @@ static void signals_after_move(run_t *u, double t)
     const go_game_t *g = stn_game(u->r.stn);
     int n = go_game_move_count(g);
     const go_move_t *m = n > 0 ? go_game_move(g, n - 1) : NULL;
-    if (u->sig_pass_n && u->sig_pass_n == n - 1 && m && m->kind == GO_MOVE_PLAY &&
-        m->color != (u->sig_pass_seat == 1 ? GO_BLACK : GO_WHITE)) {
-        /* a move right after the pass an end signal recorded: the opponent played on, or
-         * the passer himself did (his colour read as a wrong colour for the opponent):
-         * then it was no signal, and both the pass and the move go back (the stone is
-         * read again, as his move) */
-        int nev = 0, own = 0;
+    if (u->sig_end_seat && u->sig_end_n == n - 1 && m && m->kind == GO_MOVE_PLAY &&
+        m->color == (u->sig_end_seat == 1 ? GO_BLACK : GO_WHITE)) {
+        /* the side to move put out his end signal, and the next stone is the opponent's
+         * colour (recorded as his, a wrong colour): he passed, and the opponent played on.
+         * The move goes back, the pass goes in, and the stone is read again as the
+         * opponent's (stn_pass_before_last). A signal alone records nothing (a stone or a shadow beside a corner
+         * can look like one); with a stone of the other colour next, it is a pass. */
+        int nev = 0, wrong = 0;
         const stn_event_t *ev = stn_events(u->r.stn, &nev);
         for (int i = 0; i < nev; i++)
-            own |= ev[i].kind == STN_EV_WRONG_COLOUR && ev[i].move == n;
-        int undone = own && stn_undo(u->r.stn, t) == GO_OK;
-        if (undone)
+            wrong |= ev[i].kind == STN_EV_WRONG_COLOUR && ev[i].move == n;
+        int seat = u->sig_end_seat;
+        if (wrong && stn_pass_before_last(u->r.stn, t) == GO_OK) {
             print_events(u);
-        if (undone && stn_undo(u->r.stn, t) == GO_OK) {
-            print_events(u);
-            rec_print_note(&u->r, "signal", t, "signal: %s played on after his end signal: "
-                           "no pass, the move is read again",
-                           u->sig_pass_seat == 1 ? "Black" : "White");
-            int seat = u->sig_pass_seat;
+            rec_print_note(&u->r, "signal", t, "signal: %s's end signal was his pass: %s "
+                           "played on", seat == 1 ? "Black" : "White",
+                           seat == 1 ? "White" : "Black");
             u->sig_stale[seat] = rec_signal_get(&u->sig, seat);
-            u->sig_pass_n = 0;
+            u->sig_end_seat = 0;
             return;
         }
     }
@@ -685,12 +683,6 @@ static void signals_after_move(run_t *u, double t)
             continue;
         u->sig_stale[seat] = r;
         u->resign_wait = 0;
-        if (seat == u->sig_pass_seat && u->sig_pass_n && u->sig_pass_n == n - 1) {
-            /* his end signal was his pass, and it stands: the opponent played on */
-            rec_print_note(&u->r, "signal", t, "signal: %s played on after %s's pass",
-                           seat == 1 ? "White" : "Black", seat == 1 ? "Black" : "White");
-            continue;
-        }
         rec_print_note(&u->r, "signal", t, "signal: play goes on: what lies beside %s's corner "
                        "is no signal", seat == 1 ? "Black" : "White");
         if (rec_signal_revert(&u->sig)) {
@@ -752,20 +744,12 @@ static void on_signals(run_t *u, double t)
         game_over(u);
     } else if (sb == REC_SIG_WHITE || sw == REC_SIG_BLACK) {
         int seat = sb == REC_SIG_WHITE ? 1 : 2;
-        const char *who = seat == 1 ? "Black" : "White";
-        if (!go_game_over(g) && go_game_turn(g) == (seat == 1 ? GO_BLACK : GO_WHITE) &&
-            !(u->sig_pass_seat == seat && u->sig_pass_n == go_game_move_count(g))) {
-            /* the side to move signals first: his pass; the opponent's signal (a pass)
-             * ends the game, his move plays on */
-            rec_print_note(&u->r, "signal", t, "signal: %s signals the end: %s passes", who,
-                           who);
-            if (stn_pass(u->r.stn, t) == GO_OK) {
-                u->sig_pass_n = go_game_move_count(g);
-                u->sig_pass_seat = seat;
-            }
-            print_events(u);
-        } else if (u->sig_pass_seat != seat || u->sig_pass_n != go_game_move_count(g)) {
-            rec_print_note(&u->r, "signal", t, "signal: %s signals the end", who);
+        rec_print_note(&u->r, "signal", t, "signal: %s signals the end",
+                       seat == 1 ? "Black" : "White");
+        if (go_game_turn(g) == (seat == 1 ? GO_BLACK : GO_WHITE)) {
+            /* the side to move first: a pass if the opponent plays on (signals_after_move) */
+            u->sig_end_seat = seat;
+            u->sig_end_n = go_game_move_count(g);
         }
     }
 }

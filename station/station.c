@@ -34,6 +34,8 @@ struct stn {
     int clk_arb, clk_ref;          /* paused by the arbiter / for a warning */
     int time_lost;                 /* a flag fell: the game is over on time */
     char announce[48], announce_zh[48];   /* the last call */
+    stn_view_t last_view;          /* the last view read in play (stn_pass_before_last) */
+    int have_view;
 };
 
 static int stn_sync_phase(stn_t *s, double t);
@@ -428,6 +430,8 @@ int stn_feed_view(stn_t *s, const stn_view_t *v)
         return rc;
     double t0 = stn_now();
     rc = stn_track_feed(s->trk, v, &s->ev);
+    s->last_view = *v;
+    s->have_view = 1;
     s->stats.views++;
     s->stats.track_s += stn_now() - t0;
     rc = stn_changed(s, rc, v->t);   /* void passes may end the game */
@@ -472,6 +476,8 @@ int stn_feed(stn_t *s, const vis_snapshot_t *snap)
         rc = stn_events_reserve(&s->ev, s->ev.n + 32);   /* the clock's, after the moves */
         if (rc == GO_OK)
             rc = stn_track_feed(s->trk, &v, &s->ev);
+        s->last_view = v;
+        s->have_view = 1;
         s->stats.views++;
         s->stats.track_s += stn_now() - t1;
         rc = stn_changed(s, rc, v.t);   /* void passes may end the game */
@@ -545,6 +551,26 @@ int stn_pass(stn_t *s, double t)
     if (rc != GO_OK)
         return stn_after(s, rc);
     return stn_action_done(s, stn_track_pass(s->trk, GO_EMPTY, t, &s->ev), t);
+}
+
+int stn_pass_before_last(stn_t *s, double t)
+{
+    if (!s->have_view || s->phase != STN_PHASE_PLAY)
+        return GO_EINVAL;
+    int n = go_game_move_count(s->game);
+    if (n < 1 || go_game_move(s->game, n - 1)->kind != GO_MOVE_PLAY)
+        return GO_EINVAL;
+    int rc = stn_action_begin(s, t);
+    if (rc != GO_OK)
+        return rc == 1 ? GO_EOVER : stn_after(s, rc);
+    /* the last move out, the pass in (its time: the move's), the same view read again:
+     * its stone is now the opponent's move */
+    rc = stn_track_undo(s->trk, t, &s->ev);
+    if (rc == GO_OK)
+        rc = stn_track_pass(s->trk, GO_EMPTY, t, &s->ev);
+    if (rc == GO_OK)
+        rc = stn_track_feed(s->trk, &s->last_view, &s->ev);
+    return stn_action_done(s, rc < 0 ? rc : GO_OK, t);
 }
 
 int stn_undo(stn_t *s, double t)

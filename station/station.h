@@ -87,6 +87,11 @@ const stn_event_t *stn_events(const stn_t *s, int *n);
  * GO_EOVER, GO_EEMPTY), with its events in stn_events. */
 int stn_pass(stn_t *s, double t);                      /* the side to move passes */
 int stn_undo(stn_t *s, double t);                      /* take back the last move */
+/* The side to move had passed (his end signal) before the last move was seen: that stone
+ * is the opponent's (it was read as the side to move's, a wrong colour). Takes the move
+ * back, records the pass and reads the last view again. GO_EINVAL when the last move is
+ * no stone or no view was read (outside play). */
+int stn_pass_before_last(stn_t *s, double t);
 int stn_resign(stn_t *s, go_color_t c, double t);      /* c resigns (GO_EMPTY: to move) */
 int stn_end(stn_t *s, double t);                       /* the players agree the game ended:
                                                           two passes from the side to move */

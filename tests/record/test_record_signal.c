@@ -151,8 +151,9 @@ static void test_signal_resign_other_diagonal(void **state)
 }
 
 /* A pass in mid-game: White puts out his end signal (a black stone at his corner), Black
- * plays on instead, White takes his signal back and plays; at the end both pass with the
- * signals. The record has White's pass where it was, and every move in its colour. */
+ * plays on instead (a black stone on White's turn after White's signal: White passed),
+ * White takes his signal back and plays; at the end both pass with the signals. The
+ * record has White's pass where it was, and every move in its colour. */
 static void test_signal_pass_mid_game(void **state)
 {
     (void)state;
@@ -174,9 +175,8 @@ static void test_signal_pass_mid_game(void **state)
     assert_true(ok);
 }
 
-/* White puts out his end signal, then takes it back and plays himself: no pass after
- * all (the signal was withdrawn): the stone, first read as Black's move of the wrong
- * colour, is taken back with the pass and read again as White's. */
+/* White puts out his end signal, then takes it back and plays himself: no pass (a signal
+ * alone records nothing; only the opponent's stone after it makes it a pass). */
 static void test_signal_pass_withdrawn(void **state)
 {
     (void)state;

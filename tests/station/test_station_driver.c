@@ -370,10 +370,40 @@ static void test_held_warning_through_frames(void **state)
     stn_destroy(s);
 }
 
+/* White passed (his end signal) and Black played on: the black stone, read on White's
+ * turn as White's move of the wrong colour, becomes White's pass and Black's move. */
+static void test_pass_before_last(void **state)
+{
+    (void)state;
+    char path[] = "/tmp/kc_passlast_XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    close(fd);
+    stn_t *s = station5(path);
+    assert_int_equal(stn_pass_before_last(s, 1.0), GO_EINVAL);   /* nothing seen yet */
+    feed(s, ". . . . .\n. X . . .\n. . . . .\n. . . . .\n. . . . .\n");
+    feed(s, ". . . . .\n. X . . .\n. . . . .\n. . . X .\n. . . . .\n");
+    const go_game_t *g = stn_game(s);
+    assert_int_equal(go_game_move_count(g), 2);
+    assert_int_equal(go_game_move(g, 1)->color, GO_WHITE);   /* the turn's colour */
+    assert_non_null(find(s, STN_EV_WRONG_COLOUR));
+    assert_int_equal(stn_pass_before_last(s, 2.0), GO_OK);
+    assert_int_equal(go_game_move_count(g), 3);
+    assert_int_equal(go_game_move(g, 1)->kind, GO_MOVE_PASS);
+    assert_int_equal(go_game_move(g, 1)->color, GO_WHITE);
+    assert_int_equal(go_game_move(g, 2)->kind, GO_MOVE_PLAY);
+    assert_int_equal(go_game_move(g, 2)->color, GO_BLACK);
+    assert_int_equal(go_game_move(g, 2)->point, st_pt(5, "dd"));
+    assert_null(find(s, STN_EV_WRONG_COLOUR));
+    stn_destroy(s);
+    unlink(path);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_count_by_taking_stones_off),
+        cmocka_unit_test(test_pass_before_last),
         cmocka_unit_test(test_count_by_console_and_undo),
         cmocka_unit_test(test_events_and_errors),
         cmocka_unit_test(test_physical_signals),
