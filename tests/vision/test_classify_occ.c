@@ -7,7 +7,8 @@
  * dark fingertip alone on a black stone is not read as an empty point (a stone removed);
  * an empty point a little brighter than the wood whose cross is faint (a crowded board
  * seen steeply on a small picture) is the wood, not a hand; without its cross, the same
- * colour is still skin. */
+ * colour is still skin; a black stone in a warm, reddish light, its colour most of the way
+ * to the wood's but far paler than the wood, stays a black stone (not skin or a shadow). */
 #include <stddef.h>
 #include <stdarg.h>
 #include <setjmp.h>
@@ -316,6 +317,46 @@ static void test_wood_colour_no_cross(void **state)
     cvb_image_free(&img);
 }
 
+/* A black stone at 12,6 in a warm, reddish light, as dark as 0.32 of the wood: its red
+ * above its green and blue alike, so its chromaticity lies 0.75 of the way from grey to
+ * the wood's (orange: red > green > blue), but its saturation is only about 0.6 of the
+ * wood's (a black stone is greyer; a shadow on the wood keeps the wood's saturation, skin
+ * has more). Alone, hiding its cross: a black stone read with confidence (it was taken for
+ * skin or a shadow on the wood: an empty point, the stone read gone in a still frame). */
+static void test_warm_lit_black_stone(void **state)
+{
+    (void)state;
+    synth_t sy;
+    uint8_t stones[S * S];
+    cvb_image_t img = { 0 };
+    vis_geom_t g;
+    board(&sy, stones, &img, &g);
+    double W[3] = { sy.board[0], sy.board[1], sy.board[2] }; /* BGR */
+    double sum = W[0] + W[1] + W[2], dr = W[2] / sum - 1.0 / 3, dg = W[1] / sum - 1.0 / 3;
+    /* chromaticity r = 1/3 + e, g = b = 1/3 - e/2, projected 0.75 of the way to the wood's */
+    double e = 0.75 * (dr * dr + dg * dg) / (dr - dg / 2);
+    double r = 1.0 / 3 + e, gb = 1.0 / 3 - e / 2;
+    double luma_w = 0.114 * W[0] + 0.587 * W[1] + 0.299 * W[2];
+    double t = 0.32 * luma_w / (0.114 * gb + 0.587 * gb + 0.299 * r);
+    const uint8_t col[3] = { (uint8_t)lround(t * gb), (uint8_t)lround(t * gb), (uint8_t)lround(t * r) };
+    double sat_w = (W[2] - W[0]) / W[2], sat = (double)(col[2] - col[0]) / col[2];
+    print_message("warm-lit black stone BGR %d,%d,%d: saturation %.2f of the wood's\n", col[0],
+                  col[1], col[2], sat / sat_w);
+    assert_true(sat < 0.7 * sat_w);
+    paint_ellipse(&img, g.H, 12, 6, 0.46, 0.46, col);
+    stones[6 * S + 12] = VIS_BLACK;
+    vis_snapshot_t s;
+    memset(&s, 0, sizeof s);
+    assert_int_equal(vis_classify(&img, &g, NULL, &s), 0);
+    int k = 6 * S + 12;
+    print_message("warm-lit black stone at 12,6: colour %d occluded %d conf %.2f\n", s.color[k],
+                  s.occluded[k], (double)s.conf[k]);
+    assert_true(s.conf[k] >= 0.5f);
+    assert_int_equal(s.occluder, 0);
+    assert_stones_read(&s, stones);
+    cvb_image_free(&img);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -327,6 +368,7 @@ int main(void)
         cmocka_unit_test(test_fingertip_on_stone),
         cmocka_unit_test(test_faint_cross_empty),
         cmocka_unit_test(test_wood_colour_no_cross),
+        cmocka_unit_test(test_warm_lit_black_stone),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
