@@ -470,9 +470,12 @@ int vis_classify_ex(const cvb_image_t *img, const vis_geom_t *geom, const vis_co
                  * the points so read in the vision bench's hand footage sat >= 0.75 of
                  * the board's (97% at 1.0 or more); a still black stone on a steep far edge
                  * (played-out game14, rel 0.29..0.33, proj 0.58..0.80) sat 0.4..0.8 of
-                 * it, 98% under 0.75) */
-                tinted[idx] = bneut > 0.04f && rel > 0.3f && proj > 0.7f && p.s > 0.75f * bs
-                    ? (arms >= 2 ? 2 : 1) : 0;
+                 * it, 98% under 0.75. Lighter than 0.45 of the wood, a stone in a hand's
+                 * shade, white ones too, is as pale: still shade, as before) */
+                tinted[idx] = bneut > 0.04f && rel > 0.3f && proj > 0.7f &&
+                                      (p.s > 0.75f * bs || rel > 0.45f)
+                                  ? (arms >= 2 ? 2 : 1)
+                                  : 0;
                 /* (the cells around it under 0.45 of the board's brightness and not in
                  * its colour are not board at all: no black stone of the shared photos or
                  * rendered footage has them so; a full board seen from the side darkens
