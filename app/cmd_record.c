@@ -576,16 +576,9 @@ static int signal_point(const run_t *u, int seat, int x, int y)
     if (!rec_signal_near(&u->sig, seat, x, y, 1))
         return 0;
     const rec_corner_t *c = &u->sig.corner[seat];
-    double mx = 0, my = 0;
-    for (int k = 0; k < REC_SIG_N * REC_SIG_N; k++) {
-        mx += c->gx[k];
-        my += c->gy[k];
-    }
-    mx /= REC_SIG_N * REC_SIG_N;
-    my /= REC_SIG_N * REC_SIG_N;
-    /* the patch's middle lies beyond the vertical edge (x = cx) or the horizontal one */
-    int vertical = fabs(mx - c->cx) >= fabs(my - c->cy);
-    return vertical ? x == c->cx : y == c->cy;
+    /* the patch lies beyond the vertical edge (x = cx) for a seat at the bottom or the
+     * top (seat_to_grid), beyond the horizontal one for a seat at either side */
+    return (c->side & 1) ? y == c->cy : x == c->cx;
 }
 
 /* A signal stone put half on the board can have been read as a move at the corner just
@@ -657,8 +650,9 @@ static void signals_after_move(run_t *u, double t)
         /* the side to move put out his end signal, and the next stone is the opponent's
          * colour (recorded as his, a wrong colour): he passed, and the opponent played on.
          * The move goes back, the pass goes in, and the stone is read again as the
-         * opponent's (stn_pass_before_last). A signal alone records nothing (a stone or a shadow beside a corner
-         * can look like one); with a stone of the other colour next, it is a pass. */
+         * opponent's (stn_pass_before_last). A signal alone records nothing (a stone or
+         * a shadow beside a corner can look like one); with a stone of the other colour
+         * next, it is a pass. */
         int nev = 0, wrong = 0;
         const stn_event_t *ev = stn_events(u->r.stn, &nev);
         for (int i = 0; i < nev; i++)

@@ -333,18 +333,24 @@ static int corner_feed(rec_corner_t *c, double hold_s, const cvb_image_t *img, c
 
 /* The other diagonal's corners become the seats': other[kb] Black's, the other White's;
  * the seats' corners become the other diagonal (Black's first). */
-static void swap_seats(rec_signal_t *s, int kb)
+/* b and w become Black's and White's corners (the seats moved). */
+static void seat_corners(rec_signal_t *s, rec_corner_t b, rec_corner_t w)
 {
-    rec_corner_t b = s->other[kb], w = s->other[1 - kb];
-    s->other[0] = s->corner[1];
-    s->other[1] = s->corner[2];
-    s->other[0].seat = s->other[1].seat = 0;
     s->corner[1] = b;
     s->corner[2] = w;
     s->corner[1].seat = 1;
     s->corner[2].seat = 2;
     s->seats_moved = 1;
     s->swaps++;
+}
+
+static void swap_seats(rec_signal_t *s, int kb)
+{
+    rec_corner_t b = s->other[kb], w = s->other[1 - kb];
+    s->other[0] = s->corner[1];
+    s->other[1] = s->corner[2];
+    s->other[0].seat = s->other[1].seat = 0;
+    seat_corners(s, b, w);
 }
 
 int rec_signal_feed(rec_signal_t *s, const cvb_image_t *img, const vis_geom_t *g,
@@ -361,12 +367,7 @@ int rec_signal_feed(rec_signal_t *s, const cvb_image_t *img, const vis_geom_t *g
     if (s->corner[1].confirmed == REC_SIG_BLACK && s->corner[2].confirmed == REC_SIG_WHITE) {
         /* each his own colour: no double resignation, but the two end signals with the
          * seats the other way round on this diagonal (Black at the white stone) */
-        rec_corner_t b = s->corner[2];
-        s->corner[2] = s->corner[1];
-        s->corner[1] = b;
-        s->corner[1].seat = 1;
-        s->corner[2].seat = 2;
-        s->seats_moved = 1;
+        seat_corners(s, s->corner[2], s->corner[1]);
         s->seats_known = 1;
         s->guessed = 0;
         s->swaps++;
@@ -465,22 +466,4 @@ int rec_signal_near(const rec_signal_t *s, int seat, int x, int y, int d)
 int rec_signal_black_side(const rec_signal_t *s)
 {
     return s->corner[1].side;
-}
-
-int rec_signal_elsewhere(const rec_signal_t *s)
-{
-    if (s->seats_known)
-        return 0;
-    return s->other[0].confirmed != REC_SIG_NONE || s->other[1].confirmed != REC_SIG_NONE;
-}
-
-double rec_signal_in_view(const rec_signal_t *s, int seat)
-{
-    if (!s->have_ref || (seat != 1 && seat != 2))
-        return 0;
-    const rec_corner_t *c = &s->corner[seat];
-    int in = 0;
-    for (int k = 0; k < REC_SIG_N * REC_SIG_N; k++)
-        in += c->ref_y[k] >= 0;
-    return (double)in / (REC_SIG_N * REC_SIG_N);
 }

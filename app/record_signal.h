@@ -95,8 +95,8 @@ void rec_signal_reference(rec_signal_t *s, const cvb_image_t *img, const vis_geo
 void rec_signal_refresh(rec_signal_t *s, const cvb_image_t *img, const vis_geom_t *g,
                         const uint8_t *stones);
 /* Read one frame at time t. stones (size*size, row-major, may be NULL): nonzero where the
- * record has a stone; samples beside such points are skipped (a stone's side seen under
- * perspective). occluder: something is over the board in this frame, which then neither
+ * record has a stone; samples beside a point that is not as it was at their reference
+ * are skipped (a stone's side seen under perspective; rec_signal_refresh). occluder: something is over the board in this frame, which then neither
  * starts nor ends a run. Returns a bit mask of the corners whose confirmed reading
  * changed (bit 1 Black's, bit 2 White's); 0 when nothing changed or no reference yet. */
 int rec_signal_feed(rec_signal_t *s, const cvb_image_t *img, const vis_geom_t *g,
@@ -109,13 +109,5 @@ int rec_signal_near(const rec_signal_t *s, int seat, int x, int y, int d);
 
 /* The side (cal_side_t) of Black's seat as the watcher now takes it. */
 int rec_signal_black_side(const rec_signal_t *s);
-/* Nonzero when a stone (or something) stays beside a corner of the other diagonal, where
- * no seat's signal goes while the seats are a guess: the record should say once that the
- * seats are unknown (calibrate to set them) if that was meant as an end signal. */
-int rec_signal_elsewhere(const rec_signal_t *s);
-/* The share (0..1) of seat's signal patch that lies in the picture (0 before the
- * reference): under a quarter, the corner is never read (out of the camera's view; the
- * record should say so once). */
-double rec_signal_in_view(const rec_signal_t *s, int seat);
 
 #endif

@@ -563,8 +563,8 @@ int stn_pass_before_last(stn_t *s, double t)
     int rc = stn_action_begin(s, t);
     if (rc != GO_OK)
         return rc == 1 ? GO_EOVER : stn_after(s, rc);
-    /* the last move out, the pass in (its time: the move's), the same view read again:
-     * its stone is now the opponent's move */
+    /* the last move out, the pass in, the same view read again: its stone is now the
+     * opponent's move */
     rc = stn_track_undo(s->trk, t, &s->ev);
     if (rc == GO_OK)
         rc = stn_track_pass(s->trk, GO_EMPTY, t, &s->ev);

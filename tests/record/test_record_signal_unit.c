@@ -83,6 +83,19 @@ static double feed(rec_signal_t *s, const vis_geom_t *g, const uint8_t *stones, 
     return t + n / 15.0;
 }
 
+/* A watcher on a bare table (no stones: stones cleared), its reference taken; the seats
+ * known (a calibration) or a guess. */
+static void watcher(rec_signal_t *s, vis_geom_t *g, int seats_known, uint8_t *stones)
+{
+    geometry(g);
+    rec_signal_init(s, N, 0);
+    s->seats_known = seats_known;
+    table();
+    cvb_image_t im = image();
+    rec_signal_reference(s, &im, g);
+    memset(stones, 0, N * N);
+}
+
 /* Black's corner is the board's lower right (18, 18), his patch beyond the right edge.
  * Stones on (18, 17) and (18, 18) hide the samples within 1.6 lines of them; the signal
  * stone at (19.2, 18) lies among those samples. */
@@ -90,16 +103,11 @@ static void test_refresh_reads_signal_beside_corner_stones(void **state)
 {
     (void)state;
     vis_geom_t g;
-    geometry(&g);
+    cvb_image_t im = image();
     for (int refresh = 0; refresh <= 1; refresh++) {
         rec_signal_t s;
-        rec_signal_init(&s, N, 0);
-        s.seats_known = 1;
-        table();
-        cvb_image_t im = image();
-        rec_signal_reference(&s, &im, &g);
         uint8_t stones[N * N];
-        memset(stones, 0, sizeof stones);
+        watcher(&s, &g, 1, stones);
         stones[17 * N + 18] = stones[18 * N + 18] = 1;
         disc(18, 17, 30);
         disc(18, 18, 230);
@@ -122,15 +130,10 @@ static void test_no_refresh_while_reading(void **state)
 {
     (void)state;
     vis_geom_t g;
-    geometry(&g);
     rec_signal_t s;
-    rec_signal_init(&s, N, 0);
-    s.seats_known = 1;
-    table();
-    cvb_image_t im = image();
-    rec_signal_reference(&s, &im, &g);
     uint8_t stones[N * N];
-    memset(stones, 0, sizeof stones);
+    watcher(&s, &g, 1, stones);
+    cvb_image_t im = image();
     disc(20.5, 18.0, 25);   /* a black stone, away from the board's points */
     double t = feed(&s, &g, stones, 0, 1.5);
     assert_int_equal(rec_signal_get(&s, 1), REC_SIG_BLACK);
@@ -147,16 +150,11 @@ static void test_one_signal_moves_seats(void **state)
 {
     (void)state;
     vis_geom_t g;
-    geometry(&g);
     rec_signal_t s;
-    rec_signal_init(&s, N, 0);
-    table();
-    cvb_image_t im = image();
-    rec_signal_reference(&s, &im, &g);
+    uint8_t stones[N * N];
+    watcher(&s, &g, 0, stones);
     int side_before = rec_signal_black_side(&s);
     rec_signal_set_turn(&s, 2);
-    uint8_t stones[N * N];
-    memset(stones, 0, sizeof stones);
     /* the corner of a seat at the right side (side 1): beyond the top edge at (18, 0) */
     disc(18.0, -2.0, 25);
     feed(&s, &g, stones, 0, 1.5);
