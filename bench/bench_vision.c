@@ -19,6 +19,7 @@
 
 #include "render/rnd_truth.h"
 #include "tests/vision/golden_util.h"
+#include "tests/vision/roboflow_util.h"
 #include "vision/vis.h"
 #include "vision/vis_internal.h"
 
@@ -54,6 +55,53 @@ static void acc_add(acc_t *a, int n, int wrong, int found)
     a->found += found;
 }
 
+/* Board finding is developed on the Roboflow photos of folds 0..DEV_FOLDS-1 only (their
+ * failures may be looked at); folds DEV_FOLDS.. are scored, never looked into. */
+#define DEV_FOLDS 3
+
+/* The reader's model for a photo: --model FILE for all, or --fold-models DIR: the model
+ * DIR/foldK.onnx that was trained with the photo's fold K (train/folds.tsv) held out, so
+ * that every photo is read by a model that never saw it. NULL: the built-in model. */
+static const char *opt_model, *opt_fold_dir, *opt_folds = "train/folds.tsv";
+static vis_net_t *fold_nets[16];
+static vis_net_t *one_net;
+
+static vis_net_t *net_for(const char *set, const char *source)
+{
+    if (opt_model) {
+        if (!one_net && vis_net_load(opt_model, &one_net)) {
+            fprintf(stderr, "bench_vision: %s: cannot load the model\n", opt_model);
+            exit(2);
+        }
+        return one_net;
+    }
+    if (!opt_fold_dir)
+        return NULL;
+    int k = rf_fold(opt_folds, set, source);
+    if (k < 0 || k >= 16) {
+        fprintf(stderr, "bench_vision: %s of %s is in no fold of %s\n", source, set, opt_folds);
+        exit(2);
+    }
+    if (!fold_nets[k]) {
+        char p[1200];
+        snprintf(p, sizeof p, "%s/fold%d.onnx", opt_fold_dir, k);
+        if (vis_net_load(p, &fold_nets[k])) {
+            fprintf(stderr, "bench_vision: %s: cannot load the model\n", p);
+            exit(2);
+        }
+    }
+    return fold_nets[k];
+}
+
+/* The config every bench read uses: the model of --model when given. */
+static const vis_config_t *bench_cfg(void)
+{
+    static vis_config_t c;
+    vis_config_defaults(&c);
+    c.net = opt_model ? net_for("", "") : NULL;
+    return &c;
+}
+
 static int accuracy(const char *data, int verbose)
 {
     static const char *sets[2] = { "imago", "gomrade" };
@@ -79,7 +127,7 @@ static int accuracy(const char *data, int verbose)
             vis_geom_t g;
             vis_snapshot_t s;
             memset(&s, 0, sizeof s);
-            int rc = vis_detect(&img, NULL, 0, &g, &s, NULL);
+            int rc = vis_detect(&img, bench_cfg(), 0, &g, &s, NULL);
             int wrong = rc ? size * size : vg_mistakes(&s, truth, size, 1);
             if (verbose > 1 && !rc && wrong < size * size / 4) {
                 vis_feat_t ft[VIS_MAX_POINTS];
@@ -122,7 +170,7 @@ static int accuracy(const char *data, int verbose)
                     int w2 = size * size;
                     if (!vis_geom_from_corners(c, size, raw.w, raw.h, &g) &&
                         (getenv("VIS_NOREFINE") || vis_refine(&raw, &g) || 1) &&
-                        !vis_classify(&raw, &g, NULL, &s))
+                        !vis_classify(&raw, &g, bench_cfg(), &s))
                         w2 = vg_mistakes(&s, truth, size, 0);
                     acc_add(&cor, size, w2, 1);
                     if (verbose)
@@ -212,7 +260,7 @@ static int footage(int ndirs, char **dirs, int verbose)
             vis_geom_t g;
             vis_snapshot_t s;
             memset(&s, 0, sizeof s);
-            int rc = vis_detect(&img, NULL, 0, &g, &s, NULL);
+            int rc = vis_detect(&img, bench_cfg(), 0, &g, &s, NULL);
             int wrong = rc ? size * size : vg_mistakes(&s, truth, size, 1);
             acc_add(&aut, size, wrong, !rc);
             double c[4][2];
@@ -224,7 +272,7 @@ static int footage(int ndirs, char **dirs, int verbose)
             if (!vg_parse_corners(corners, c) &&
                 !vis_geom_from_corners(c, size, img.w, img.h, &g) &&
                 (getenv("VIS_NOREFINE") || vis_refine(&img, &g) || 1) &&
-                !vis_classify(&img, &g, NULL, &s))
+                !vis_classify(&img, &g, bench_cfg(), &s))
                 w2 = vg_mistakes(&s, truth, size, 0);
             acc_add(&cor, size, w2, 1);
             if (verbose)
@@ -343,6 +391,178 @@ static int occlusion(int ndirs, char **dirs, int verbose)
     return 0;
 }
 
+/* roboflow-stones: real photos of many boards, cropped to the board, with a box per stone
+ * and no grid: a photo is right when both colours' stone counts are exact. */
+static int stones(const char *data, int verbose)
+{
+    char dir[1024];
+    snprintf(dir, sizeof dir, "%s/photos/roboflow-stones", data);
+    rf_entry_t *e = calloc(512, sizeof *e);
+    rf_box_t *b = calloc(RF_MAX_BOXES, sizeof *b);
+    int n = e && b ? rf_list(dir, e, 512) : -1;
+    if (n < 0) {
+        fprintf(stderr, "bench_vision: %s: cannot read\n", dir);
+        free(e);
+        free(b);
+        return 2;
+    }
+    int found = 0, exact = 0, dev[512], gn[2] = { 0, 0 }, gfound[2] = { 0, 0 }, gexact[2] = { 0, 0 };
+    long truth_stones = 0, read_stones = 0;
+    for (int i = 0; i < n; i++) {
+        int nb = rf_read_boxes(e[i].label, b, RF_MAX_BOXES), tb = 0, tw = 0;
+        for (int k = 0; k < nb; k++) {
+            tb += b[k].cls == 0;
+            tw += b[k].cls == 1;
+        }
+        cvb_image_t img = { 0 };
+        dev[i] = tb + tw;
+        if (nb < 0 || cvb_imread(e[i].image, 1, &img)) {
+            fprintf(stderr, "bench_vision: %s: cannot read\n", e[i].name);
+            continue;
+        }
+        vis_geom_t g;
+        vis_snapshot_t s;
+        memset(&s, 0, sizeof s);
+        vis_config_t cfg;
+        vis_config_defaults(&cfg);
+        cfg.net = net_for("roboflow-stones", e[i].source);
+        int rc = vis_detect(&img, &cfg, 0, &g, &s, NULL), rb = 0, rw = 0;
+        if (!rc && getenv("VIS_SELF")) /* the per-board model fitted on the photo itself */
+            rc = vis_classify_self(&img, &g, &cfg, &s);
+        for (int k = 0; !rc && k < s.size * s.size; k++) {
+            rb += !s.occluded[k] && s.color[k] == VIS_BLACK;
+            rw += !s.occluded[k] && s.color[k] == VIS_WHITE;
+        }
+        found += !rc;
+        exact += !rc && rb == tb && rw == tw;
+        int grp = rf_fold(opt_folds, "roboflow-stones", e[i].source) >= DEV_FOLDS;
+        gn[grp]++;
+        gfound[grp] += !rc;
+        gexact[grp] += !rc && rb == tb && rw == tw;
+        dev[i] = abs(rb - tb) + abs(rw - tw);
+        truth_stones += tb + tw;
+        read_stones += rb + rw;
+        if (verbose)
+            printf("  %-16s %s size %2d black %3d/%3d white %3d/%3d\n", e[i].source,
+                   rc ? "NOBOARD" : "found  ", rc ? 0 : s.size, rb, tb, rw, tw);
+        cvb_image_free(&img);
+    }
+    for (int i = 1; i < n; i++) /* insertion sort of the deviations, for the median */
+        for (int j = i; j > 0 && dev[j] < dev[j - 1]; j--) {
+            int t = dev[j];
+            dev[j] = dev[j - 1];
+            dev[j - 1] = t;
+        }
+    printf("roboflow-stones (%d photos; stone counts, both colours; reader: %s):\n", n,
+           opt_model ? opt_model : opt_fold_dir ? "the fold's model (held out)" : "built in");
+    printf("  board found %d, both counts exact %d (%.1f%%), median photo %d stones off, "
+           "stones read %ld of %ld\n",
+           found, exact, n ? 100.0 * exact / n : 0.0, n ? dev[n / 2] : 0, read_stones,
+           truth_stones);
+    for (int g = 0; g < 2; g++)
+        printf("  %-34s %3d photos: board found %3d, both counts exact %3d (%.1f%%)\n",
+               g ? "folds 3-4 (board finding not tuned)" : "folds 0-2 (board finding dev)", gn[g],
+               gfound[g], gexact[g], gn[g] ? 100.0 * gexact[g] / gn[g] : 0.0);
+    free(e);
+    free(b);
+    return 0;
+}
+
+/* roboflow-corners: real photos of 19x19 boards in play, four hand-drawn boxes around the
+ * grid's corner intersections: the largest distance of a found corner from its box's
+ * centre, in the local spacing (the labelled quad's two sides at that corner / 18), best
+ * of the 8 orders. */
+static int corners(const char *data, int verbose)
+{
+    char dir[1024];
+    snprintf(dir, sizeof dir, "%s/photos/roboflow-corners", data);
+    rf_entry_t *e = calloc(512, sizeof *e);
+    int n = e ? rf_list(dir, e, 512) : -1;
+    if (n < 0) {
+        fprintf(stderr, "bench_vision: %s: cannot read\n", dir);
+        free(e);
+        return 2;
+    }
+    int found = 0, half = 0, quarter = 0, labelled = 0, gn[2] = { 0, 0 }, ghalf[2] = { 0, 0 },
+        gquarter[2] = { 0, 0 };
+    for (int i = 0; i < n; i++) {
+        rf_box_t b[8];
+        int nb = rf_read_boxes(e[i].label, b, 8);
+        cvb_image_t img = { 0 };
+        if (nb != 4 || cvb_imread(e[i].image, 1, &img)) {
+            fprintf(stderr, "bench_vision: %s: cannot read\n", e[i].name);
+            continue;
+        }
+        labelled++;
+        /* the labelled corners in order around their centroid */
+        double c[4][2], mx = 0, my = 0, ang[4];
+        for (int k = 0; k < 4; k++) {
+            c[k][0] = b[k].cx * img.w;
+            c[k][1] = b[k].cy * img.h;
+            mx += c[k][0] / 4;
+            my += c[k][1] / 4;
+        }
+        for (int k = 0; k < 4; k++)
+            ang[k] = atan2(c[k][1] - my, c[k][0] - mx);
+        for (int k = 1; k < 4; k++)
+            for (int j = k; j > 0 && ang[j] < ang[j - 1]; j--) {
+                double t = ang[j], tx = c[j][0], ty = c[j][1];
+                ang[j] = ang[j - 1];
+                c[j][0] = c[j - 1][0];
+                c[j][1] = c[j - 1][1];
+                ang[j - 1] = t;
+                c[j - 1][0] = tx;
+                c[j - 1][1] = ty;
+            }
+        vis_geom_t g;
+        vis_snapshot_t s;
+        memset(&s, 0, sizeof s);
+        int rc = vis_detect(&img, bench_cfg(), 0, &g, &s, NULL);
+        double err = -1;
+        if (!rc && g.size == 19) {
+            double sp[4];
+            for (int k = 0; k < 4; k++) {
+                const double *p = c[k], *a = c[(k + 1) % 4], *q = c[(k + 3) % 4];
+                sp[k] = 0.5 * (hypot(a[0] - p[0], a[1] - p[1]) + hypot(q[0] - p[0], q[1] - p[1])) / 18;
+            }
+            err = 1e9;
+            for (int rot = 0; rot < 4; rot++)
+                for (int flip = 0; flip < 2; flip++) {
+                    double m = 0;
+                    for (int k = 0; k < 4; k++) {
+                        int q = flip ? (4 - k + rot) % 4 : (k + rot) % 4;
+                        double d = hypot(g.corners[k][0] - c[q][0], g.corners[k][1] - c[q][1]) / sp[q];
+                        m = d > m ? d : m;
+                    }
+                    err = m < err ? m : err;
+                }
+        }
+        found += !rc;
+        half += err >= 0 && err <= 0.5;
+        quarter += err >= 0 && err <= 0.25;
+        int grp = rf_fold(opt_folds, "roboflow-corners", e[i].source) >= DEV_FOLDS;
+        gn[grp]++;
+        ghalf[grp] += err >= 0 && err <= 0.5;
+        gquarter[grp] += err >= 0 && err <= 0.25;
+        if (verbose)
+            printf("  %-40s %s size %2d corner error %.2f spacings\n", e[i].name,
+                   rc ? "NOBOARD" : "found  ", rc ? 0 : g.size, err);
+        cvb_image_free(&img);
+    }
+    printf("roboflow-corners (%d photos of 19x19 boards; the grid's corners against the labels):\n",
+           labelled);
+    printf("  board found %d, within half a spacing %d (%.1f%%), within a quarter %d (%.1f%%)\n",
+           found, half, labelled ? 100.0 * half / labelled : 0.0, quarter,
+           labelled ? 100.0 * quarter / labelled : 0.0);
+    for (int g = 0; g < 2; g++)
+        printf("  %-34s %3d photos: within half %3d (%.1f%%), within a quarter %3d (%.1f%%)\n",
+               g ? "folds 3-4 (board finding not tuned)" : "folds 0-2 (board finding dev)", gn[g],
+               ghalf[g], gn[g] ? 100.0 * ghalf[g] / gn[g] : 0.0, gquarter[g],
+               gn[g] ? 100.0 * gquarter[g] / gn[g] : 0.0);
+    free(e);
+    return 0;
+}
+
 static int speed(const char *path)
 {
     cvb_set_num_threads(1);
@@ -374,28 +594,39 @@ static int speed(const char *path)
     int ok = 0;
     for (int r = 0; r < reps; r++) {
         double a = now_ms();
-        ok = !vis_detect(&img, NULL, 0, &g, &s, NULL);
+        ok = !vis_detect(&img, bench_cfg(), 0, &g, &s, NULL);
         double d = now_ms() - a;
         sum += d;
         if (d < best)
             best = d;
     }
     double cold = sum / reps;
-    double tr = 0;
+    double tr = 0, cl = 0, fit = 0;
     int treps = 200;
     if (ok) {
         t0 = now_ms();
         for (int r = 0; r < treps; r++)
-            vis_track(&img, &g, NULL, &s);
+            vis_track(&img, &g, bench_cfg(), &s);
         tr = (now_ms() - t0) / treps;
+        t0 = now_ms();
+        for (int r = 0; r < treps; r++)
+            vis_classify(&img, &g, bench_cfg(), &s);
+        cl = (now_ms() - t0) / treps;
+        t0 = now_ms();
+        double f;
+        for (int r = 0; r < treps; r++)
+            vis_grid_fit(&img, &g, &f);
+        fit = (now_ms() - t0) / treps;
     }
     printf("1920x1080 frame, one core, CPU time per call (%s):\n",
            ok ? "board found" : "NO BOARD FOUND");
     printf("  read (JPEG decode, the floor) %7.2f ms\n", decode);
     printf("  cold detection               %7.2f ms  (best %.2f; target <= 50)  = %.1fx decode\n",
            cold, best, cold / decode);
-    printf("  tracking                     %7.3f ms  (target <= 2)  = %.2fx decode\n", tr,
-           tr / decode);
+    printf("  tracking: the grid's fit     %7.3f ms  (target <= 2)  = %.2fx decode\n", fit,
+           fit / decode);
+    printf("  reading the %d points         %7.3f ms  (target <= 5)\n", ok ? g.size * g.size : 0, cl);
+    printf("  vis_track (fit + read)       %7.3f ms\n", tr);
     free(jpg);
     cvb_image_free(&src);
     cvb_image_free(&img);
@@ -472,8 +703,23 @@ static int detect_one(const char *path, const char *dir)
 int main(int argc, char **argv)
 {
     const char *verbose = getenv("VIS_VERBOSE");
+    for (int i = 1; i + 1 < argc; i++) { /* --model, --fold-models, --folds anywhere */
+        const char **o = !strcmp(argv[i], "--model") ? &opt_model
+                         : !strcmp(argv[i], "--fold-models") ? &opt_fold_dir
+                         : !strcmp(argv[i], "--folds") ? &opt_folds : NULL;
+        if (!o)
+            continue;
+        *o = argv[i + 1];
+        memmove(argv + i, argv + i + 2, (size_t)(argc - i - 2) * sizeof *argv);
+        argc -= 2;
+        i--;
+    }
     if (argc >= 3 && !strcmp(argv[1], "accuracy"))
         return accuracy(argv[2], argc > 3 ? (int)strlen(argv[3]) - 8 : 0);
+    if (argc >= 3 && !strcmp(argv[1], "stones"))
+        return stones(argv[2], verbose != NULL);
+    if (argc >= 3 && !strcmp(argv[1], "corners"))
+        return corners(argv[2], verbose != NULL);
     if (argc >= 3 && !strcmp(argv[1], "footage"))
         return footage(argc - 2, argv + 2, verbose != NULL);
     if (argc >= 3 && !strcmp(argv[1], "occlusion"))
