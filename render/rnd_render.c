@@ -179,6 +179,9 @@ struct rnd_renderer {
     double vignette, blur;
     /* materials (linear BGR) */
     double ink[3], wood_side[3];
+    double lw, lwo;            /* grid line widths, mm: inner lines, the edge lines */
+    double board_spec, board_spec_exp; /* the board top's gloss: strength, exponent */
+    int plain;                 /* 1: the board top has no wood grain (plastic, paper) */
     int table_kind, paper;
     double table_a[3], table_b[3];
     double table_c[2], table_hw[2], floor_alb[3]; /* the table's extent; the floor's colour */
@@ -396,7 +399,7 @@ static double ink_at(const rnd_renderer_t *r, double x, double y, double s)
 {
     int n = r->g.size;
     double gx = x / r->g.dx + (n - 1) * 0.5, gy = (n - 1) * 0.5 - y / r->g.dy;
-    double lw = 0.8, lwo = 1.4;
+    double lw = r->lw, lwo = r->lwo;
     double ext = (n - 1) * 0.5;
     double cov = 0;
     /* vertical lines (constant column) span the grid's rows */
@@ -522,7 +525,7 @@ static void trace_bg(const rnd_renderer_t *r, double px, double py, double s_sca
             double ink = ink_at(r, P.x, P.y, s);
             for (int c = 0; c < 3; c++)
                 alb[c] = mixd(alb[c], r->ink[c], ink);
-            spec = 0.035;
+            spec = r->board_spec;
         } else {
             *face = 2;
             double g = 0.8 + 0.2 * vnoise(P.z * 0.8, (P.x + P.y) * 0.02, r->nseed + 21);
@@ -579,7 +582,7 @@ static void trace_bg(const rnd_renderer_t *r, double px, double py, double s_sca
     }
     if (spec > 0) {
         v3 h = vnorm(vsub(L, d));
-        double sp = pow(fmax(vdot(n, h), 0), 30) * spec;
+        double sp = pow(fmax(vdot(n, h), 0), *face == 1 ? r->board_spec_exp : 30) * spec;
         for (int c = 0; c < 3; c++)
             col[c] += sp * r->lcol[c];
     }
@@ -589,6 +592,77 @@ static void trace_bg(const rnd_renderer_t *r, double px, double py, double s_sca
 }
 
 /* ---------------------------------------------------------------- scene set-up */
+/* sRGB (B, G, R) of a colour between anchors a and b (t in 0..1), with jitter j. */
+static void mix_anchor(rnd_rng_t *vr, const double a[3], const double b[3], double j, double out[3])
+{
+    double t = rnd_rng_unit(vr);
+    for (int c = 0; c < 3; c++)
+        out[c] = clampd(mixd(a[c], b[c], t) + rnd_rng_range(vr, -j, j), 4, 250);
+}
+
+/* --variety: the board's top (wood of any shade, plastic, printed paper or vinyl), its
+ * lines and gloss. wa/wbk: the top's two albedos (linear), blended by the grain. */
+static void vary_board(rnd_renderer_t *r, rnd_rng_t *vr, int kind, double wa[3], double wbk[3])
+{
+    static const double woods[6][3] = { /* sRGB B, G, R */
+        { 150, 200, 228 }, /* pale */
+        { 120, 180, 222 }, /* yellow kaya */
+        { 95, 150, 205 },  /* amber */
+        { 70, 110, 170 },  /* red-brown */
+        { 52, 78, 120 },   /* dark brown */
+        { 175, 205, 220 }, /* nearly white, unstained */
+    };
+    static const double plains[7][3] = {
+        { 235, 238, 240 }, /* white */
+        { 190, 225, 240 }, /* cream */
+        { 90, 200, 235 },  /* yellow */
+        { 120, 190, 130 }, /* green */
+        { 180, 180, 175 }, /* grey */
+        { 200, 160, 120 }, /* blue-grey */
+        { 150, 170, 235 }, /* pink-beige */
+    };
+    double top[3];
+    if (kind == 0) {
+        int a = rnd_rng_int(vr, 6), b = rnd_rng_int(vr, 6);
+        mix_anchor(vr, woods[a], woods[b], 10, top);
+    } else {
+        int a = rnd_rng_int(vr, 7);
+        mix_anchor(vr, plains[a], plains[a], 14, top);
+    }
+    double dark = kind == 0 ? rnd_rng_range(vr, 0.72, 0.92) : rnd_rng_range(vr, 0.93, 0.99);
+    srgb_to_lin3(top[0], top[1], top[2], wa);
+    srgb_to_lin3(top[0] * dark, top[1] * (dark + 0.03), top[2] * (dark + 0.06), wbk);
+    r->plain = kind != 0;
+    /* ink: black, grey or brown lines, thin to bold */
+    double ik = rnd_rng_range(vr, 10, 70);
+    double warm = rnd_rng_unit(vr) < 0.2 ? rnd_rng_range(vr, 0, 25) : 0;
+    srgb_to_lin3(ik, ik + warm * 0.4, ik + warm, r->ink);
+    r->lw = rnd_rng_range(vr, 0.45, 1.4);
+    r->lwo = r->lw * rnd_rng_range(vr, 1.0, 2.2);
+    /* gloss: matte wood to a lacquered or plastic top with broad glare */
+    double gl = rnd_rng_unit(vr);
+    r->board_spec = gl < 0.6 ? rnd_rng_range(vr, 0.01, 0.06) : rnd_rng_range(vr, 0.06, 0.5);
+    r->board_spec_exp = rnd_rng_range(vr, 6, 60);
+}
+
+/* --variety: stones of other shades and finishes (slate and glass black, shell, glass,
+ * yellowed or bluish white, plastic), a broader blur range. */
+static void vary_stones(rnd_renderer_t *r, rnd_rng_t *vr)
+{
+    double k = rnd_rng_range(vr, 8, 62);
+    srgb_to_lin3(k + rnd_rng_range(vr, -6, 10), k + rnd_rng_range(vr, -6, 6), k + rnd_rng_range(vr, -6, 6),
+                 r->black_alb);
+    double w = rnd_rng_range(vr, 165, 245);
+    double cast = rnd_rng_unit(vr);
+    double tb = cast < 0.3 ? rnd_rng_range(vr, -30, -8) : cast < 0.5 ? rnd_rng_range(vr, 4, 25) : rnd_rng_range(vr, -8, 4);
+    srgb_to_lin3(clampd(w + tb, 100, 250), clampd(w + rnd_rng_range(vr, -6, 4), 100, 250), w, r->white_alb);
+    r->black_spec = rnd_rng_range(vr, 0.05, 1.8);
+    r->white_spec = rnd_rng_range(vr, 0.03, 0.7);
+    r->grain_amp = rnd_rng_unit(vr) < 0.4 ? rnd_rng_range(vr, 0.02, 0.14) : 0.0;
+    if (r->o.noise)
+        r->blur = rnd_rng_unit(vr) < 0.25 ? rnd_rng_range(vr, 1.0, 2.4) : rnd_rng_range(vr, 0.3, 1.0);
+}
+
 static void choose_scene(rnd_renderer_t *r)
 {
     rnd_rng_t rng;
@@ -605,6 +679,25 @@ static void choose_scene(rnd_renderer_t *r)
     g->stone_r = rnd_rng_range(&rng, 10.9, 11.2);
     g->stone_h = rnd_rng_range(&rng, 7.5, 9.5);
     r->nseed = (uint32_t)rnd_rng_next(&rng);
+    r->lw = 0.8;
+    r->lwo = 1.4;
+    r->board_spec = 0.035;
+    r->board_spec_exp = 30;
+    /* --variety draws what follows from a stream of its own: the default scenes of every
+     * seed stay exactly as they were */
+    rnd_rng_t vr;
+    rnd_rng_seed(&vr, r->o.seed ^ 0x7a41e7b0a5ull);
+    int kind = 0; /* board kind under variety: 0 wood, 1 plastic, 2 printed paper or vinyl */
+    if (r->o.variety) {
+        double u = rnd_rng_unit(&vr);
+        kind = u < 0.62 ? 0 : u < 0.8 ? 1 : 2;
+        if (kind == 2)
+            g->top = rnd_rng_range(&vr, 0.4, 3.0);
+        else if (kind == 1)
+            g->top = rnd_rng_range(&vr, 4, 14);
+        g->stone_h = rnd_rng_range(&vr, 5.0, 11.5);
+        g->stone_r = rnd_rng_range(&vr, 10.2, 11.4) * g->dx / 22.0;
+    }
 
     /* camera */
     double el;
@@ -613,6 +706,8 @@ static void choose_scene(rnd_renderer_t *r)
     case RND_VIEW_SIDE: el = rnd_rng_range(&rng, 42, 52); break;
     default: el = rnd_rng_range(&rng, 60, 72); break;
     }
+    if (r->o.variety)
+        el = rnd_rng_unit(&vr) < 0.15 ? rnd_rng_range(&vr, 30, 42) : rnd_rng_range(&vr, 42, 89.5);
     g->elevation_deg = el;
     double az = rnd_rng_range(&rng, -10, 10) * M_PI / 180;
     if (rnd_rng_unit(&rng) < 0.25)
@@ -627,6 +722,8 @@ static void choose_scene(rnd_renderer_t *r)
     r->cx = r->M + (r->W - 1) * 0.5 + rnd_rng_range(&rng, -0.01, 0.01) * r->W;
     r->cy = r->M + (r->H - 1) * 0.5 + rnd_rng_range(&rng, -0.01, 0.01) * r->H;
     double fill = rnd_rng_range(&rng, 0.66, 0.86);
+    if (r->o.variety) /* from far away to closer than the frame (the board cut off) */
+        fill = rnd_rng_unit(&vr) < 0.2 ? rnd_rng_range(&vr, 0.95, 1.35) : rnd_rng_range(&vr, 0.45, 0.95);
     double roll = rnd_rng_range(&rng, -2.5, 2.5) * M_PI / 180;
     v3 target = V(rnd_rng_range(&rng, -25, 25), rnd_rng_range(&rng, -25, 25), g->top);
     double dist = 1000;
@@ -689,6 +786,19 @@ static void choose_scene(rnd_renderer_t *r)
         { 0.92, 0.97, 1.00 }, /* shadow */
     };
     const double *tint = tints[r->o.light];
+    double vtint[3];
+    if (r->o.variety && rnd_rng_unit(&vr) < 0.5) {
+        /* any colour of light, mostly near white, sometimes strongly cast */
+        double strength = rnd_rng_unit(&vr) < 0.3 ? rnd_rng_range(&vr, 0.3, 0.6) : rnd_rng_range(&vr, 0.0, 0.3);
+        double mx = 0;
+        for (int c = 0; c < 3; c++) {
+            vtint[c] = 1.0 - strength * rnd_rng_unit(&vr);
+            mx = fmax(mx, vtint[c]);
+        }
+        for (int c = 0; c < 3; c++)
+            vtint[c] /= mx;
+        tint = vtint;
+    }
     double la = rnd_rng_range(&rng, 0, 2 * M_PI);
     double lrad = rnd_rng_range(&rng, 200, 900), lh = rnd_rng_range(&rng, 1300, 2200);
     double ambk = rnd_rng_range(&rng, 0.45, 0.75);
@@ -727,6 +837,8 @@ static void choose_scene(rnd_renderer_t *r)
                  woods[wk][2] + rnd_rng_range(&rng, -6, 6), wa);
     srgb_to_lin3(woods[wk][0] * 0.84, woods[wk][1] * 0.87, woods[wk][2] * 0.92, wbk);
     srgb_to_lin3(22, 22, 26, r->ink);
+    if (r->o.variety)
+        vary_board(r, &vr, kind, wa, wbk);
     for (int c = 0; c < 3; c++)
         r->wood_side[c] = wa[c] * 0.62;
     /* board texture: straight grain along y with slow colour drift */
@@ -753,6 +865,8 @@ static void choose_scene(rnd_renderer_t *r)
                 gr = gr * gr * gr;
                 double t = amp * gr + 0.35 * fbm(x * 0.006, y * 0.006, r->nseed + 3, 3) +
                            0.12 * vnoise(x * 0.6, y * 0.05, r->nseed + 4);
+                if (r->plain) /* plastic or paper: no grain, a faint mottle */
+                    t = 0.5 * fbm(x * 0.02, y * 0.02, r->nseed + 3, 2);
                 t = clampd(t, 0, 1);
                 float *p = r->tex + ((size_t)v * r->tex_w + u) * 3;
                 for (int c = 0; c < 3; c++)
@@ -830,6 +944,8 @@ static void choose_scene(rnd_renderer_t *r)
 
     r->vignette = r->o.noise ? rnd_rng_range(&rng, 0.12, 0.35) : 0.05;
     r->blur = r->o.noise ? rnd_rng_range(&rng, 0.55, 0.95) : 0.0;
+    if (r->o.variety)
+        vary_stones(r, &vr);
 
     /* exposure: the board's centre at a pleasant grey level */
     double amb[3], dir[3], cen[3];

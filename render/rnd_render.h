@@ -85,6 +85,11 @@ typedef struct rnd_scene_opts {
     int signal_corners;  /* 1: the camera also frames the table beside the board's four
                             corners, where the end signals go (footage with an --end);
                             0 (default): the board alone decides the framing */
+    int variety;         /* 1: wide randomisation for training a reader (any wood shade,
+                            plastic and printed boards, stones of other shades, any light
+                            colour, glare, blur, camera elevation 30..90 degrees, framing
+                            that may cut the board off); 0 (default): the scenes as
+                            before, exactly (drawn from a separate stream) */
 } rnd_scene_opts_t;
 /* Fill *o with the defaults above (seed 1). */
 void rnd_scene_opts_defaults(rnd_scene_opts_t *o);
