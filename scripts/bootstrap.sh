@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # Installs, with apt-get, only the Debian packages kifucam needs that are missing.
-# Usage: scripts/bootstrap.sh [build|test|bench|lint]   (test adds the browser and fuzzing
-# tools, bench GNU Go and valgrind, lint cppcheck and clang-tidy)
+# Usage: scripts/bootstrap.sh [build|test|bench|lint|train]   (test adds the browser and
+# fuzzing tools, bench GNU Go and valgrind, lint cppcheck and clang-tidy, train PyTorch
+# and ONNX for the point reader's training)
 set -euo pipefail
 what=${1:-build}
 pkgs=(cmake make gcc g++ pkg-config
       libopencv-core-dev libopencv-imgproc-dev libopencv-imgcodecs-dev
-      libopencv-calib3d-dev libopencv-videoio-dev
+      libopencv-calib3d-dev libopencv-videoio-dev libopencv-dnn-dev
       libv4l-dev libcmocka-dev libmicrohttpd-dev libjansson-dev)
 case "$what" in
   test)  pkgs+=(clang libclang-rt-14-dev chromium)
@@ -15,6 +16,7 @@ case "$what" in
          command -v npm >/dev/null 2>&1 || pkgs+=(nodejs npm) ;;
   bench) pkgs+=(clang libclang-rt-14-dev gnugo valgrind) ;;
   lint)  pkgs+=(cppcheck clang-tidy) ;;
+  train) pkgs+=(python3-torch python3-onnx python3-numpy) ;;
 esac
 missing=()
 for p in "${pkgs[@]}"; do

@@ -13,6 +13,7 @@
 #include <opencv2/calib3d.hpp>
 #include <opencv2/core.hpp>
 #include <opencv2/core/utils/logger.hpp>
+#include <opencv2/dnn.hpp>
 #include <opencv2/imgcodecs.hpp>
 #include <opencv2/imgproc.hpp>
 #include <opencv2/videoio.hpp>
@@ -360,6 +361,86 @@ int cvb_gaussian_blur(const cvb_image_t *img, int ksize, double sigma, cvb_image
     cv::GaussianBlur(wrap(img), m, cv::Size(ksize, ksize), sigma);
     return export_mat(m, out);
     CVB_CATCH
+}
+
+int cvb_warp_perspective_into(const cvb_image_t *img, const double H[9], int w, int h,
+                              cvb_image_t *out)
+{
+    if (!valid(img) || !H || !out || w <= 0 || h <= 0)
+        return CVB_EINVAL;
+    CVB_TRY
+    cv::Mat Hm(3, 3, CV_64F, const_cast<double *>(H));
+    if (!(out->data && out->w == w && out->h == h && out->channels == img->channels)) {
+        cvb_image_t fresh;
+        int rc = cvb_image_alloc(&fresh, w, h, img->channels);
+        if (rc)
+            return rc;
+        cvb_image_free(out);
+        *out = fresh;
+    }
+    cv::Mat dst = wrap(out);
+    cv::warpPerspective(wrap(img), dst, Hm, cv::Size(w, h),
+                        cv::INTER_LINEAR | cv::WARP_INVERSE_MAP, cv::BORDER_CONSTANT);
+    return CVB_OK;
+    CVB_CATCH
+}
+
+struct cvb_net {
+    cv::dnn::Net net;
+    cv::Mat blob, out;
+};
+
+int cvb_net_load_onnx(const uint8_t *buf, size_t len, cvb_net_t **out)
+{
+    if (!buf || !len || !out)
+        return CVB_EINVAL;
+    cvb_net_t *n = nullptr;
+    try {
+        n = new cvb_net_t;
+        n->net = cv::dnn::readNetFromONNX(reinterpret_cast<const char *>(buf), len);
+        if (n->net.empty()) {
+            delete n;
+            return CVB_EREAD;
+        }
+        n->net.setPreferableBackend(cv::dnn::DNN_BACKEND_OPENCV);
+        n->net.setPreferableTarget(cv::dnn::DNN_TARGET_CPU);
+        *out = n;
+        return CVB_OK;
+    } catch (const std::bad_alloc &) {
+        delete n;
+        return CVB_ENOMEM;
+    } catch (...) {
+        delete n;
+        return CVB_EREAD;
+    }
+}
+
+int cvb_net_forward(cvb_net_t *net, const cvb_image_t *img, float *out, size_t cap, int *c,
+                    int *oh, int *ow)
+{
+    if (!net || !valid(img) || img->channels != 3 || !out || !c || !oh || !ow)
+        return CVB_EINVAL;
+    CVB_TRY
+    cv::dnn::blobFromImage(wrap(img), net->blob, 1.0 / 255.0, cv::Size(), cv::Scalar(), false,
+                           false, CV_32F);
+    net->net.setInput(net->blob);
+    net->out = net->net.forward();
+    if (net->out.dims != 4 || net->out.size[0] != 1 || !net->out.isContinuous())
+        return CVB_ECV;
+    size_t n = (size_t)net->out.size[1] * net->out.size[2] * net->out.size[3];
+    if (n > cap)
+        return CVB_EINVAL;
+    std::memcpy(out, net->out.ptr<float>(), n * sizeof(float));
+    *c = net->out.size[1];
+    *oh = net->out.size[2];
+    *ow = net->out.size[3];
+    return CVB_OK;
+    CVB_CATCH
+}
+
+void cvb_net_free(cvb_net_t *net)
+{
+    delete net;
 }
 
 void cvb_set_num_threads(int n)

@@ -100,6 +100,27 @@ void cvb_set_num_threads(int n);
 /* Silence OpenCV's own log lines on stderr (errors come back as status codes). */
 void cvb_quiet(void);
 
+/* Warp the board region into a w x h image as cvb_warp_perspective (inverse map, linear
+ * interpolation) into the caller's out when it already has that size and img's channels
+ * (else (re)allocated: caller frees); pixels mapping outside img are black. */
+int cvb_warp_perspective_into(const cvb_image_t *img, const double H[9], int w, int h,
+                              cvb_image_t *out);
+
+/* A neural network run for inference on the CPU through OpenCV's dnn module. Not safe
+ * for concurrent calls on one net (the caller serialises). */
+typedef struct cvb_net cvb_net_t;
+/* Load an ONNX model from len bytes at buf (copied; buf may be freed after the call).
+ * CVB_EREAD when the bytes are no model OpenCV can run. Caller frees with cvb_net_free. */
+int cvb_net_load_onnx(const uint8_t *buf, size_t len, cvb_net_t **out);
+/* Run the net on one BGR image, fed as a 1 x 3 x h x w float blob of the pixels / 255
+ * (channel order B, G, R). The first output, of shape 1 x C x H x W, is copied into out
+ * (cap floats, row-major C, H, W); *c, *oh, *ow get its shape. CVB_EINVAL when it does not
+ * fit in cap. */
+int cvb_net_forward(cvb_net_t *net, const cvb_image_t *img, float *out, size_t cap, int *c,
+                    int *oh, int *ow);
+/* Free a net. NULL-safe. */
+void cvb_net_free(cvb_net_t *net);
+
 /* ---- capture ---- */
 /* Convert packed YUYV (YUY2, BT.601) w x h (w even), src_stride bytes per row, to BGR in
  * *dst, reusing its pixels when it is already w x h x 3 (else they are (re)allocated;

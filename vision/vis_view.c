@@ -1,0 +1,87 @@
+/* vis_view.c: the board seen from straight above (the point reader's input).
+ *
+ * The board plane is warped into a square image where every point owns a cell_px x
+ * cell_px block: point (x, y) is the centre of block (x + margin, y + margin), so board
+ * coordinate b maps to view pixel (b + margin + 0.5) * cell_px - 0.5 (pixel centres at
+ * integers). The view is (size + 2 margin) * cell_px pixels a side; what lies outside the
+ * photo is black. Perspective is undone; a stone's height is not (its body leans towards
+ * the far side of the board in the view, which the reader learns).
+ * Invariant: when the photo shows a cell much larger than cell_px, the board's region is
+ * first shrunk by an integer factor with area averaging, so the warp never aliases the
+ * grid lines away.
+ */
+#include "vision/vis.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "vision/vis_homog.h"
+
+/* M = A * B (3x3 row-major). */
+static void mat3_mul(const double A[9], const double B[9], double M[9])
+{
+    for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 3; j++)
+            M[i * 3 + j] = A[i * 3] * B[j] + A[i * 3 + 1] * B[3 + j] + A[i * 3 + 2] * B[6 + j];
+}
+
+void vis_view_to_board(int cell_px, int margin, double u, double v, double *bx, double *by)
+{
+    *bx = (u + 0.5) / cell_px - margin - 0.5;
+    *by = (v + 0.5) / cell_px - margin - 0.5;
+}
+
+int vis_board_view(const cvb_image_t *img, const vis_geom_t *geom, int cell_px, int margin,
+                   cvb_image_t *out)
+{
+    if (!img || !img->data || img->channels != 3 || !geom || !out || geom->size < 2 ||
+        geom->size > VIS_MAX_SIZE || cell_px < 2 || cell_px > 64 || margin < 0 || margin > 4)
+        return VIS_EINVAL;
+    int S = geom->size, side = (S + 2 * margin) * cell_px;
+    /* view pixel -> board: x = (u + 0.5) / P - m - 0.5 */
+    double off = 0.5 / cell_px - margin - 0.5;
+    const double A[9] = { 1.0 / cell_px, 0, off, 0, 1.0 / cell_px, off, 0, 0, 1 };
+    double M[9];
+    mat3_mul(geom->H, A, M); /* view pixel -> image pixel */
+    /* the view's outline in the photo, and the photo's cell size there */
+    double ext = S - 1 + margin + 0.5, lo = -margin - 0.5;
+    const double bc[4][2] = { { lo, lo }, { ext, lo }, { ext, ext }, { lo, ext } };
+    double x0 = 1e18, y0 = 1e18, x1 = -1e18, y1 = -1e18;
+    for (int k = 0; k < 4; k++) {
+        double px, py;
+        if (vis_homog_apply(geom->H, bc[k][0], bc[k][1], &px, &py))
+            return VIS_EINVAL;
+        x0 = fmin(x0, px);
+        y0 = fmin(y0, py);
+        x1 = fmax(x1, px);
+        y1 = fmax(y1, py);
+    }
+    double per = 0;
+    for (int k = 0; k < 4; k++)
+        per += hypot(geom->corners[k][0] - geom->corners[(k + 1) % 4][0],
+                     geom->corners[k][1] - geom->corners[(k + 1) % 4][1]);
+    double spacing = per / 4 / (S - 1);
+    int shrink = (int)floor(spacing / (1.5 * cell_px));
+    int ix0 = (int)floor(fmax(0, x0)), iy0 = (int)floor(fmax(0, y0));
+    int ix1 = (int)ceil(fmin(img->w, x1 + 1)), iy1 = (int)ceil(fmin(img->h, y1 + 1));
+    if (shrink < 2 || ix1 - ix0 < 2 * shrink || iy1 - iy0 < 2 * shrink) {
+        int rc = cvb_warp_perspective_into(img, M, side, side, out);
+        return rc ? VIS_ECV : VIS_OK;
+    }
+    /* shrink the board's region first: region pixel q covers photo pixels
+     * [x0 + k q, x0 + k (q + 1)), its centre at x0 + k q + (k - 1) / 2 */
+    cvb_image_t roi = *img, small = { 0 };
+    roi.data = img->data + (size_t)iy0 * img->stride + (size_t)ix0 * 3;
+    roi.w = (ix1 - ix0) / shrink * shrink; /* whole blocks: the scale is exactly shrink */
+    roi.h = (iy1 - iy0) / shrink * shrink;
+    if (cvb_resize(&roi, roi.w / shrink, roi.h / shrink, &small))
+        return VIS_ECV;
+    double k = shrink;
+    const double Binv[9] = { 1.0 / k, 0, -(ix0 + (k - 1) / 2) / k,
+                             0, 1.0 / k, -(iy0 + (k - 1) / 2) / k, 0, 0, 1 };
+    double Ms[9];
+    mat3_mul(Binv, M, Ms);
+    int rc = cvb_warp_perspective_into(&small, Ms, side, side, out);
+    cvb_image_free(&small);
+    return rc ? VIS_ECV : VIS_OK;
+}
