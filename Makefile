@@ -4,7 +4,7 @@ JOBS ?= $(shell nproc)
 SHARED ?= $(abspath ../shared)
 export KIFUCAM_SHARED := $(SHARED)
 
-.PHONY: all demo test build build-asan bench fuzz lint clean
+.PHONY: all demo test build build-asan bench fuzz lint clean train
 
 all: build
 
@@ -39,6 +39,12 @@ lint:
 	@scripts/bootstrap.sh lint
 	@cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DCMAKE_EXPORT_COMPILE_COMMANDS=ON >/dev/null
 	@scripts/lint.sh build
+
+# The learned point reader (issue 18): renders and the roboflow-stones photos -> the
+# weights in vision/model/ and the held-out figures (train/README.md). Hours, not minutes.
+train: build
+	@scripts/bootstrap.sh train
+	@scripts/train.sh build
 
 clean:
 	rm -rf build build-asan build-fuzz

@@ -219,6 +219,10 @@ int cmd_detect(int argc, char **argv)
         rc = vis_classify(&img, &geom, &cfg, &snap);
         tm.ms[VIS_STAGE_CLASSIFY] = tm.total_ms = now_ms() - t0;
         if (!rc && debug) {
+            cvb_image_t r = { 0 };
+            if (!vis_draw_reading(&img, &geom, &snap, &r))
+                write_debug(&dctx, VIS_STAGE_CLASSIFY, "confidence", &r);
+            cvb_image_free(&r);
             vis_draw(&img, &geom, &snap);
             write_debug(&dctx, VIS_STAGE_CLASSIFY, "classify", &img);
         }
@@ -251,6 +255,10 @@ int cmd_detect(int argc, char **argv)
         tm.ms[VIS_STAGE_CLASSIFY] = t2 - t1;
         tm.total_ms = t2 - t0;
         if (!rc && debug) {
+            cvb_image_t r = { 0 };
+            if (!vis_draw_reading(&img, &geom, &snap, &r))
+                write_debug(&dctx, VIS_STAGE_CLASSIFY, "confidence", &r);
+            cvb_image_free(&r);
             vis_draw(&img, &geom, &snap);
             write_debug(&dctx, VIS_STAGE_CLASSIFY, "classify", &img);
         }

@@ -1,4 +1,7 @@
 # tests/vision.cmake: vision/ tests.
+#  vision_reader         the learned point reader: the built-in weights read a rendered
+#                        board and see a hand; bad model files; the board view; the
+#                        decision and the occlusion pass
 #  vision_unit           synthetic boards drawn in C: detection, classification, tracking
 #  vision_cli            `kifucam detect`: formats, --corners, bad input and exit codes
 #  vision_track_shift    tracking: a board bumped by a third of a cell is refined, an arm
@@ -12,6 +15,7 @@
 #  vision_golden_<id>    one test per shared photo (automatic mode, 8 symmetries) and
 #  vision_golden_corners_<id>  per gomrade photo with trusted corners (direct), each held
 #                        to the mistakes recorded in tests/vision/golden_expected.txt
+kc_test(vision_reader SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/vision/test_reader.c LIBS kc_vision kc_render m)
 kc_test(vision_unit SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/vision/test_vision.c LIBS kc_vision m)
 kc_test(vision_cli SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/vision/test_vision_cli.c LIBS kc_vision m)
 kc_test(vision_golden_data SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/vision/test_golden.c LIBS kc_vision)

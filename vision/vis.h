@@ -20,10 +20,61 @@ enum {
     VIS_EINVAL = -1,   /* bad argument */
     VIS_ENOMEM = -2,   /* allocation failed */
     VIS_ENOBOARD = -3, /* no board grid found in the image */
-    VIS_ECV = -4       /* the OpenCV bridge failed */
+    VIS_ECV = -4,      /* the OpenCV bridge failed */
+    VIS_EMODEL = -5    /* the point reader's model is missing, unreadable or not ours */
 };
 /* A short description of a status code; never NULL. */
 const char *vis_strerror(int code);
+
+/* The learned point reader (vis_net.c): a small network over the board seen from above
+ * (vis_board_view at VIS_NET_CELL_PX pixels a point, VIS_NET_MARGIN points of margin),
+ * VIS_NCLASS classes a point, in this order. */
+#define VIS_NET_CELL_PX 16
+#define VIS_NET_MARGIN 1
+enum {
+    VIS_CLASS_EMPTY = 0,
+    VIS_CLASS_BLACK,
+    VIS_CLASS_WHITE,
+    VIS_CLASS_COVERED, /* a hand, a sleeve, outside the picture */
+    VIS_CLASS_OFF,     /* no point of a board here: the grid is wrong */
+    VIS_NCLASS
+};
+typedef struct vis_net vis_net_t;
+/* Load a model (ONNX, as train/train_points.py writes it) from a file or from len bytes
+ * (copied). VIS_EMODEL when it cannot be read or run. Caller destroys. */
+int vis_net_load(const char *path, vis_net_t **out);
+int vis_net_from_memory(const uint8_t *buf, size_t len, vis_net_t **out);
+/* Free a net. Does nothing if NULL. */
+void vis_net_destroy(vis_net_t *net);
+/* The model built into the binary (vision/model/), made on first use and never freed;
+ * NULL only if it cannot be run (then every read fails with VIS_EMODEL). */
+vis_net_t *vis_net_builtin(void);
+
+/* The per-board model (vis_board.c): colour statistics of one board's wood, black and
+ * white stones, fitted on a good view and refined from later ones, combined with the
+ * reader's probabilities. A point's feature is the mean colour of a disc of 0.3 cell at
+ * its centre in the board view: (log luma, log R/G, log B/G). */
+typedef struct vis_board_model {
+    int n[3];          /* points fitted per colour (VIS_EMPTY, VIS_BLACK, VIS_WHITE); a
+                          colour under 4 is left to the network */
+    double mean[3][3]; /* the feature's mean per colour */
+    double cov[3][6];  /* its covariance (xx, xy, xz, yy, yz, zz) */
+    double weight;     /* default 0.5: P(colour) ~ P_net * N(feature)^weight; 0: off. Up
+                          to 1 the network keeps the larger say */
+    double min_conf;   /* default 0.9: only points read at least this sure are fitted */
+    double rate;       /* default 0.2: how far each later view moves the fit (the first
+                          one is taken whole) */
+} vis_board_model_t;
+/* Defaults above, nothing fitted. */
+void vis_board_model_init(vis_board_model_t *m);
+/* Fit (first call) or refine the model from a reading: feat (3 floats a point, from
+ * vis_classify_ex) and the snapshot read with it. */
+int vis_board_model_update(vis_board_model_t *m, const float *feat, const vis_snapshot_t *snap);
+/* Combine the model with the reader's probabilities (in place; see vis_net_probs). */
+void vis_board_model_apply(const vis_board_model_t *m, const float *feat, int size, float *prob);
+/* The features of every point (3 floats a point) from a board view of vis_board_view at
+ * VIS_NET_CELL_PX / VIS_NET_MARGIN. */
+void vis_board_view_features(const cvb_image_t *view, int size, float *feat);
 
 /* Where the board is in one image. */
 typedef struct vis_geom {
@@ -84,6 +135,13 @@ typedef struct vis_config {
                               board_lost (measured: real photos 0.85..1 when the grid
                               fits, under 0.1 when off by a third of a cell; a full board
                               0.6..0.7 against 0.4..0.5) */
+    double covered_min;    /* 0..1, default 0.5: a point the reader finds covered (a hand,
+                              a sleeve, off the picture) with at least this probability is
+                              occluded; lower hides more of a hand's rim, and more stones
+                              in a deep shadow */
+    int occ_min_piece;     /* points, default 3: a piece of the occluded mask (8-connected)
+                              smaller than this does not grow (a lone misread or a
+                              fingertip is no arm) */
     int occ_margin;        /* points, default 1: the occluded mask grows by this many rings
                               of points (8-neighbours); 0 marks only the points seen
                               covered (a fingertip over a neighbour's centre is missed) */
@@ -93,6 +151,17 @@ typedef struct vis_config {
                               image: 0.06..0.08 of a cell at 640x360) */
     double track_shift_max;/* grid units, default 0.42: ... and no further: a larger offset
                               cannot be told from a whole cell's (the grid repeats) */
+    double grid_accept;    /* 0..1, default 0.9: board finding takes its first grid when
+                              the reader believes it this much (vis_grid_belief); under
+                              it, the other grids found are read too and the best belief
+                              wins (each costs a read: ~3 ms at 1080p) */
+    double grid_min_belief;/* 0..1, default 0.5: no grid believed this much is no board
+                              (more likely wrong than right, point for point) */
+    int grid_candidates;   /* default 6: how many other grids are read at most */
+    const vis_board_model_t *board; /* default NULL: none; this board's own colours,
+                              combined with the reader's (vis_board_model_apply) */
+    vis_net_t *net;        /* default NULL: the built-in point reader (vis_net_builtin);
+                              a model of one's own, e.g. trained with a photo set held out */
     vis_debug_fn debug;    /* default NULL: called with each stage's debug image */
     void *debug_ctx;
 } vis_config_t;
@@ -128,6 +197,15 @@ int vis_detect(const cvb_image_t *img, const vis_config_t *cfg, int size_hint,
 int vis_classify(const cvb_image_t *img, const vis_geom_t *geom, const vis_config_t *cfg,
                  vis_snapshot_t *snap);
 
+/* vis_classify that also hands out each point's colour feature (3 floats a point, for
+ * vis_board_model_update). */
+int vis_classify_ex2(const cvb_image_t *img, const vis_geom_t *geom, const vis_config_t *cfg,
+                     vis_snapshot_t *snap, float *feat);
+/* Read a photo by itself: vis_classify, a per-board model fitted on the points read
+ * surely, and a second reading with it (one photo, no earlier views to learn from). */
+int vis_classify_self(const cvb_image_t *img, const vis_geom_t *geom, const vis_config_t *cfg,
+                      vis_snapshot_t *snap);
+
 /* Tracking: check that geom still fits the frame (cheap), then classify. When the grid
  * no longer fits, snap->board_lost = 1 and the colours are left empty/unknown (every
  * point occluded). vis_track_update on a copy of geom: a small shift is read at the
@@ -144,6 +222,39 @@ int vis_track(const cvb_image_t *img, const vis_geom_t *geom, const vis_config_t
  * further; *geom unchanged). */
 int vis_track_update(const cvb_image_t *img, vis_geom_t *geom, const vis_config_t *cfg,
                      vis_snapshot_t *snap);
+
+/* The board seen from straight above (vis_view.c): every point owns a cell_px x cell_px
+ * block, point (x, y) at the centre of block (x + margin, y + margin) of a square BGR
+ * image (size + 2 margin) * cell_px pixels a side; outside the photo is black. out is
+ * reused when it already has that size (zero it, or pass an image the bridge made;
+ * caller frees). img must be BGR. */
+int vis_board_view(const cvb_image_t *img, const vis_geom_t *geom, int cell_px, int margin,
+                   cvb_image_t *out);
+/* The board coordinates of view pixel (u, v). */
+void vis_view_to_board(int cell_px, int margin, double u, double v, double *bx, double *by);
+
+/* The class probabilities of every point of geom (size * size * VIS_NCLASS floats, point
+ * by point in VIS_CLASS_* order) from the net's reading of img (BGR or gray); feat, when
+ * not NULL, gets each point's colour feature (vis_board_model_t, 3 floats a point). */
+int vis_net_probs(vis_net_t *net, const cvb_image_t *img, const vis_geom_t *geom, float *prob,
+                  float *feat);
+
+/* The decision (pure): per point, the probabilities (VIS_NCLASS each) -> snap's colour,
+ * confidence and occluded: covered or off together at least cfg->covered_min. */
+void vis_decide(const float *prob, int size, const vis_config_t *cfg, vis_snapshot_t *snap);
+/* How much the reader believes geom is a board's grid (pure): 0..1, the mean over the
+ * points in the picture of 1 - P(off); 0 when no point is in the picture. */
+double vis_grid_belief(const float *prob, int size);
+/* The occlusion pass (pure): grow the occluded mask by cfg->occ_margin rings around each
+ * piece of at least cfg->occ_min_piece points; sets snap->occluder. */
+void vis_occlusion_pass(vis_snapshot_t *snap, const vis_config_t *cfg);
+
+/* The reading as a picture (out, made here; caller frees): the board seen from above, 40
+ * px a point, each point ringed by its confidence (red: 0.5 or less, the station takes it
+ * as unknown; green: sure; a thick ring under 0.9), a blue dot for black, a yellow one for
+ * white, a magenta cross where the point is hidden. */
+int vis_draw_reading(const cvb_image_t *img, const vis_geom_t *geom, const vis_snapshot_t *snap,
+                     cvb_image_t *out);
 
 /* Draw the grid and the read stones over img (in place, BGR). */
 int vis_draw(cvb_image_t *img, const vis_geom_t *geom, const vis_snapshot_t *snap);

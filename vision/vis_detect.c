@@ -769,12 +769,35 @@ static int corners_inside(const double Hw[9], int S, double w, double h)
     return 1;
 }
 
+/* Grids that board finding found and the learned reader judges (grid_verify): at work
+ * scale, with the window score that ranked them. */
+#define MAX_CANDS 48
+typedef struct {
+    double H[9];
+    int S;
+    double score;
+} cand_t;
+typedef struct {
+    cand_t c[MAX_CANDS];
+    int n;
+} cand_list_t;
+
+static void cand_add(cand_list_t *cl, const double H[9], int S, double score)
+{
+    if (!cl || cl->n >= MAX_CANDS)
+        return;
+    memcpy(cl->c[cl->n].H, H, sizeof cl->c[cl->n].H);
+    cl->c[cl->n].S = S;
+    cl->c[cl->n].score = score;
+    cl->n++;
+}
+
 /* The best grid window made of the pencils A and B: homography from the intersections
  * of their inlier lines, then every size and offset scored by window_score (larger sizes
  * preferred unless clearly worse). 0 and *score, H, *S on success. */
 static int pair_grid(const cvb_image_t *gray, const cvb_image_t *col, double scale,
-                     const family_t *A,
-                     const family_t *B, int size_hint, double *score, double Hout[9], int *Sout)
+                     const family_t *A, const family_t *B, int size_hint, double *score,
+                     double Hout[9], int *Sout, cand_list_t *cl)
 {
     int np = 0, rc = -1;
     double *src = malloc(sizeof(double) * 2 * (size_t)(A->n * B->n + 1));
@@ -803,9 +826,11 @@ static int pair_grid(const cvb_image_t *gray, const cvb_image_t *col, double sca
     int nA = A->kmax - A->kmin + 1, nB = B->kmax - B->kmin + 1;
     static const int sizes[3] = { 19, 13, 9 };
     double best = -1e9, size_best[3] = { -1e9, -1e9, -1e9 }, size_H[3][9];
+    double size_next[3] = { -1e9, -1e9, -1e9 }, next_H[3][9]; /* the runner-up window */
     int bestS = 0;
     /* every window below is H0 shifted by whole units: its segments are measured once */
-    seg_cache_t cache = { gray, col, { 0 }, -4, (nA > nB ? nA : nB) + 8, NULL };
+    /* lines -23.. : a short pencil's window may start 19 + 3 lines before its first */
+    seg_cache_t cache = { gray, col, { 0 }, -23, (nA > nB ? nA : nB) + 8 + 23 + 8, NULL };
     cache.s = calloc((size_t)2 * cache.n * cache.n, sizeof(seg_t));
     if (!cache.s)
         goto done;
@@ -820,8 +845,13 @@ static int pair_grid(const cvb_image_t *gray, const cvb_image_t *col, double sca
          * table's regular grain: the largest size */
         if (!size_hint && (S > nmax + 3 || S < nmax - 4) && !(S == 19 && nmax > 19))
             continue;
-        for (int oa = -3; oa <= nA - S + 3; oa++)
-            for (int ob = -3; ob <= nB - S + 3; ob++) {
+        /* a pencil of fewer lines than the window (its far lines too faint to be found:
+         * light along them, a board filling the picture) lies anywhere in it, give or
+         * take 3 */
+        int loA = nA - S + 3 < -3 ? nA - S - 3 : -3, hiA = nA - S + 3 < -3 ? 3 : nA - S + 3;
+        int loB = nB - S + 3 < -3 ? nB - S - 3 : -3, hiB = nB - S + 3 < -3 ? 3 : nB - S + 3;
+        for (int oa = loA; oa <= hiA; oa++)
+            for (int ob = loB; ob <= hiB; ob++) {
                 /* up to 3 lines beyond the fitted ones on either side (a first line
                  * hidden, a board edge taken for one) */
                 double T[9] = { 1, 0, oa, 0, 1, ob, 0, 0, 1 }, Hw[9];
@@ -832,10 +862,21 @@ static int pair_grid(const cvb_image_t *gray, const cvb_image_t *col, double sca
                                 : -1;
                 VTRACE("  S %d oa %d ob %d score %.3f\n", S, oa, ob, sc);
                 if (sc > size_best[si]) {
+                    size_next[si] = size_best[si];
+                    memcpy(next_H[si], size_H[si], sizeof Hw);
                     size_best[si] = sc;
                     memcpy(size_H[si], Hw, sizeof Hw);
+                } else if (sc > size_next[si]) {
+                    size_next[si] = sc;
+                    memcpy(next_H[si], Hw, sizeof Hw);
                 }
             }
+    }
+    for (int si = 0; si < 3; si++) {
+        if (size_best[si] > 0)
+            cand_add(cl, size_H[si], sizes[si], size_best[si]);
+        if (size_next[si] > 0)
+            cand_add(cl, next_H[si], sizes[si], size_next[si]);
     }
     for (int si = 0; si < 3; si++)
         if (size_best[si] > best + 0.05) {
@@ -915,7 +956,7 @@ static int hough_range(const cvb_image_t *bin, int thr, double lo, double hi, in
 
 static int find_grid(const cvb_image_t *gray, const cvb_image_t *small, const cvb_image_t *full,
                      const cvb_image_t *col, double scale, double *score_out, const vis_config_t *cfg,
-                     int size_hint, double Hout[9], int *Sout, vis_timing_t *tm)
+                     int size_hint, double Hout[9], int *Sout, vis_timing_t *tm, cand_list_t *cl)
 {
     int W = gray->w, Hh = gray->h, rc = VIS_ENOBOARD;
     double t0 = now_ms(), t1, t2 = t0;
@@ -1221,7 +1262,7 @@ static int find_grid(const cvb_image_t *gray, const cvb_image_t *small, const cv
                 continue;
             double sc, Hp[9];
             int Sp;
-            if (pair_grid(full, col, scale, &fam[a], &fam[b], size_hint, &sc, Hp, &Sp))
+            if (pair_grid(full, col, scale, &fam[a], &fam[b], size_hint, &sc, Hp, &Sp, cl))
                 continue;
             VTRACE("pair %.0f %.0f: size %d score %.3f\n", fam[a].phi, fam[b].phi, Sp, sc);
             if (sc > best) {
@@ -1582,6 +1623,136 @@ int vis_refine(const cvb_image_t *img, vis_geom_t *geom)
     return VIS_OK;
 }
 
+/* Two grids of one size are the same when every corner is within 0.3 of a spacing. */
+static int same_grid(const double A[9], const double B[9], int S)
+{
+    double sp = 0, d = 0;
+    for (int k = 0; k < 4; k++) {
+        double bx = (k == 1 || k == 2) ? S - 1 : 0, by = k >= 2 ? S - 1 : 0, ax, ay, cx, cy, nx, ny;
+        if (vis_homog_apply(A, bx, by, &ax, &ay) || vis_homog_apply(B, bx, by, &cx, &cy) ||
+            vis_homog_apply(A, bx + (bx ? -1 : 1), by, &nx, &ny))
+            return 0;
+        sp = fmax(sp, hypot(nx - ax, ny - ay));
+        d = fmax(d, hypot(cx - ax, cy - ay));
+    }
+    return d < 0.3 * sp;
+}
+
+/* Full-size homography of a work-scale one. */
+static void to_full(const double Hw[9], double scale, double Hf[9])
+{
+    double Sc[9] = { 1 / scale, 0, 0, 0, 1 / scale, 0, 0, 0, 1 };
+    mat3_mul(Sc, Hw, Hf);
+    for (int k = 0; k < 9; k++)
+        Hf[k] /= Hf[8];
+}
+
+/* The learned reader's belief (vis_grid_belief) in the full-size grid Hf of size S, and
+ * its probabilities into prob. -1 when the grid is degenerate. */
+static int belief_of(const cvb_image_t *img, const vis_config_t *cfg, const double Hf[9], int S,
+                     float *prob, double *belief)
+{
+    vis_geom_t g;
+    if (vis_geom_from_h(Hf, S, img->w, img->h, &g))
+        return -1;
+    int rc = vis_read_probs(img, &g, cfg, prob, NULL);
+    if (rc)
+        return rc;
+    *belief = vis_grid_belief(prob, S);
+    return 0;
+}
+
+/* Stage 5 with the grid's verification: the first grid (primary, work scale; NULL when
+ * the lines gave none) is refined at full size and read; when the reader's belief in it
+ * is under cfg->grid_accept, the other candidates (and the lattice of stones, when not
+ * yet tried) are read too, the best belief wins and is refined in turn. A winner under
+ * cfg->grid_min_belief is no board. Hf, *Sout and prob (the winner's probabilities) on
+ * success. */
+static int grid_verify(const cvb_image_t *img, const cvb_image_t *gray,
+                       const cvb_image_t *fullgray, const vis_config_t *cfg, double scale,
+                       int size_hint, const double *primary, int S, int lattice_tried,
+                       cand_list_t *cl, double Hf[9], int *Sout, float *prob, double *belief)
+{
+    double bestH[9], best = -1;
+    int bestS = 0, rc;
+    float *p2 = malloc(sizeof(float) * VIS_MAX_POINTS * VIS_NCLASS);
+    if (!p2)
+        return VIS_ENOMEM;
+    if (primary) {
+        to_full(primary, scale, bestH);
+        if (cfg->refine)
+            for (int it = 0; it < 2; it++)
+                if (refine(fullgray, S, bestH))
+                    break;
+        rc = belief_of(img, cfg, bestH, S, prob, &best);
+        if (rc > 0 || rc == VIS_EMODEL || rc == VIS_ENOMEM) {
+            free(p2);
+            return rc;
+        }
+        bestS = rc ? 0 : S;
+        if (rc)
+            best = -1;
+    }
+    if (best < cfg->grid_accept && cfg->grid_candidates > 0) {
+        if (!lattice_tried) {
+            double Hl[9];
+            int Sl = 0, stones = 0;
+            if (!lattice_grid(gray, fullgray, img, scale, size_hint, Hl, &Sl, &stones))
+                cand_add(cl, Hl, Sl, 0);
+        }
+        /* the candidates by their window score, best first */
+        for (int i = 1; i < cl->n; i++)
+            for (int j = i; j > 0 && cl->c[j].score > cl->c[j - 1].score; j--) {
+                cand_t t = cl->c[j];
+                cl->c[j] = cl->c[j - 1];
+                cl->c[j - 1] = t;
+            }
+        int tried = 0;
+        double seen[MAX_CANDS][9];
+        int seenS[MAX_CANDS], nseen = 0;
+        for (int i = 0; i < cl->n && tried < cfg->grid_candidates; i++) {
+            cand_t *c = &cl->c[i];
+            orient(c->H, c->S);
+            int dup = primary && c->S == S && same_grid(c->H, primary, S);
+            for (int k = 0; k < nseen && !dup; k++)
+                dup = seenS[k] == c->S && same_grid(c->H, seen[k], c->S);
+            if (dup)
+                continue;
+            memcpy(seen[nseen], c->H, sizeof seen[0]);
+            seenS[nseen++] = c->S;
+            tried++;
+            double H[9], b = -1;
+            to_full(c->H, scale, H);
+            if (belief_of(img, cfg, H, c->S, p2, &b) || b <= best + 0.02)
+                continue;
+            /* better: refined, read again */
+            if (cfg->refine)
+                for (int it = 0; it < 2; it++)
+                    if (refine(fullgray, c->S, H))
+                        break;
+            double b2 = -1;
+            if (belief_of(img, cfg, H, c->S, p2, &b2))
+                continue;
+            if (b2 < b) { /* the refinement made it worse: the unrefined one */
+                to_full(c->H, scale, H);
+                if (belief_of(img, cfg, H, c->S, p2, &b2))
+                    continue;
+            }
+            best = b2;
+            bestS = c->S;
+            memcpy(bestH, H, sizeof H);
+            memcpy(prob, p2, sizeof(float) * (size_t)c->S * c->S * VIS_NCLASS);
+        }
+    }
+    free(p2);
+    if (!bestS || best < cfg->grid_min_belief)
+        return VIS_ENOBOARD;
+    memcpy(Hf, bestH, sizeof bestH);
+    *Sout = bestS;
+    *belief = best;
+    return VIS_OK;
+}
+
 static int detect_at(const cvb_image_t *img, const vis_config_t *cfg, int size_hint,
                      vis_geom_t *geom, vis_snapshot_t *snap, vis_timing_t *tm);
 
@@ -1637,16 +1808,26 @@ static int detect_at(const cvb_image_t *img, const vis_config_t *cfg, int size_h
     double Hw[9];
     int S = 0;
     double score = 0;
-    rc = find_grid(&gray, &small, &fullgray, img, scale, &score, cfg, size_hint, Hw, &S, &t);
+    cand_list_t *cl = calloc(1, sizeof *cl);
+    if (!cl) {
+        cvb_image_free(&small);
+        cvb_image_free(&gray);
+        cvb_image_free(&fullgray);
+        return VIS_ENOMEM;
+    }
+    rc = find_grid(&gray, &small, &fullgray, img, scale, &score, cfg, size_hint, Hw, &S, &t, cl);
     /* a grid of lines smaller than 19 may be the empty middle of a larger board full of
      * stones round it: the stones' lattice is asked too */
-    int small_grid = !rc && !size_hint && S < 19;
+    int small_grid = !rc && !size_hint && S < 19, lattice_tried = 0;
     if (rc == VIS_ENOBOARD || (!rc && score < 0.6) || small_grid) {
         /* a board too full to show its lines: find it from the stones, and prefer that to
          * a weak grid of lines when many stones agree */
         double t3 = now_ms(), Hl[9];
         int Sl = 0, stones = 0;
         int rl = lattice_grid(&gray, &fullgray, img, scale, size_hint, Hl, &Sl, &stones);
+        lattice_tried = 1;
+        if (!rl)
+            cand_add(cl, Hl, Sl, 0);
         if (!rl && (small_grid ? Sl > S && stones >= 3 * Sl
                                : rc || stones >= 3 * Sl || score < 0.4)) {
             memcpy(Hw, Hl, sizeof Hl);
@@ -1656,27 +1837,34 @@ static int detect_at(const cvb_image_t *img, const vis_config_t *cfg, int size_h
         t.ms[VIS_STAGE_GRID] += now_ms() - t3;
     }
     cvb_image_free(&small);
-    cvb_image_free(&gray);
-    if (rc) {
+    double t4 = now_ms();
+    /* 5 refine, and the learned reader's judgement of the grid (grid_verify) */
+    double Hf[9], belief = 0;
+    float *prob = malloc(sizeof(float) * VIS_MAX_POINTS * VIS_NCLASS);
+    if (!prob)
+        rc = VIS_ENOMEM;
+    if (rc != VIS_ENOBOARD && rc != VIS_OK) {
+        free(cl);
+        free(prob);
+        cvb_image_free(&gray);
         cvb_image_free(&fullgray);
         return rc;
     }
-    /* back to full resolution */
-    double Sc[9] = { 1 / scale, 0, 0, 0, 1 / scale, 0, 0, 0, 1 }, Hf[9];
-    mat3_mul(Sc, Hw, Hf);
-    for (int k = 0; k < 9; k++)
-        Hf[k] /= Hf[8];
-    /* 5 refine */
-    double t4 = now_ms();
-    if (cfg->refine)
-        for (int it = 0; it < 2; it++)
-            if (refine(&fullgray, S, Hf))
-                break;
+    int vr = grid_verify(img, &gray, &fullgray, cfg, scale, size_hint, rc ? NULL : Hw, S,
+                         lattice_tried, cl, Hf, &S, prob, &belief);
+    free(cl);
+    cvb_image_free(&gray);
     cvb_image_free(&fullgray);
+    if (vr) {
+        free(prob);
+        return vr;
+    }
     vis_geom_t g;
     rc = vis_geom_from_h(Hf, S, img->w, img->h, &g);
-    if (rc)
+    if (rc) {
+        free(prob);
         return VIS_ENOBOARD;
+    }
     if (cfg->debug) {
         int cell = 32, side = (S + 1) * cell;
         /* board (x, y) -> warped pixel ((x+1) cell, (y+1) cell); warp maps dst -> src */
@@ -1689,18 +1877,23 @@ static int detect_at(const cvb_image_t *img, const vis_config_t *cfg, int size_h
     }
     double t5 = now_ms();
     t.ms[VIS_STAGE_REFINE] = t5 - t4;
-    /* 6 classify */
+    (void)belief;
+    /* 6 classify: the reader's reading of the grid that won */
     vis_snapshot_t s = *snap;
-    rc = vis_classify(img, &g, cfg, &s);
+    rc = vis_snapshot_from_probs(img, &g, cfg, prob, &s);
+    free(prob);
     if (rc)
         return rc;
     if (cfg->debug) {
-        cvb_image_t d = { 0 };
+        cvb_image_t d = { 0 }, r = { 0 };
         if (!cvb_resize(img, img->w, img->h, &d) && d.channels == 3) {
             vis_draw(&d, &g, &s);
             emit(cfg, VIS_STAGE_CLASSIFY, &d);
         }
+        if (img->channels == 3 && !vis_draw_reading(img, &g, &s, &r))
+            cfg->debug(cfg->debug_ctx, VIS_STAGE_CLASSIFY, "confidence", &r);
         cvb_image_free(&d);
+        cvb_image_free(&r);
     }
     double t6 = now_ms();
     t.ms[VIS_STAGE_CLASSIFY] = t6 - t5;

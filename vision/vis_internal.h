@@ -101,7 +101,17 @@ typedef struct {
     float pr, pg;    /* point chromaticity r/(r+g+b), g/(r+g+b) */
     float br, bg;    /* local board chromaticity */
 } vis_feat_t;
-/* vis_classify, also writing the features of every point into feat (size*size entries)
+/* vis_classify in two halves (vis_read.c): the reader's probabilities of every point of
+ * geom (size * size * VIS_NCLASS), and the snapshot made of them (decision, occlusion). */
+int vis_read_probs(const cvb_image_t *img, const vis_geom_t *geom, const vis_config_t *cfg,
+                   float *prob, float *feat);
+int vis_snapshot_from_probs(const cvb_image_t *img, const vis_geom_t *geom,
+                            const vis_config_t *cfg, const float *prob, vis_snapshot_t *snap);
+
+/* The hand-tuned classifier (vis_legacy.c), while it is compared with the learned one. */
+int vis_classify_legacy(const cvb_image_t *img, const vis_geom_t *geom, const vis_config_t *cfg,
+                        vis_snapshot_t *snap);
+/* vis_classify_legacy, also writing the features of every point into feat (size*size entries)
  * when feat is not NULL. */
 int vis_classify_ex(const cvb_image_t *img, const vis_geom_t *geom, const vis_config_t *cfg,
                     vis_snapshot_t *snap, vis_feat_t *feat);

@@ -1,0 +1,258 @@
+/* test_reader.c: the learned point reader (vision/vis_net.c, vis_read.c, vis_view.c).
+ *   - the built-in weights load and run through OpenCV's dnn, and read a known board: a
+ *     scene drawn by render/ from a fixed seed (not a seed the training data used: those
+ *     are the traingen streams, 1..nproc), with stones of both colours and a hand, read
+ *     through the truth's own corners;
+ *   - a file that is no model is refused (VIS_EMODEL), a missing one too;
+ *   - the board view: point (x, y) lies at the centre of its block, the shrink of a large
+ *     photo keeps it there;
+ *   - the decision and the occlusion pass, pure functions, on given probabilities.
+ */
+#include <stddef.h>
+#include <stdarg.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "render/rnd_render.h"
+#include "vision/vis.h"
+#include "vision/vis_homog.h"
+
+/* Render a 19x19 scene (seed) with a position of both colours (and a hand when hand),
+ * read it with the built-in model through the true corners; returns the points read
+ * wrong (an occluded point counts as right only where the truth has a hand over it). */
+static int read_scene(uint64_t seed, int hand, int *stones_out, int *covered_flagged)
+{
+    rnd_scene_opts_t o;
+    rnd_scene_opts_defaults(&o);
+    o.seed = seed;
+    o.width = 960;
+    o.height = 540;
+    o.view = RND_VIEW_STEEP;
+    rnd_renderer_t *r = NULL;
+    assert_int_equal(rnd_renderer_create(&o, &r), RND_OK);
+    const rnd_geometry_t *g = rnd_renderer_geometry(r);
+    int n = g->size;
+    uint8_t truth[VIS_MAX_POINTS] = { 0 };
+    rnd_stone_t st[VIS_MAX_POINTS];
+    int ns = 0;
+    for (int p = 0; p < n * n; p++) {
+        int x = p % n, y = p / n;
+        int c = ((x * 7 + y * 3) % 5 == 0) ? 1 : ((x * 5 + y * 11) % 7 == 0) ? 2 : 0;
+        if (!c)
+            continue;
+        double wx, wy;
+        rnd_renderer_point_world(r, x, y, &wx, &wy);
+        st[ns] = (rnd_stone_t){ (float)wx, (float)wy, (float)g->top, (uint8_t)c, 0.5f };
+        ns++;
+        truth[p] = (uint8_t)c;
+    }
+    *stones_out = ns;
+    assert_int_equal(rnd_renderer_set_stones(r, st, ns), RND_OK);
+    rnd_hand_t h;
+    memset(&h, 0, sizeof h);
+    h.active = 1;
+    h.seat = 1;
+    h.tip[0] = 0;
+    h.tip[1] = 0;
+    h.tip[2] = (float)(g->top + 30);
+    h.shoulder[0] = -200;
+    h.shoulder[1] = (float)(g->half_h + 430);
+    h.shoulder[2] = (float)(g->top + 420);
+    rnd_frame_fx_t fx;
+    memset(&fx, 0, sizeof fx);
+    fx.gain = 1;
+    fx.wb[0] = fx.wb[1] = fx.wb[2] = 1;
+    cvb_image_t img = { 0 };
+    uint8_t *mask = calloc((size_t)o.width * o.height, 1);
+    assert_non_null(mask);
+    assert_int_equal(cvb_image_alloc(&img, o.width, o.height, 3), 0);
+    assert_int_equal(rnd_renderer_frame(r, &fx, &h, hand ? 1 : 0, &img, hand ? mask : NULL), RND_OK);
+    double c[4][2];
+    static const int cc[4][2] = { { 0, 0 }, { 1, 0 }, { 1, 1 }, { 0, 1 } };
+    for (int k = 0; k < 4; k++) {
+        double w[3];
+        rnd_renderer_point_world(r, cc[k][0] * (n - 1), cc[k][1] * (n - 1), &w[0], &w[1]);
+        w[2] = g->top;
+        assert_int_equal(rnd_renderer_project(r, w, 0, 0, &c[k][0], &c[k][1]), 0);
+    }
+    uint8_t under[VIS_MAX_POINTS] = { 0 };
+    for (int p = 0; hand && p < n * n; p++) {
+        double w[3], px, py;
+        rnd_renderer_point_world(r, p % n, p / n, &w[0], &w[1]);
+        w[2] = g->top + g->stone_h * 0.5;
+        if (!rnd_renderer_project(r, w, 0, 0, &px, &py) && px >= 0 && py >= 0 &&
+            px < o.width && py < o.height)
+            under[p] = mask[(size_t)lround(py) * o.width + (size_t)lround(px)];
+    }
+    vis_geom_t geom;
+    vis_snapshot_t s;
+    memset(&s, 0, sizeof s);
+    assert_int_equal(vis_geom_from_corners(c, n, img.w, img.h, &geom), 0);
+    assert_int_equal(vis_classify(&img, &geom, NULL, &s), VIS_OK);
+    int wrong = 0, flagged = 0;
+    for (int p = 0; p < n * n; p++) {
+        if (under[p]) {
+            flagged += s.occluded[p];
+            continue;
+        }
+        wrong += s.occluded[p] || s.color[p] != truth[p];
+    }
+    *covered_flagged = flagged;
+    free(mask);
+    cvb_image_free(&img);
+    rnd_renderer_destroy(r);
+    return wrong;
+}
+
+static void test_builtin_reads_a_board(void **state)
+{
+    (void)state;
+    assert_non_null(vis_net_builtin());
+    int stones = 0, flagged = 0;
+    int wrong = read_scene(424242, 0, &stones, &flagged);
+    print_message("a rendered 19x19 board of %d stones: %d of 361 points wrong\n", stones, wrong);
+    assert_true(stones > 60);
+    assert_true(wrong <= 2);
+}
+
+static void test_builtin_sees_a_hand(void **state)
+{
+    (void)state;
+    int stones = 0, flagged = 0;
+    int wrong = read_scene(515151, 1, &stones, &flagged);
+    print_message("a hand over the board: %d points under it flagged, %d others wrong\n",
+                  flagged, wrong);
+    assert_true(flagged >= 3);
+    assert_true(wrong <= 8);
+}
+
+static void test_bad_model(void **state)
+{
+    (void)state;
+    char path[] = "/tmp/kc_reader_XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    assert_int_equal(write(fd, "not an onnx model at all", 24), 24);
+    close(fd);
+    vis_net_t *net = NULL;
+    assert_int_equal(vis_net_load(path, &net), VIS_EMODEL);
+    assert_null(net);
+    unlink(path);
+    assert_int_equal(vis_net_load("/nonexistent/points.onnx", &net), VIS_EMODEL);
+    const uint8_t junk[4] = { 1, 2, 3, 4 };
+    assert_int_equal(vis_net_from_memory(junk, sizeof junk, &net), VIS_EMODEL);
+    vis_net_destroy(NULL);
+}
+
+/* The view puts point (x, y) at the centre of its block: a photo with one bright pixel
+ * block at point (3, 5) of a 9x9 board, in a photo large enough to be shrunk first. */
+static void test_view_places_points(void **state)
+{
+    (void)state;
+    for (int big = 0; big < 2; big++) {
+        int W = big ? 2000 : 400, sp = big ? 200 : 40; /* spacing in pixels */
+        cvb_image_t img = { 0 };
+        assert_int_equal(cvb_image_alloc(&img, W, W, 3), 0);
+        memset(img.data, 20, img.stride * (size_t)img.h);
+        double c[4][2] = { { sp, sp }, { 9.0 * sp, sp }, { 9.0 * sp, 9.0 * sp }, { sp, 9.0 * sp } };
+        /* a bright square of a third of a spacing around point (3, 5) */
+        int px = sp + 3 * sp, py = sp + 5 * sp, r = sp / 6;
+        for (int y = py - r; y <= py + r; y++)
+            memset(img.data + (size_t)y * img.stride + (size_t)(px - r) * 3, 250, (size_t)(2 * r + 1) * 3);
+        vis_geom_t g;
+        assert_int_equal(vis_geom_from_corners(c, 9, W, W, &g), 0);
+        cvb_image_t v = { 0 };
+        assert_int_equal(vis_board_view(&img, &g, 16, 1, &v), VIS_OK);
+        assert_int_equal(v.w, 11 * 16);
+        assert_int_equal(v.h, 11 * 16);
+        /* the brightest pixels' centroid is the centre of block (4, 6) */
+        double sx = 0, sy = 0, sw = 0;
+        for (int y = 0; y < v.h; y++)
+            for (int x = 0; x < v.w; x++) {
+                int b = v.data[(size_t)y * v.stride + (size_t)x * 3];
+                if (b > 128) {
+                    sx += x;
+                    sy += y;
+                    sw += 1;
+                }
+            }
+        assert_true(sw > 4);
+        double bx, by;
+        vis_view_to_board(16, 1, sx / sw, sy / sw, &bx, &by);
+        print_message("view (%s photo): the marked point at board %.3f, %.3f (3, 5)\n",
+                      big ? "shrunk" : "direct", bx, by);
+        assert_true(fabs(bx - 3) < 0.05 && fabs(by - 5) < 0.05);
+        cvb_image_free(&v);
+        cvb_image_free(&img);
+    }
+}
+
+static void test_decide_and_occlusion(void **state)
+{
+    (void)state;
+    enum { S = 5 };
+    float p[S * S * VIS_NCLASS];
+    for (int k = 0; k < S * S; k++) {
+        float *q = p + k * VIS_NCLASS;
+        q[0] = 0.9f, q[1] = 0.05f, q[2] = 0.03f, q[3] = 0.01f, q[4] = 0.01f; /* empty */
+    }
+    float *b = p + 1 * VIS_NCLASS, *w = p + 2 * VIS_NCLASS, *u = p + 3 * VIS_NCLASS;
+    b[0] = 0.1f, b[1] = 0.85f, b[2] = 0.03f, b[3] = 0.01f, b[4] = 0.01f;
+    w[0] = 0.2f, w[1] = 0.0f, w[2] = 0.4f, w[3] = 0.3f, w[4] = 0.1f; /* white, nearly covered */
+    u[0] = 0.3f, u[1] = 0.3f, u[2] = 0.3f, u[3] = 0.05f, u[4] = 0.05f; /* cannot tell */
+    /* a hand of three points in the bottom row's middle */
+    for (int x = 1; x <= 3; x++) {
+        float *q = p + (4 * S + x) * VIS_NCLASS;
+        q[0] = 0.1f, q[1] = 0.1f, q[2] = 0.1f, q[3] = 0.7f, q[4] = 0.0f;
+    }
+    vis_config_t cfg;
+    vis_config_defaults(&cfg);
+    vis_snapshot_t s;
+    memset(&s, 0, sizeof s);
+    s.size = S;
+    vis_decide(p, S, &cfg, &s);
+    assert_int_equal(s.color[0], VIS_EMPTY);
+    assert_int_equal(s.color[1], VIS_BLACK);
+    assert_true(fabsf(s.conf[1] - 0.85f / 0.98f) < 1e-5f);
+    /* the grid belief: 1 - P(off) over the points not covered (the hand's left out) */
+    double belief = vis_grid_belief(p, S);
+    assert_true(belief > 0.97 && belief < 0.995);
+    assert_int_equal(s.color[2], VIS_WHITE);
+    assert_false(s.occluded[2]);
+    assert_true(s.conf[3] < 0.5f); /* unsure: the station takes it as unknown */
+    for (int x = 1; x <= 3; x++)
+        assert_true(s.occluded[4 * S + x] && s.conf[4 * S + x] == 0);
+    cfg.covered_min = 0.35;
+    vis_snapshot_t t = s;
+    vis_decide(p, S, &cfg, &t);
+    assert_true(t.occluded[2]);
+    /* the pass grows the hand by a ring; a lone covered point does not grow */
+    vis_config_defaults(&cfg);
+    vis_occlusion_pass(&s, &cfg);
+    assert_true(s.occluder);
+    assert_true(s.occluded[3 * S + 0] && s.occluded[3 * S + 4] && s.occluded[4 * S + 0]);
+    assert_false(s.occluded[2 * S + 2]);
+    memset(&t, 0, sizeof t);
+    t.size = S;
+    t.occluded[12] = 1;
+    vis_occlusion_pass(&t, &cfg);
+    assert_true(t.occluded[12] && !t.occluded[11] && !t.occluded[13] && t.occluder);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_builtin_reads_a_board),
+        cmocka_unit_test(test_builtin_sees_a_hand),
+        cmocka_unit_test(test_bad_model),
+        cmocka_unit_test(test_view_places_points),
+        cmocka_unit_test(test_decide_and_occlusion),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,238 @@
+#!/usr/bin/env python3
+"""train_points.py: train the learned point reader (train/README.md has the recipe).
+
+The reader is a small fully convolutional network over the board seen from straight
+above (vis_board_view: 16 px a point, one point of margin): one output per point, five
+classes (empty, black, white, covered, off: the grid is wrong here). Input: the view's pixels / 255, B, G, R; the
+network subtracts 0.5 itself. Output: logits, (size + 2) x (size + 2), the board's points
+at [1 .. size].
+
+    train_points.py --data FILE [FILE...] --out MODEL.onnx [--holdout-fold K]
+                    [--init BASE.pt] [--steps N] [--photo-share P] [--seed S]
+
+Samples come from kifucam-traingen (renders, kind 0; roboflow-stones photos, kind 1 with
+their fold). With --holdout-fold K the photos of fold K are left out: the model is scored
+on them by `bench_vision stones --model`, a figure it never saw. Deterministic for a
+seed on one machine (torch's CPU kernels). Progress on stderr; MODEL.onnx, MODEL.pt (the
+weights, to start another run from) and MODEL.json (how it was made) are written.
+"""
+import argparse
+import json
+import math
+import os
+import subprocess
+import sys
+import time
+
+import numpy as np
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import kcts  # noqa: E402
+
+NCLASS = 5
+IGNORE = 255
+
+
+class PointNet(nn.Module):
+    """16 px a point in, one logit vector a point out (stride 16)."""
+
+    def __init__(self, ch=(16, 32, 32, 48)):
+        super().__init__()
+        c1, c2, c3, c4 = ch
+
+        def block(cin, cout, k, s=1):
+            return [nn.Conv2d(cin, cout, k, stride=s, padding=(k // 2 if s == 1 else 0), bias=False),
+                    nn.BatchNorm2d(cout), nn.ReLU(inplace=True)]
+
+        self.body = nn.Sequential(
+            *block(3, c1, 4, 4),          # 4 px a point
+            *block(c1, c2, 3), nn.MaxPool2d(2),   # 2 px a point
+            *block(c2, c3, 3), nn.MaxPool2d(2),   # 1 px a point
+            *block(c3, c4, 3),
+            *block(c4, c4, 3),
+            nn.Conv2d(c4, NCLASS, 1))
+
+    def forward(self, x):
+        return self.body(x - 0.5)
+
+
+def git_commit():
+    try:
+        return subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True,
+                              text=True, cwd=os.path.dirname(os.path.abspath(__file__))).stdout.strip()
+    except OSError:
+        return "unknown"
+
+
+def augment(x, y, rng):
+    """x: B x 3 x H x W float in 0..1, y: B x S x S labels. Board symmetries, colour,
+    contrast, gamma, blur and noise, each drawn per sample."""
+    B = x.shape[0]
+    k = int(rng.integers(4))
+    x = torch.rot90(x, k, (2, 3))
+    y = torch.rot90(y, k, (1, 2))
+    if rng.random() < 0.5:
+        x = torch.flip(x, (3,))
+        y = torch.flip(y, (2,))
+    g = torch.from_numpy(rng.uniform(0.7, 1.3, (B, 3, 1, 1)).astype(np.float32))
+    mix = torch.from_numpy((np.eye(3)[None] + rng.normal(0, 0.08, (B, 3, 3))).astype(np.float32))
+    x = torch.einsum("bij,bjhw->bihw", mix, x) * g
+    mean = x.mean((1, 2, 3), keepdim=True)
+    c = torch.from_numpy(rng.uniform(0.65, 1.35, (B, 1, 1, 1)).astype(np.float32))
+    bri = torch.from_numpy(rng.uniform(0.6, 1.4, (B, 1, 1, 1)).astype(np.float32))
+    x = ((x - mean) * c + mean) * bri
+    x = x.clamp(0, 1)
+    gam = torch.from_numpy(np.exp(rng.uniform(-0.4, 0.4, (B, 1, 1, 1))).astype(np.float32))
+    x = x ** gam
+    if rng.random() < 0.3:
+        s = float(rng.uniform(0.5, 1.8))
+        r = int(math.ceil(2 * s))
+        t = torch.arange(-r, r + 1, dtype=torch.float32)
+        kern = torch.exp(-t * t / (2 * s * s))
+        kern = kern / kern.sum()
+        kx = kern.view(1, 1, 1, -1).repeat(3, 1, 1, 1)
+        ky = kern.view(1, 1, -1, 1).repeat(3, 1, 1, 1)
+        x = F.conv2d(F.pad(x, (r, r, 0, 0), mode="replicate"), kx, groups=3)
+        x = F.conv2d(F.pad(x, (0, 0, r, r), mode="replicate"), ky, groups=3)
+    sig = torch.from_numpy(rng.uniform(0, 0.035, (B, 1, 1, 1)).astype(np.float32))
+    x = x + torch.randn(x.shape, generator=None) * sig
+    gray = torch.from_numpy((rng.random((B, 1, 1, 1)) < 0.05).astype(np.float32))
+    x = x * (1 - gray) + x.mean(1, keepdim=True) * gray
+    return x.clamp(0, 1).contiguous(), y.contiguous()
+
+
+def batches_by_size(samples):
+    by = {}
+    for i, s in enumerate(samples):
+        by.setdefault(s["size"], []).append(i)
+    return by
+
+
+BATCH = {19: 12, 13: 24, 9: 40}
+
+
+def make_batch(samples, idx):
+    x = np.stack([samples[i]["view"] for i in idx]).astype(np.float32) / 255.0
+    x = torch.from_numpy(x).permute(0, 3, 1, 2).contiguous()
+    y = torch.from_numpy(np.stack([samples[i]["labels"] for i in idx]).astype(np.int64))
+    return x, y
+
+
+def loss_of(model, x, y):
+    out = model(x)[:, :, 1:-1, 1:-1]
+    return F.cross_entropy(out, y, ignore_index=IGNORE), out
+
+
+def evaluate(model, samples):
+    """Per-point accuracy (ignoring unknowns) and boards read perfectly."""
+    model.eval()
+    right = total = perfect = 0
+    with torch.no_grad():
+        by = batches_by_size(samples)
+        for size, idx in by.items():
+            for a in range(0, len(idx), 16):
+                x, y = make_batch(samples, idx[a:a + 16])
+                out = model(x)[:, :, 1:-1, 1:-1].argmax(1)
+                ok = (out == y) | (y == IGNORE)
+                right += int(ok.sum()) - int((y == IGNORE).sum())
+                total += int((y != IGNORE).sum())
+                perfect += int(ok.flatten(1).all(1).sum())
+    model.train()
+    return right / max(total, 1), perfect, len(samples)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--data", nargs="+", required=True)
+    ap.add_argument("--out", required=True)
+    ap.add_argument("--holdout-fold", type=int, default=-1)
+    ap.add_argument("--init")
+    ap.add_argument("--steps", type=int, default=4000)
+    ap.add_argument("--lr", type=float, default=3e-3)
+    ap.add_argument("--photo-share", type=float, default=0.35)
+    ap.add_argument("--seed", type=int, default=18)
+    ap.add_argument("--threads", type=int, default=2)
+    a = ap.parse_args()
+    torch.manual_seed(a.seed)
+    torch.set_num_threads(a.threads)
+    rng = np.random.default_rng(a.seed)
+
+    renders, photos, files = [], [], []
+    for f in a.data:
+        ss = kcts.read(f)
+        files.append("%s (%d samples)" % (os.path.basename(f), len(ss)))
+        for s in ss:
+            if s["kind"] == 0:
+                renders.append(s)
+            elif s["fold"] != a.holdout_fold:
+                photos.append(s)
+    # a fixed share of the renders is kept apart to watch the training
+    order = rng.permutation(len(renders))
+    nval = max(1, len(renders) // 20)
+    val = [renders[i] for i in order[:nval]]
+    renders = [renders[i] for i in order[nval:]]
+    print("train_points: %d renders (+%d apart), %d photo views (fold %s held out)" %
+          (len(renders), len(val), len(photos), a.holdout_fold if a.holdout_fold >= 0 else "none"),
+          file=sys.stderr)
+
+    model = PointNet()
+    if a.init:
+        model.load_state_dict(torch.load(a.init))
+    opt = torch.optim.AdamW(model.parameters(), lr=a.lr, weight_decay=1e-4)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=a.lr, total_steps=a.steps,
+                                                pct_start=0.05 if a.init else 0.15)
+    rby = batches_by_size(renders)
+    pby = batches_by_size(photos)
+    t0 = time.time()
+    avg = None
+    for step in range(a.steps):
+        use_photo = photos and rng.random() < a.photo_share
+        pool = pby if use_photo else rby
+        sizes = list(pool.keys())
+        w = np.array([len(pool[s]) for s in sizes], np.float64)
+        size = sizes[int(rng.choice(len(sizes), p=w / w.sum()))]
+        idx = rng.choice(pool[size], size=min(BATCH.get(size, 12), len(pool[size])), replace=False)
+        src = photos if use_photo else renders
+        x, y = make_batch(src, idx)
+        x, y = augment(x, y, rng)
+        loss, _ = loss_of(model, x, y)
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        sched.step()
+        avg = float(loss) if avg is None else 0.98 * avg + 0.02 * float(loss)
+        if step % 50 == 0 or step == a.steps - 1:
+            el = time.time() - t0
+            print("\rtrain_points: step %d/%d loss %.4f  %.0f s (%.0f s left)   " %
+                  (step + 1, a.steps, avg, el, el / (step + 1) * (a.steps - step - 1)),
+                  end="", file=sys.stderr)
+    print("", file=sys.stderr)
+    acc, perfect, n = evaluate(model, val)
+    print("train_points: renders kept apart: %.4f%% of points, %d/%d boards perfect" %
+          (100 * acc, perfect, n), file=sys.stderr)
+
+    model.eval()
+    base = os.path.splitext(a.out)[0]
+    torch.save(model.state_dict(), base + ".pt")
+    dummy = torch.zeros(1, 3, 21 * 16, 21 * 16)
+    torch.onnx.export(model, dummy, a.out, opset_version=11, input_names=["view"],
+                      output_names=["logits"], do_constant_folding=True,
+                      dynamic_axes={"view": {2: "h", 3: "w"}, "logits": {2: "oh", 3: "ow"}})
+    meta = dict(model=os.path.basename(a.out), cell_px=16, margin=1,
+                classes=["empty", "black", "white", "covered", "off"], data=files,
+                holdout_fold=a.holdout_fold, init=os.path.basename(a.init) if a.init else None,
+                steps=a.steps, lr=a.lr, photo_share=a.photo_share, seed=a.seed,
+                commit=git_commit(), torch=torch.__version__,
+                params=sum(p.numel() for p in model.parameters()),
+                renders_apart=dict(points=round(100 * acc, 4), perfect=perfect, boards=n),
+                seconds=round(time.time() - t0))
+    with open(base + ".json", "w") as f:
+        json.dump(meta, f, indent=1)
+    print("train_points: wrote %s (%d bytes)" % (a.out, os.path.getsize(a.out)), file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,520 @@
+/* traingen.c: kifucam-traingen, the training data of the learned point reader
+ * (train/README.md has the recipe). It writes the boards exactly as the reader sees
+ * them: vis_board_view of the photo under a grid, with a label per point.
+ *
+ *   kifucam-traingen render --out FILE --count N [--seed S] [--misalign P] [--views V]
+ *       N renders (render/ with --variety: any wood, plastic and printed boards, stones of
+ *       other shades, any light, glare, blur, steep views, crowded and sparse positions,
+ *       hands and sleeves, boards cut off by the frame, JPEG), V views of each scene (default 3); with
+ *       probability P each view is also written under a wrong grid (misalign())
+ *   kifucam-traingen photos --data DATA_DIR --folds FOLDS --out FILE [--copies K]
+ *       roboflow-stones (CC BY 4.0): the grid found by vis_detect, kept only when the
+ *       labelled stones agree with it (every stone within 0.45 of a point, no point
+ *       with two); K jittered copies of each (default 6), M under wrong grids
+ *
+ * The file: "KCTS" and a version (int32 1), then samples, each a header of 8 int32
+ * (size, cell_px, margin, kind 0 render / 1 photo, fold (-1 for renders), source index,
+ * view side in pixels, 0), the view (side x side x 3 bytes, BGR) and size*size labels:
+ * 0 empty, 1 black, 2 white, 3 covered (a hand or arm over the point's stone centre, or
+ * outside the picture), 4 off (the grid is wrong: no board point there), 255 unknown (a
+ * stone half off its point: left out of the loss).
+ * Deterministic for a seed. Progress on stderr.
+ */
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "render/rnd_render.h"
+#include "tests/vision/roboflow_util.h"
+#include "vision/vis.h"
+#include "vision/vis_homog.h"
+
+#ifndef M_PI
+#define M_PI 3.14159265358979323846
+#endif
+
+#define CELL_PX 16
+#define MARGIN 1
+#define LBL_COVERED 3
+#define LBL_OFF 4 /* the grid is wrong here: no point of the board lies at this view point */
+#define LBL_UNKNOWN 255
+
+static int write_sample(FILE *f, int size, int kind, int fold, int src, const cvb_image_t *view,
+                        const uint8_t *labels)
+{
+    int32_t hdr[8] = { size, CELL_PX, MARGIN, kind, fold, src, view->w, 0 };
+    if (fwrite(hdr, sizeof hdr, 1, f) != 1)
+        return -1;
+    for (int y = 0; y < view->h; y++)
+        if (fwrite(view->data + (size_t)y * view->stride, (size_t)view->w * 3, 1, f) != 1)
+            return -1;
+    return fwrite(labels, (size_t)size * size, 1, f) == 1 ? 0 : -1;
+}
+
+/* Corners moved by a Gaussian of sigma spacings (a grid found a little off). */
+static void jitter_corners(rnd_rng_t *rng, double c[4][2], int size, double sigma)
+{
+    double per = 0;
+    for (int k = 0; k < 4; k++)
+        per += hypot(c[k][0] - c[(k + 1) % 4][0], c[k][1] - c[(k + 1) % 4][1]);
+    double sp = per / 4 / (size - 1);
+    for (int k = 0; k < 4; k++)
+        for (int a = 0; a < 2; a++)
+            c[k][a] += rnd_rng_gauss(rng) * sigma * sp;
+}
+
+/* A wrong grid for the same photo (the reader learns to tell a grid that is not the
+ * board's): the true board coordinates b = T(v) of each view point v, T one of a shift
+ * by a fraction of a cell, another spacing (a 13 or 9 grid over a 19 board and the
+ * like), a turn, or anywhere in the picture. Writes the wrong corners and, per view
+ * point, its label: the true point's when T lands within 0.15 of one (a shift by whole
+ * cells reads true points), LBL_OFF when 0.3 or more from any, unknown between. */
+static void misalign(rnd_rng_t *rng, const vis_geom_t *truth, const uint8_t *tl, int W, int H,
+                     double wc[4][2], uint8_t *labels)
+{
+    int S = truth->size;
+    double T[6]; /* b = (T0 x + T1 y + T2, T3 x + T4 y + T5) */
+    double u = rnd_rng_unit(rng), mid = (S - 1) * 0.5;
+    if (u < 0.4) {
+        double dx = rnd_rng_range(rng, 0.25, 0.75) * (rnd_rng_unit(rng) < 0.5 ? -1 : 1);
+        double dy = rnd_rng_unit(rng) < 0.5 ? 0 : rnd_rng_range(rng, -0.75, 0.75);
+        if (rnd_rng_unit(rng) < 0.5) {
+            double t = dx;
+            dx = dy;
+            dy = t;
+        }
+        dx += rnd_rng_int(rng, 3) - 1;
+        double m[6] = { 1, 0, dx, 0, 1, dy };
+        memcpy(T, m, sizeof T);
+    } else if (u < 0.65) {
+        static const double sc[8] = { 0.5, 0.667, 0.75, 1.333, 1.5, 2.0, 0.444, 0.684 };
+        double k = sc[rnd_rng_int(rng, 8)] * rnd_rng_range(rng, 0.97, 1.03);
+        double cx = mid + rnd_rng_range(rng, -0.3, 0.3) * S, cy = mid + rnd_rng_range(rng, -0.3, 0.3) * S;
+        double m[6] = { k, 0, cx - k * mid, 0, k, cy - k * mid };
+        memcpy(T, m, sizeof T);
+    } else if (u < 0.8) {
+        double a = rnd_rng_range(rng, 6, 45) * M_PI / 180 * (rnd_rng_unit(rng) < 0.5 ? -1 : 1);
+        double ca = cos(a), sa = sin(a);
+        double m[6] = { ca, -sa, mid - ca * mid + sa * mid, sa, ca, mid - sa * mid - ca * mid };
+        memcpy(T, m, sizeof T);
+    } else {
+        T[0] = T[4] = 1;
+        T[1] = T[2] = T[3] = T[5] = 0;
+    }
+    double bc[4][2] = { { 0, 0 }, { S - 1, 0 }, { S - 1, S - 1 }, { 0, S - 1 } };
+    for (int k = 0; k < 4; k++) {
+        double bx = T[0] * bc[k][0] + T[1] * bc[k][1] + T[2];
+        double by = T[3] * bc[k][0] + T[4] * bc[k][1] + T[5];
+        vis_homog_apply(truth->H, bx, by, &wc[k][0], &wc[k][1]);
+    }
+    if (u >= 0.8) { /* anywhere: a quad of random size and place in the picture */
+        double cx = rnd_rng_range(rng, 0.2, 0.8) * W, cy = rnd_rng_range(rng, 0.2, 0.8) * H;
+        double r = rnd_rng_range(rng, 0.1, 0.45) * (W < H ? W : H), a = rnd_rng_range(rng, 0, 6.3);
+        for (int k = 0; k < 4; k++) {
+            double ak = a + k * M_PI / 2 + rnd_rng_range(rng, -0.15, 0.15);
+            double rk = r * rnd_rng_range(rng, 0.85, 1.15);
+            wc[k][0] = cx + rk * cos(ak);
+            wc[k][1] = cy + rk * sin(ak);
+        }
+    }
+    vis_geom_t wg;
+    if (vis_geom_from_corners(wc, S, W, H, &wg)) {
+        memset(labels, LBL_UNKNOWN, (size_t)S * S);
+        return;
+    }
+    for (int p = 0; p < S * S; p++) {
+        double bx, by;
+        if (vis_homog_apply(truth->Hinv, wg.px[p], wg.py[p], &bx, &by)) {
+            labels[p] = LBL_OFF;
+            continue;
+        }
+        int x = (int)lround(bx), y = (int)lround(by);
+        double d = fmax(fabs(bx - x), fabs(by - y));
+        int onb = x >= 0 && y >= 0 && x < S && y < S;
+        if (wg.px[p] < 0 || wg.py[p] < 0 || wg.px[p] > W - 1 || wg.py[p] > H - 1)
+            labels[p] = LBL_COVERED; /* outside the picture */
+        else if (onb && d <= 0.15)
+            labels[p] = tl[y * S + x];
+        else if (d >= 0.3 || !onb)
+            labels[p] = LBL_OFF;
+        else
+            labels[p] = LBL_UNKNOWN;
+    }
+}
+
+/* ---------------------------------------------------------------- renders */
+
+/* A position: density from sparse to a finished board, colours in patches (groups), now
+ * and then a stone pushed half off its point (its label unknown). */
+static int make_position(rnd_rng_t *rng, const rnd_renderer_t *r, int n, rnd_stone_t *st,
+                         uint8_t *labels)
+{
+    const rnd_geometry_t *g = rnd_renderer_geometry(r);
+    double u = rnd_rng_unit(rng);
+    double d = u < 0.2 ? rnd_rng_range(rng, 0, 0.15) : u < 0.65 ? rnd_rng_range(rng, 0.15, 0.55)
+                                                         : rnd_rng_range(rng, 0.55, 0.92);
+    /* a smooth field decides the colour, so stones of a colour form groups */
+    double fx[4], fy[4], ph[4];
+    for (int k = 0; k < 4; k++) {
+        fx[k] = rnd_rng_range(rng, -0.6, 0.6);
+        fy[k] = rnd_rng_range(rng, -0.6, 0.6);
+        ph[k] = rnd_rng_range(rng, 0, 6.3);
+    }
+    double mixc = rnd_rng_range(rng, 0.2, 1.0); /* 1: colours at random, 0: by the field */
+    double jit = rnd_rng_range(rng, 0.02, 0.14);
+    int ns = 0;
+    for (int p = 0; p < n * n; p++) {
+        labels[p] = 0;
+        if (rnd_rng_unit(rng) >= d)
+            continue;
+        int x = p % n, y = p / n;
+        double f = 0;
+        for (int k = 0; k < 4; k++)
+            f += sin(fx[k] * x + fy[k] * y + ph[k]);
+        int col = rnd_rng_unit(rng) < mixc ? 1 + rnd_rng_int(rng, 2) : (f > 0 ? 1 : 2);
+        double wx, wy, ox = rnd_rng_gauss(rng) * jit, oy = rnd_rng_gauss(rng) * jit;
+        int off = rnd_rng_unit(rng) < 0.02;
+        if (off) { /* half off its point */
+            double a = rnd_rng_range(rng, 0, 6.3);
+            ox = 0.45 * cos(a);
+            oy = 0.45 * sin(a);
+        }
+        rnd_renderer_point_world(r, x + ox, y + oy, &wx, &wy);
+        st[ns].x = (float)wx;
+        st[ns].y = (float)wy;
+        st[ns].z = (float)g->top;
+        st[ns].color = (uint8_t)col;
+        st[ns].grain = (float)rnd_rng_range(rng, 0, 3.14);
+        ns++;
+        labels[p] = off ? LBL_UNKNOWN : (uint8_t)col;
+    }
+    /* captured stones on the table beside the board */
+    int nt = rnd_rng_unit(rng) < 0.3 ? 1 + rnd_rng_int(rng, 6) : 0;
+    for (int k = 0; k < nt; k++) {
+        double side = rnd_rng_unit(rng) < 0.5 ? -1 : 1;
+        st[ns].x = (float)(rnd_rng_range(rng, -g->half_w, g->half_w));
+        st[ns].y = (float)(side * (g->half_h + rnd_rng_range(rng, 15, 60)));
+        st[ns].z = 0;
+        st[ns].color = (uint8_t)(1 + rnd_rng_int(rng, 2));
+        st[ns].grain = 0;
+        ns++;
+    }
+    return ns;
+}
+
+/* Hands over the board: none, one, sometimes two, from either seat, hovering or resting,
+ * one in three carrying a stone. */
+static int make_hands(rnd_rng_t *rng, const rnd_renderer_t *r, rnd_hand_t *h)
+{
+    const rnd_geometry_t *g = rnd_renderer_geometry(r);
+    double u = rnd_rng_unit(rng);
+    int nh = u < 0.5 ? 0 : u < 0.9 ? 1 : 2;
+    for (int k = 0; k < nh; k++) {
+        int seat = 1 + rnd_rng_int(rng, 2);
+        double sgn = seat == 1 ? 1 : -1;
+        memset(&h[k], 0, sizeof h[k]);
+        h[k].active = 1;
+        h[k].seat = seat;
+        h[k].tip[0] = (float)rnd_rng_range(rng, -g->half_w, g->half_w);
+        h[k].tip[1] = (float)rnd_rng_range(rng, -g->half_h, g->half_h);
+        h[k].tip[2] = (float)(g->top + g->stone_h + rnd_rng_range(rng, 2, 90));
+        h[k].shoulder[0] = (float)(-sgn * rnd_rng_range(rng, 0, 300) + rnd_rng_range(rng, -150, 150));
+        h[k].shoulder[1] = (float)(sgn * (g->half_h + rnd_rng_range(rng, 300, 520)));
+        h[k].shoulder[2] = (float)(g->top + rnd_rng_range(rng, 250, 500));
+        h[k].carry = rnd_rng_unit(rng) < 0.33 ? (uint8_t)(1 + rnd_rng_int(rng, 2)) : 0;
+    }
+    return nh;
+}
+
+static int cmd_render(const char *out, int count, uint64_t seed, double misalign_share, int views)
+{
+    FILE *f = fopen(out, "wb");
+    if (!f) {
+        fprintf(stderr, "kifucam-traingen: %s: cannot write\n", out);
+        return 2;
+    }
+    fwrite("KCTS", 4, 1, f);
+    int32_t ver = 1;
+    fwrite(&ver, sizeof ver, 1, f);
+    static const int frames[6][2] = { { 640, 360 }, { 640, 480 }, { 960, 540 },
+                                      { 1280, 720 }, { 800, 800 }, { 1024, 768 } };
+    rnd_rng_t rng;
+    rnd_rng_seed(&rng, seed * 0x9e3779b97f4a7c15ull + 18);
+    rnd_stone_t *st = calloc(VIS_MAX_POINTS + 16, sizeof *st);
+    uint8_t *mask = NULL;
+    int written = 0, rc = 0;
+    for (int i = 0; i < count && !rc; i += views) {
+        rnd_scene_opts_t o;
+        rnd_scene_opts_defaults(&o);
+        double u = rnd_rng_unit(&rng);
+        o.size = u < 0.15 ? 9 : u < 0.3 ? 13 : 19;
+        int fk = rnd_rng_int(&rng, 6);
+        o.width = frames[fk][0];
+        o.height = frames[fk][1];
+        o.view = (rnd_view_t)rnd_rng_int(&rng, 3);
+        o.light = (rnd_light_t)rnd_rng_int(&rng, RND_LIGHT_COUNT);
+        o.seed = seed * 1000003ull + (uint64_t)i;
+        o.variety = 1;
+        rnd_renderer_t *r = NULL;
+        if (rnd_renderer_create(&o, &r)) {
+            fprintf(stderr, "kifucam-traingen: scene %d: cannot render\n", i);
+            rc = 1;
+            break;
+        }
+        free(mask);
+        mask = malloc((size_t)o.width * o.height);
+        cvb_image_t img = { 0 }, view = { 0 };
+        if (!mask || cvb_image_alloc(&img, o.width, o.height, 3)) {
+            rnd_renderer_destroy(r);
+            rc = 1;
+            break;
+        }
+        const rnd_geometry_t *g = rnd_renderer_geometry(r);
+        int n = o.size;
+        for (int v = 0; v < views && i + v < count && !rc; v++) {
+            uint8_t labels[VIS_MAX_POINTS];
+            int ns = make_position(&rng, r, n, st, labels);
+            rnd_renderer_set_stones(r, st, ns);
+            rnd_hand_t hands[2];
+            int nh = make_hands(&rng, r, hands);
+            rnd_frame_fx_t fx;
+            memset(&fx, 0, sizeof fx);
+            fx.shake_x = rnd_rng_int(&rng, 5) - 2;
+            fx.shake_y = rnd_rng_int(&rng, 5) - 2;
+            fx.gain = rnd_rng_range(&rng, 0.8, 1.2);
+            for (int c = 0; c < 3; c++)
+                fx.wb[c] = rnd_rng_range(&rng, 0.94, 1.06);
+            fx.shadow = rnd_rng_unit(&rng) < 0.2;
+            fx.shadow_xy[0] = rnd_rng_range(&rng, -g->half_w, g->half_w);
+            fx.shadow_xy[1] = rnd_rng_range(&rng, -g->half_h, g->half_h);
+            fx.shadow_r[0] = rnd_rng_range(&rng, 60, 250);
+            fx.shadow_r[1] = rnd_rng_range(&rng, 60, 250);
+            fx.shadow_depth = rnd_rng_range(&rng, 0.25, 0.75);
+            fx.noise_phase = rnd_rng_next(&rng);
+            if (rnd_renderer_frame(r, &fx, hands, nh, &img, mask)) {
+                rc = 1;
+                break;
+            }
+            if (!nh)
+                memset(mask, 0, (size_t)o.width * o.height);
+            /* a JPEG, as cameras and phones deliver */
+            if (rnd_rng_unit(&rng) < 0.75) {
+                uint8_t *jpg = NULL;
+                size_t len = 0;
+                cvb_image_t dec = { 0 };
+                if (!cvb_imencode_jpeg(&img, 30 + rnd_rng_int(&rng, 66), &jpg, &len) &&
+                    !cvb_imdecode(jpg, len, &dec)) {
+                    cvb_image_free(&img);
+                    img = dec;
+                }
+                free(jpg);
+            }
+            /* truth per point: covered where a hand hides the stone's centre (as the
+             * footage's truth has it) or outside the picture */
+            for (int p = 0; p < n * n; p++) {
+                double w[3], px, py;
+                rnd_renderer_point_world(r, p % n, p / n, &w[0], &w[1]);
+                w[2] = g->top + g->stone_h * 0.5;
+                int out_of = rnd_renderer_project(r, w, fx.shake_x, fx.shake_y, &px, &py) != 0;
+                int ix = (int)lround(px), iy = (int)lround(py);
+                if (out_of || ix < 0 || iy < 0 || ix >= o.width || iy >= o.height ||
+                    mask[(size_t)iy * o.width + ix])
+                    labels[p] = LBL_COVERED;
+            }
+            double c[4][2];
+            static const int cc[4][2] = { { 0, 0 }, { 1, 0 }, { 1, 1 }, { 0, 1 } };
+            int bad = 0;
+            for (int k = 0; k < 4; k++) {
+                double w[3];
+                rnd_renderer_point_world(r, cc[k][0] * (n - 1), cc[k][1] * (n - 1), &w[0], &w[1]);
+                w[2] = g->top;
+                bad |= rnd_renderer_project(r, w, fx.shake_x, fx.shake_y, &c[k][0], &c[k][1]);
+            }
+            if (rnd_rng_unit(&rng) < 0.7)
+                jitter_corners(&rng, c, n, rnd_rng_range(&rng, 0.01, 0.08));
+            vis_geom_t geom;
+            if (bad || vis_geom_from_corners(c, n, img.w, img.h, &geom) ||
+                vis_board_view(&img, &geom, CELL_PX, MARGIN, &view))
+                continue;
+            if (write_sample(f, n, 0, -1, i + v, &view, labels)) {
+                rc = 1;
+                break;
+            }
+            written++;
+            if (misalign_share > 0 && rnd_rng_unit(&rng) < misalign_share) {
+                vis_geom_t tg;
+                double wc[4][2];
+                uint8_t wl[VIS_MAX_POINTS];
+                if (vis_geom_from_corners(c, n, img.w, img.h, &tg))
+                    continue;
+                misalign(&rng, &tg, labels, img.w, img.h, wc, wl);
+                vis_geom_t wg;
+                if (!vis_geom_from_corners(wc, n, img.w, img.h, &wg) &&
+                    !vis_board_view(&img, &wg, CELL_PX, MARGIN, &view)) {
+                    if (write_sample(f, n, 0, -1, i + v, &view, wl)) {
+                        rc = 1;
+                        break;
+                    }
+                    written++;
+                }
+            }
+        }
+        cvb_image_free(&img);
+        cvb_image_free(&view);
+        rnd_renderer_destroy(r);
+        if ((i / views) % 25 == 0)
+            fprintf(stderr, "\rkifucam-traingen: %d of %d renders", written, count);
+    }
+    fprintf(stderr, "\rkifucam-traingen: %d renders written to %s\n", written, out);
+    free(st);
+    free(mask);
+    if (fclose(f) || rc) {
+        fprintf(stderr, "kifucam-traingen: %s: write failed\n", out);
+        return 1;
+    }
+    return 0;
+}
+
+/* ---------------------------------------------------------------- real photos */
+
+/* Labels of the points of geom from the stone boxes; -1 when the boxes disagree with the
+ * grid. A stone within 0.45 of a point labels it; one further off (0.45..0.75), or two on
+ * one point, make that point unknown; a stone well beyond the board (a captured stone on
+ * the table) is no point's. More than 3% of the stones so (plus one) and the grid is
+ * taken to be wrong. Points outside the picture are covered. */
+static int photo_labels(const vis_geom_t *g, const rf_box_t *b, int nb, int w, int h,
+                        uint8_t *labels)
+{
+    int S = g->size, odd = 0;
+    memset(labels, 0, (size_t)S * S);
+    uint8_t seen[VIS_MAX_POINTS] = { 0 };
+    for (int k = 0; k < nb; k++) {
+        double bx, by;
+        if ((b[k].cls != 0 && b[k].cls != 1) ||
+            vis_homog_apply(g->Hinv, b[k].cx * w, b[k].cy * h, &bx, &by))
+            return -1;
+        int x = (int)lround(bx), y = (int)lround(by);
+        if (bx < -0.75 || by < -0.75 || bx > S - 0.25 || by > S - 0.25) {
+            odd += bx > -1.5 && by > -1.5 && bx < S + 0.5 && by < S + 0.5; /* at the edge */
+            continue;
+        }
+        x = x < 0 ? 0 : x >= S ? S - 1 : x;
+        y = y < 0 ? 0 : y >= S ? S - 1 : y;
+        int p = y * S + x;
+        double d = fmax(fabs(bx - x), fabs(by - y));
+        if (d > 0.45 || seen[p]) {
+            labels[p] = LBL_UNKNOWN;
+            odd++;
+        } else {
+            labels[p] = (uint8_t)(b[k].cls == 0 ? 1 : 2);
+        }
+        seen[p] = 1;
+    }
+    if (odd > 1 + nb * 3 / 100)
+        return -1;
+    for (int p = 0; p < S * S; p++)
+        if (g->px[p] < 0 || g->py[p] < 0 || g->px[p] > w - 1 || g->py[p] > h - 1)
+            labels[p] = LBL_COVERED;
+    return 0;
+}
+
+static int cmd_photos(const char *data, const char *folds, const char *out, int copies,
+                      int misaligned)
+{
+    char dir[1024];
+    snprintf(dir, sizeof dir, "%s/photos/roboflow-stones", data);
+    rf_entry_t *e = calloc(512, sizeof *e);
+    rf_box_t *b = calloc(RF_MAX_BOXES, sizeof *b);
+    int n = e && b ? rf_list(dir, e, 512) : -1;
+    FILE *f = n >= 0 ? fopen(out, "wb") : NULL;
+    if (!f) {
+        fprintf(stderr, "kifucam-traingen: %s: cannot read, or %s: cannot write\n", dir, out);
+        free(e);
+        free(b);
+        return 2;
+    }
+    fwrite("KCTS", 4, 1, f);
+    int32_t ver = 1;
+    fwrite(&ver, sizeof ver, 1, f);
+    rnd_rng_t rng;
+    rnd_rng_seed(&rng, 1818);
+    int used = 0, refused = 0, rc = 0;
+    for (int i = 0; i < n && !rc; i++) {
+        int fold = rf_fold(folds, "roboflow-stones", e[i].source);
+        int nb = rf_read_boxes(e[i].label, b, RF_MAX_BOXES);
+        cvb_image_t img = { 0 }, view = { 0 };
+        if (fold < 0 || nb < 0 || cvb_imread(e[i].image, 1, &img)) {
+            fprintf(stderr, "kifucam-traingen: %s: no fold, labels or image\n", e[i].name);
+            continue;
+        }
+        vis_geom_t g;
+        vis_snapshot_t s;
+        memset(&s, 0, sizeof s);
+        uint8_t labels[VIS_MAX_POINTS];
+        if (vis_detect(&img, NULL, 0, &g, &s, NULL) || photo_labels(&g, b, nb, img.w, img.h, labels)) {
+            refused++;
+            cvb_image_free(&img);
+            continue;
+        }
+        for (int k = 0; k <= copies && !rc; k++) {
+            double c[4][2];
+            memcpy(c, g.corners, sizeof c);
+            if (k)
+                jitter_corners(&rng, c, g.size, rnd_rng_range(&rng, 0.01, 0.07));
+            vis_geom_t gj;
+            if (vis_geom_from_corners(c, g.size, img.w, img.h, &gj) ||
+                vis_board_view(&img, &gj, CELL_PX, MARGIN, &view))
+                continue;
+            rc = write_sample(f, g.size, 1, fold, i, &view, labels);
+        }
+        for (int k = 0; k < misaligned && !rc; k++) {
+            double wc[4][2];
+            uint8_t wl[VIS_MAX_POINTS];
+            misalign(&rng, &g, labels, img.w, img.h, wc, wl);
+            vis_geom_t wg;
+            if (!vis_geom_from_corners(wc, g.size, img.w, img.h, &wg) &&
+                !vis_board_view(&img, &wg, CELL_PX, MARGIN, &view))
+                rc = write_sample(f, g.size, 1, fold, i, &view, wl);
+        }
+        used++;
+        cvb_image_free(&img);
+        cvb_image_free(&view);
+    }
+    fprintf(stderr, "\nkifucam-traingen: %d photos written to %s (%d refused: grid and stones "
+                    "disagree)\n", used, out, refused);
+    free(e);
+    free(b);
+    if (fclose(f) || rc) {
+        fprintf(stderr, "kifucam-traingen: %s: write failed\n", out);
+        return 1;
+    }
+    return 0;
+}
+
+static const char *arg(int argc, char **argv, const char *name, const char *def)
+{
+    for (int i = 2; i + 1 < argc; i++)
+        if (!strcmp(argv[i], name))
+            return argv[i + 1];
+    return def;
+}
+
+int main(int argc, char **argv)
+{
+    cvb_quiet();
+    if (argc >= 2 && !strcmp(argv[1], "render") && arg(argc, argv, "--out", NULL))
+        return cmd_render(arg(argc, argv, "--out", NULL), atoi(arg(argc, argv, "--count", "300")),
+                          strtoull(arg(argc, argv, "--seed", "1"), NULL, 10),
+                          atof(arg(argc, argv, "--misalign", "0")),
+                          atoi(arg(argc, argv, "--views", "3")) > 0 ? atoi(arg(argc, argv, "--views", "3")) : 3);
+    if (argc >= 2 && !strcmp(argv[1], "photos") && arg(argc, argv, "--out", NULL) &&
+        arg(argc, argv, "--data", NULL) && arg(argc, argv, "--folds", NULL))
+        return cmd_photos(arg(argc, argv, "--data", NULL), arg(argc, argv, "--folds", NULL),
+                          arg(argc, argv, "--out", NULL), atoi(arg(argc, argv, "--copies", "6")),
+                          atoi(arg(argc, argv, "--misaligned", "0")));
+    fprintf(stderr, "usage: kifucam-traingen render --out FILE --count N [--seed S] [--misalign P] [--views V]\n"
+                    "       kifucam-traingen photos --data DATA_DIR --folds FOLDS --out FILE [--copies K] [--misaligned M]\n");
+    return 2;
+}

@@ -1,0 +1,163 @@
+/* vis_net.c: the learned point reader's network (vis.h): loading, the built-in model, and
+ * the class probabilities of every point of a board.
+ *
+ * The model is a small fully convolutional network trained by train/train_points.py
+ * (train/README.md: data, seed, how each shipped weights file was made). Its contract: the
+ * input is vis_board_view at VIS_NET_CELL_PX pixels a point with VIS_NET_MARGIN points of
+ * margin, as a 1 x 3 x side x side blob of the B, G, R pixels / 255; the output is 1 x 4 x
+ * (size + 2 margin) x (size + 2 margin) logits (empty, black, white, covered), the board's
+ * point (x, y) at (x + margin, y + margin). Inference runs in OpenCV's dnn module
+ * (cv_bridge.h), never here.
+ * Invariants: a vis_net_t is immutable but for its dnn state, which one mutex guards, so
+ * one net may serve several threads (one at a time); the built-in net is made once
+ * (pthread_once) and lives as long as the process.
+ */
+#include "vision/vis.h"
+
+#include <math.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "vision/vis_model.h"
+
+struct vis_net {
+    cvb_net_t *net;
+    pthread_mutex_t lock;
+};
+
+int vis_net_from_memory(const uint8_t *buf, size_t len, vis_net_t **out)
+{
+    if (!buf || !len || !out)
+        return VIS_EINVAL;
+    vis_net_t *n = calloc(1, sizeof *n);
+    if (!n)
+        return VIS_ENOMEM;
+    int rc = cvb_net_load_onnx(buf, len, &n->net);
+    if (rc) {
+        free(n);
+        return rc == CVB_ENOMEM ? VIS_ENOMEM : VIS_EMODEL;
+    }
+    if (pthread_mutex_init(&n->lock, NULL)) {
+        cvb_net_free(n->net);
+        free(n);
+        return VIS_ENOMEM;
+    }
+    *out = n;
+    return VIS_OK;
+}
+
+int vis_net_load(const char *path, vis_net_t **out)
+{
+    if (!path || !out)
+        return VIS_EINVAL;
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return VIS_EMODEL;
+    uint8_t *buf = NULL;
+    long len = -1;
+    if (!fseek(f, 0, SEEK_END))
+        len = ftell(f);
+    /* a model is well under 5 MB; anything past 64 MB is no model of ours */
+    if (len <= 0 || len > (64l << 20) || fseek(f, 0, SEEK_SET) ||
+        !(buf = malloc((size_t)len)) || fread(buf, 1, (size_t)len, f) != (size_t)len) {
+        free(buf);
+        fclose(f);
+        return len > 0 && !buf ? VIS_ENOMEM : VIS_EMODEL;
+    }
+    fclose(f);
+    int rc = vis_net_from_memory(buf, (size_t)len, out);
+    free(buf);
+    return rc;
+}
+
+void vis_net_destroy(vis_net_t *net)
+{
+    if (!net)
+        return;
+    cvb_net_free(net->net);
+    pthread_mutex_destroy(&net->lock);
+    free(net);
+}
+
+static vis_net_t *builtin;
+static pthread_once_t builtin_once = PTHREAD_ONCE_INIT;
+
+static void builtin_init(void)
+{
+    if (vis_net_from_memory(vis_model_points, vis_model_points_len, &builtin))
+        builtin = NULL;
+}
+
+vis_net_t *vis_net_builtin(void)
+{
+    pthread_once(&builtin_once, builtin_init);
+    return builtin;
+}
+
+/* A 3-channel copy of a gray view (the net reads B, G, R). */
+static int gray_to_bgr(const cvb_image_t *g, cvb_image_t *out)
+{
+    if (cvb_image_alloc(out, g->w, g->h, 3))
+        return VIS_ENOMEM;
+    for (int y = 0; y < g->h; y++) {
+        const uint8_t *s = g->data + (size_t)y * g->stride;
+        uint8_t *d = out->data + (size_t)y * out->stride;
+        for (int x = 0; x < g->w; x++)
+            d[3 * x] = d[3 * x + 1] = d[3 * x + 2] = s[x];
+    }
+    return VIS_OK;
+}
+
+int vis_net_probs(vis_net_t *net, const cvb_image_t *img, const vis_geom_t *geom, float *prob,
+                  float *feat)
+{
+    if (!net || !img || !img->data || !geom || !prob || geom->size < 2 ||
+        geom->size > VIS_MAX_SIZE)
+        return VIS_EINVAL;
+    int S = geom->size, O = S + 2 * VIS_NET_MARGIN;
+    cvb_image_t view = { 0 }, bgr = { 0 };
+    const cvb_image_t *src = img;
+    int rc = VIS_OK;
+    if (img->channels == 1) {
+        rc = gray_to_bgr(img, &bgr);
+        src = &bgr;
+    }
+    if (!rc)
+        rc = vis_board_view(src, geom, VIS_NET_CELL_PX, VIS_NET_MARGIN, &view);
+    size_t cap = (size_t)VIS_NCLASS * O * O;
+    float *logit = rc ? NULL : malloc(cap * sizeof *logit);
+    if (!rc && !logit)
+        rc = VIS_ENOMEM;
+    if (!rc) {
+        int c = 0, oh = 0, ow = 0;
+        pthread_mutex_lock(&net->lock);
+        int frc = cvb_net_forward(net->net, &view, logit, cap, &c, &oh, &ow);
+        pthread_mutex_unlock(&net->lock);
+        if (frc || c != VIS_NCLASS || oh != O || ow != O)
+            rc = frc == CVB_ENOMEM ? VIS_ENOMEM : VIS_EMODEL;
+    }
+    if (!rc) {
+        size_t plane = (size_t)O * O;
+        for (int y = 0; y < S; y++)
+            for (int x = 0; x < S; x++) {
+                size_t at = (size_t)(y + VIS_NET_MARGIN) * O + (x + VIS_NET_MARGIN);
+                float mx = -1e30f, e[VIS_NCLASS], sum = 0;
+                for (int k = 0; k < VIS_NCLASS; k++)
+                    mx = fmaxf(mx, logit[k * plane + at]);
+                for (int k = 0; k < VIS_NCLASS; k++) {
+                    e[k] = expf(logit[k * plane + at] - mx);
+                    sum += e[k];
+                }
+                for (int k = 0; k < VIS_NCLASS; k++)
+                    prob[(y * S + x) * VIS_NCLASS + k] = e[k] / sum;
+            }
+    }
+    if (!rc && feat)
+        vis_board_view_features(&view, S, feat);
+    free(logit);
+    cvb_image_free(&view);
+    cvb_image_free(&bgr);
+    return rc;
+}
