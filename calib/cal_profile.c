@@ -13,6 +13,8 @@
 
 #include <jansson.h>
 
+#include "safeio/sio.h"
+
 #define CAL_MAX_FILE (1 << 20) /* a profile is a few hundred bytes; refuse anything huge */
 
 static const char *const side_names[4] = { "bottom", "right", "top", "left" };
@@ -277,23 +279,16 @@ int cal_profile_load(const char *path, cal_profile_t *out, char *err, size_t err
 {
     if (!path || !out)
         return fail(err, errlen, CAL_EINVAL, "no profile path");
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return fail(err, errlen, CAL_EIO, "cannot open: %s", strerror(errno));
-    char *buf = malloc(CAL_MAX_FILE + 1);
-    if (!buf) {
-        fclose(f);
+    char *buf = NULL;
+    size_t n = 0;
+    int sys = 0, rc = sio_read_file(path, CAL_MAX_FILE, &buf, &n, &sys);
+    if (rc == SIO_ETOOBIG)
+        return fail(err, errlen, CAL_EPARSE, "the file is too large to be a profile");
+    if (rc == SIO_ENOMEM)
         return fail(err, errlen, CAL_ENOMEM, "out of memory");
-    }
-    size_t n = fread(buf, 1, CAL_MAX_FILE + 1, f);
-    int rd_err = ferror(f);
-    fclose(f);
-    int rc;
-    if (rd_err)
-        rc = fail(err, errlen, CAL_EIO, "read error");
-    else if (n > CAL_MAX_FILE)
-        rc = fail(err, errlen, CAL_EPARSE, "the file is too large to be a profile");
-    else if (n == 0)
+    if (rc != SIO_OK)
+        return fail(err, errlen, CAL_EIO, "cannot open: %s", strerror(sys));
+    if (n == 0)
         rc = fail(err, errlen, CAL_EPARSE, "the file is empty");
     else
         rc = cal_profile_parse(buf, n, out, err, errlen);
@@ -359,41 +354,16 @@ int cal_profile_save(const char *path, const cal_profile_t *p, char *err, size_t
     if (!text)
         return fail(err, errlen, CAL_ENOMEM, "out of memory");
 
-    /* A new file beside the old one, flushed, then renamed over it. */
-    size_t plen = strlen(path);
-    char *tmp = malloc(plen + 8);
-    if (!tmp) {
-        free(text);
-        return fail(err, errlen, CAL_ENOMEM, "out of memory");
-    }
-    memcpy(tmp, path, plen);
-    memcpy(tmp + plen, ".tmp", 5);
-    rc = CAL_OK;
-    int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    if (fd < 0) {
-        rc = fail(err, errlen, CAL_EIO, "cannot create %s: %s", tmp, strerror(errno));
-    } else {
-        size_t len = strlen(text), off = 0;
-        while (off < len) {
-            ssize_t w = write(fd, text + off, len - off);
-            if (w < 0 && errno == EINTR)
-                continue;
-            if (w <= 0) {
-                rc = fail(err, errlen, CAL_EIO, "cannot write %s: %s", tmp, strerror(errno));
-                break;
-            }
-            off += (size_t)w;
-        }
-        if (rc == CAL_OK && (write(fd, "\n", 1) != 1 || fsync(fd) != 0))
-            rc = fail(err, errlen, CAL_EIO, "cannot write %s: %s", tmp, strerror(errno));
-        if (close(fd) != 0 && rc == CAL_OK)
-            rc = fail(err, errlen, CAL_EIO, "cannot write %s: %s", tmp, strerror(errno));
-        if (rc == CAL_OK && rename(tmp, path) != 0)
-            rc = fail(err, errlen, CAL_EIO, "cannot rename to %s: %s", path, strerror(errno));
-        if (rc != CAL_OK)
-            unlink(tmp);
-    }
-    free(tmp);
+    /* the one safe write (safeio/sio.h): a new file beside the old one (never a file or
+     * symlink already there), fsynced, renamed over it */
+    size_t len = strlen(text);
+    text[len] = '\n';   /* json_dumps's NUL becomes the last line's end */
+    int sys = 0;
+    rc = sio_write_atomic(path, text, len + 1, &sys);
+    if (rc == SIO_ENOMEM)
+        rc = fail(err, errlen, CAL_ENOMEM, "out of memory");
+    else if (rc != SIO_OK)
+        rc = fail(err, errlen, CAL_EIO, "cannot write %s: %s", path, strerror(sys));
     free(text);
     return rc;
 }

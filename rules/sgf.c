@@ -22,6 +22,7 @@
 #include <sys/stat.h>
 
 #include "rules/go_board.h"
+#include "safeio/sio.h"
 
 #define MAX_IDENT 64
 
@@ -1281,26 +1282,7 @@ int sgf_write_file(const sgf_collection_t *c, const char *path)
     int rc = sgf_write(c, &text, &len);
     if (rc)
         return rc;
-    size_t pl = strlen(path);
-    char *tmp = malloc(pl + 5);
-    if (!tmp) {
-        free(text);
-        return GO_ENOMEM;
-    }
-    memcpy(tmp, path, pl);
-    memcpy(tmp + pl, ".tmp", 5);
-    FILE *f = fopen(tmp, "wb");
-    rc = GO_EIO;
-    if (f) {
-        bool ok = fwrite(text, 1, len, f) == len;
-        ok = (fflush(f) == 0) && ok;
-        ok = (fclose(f) == 0) && ok;
-        if (ok && rename(tmp, path) == 0)
-            rc = 0;
-        else
-            remove(tmp);
-    }
-    free(tmp);
+    rc = sio_write_atomic(path, text, len, NULL);
     free(text);
-    return rc;
+    return rc == SIO_OK ? 0 : rc == SIO_ENOMEM ? GO_ENOMEM : GO_EIO;
 }

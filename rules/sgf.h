@@ -134,7 +134,8 @@ int sgf_node_nchildren(const sgf_node_t *node);
 int sgf_write(const sgf_collection_t *c, char **text, size_t *len);
 /* The same for one game tree (root and its subtree). */
 int sgf_write_tree(const sgf_node_t *root, char **text, size_t *len);
-/* Write the collection to a file: to PATH.tmp first, then renamed over PATH, so that a
+/* Write the collection to a file through safeio/sio.h's atomic write (a new temporary
+ * file, never a file or symlink already there, fsynced and renamed over PATH), so that a
  * crash never leaves half a record. Returns 0, GO_ENOMEM or GO_EIO. */
 int sgf_write_file(const sgf_collection_t *c, const char *path);
 

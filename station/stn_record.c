@@ -1,16 +1,17 @@
 /* stn_record.c: the SGF text of a game, its atomic rewrite, and reading it back.
  *
  * Text in and out goes through rules/sgf.h and rules/sgf_game.h (one SGF writer and
- * reader in the project); this file adds the station's per-move C[] and KF[] and the
- * crash-safe rewrite (fsync of the file and of its folder, which sgf_write_file does not
- * do).
+ * reader in the project); this file adds the station's per-move C[] and KF[]. The
+ * crash-safe rewrite is safeio/sio.h's, the one every written file goes through.
  */
 #include "station/stn_record.h"
 
 #include "rules/sgf.h"
 #include "rules/sgf_game.h"
+#include "safeio/sio.h"
 
 #include <errno.h>
+#include <stdarg.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -160,65 +161,13 @@ int stn_record_sgf(const go_game_t *g, const stn_meta_t *m, const stn_track_t *k
 
 int stn_record_write_atomic(const char *path, const char *text, size_t len, int *sys_errno)
 {
-    size_t pl = strlen(path);
-    char *tmp = malloc(pl + 16), *dir = malloc(pl + 2);
-    if (!tmp || !dir) {
-        free(tmp);
-        free(dir);
-        if (sys_errno)
-            *sys_errno = ENOMEM;
-        return GO_EIO;
-    }
-    snprintf(tmp, pl + 16, "%s.tmp", path);
-    const char *slash = strrchr(path, '/');
-    if (!slash)
-        strcpy(dir, ".");
-    else if (slash == path)
-        strcpy(dir, "/");
-    else {
-        memcpy(dir, path, (size_t)(slash - path));
-        dir[slash - path] = '\0';
-    }
-    int err = 0, fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    if (fd < 0) {
-        err = errno;
-    } else {
-        size_t off = 0;
-        while (off < len) {
-            ssize_t w = write(fd, text + off, len - off);
-            if (w < 0) {
-                if (errno == EINTR)
-                    continue;
-                err = errno;
-                break;
-            }
-            off += (size_t)w;
-        }
-        if (!err && fsync(fd) != 0)
-            err = errno;
-        if (close(fd) != 0 && !err)
-            err = errno;
-        if (!err && rename(tmp, path) != 0)
-            err = errno;
-        if (err)
-            unlink(tmp);
-    }
-    if (!err) {
-        int dfd = open(dir, O_RDONLY);
-        if (dfd >= 0) {
-            if (fsync(dfd) != 0 && errno != EINVAL)
-                err = errno;
-            close(dfd);
-        }
-    }
-    free(tmp);
-    free(dir);
-    if (err) {
-        if (sys_errno)
-            *sys_errno = err;
-        return GO_EIO;
-    }
-    return GO_OK;
+    int sys = 0;
+    int rc = sio_write_atomic(path, text, len, &sys);
+    if (rc == SIO_OK)
+        return GO_OK;
+    if (sys_errno)
+        *sys_errno = sys ? sys : EIO;
+    return GO_EIO;
 }
 
 /* ---- reading back ---- */

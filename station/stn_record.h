@@ -46,9 +46,10 @@ void stn_meta_setup_from(stn_meta_t *m, const go_game_t *g);
 int stn_record_sgf(const go_game_t *g, const stn_meta_t *m, const stn_track_t *k,
                    char **text);
 
-/* Write len bytes to path atomically (temporary file, fsync, rename, fsync of the
- * folder). Returns 0, or GO_EIO with the errno value in *sys_errno (may be NULL); on
- * failure the old file is untouched and no temporary file is left. */
+/* Write len bytes to path atomically (sio_write_atomic: a new temporary file created
+ * with O_EXCL, never one already there or a symlink, fsync, rename, fsync of the folder).
+ * Returns 0, or GO_EIO with the errno value in *sys_errno (may be NULL); on failure the
+ * old file is untouched and no temporary file is left. */
 int stn_record_write_atomic(const char *path, const char *text, size_t len, int *sys_errno);
 
 /* A record read back for resuming. */

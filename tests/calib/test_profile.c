@@ -152,6 +152,38 @@ static void test_files(void **state)
                      CAL_EVERSION);
 }
 
+/* A symlink planted at PATH.tmp (issue 22) is never followed: the save makes a new file
+ * of its own, the link's target keeps its bytes, the link stays. */
+static void test_save_ignores_planted_symlink(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/kc_profile_dir_XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char victim[128], path[128], tmp[140];
+    snprintf(victim, sizeof victim, "%s/victim.txt", dir);
+    snprintf(path, sizeof path, "%s/profile.json", dir);
+    snprintf(tmp, sizeof tmp, "%s.tmp", path);
+    FILE *f = fopen(victim, "w");
+    assert_non_null(f);
+    fputs("precious\n", f);
+    fclose(f);
+    assert_int_equal(symlink(victim, tmp), 0);
+    cal_profile_t p, q;
+    char err[200] = "";
+    cal_profile_defaults(&p, 19, 640, 480);
+    assert_int_equal(cal_profile_save(path, &p, err, sizeof err), CAL_OK);
+    char *v = kc_slurp(victim, NULL);
+    assert_non_null(v);
+    assert_string_equal(v, "precious\n");
+    free(v);
+    assert_int_equal(cal_profile_load(path, &q, err, sizeof err), CAL_OK);
+    assert_int_equal(q.size, 19);
+    unlink(tmp);
+    unlink(path);
+    unlink(victim);
+    rmdir(dir);
+}
+
 /* What calibrate writes: no stones of one colour seen, learned thresholds, fit, lens rms;
  * saved and read back the same; a version 1 file without the new fields still loads. */
 static void test_new_fields(void **state)
@@ -242,6 +274,7 @@ int main(void)
         cmocka_unit_test(test_defaults_valid), cmocka_unit_test(test_broken_profiles),
         cmocka_unit_test(test_files),          cmocka_unit_test(test_new_fields),
         cmocka_unit_test(test_mangled),
+        cmocka_unit_test(test_save_ignores_planted_symlink),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

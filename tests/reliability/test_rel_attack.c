@@ -1,0 +1,142 @@
+/* test_rel_attack.c: the defects of issue 22's attack pass, each replayed against the
+ * kifucam binary (KIFUCAM_BIN) as the attack ran it, so that none comes back. One section
+ * per defect, headed by its number in the issue; every test failed on the binary before
+ * its fix.
+ *
+ * Inputs are written by the tests (a grey PPM, a PNG header, SGF text, a profile) or
+ * rendered with `kifucam render` (small footage of samples/games/demo.sgf) into a
+ * temporary folder, never the repository.
+ */
+#include <stddef.h>
+#include <stdarg.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include "testutil.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+static char tmp[64];
+static const char *bin;
+
+static int setup(void **state)
+{
+    (void)state;
+    bin = getenv("KIFUCAM_BIN");
+    snprintf(tmp, sizeof tmp, "/tmp/kc_attack_XXXXXX");
+    if (!bin || !mkdtemp(tmp))
+        return -1;
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    char cmd[256];
+    snprintf(cmd, sizeof cmd, "chmod -R u+rwx '%s'; rm -rf '%s'", tmp, tmp);
+    return kc_run(cmd) == 0 ? 0 : -1;
+}
+
+/* tmp/NAME into buf (static storage, one at a time per call site). */
+static const char *at(char *buf, size_t n, const char *name)
+{
+    int k = snprintf(buf, n, "%s/%s", tmp, name);
+    assert_true(k > 0 && (size_t)k < n);
+    return buf;
+}
+
+/* Run `kifucam ARGS` (printf-style); stdout in tmp/out, stderr in tmp/err; exit code. */
+static int kc(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static int kc(const char *fmt, ...)
+{
+    char args[8192], cmd[9000];
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(args, sizeof args, fmt, ap);
+    va_end(ap);
+    assert_true(n > 0 && (size_t)n < sizeof args);
+    n = snprintf(cmd, sizeof cmd, "'%s' %s >'%s/out' 2>'%s/err'", bin, args, tmp, tmp);
+    assert_true(n > 0 && (size_t)n < sizeof cmd);
+    return kc_run(cmd);
+}
+
+static void write_file(const char *path, const char *text, size_t len)
+{
+    FILE *f = fopen(path, "wb");
+    assert_non_null(f);
+    assert_int_equal(fwrite(text, 1, len, f), len);
+    assert_int_equal(fclose(f), 0);
+}
+
+/* A w x h grey PPM at path: an image with no board in it. */
+static void write_grey(const char *path, int w, int h)
+{
+    FILE *f = fopen(path, "wb");
+    assert_non_null(f);
+    fprintf(f, "P6\n%d %d\n255\n", w, h);
+    for (int i = 0; i < w * h * 3; i++)
+        fputc(128, f);
+    assert_int_equal(fclose(f), 0);
+}
+
+/* The file at path holds exactly len bytes equal to text. */
+static void assert_file_is(const char *path, const char *text, size_t len)
+{
+    size_t n = 0;
+    char *now = kc_slurp(path, &n);
+    assert_non_null(now);
+    int same = n == len && !memcmp(now, text, len);
+    free(now);
+    if (!same)
+        fail_msg("%s changed (%zu bytes, was %zu)", path, n, len);
+}
+
+/* ---- 2: a symlink at PATH.tmp ---- */
+
+static void test_symlink_at_tmp_not_followed(void **state)
+{
+    (void)state;
+    char victim[256], g[256], gt[256], img[256];
+    at(victim, sizeof victim, "victim.txt");
+    at(g, sizeof g, "game.sgf");
+    at(gt, sizeof gt, "game.sgf.tmp");
+    at(img, sizeof img, "grey.ppm");
+    static const char precious[] = "precious\n";
+    write_file(victim, precious, sizeof precious - 1);
+    assert_int_equal(symlink(victim, gt), 0);
+    write_grey(img, 64, 48);
+    /* --size: the station starts at once and writes its first record */
+    assert_int_equal(kc("record --input '%s' --size 9 --sgf '%s'", img, g), 1);
+    assert_file_is(victim, precious, sizeof precious - 1);
+    struct stat st;
+    assert_int_equal(lstat(g, &st), 0);
+    assert_true(S_ISREG(st.st_mode));
+    assert_int_equal(lstat(gt, &st), 0);   /* the planted link is left alone */
+    assert_true(S_ISLNK(st.st_mode));
+    /* a symlink AT the record is replaced by the record, its target untouched */
+    unlink(g);
+    assert_int_equal(symlink(victim, g), 0);
+    assert_int_equal(kc("record --input '%s' --size 9 --sgf '%s'", img, g), 1);
+    assert_file_is(victim, precious, sizeof precious - 1);
+    assert_int_equal(lstat(g, &st), 0);
+    assert_true(S_ISREG(st.st_mode));
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_symlink_at_tmp_not_followed),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
