@@ -351,7 +351,9 @@ typedef struct run {
     rec_t r;
     rec_opts_t o;
     stn_config_t scfg;
-    char sgf_path[512];
+    const char *sgf_path;          /* --sgf, --resume's file or sgf_default: never cut */
+    char sgf_default[64];          /* game-DATE-TIME.sgf */
+    char resume_why[256];          /* why --resume refused its file */
     cal_profile_t cal;
     int have_cal;
     vis_config_t vcfg;
@@ -1338,14 +1340,15 @@ int cmd_record(int argc, char **argv)
     }
     u->r.speak = u->o.speak;
     if (u->o.sgf) {
-        snprintf(u->sgf_path, sizeof u->sgf_path, "%s", u->o.sgf);
+        u->sgf_path = u->o.sgf;   /* argv's string, whole: never cut to a buffer */
     } else if (u->o.resume) {
-        snprintf(u->sgf_path, sizeof u->sgf_path, "%s", u->o.resume);
+        u->sgf_path = u->o.resume;
     } else {
         time_t now = time(NULL);
         struct tm tm;
         localtime_r(&now, &tm);
-        strftime(u->sgf_path, sizeof u->sgf_path, "game-%Y%m%d-%H%M%S.sgf", &tm);
+        strftime(u->sgf_default, sizeof u->sgf_default, "game-%Y%m%d-%H%M%S.sgf", &tm);
+        u->sgf_path = u->sgf_default;
     }
     u->scfg.rules = u->o.rules;
     u->scfg.komi2 = u->o.komi_set ? u->o.komi2 : STN_KOMI_DEFAULT;

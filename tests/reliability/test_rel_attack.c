@@ -133,10 +133,38 @@ static void test_symlink_at_tmp_not_followed(void **state)
     assert_true(S_ISREG(st.st_mode));
 }
 
+/* ---- 3: long --sgf paths ---- */
+
+static void test_long_sgf_path_whole(void **state)
+{
+    (void)state;
+    char path[2048], img[256];
+    int n = snprintf(path, sizeof path, "%s", tmp);
+    /* folders of 60 characters until the path passes 530 characters */
+    while (n < 480) {
+        n += snprintf(path + n, sizeof path - (size_t)n, "/%060d", n);
+        assert_int_equal(mkdir(path, 0755), 0);
+    }
+    n += snprintf(path + n, sizeof path - (size_t)n, "/a-record-with-a-long-name-%040d.sgf", 7);
+    assert_true(n > 539);
+    at(img, sizeof img, "grey.ppm");
+    write_grey(img, 64, 48);
+    assert_int_equal(kc("record --input '%s' --size 9 --sgf '%s'", img, path), 1);
+    struct stat st;
+    if (stat(path, &st) != 0)
+        fail_msg("the %d-character --sgf path was not written", n);
+    /* nothing written under the path cut at 511 characters */
+    char cut[512];
+    memcpy(cut, path, 511);
+    cut[511] = '\0';
+    assert_int_not_equal(access(cut, F_OK), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_symlink_at_tmp_not_followed),
+        cmocka_unit_test(test_long_sgf_path_whole),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
