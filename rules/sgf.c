@@ -964,60 +964,38 @@ int sgf_parse_each(const char *data, size_t len, const sgf_opts_t *opts, sgf_gam
     return rc;
 }
 
-static int read_file(const char *path, size_t max, char **data, size_t *len, sgf_error_t *err)
+int sgf_read_file(const char *path, const sgf_opts_t *opts, char **data, size_t *len,
+                  sgf_error_t *err)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        set_err(err, GO_EIO, 0, 0, -1, "cannot open: %s", strerror(errno));
-        return GO_EIO;
+    sgf_opts_t o;
+    if (opts)
+        o = *opts;
+    else
+        sgf_opts_defaults(&o);
+    if (err)
+        memset(err, 0, sizeof *err);
+    if (!path || !data || !len) {
+        set_err(err, GO_EINVAL, 0, 0, -1, "no file");
+        return GO_EINVAL;
     }
-    struct stat st;
-    if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
-        fclose(f);
-        set_err(err, GO_EIO, 0, 0, -1, "is a directory");
-        return GO_EIO;
-    }
-    size_t cap = 1 << 16, n = 0;
-    char *buf = malloc(cap);
-    if (!buf) {
-        fclose(f);
+    int sys = 0, rc = sio_read_file(path, o.max_input, data, len, &sys);
+    switch (rc) {
+    case SIO_OK:
+        return 0;
+    case SIO_ETOOBIG:
+        set_err(err, SGF_ELIMIT, 0, 0, -1, "file larger than the limit of %zu bytes",
+                o.max_input);
+        return SGF_ELIMIT;
+    case SIO_ENOMEM:
         set_err(err, GO_ENOMEM, 0, 0, -1, "out of memory");
         return GO_ENOMEM;
+    default:
+        if (sys == EISDIR)
+            set_err(err, GO_EIO, 0, 0, -1, "is a directory");
+        else
+            set_err(err, GO_EIO, 0, 0, -1, "cannot open: %s", strerror(sys));
+        return GO_EIO;
     }
-    for (;;) {
-        if (n == cap) {
-            if (cap > max) {
-                free(buf);
-                fclose(f);
-                set_err(err, SGF_ELIMIT, 0, 0, -1, "file larger than the limit of %zu bytes", max);
-                return SGF_ELIMIT;
-            }
-            char *nb = realloc(buf, cap * 2);
-            if (!nb) {
-                free(buf);
-                fclose(f);
-                set_err(err, GO_ENOMEM, 0, 0, -1, "out of memory");
-                return GO_ENOMEM;
-            }
-            buf = nb;
-            cap *= 2;
-        }
-        size_t r = fread(buf + n, 1, cap - n, f);
-        n += r;
-        if (r == 0) {
-            if (ferror(f)) {
-                free(buf);
-                fclose(f);
-                set_err(err, GO_EIO, 0, 0, -1, "read error: %s", strerror(errno));
-                return GO_EIO;
-            }
-            break;
-        }
-    }
-    fclose(f);
-    *data = buf;
-    *len = n;
-    return 0;
 }
 
 int sgf_parse_file(const char *path, const sgf_opts_t *opts, sgf_collection_t **out,
@@ -1030,7 +1008,7 @@ int sgf_parse_file(const char *path, const sgf_opts_t *opts, sgf_collection_t **
         sgf_opts_defaults(&o);
     char *data;
     size_t len;
-    int rc = read_file(path, o.max_input, &data, &len, err);
+    int rc = sgf_read_file(path, &o, &data, &len, err);
     if (rc)
         return rc;
     rc = sgf_parse(data, len, &o, out, err);

@@ -71,6 +71,20 @@ static int kc(const char *fmt, ...)
     return kc_run(cmd);
 }
 
+static char *text_of(const char *name, size_t *len)
+{
+    char p[256];
+    return kc_slurp(at(p, sizeof p, name), len);
+}
+
+static int count_lines(const char *s)
+{
+    int n = 0;
+    for (; s && *s; s++)
+        n += *s == '\n';
+    return n;
+}
+
 static void write_file(const char *path, const char *text, size_t len)
 {
     FILE *f = fopen(path, "wb");
@@ -88,6 +102,15 @@ static void write_grey(const char *path, int w, int h)
     for (int i = 0; i < w * h * 3; i++)
         fputc(128, f);
     assert_int_equal(fclose(f), 0);
+}
+
+static char *source_text(const char *rel, size_t *len)
+{
+    char p[1024];
+    snprintf(p, sizeof p, "%s/%s", kc_source_dir(), rel);
+    char *t = kc_slurp(p, len);
+    assert_non_null(t);
+    return t;
 }
 
 /* The file at path holds exactly len bytes equal to text. */
@@ -160,11 +183,115 @@ static void test_long_sgf_path_whole(void **state)
     assert_int_not_equal(access(cut, F_OK), 0);
 }
 
+/* ---- 10: the SGF size policy ---- */
+
+/* Run `kifucam ARGS` as run by kc(), watching its resident memory: killed (and -1
+ * returned) when it passes max_kb; its peak in *peak_kb. */
+static int kc_capped(long max_kb, long *peak_kb, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static int kc_capped(long max_kb, long *peak_kb, const char *fmt, ...)
+{
+    char args[4096], cmd[5000];
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(args, sizeof args, fmt, ap);
+    va_end(ap);
+    assert_true(n > 0 && (size_t)n < sizeof args);
+    /* under AddressSanitizer: a small quarantine, so that freed buffers do not count */
+    snprintf(cmd, sizeof cmd, "ASAN_OPTIONS=\"$ASAN_OPTIONS:quarantine_size_mb=8\" exec '%s' %s "
+             ">'%s/out' 2>'%s/err'", bin, args, tmp, tmp);
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
+        _exit(127);
+    }
+    long peak = 0;
+    int st = 0, killed = 0;
+    for (;;) {
+        pid_t w = waitpid(pid, &st, WNOHANG);
+        if (w == pid)
+            break;
+        char p[64], line[256];
+        snprintf(p, sizeof p, "/proc/%d/status", (int)pid);
+        FILE *f = fopen(p, "r");
+        while (f && fgets(line, sizeof line, f)) {
+            long kb;
+            if (sscanf(line, "VmRSS: %ld", &kb) == 1 && kb > peak)
+                peak = kb;
+        }
+        if (f)
+            fclose(f);
+        if (peak > max_kb && !killed) {
+            kill(pid, SIGKILL);
+            killed = 1;
+        }
+        struct timespec ts = { 0, 20 * 1000 * 1000 };
+        nanosleep(&ts, NULL);
+    }
+    *peak_kb = peak;
+    if (killed)
+        return -1;
+    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+/* stderr is one line "FILE:...: ..." naming the size limit. */
+static void assert_limit_line(const char *file)
+{
+    char *err = text_of("err", NULL);
+    assert_non_null(err);
+    int ok = count_lines(err) == 1 && !strncmp(err, file, strlen(file)) && strstr(err, "limit");
+    if (!ok)
+        print_message("stderr: %s\n", err);
+    free(err);
+    assert_true(ok);
+}
+
+static void test_sgf_size_cap(void **state)
+{
+    (void)state;
+    long peak = 0;
+    /* /dev/zero: read up to the 256 MiB policy, then refused (it reached 8.4 GB) */
+    int rc = kc_capped(3L << 19, &peak, "check /dev/zero");
+    print_message("check /dev/zero: exit %d, peak %ld MB\n", rc, peak >> 10);
+    assert_int_equal(rc, 2);
+    assert_limit_line("/dev/zero");
+    /* a sparse file of 300 MiB (no disk used): refused from its size, nothing read */
+    char big[256];
+    at(big, sizeof big, "big.sgf");
+    int fd = open(big, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    assert_true(fd >= 0);
+    assert_int_equal(ftruncate(fd, (off_t)300 << 20), 0);
+    assert_int_equal(close(fd), 0);
+    static const char *const cmds[] = { "check", "score" };
+    for (size_t i = 0; i < 2; i++) {
+        rc = kc_capped(200L << 10, &peak, "%s '%s'", cmds[i], big);
+        print_message("%s on 300 MiB: exit %d, peak %ld MB\n", cmds[i], rc, peak >> 10);
+        assert_int_equal(rc, 2);
+        assert_limit_line(big);
+    }
+    /* score on a 20 MB collection parses its first game only (it took 30 times the file) */
+    char coll[256];
+    at(coll, sizeof coll, "coll.sgf");
+    size_t n;
+    char *demo = source_text("samples/games/demo.sgf", &n);
+    FILE *f = fopen(coll, "wb");
+    assert_non_null(f);
+    for (size_t sz = 0; sz < (size_t)20 << 20; sz += n)
+        assert_int_equal(fwrite(demo, 1, n, f), n);
+    assert_int_equal(fclose(f), 0);
+    free(demo);
+    rc = kc_capped(250L << 10, &peak, "score '%s'", coll);
+    print_message("score on 20 MB: exit %d, peak %ld MB\n", rc, peak >> 10);
+    assert_int_equal(rc, 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_symlink_at_tmp_not_followed),
         cmocka_unit_test(test_long_sgf_path_whole),
+        cmocka_unit_test(test_sgf_size_cap),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
