@@ -13,7 +13,9 @@
  * a finished position counts exactly as before. The proposal is told the side to move when
  * the record says it (a move played, or PL[]: go_session_set_turn).
  * text: first line the RE[] result, then a breakdown (Chinese rules: also in stones).
- * Exit: 0 scored; 2 bad usage, unreadable or malformed file, bad point in the list. The file is read under the one SGF size policy (sgf_read_file)
+ * Exit: 0 scored; 1 the record has an illegal move (as `check` judges it: nothing is
+ * scored, the first one is named on stderr); 2 bad usage, unreadable or malformed file,
+ * bad point in the list. The file is read under the one SGF size policy (sgf_read_file)
  * and only its first game tree is parsed (sgf_parse_each).
  */
 #include <stdbool.h>
@@ -46,7 +48,8 @@ static void usage(FILE *f)
                "                 LIST: comma-separated SGF points (dd,pq), each marking its chain\n"
                "  --format text  first line the RE[] result, then a breakdown (default)\n"
                "  --format json  {\"result\":...,\"rules\":...,\"komi\":...,\"black\":{...},...}\n"
-               "Exit: 0 scored, 2 bad usage or unreadable/malformed file.\n");
+               "Exit: 0 scored, 1 the record has an illegal move (not scored),\n"
+               "      2 bad usage or unreadable/malformed file.\n");
 }
 
 /* Mark the chain at p dead in mask. */
@@ -321,6 +324,19 @@ int cmd_score(int argc, char **argv)
         fprintf(stderr, "%s:%d:%d: %s\n", file, err.line, err.col,
                 err.msg[0] ? err.msg : sgf_strerror(err.code ? err.code : fg.rc));
         return 2;
+    }
+    if (rep.nillegal > 0) {
+        /* a result for a game that cannot have been played is no result (check exits 1
+         * on it too): the first illegal move named, nothing printed on stdout */
+        const sgf_illegal_t *m = &rep.illegal[0];
+        char pt[3];
+        go_point_to_sgf(m->point, pt);
+        cli_error("score", "%s:%d:%d: move %d (%c %s): %s: the record is illegal, not scored "
+                  "(%d illegal move%s; kifucam check lists them)", file, m->line, m->col,
+                  m->move, m->color == GO_BLACK ? 'B' : 'W', m->point == GO_PASS ? "pass" : pt,
+                  go_strerror(m->reason), rep.nillegal, rep.nillegal == 1 ? "" : "s");
+        sgf_replay_fini(&rep);
+        return 1;
     }
     rules = rep.rules;
     if (!komi_text)

@@ -85,6 +85,19 @@ static int count_lines(const char *s)
     return n;
 }
 
+/* stderr holds exactly one line, starting "kifucam ", naming `what`. */
+static void assert_one_error_line(const char *what)
+{
+    char *err = text_of("err", NULL);
+    assert_non_null(err);
+    if (count_lines(err) != 1 || strncmp(err, "kifucam", 7) || (what && !strstr(err, what))) {
+        print_message("stderr: %s\n", err);
+        free(err);
+        fail_msg("stderr is not one kifucam line naming '%s'", what ? what : "");
+    }
+    free(err);
+}
+
 static void write_file(const char *path, const char *text, size_t len)
 {
     FILE *f = fopen(path, "wb");
@@ -181,6 +194,32 @@ static void test_long_sgf_path_whole(void **state)
     memcpy(cut, path, 511);
     cut[511] = '\0';
     assert_int_not_equal(access(cut, F_OK), 0);
+}
+
+/* ---- 9: score and resume on illegal records ---- */
+
+static void test_score_illegal_exit_1(void **state)
+{
+    (void)state;
+    static const char *const recs[] = {
+        "(;SZ[19]AB[ba][ab];W[aa])\n",          /* suicide */
+        "(;SZ[9];B[ee];W[ee])\n",               /* onto a stone */
+        "(;SZ[9];B[ee];B[cc])\n",               /* a wrong turn */
+    };
+    char g[256];
+    at(g, sizeof g, "illegal.sgf");
+    for (size_t i = 0; i < sizeof recs / sizeof recs[0]; i++) {
+        write_file(g, recs[i], strlen(recs[i]));
+        assert_int_equal(kc("check '%s'", g), 1);
+        int rc = kc("score '%s'", g);
+        if (rc != 1)
+            fail_msg("score on %s exited %d, not 1", recs[i], rc);
+        assert_one_error_line("illegal");
+        char *out = text_of("out", NULL);
+        assert_non_null(out);
+        assert_string_equal(out, "");   /* no result printed */
+        free(out);
+    }
 }
 
 /* ---- 10: the SGF size policy ---- */
@@ -291,6 +330,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_symlink_at_tmp_not_followed),
         cmocka_unit_test(test_long_sgf_path_whole),
+        cmocka_unit_test(test_score_illegal_exit_1),
         cmocka_unit_test(test_sgf_size_cap),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
