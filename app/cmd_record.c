@@ -402,10 +402,15 @@ static int create_station(run_t *u, int size)
 {
     u->scfg.size = size;
     int err = 0;
+    u->scfg.resume_why = u->resume_why;
+    u->scfg.resume_why_len = sizeof u->resume_why;
+    u->resume_why[0] = '\0';
     u->r.stn = stn_create(&u->scfg, &err);
     if (!u->r.stn) {
         if (u->o.resume)
-            cli_error("record", "%s: cannot resume (%s)", u->o.resume, go_strerror(err));
+            cli_error("record", "%s: cannot resume (%s%s%s): the file is left as it was",
+                      u->o.resume, stn_strerror(err), u->resume_why[0] ? ": " : "",
+                      u->resume_why);
         else
             cli_error("record", "cannot start the station (%s)", go_strerror(err));
         return -1;

@@ -138,6 +138,74 @@ static void assert_file_is(const char *path, const char *text, size_t len)
         fail_msg("%s changed (%zu bytes, was %zu)", path, n, len);
 }
 
+/* ---- 1: --resume ---- */
+
+/* Resume `text` (written to tmp/g.sgf) on a grey image; the record must stay byte for
+ * byte and the exit code be `want`. */
+static void resume_case(const char *text, size_t len, int want, const char *what)
+{
+    char g[256], img[256];
+    at(g, sizeof g, "g.sgf");
+    at(img, sizeof img, "grey.ppm");
+    write_grey(img, 64, 48);
+    write_file(g, text, len);
+    int rc = kc("record --input '%s' --resume '%s'", img, g);
+    if (rc != want) {
+        char *err = text_of("err", NULL);
+        print_message("stderr: %s\n", err ? err : "");
+        free(err);
+        fail_msg("record --resume (%s) exited %d, not %d", what, rc, want);
+    }
+    assert_file_is(g, text, len);
+    if (want == 2)
+        assert_one_error_line("cannot resume");
+}
+
+static void test_resume_collection_refused(void **state)
+{
+    (void)state;
+    size_t a, b;
+    char *one = source_text("samples/games/demo.sgf", &a);
+    char *two = source_text("samples/games/counted-w0.5.sgf", &b);
+    char *both = malloc(a + b);
+    assert_non_null(both);
+    memcpy(both, one, a);
+    memcpy(both + a, two, b);
+    resume_case(both, a + b, 2, "two games");
+    free(both);
+    free(one);
+    free(two);
+}
+
+static void test_resume_variation_refused(void **state)
+{
+    (void)state;
+    static const char v[] = "(;GM[1]FF[4]SZ[9]PB[Lee]PC[Seoul];B[ee];W[cc](;B[gg])(;B[gc]))\n";
+    resume_case(v, sizeof v - 1, 2, "a variation");
+    static const char lb[] = "(;GM[1]FF[4]SZ[9];B[ee]LB[ee:A];W[cc])\n";
+    resume_case(lb, sizeof lb - 1, 2, "a label");
+}
+
+static void test_resume_illegal_refused(void **state)
+{
+    (void)state;
+    static const char suicide[] = "(;SZ[19]AB[ba][ab];W[aa])\n";
+    resume_case(suicide, sizeof suicide - 1, 2, "suicide");
+    static const char occupied[] = "(;SZ[9];B[ee];W[ee])\n";
+    resume_case(occupied, sizeof occupied - 1, 2, "occupied");
+}
+
+/* A record it understands (one game, root properties PC, WR, BR, EV, GN): a run that
+ * finds no board leaves it as it was, byte for byte. */
+static void test_resume_failed_run_keeps_record(void **state)
+{
+    (void)state;
+    size_t n;
+    char *demo = source_text("samples/games/demo.sgf", &n);
+    resume_case(demo, n, 1, "no board found");
+    free(demo);
+}
+
 /* ---- 2: a symlink at PATH.tmp ---- */
 
 static void test_symlink_at_tmp_not_followed(void **state)
@@ -328,6 +396,10 @@ static void test_sgf_size_cap(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_resume_collection_refused),
+        cmocka_unit_test(test_resume_variation_refused),
+        cmocka_unit_test(test_resume_illegal_refused),
+        cmocka_unit_test(test_resume_failed_run_keeps_record),
         cmocka_unit_test(test_symlink_at_tmp_not_followed),
         cmocka_unit_test(test_long_sgf_path_whole),
         cmocka_unit_test(test_score_illegal_exit_1),
