@@ -143,6 +143,20 @@ int cal_profile_validate(const cal_profile_t *p, char *err, size_t errlen)
         return fail(err, errlen, CAL_EFIELD, "a learned classifier threshold is out of range");
     if (p->has_lens && (!isfinite(p->lens_rms) || p->lens_rms < 0 || p->lens_rms > 1000))
         return fail(err, errlen, CAL_EFIELD, "lens rms %.3g is out of range", p->lens_rms);
+    if (p->has_lens) {
+        /* a camera that can exist: the principal point inside the image, a focal length
+         * between a fish-eye's (170 degrees across: 0.044 of the image's longer side) and
+         * a long telephoto's (0.6 degrees: 100 times it), square-ish pixels. fx 1e-300 or
+         * cx 1e9 map every point of the board off the picture: an all-empty reading. */
+        double side = p->image_w > p->image_h ? p->image_w : p->image_h;
+        if (p->cx < 0 || p->cx > p->image_w || p->cy < 0 || p->cy > p->image_h)
+            return fail(err, errlen, CAL_EFIELD, "lens principal point (%.4g,%.4g) is outside "
+                        "the %dx%d image", p->cx, p->cy, p->image_w, p->image_h);
+        if (p->fx < 0.04 * side || p->fx > 100 * side || p->fy < 0.04 * side ||
+            p->fy > 100 * side || p->fx > 2 * p->fy || p->fy > 2 * p->fx)
+            return fail(err, errlen, CAL_EFIELD, "lens focal lengths fx %.4g, fy %.4g are "
+                        "impossible for a %dx%d image", p->fx, p->fy, p->image_w, p->image_h);
+    }
     if (!isfinite(p->fit) || p->fit < 0 || p->fit > 1)
         return fail(err, errlen, CAL_EFIELD, "fit %.3g is out of range (0..1)", p->fit);
     return CAL_OK;

@@ -95,6 +95,11 @@ static const struct {
     { "{\"kifucam_profile\":1,\"image\":[1280,720],\"size\":19,\"corners\":[[1,1],[900,1],[900,600],[1,600]],\"lens\":{\"fx\":-1,\"fy\":1,\"cx\":0,\"cy\":0,\"dist\":[0,0,0,0,0]}}", CAL_EFIELD, "lens" },
     { "{\"kifucam_profile\":1,\"image\":[1280,720],\"size\":19,\"corners\":[[1,1],[900,1],[900,600],[1,600]],\"lens\":{\"fx\":1}}", CAL_EFIELD, "lens" },
     { "{\"kifucam_profile\":1,\"image\":[1280,720],\"size\":19,\"corners\":[[1,1],[900,1],[900,600],[1,600]],\"colors\":{\"empty\":[0,0,300],\"black\":[0,0,0],\"white\":[0,0,0]}}", CAL_EFIELD, "colour" },
+    /* impossible lenses (issue 22): an all-empty reading, exit 0, before */
+    { "{\"kifucam_profile\":1,\"image\":[1280,720],\"size\":19,\"corners\":[[1,1],[900,1],[900,600],[1,600]],\"lens\":{\"fx\":1e-300,\"fy\":1000,\"cx\":640,\"cy\":360,\"dist\":[0,0,0,0,0]}}", CAL_EFIELD, "focal" },
+    { "{\"kifucam_profile\":1,\"image\":[1280,720],\"size\":19,\"corners\":[[1,1],[900,1],[900,600],[1,600]],\"lens\":{\"fx\":1000,\"fy\":1000,\"cx\":1e9,\"cy\":360,\"dist\":[0,0,0,0,0]}}", CAL_EFIELD, "principal" },
+    { "{\"kifucam_profile\":1,\"image\":[1280,720],\"size\":19,\"corners\":[[1,1],[900,1],[900,600],[1,600]],\"lens\":{\"fx\":1000,\"fy\":5000,\"cx\":640,\"cy\":360,\"dist\":[0,0,0,0,0]}}", CAL_EFIELD, "focal" },
+    { "{\"kifucam_profile\":1,\"image\":[1280,720],\"size\":19,\"corners\":[[1,1],[900,1],[900,600],[1,600]],\"lens\":{\"fx\":1e9,\"fy\":1e9,\"cx\":640,\"cy\":360,\"dist\":[0,0,0,0,0]}}", CAL_EFIELD, "focal" },
     { "{\"kifucam_profile\":1,\"kifucam_profile\":1}", CAL_EPARSE, "duplicate" },
     { "{\"kifucam_profile\":1,\"image\":[1e300,720],\"size\":19}", CAL_EFIELD, "image" },
     /* the fields calibrate adds: fit, lens rms, colour counts, null colours, thresholds */

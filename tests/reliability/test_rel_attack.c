@@ -393,6 +393,35 @@ static void test_sgf_size_cap(void **state)
     assert_int_equal(rc, 0);
 }
 
+/* ---- 11: impossible lens values ---- */
+
+static void test_impossible_lens_refused(void **state)
+{
+    (void)state;
+    char prof[256], img[256];
+    at(prof, sizeof prof, "lens.json");
+    at(img, sizeof img, "grey.ppm");
+    write_grey(img, 640, 480);
+    static const char *const lenses[] = {
+        "\"fx\":1e-300,\"fy\":500,\"cx\":320,\"cy\":240",
+        "\"fx\":500,\"fy\":500,\"cx\":1e9,\"cy\":240",
+        "\"fx\":500,\"fy\":-500,\"cx\":320,\"cy\":240",
+    };
+    for (size_t i = 0; i < sizeof lenses / sizeof lenses[0]; i++) {
+        char text[1024];
+        int n = snprintf(text, sizeof text,
+                         "{\"kifucam_profile\":1,\"image\":[640,480],\"size\":9,"
+                         "\"corners\":[[100,100],[540,100],[540,380],[100,380]],"
+                         "\"rotate\":0,\"black_side\":\"bottom\",\"lens\":{%s,"
+                         "\"dist\":[0,0,0,0,0],\"rms\":0.3}}\n", lenses[i]);
+        write_file(prof, text, (size_t)n);
+        int rc = kc("detect '%s' --calib '%s'", img, prof);
+        if (rc != 2)
+            fail_msg("detect --calib with lens {%s} exited %d, not 2", lenses[i], rc);
+        assert_one_error_line("lens");
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -404,6 +433,7 @@ int main(void)
         cmocka_unit_test(test_long_sgf_path_whole),
         cmocka_unit_test(test_score_illegal_exit_1),
         cmocka_unit_test(test_sgf_size_cap),
+        cmocka_unit_test(test_impossible_lens_refused),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
