@@ -625,7 +625,11 @@ int cmd_calibrate(int argc, char **argv)
     cap_source_t *src = NULL;
     rc = cap_source_open(a.input, NULL, &src);
     if (rc) {
-        cli_error("calibrate", "%s: cannot open the input (%s)", a.input, cap_strerror(rc));
+        char why[256] = "";
+        if (rc == CAP_ETOOBIG)   /* the image-size guard's reason: the size it read */
+            cap_image_size(a.input, NULL, NULL, why, sizeof why);
+        cli_error("calibrate", "%s: cannot open the input (%s)", a.input,
+                  why[0] ? why : cap_strerror(rc));
         return 2;
     }
     cap_info_t info;

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "app/cli.h"
+#include "capture/cap_source.h"
 #include "calib/cal_calibrate.h"
 #include "calib/cal_lens.h"
 #include "calib/cal_profile.h"
@@ -154,6 +155,13 @@ int cmd_detect(int argc, char **argv)
     if (!S_ISREG(st.st_mode) || st.st_size == 0) {
         cli_error("detect", "%s: not an image (%s)", image,
                   S_ISREG(st.st_mode) ? "empty file" : "not a regular file");
+        return 2;
+    }
+    /* the image-size guard (capture/cap_source.h): the header's size, before decoding */
+    char why[256];
+    int grc = cap_image_size(image, NULL, NULL, why, sizeof why);
+    if (grc != CAP_OK) {
+        cli_error("detect", "%s: %s", image, why);
         return 2;
     }
     cvb_quiet();

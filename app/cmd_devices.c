@@ -92,7 +92,10 @@ static int probe(const char *spec, const cap_options_t *o, int frames, const cha
     cap_source_t *s = NULL;
     int rc = cap_source_open(spec, o, &s);
     if (rc) {
-        cli_error("devices", "%s: %s", spec, cap_strerror(rc));
+        char why[256] = "";
+        if (rc == CAP_ETOOBIG)   /* the image-size guard's reason: the size it read */
+            cap_image_size(spec, NULL, NULL, why, sizeof why);
+        cli_error("devices", "%s: %s", spec, why[0] ? why : cap_strerror(rc));
         return 2;
     }
     int got = 0, errors = 0;

@@ -946,7 +946,10 @@ static int open_input(run_t *u, cap_source_t **src)
     if (rc == CAP_OK)
         return 0;
     struct stat st;
-    if (stat(u->o.input, &st) != 0)
+    char why[256] = "";
+    if (rc == CAP_ETOOBIG && cap_image_size(u->o.input, NULL, NULL, why, sizeof why) != CAP_OK)
+        cli_error("record", "%s: %s", u->o.input, why);   /* the image-size guard */
+    else if (stat(u->o.input, &st) != 0)
         cli_error("record", "%s: no such file, folder or camera", u->o.input);
     else if (S_ISDIR(st.st_mode))
         cli_error("record", "%s: the folder is empty (no images)", u->o.input);
@@ -1311,6 +1314,7 @@ int cmd_record(int argc, char **argv)
     }
     u->r.out = stdout;
     u->r.json = u->o.json;
+    cvb_quiet();   /* OpenCV's own log lines: its failures come back as status codes */
     pthread_mutex_init(&u->r.mu, NULL);
     vis_config_defaults(&u->vcfg);
     stn_config_defaults(&u->scfg);
@@ -1411,7 +1415,8 @@ int cmd_record(int argc, char **argv)
     cap_source_info(src, &info);
     int live = info.kind == CAP_KIND_CAMERA;
     double wall0 = now_s(), footage = 0, footage0 = 0;
-    int lost_said = 0;
+    int lost_said = 0, bad_frames = 0, missing = 0;
+    char lost[400] = "";   /* cap_source_why of a CAP_ELOST */
     code = 0;
     while (!g_stop) {
         cap_frame_t f;
@@ -1420,6 +1425,19 @@ int cmd_record(int argc, char **argv)
         u->tm_capture += cpu_s() - t0;
         if (rc == CAP_EEOF || rc == CAP_ESTOPPED)
             break;
+        if (rc == CAP_ELOST) {
+            /* the folder went away (deleted, moved): the end of the input, not of the
+             * footage; said once below, exit 2 */
+            snprintf(lost, sizeof lost, "%s", cap_source_why(src));
+            break;
+        }
+        if (rc == CAP_ETOOBIG || rc == CAP_EDECODE || rc == CAP_EIO) {
+            const char *why = cap_source_why(src);
+            if (rc == CAP_EIO && !live)
+                missing++;   /* a frame's file went away: said at the end */
+            else if (why[0] && !bad_frames++)
+                cli_error("record", "%s: frame skipped", why);   /* the first one only */
+        }
         if (rc != CAP_OK) {
             u->transient++;
             if (rc == CAP_EGONE && !lost_said) {
@@ -1477,7 +1495,19 @@ int cmd_record(int argc, char **argv)
         }
     }
     pthread_mutex_unlock(&u->r.mu);
-    if (code == 0) {
+    if (code == 0 && (lost[0] || missing)) {
+        /* the input went away under the run: the record on disk is complete up to there,
+         * but the footage was not read to its end (unreadable input: exit 2) */
+        int nm = u->r.stn ? go_game_move_count(stn_game(u->r.stn)) : 0;
+        if (lost[0])
+            cli_error("record", "%s after %llu frames: the record %s holds the %d moves seen",
+                      lost, (unsigned long long)u->frames, u->sgf_path, nm);
+        else
+            cli_error("record", "%s: %d frames went missing during the run: the record %s "
+                      "holds the %d moves seen", u->o.input, missing, u->sgf_path, nm);
+        print_stats(u, wall, footage);
+        code = 2;
+    } else if (code == 0) {
         if (!u->ever_found) {
             cli_error("record", "%s: no board found in %llu frames", u->o.input,
                       (unsigned long long)u->frames);

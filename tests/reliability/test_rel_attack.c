@@ -264,6 +264,67 @@ static void test_long_sgf_path_whole(void **state)
     assert_int_not_equal(access(cut, F_OK), 0);
 }
 
+/* ---- footage ---- */
+
+/* The first `moves` moves of demo.sgf rendered once into tmp/NAME (640x360, 15 fps):
+ * its folder in dir. */
+static void footage(const char *name, int moves, char *dir, size_t n)
+{
+    int k = snprintf(dir, n, "%s/%s", tmp, name);
+    assert_true(k > 0 && (size_t)k < n);
+    struct stat st;
+    if (stat(dir, &st) == 0)
+        return;
+    char cmd[2048];
+    snprintf(cmd, sizeof cmd,
+             "'%s' render '%s/samples/games/demo.sgf' --out '%s' --size 640x360 --seed 2 "
+             "--fps 15 --pace 0.3 --moves %d --end none >/dev/null 2>&1", bin,
+             kc_source_dir(), dir, moves);
+    assert_int_equal(kc_run(cmd), 0);
+}
+
+/* B[..] and W[..] nodes in the SGF file at path. */
+static int sgf_moves_in(const char *path)
+{
+    char *t = kc_slurp(path, NULL);
+    assert_non_null(t);
+    int n = 0;
+    for (const char *p = t; *p; p++)
+        n += p[0] == ';' && (p[1] == 'B' || p[1] == 'W') && p[2] == '[';
+    free(t);
+    return n;
+}
+
+/* ---- 8: the input folder deleted in the middle of a run ---- */
+
+static void test_input_folder_deleted(void **state)
+{
+    (void)state;
+    char dir[256], copy[256], sgf[256], cmd[2048];
+    footage("six", 6, dir, sizeof dir);
+    at(copy, sizeof copy, "doomed");
+    at(sgf, sizeof sgf, "doomed.sgf");
+    snprintf(cmd, sizeof cmd, "cp -r '%s' '%s'", dir, copy);
+    assert_int_equal(kc_run(cmd), 0);
+    /* real time, so that the folder goes while the run is reading it */
+    snprintf(cmd, sizeof cmd,
+             "'%s' record --input '%s' --fps 15 --realtime --sgf '%s' >'%s/out' 2>'%s/err' & "
+             "sleep 2; rm -rf '%s'; wait $!", bin, copy, sgf, tmp, tmp, copy);
+    int rc = kc_run(cmd);
+    if (rc != 2) {
+        char *err = text_of("err", NULL);
+        print_message("stderr: %s\n", err ? err : "");
+        free(err);
+        fail_msg("record on a folder deleted mid-run exited %d, not 2", rc);
+    }
+    assert_one_error_line("gone");
+    char *err = text_of("err", NULL);
+    assert_non_null(err);
+    assert_null(strstr(err, "WARN"));
+    free(err);
+    assert_true(sgf_moves_in(sgf) >= 0);   /* a whole record, as far as it went */
+}
+
 /* ---- 9: score and resume on illegal records ---- */
 
 static void test_score_illegal_exit_1(void **state)
@@ -393,6 +454,71 @@ static void test_sgf_size_cap(void **state)
     assert_int_equal(rc, 0);
 }
 
+/* ---- 5: a decompression bomb ---- */
+
+static void put32(unsigned char *p, uint32_t v)
+{
+    p[0] = (unsigned char)(v >> 24);
+    p[1] = (unsigned char)(v >> 16);
+    p[2] = (unsigned char)(v >> 8);
+    p[3] = (unsigned char)v;
+}
+
+/* A PNG whose header says w x h (8-bit RGB); its image data is one empty stored block:
+ * the guard must refuse it from the header, before any decoder allocates w x h. */
+static void write_png_header(const char *path, uint32_t w, uint32_t h)
+{
+    static const unsigned char sig[8] = { 0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n' };
+    unsigned char ihdr[25] = { 0, 0, 0, 13, 'I', 'H', 'D', 'R' };
+    put32(ihdr + 8, w);
+    put32(ihdr + 12, h);
+    ihdr[16] = 8;    /* bit depth */
+    ihdr[17] = 2;    /* RGB */
+    /* CRC over type and data: zlib's crc32, computed here (no zlib needed) */
+    uint32_t crc = 0xffffffffu;
+    for (int i = 4; i < 21; i++) {
+        crc ^= ihdr[i];
+        for (int k = 0; k < 8; k++)
+            crc = (crc >> 1) ^ (0xedb88320u & (0u - (crc & 1)));
+    }
+    put32(ihdr + 21, crc ^ 0xffffffffu);
+    static const unsigned char iend[12] = { 0, 0, 0, 0, 'I', 'E', 'N', 'D', 0xae, 0x42, 0x60, 0x82 };
+    FILE *f = fopen(path, "wb");
+    assert_non_null(f);
+    fwrite(sig, 1, sizeof sig, f);
+    fwrite(ihdr, 1, sizeof ihdr, f);
+    fwrite(iend, 1, sizeof iend, f);
+    assert_int_equal(fclose(f), 0);
+}
+
+static void test_png_bomb_refused(void **state)
+{
+    (void)state;
+    char png[256], d[256], pd[300];
+    at(png, sizeof png, "bomb.png");
+    write_png_header(png, 30000, 30000);
+    assert_int_equal(kc("detect '%s'", png), 2);
+    assert_one_error_line("30000x30000");
+    assert_int_equal(kc("record --input '%s' --sgf '%s/b.sgf'", png, tmp), 2);
+    assert_one_error_line("30000x30000");
+    assert_int_equal(kc("devices --probe '%s'", png), 2);
+    assert_one_error_line("30000x30000");
+    /* in a folder: the frame is refused, the run goes on (and finds no board) */
+    at(d, sizeof d, "bombs");
+    assert_int_equal(mkdir(d, 0755), 0);
+    snprintf(pd, sizeof pd, "%s/f0.png", d);
+    write_png_header(pd, 30000, 30000);
+    snprintf(pd, sizeof pd, "%s/f1.ppm", d);
+    write_grey(pd, 64, 48);
+    int rc = kc("record --input '%s' --sgf '%s/b.sgf'", d, tmp);
+    assert_int_equal(rc, 1);
+    char *err = text_of("err", NULL);
+    assert_non_null(err);
+    assert_non_null(strstr(err, "30000x30000"));
+    assert_null(strstr(err, "WARN"));
+    free(err);
+}
+
 /* ---- 11: impossible lens values ---- */
 
 static void test_impossible_lens_refused(void **state)
@@ -431,8 +557,10 @@ int main(void)
         cmocka_unit_test(test_resume_failed_run_keeps_record),
         cmocka_unit_test(test_symlink_at_tmp_not_followed),
         cmocka_unit_test(test_long_sgf_path_whole),
+        cmocka_unit_test(test_input_folder_deleted),
         cmocka_unit_test(test_score_illegal_exit_1),
         cmocka_unit_test(test_sgf_size_cap),
+        cmocka_unit_test(test_png_bomb_refused),
         cmocka_unit_test(test_impossible_lens_refused),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
