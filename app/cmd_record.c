@@ -34,7 +34,10 @@
  * refers to the frames as decoded; a --calib profile's corners are scaled to them.
  *
  * Signals: SIGINT/SIGTERM call cap_source_stop (async-signal-safe): the loop ends, the
- * record is already complete on disk (the station rewrites it after every move).
+ * record is already complete on disk (the station rewrites it after every move). SIGPIPE
+ * is ignored: a reader of stdout that goes away stops the printing, not the recording.
+ * An input folder that goes away (CAP_ELOST) or frames whose files go away end the run
+ * with the record complete so far, one line on stderr, exit 2.
  */
 #include "app/cli.h"
 #include "app/record.h"
@@ -1263,6 +1266,8 @@ static void resume_offsets(run_t *u, cap_source_t **src)
 
 static void print_stats(run_t *u, double wall, double footage)
 {
+    if (u->r.out_lost)
+        return;
     double vis = u->tm_detect + u->tm_track;
     double tot = u->tm_capture + vis + u->tm_station + u->tm_signal + u->tm_web;
     if (tot <= 0)
@@ -1288,11 +1293,18 @@ static void print_stats(run_t *u, double wall, double footage)
                 (unsigned long long)u->detects, 100 * u->tm_track / tot,
                 100 * u->tm_station / tot, 100 * u->tm_signal / tot, 100 * u->tm_web / tot);
     }
-    fflush(u->r.out);
+    rec_out_flush(&u->r);
 }
 
 int cmd_record(int argc, char **argv)
 {
+    /* a reader that goes away (`| head -3`) must not kill the recording: the write says
+     * EPIPE instead (record_out.c stops printing), the record is written on */
+    struct sigaction ign;
+    memset(&ign, 0, sizeof ign);
+    ign.sa_handler = SIG_IGN;
+    sigemptyset(&ign.sa_mask);
+    sigaction(SIGPIPE, &ign, NULL);
     run_t *u = calloc(1, sizeof *u);
     if (!u) {
         cli_error("record", "out of memory");

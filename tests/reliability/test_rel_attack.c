@@ -295,6 +295,38 @@ static int sgf_moves_in(const char *path)
     return n;
 }
 
+/* ---- 4: a reader that closes stdout ---- */
+
+static void test_closed_stdout_keeps_recording(void **state)
+{
+    (void)state;
+    enum { N = 6 };
+    char dir[256], sgf[256], rcf[256];
+    footage("six", N, dir, sizeof dir);
+    at(sgf, sizeof sgf, "piped.sgf");
+    at(rcf, sizeof rcf, "rc");
+    static const char *const formats[] = { "text", "json" };
+    for (int i = 0; i < 2; i++) {
+        char cmd[2048];
+        unlink(sgf);
+        snprintf(cmd, sizeof cmd,
+                 "('%s' record --input '%s' --fps 15 --sgf '%s' --format %s 2>'%s/err'; "
+                 "echo $? >'%s') | head -1 >/dev/null", bin, dir, sgf, formats[i], tmp, rcf);
+        assert_int_equal(kc_run(cmd), 0);
+        char *rc = text_of("rc", NULL);
+        assert_non_null(rc);
+        int code = atoi(rc);
+        free(rc);
+        if (code != 0)
+            fail_msg("record --format %s | head -1 exited %d (141: killed by SIGPIPE)",
+                     formats[i], code);
+        int got = sgf_moves_in(sgf);
+        if (got != N)
+            fail_msg("--format %s: %d of %d moves on disk", formats[i], got, N);
+        assert_one_error_line("stdout");
+    }
+}
+
 /* ---- 8: the input folder deleted in the middle of a run ---- */
 
 static void test_input_folder_deleted(void **state)
@@ -557,6 +589,7 @@ int main(void)
         cmocka_unit_test(test_resume_failed_run_keeps_record),
         cmocka_unit_test(test_symlink_at_tmp_not_followed),
         cmocka_unit_test(test_long_sgf_path_whole),
+        cmocka_unit_test(test_closed_stdout_keeps_recording),
         cmocka_unit_test(test_input_folder_deleted),
         cmocka_unit_test(test_score_illegal_exit_1),
         cmocka_unit_test(test_sgf_size_cap),
