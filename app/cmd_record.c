@@ -174,6 +174,40 @@ static int parse_komi(const char *s, int *komi2)
     return 0;
 }
 
+/* s is well-formed UTF-8 (no overlong forms, no surrogates, nothing past U+10FFFF) and
+ * holds no control character: 1, else 0. A player's name goes to the SGF, the JSON state
+ * and the pages, which cannot carry other bytes (jansson drops the whole string). */
+static int name_ok(const char *s)
+{
+    const unsigned char *p = (const unsigned char *)s;
+    while (*p) {
+        unsigned c = *p, need, min;
+        if (c < 0x80) {
+            if (c < 0x20 || c == 0x7f)
+                return 0;
+            p++;
+            continue;
+        }
+        if (c >= 0xc2 && c <= 0xdf)
+            need = 1, min = 0x80, c &= 0x1f;
+        else if (c >= 0xe0 && c <= 0xef)
+            need = 2, min = 0x800, c &= 0x0f;
+        else if (c >= 0xf0 && c <= 0xf4)
+            need = 3, min = 0x10000, c &= 0x07;
+        else
+            return 0;
+        for (unsigned k = 1; k <= need; k++) {
+            if ((p[k] & 0xc0) != 0x80)
+                return 0;
+            c = c << 6 | (p[k] & 0x3f);
+        }
+        if (c < min || c > 0x10ffff || (c >= 0xd800 && c <= 0xdfff))
+            return 0;
+        p += need + 1;
+    }
+    return 1;
+}
+
 /* Parse argv; returns 0, 1 for --help, -1 after printing a one-line error. */
 static int parse_opts(int argc, char **argv, rec_opts_t *o)
 {
@@ -284,10 +318,16 @@ static int parse_opts(int argc, char **argv, rec_opts_t *o)
                 cli_error("record", "--handicap: '%s' is not 0 or 2..9", val);
                 return -1;
             }
-        } else if (!strcmp(name, "--black")) {
-            o->black = val;
-        } else if (!strcmp(name, "--white")) {
-            o->white = val;
+        } else if (!strcmp(name, "--black") || !strcmp(name, "--white")) {
+            if (!name_ok(val) || strlen(val) >= STN_NAME_MAX) {
+                cli_error("record", "%s: the name is not valid UTF-8 text of at most %d bytes "
+                          "(no control characters)", name, STN_NAME_MAX - 1);
+                return -1;
+            }
+            if (!strcmp(name, "--black"))
+                o->black = val;
+            else
+                o->white = val;
         } else if (!strcmp(name, "--calib")) {
             o->calib = val;
         } else if (!strcmp(name, "--serve")) {

@@ -580,6 +580,35 @@ static void test_impossible_lens_refused(void **state)
     }
 }
 
+/* ---- design gap: names in invalid UTF-8 ---- */
+
+static void test_invalid_utf8_name_refused(void **state)
+{
+    (void)state;
+    char img[256];
+    at(img, sizeof img, "grey.ppm");
+    write_grey(img, 64, 48);
+    assert_int_equal(kc("record --input '%s' --size 9 --sgf '%s/u.sgf' --black \"$(printf 'Lee\\377')\"",
+                        img, tmp), 2);
+    assert_one_error_line("--black");
+    char p[256];
+    assert_int_not_equal(access(at(p, sizeof p, "u.sgf"), F_OK), 0);
+    /* nor cut: a name longer than the record holds */
+    char longname[200];
+    memset(longname, 'n', 150);
+    longname[150] = '\0';
+    assert_int_equal(kc("record --input '%s' --size 9 --sgf '%s/u.sgf' --white '%s'", img,
+                        tmp, longname), 2);
+    assert_one_error_line("--white");
+    /* a good one, in Korean, goes into the record whole */
+    assert_int_equal(kc("record --input '%s' --size 9 --sgf '%s/u.sgf' --black '이창호'", img,
+                        tmp), 1);
+    char *rec = text_of("u.sgf", NULL);
+    assert_non_null(rec);
+    assert_non_null(strstr(rec, "PB[이창호]"));
+    free(rec);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -595,6 +624,7 @@ int main(void)
         cmocka_unit_test(test_sgf_size_cap),
         cmocka_unit_test(test_png_bomb_refused),
         cmocka_unit_test(test_impossible_lens_refused),
+        cmocka_unit_test(test_invalid_utf8_name_refused),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
