@@ -56,6 +56,8 @@ static void usage(FILE *f)
             "  --serve A:P    show the grid in the web console (http://A:P/console?token=..):\n"
             "                 drag the four corners, accept; the profile is written then\n"
             "                 (with no board found, start from a guess to drag)\n"
+            "  --serve-host NAMES  with --serve: the names (comma-separated) the console may\n"
+            "                 be reached by besides the address (e.g. studio.local)\n"
             "  --timeout S    with --serve: give up after S seconds (default 600; 0 never);\n"
             "                 nothing is written then (exit 1), nor after Ctrl-C\n"
             "  --check        verify that PROFILE still fits the picture (the best of the\n"
@@ -146,7 +148,7 @@ static int load_profile(const char *path, cal_profile_t *p)
 }
 
 typedef struct {
-    const char *input, *out, *calib, *debug, *corners_s, *lens_s, *serve;
+    const char *input, *out, *calib, *debug, *corners_s, *lens_s, *serve, *serve_host;
     int size, rotate, black_side, frames, check;
     double timeout;
 } args_t;
@@ -322,6 +324,8 @@ static int parse_args(int argc, char **argv, args_t *a)
             a->lens_s = argv[++i];
         } else if (!strcmp(s, "--serve") && has) {
             a->serve = argv[++i];
+        } else if (!strcmp(s, "--serve-host") && has) {
+            a->serve_host = argv[++i];
         } else if (!strcmp(s, "--timeout") && has) {
             double v = strtod(argv[++i], &end);
             if (*end || !*argv[i] || !(v >= 0 && v <= 864000)) {
@@ -494,6 +498,7 @@ static int serve_corners(const args_t *a, const cal_calib_opts_t *o, const cvb_i
     char addr[128];
     web_config_t wc;
     web_config_defaults(&wc);
+    wc.hosts = a->serve_host;   /* names the pages may be reached by besides the address */
     if (web_config_parse_listen(&wc, a->serve, addr, sizeof addr)) {
         cli_error("calibrate", "--serve: '%s' is not ADDR:PORT", a->serve);
         return 2;

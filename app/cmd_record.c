@@ -78,6 +78,8 @@ static const char usage_text[] =
     "  --black NAME, --white NAME   the players\n"
     "  --calib FILE       calibration profile (grid corners, seats)\n"
     "  --serve ADDR:PORT  web overlay and players' console (prints the console URL)\n"
+    "  --serve-host NAMES the names (comma-separated) the pages may be reached by besides\n"
+    "                     ADDR (e.g. studio.local); another Host is refused (421)\n"
     "  --format text|json events on stdout (json: one object per line)\n"
     "  --realtime         pace a file or folder at its frame rate\n"
     "  --analyse-fps N    a file or folder: look at every k-th frame, k = fps / N rounded\n"
@@ -119,6 +121,7 @@ static const char usage_text[] =
 
 typedef struct rec_opts {
     const char *input, *sgf, *rules, *black, *white, *calib, *serve, *resume, *time, *speak;
+    const char *serve_host;   /* --serve-host NAMES */
     double fps, stable_s, analyse_fps, warn_grace_s;
     int size, komi2, komi_set, handicap, json, realtime, min_w, min_h;
     long long start_frame;   /* --start-frame N, or -1 */
@@ -233,7 +236,7 @@ static int parse_opts(int argc, char **argv, rec_opts_t *o)
                                                "--calib", "--serve", "--format", "--resume",
                                                "--time", "--stable", "--analyse-fps",
                                                "--decode-min", "--speak", "--start-frame",
-                                               "--warn-grace", NULL };
+                                               "--warn-grace", "--serve-host", NULL };
         const char *val = NULL;
         char name[32] = "";
         for (int k = 0; withval[k]; k++) {
@@ -332,6 +335,8 @@ static int parse_opts(int argc, char **argv, rec_opts_t *o)
             o->calib = val;
         } else if (!strcmp(name, "--serve")) {
             o->serve = val;
+        } else if (!strcmp(name, "--serve-host")) {
+            o->serve_host = val;
         } else if (!strcmp(name, "--format")) {
             if (strcmp(val, "text") && strcmp(val, "json")) {
                 cli_error("record", "--format: '%s' is not text or json", val);
@@ -1441,6 +1446,7 @@ int cmd_record(int argc, char **argv)
             goto done;
         }
         wc.address = addr;
+        wc.hosts = u->o.serve_host;
         int wrc = web_server_create(&wc, on_action, u, &u->r.web);
         if (wrc != WEB_OK) {
             cli_error("record", "--serve %s: %s", u->o.serve, web_strerror(wrc));
