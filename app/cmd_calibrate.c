@@ -73,10 +73,10 @@ typedef struct {
 static void write_debug(void *ctx, int stage, const char *name, const cvb_image_t *img)
 {
     debug_ctx_t *d = ctx;
-    char path[4096];
-    snprintf(path, sizeof path, "%s/%d_%s.png", d->dir, stage + 1, name);
-    if (cvb_imwrite(path, img, 0))
-        d->failed = 1;
+    char path[4096], why[160];
+    int n = snprintf(path, sizeof path, "%s/%d_%s.png", d->dir, stage + 1, name);
+    if (n < 0 || (size_t)n >= sizeof path || cli_write_image(path, img, 0, why, sizeof why))
+        d->failed = 1;   /* never a cut path: another file */
 }
 
 static int copy_image(const cvb_image_t *src, cvb_image_t *dst)
@@ -131,9 +131,10 @@ static int write_overlay(const char *path, const cvb_image_t *frame, const cal_p
         cvb_draw_circle(&img, g->corners[k][0], g->corners[k][1], r, col[k][0], col[k][1], col[k][2], -1);
         cvb_draw_circle(&img, g->corners[k][0], g->corners[k][1], r, 255, 255, 255, 1);
     }
-    int rc = cvb_imwrite(path, &img, 90);
+    char why[160];
+    int rc = cli_write_image(path, &img, 90, why, sizeof why);
     cvb_image_free(&img);
-    return rc ? -1 : 0;
+    return rc;
 }
 
 static int load_profile(const char *path, cal_profile_t *p)

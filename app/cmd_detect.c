@@ -69,11 +69,11 @@ typedef struct {
 static void write_debug(void *ctx, int stage, const char *name, const cvb_image_t *img)
 {
     debug_ctx_t *d = ctx;
-    char path[4096];
+    char path[4096], why[160];
     int big = (long)img->w * img->h > 1000000;
-    snprintf(path, sizeof path, "%s/%d_%s.%s", d->dir, stage + 1, name, big ? "jpg" : "png");
-    if (cvb_imwrite(path, img, big ? 90 : 0))
-        d->failed = 1;
+    int n = snprintf(path, sizeof path, "%s/%d_%s.%s", d->dir, stage + 1, name, big ? "jpg" : "png");
+    if (n < 0 || (size_t)n >= sizeof path || cli_write_image(path, img, big ? 90 : 0, why, sizeof why))
+        d->failed = 1;   /* never a cut path: another file */
 }
 
 int cmd_detect(int argc, char **argv)

@@ -237,6 +237,32 @@ static void test_symlink_at_tmp_not_followed(void **state)
     assert_true(S_ISREG(st.st_mode));
 }
 
+/* The pictures the commands write (devices --save, calibrate's PROFILE.png, detect's and
+ * calibrate's --debug) go the same safe way: a symlink at the path is replaced by the
+ * picture, its target untouched. */
+static void test_picture_through_symlink_not_followed(void **state)
+{
+    (void)state;
+    char victim[256], pic[256], img[256];
+    at(victim, sizeof victim, "victim2.txt");
+    at(pic, sizeof pic, "last.png");
+    at(img, sizeof img, "grey.ppm");
+    static const char precious[] = "precious\n";
+    write_file(victim, precious, sizeof precious - 1);
+    assert_int_equal(symlink(victim, pic), 0);
+    write_grey(img, 64, 48);
+    assert_int_equal(kc("devices --probe '%s' --frames 1 --save '%s'", img, pic), 0);
+    assert_file_is(victim, precious, sizeof precious - 1);
+    struct stat st;
+    assert_int_equal(lstat(pic, &st), 0);
+    assert_true(S_ISREG(st.st_mode));
+    size_t n;
+    char *png = kc_slurp(pic, &n);
+    assert_non_null(png);
+    assert_true(n > 8 && !memcmp(png, "\x89PNG", 4));
+    free(png);
+}
+
 /* ---- 3: long --sgf paths ---- */
 
 static void test_long_sgf_path_whole(void **state)
@@ -617,6 +643,7 @@ int main(void)
         cmocka_unit_test(test_resume_illegal_refused),
         cmocka_unit_test(test_resume_failed_run_keeps_record),
         cmocka_unit_test(test_symlink_at_tmp_not_followed),
+        cmocka_unit_test(test_picture_through_symlink_not_followed),
         cmocka_unit_test(test_long_sgf_path_whole),
         cmocka_unit_test(test_closed_stdout_keeps_recording),
         cmocka_unit_test(test_input_folder_deleted),
