@@ -486,11 +486,13 @@ static void test_image_size_headers(void **state)
         0, 0, 0, 22, 'i', 'h', 'd', 'r', 0, 0, 0, 23, 0, 0, 0, 37, 0, 3, 7, 7, 0, 0 };
     unsigned char exr[8 + 9 + 6 + 4 + 16 + 11 + 6 + 4 + 16 + 1] = { 0x76, 0x2f, 0x31, 0x01, 2 };
     size_t k = 8;
-    memcpy(exr + k, "channels\0chlist\0", 16);   /* an attribute before: stepped over */
+    /* an attribute before: stepped over (the copies take the literal's own NUL too: the
+     * size field written next covers it) */
+    memcpy(exr + k, "channels\0chlist\0", sizeof "channels\0chlist\0");
     k += 16;
     exr[k] = 16, k += 4;
     k += 16;
-    memcpy(exr + k, "dataWindow\0box2i\0", 17);
+    memcpy(exr + k, "dataWindow\0box2i\0", sizeof "dataWindow\0box2i\0");
     k += 17;
     exr[k] = 16, k += 4;
     exr[k] = 0xfe, exr[k + 1] = 0xff, exr[k + 2] = 0xff, exr[k + 3] = 0xff;   /* xMin -2 */

@@ -90,12 +90,12 @@ static void assert_one_error_line(const char *what)
 {
     char *err = text_of("err", NULL);
     assert_non_null(err);
-    if (count_lines(err) != 1 || strncmp(err, "kifucam", 7) || (what && !strstr(err, what))) {
+    int ok = count_lines(err) == 1 && !strncmp(err, "kifucam", 7) && (!what || strstr(err, what));
+    if (!ok)
         print_message("stderr: %s\n", err);
-        free(err);
-        fail_msg("stderr is not one kifucam line naming '%s'", what ? what : "");
-    }
     free(err);
+    if (!ok)
+        fail_msg("stderr is not one kifucam line naming '%s'", what ? what : "");
 }
 
 static void write_file(const char *path, const char *text, size_t len)
