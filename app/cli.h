@@ -5,6 +5,8 @@
 #ifndef KIFUCAM_CLI_H
 #define KIFUCAM_CLI_H
 
+#include <stddef.h>
+
 int cmd_check(int argc, char **argv);
 int cmd_score(int argc, char **argv);
 int cmd_detect(int argc, char **argv);
@@ -12,6 +14,13 @@ int cmd_record(int argc, char **argv);
 int cmd_calibrate(int argc, char **argv);
 int cmd_devices(int argc, char **argv);
 int cmd_render(int argc, char **argv);
+
+/* Write an image file (format from path's extension, JPEG at quality when > 0) the one
+ * safe way (safeio/sio.h: a new temporary file renamed over path, no symlink followed).
+ * Returns 0, or -1 with the reason in why (whylen bytes). */
+struct cvb_image;
+int cli_write_image(const char *path, const struct cvb_image *img, int quality, char *why,
+                    size_t whylen);
 
 /* Print "kifucam CMD: MESSAGE" to stderr as one line (printf-style). */
 void cli_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

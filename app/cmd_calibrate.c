@@ -56,6 +56,8 @@ static void usage(FILE *f)
             "  --serve A:P    show the grid in the web console (http://A:P/console?token=..):\n"
             "                 drag the four corners, accept; the profile is written then\n"
             "                 (with no board found, start from a guess to drag)\n"
+            "  --serve-host NAMES  with --serve: the names (comma-separated) the console may\n"
+            "                 be reached by besides the address (e.g. studio.local)\n"
             "  --timeout S    with --serve: give up after S seconds (default 600; 0 never);\n"
             "                 nothing is written then (exit 1), nor after Ctrl-C\n"
             "  --check        verify that PROFILE still fits the picture (the best of the\n"
@@ -71,10 +73,10 @@ typedef struct {
 static void write_debug(void *ctx, int stage, const char *name, const cvb_image_t *img)
 {
     debug_ctx_t *d = ctx;
-    char path[4096];
-    snprintf(path, sizeof path, "%s/%d_%s.png", d->dir, stage + 1, name);
-    if (cvb_imwrite(path, img, 0))
-        d->failed = 1;
+    char path[4096], why[160];
+    int n = snprintf(path, sizeof path, "%s/%d_%s.png", d->dir, stage + 1, name);
+    if (n < 0 || (size_t)n >= sizeof path || cli_write_image(path, img, 0, why, sizeof why))
+        d->failed = 1;   /* never a cut path: another file */
 }
 
 static int copy_image(const cvb_image_t *src, cvb_image_t *dst)
@@ -129,9 +131,10 @@ static int write_overlay(const char *path, const cvb_image_t *frame, const cal_p
         cvb_draw_circle(&img, g->corners[k][0], g->corners[k][1], r, col[k][0], col[k][1], col[k][2], -1);
         cvb_draw_circle(&img, g->corners[k][0], g->corners[k][1], r, 255, 255, 255, 1);
     }
-    int rc = cvb_imwrite(path, &img, 90);
+    char why[160];
+    int rc = cli_write_image(path, &img, 90, why, sizeof why);
     cvb_image_free(&img);
-    return rc ? -1 : 0;
+    return rc;
 }
 
 static int load_profile(const char *path, cal_profile_t *p)
@@ -146,7 +149,7 @@ static int load_profile(const char *path, cal_profile_t *p)
 }
 
 typedef struct {
-    const char *input, *out, *calib, *debug, *corners_s, *lens_s, *serve;
+    const char *input, *out, *calib, *debug, *corners_s, *lens_s, *serve, *serve_host;
     int size, rotate, black_side, frames, check;
     double timeout;
 } args_t;
@@ -322,6 +325,8 @@ static int parse_args(int argc, char **argv, args_t *a)
             a->lens_s = argv[++i];
         } else if (!strcmp(s, "--serve") && has) {
             a->serve = argv[++i];
+        } else if (!strcmp(s, "--serve-host") && has) {
+            a->serve_host = argv[++i];
         } else if (!strcmp(s, "--timeout") && has) {
             double v = strtod(argv[++i], &end);
             if (*end || !*argv[i] || !(v >= 0 && v <= 864000)) {
@@ -494,6 +499,7 @@ static int serve_corners(const args_t *a, const cal_calib_opts_t *o, const cvb_i
     char addr[128];
     web_config_t wc;
     web_config_defaults(&wc);
+    wc.hosts = a->serve_host;   /* names the pages may be reached by besides the address */
     if (web_config_parse_listen(&wc, a->serve, addr, sizeof addr)) {
         cli_error("calibrate", "--serve: '%s' is not ADDR:PORT", a->serve);
         return 2;
@@ -625,7 +631,11 @@ int cmd_calibrate(int argc, char **argv)
     cap_source_t *src = NULL;
     rc = cap_source_open(a.input, NULL, &src);
     if (rc) {
-        cli_error("calibrate", "%s: cannot open the input (%s)", a.input, cap_strerror(rc));
+        char why[256] = "";
+        if (rc == CAP_ETOOBIG)   /* the image-size guard's reason: the size it read */
+            cap_image_size(a.input, NULL, NULL, why, sizeof why);
+        cli_error("calibrate", "%s: cannot open the input (%s)", a.input,
+                  why[0] ? why : cap_strerror(rc));
         return 2;
     }
     cap_info_t info;

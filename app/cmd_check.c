@@ -74,40 +74,14 @@ static int on_game(void *vctx, const sgf_node_t *root, int index, const char *ch
 
 static int check_file(check_ctx_t *cx, const char *path)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        fprintf(stderr, "%s:0:0: cannot open: %s\n", path, strerror(errno));
-        return -1;
-    }
-    size_t cap = 1 << 20, n = 0;
-    char *buf = malloc(cap);
-    for (;;) {
-        if (!buf)
-            break;
-        if (n == cap) {
-            char *nb = realloc(buf, cap * 2);
-            if (!nb) {
-                free(buf);
-                buf = NULL;
-                break;
-            }
-            buf = nb;
-            cap *= 2;
-        }
-        size_t r = fread(buf + n, 1, cap - n, f);
-        n += r;
-        if (r == 0)
-            break;
-    }
-    int bad = ferror(f); /* also a directory: fread fails with EISDIR */
-    fclose(f);
-    if (!buf || bad) {
-        free(buf);
-        fprintf(stderr, "%s:0:0: %s\n", path, buf ? "read error" : "out of memory");
+    char *buf = NULL;
+    size_t n = 0;
+    sgf_error_t e;
+    if (sgf_read_file(path, cx->opts, &buf, &n, &e) != 0) {
+        fprintf(stderr, "%s:0:0: %s\n", path, e.msg[0] ? e.msg : sgf_strerror(e.code));
         return -1;
     }
     cx->file = path;
-    sgf_error_t e;
     int rc = sgf_parse_each(buf, n, cx->opts, on_game, cx, &e);
     free(buf);
     if (rc) {

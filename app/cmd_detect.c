@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "app/cli.h"
+#include "capture/cap_source.h"
 #include "calib/cal_calibrate.h"
 #include "calib/cal_lens.h"
 #include "calib/cal_profile.h"
@@ -68,11 +69,11 @@ typedef struct {
 static void write_debug(void *ctx, int stage, const char *name, const cvb_image_t *img)
 {
     debug_ctx_t *d = ctx;
-    char path[4096];
+    char path[4096], why[160];
     int big = (long)img->w * img->h > 1000000;
-    snprintf(path, sizeof path, "%s/%d_%s.%s", d->dir, stage + 1, name, big ? "jpg" : "png");
-    if (cvb_imwrite(path, img, big ? 90 : 0))
-        d->failed = 1;
+    int n = snprintf(path, sizeof path, "%s/%d_%s.%s", d->dir, stage + 1, name, big ? "jpg" : "png");
+    if (n < 0 || (size_t)n >= sizeof path || cli_write_image(path, img, big ? 90 : 0, why, sizeof why))
+        d->failed = 1;   /* never a cut path: another file */
 }
 
 int cmd_detect(int argc, char **argv)
@@ -154,6 +155,13 @@ int cmd_detect(int argc, char **argv)
     if (!S_ISREG(st.st_mode) || st.st_size == 0) {
         cli_error("detect", "%s: not an image (%s)", image,
                   S_ISREG(st.st_mode) ? "empty file" : "not a regular file");
+        return 2;
+    }
+    /* the image-size guard (capture/cap_source.h): the header's size, before decoding */
+    char why[256];
+    int grc = cap_image_size(image, NULL, NULL, why, sizeof why);
+    if (grc != CAP_OK) {
+        cli_error("detect", "%s: %s", image, why);
         return 2;
     }
     cvb_quiet();

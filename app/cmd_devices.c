@@ -92,7 +92,10 @@ static int probe(const char *spec, const cap_options_t *o, int frames, const cha
     cap_source_t *s = NULL;
     int rc = cap_source_open(spec, o, &s);
     if (rc) {
-        cli_error("devices", "%s: %s", spec, cap_strerror(rc));
+        char why[256] = "";
+        if (rc == CAP_ETOOBIG)   /* the image-size guard's reason: the size it read */
+            cap_image_size(spec, NULL, NULL, why, sizeof why);
+        cli_error("devices", "%s: %s", spec, why[0] ? why : cap_strerror(rc));
         return 2;
     }
     int got = 0, errors = 0;
@@ -134,9 +137,9 @@ static int probe(const char *spec, const cap_options_t *o, int frames, const cha
     printf(", %llu dropped, %d errors\n", (unsigned long long)dropped, errors);
     int status = got > 0 ? 0 : 1;
     if (got > 0 && save) {
-        int wrc = cvb_imwrite(save, &f.img, 90);
-        if (wrc) {
-            cli_error("devices", "%s: %s", save, cvb_strerror(wrc));
+        char why[160];
+        if (cli_write_image(save, &f.img, 90, why, sizeof why)) {
+            cli_error("devices", "%s: %s", save, why);
             status = 2;
         } else {
             printf("last frame written to %s\n", save);

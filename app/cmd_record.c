@@ -34,7 +34,10 @@
  * refers to the frames as decoded; a --calib profile's corners are scaled to them.
  *
  * Signals: SIGINT/SIGTERM call cap_source_stop (async-signal-safe): the loop ends, the
- * record is already complete on disk (the station rewrites it after every move).
+ * record is already complete on disk (the station rewrites it after every move). SIGPIPE
+ * is ignored: a reader of stdout that goes away stops the printing, not the recording.
+ * An input folder that goes away (CAP_ELOST) or frames whose files go away end the run
+ * with the record complete so far, one line on stderr, exit 2.
  */
 #include "app/cli.h"
 #include "app/record.h"
@@ -75,6 +78,8 @@ static const char usage_text[] =
     "  --black NAME, --white NAME   the players\n"
     "  --calib FILE       calibration profile (grid corners, seats)\n"
     "  --serve ADDR:PORT  web overlay and players' console (prints the console URL)\n"
+    "  --serve-host NAMES the names (comma-separated) the pages may be reached by besides\n"
+    "                     ADDR (e.g. studio.local); another Host is refused (421)\n"
     "  --format text|json events on stdout (json: one object per line)\n"
     "  --realtime         pace a file or folder at its frame rate\n"
     "  --analyse-fps N    a file or folder: look at every k-th frame, k = fps / N rounded\n"
@@ -116,6 +121,7 @@ static const char usage_text[] =
 
 typedef struct rec_opts {
     const char *input, *sgf, *rules, *black, *white, *calib, *serve, *resume, *time, *speak;
+    const char *serve_host;   /* --serve-host NAMES */
     double fps, stable_s, analyse_fps, warn_grace_s;
     int size, komi2, komi_set, handicap, json, realtime, min_w, min_h;
     long long start_frame;   /* --start-frame N, or -1 */
@@ -171,6 +177,40 @@ static int parse_komi(const char *s, int *komi2)
     return 0;
 }
 
+/* s is well-formed UTF-8 (no overlong forms, no surrogates, nothing past U+10FFFF) and
+ * holds no control character: 1, else 0. A player's name goes to the SGF, the JSON state
+ * and the pages, which cannot carry other bytes (jansson drops the whole string). */
+static int name_ok(const char *s)
+{
+    const unsigned char *p = (const unsigned char *)s;
+    while (*p) {
+        unsigned c = *p, need, min;
+        if (c < 0x80) {
+            if (c < 0x20 || c == 0x7f)
+                return 0;
+            p++;
+            continue;
+        }
+        if (c >= 0xc2 && c <= 0xdf)
+            need = 1, min = 0x80, c &= 0x1f;
+        else if (c >= 0xe0 && c <= 0xef)
+            need = 2, min = 0x800, c &= 0x0f;
+        else if (c >= 0xf0 && c <= 0xf4)
+            need = 3, min = 0x10000, c &= 0x07;
+        else
+            return 0;
+        for (unsigned k = 1; k <= need; k++) {
+            if ((p[k] & 0xc0) != 0x80)
+                return 0;
+            c = c << 6 | (p[k] & 0x3f);
+        }
+        if (c < min || c > 0x10ffff || (c >= 0xd800 && c <= 0xdfff))
+            return 0;
+        p += need + 1;
+    }
+    return 1;
+}
+
 /* Parse argv; returns 0, 1 for --help, -1 after printing a one-line error. */
 static int parse_opts(int argc, char **argv, rec_opts_t *o)
 {
@@ -196,7 +236,7 @@ static int parse_opts(int argc, char **argv, rec_opts_t *o)
                                                "--calib", "--serve", "--format", "--resume",
                                                "--time", "--stable", "--analyse-fps",
                                                "--decode-min", "--speak", "--start-frame",
-                                               "--warn-grace", NULL };
+                                               "--warn-grace", "--serve-host", NULL };
         const char *val = NULL;
         char name[32] = "";
         for (int k = 0; withval[k]; k++) {
@@ -281,14 +321,22 @@ static int parse_opts(int argc, char **argv, rec_opts_t *o)
                 cli_error("record", "--handicap: '%s' is not 0 or 2..9", val);
                 return -1;
             }
-        } else if (!strcmp(name, "--black")) {
-            o->black = val;
-        } else if (!strcmp(name, "--white")) {
-            o->white = val;
+        } else if (!strcmp(name, "--black") || !strcmp(name, "--white")) {
+            if (!name_ok(val) || strlen(val) >= STN_NAME_MAX) {
+                cli_error("record", "%s: the name is not valid UTF-8 text of at most %d bytes "
+                          "(no control characters)", name, STN_NAME_MAX - 1);
+                return -1;
+            }
+            if (!strcmp(name, "--black"))
+                o->black = val;
+            else
+                o->white = val;
         } else if (!strcmp(name, "--calib")) {
             o->calib = val;
         } else if (!strcmp(name, "--serve")) {
             o->serve = val;
+        } else if (!strcmp(name, "--serve-host")) {
+            o->serve_host = val;
         } else if (!strcmp(name, "--format")) {
             if (strcmp(val, "text") && strcmp(val, "json")) {
                 cli_error("record", "--format: '%s' is not text or json", val);
@@ -351,7 +399,9 @@ typedef struct run {
     rec_t r;
     rec_opts_t o;
     stn_config_t scfg;
-    char sgf_path[512];
+    const char *sgf_path;          /* --sgf, --resume's file or sgf_default: never cut */
+    char sgf_default[64];          /* game-DATE-TIME.sgf */
+    char resume_why[256];          /* why --resume refused its file */
     cal_profile_t cal;
     int have_cal;
     vis_config_t vcfg;
@@ -400,10 +450,15 @@ static int create_station(run_t *u, int size)
 {
     u->scfg.size = size;
     int err = 0;
+    u->scfg.resume_why = u->resume_why;
+    u->scfg.resume_why_len = sizeof u->resume_why;
+    u->resume_why[0] = '\0';
     u->r.stn = stn_create(&u->scfg, &err);
     if (!u->r.stn) {
         if (u->o.resume)
-            cli_error("record", "%s: cannot resume (%s)", u->o.resume, go_strerror(err));
+            cli_error("record", "%s: cannot resume (%s%s%s): the file is left as it was",
+                      u->o.resume, stn_strerror(err), u->resume_why[0] ? ": " : "",
+                      u->resume_why);
         else
             cli_error("record", "cannot start the station (%s)", go_strerror(err));
         return -1;
@@ -939,7 +994,10 @@ static int open_input(run_t *u, cap_source_t **src)
     if (rc == CAP_OK)
         return 0;
     struct stat st;
-    if (stat(u->o.input, &st) != 0)
+    char why[256] = "";
+    if (rc == CAP_ETOOBIG && cap_image_size(u->o.input, NULL, NULL, why, sizeof why) != CAP_OK)
+        cli_error("record", "%s: %s", u->o.input, why);   /* the image-size guard */
+    else if (stat(u->o.input, &st) != 0)
         cli_error("record", "%s: no such file, folder or camera", u->o.input);
     else if (S_ISDIR(st.st_mode))
         cli_error("record", "%s: the folder is empty (no images)", u->o.input);
@@ -1253,6 +1311,8 @@ static void resume_offsets(run_t *u, cap_source_t **src)
 
 static void print_stats(run_t *u, double wall, double footage)
 {
+    if (u->r.out_lost)
+        return;
     double vis = u->tm_detect + u->tm_track;
     double tot = u->tm_capture + vis + u->tm_station + u->tm_signal + u->tm_web;
     if (tot <= 0)
@@ -1278,11 +1338,18 @@ static void print_stats(run_t *u, double wall, double footage)
                 (unsigned long long)u->detects, 100 * u->tm_track / tot,
                 100 * u->tm_station / tot, 100 * u->tm_signal / tot, 100 * u->tm_web / tot);
     }
-    fflush(u->r.out);
+    rec_out_flush(&u->r);
 }
 
 int cmd_record(int argc, char **argv)
 {
+    /* a reader that goes away (`| head -3`) must not kill the recording: the write says
+     * EPIPE instead (record_out.c stops printing), the record is written on */
+    struct sigaction ign;
+    memset(&ign, 0, sizeof ign);
+    ign.sa_handler = SIG_IGN;
+    sigemptyset(&ign.sa_mask);
+    sigaction(SIGPIPE, &ign, NULL);
     run_t *u = calloc(1, sizeof *u);
     if (!u) {
         cli_error("record", "out of memory");
@@ -1304,6 +1371,7 @@ int cmd_record(int argc, char **argv)
     }
     u->r.out = stdout;
     u->r.json = u->o.json;
+    cvb_quiet();   /* OpenCV's own log lines: its failures come back as status codes */
     pthread_mutex_init(&u->r.mu, NULL);
     vis_config_defaults(&u->vcfg);
     stn_config_defaults(&u->scfg);
@@ -1338,14 +1406,15 @@ int cmd_record(int argc, char **argv)
     }
     u->r.speak = u->o.speak;
     if (u->o.sgf) {
-        snprintf(u->sgf_path, sizeof u->sgf_path, "%s", u->o.sgf);
+        u->sgf_path = u->o.sgf;   /* argv's string, whole: never cut to a buffer */
     } else if (u->o.resume) {
-        snprintf(u->sgf_path, sizeof u->sgf_path, "%s", u->o.resume);
+        u->sgf_path = u->o.resume;
     } else {
         time_t now = time(NULL);
         struct tm tm;
         localtime_r(&now, &tm);
-        strftime(u->sgf_path, sizeof u->sgf_path, "game-%Y%m%d-%H%M%S.sgf", &tm);
+        strftime(u->sgf_default, sizeof u->sgf_default, "game-%Y%m%d-%H%M%S.sgf", &tm);
+        u->sgf_path = u->sgf_default;
     }
     u->scfg.rules = u->o.rules;
     u->scfg.komi2 = u->o.komi_set ? u->o.komi2 : STN_KOMI_DEFAULT;
@@ -1377,6 +1446,7 @@ int cmd_record(int argc, char **argv)
             goto done;
         }
         wc.address = addr;
+        wc.hosts = u->o.serve_host;
         int wrc = web_server_create(&wc, on_action, u, &u->r.web);
         if (wrc != WEB_OK) {
             cli_error("record", "--serve %s: %s", u->o.serve, web_strerror(wrc));
@@ -1403,7 +1473,8 @@ int cmd_record(int argc, char **argv)
     cap_source_info(src, &info);
     int live = info.kind == CAP_KIND_CAMERA;
     double wall0 = now_s(), footage = 0, footage0 = 0;
-    int lost_said = 0;
+    int lost_said = 0, bad_frames = 0, missing = 0;
+    char lost[400] = "";   /* cap_source_why of a CAP_ELOST */
     code = 0;
     while (!g_stop) {
         cap_frame_t f;
@@ -1412,6 +1483,19 @@ int cmd_record(int argc, char **argv)
         u->tm_capture += cpu_s() - t0;
         if (rc == CAP_EEOF || rc == CAP_ESTOPPED)
             break;
+        if (rc == CAP_ELOST) {
+            /* the folder went away (deleted, moved): the end of the input, not of the
+             * footage; said once below, exit 2 */
+            snprintf(lost, sizeof lost, "%s", cap_source_why(src));
+            break;
+        }
+        if (rc == CAP_ETOOBIG || rc == CAP_EDECODE || rc == CAP_EIO) {
+            const char *why = cap_source_why(src);
+            if (rc == CAP_EIO && !live)
+                missing++;   /* a frame's file went away: said at the end */
+            else if (why[0] && !bad_frames++)
+                cli_error("record", "%s: frame skipped", why);   /* the first one only */
+        }
         if (rc != CAP_OK) {
             u->transient++;
             if (rc == CAP_EGONE && !lost_said) {
@@ -1469,7 +1553,19 @@ int cmd_record(int argc, char **argv)
         }
     }
     pthread_mutex_unlock(&u->r.mu);
-    if (code == 0) {
+    if (code == 0 && (lost[0] || missing)) {
+        /* the input went away under the run: the record on disk is complete up to there,
+         * but the footage was not read to its end (unreadable input: exit 2) */
+        int nm = u->r.stn ? go_game_move_count(stn_game(u->r.stn)) : 0;
+        if (lost[0])
+            cli_error("record", "%s after %llu frames: the record %s holds the %d moves seen",
+                      lost, (unsigned long long)u->frames, u->sgf_path, nm);
+        else
+            cli_error("record", "%s: %d frames went missing during the run: the record %s "
+                      "holds the %d moves seen", u->o.input, missing, u->sgf_path, nm);
+        print_stats(u, wall, footage);
+        code = 2;
+    } else if (code == 0) {
         if (!u->ever_found) {
             cli_error("record", "%s: no board found in %llu frames", u->o.input,
                       (unsigned long long)u->frames);

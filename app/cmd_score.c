@@ -13,8 +13,12 @@
  * a finished position counts exactly as before. The proposal is told the side to move when
  * the record says it (a move played, or PL[]: go_session_set_turn).
  * text: first line the RE[] result, then a breakdown (Chinese rules: also in stones).
- * Exit: 0 scored; 2 bad usage, unreadable or malformed file, bad point in the list.
+ * Exit: 0 scored; 1 the record has an illegal move (as `check` judges it: nothing is
+ * scored, the first one is named on stderr); 2 bad usage, unreadable or malformed file,
+ * bad point in the list. The file is read under the one SGF size policy (sgf_read_file)
+ * and only its first game tree is parsed (sgf_parse_each).
  */
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -44,7 +48,8 @@ static void usage(FILE *f)
                "                 LIST: comma-separated SGF points (dd,pq), each marking its chain\n"
                "  --format text  first line the RE[] result, then a breakdown (default)\n"
                "  --format json  {\"result\":...,\"rules\":...,\"komi\":...,\"black\":{...},...}\n"
-               "Exit: 0 scored, 2 bad usage or unreadable/malformed file.\n");
+               "Exit: 0 scored, 1 the record has an illegal move (not scored),\n"
+               "      2 bad usage or unreadable/malformed file.\n");
 }
 
 /* Mark the chain at p dead in mask. */
@@ -210,11 +215,34 @@ static void print_text(const go_rules_t *r, int komi2, int handicap, const go_bo
         printf("tie: Black wins ties under these rules (written B+0.5)\n");
 }
 
+/* The first game tree of the file, replayed (sgf_parse_each's callback): the parse
+ * stops there. */
+typedef struct first {
+    const sgf_replay_opts_t *ro;
+    sgf_replay_t *rep;
+    sgf_error_t *err;
+    int rc;                        /* sgf_replay's status */
+    bool done;                     /* the first tree was seen */
+    bool has_pl;                   /* its root has PL[] */
+} first_t;
+
+static int first_game(void *ctx, const sgf_node_t *root, int index, const char *charset)
+{
+    first_t *fg = ctx;
+    (void)index;
+    (void)charset;
+    fg->done = true;
+    fg->has_pl = sgf_node_value(root, "PL") != NULL;
+    fg->rc = sgf_replay(root, fg->ro, fg->rep, fg->err);
+    return 1;   /* stop: score counts the first game only */
+}
+
 int cmd_score(int argc, char **argv)
 {
     const char *file = NULL, *rules_name = NULL, *komi_text = NULL, *dead = "auto";
     const char *format = "text";
-    sgf_collection_t *c = NULL;
+    char *text = NULL;
+    size_t tlen = 0;
     sgf_error_t err;
     sgf_replay_opts_t ro = { NULL, false };
     sgf_replay_t rep;
@@ -277,17 +305,38 @@ int cmd_score(int argc, char **argv)
         return 2;
     }
 
+    /* the one SGF size policy (sgf_read_file), and only the first game tree parsed: a
+     * collection costs the memory of its first game, not of all of them */
     memset(&err, 0, sizeof err);
-    if (sgf_parse_file(file, NULL, &c, &err) != 0) {
-        fprintf(stderr, "%s:%d:%d: %s\n", file, err.line, err.col,
-                err.msg[0] ? err.msg : sgf_strerror(err.code));
+    if (sgf_read_file(file, NULL, &text, &tlen, &err) != 0) {
+        fprintf(stderr, "%s:0:0: %s\n", file, err.msg[0] ? err.msg : sgf_strerror(err.code));
         return 2;
     }
-    if (sgf_replay(c->games[0], &ro, &rep, &err) != 0) {
+    first_t fg = { &ro, &rep, &err, 0, false, false };
+    int prc = sgf_parse_each(text, tlen, NULL, first_game, &fg, &err);
+    free(text);
+    if (prc != 0 && !fg.done) {
         fprintf(stderr, "%s:%d:%d: %s\n", file, err.line, err.col,
-                err.msg[0] ? err.msg : sgf_strerror(err.code));
-        sgf_collection_destroy(c);
+                err.msg[0] ? err.msg : sgf_strerror(err.code ? err.code : prc));
         return 2;
+    }
+    if (fg.rc != 0) {
+        fprintf(stderr, "%s:%d:%d: %s\n", file, err.line, err.col,
+                err.msg[0] ? err.msg : sgf_strerror(err.code ? err.code : fg.rc));
+        return 2;
+    }
+    if (rep.nillegal > 0) {
+        /* a result for a game that cannot have been played is no result (check exits 1
+         * on it too): the first illegal move named, nothing printed on stdout */
+        const sgf_illegal_t *m = &rep.illegal[0];
+        char pt[3];
+        go_point_to_sgf(m->point, pt);
+        cli_error("score", "%s:%d:%d: move %d (%c %s): %s: the record is illegal, not scored "
+                  "(%d illegal move%s; kifucam check lists them)", file, m->line, m->col,
+                  m->move, m->color == GO_BLACK ? 'B' : 'W', m->point == GO_PASS ? "pass" : pt,
+                  go_strerror(m->reason), rep.nillegal, rep.nillegal == 1 ? "" : "s");
+        sgf_replay_fini(&rep);
+        return 1;
     }
     rules = rep.rules;
     if (!komi_text)
@@ -316,7 +365,7 @@ int cmd_score(int argc, char **argv)
     }
     if (!strcmp(dead, "auto")) {
         /* the side to move, when the record says it (a move played, or PL[]) */
-        if (go_game_move_count(rep.game) > 0 || sgf_node_value(c->games[0], "PL"))
+        if (go_game_move_count(rep.game) > 0 || fg.has_pl)
             go_session_set_turn(sess, go_game_turn(rep.game));
         if (go_session_propose(sess, NULL) != GO_OK) {
             cli_error("score", "out of memory");
@@ -396,6 +445,5 @@ out:
     free(sc);
     go_session_destroy(sess);
     sgf_replay_fini(&rep);
-    sgf_collection_destroy(c);
     return rc;
 }

@@ -1,9 +1,14 @@
-/* main.c: the kifucam executable: dispatches to one subcommand (cli.h). */
+/* main.c: the kifucam executable: dispatches to one subcommand (cli.h); the helpers the
+ * subcommands share (one-line errors, the safe image write). */
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "app/cli.h"
+#include "safeio/sio.h"
+#include "vision/cv_bridge.h"
 
 static const struct {
     const char *name;
@@ -18,6 +23,28 @@ static const struct {
     { "devices", cmd_devices, "list the V4L2 cameras" },
     { "render", cmd_render, "generate footage of a game with known truth" },
 };
+
+int cli_write_image(const char *path, const cvb_image_t *img, int quality, char *why,
+                    size_t whylen)
+{
+    const char *dot = strrchr(path, '/');
+    dot = strrchr(dot ? dot : path, '.');
+    uint8_t *buf = NULL;
+    size_t len = 0;
+    int rc = cvb_imencode(dot ? dot : ".png", img, quality, &buf, &len);
+    if (rc != CVB_OK) {
+        snprintf(why, whylen, "cannot encode the image (%s)", cvb_strerror(rc));
+        return -1;
+    }
+    int sys = 0;
+    rc = sio_write_atomic(path, buf, len, &sys);
+    free(buf);
+    if (rc != SIO_OK) {
+        snprintf(why, whylen, "cannot write: %s", strerror(sys));
+        return -1;
+    }
+    return 0;
+}
 
 void cli_error(const char *cmd, const char *fmt, ...)
 {

@@ -29,6 +29,7 @@ typedef struct rec_msg {
 typedef struct rec {
     int json;                      /* --format json */
     FILE *out;                     /* stdout */
+    int out_lost;                  /* a write to out failed: nothing more is printed */
     pthread_mutex_t mu;
     stn_t *stn;
     web_server_t *web;
@@ -48,6 +49,8 @@ typedef struct rec {
     int dirty;                     /* the state changed since it was last published */
 } rec_t;
 
+/* Flush out; on the first failure say so on stderr and print nothing more (out_lost). */
+void rec_out_flush(rec_t *r);
 /* Print one station event (text or JSON line) and keep referee messages for the overlay. */
 void rec_print_event(rec_t *r, const stn_event_t *e);
 /* Print a free line at footage time t (t < 0: none): text "   12.40s  text" (or the text

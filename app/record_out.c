@@ -1,9 +1,13 @@
 /* record_out.c: what `kifucam record` says: the station's events on stdout (text, or one
  * JSON object per line) and the state JSON published to the web pages (web.h documents
- * its fields). Callers hold r->mu when the web server runs.
+ * its fields). Callers hold r->mu when the web server runs. A failed write to stdout (a
+ * reader that closed the pipe: SIGPIPE is ignored, the write says EPIPE) is said once on
+ * stderr; from then on nothing is printed and the recording goes on.
  */
 #include "app/record.h"
+#include "app/cli.h"
 
+#include <errno.h>
 #include <jansson.h>
 #include <fcntl.h>
 #include <spawn.h>
@@ -54,6 +58,20 @@ static const char *ev_level(stn_event_kind_t k)
     }
 }
 
+void rec_out_flush(rec_t *r)
+{
+    if (r->out_lost)
+        return;
+    if (fflush(r->out) != 0 || ferror(r->out)) {
+        /* the reader went away (a closed pipe: EPIPE, SIGPIPE being ignored) or the
+         * disk is full: the events are no longer printed, the recording goes on */
+        int e = errno;
+        r->out_lost = 1;
+        cli_error("record", "stdout: %s: events are no longer printed; the recording goes "
+                  "on (the record is written as before)", strerror(e ? e : EIO));
+    }
+}
+
 static void put_json(rec_t *r, json_t *o)
 {
     char *s = json_dumps(o, JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(6));
@@ -62,7 +80,7 @@ static void put_json(rec_t *r, json_t *o)
         free(s);
     }
     json_decref(o);
-    fflush(r->out);
+    rec_out_flush(r);
 }
 
 void rec_print_event(rec_t *r, const stn_event_t *e)
@@ -74,6 +92,8 @@ void rec_print_event(rec_t *r, const stn_event_t *e)
     if (lvl && e->msg[0])
         rec_add_msg(r, lvl, e->msg);
     r->dirty = 1;
+    if (r->out_lost)
+        return;
     if (r->json) {
         json_t *o = json_object();
         json_object_set_new(o, "event", json_string(stn_event_kind_name(e->kind)));
@@ -125,11 +145,13 @@ void rec_print_event(rec_t *r, const stn_event_t *e)
         fprintf(r->out, "%8.2fs  %s: %s\n", e->t, stn_event_kind_name(e->kind),
                 e->msg[0] ? e->msg : "");
     }
-    fflush(r->out);
+    rec_out_flush(r);
 }
 
 void rec_print_note(rec_t *r, const char *kind, double t, const char *fmt, ...)
 {
+    if (r->out_lost)
+        return;
     char buf[1024];
     va_list ap;
     va_start(ap, fmt);
@@ -147,7 +169,7 @@ void rec_print_note(rec_t *r, const char *kind, double t, const char *fmt, ...)
             fprintf(r->out, "%8.2fs  %s\n", t, buf);
         else
             fprintf(r->out, "%s\n", buf);
-        fflush(r->out);
+        rec_out_flush(r);
     }
 }
 

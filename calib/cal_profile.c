@@ -13,6 +13,8 @@
 
 #include <jansson.h>
 
+#include "safeio/sio.h"
+
 #define CAL_MAX_FILE (1 << 20) /* a profile is a few hundred bytes; refuse anything huge */
 
 static const char *const side_names[4] = { "bottom", "right", "top", "left" };
@@ -141,6 +143,20 @@ int cal_profile_validate(const cal_profile_t *p, char *err, size_t errlen)
         return fail(err, errlen, CAL_EFIELD, "a learned classifier threshold is out of range");
     if (p->has_lens && (!isfinite(p->lens_rms) || p->lens_rms < 0 || p->lens_rms > 1000))
         return fail(err, errlen, CAL_EFIELD, "lens rms %.3g is out of range", p->lens_rms);
+    if (p->has_lens) {
+        /* a camera that can exist: the principal point inside the image, a focal length
+         * between a fish-eye's (170 degrees across: 0.044 of the image's longer side) and
+         * a long telephoto's (0.6 degrees: 100 times it), square-ish pixels. fx 1e-300 or
+         * cx 1e9 map every point of the board off the picture: an all-empty reading. */
+        double side = p->image_w > p->image_h ? p->image_w : p->image_h;
+        if (p->cx < 0 || p->cx > p->image_w || p->cy < 0 || p->cy > p->image_h)
+            return fail(err, errlen, CAL_EFIELD, "lens principal point (%.4g,%.4g) is outside "
+                        "the %dx%d image", p->cx, p->cy, p->image_w, p->image_h);
+        if (p->fx < 0.04 * side || p->fx > 100 * side || p->fy < 0.04 * side ||
+            p->fy > 100 * side || p->fx > 2 * p->fy || p->fy > 2 * p->fx)
+            return fail(err, errlen, CAL_EFIELD, "lens focal lengths fx %.4g, fy %.4g are "
+                        "impossible for a %dx%d image", p->fx, p->fy, p->image_w, p->image_h);
+    }
     if (!isfinite(p->fit) || p->fit < 0 || p->fit > 1)
         return fail(err, errlen, CAL_EFIELD, "fit %.3g is out of range (0..1)", p->fit);
     return CAL_OK;
@@ -277,23 +293,16 @@ int cal_profile_load(const char *path, cal_profile_t *out, char *err, size_t err
 {
     if (!path || !out)
         return fail(err, errlen, CAL_EINVAL, "no profile path");
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return fail(err, errlen, CAL_EIO, "cannot open: %s", strerror(errno));
-    char *buf = malloc(CAL_MAX_FILE + 1);
-    if (!buf) {
-        fclose(f);
+    char *buf = NULL;
+    size_t n = 0;
+    int sys = 0, rc = sio_read_file(path, CAL_MAX_FILE, &buf, &n, &sys);
+    if (rc == SIO_ETOOBIG)
+        return fail(err, errlen, CAL_EPARSE, "the file is too large to be a profile");
+    if (rc == SIO_ENOMEM)
         return fail(err, errlen, CAL_ENOMEM, "out of memory");
-    }
-    size_t n = fread(buf, 1, CAL_MAX_FILE + 1, f);
-    int rd_err = ferror(f);
-    fclose(f);
-    int rc;
-    if (rd_err)
-        rc = fail(err, errlen, CAL_EIO, "read error");
-    else if (n > CAL_MAX_FILE)
-        rc = fail(err, errlen, CAL_EPARSE, "the file is too large to be a profile");
-    else if (n == 0)
+    if (rc != SIO_OK)
+        return fail(err, errlen, CAL_EIO, "cannot open: %s", strerror(sys));
+    if (n == 0)
         rc = fail(err, errlen, CAL_EPARSE, "the file is empty");
     else
         rc = cal_profile_parse(buf, n, out, err, errlen);
@@ -359,41 +368,16 @@ int cal_profile_save(const char *path, const cal_profile_t *p, char *err, size_t
     if (!text)
         return fail(err, errlen, CAL_ENOMEM, "out of memory");
 
-    /* A new file beside the old one, flushed, then renamed over it. */
-    size_t plen = strlen(path);
-    char *tmp = malloc(plen + 8);
-    if (!tmp) {
-        free(text);
-        return fail(err, errlen, CAL_ENOMEM, "out of memory");
-    }
-    memcpy(tmp, path, plen);
-    memcpy(tmp + plen, ".tmp", 5);
-    rc = CAL_OK;
-    int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    if (fd < 0) {
-        rc = fail(err, errlen, CAL_EIO, "cannot create %s: %s", tmp, strerror(errno));
-    } else {
-        size_t len = strlen(text), off = 0;
-        while (off < len) {
-            ssize_t w = write(fd, text + off, len - off);
-            if (w < 0 && errno == EINTR)
-                continue;
-            if (w <= 0) {
-                rc = fail(err, errlen, CAL_EIO, "cannot write %s: %s", tmp, strerror(errno));
-                break;
-            }
-            off += (size_t)w;
-        }
-        if (rc == CAL_OK && (write(fd, "\n", 1) != 1 || fsync(fd) != 0))
-            rc = fail(err, errlen, CAL_EIO, "cannot write %s: %s", tmp, strerror(errno));
-        if (close(fd) != 0 && rc == CAL_OK)
-            rc = fail(err, errlen, CAL_EIO, "cannot write %s: %s", tmp, strerror(errno));
-        if (rc == CAL_OK && rename(tmp, path) != 0)
-            rc = fail(err, errlen, CAL_EIO, "cannot rename to %s: %s", path, strerror(errno));
-        if (rc != CAL_OK)
-            unlink(tmp);
-    }
-    free(tmp);
+    /* the one safe write (safeio/sio.h): a new file beside the old one (never a file or
+     * symlink already there), fsynced, renamed over it */
+    size_t len = strlen(text);
+    text[len] = '\n';   /* json_dumps's NUL becomes the last line's end */
+    int sys = 0;
+    rc = sio_write_atomic(path, text, len + 1, &sys);
+    if (rc == SIO_ENOMEM)
+        rc = fail(err, errlen, CAL_ENOMEM, "out of memory");
+    else if (rc != SIO_OK)
+        rc = fail(err, errlen, CAL_EIO, "cannot write %s: %s", path, strerror(sys));
     free(text);
     return rc;
 }

@@ -22,6 +22,7 @@ struct cap_source {
     cvb_image_t img;            /* BGR pixels of the last frame (owned) */
     cap_cam_t *cam;             /* CAP_KIND_CAMERA */
     cap_files_t *files;         /* the other kinds */
+    char why[384];              /* cap_source_why: the last file frame's failure, or "" */
 };
 
 /* Monotonic clock in seconds. */

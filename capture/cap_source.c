@@ -69,6 +69,8 @@ const char *cap_strerror(int code)
     case CAP_EDECODE: return "a frame could not be decoded";
     case CAP_ESTOPPED: return "stopped";
     case CAP_EDEVICE: return "the device refused a setup request";
+    case CAP_ETOOBIG: return "the image is larger than kifucam decodes (refused before decoding)";
+    case CAP_ELOST: return "the input went away during the run";
     default: return "unknown error";
     }
 }
@@ -268,7 +270,8 @@ static void folder_pick_reduce(cap_source_t *s)
             return;
         snprintf(path, len, "%s/%s", fs->dir, fs->names[i]);
         cvb_image_t img = { 0 };
-        int rc = cvb_imread(path, 1, &img);
+        int rc = cap_image_size(path, NULL, NULL, NULL, 0) == CAP_OK ? cvb_imread(path, 1, &img)
+                                                                     : CVB_EREAD;
         free(path);
         if (rc == CVB_OK) {
             s->info.reduce = cap_pick_reduce(img.w, img.h, s->opt.min_w, s->opt.min_h);
@@ -323,7 +326,10 @@ static int open_kind(cap_source_t *s, const char *spec)
         return CAP_EOPEN;
     if (has_image_ext(spec)) {
         s->kind = CAP_KIND_IMAGE;
-        if (cvb_imread(spec, 1, &s->img) != CVB_OK)
+        int grc = cap_image_size(spec, NULL, NULL, s->why, sizeof s->why);
+        if (grc == CAP_ETOOBIG)
+            return grc;   /* the guard: never decoded */
+        if (grc != CAP_OK || cvb_imread(spec, 1, &s->img) != CVB_OK)
             return CAP_EOPEN;
         s->info.reduce = is_jpeg_name(spec) ? cap_pick_reduce(s->img.w, s->img.h, s->opt.min_w,
                                                           s->opt.min_h) : 1;
@@ -440,6 +446,25 @@ static int files_next(cap_source_t *s, cap_frame_t *f)
         if (!path)
             return CAP_ENOMEM;
         snprintf(path, len, "%s/%s", fs->dir, fs->names[idx]);
+        /* the guard first: from the header, before any decoder; a file that went away
+         * is told from a folder that went away (deleted or moved: the end, CAP_ELOST) */
+        char why[256];
+        int grc = cap_image_size(path, NULL, NULL, why, sizeof why);
+        if (grc != CAP_OK) {
+            int e = errno;
+            struct stat dst;
+            if (grc == CAP_EOPEN && (e == ENOENT || e == ENOTDIR) &&
+                (stat(fs->dir, &dst) != 0 || !S_ISDIR(dst.st_mode))) {
+                snprintf(s->why, sizeof s->why, "%s: the folder is gone (deleted or moved "
+                         "during the run)", fs->dir);
+                free(path);
+                return CAP_ELOST;
+            }
+            snprintf(s->why, sizeof s->why, "%s: %s", path, why);
+            free(path);
+            fs->skipped++;
+            return grc == CAP_ETOOBIG ? CAP_ETOOBIG : grc == CAP_EOPEN ? CAP_EIO : CAP_EDECODE;
+        }
         int rc;
         if (fs->jpeg && is_jpeg_name(fs->names[idx])) {
             rc = cvb_imread_into(path, s->info.reduce, &s->img); /* pixels reused */
@@ -451,6 +476,8 @@ static int files_next(cap_source_t *s, cap_frame_t *f)
                 s->img = img;
             }
         }
+        if (rc)
+            snprintf(s->why, sizeof s->why, "%s: cannot decode (%s)", path, cvb_strerror(rc));
         free(path);
         if (rc) {
             fs->skipped++;
@@ -481,6 +508,7 @@ int cap_source_next(cap_source_t *s, cap_frame_t *f)
         return CAP_ESTOPPED;
     if (s->kind == CAP_KIND_CAMERA)
         return cap_cam_next(s, f);
+    s->why[0] = '\0';
     return files_next(s, f);
 }
 
@@ -488,6 +516,11 @@ void cap_source_stop(cap_source_t *s)
 {
     if (s)
         s->stop = 1;
+}
+
+const char *cap_source_why(const cap_source_t *s)
+{
+    return s ? s->why : "";
 }
 
 int cap_source_info(const cap_source_t *s, cap_info_t *info)

@@ -20,6 +20,7 @@
 #ifndef KIFUCAM_CAP_SOURCE_H
 #define KIFUCAM_CAP_SOURCE_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "vision/cv_bridge.h"
@@ -39,10 +40,28 @@ enum {
     CAP_EEOF = -11,     /* end of the file, folder or image */
     CAP_EDECODE = -12,  /* one frame could not be decoded / converted (call again) */
     CAP_ESTOPPED = -13, /* cap_source_stop() was called */
-    CAP_EDEVICE = -14   /* the driver refused a setup request (ioctl failed) */
+    CAP_EDEVICE = -14,  /* the driver refused a setup request (ioctl failed) */
+    CAP_ETOOBIG = -15,  /* an image whose header claims more pixels than CAP_MAX_PIXELS
+                           (refused before decoding; a folder's frame: call again) */
+    CAP_ELOST = -16     /* the folder (or file) went away during the run: final */
 };
 /* A short description of a status code; never NULL. */
 const char *cap_strerror(int code);
+
+/* The image-size guard: no image is handed to a decoder before its header says its size
+ * and that size is at most CAP_MAX_PIXELS (128 Mpx: a 108 MP phone photo passes) and
+ * CAP_MAX_SIDE a side. A 2.6 MB PNG claiming 30000x30000 cost 5.3 GB to decode. */
+#define CAP_MAX_PIXELS (1 << 27)
+#define CAP_MAX_SIDE 32768
+/* The width and height of the image file at path from its header alone (cap_image.c
+ * lists the formats). Returns CAP_OK (*w, *h written; either may be NULL), CAP_ETOOBIG,
+ * CAP_EDECODE (not a format whose header tells its size), CAP_EOPEN (cannot be opened,
+ * not a regular file: errno says why) or CAP_EINVAL; why (whylen bytes, may be NULL) gets
+ * a one-line reason ("30000x30000 pixels: more than ..."). */
+int cap_image_size(const char *path, int *w, int *h, char *why, size_t whylen);
+/* The same for an encoded image in memory (an MJPEG camera's frame). */
+int cap_image_size_mem(const uint8_t *buf, size_t len, int *w, int *h, char *why,
+                       size_t whylen);
 
 typedef enum {
     CAP_KIND_CAMERA = 1, /* a V4L2 device (/dev/videoN) */
@@ -137,6 +156,10 @@ void cap_source_stop(cap_source_t *s);
 
 /* Describe the source as it is now. */
 int cap_source_info(const cap_source_t *s, cap_info_t *info);
+/* The one-line reason of the last CAP_ETOOBIG, CAP_EDECODE, CAP_EIO or CAP_ELOST from a
+ * file source's cap_source_next (naming the frame's file), or "" (never NULL; valid until
+ * the next call on the source). */
+const char *cap_source_why(const cap_source_t *s);
 
 /* Stop streaming, unmap and close everything, free the source; safe in any state.
  * NULL-safe. Frames handed out become invalid. */

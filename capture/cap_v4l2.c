@@ -403,6 +403,10 @@ static int convert(cap_source_t *s, const struct v4l2_buffer *b)
     case V4L2_PIX_FMT_JPEG:
         if (!jpeg_complete(p, used))
             return CAP_EDECODE;
+        /* the image-size guard: a frame whose header claims more than CAP_MAX_PIXELS is
+         * never decoded */
+        if (cap_image_size_mem(p, used, NULL, NULL, NULL, 0) == CAP_ETOOBIG)
+            return CAP_EDECODE;
         rc = s->info.reduce > 1 ? cvb_imdecode_reduced_into(p, used, s->info.reduce, &s->img)
                                 : cvb_imdecode_into(p, used, &s->img);
         break;

@@ -176,7 +176,7 @@ static void structured(const uint8_t *d, size_t n)
     for (size_t i = 0; i < qlen; i++)    /* spaces and line ends would end the request line */
         req[len++] = (d[i] == ' ' || d[i] == '\r' || d[i] == '\n') ? '+' : (char)d[i];
     k = snprintf(req + len, cap - len,
-                 " HTTP/1.1\r\nHost: x\r\nConnection: close\r\n%s%s%sContent-Length: %zu\r\n\r\n",
+                 " HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n%s%s%sContent-Length: %zu\r\n\r\n",
                  tok == 1 || tok == 3 ? "Authorization: Bearer " : "",
                  tok == 1 ? g_token : tok == 3 ? "nope" : "", tok == 1 || tok == 3 ? "\r\n" : "",
                  blen);
@@ -225,7 +225,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             web_server_publish_sgf(g_srv, s);
             if (rc == WEB_OK) { /* a GET of the state now answers with it */
                 static const char get[] =
-                    "GET /state.json HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n";
+                    "GET /state.json HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n";
                 exchange(get, sizeof get - 1);
             }
         }

@@ -22,6 +22,7 @@
 #include <sys/stat.h>
 
 #include "rules/go_board.h"
+#include "safeio/sio.h"
 
 #define MAX_IDENT 64
 
@@ -963,60 +964,38 @@ int sgf_parse_each(const char *data, size_t len, const sgf_opts_t *opts, sgf_gam
     return rc;
 }
 
-static int read_file(const char *path, size_t max, char **data, size_t *len, sgf_error_t *err)
+int sgf_read_file(const char *path, const sgf_opts_t *opts, char **data, size_t *len,
+                  sgf_error_t *err)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        set_err(err, GO_EIO, 0, 0, -1, "cannot open: %s", strerror(errno));
-        return GO_EIO;
+    sgf_opts_t o;
+    if (opts)
+        o = *opts;
+    else
+        sgf_opts_defaults(&o);
+    if (err)
+        memset(err, 0, sizeof *err);
+    if (!path || !data || !len) {
+        set_err(err, GO_EINVAL, 0, 0, -1, "no file");
+        return GO_EINVAL;
     }
-    struct stat st;
-    if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
-        fclose(f);
-        set_err(err, GO_EIO, 0, 0, -1, "is a directory");
-        return GO_EIO;
-    }
-    size_t cap = 1 << 16, n = 0;
-    char *buf = malloc(cap);
-    if (!buf) {
-        fclose(f);
+    int sys = 0, rc = sio_read_file(path, o.max_input, data, len, &sys);
+    switch (rc) {
+    case SIO_OK:
+        return 0;
+    case SIO_ETOOBIG:
+        set_err(err, SGF_ELIMIT, 0, 0, -1, "file larger than the limit of %zu bytes",
+                o.max_input);
+        return SGF_ELIMIT;
+    case SIO_ENOMEM:
         set_err(err, GO_ENOMEM, 0, 0, -1, "out of memory");
         return GO_ENOMEM;
+    default:
+        if (sys == EISDIR)
+            set_err(err, GO_EIO, 0, 0, -1, "is a directory");
+        else
+            set_err(err, GO_EIO, 0, 0, -1, "cannot open: %s", strerror(sys));
+        return GO_EIO;
     }
-    for (;;) {
-        if (n == cap) {
-            if (cap > max) {
-                free(buf);
-                fclose(f);
-                set_err(err, SGF_ELIMIT, 0, 0, -1, "file larger than the limit of %zu bytes", max);
-                return SGF_ELIMIT;
-            }
-            char *nb = realloc(buf, cap * 2);
-            if (!nb) {
-                free(buf);
-                fclose(f);
-                set_err(err, GO_ENOMEM, 0, 0, -1, "out of memory");
-                return GO_ENOMEM;
-            }
-            buf = nb;
-            cap *= 2;
-        }
-        size_t r = fread(buf + n, 1, cap - n, f);
-        n += r;
-        if (r == 0) {
-            if (ferror(f)) {
-                free(buf);
-                fclose(f);
-                set_err(err, GO_EIO, 0, 0, -1, "read error: %s", strerror(errno));
-                return GO_EIO;
-            }
-            break;
-        }
-    }
-    fclose(f);
-    *data = buf;
-    *len = n;
-    return 0;
 }
 
 int sgf_parse_file(const char *path, const sgf_opts_t *opts, sgf_collection_t **out,
@@ -1029,7 +1008,7 @@ int sgf_parse_file(const char *path, const sgf_opts_t *opts, sgf_collection_t **
         sgf_opts_defaults(&o);
     char *data;
     size_t len;
-    int rc = read_file(path, o.max_input, &data, &len, err);
+    int rc = sgf_read_file(path, &o, &data, &len, err);
     if (rc)
         return rc;
     rc = sgf_parse(data, len, &o, out, err);
@@ -1281,26 +1260,7 @@ int sgf_write_file(const sgf_collection_t *c, const char *path)
     int rc = sgf_write(c, &text, &len);
     if (rc)
         return rc;
-    size_t pl = strlen(path);
-    char *tmp = malloc(pl + 5);
-    if (!tmp) {
-        free(text);
-        return GO_ENOMEM;
-    }
-    memcpy(tmp, path, pl);
-    memcpy(tmp + pl, ".tmp", 5);
-    FILE *f = fopen(tmp, "wb");
-    rc = GO_EIO;
-    if (f) {
-        bool ok = fwrite(text, 1, len, f) == len;
-        ok = (fflush(f) == 0) && ok;
-        ok = (fclose(f) == 0) && ok;
-        if (ok && rename(tmp, path) == 0)
-            rc = 0;
-        else
-            remove(tmp);
-    }
-    free(tmp);
+    rc = sio_write_atomic(path, text, len, NULL);
     free(text);
-    return rc;
+    return rc == SIO_OK ? 0 : rc == SIO_ENOMEM ? GO_ENOMEM : GO_EIO;
 }

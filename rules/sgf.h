@@ -96,7 +96,15 @@ void sgf_opts_defaults(sgf_opts_t *o);
 int sgf_parse(const char *data, size_t len, const sgf_opts_t *opts, sgf_collection_t **out,
               sgf_error_t *err);
 
-/* Read and parse a whole file (GO_EIO when it cannot be read). */
+/* The one input-size policy for SGF files (every command reads them through this): the
+ * whole file into *data (malloc'd, NUL-terminated, caller frees) and *len, reading never
+ * more than opts->max_input bytes (default 256 MiB; opts may be NULL), so /dev/zero or a
+ * huge file costs at most that much memory. Returns 0, SGF_ELIMIT (larger than the
+ * limit), GO_EIO (cannot be read, a folder) or GO_ENOMEM, with *err (may be NULL) filled. */
+int sgf_read_file(const char *path, const sgf_opts_t *opts, char **data, size_t *len,
+                  sgf_error_t *err);
+
+/* Read (sgf_read_file) and parse a whole file (GO_EIO when it cannot be read). */
 int sgf_parse_file(const char *path, const sgf_opts_t *opts, sgf_collection_t **out,
                    sgf_error_t *err);
 
@@ -134,7 +142,8 @@ int sgf_node_nchildren(const sgf_node_t *node);
 int sgf_write(const sgf_collection_t *c, char **text, size_t *len);
 /* The same for one game tree (root and its subtree). */
 int sgf_write_tree(const sgf_node_t *root, char **text, size_t *len);
-/* Write the collection to a file: to PATH.tmp first, then renamed over PATH, so that a
+/* Write the collection to a file through safeio/sio.h's atomic write (a new temporary
+ * file, never a file or symlink already there, fsynced and renamed over PATH), so that a
  * crash never leaves half a record. Returns 0, GO_ENOMEM or GO_EIO. */
 int sgf_write_file(const sgf_collection_t *c, const char *path);
 

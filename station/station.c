@@ -10,7 +10,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
+
+#include "rules/sgf.h"
 
 struct stn {
     stn_config_t cfg;
@@ -36,6 +39,7 @@ struct stn {
     char announce[48], announce_zh[48];   /* the last call */
     stn_view_t last_view;          /* the last view read in play (stn_pass_before_last) */
     int have_view;
+    struct sgf_collection *keep;   /* a resumed record as read: owner of meta.keep_root */
 };
 
 static int stn_sync_phase(stn_t *s, double t);
@@ -133,13 +137,22 @@ stn_t *stn_create(const stn_config_t *cfg, int *err)
         goto fail;
     s->cfg.sgf_path = NULL;
     s->cfg.resume_path = NULL;
+    s->cfg.resume_why = NULL;
+    int same_file = 0;   /* resuming into the file read: nothing to write until a change */
     if (cfg && cfg->resume_path) {
         stn_loaded_t l;
-        if ((rc = stn_record_load(cfg->resume_path, cfg->rules, &l)) != GO_OK)
+        if ((rc = stn_record_load(cfg->resume_path, cfg->rules, &l, cfg->resume_why,
+                                  cfg->resume_why ? cfg->resume_why_len : 0)) != GO_OK)
             goto fail;
         s->game = l.game;
         l.game = NULL;
         s->meta = l.meta;
+        s->keep = l.keep;
+        l.keep = NULL;
+        struct stat a, b;
+        same_file = !s->sgf_path ||
+                    (stat(s->sgf_path, &a) == 0 && stat(cfg->resume_path, &b) == 0 &&
+                     a.st_dev == b.st_dev && a.st_ino == b.st_ino);
         s->trk = stn_track_create(s->game, &s->cfg.track);
         if (!s->trk) {
             stn_loaded_fini(&l);
@@ -216,7 +229,9 @@ stn_t *stn_create(const stn_config_t *cfg, int *err)
         s->phase = STN_PHASE_DONE;   /* a finished record: nothing left to count */
     else if ((rc = stn_sync_phase(s, 0.0)) != GO_OK)
         goto fail;
-    if ((rc = stn_after(s, 0)) < 0)
+    if (same_file)
+        s->last_written = go_game_move_count(s->game);   /* the file is the game as read */
+    else if ((rc = stn_after(s, 0)) < 0)
         goto fail;
     return s;
 fail:
@@ -236,8 +251,18 @@ void stn_destroy(stn_t *s)
     stn_stab_destroy(s->stab);
     go_game_destroy(s->game);
     stn_events_fini(&s->ev);
+    sgf_collection_destroy(s->keep);
     free(s->sgf_path);
     free(s);
+}
+
+const char *stn_strerror(int code)
+{
+    switch (code) {
+    case STN_EKEEP: return "the record holds what a resumed record would not keep";
+    case STN_EILLEGAL: return "the record has an illegal move";
+    default: return go_strerror(code);
+    }
 }
 
 /* ---- the count ---- */

@@ -54,7 +54,13 @@ typedef struct stn_config {
     const char *black, *white; /* players' names, or NULL */
     const char *date;          /* DT (YYYY-MM-DD), or NULL: today (UTC) */
     const char *sgf_path;      /* the record, rewritten after every move; NULL: none */
-    const char *resume_path;   /* an SGF to continue (its settings win), or NULL */
+    const char *resume_path;   /* an SGF to continue (its settings win), or NULL: a file
+                                  the resume would not keep whole is refused
+                                  (stn_record_parse) and left as it was; resuming into
+                                  the same file writes nothing until the game changes */
+    char *resume_why;          /* NULL, or a buffer of resume_why_len bytes that gets the
+                                  one-line reason when resume_path is refused */
+    size_t resume_why_len;
     stn_edge_t black_edge;     /* the edge Black sits at (from the calibration); White sits
                                   at the opposite one; default STN_EDGE_BOTTOM */
     stn_stab_config_t stab;    /* stabiliser settings (stn_stab_defaults) */
@@ -67,9 +73,12 @@ typedef struct stn stn_t;
 
 /* Fill *c with the defaults above. */
 void stn_config_defaults(stn_config_t *c);
+/* A short English description of a station status code (STN_EKEEP, STN_EILLEGAL and the
+ * GO_E* codes); never NULL. */
+const char *stn_strerror(int code);
 /* A new station. NULL on failure with the reason in *err (may be NULL): GO_EINVAL (bad
  * size, rules or handicap), GO_ENOMEM, or the load error of resume_path (GO_EIO,
- * GO_EPARSE, GO_EINVAL). The first record is written at once when sgf_path is set (a
+ * GO_EPARSE, GO_EINVAL, STN_EKEEP, STN_EILLEGAL). The first record is written at once when sgf_path is set (a
  * failure there is an event, not an error). Caller destroys. */
 stn_t *stn_create(const stn_config_t *cfg, int *err);
 /* Free it. Does nothing if NULL. */

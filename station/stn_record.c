@@ -1,16 +1,17 @@
 /* stn_record.c: the SGF text of a game, its atomic rewrite, and reading it back.
  *
  * Text in and out goes through rules/sgf.h and rules/sgf_game.h (one SGF writer and
- * reader in the project); this file adds the station's per-move C[] and KF[] and the
- * crash-safe rewrite (fsync of the file and of its folder, which sgf_write_file does not
- * do).
+ * reader in the project); this file adds the station's per-move C[] and KF[]. The
+ * crash-safe rewrite is safeio/sio.h's, the one every written file goes through.
  */
 #include "station/stn_record.h"
 
 #include "rules/sgf.h"
 #include "rules/sgf_game.h"
+#include "safeio/sio.h"
 
 #include <errno.h>
+#include <stdarg.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,33 +19,23 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-/* ---- a growable string ---- */
+/* Root properties the writer makes again from the game and the metadata (a resumed
+ * record rewrites them; their meaning is kept). Every other root property is kept as
+ * read (stn_meta_t.keep_root) unless the writer writes that property itself. */
+static const char *const rec_owned[] = { "GM", "FF", "CA", "AP", "SZ", "KM", "RU", "PB",
+                                         "PW", "DT", "RE", "AB", "AW", "AE", NULL };
 
-typedef struct rec_buf {
-    char *s;
-    size_t n, cap;
-    int err;
-} rec_buf_t;
-
-static void rec_put(rec_buf_t *b, const char *s, size_t n)
+static int rec_in(const char *const *set, const char *key)
 {
-    if (b->err)
-        return;
-    if (b->n + n + 1 > b->cap) {
-        size_t cap = b->cap ? b->cap : 1024;
-        while (cap < b->n + n + 1)
-            cap *= 2;
-        char *t = realloc(b->s, cap);
-        if (!t) {
-            b->err = 1;
-            return;
-        }
-        b->s = t;
-        b->cap = cap;
-    }
-    memcpy(b->s + b->n, s, n);
-    b->n += n;
-    b->s[b->n] = '\0';
+    for (int i = 0; set[i]; i++)
+        if (!strcmp(set[i], key))
+            return 1;
+    return 0;
+}
+
+static int rec_owned_key(const char *key)
+{
+    return rec_in(rec_owned, key);
 }
 
 /* ---- metadata ---- */
@@ -112,6 +103,19 @@ static int rec_sgf_text(const go_game_t *g, const stn_meta_t *m, const stn_track
             rc = sgf_node_add(c, c->games[0], "OT", v, 1);
         }
     }
+    /* a resumed record's other root properties (PC, EV, WR, GN, ...), as read, after
+     * those written above (which win: the station's own HA, PL, TM, OT) */
+    const sgf_node_t *kr = m->keep_root;
+    int nown = c->games[0]->nprops;
+    for (int i = 0; kr && i < kr->nprops && rc == GO_OK; i++) {
+        const sgf_prop_t *pr = &kr->props[i];
+        int written = 0;
+        for (int j = 0; j < nown && !written; j++)
+            written = !strcmp(c->games[0]->props[j].key, pr->key);
+        if (!written && !rec_owned_key(pr->key))
+            rc = sgf_node_add(c, c->games[0], pr->key, (const char *const *)pr->values,
+                              pr->nvalues);
+    }
     sgf_node_t *node = c->games[0]->child;
     int n = go_game_move_count(g);
     for (int i = 0; i < n && node && rc == GO_OK; i++) {
@@ -160,65 +164,13 @@ int stn_record_sgf(const go_game_t *g, const stn_meta_t *m, const stn_track_t *k
 
 int stn_record_write_atomic(const char *path, const char *text, size_t len, int *sys_errno)
 {
-    size_t pl = strlen(path);
-    char *tmp = malloc(pl + 16), *dir = malloc(pl + 2);
-    if (!tmp || !dir) {
-        free(tmp);
-        free(dir);
-        if (sys_errno)
-            *sys_errno = ENOMEM;
-        return GO_EIO;
-    }
-    snprintf(tmp, pl + 16, "%s.tmp", path);
-    const char *slash = strrchr(path, '/');
-    if (!slash)
-        strcpy(dir, ".");
-    else if (slash == path)
-        strcpy(dir, "/");
-    else {
-        memcpy(dir, path, (size_t)(slash - path));
-        dir[slash - path] = '\0';
-    }
-    int err = 0, fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    if (fd < 0) {
-        err = errno;
-    } else {
-        size_t off = 0;
-        while (off < len) {
-            ssize_t w = write(fd, text + off, len - off);
-            if (w < 0) {
-                if (errno == EINTR)
-                    continue;
-                err = errno;
-                break;
-            }
-            off += (size_t)w;
-        }
-        if (!err && fsync(fd) != 0)
-            err = errno;
-        if (close(fd) != 0 && !err)
-            err = errno;
-        if (!err && rename(tmp, path) != 0)
-            err = errno;
-        if (err)
-            unlink(tmp);
-    }
-    if (!err) {
-        int dfd = open(dir, O_RDONLY);
-        if (dfd >= 0) {
-            if (fsync(dfd) != 0 && errno != EINVAL)
-                err = errno;
-            close(dfd);
-        }
-    }
-    free(tmp);
-    free(dir);
-    if (err) {
-        if (sys_errno)
-            *sys_errno = err;
-        return GO_EIO;
-    }
-    return GO_OK;
+    int sys = 0;
+    int rc = sio_write_atomic(path, text, len, &sys);
+    if (rc == SIO_OK)
+        return GO_OK;
+    if (sys_errno)
+        *sys_errno = sys ? sys : EIO;
+    return GO_EIO;
 }
 
 /* ---- reading back ---- */
@@ -236,6 +188,7 @@ void stn_loaded_fini(stn_loaded_t *l)
     free(l->hand_times);
     free(l->time_left);
     free(l->periods_left);
+    sgf_collection_destroy(l->keep);
     memset(l, 0, sizeof *l);
 }
 
@@ -310,8 +263,97 @@ static int rec_setup(go_game_t *g, stn_meta_t *m)
     return rc;
 }
 
+/* ---- what a resume keeps ---- */
+
+/* The properties of a move node the station reads back and writes again; the root's
+ * are rec_owned (rewritten) and the rest (kept as read). */
+static const char *const rec_move_keys[] = { "B", "W", "C", "KF", "BL", "WL", "OB", "OW",
+                                             NULL };
+
+static int rec_why(char *why, size_t n, int code, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+static int rec_why(char *why, size_t n, int code, const char *fmt, ...)
+{
+    if (why && n) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(why, n, fmt, ap);
+        va_end(ap);
+    }
+    return code;
+}
+
+/* KM as read is the komi the writer writes again (a multiple of 0.5, or the old Chinese
+ * hundredths, sgf_parse_komi): 1, else 0 (it would be rounded). */
+static int rec_komi_exact(const char *v, int komi2)
+{
+    char *end = NULL;
+    errno = 0;
+    double k = strtod(v, &end);
+    while (end && (*end == ' ' || *end == '\t'))
+        end++;
+    if (end == v || !end || *end || errno == ERANGE || k != k)
+        return 0;
+    if (k >= 100)
+        return 1;   /* "375": hundredths of a stone (sgf_parse_komi) */
+    return k * 2 == (double)komi2;
+}
+
+/* Everything of the collection a resumed record would rewrite must be something it
+ * keeps: one game, its main line only, move nodes holding only what the station writes
+ * back, root values that fit. Returns 0, or STN_EKEEP with the reason in why. */
+static int rec_check_keep(const sgf_collection_t *c, char *why, size_t whylen)
+{
+    if (c->ngames != 1)
+        return rec_why(why, whylen, STN_EKEEP, "the file holds %d games: only a file with one "
+                       "game can be resumed", c->ngames);
+    const sgf_node_t *root = c->games[0];
+    for (const sgf_node_t *nd = root; nd; nd = nd->child) {
+        if (nd->child && nd->child->sibling)
+            return rec_why(why, whylen, STN_EKEEP, "line %d: a variation: only a record "
+                           "without variations can be resumed", nd->child->sibling->line);
+        int moves = 0;
+        for (int i = 0; i < nd->nprops; i++) {
+            const sgf_prop_t *pr = &nd->props[i];
+            int is_move = !strcmp(pr->key, "B") || !strcmp(pr->key, "W");
+            moves += is_move;
+            if (nd == root) {
+                if (is_move)
+                    return rec_why(why, whylen, STN_EKEEP, "line %d: a move in the root node",
+                                   nd->line);
+                for (int k = 0; k < pr->nvalues; k++)
+                    if (strlen(pr->values[k]) != pr->lens[k])
+                        return rec_why(why, whylen, STN_EKEEP, "line %d: %s[] holds a NUL byte",
+                                       nd->line, pr->key);
+                continue;
+            }
+            if (!rec_in(rec_move_keys, pr->key))
+                return rec_why(why, whylen, STN_EKEEP, "line %d: %s[] in a move node: a "
+                               "resumed record would not keep it", nd->line, pr->key);
+            if (pr->nvalues != 1 || strlen(pr->values[0]) != pr->lens[0])
+                return rec_why(why, whylen, STN_EKEEP, "line %d: %s[] with %d values",
+                               nd->line, pr->key, pr->nvalues);
+        }
+        if (nd != root && nd->nprops > 0 && moves != 1)
+            return rec_why(why, whylen, STN_EKEEP, "line %d: a node %s: a resumed record "
+                           "keeps one move per node", nd->line,
+                           moves ? "with two moves" : "without a move");
+    }
+    static const struct {
+        const char *key;
+        size_t max;
+    } fits[] = { { "PB", STN_NAME_MAX }, { "PW", STN_NAME_MAX }, { "DT", 32 }, { "RE", 32 } };
+    for (size_t i = 0; i < sizeof fits / sizeof fits[0]; i++) {
+        const char *v = sgf_node_value(root, fits[i].key);
+        if (v && strlen(v) >= fits[i].max)
+            return rec_why(why, whylen, STN_EKEEP, "%s[] is longer than %zu bytes",
+                           fits[i].key, fits[i].max - 1);
+    }
+    return GO_OK;
+}
+
 int stn_record_parse(const char *text, size_t len, const char *rules_fallback,
-                     stn_loaded_t *out)
+                     stn_loaded_t *out, char *why, size_t whylen)
 {
     sgf_collection_t *c = NULL;
     sgf_replay_t r;
@@ -319,17 +361,52 @@ int stn_record_parse(const char *text, size_t len, const char *rules_fallback,
     stn_loaded_t l;
     memset(&l, 0, sizeof l);
     stn_meta_init(&l.meta);
-    int rc = sgf_parse(text, len, NULL, &c, NULL);
-    if (rc != GO_OK)
-        return rc == GO_ENOMEM ? rc : GO_EPARSE;
+    if (why && whylen)
+        why[0] = '\0';
+    sgf_error_t se;
+    int rc = sgf_parse(text, len, NULL, &c, &se);
+    if (rc != GO_OK) {
+        if (rc == GO_ENOMEM)
+            return rec_why(why, whylen, rc, "out of memory");
+        return rec_why(why, whylen, GO_EPARSE, "%d:%d: %s", se.line, se.col,
+                       se.msg[0] ? se.msg : sgf_strerror(rc));
+    }
+    if ((rc = rec_check_keep(c, why, whylen)) != GO_OK)
+        goto fail;
     const sgf_node_t *root = c->games[0];
     go_rules_t fb;
     sgf_replay_opts_t opts = { NULL, false };
-    if (!sgf_node_value(root, "RU") && rules_fallback &&
-        go_rules_preset(rules_fallback, &fb) == GO_OK)
+    const char *ru = sgf_node_value(root, "RU");
+    if (!ru && rules_fallback && go_rules_preset(rules_fallback, &fb) == GO_OK)
         opts.rules = &fb;
-    if ((rc = sgf_replay(root, &opts, &r, NULL)) != GO_OK)
+    if ((rc = sgf_replay(root, &opts, &r, &se)) != GO_OK) {
+        rec_why(why, whylen, rc, "%d:%d: %s", se.line, se.col,
+                se.msg[0] ? se.msg : sgf_strerror(rc));
+        rc = rc == GO_ENOMEM ? rc : GO_EINVAL;
         goto fail;
+    }
+    if (ru && !r.rules_from_sgf) {
+        rc = rec_why(why, whylen, STN_EKEEP, "RU[%s]: rules not known", ru);
+        goto fail;
+    }
+    const char *km = sgf_node_value(root, "KM");
+    if (km && (!r.komi_given || !rec_komi_exact(km, r.komi2))) {
+        rc = rec_why(why, whylen, STN_EKEEP, "KM[%s]: not a komi the record can keep", km);
+        goto fail;
+    }
+    /* a move a strict game refuses (a suicide, onto a stone, a ko) is no game to go on
+     * with; a move out of turn the station records itself (two moves in a row) */
+    for (int i = 0; i < r.nillegal; i++) {
+        const sgf_illegal_t *m = &r.illegal[i];
+        if (m->reason == GO_ETURN)
+            continue;
+        char pt[3];
+        go_point_to_sgf(m->point, pt);
+        rc = rec_why(why, whylen, STN_EILLEGAL, "line %d: move %d (%c %s): %s", m->line,
+                     m->move, m->color == GO_BLACK ? 'B' : 'W',
+                     m->point == GO_PASS ? "pass" : pt, go_strerror(m->reason));
+        goto fail;
+    }
     l.game = r.game;
     r.game = NULL;
     l.meta.komi2 = r.komi2;
@@ -343,8 +420,10 @@ int stn_record_parse(const char *text, size_t len, const char *rules_fallback,
         snprintf(l.meta.date, sizeof l.meta.date, "%s", v);
     if ((v = sgf_node_value(root, "RE")))
         snprintf(l.meta.result, sizeof l.meta.result, "%s", v);
-    if ((rc = rec_setup(l.game, &l.meta)) != GO_OK)
+    if ((rc = rec_setup(l.game, &l.meta)) != GO_OK) {
+        rec_why(why, whylen, rc, "%s", go_strerror(rc));
         goto fail;
+    }
     int n = go_game_move_count(l.game);
     l.nmoves = n;
     int cap = n ? n : 1;
@@ -356,21 +435,27 @@ int stn_record_parse(const char *text, size_t len, const char *rules_fallback,
     l.periods_left = calloc((size_t)cap, sizeof *l.periods_left);
     if (!l.comments || !l.frames || !l.times || !l.hand_times || !l.time_left ||
         !l.periods_left) {
-        rc = GO_ENOMEM;
+        rc = rec_why(why, whylen, GO_ENOMEM, "out of memory");
         goto fail;
     }
-    /* Per move node (B or W): its comment and when it was seen. */
+    /* Per move node (B or W): its comment and when it was seen; a value the station
+     * would not write again as read (a KF[] or BL[] it cannot parse) refuses the file. */
     int i = 0;
     for (const sgf_node_t *nd = root; nd && i < n; nd = nd->child) {
         if (!sgf_node_find(nd, "B") && !sgf_node_find(nd, "W"))
             continue;
         if ((v = sgf_node_value(nd, "C")) && !(l.comments[i] = strdup(v))) {
-            rc = GO_ENOMEM;
+            rc = rec_why(why, whylen, GO_ENOMEM, "out of memory");
             goto fail;
         }
         unsigned long long f = 0;
         double t = 0, th = 0;
-        if ((v = sgf_node_value(nd, "KF")) && rec_kf(v, &f, &t, &th)) {
+        if ((v = sgf_node_value(nd, "KF"))) {
+            if (!rec_kf(v, &f, &t, &th)) {
+                rc = rec_why(why, whylen, STN_EKEEP, "line %d: KF[%.40s]: not frame:time:time",
+                             nd->line, v);
+                goto fail;
+            }
             l.frames[i] = f;
             l.times[i] = t;
             l.hand_times[i] = th;
@@ -378,18 +463,34 @@ int stn_record_parse(const char *text, size_t len, const char *rules_fallback,
         int black = sgf_node_find(nd, "B") != NULL, ob = 0;
         double left = 0;
         l.periods_left[i] = -2;
-        if ((v = sgf_node_value(nd, black ? "BL" : "WL")) && rec_num(&v, '\0', &left) &&
-            left >= 0) {
+        const char *lk = black ? "BL" : "WL", *ok = black ? "OB" : "OW";
+        if (sgf_node_find(nd, black ? "WL" : "BL") || sgf_node_find(nd, black ? "OW" : "OB")) {
+            rc = rec_why(why, whylen, STN_EKEEP, "line %d: the other side's time on a move",
+                         nd->line);
+            goto fail;
+        }
+        if ((v = sgf_node_value(nd, lk))) {
+            if (!rec_num(&v, '\0', &left) || left < 0) {
+                rc = rec_why(why, whylen, STN_EKEEP, "line %d: %s[%.40s]: not a time left",
+                             nd->line, lk, v);
+                goto fail;
+            }
             l.time_left[i] = left;
             l.periods_left[i] = -1;
-            if ((v = sgf_node_value(nd, black ? "OB" : "OW")) && rec_count(v, &ob) &&
-                ob >= 0)
-                l.periods_left[i] = ob;
+        }
+        if ((v = sgf_node_value(nd, ok))) {
+            if (l.periods_left[i] == -2 || !rec_count(v, &ob)) {
+                rc = rec_why(why, whylen, STN_EKEEP, "line %d: %s[%.40s]: not periods left "
+                             "beside a time left", nd->line, ok, v);
+                goto fail;
+            }
+            l.periods_left[i] = ob;
         }
         i++;
     }
     sgf_replay_fini(&r);
-    sgf_collection_destroy(c);
+    l.keep = c;                  /* the root's other properties, written back as read */
+    l.meta.keep_root = c->games[0];
     *out = l;
     return GO_OK;
 fail:
@@ -399,23 +500,17 @@ fail:
     return rc;
 }
 
-int stn_record_load(const char *path, const char *rules_fallback, stn_loaded_t *out)
+int stn_record_load(const char *path, const char *rules_fallback, stn_loaded_t *out,
+                    char *why, size_t whylen)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return GO_EIO;
-    rec_buf_t b = { 0 };
-    char chunk[65536];
-    size_t r;
-    while ((r = fread(chunk, 1, sizeof chunk, f)) > 0)
-        rec_put(&b, chunk, r);
-    int bad = ferror(f);
-    fclose(f);
-    if (b.err || bad) {
-        free(b.s);
-        return b.err ? GO_ENOMEM : GO_EIO;
-    }
-    int rc = stn_record_parse(b.s ? b.s : "", b.n, rules_fallback, out);
-    free(b.s);
+    char *text = NULL;
+    size_t len = 0;
+    sgf_error_t se;
+    int rc = sgf_read_file(path, NULL, &text, &len, &se);
+    if (rc != GO_OK)
+        return rec_why(why, whylen, rc == GO_ENOMEM ? GO_ENOMEM : GO_EIO, "%s",
+                       se.msg[0] ? se.msg : sgf_strerror(rc));
+    rc = stn_record_parse(text, len, rules_fallback, out, why, whylen);
+    free(text);
     return rc;
 }

@@ -7,3 +7,7 @@ kc_test(test_rel_fuzz_vision SOURCES reliability/test_rel_fuzz_vision.c LIBS kc_
 kc_test(test_rel_oom_track SOURCES reliability/test_rel_oom_track.c LIBS kc_station kc_rules ${KC_OOM_WRAP})
 kc_test(test_rel_resume SOURCES reliability/test_rel_resume.c LIBS kc_rules)
 add_dependencies(test_rel_resume kifucam)
+kc_test(test_rel_safeio SOURCES reliability/test_rel_safeio.c LIBS kc_safeio)
+kc_test(test_rel_attack SOURCES reliability/test_rel_attack.c)
+add_dependencies(test_rel_attack kifucam)
+set_tests_properties(test_rel_attack PROPERTIES TIMEOUT 600)

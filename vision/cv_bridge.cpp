@@ -157,6 +157,28 @@ int cvb_imencode_jpeg(const cvb_image_t *img, int quality, uint8_t **buf, size_t
     CVB_CATCH
 }
 
+int cvb_imencode(const char *ext, const cvb_image_t *img, int jpeg_quality, uint8_t **buf,
+                 size_t *len)
+{
+    if (!ext || !*ext || !valid(img) || !buf || !len)
+        return CVB_EINVAL;
+    CVB_TRY
+    std::vector<int> params;
+    if (jpeg_quality > 0)
+        params = { cv::IMWRITE_JPEG_QUALITY, jpeg_quality };
+    std::vector<uchar> enc;
+    if (!cv::imencode(ext, wrap(img), enc, params) || enc.empty())
+        return CVB_EWRITE;
+    uint8_t *p = (uint8_t *)malloc(enc.size());
+    if (!p)
+        return CVB_ENOMEM;
+    memcpy(p, enc.data(), enc.size());
+    *buf = p;
+    *len = enc.size();
+    return CVB_OK;
+    CVB_CATCH
+}
+
 // ---------------------------------------------------------------- video files
 struct cvb_video {
     cv::VideoCapture cap;

@@ -53,6 +53,11 @@ int cvb_imdecode(const uint8_t *buf, size_t len, cvb_image_t *out);
 int cvb_imwrite(const char *path, const cvb_image_t *img, int jpeg_quality);
 /* Encode to JPEG in memory: *buf (malloc'd, caller frees with free()) and *len. */
 int cvb_imencode_jpeg(const cvb_image_t *img, int quality, uint8_t **buf, size_t *len);
+/* Encode in memory in the format of the extension ext (".png", ".jpg" with quality
+ * 1..100, ...; as cvb_imwrite chooses it): *buf (malloc'd, caller frees) and *len. The
+ * caller writes the bytes (safeio/sio.h: no file written in place, no symlink followed). */
+int cvb_imencode(const char *ext, const cvb_image_t *img, int jpeg_quality, uint8_t **buf,
+                 size_t *len);
 
 /* ---- video files (OpenCV videoio, FFmpeg backend) ---- */
 typedef struct cvb_video cvb_video_t;

@@ -8,8 +8,10 @@
  * the network: it copies the text and wakes the connection threads.
  *
  * Threads: libmicrohttpd runs its epoll event loop in one internal thread (connections
- * bounded by max_connections; a stalled one is cut off after connection_timeout_s and never
- * holds up the others); a second small thread sends the /events keepalives.
+ * bounded by max_connections; a stalled one is cut off after connection_timeout_s, one
+ * whose request has not all arrived after request_timeout_s, however slowly it trickles,
+ * is closed: neither holds up the others); a second small thread sends the /events
+ * keepalives and closes those late requests.
  * web_server_create returns at once. The action callback is called from the server's
  * thread, never two calls at once, never after web_server_destroy has returned; it should
  * return quickly (every other client waits meanwhile).
@@ -31,6 +33,13 @@
  *                      bottom-right, bottom-left of the record. 400 unless they are four
  *                      pairs of finite numbers inside the frame (web_server_set_frame_size)
  *                      turning one way (a convex quadrilateral); needs the token.
+ * Who may ask: every request's Host header must name this station: an IP literal (the
+ * bound address; any address when bound to all of them), "localhost" (bound to loopback or
+ * to all), or one of web_config_t.hosts; else 421 (a DNS-rebinding page names its own
+ * domain). An action with an Origin header must come from that same http://HOST, and
+ * from a page the token goes in the Authorization header only (?token= with an Origin:
+ * 403); scripts without Origin may still use ?token=. The console and the index may not
+ * be framed (frame-ancestors 'none'); the overlay may (it has no actions).
  * Answers: unknown path 404, wrong method 405, no or wrong token 401, body too large 413,
  * malformed parameters or JSON body 400, too many /events clients 503, the callback's
  * refusal 409; an action's answer is JSON {"ok":true,"message":"..."} or
@@ -107,6 +116,14 @@ typedef struct web_config {
     int low_priority;           /* 1 (default): the server's threads run at SCHED_BATCH and
                                    nice +5, so that they never preempt the recording loop;
                                    0: the caller's priority */
+    int request_timeout_s;      /* a request's head and body must have arrived this long
+                                   after the connection opened (or its last answer), however
+                                   slowly they trickle in (slowloris), or the connection is
+                                   closed; default 10 s. An answer being sent (/events) is
+                                   not bound by it */
+    const char *hosts;          /* names the Host header may carry besides the served
+                                   address (comma-separated, e.g. "studio.local"); NULL:
+                                   none. Copied */
 } web_config_t;
 
 /* Fill *cfg with the defaults above. */

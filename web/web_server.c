@@ -87,7 +87,20 @@ struct web_server {
     int frame_w, frame_h;       /* web_server_set_frame_size; 0: not known */
     int sse_clients;
     uint64_t requests, refused;
+    char *hosts;                /* cfg.hosts, copied (",name,name,": each name between
+                                   commas, lower case), or NULL */
+    unsigned char bind_addr[16];/* the address served (4 or 16 bytes) */
+    bool bind_v6, bind_any, bind_loopback;
+    pthread_mutex_t conn_mu;    /* guards conns (never held while taking mu or calling MHD) */
+    struct web_conn *conns;     /* every open connection */
 };
+
+/* One open connection (MHD's socket context): the deadline its request must meet. */
+typedef struct web_conn {
+    struct web_conn *prev, *next;   /* srv->conns, under srv->conn_mu */
+    int fd;
+    time_t deadline;            /* CLOCK_MONOTONIC seconds; 0: being answered, no deadline */
+} web_conn_t;
 
 /* Per-request state kept across the access handler's calls (the body being read). */
 typedef struct web_req {
@@ -135,6 +148,8 @@ void web_config_defaults(web_config_t *cfg)
     cfg->max_body = 4096;
     cfg->keepalive_s = 10;
     cfg->low_priority = 1;
+    cfg->request_timeout_s = 10;
+    cfg->hosts = NULL;
 }
 
 int web_config_parse_listen(web_config_t *cfg, const char *spec, char *buf, size_t len)
@@ -196,7 +211,7 @@ static void event_release_locked(web_event_t *ev)
 
 static enum MHD_Result reply(web_server_t *srv, struct MHD_Connection *c, unsigned status,
                              const char *type, const void *data, size_t len,
-                             enum MHD_ResponseMemoryMode mode, bool no_store)
+                             enum MHD_ResponseMemoryMode mode, bool no_store, bool framable)
 {
     struct MHD_Response *r = MHD_create_response_from_buffer(len, (void *)data, mode);
     if (!r)
@@ -204,10 +219,20 @@ static enum MHD_Result reply(web_server_t *srv, struct MHD_Connection *c, unsign
     MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, type);
     MHD_add_response_header(r, "X-Content-Type-Options", "nosniff");
     MHD_add_response_header(r, MHD_HTTP_HEADER_CACHE_CONTROL, no_store ? "no-store" : "no-cache");
-    if (strncmp(type, "text/html", 9) == 0)
+    if (strncmp(type, "text/html", 9) == 0) {
+        /* the overlay may be framed by a broadcast page (it has no actions); the console
+         * may not (a framing page could trick clicks onto its buttons) */
         MHD_add_response_header(r, "Content-Security-Policy",
-                                "default-src 'self'; img-src 'self' data:; "
-                                "style-src 'self' 'unsafe-inline'; frame-ancestors *");
+                                framable ? "default-src 'self'; img-src 'self' data:; "
+                                           "style-src 'self' 'unsafe-inline'; frame-ancestors *"
+                                         : "default-src 'self'; img-src 'self' data:; "
+                                           "style-src 'self' 'unsafe-inline'; "
+                                           "frame-ancestors 'none'");
+        if (!framable)
+            MHD_add_response_header(r, "X-Frame-Options", "DENY");
+        /* the console's address holds its token: never sent on as a Referer */
+        MHD_add_response_header(r, "Referrer-Policy", "no-referrer");
+    }
     enum MHD_Result ret = MHD_queue_response(c, status, r);
     MHD_destroy_response(r);
     pthread_mutex_lock(&srv->mu);
@@ -222,7 +247,7 @@ static enum MHD_Result reply_text(web_server_t *srv, struct MHD_Connection *c, u
                                   const char *text)
 {
     return reply(srv, c, status, "text/plain; charset=utf-8", text, strlen(text),
-                 MHD_RESPMEM_MUST_COPY, true);
+                 MHD_RESPMEM_MUST_COPY, true, false);
 }
 
 /* {"ok":false,"error":"..."} or {"ok":true,"message":"..."} */
@@ -392,6 +417,8 @@ static void sse_free(void *cls)
     free(cl);
 }
 
+static void reap_slow(web_server_t *srv);
+
 /* The waker: after each publish resume every suspended /events client, and once a second
  * those due for a keepalive. The resumes happen outside srv->mu (see the invariants). */
 static void *waker_main(void *arg)
@@ -424,6 +451,8 @@ static void *waker_main(void *arg)
         pthread_mutex_unlock(&srv->mu);
         for (int i = 0; i < n; i++)
             MHD_resume_connection(srv->wake_list[i]->conn);
+        if (keepalive_due)
+            reap_slow(srv);   /* once a second, outside srv->mu */
         pthread_mutex_lock(&srv->mu);
     }
     pthread_mutex_unlock(&srv->mu);
@@ -471,9 +500,152 @@ static enum MHD_Result serve_events(web_server_t *srv, struct MHD_Connection *c)
     return ret;
 }
 
+/* ---- who may ask: Host and Origin ---- */
+
+/* The host part of a Host header value ("name:port", "[v6]:port", "1.2.3.4") into out
+ * (len bytes), lower case, without the port or a trailing dot; *v6 when bracketed. 0 or
+ * -1 when malformed. */
+static int host_name(const char *h, char *out, size_t len, bool *v6)
+{
+    size_t n;
+    *v6 = h[0] == '[';
+    if (*v6) {
+        const char *e = strchr(h, ']');
+        if (!e || (e[1] && e[1] != ':'))
+            return -1;
+        h++;
+        n = (size_t)(e - h);
+    } else {
+        const char *colon = strchr(h, ':');
+        if (colon && strchr(colon + 1, ':'))
+            return -1;   /* a bare IPv6 address needs brackets */
+        n = colon ? (size_t)(colon - h) : strlen(h);
+    }
+    if (n > 0 && h[n - 1] == '.')
+        n--;
+    if (n == 0 || n >= len)
+        return -1;
+    for (size_t i = 0; i < n; i++)
+        out[i] = (char)(h[i] >= 'A' && h[i] <= 'Z' ? h[i] - 'A' + 'a' : h[i]);
+    out[n] = '\0';
+    return 0;
+}
+
+/* The Host header names this station (web.h, "Who may ask"). No Host (HTTP/1.0): yes. */
+static bool host_ok(const web_server_t *srv, struct MHD_Connection *c)
+{
+    const char *h = MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_HOST);
+    if (!h)
+        return true;
+    char name[256];
+    bool v6;
+    if (host_name(h, name, sizeof name, &v6))
+        return false;
+    unsigned char a[16];
+    if (v6 ? inet_pton(AF_INET6, name, a) == 1 : inet_pton(AF_INET, name, a) == 1) {
+        /* an address cannot be rebound: the served one, or any when serving all */
+        if (srv->bind_any)
+            return true;
+        return v6 == srv->bind_v6 && !memcmp(a, srv->bind_addr, v6 ? 16 : 4);
+    }
+    if (v6)
+        return false;
+    if (!strcmp(name, "localhost"))
+        return srv->bind_any || srv->bind_loopback;
+    if (srv->hosts) {
+        char key[260];
+        snprintf(key, sizeof key, ",%s,", name);
+        return strstr(srv->hosts, key) != NULL;
+    }
+    return false;
+}
+
+/* An Origin header ("http://host:port") is this station's own: the scheme http and the
+ * rest the request's Host, as a browser writes them. */
+static bool origin_ok(struct MHD_Connection *c, const char *origin)
+{
+    const char *h = MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_HOST);
+    return h && strncasecmp(origin, "http://", 7) == 0 && strcasecmp(origin + 7, h) == 0;
+}
+
+/* ---- slow requests (slowloris) ---- */
+
+static web_conn_t *conn_of(struct MHD_Connection *c)
+{
+    const union MHD_ConnectionInfo *ci =
+        MHD_get_connection_info(c, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+    return ci ? (web_conn_t *)ci->socket_context : NULL;
+}
+
+/* The request on c is being answered (no deadline), or is done (the next one's deadline
+ * starts). */
+static void conn_deadline(web_server_t *srv, struct MHD_Connection *c, bool answering)
+{
+    web_conn_t *wc = conn_of(c);
+    if (!wc)
+        return;
+    pthread_mutex_lock(&srv->conn_mu);
+    wc->deadline = answering ? 0 : mono_s() + srv->cfg.request_timeout_s;
+    pthread_mutex_unlock(&srv->conn_mu);
+}
+
+/* MHD's connection notices: a new connection gets its deadline; a closed one leaves the
+ * list (before MHD closes its socket, so the reaper never touches a reused fd). */
+static void on_connection(void *cls, struct MHD_Connection *c, void **socket_context,
+                          enum MHD_ConnectionNotificationCode toe)
+{
+    web_server_t *srv = cls;
+    if (toe == MHD_CONNECTION_NOTIFY_STARTED) {
+        const union MHD_ConnectionInfo *ci =
+            MHD_get_connection_info(c, MHD_CONNECTION_INFO_CONNECTION_FD);
+        web_conn_t *wc = ci ? calloc(1, sizeof *wc) : NULL;
+        *socket_context = wc;
+        if (!wc)
+            return;   /* no deadline for this one: the idle timeout still holds */
+        wc->fd = ci->connect_fd;
+        pthread_mutex_lock(&srv->conn_mu);
+        wc->deadline = mono_s() + srv->cfg.request_timeout_s;
+        wc->next = srv->conns;
+        if (srv->conns)
+            srv->conns->prev = wc;
+        srv->conns = wc;
+        pthread_mutex_unlock(&srv->conn_mu);
+    } else if (toe == MHD_CONNECTION_NOTIFY_CLOSED) {
+        web_conn_t *wc = *socket_context;
+        if (!wc)
+            return;
+        pthread_mutex_lock(&srv->conn_mu);
+        if (wc->prev)
+            wc->prev->next = wc->next;
+        else
+            srv->conns = wc->next;
+        if (wc->next)
+            wc->next->prev = wc->prev;
+        pthread_mutex_unlock(&srv->conn_mu);
+        free(wc);
+        *socket_context = NULL;
+    }
+}
+
+/* Close every connection past its deadline: shut its socket down, and MHD's loop sees the
+ * end and frees the connection. Called by the waker once a second. */
+static void reap_slow(web_server_t *srv)
+{
+    time_t now = mono_s();
+    pthread_mutex_lock(&srv->conn_mu);
+    for (web_conn_t *wc = srv->conns; wc; wc = wc->next)
+        if (wc->deadline && now >= wc->deadline) {
+            shutdown(wc->fd, SHUT_RDWR);
+            wc->deadline = 0;
+        }
+    pthread_mutex_unlock(&srv->conn_mu);
+}
+
 /* ---- actions ---- */
 
-static bool token_ok(const web_server_t *srv, struct MHD_Connection *c)
+/* The token of the request: Authorization: Bearer, or (only without an Origin header: a
+ * script, not a page) ?token=. */
+static bool token_ok(const web_server_t *srv, struct MHD_Connection *c, bool from_page)
 {
     const char *given = NULL;
     const char *auth = MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_AUTHORIZATION);
@@ -482,7 +654,7 @@ static bool token_ok(const web_server_t *srv, struct MHD_Connection *c)
         while (*given == ' ')
             given++;
     }
-    if (!given)
+    if (!given && !from_page)
         given = MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "token");
     if (!given)
         return false;
@@ -555,7 +727,18 @@ static enum MHD_Result serve_action(web_server_t *srv, struct MHD_Connection *c,
         known |= strcmp(web_action_names[i], name) == 0;
     if (!known)
         return reply_json_result(srv, c, MHD_HTTP_NOT_FOUND, false, "unknown action");
-    if (!token_ok(srv, c))
+    /* from a page (an Origin header): only this station's own pages, and the token in the
+     * Authorization header (a cross-site form can put ?token= in its URL, not a header) */
+    const char *origin = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Origin");
+    if (origin && !origin_ok(c, origin))
+        return reply_json_result(srv, c, MHD_HTTP_FORBIDDEN, false,
+                                 "the action comes from another site's page (Origin)");
+    if (origin && !MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_AUTHORIZATION) &&
+        MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "token"))
+        return reply_json_result(srv, c, MHD_HTTP_FORBIDDEN, false,
+                                 "from a page the token goes in the Authorization header, "
+                                 "not the address");
+    if (!token_ok(srv, c, origin != NULL))
         return reply_json_result(srv, c, MHD_HTTP_UNAUTHORIZED, false, "missing or wrong token");
 
     const char *point = MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "point");
@@ -661,14 +844,22 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
         if (!req)
             return MHD_NO;
         *con_cls = req;
+        if (!host_ok(srv, c)) {
+            conn_deadline(srv, c, true);
+            return reply_text(srv, c, MHD_HTTP_MISDIRECTED_REQUEST,
+                              "this Host is not this station's address (a page of another "
+                              "site?): use its address, or start it with --serve-host NAME\n");
+        }
         const char *cl = MHD_lookup_connection_value(c, MHD_HEADER_KIND,
                                                      MHD_HTTP_HEADER_CONTENT_LENGTH);
         if (cl) {
             char *end;
             errno = 0;
             unsigned long long n = strtoull(cl, &end, 10);
-            if (errno || end == cl || n > srv->cfg.max_body)
+            if (errno || end == cl || n > srv->cfg.max_body) {
+                conn_deadline(srv, c, true);
                 return reply_text(srv, c, MHD_HTTP_CONTENT_TOO_LARGE, "request body too large\n");
+            }
         }
         if (!is_post || !is_api)
             return MHD_YES;             /* the body (if any) is read and dropped below */
@@ -693,6 +884,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
         return MHD_YES;
     }
 
+    conn_deadline(srv, c, true);       /* all of the request is in: the answer has no deadline */
     if (is_api) {
         if (!is_post)
             return reply_text(srv, c, MHD_HTTP_METHOD_NOT_ALLOWED, "actions are POST\n");
@@ -707,7 +899,8 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
     if (!is_get)
         return reply_text(srv, c, MHD_HTTP_METHOD_NOT_ALLOWED, "method not allowed\n");
     if (a)
-        return reply(srv, c, MHD_HTTP_OK, a->type, a->data, a->len, MHD_RESPMEM_PERSISTENT, false);
+        return reply(srv, c, MHD_HTTP_OK, a->type, a->data, a->len, MHD_RESPMEM_PERSISTENT, false,
+                     strcmp(url, "/overlay") == 0);
     if (strcmp(url, "/") == 0) {
         static const char index[] =
             "<!doctype html><meta charset=utf-8><title>kifucam</title>"
@@ -715,7 +908,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
             "(add ?token=TOKEN) &middot; <a href=\"/game.sgf\">game.sgf</a> &middot; "
             "<a href=\"/state.json\">state.json</a> &middot; <a href=\"/frame.jpg\">frame.jpg</a>";
         return reply(srv, c, MHD_HTTP_OK, "text/html; charset=utf-8", index, sizeof index - 1,
-                     MHD_RESPMEM_PERSISTENT, false);
+                     MHD_RESPMEM_PERSISTENT, false, false);
     }
     if (strcmp(url, "/events") == 0)
         return serve_events(srv, c);
@@ -731,9 +924,8 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
 static void on_completed(void *cls, struct MHD_Connection *c, void **con_cls,
                          enum MHD_RequestTerminationCode toe)
 {
-    (void)cls;
-    (void)c;
     (void)toe;
+    conn_deadline(cls, c, false);      /* the next request on this connection: a deadline */
     web_req_t *req = *con_cls;
     if (req) {
         free(req->body);
@@ -820,6 +1012,7 @@ static void *starter_main(void *arg)
         MHD_OPTION_CONNECTION_TIMEOUT, (unsigned int)c->connection_timeout_s,
         MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)(64 * 1024),
         MHD_OPTION_NOTIFY_COMPLETED, on_completed, srv,
+        MHD_OPTION_NOTIFY_CONNECTION, on_connection, srv,
         MHD_OPTION_UNESCAPE_CALLBACK, unescape, srv,
         MHD_OPTION_END);
     if (!srv->daemon) {
@@ -845,7 +1038,7 @@ int web_server_create(const web_config_t *cfg, web_action_fn on_action, void *us
     if (cfg)
         c = *cfg;
     if (c.port < 0 || c.port > 65535 || c.max_connections <= 0 || c.max_sse_clients <= 0 ||
-        c.connection_timeout_s <= 0 || c.keepalive_s <= 0)
+        c.connection_timeout_s <= 0 || c.keepalive_s <= 0 || c.request_timeout_s <= 0)
         return WEB_EINVAL;
     if (c.token && strlen(c.token) > 128)
         return WEB_EINVAL;
@@ -877,11 +1070,42 @@ int web_server_create(const web_config_t *cfg, web_action_fn on_action, void *us
     srv->cfg = c;
     srv->cfg.address = NULL;
     srv->cfg.token = NULL;
+    srv->cfg.hosts = NULL;
+    if (sa == (struct sockaddr *)&a4) {
+        memcpy(srv->bind_addr, &a4.sin_addr, 4);
+        srv->bind_any = a4.sin_addr.s_addr == htonl(INADDR_ANY);
+        srv->bind_loopback = (ntohl(a4.sin_addr.s_addr) >> 24) == 127;
+    } else {
+        memcpy(srv->bind_addr, &a6.sin6_addr, 16);
+        srv->bind_v6 = true;
+        srv->bind_any = IN6_IS_ADDR_UNSPECIFIED(&a6.sin6_addr);
+        srv->bind_loopback = IN6_IS_ADDR_LOOPBACK(&a6.sin6_addr);
+    }
+    if (c.hosts && *c.hosts) {
+        size_t hl = strlen(c.hosts);
+        srv->hosts = malloc(hl + 3);
+        if (!srv->hosts) {
+            free(srv);
+            return WEB_ENOMEM;
+        }
+        /* ",name,name,": lower case, no spaces, so that host_ok looks ",name," up */
+        size_t k = 0;
+        srv->hosts[k++] = ',';
+        for (size_t i = 0; i < hl; i++) {
+            char ch = c.hosts[i];
+            if (ch == ' ' || ch == '\t')
+                continue;
+            srv->hosts[k++] = (char)(ch >= 'A' && ch <= 'Z' ? ch - 'A' + 'a' : ch);
+        }
+        srv->hosts[k++] = ',';
+        srv->hosts[k] = '\0';
+    }
     if (c.token && *c.token) {
         memcpy(srv->token, c.token, strlen(c.token) + 1);
     } else {
         int rc = make_token(srv->token);
         if (rc) {
+            free(srv->hosts);
             free(srv);
             return rc;
         }
@@ -891,10 +1115,12 @@ int web_server_create(const web_config_t *cfg, web_action_fn on_action, void *us
     // NOLINTNEXTLINE(bugprone-sizeof-expression): an array of pointers
     srv->wake_list = calloc((size_t)c.max_sse_clients, sizeof *srv->wake_list);
     if (!srv->wake_list) {
+        free(srv->hosts);
         free(srv);
         return WEB_ENOMEM;
     }
     pthread_mutex_init(&srv->mu, NULL);
+    pthread_mutex_init(&srv->conn_mu, NULL);
     pthread_mutex_init(&srv->action_mu, NULL);
     pthread_condattr_t ca;
     pthread_condattr_init(&ca);
@@ -946,8 +1172,10 @@ void web_server_destroy(web_server_t *srv)
     free(srv->sgf);
     free(srv->frame);
     free(srv->wake_list);
+    free(srv->hosts);
     pthread_cond_destroy(&srv->cv);
     pthread_mutex_destroy(&srv->action_mu);
+    pthread_mutex_destroy(&srv->conn_mu);
     pthread_mutex_destroy(&srv->mu);
     free(srv);
 }

@@ -95,6 +95,11 @@ static const struct {
     { "{\"kifucam_profile\":1,\"image\":[1280,720],\"size\":19,\"corners\":[[1,1],[900,1],[900,600],[1,600]],\"lens\":{\"fx\":-1,\"fy\":1,\"cx\":0,\"cy\":0,\"dist\":[0,0,0,0,0]}}", CAL_EFIELD, "lens" },
     { "{\"kifucam_profile\":1,\"image\":[1280,720],\"size\":19,\"corners\":[[1,1],[900,1],[900,600],[1,600]],\"lens\":{\"fx\":1}}", CAL_EFIELD, "lens" },
     { "{\"kifucam_profile\":1,\"image\":[1280,720],\"size\":19,\"corners\":[[1,1],[900,1],[900,600],[1,600]],\"colors\":{\"empty\":[0,0,300],\"black\":[0,0,0],\"white\":[0,0,0]}}", CAL_EFIELD, "colour" },
+    /* impossible lenses (issue 22): an all-empty reading, exit 0, before */
+    { "{\"kifucam_profile\":1,\"image\":[1280,720],\"size\":19,\"corners\":[[1,1],[900,1],[900,600],[1,600]],\"lens\":{\"fx\":1e-300,\"fy\":1000,\"cx\":640,\"cy\":360,\"dist\":[0,0,0,0,0]}}", CAL_EFIELD, "focal" },
+    { "{\"kifucam_profile\":1,\"image\":[1280,720],\"size\":19,\"corners\":[[1,1],[900,1],[900,600],[1,600]],\"lens\":{\"fx\":1000,\"fy\":1000,\"cx\":1e9,\"cy\":360,\"dist\":[0,0,0,0,0]}}", CAL_EFIELD, "principal" },
+    { "{\"kifucam_profile\":1,\"image\":[1280,720],\"size\":19,\"corners\":[[1,1],[900,1],[900,600],[1,600]],\"lens\":{\"fx\":1000,\"fy\":5000,\"cx\":640,\"cy\":360,\"dist\":[0,0,0,0,0]}}", CAL_EFIELD, "focal" },
+    { "{\"kifucam_profile\":1,\"image\":[1280,720],\"size\":19,\"corners\":[[1,1],[900,1],[900,600],[1,600]],\"lens\":{\"fx\":1e9,\"fy\":1e9,\"cx\":640,\"cy\":360,\"dist\":[0,0,0,0,0]}}", CAL_EFIELD, "focal" },
     { "{\"kifucam_profile\":1,\"kifucam_profile\":1}", CAL_EPARSE, "duplicate" },
     { "{\"kifucam_profile\":1,\"image\":[1e300,720],\"size\":19}", CAL_EFIELD, "image" },
     /* the fields calibrate adds: fit, lens rms, colour counts, null colours, thresholds */
@@ -150,6 +155,38 @@ static void test_files(void **state)
     unlink(path);
     assert_int_equal(cal_profile_save("/nonexistent/dir/p.json", &(cal_profile_t){ 0 }, err, sizeof err),
                      CAL_EVERSION);
+}
+
+/* A symlink planted at PATH.tmp (issue 22) is never followed: the save makes a new file
+ * of its own, the link's target keeps its bytes, the link stays. */
+static void test_save_ignores_planted_symlink(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/kc_profile_dir_XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char victim[128], path[128], tmp[140];
+    snprintf(victim, sizeof victim, "%s/victim.txt", dir);
+    snprintf(path, sizeof path, "%s/profile.json", dir);
+    snprintf(tmp, sizeof tmp, "%s.tmp", path);
+    FILE *f = fopen(victim, "w");
+    assert_non_null(f);
+    fputs("precious\n", f);
+    fclose(f);
+    assert_int_equal(symlink(victim, tmp), 0);
+    cal_profile_t p, q;
+    char err[200] = "";
+    cal_profile_defaults(&p, 19, 640, 480);
+    assert_int_equal(cal_profile_save(path, &p, err, sizeof err), CAL_OK);
+    char *v = kc_slurp(victim, NULL);
+    assert_non_null(v);
+    assert_string_equal(v, "precious\n");
+    free(v);
+    assert_int_equal(cal_profile_load(path, &q, err, sizeof err), CAL_OK);
+    assert_int_equal(q.size, 19);
+    unlink(tmp);
+    unlink(path);
+    unlink(victim);
+    rmdir(dir);
 }
 
 /* What calibrate writes: no stones of one colour seen, learned thresholds, fit, lens rms;
@@ -242,6 +279,7 @@ int main(void)
         cmocka_unit_test(test_defaults_valid), cmocka_unit_test(test_broken_profiles),
         cmocka_unit_test(test_files),          cmocka_unit_test(test_new_fields),
         cmocka_unit_test(test_mangled),
+        cmocka_unit_test(test_save_ignores_planted_symlink),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

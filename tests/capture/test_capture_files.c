@@ -8,9 +8,11 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "capture/cap_source.h"
@@ -418,14 +420,216 @@ static void test_errors(void **state)
     assert_int_equal(cap_source_info(NULL, &info), CAP_EINVAL);
 }
 
+static void put_be32(unsigned char *p, uint32_t v)
+{
+    p[0] = (unsigned char)(v >> 24);
+    p[1] = (unsigned char)(v >> 16);
+    p[2] = (unsigned char)(v >> 8);
+    p[3] = (unsigned char)v;
+}
+
+static void write_bytes(const char *name, const void *b, size_t n)
+{
+    char path[128];
+    snprintf(path, sizeof path, "%s/%s", tmpdir, name);
+    FILE *f = fopen(path, "wb");
+    assert_non_null(f);
+    assert_int_equal(fwrite(b, 1, n, f), n);
+    assert_int_equal(fclose(f), 0);
+}
+
+/* The image-size guard reads the size OpenCV's own encoders write, format by format
+ * (a format this OpenCV cannot write is skipped, said so). */
+static void test_image_size_formats(void **state)
+{
+    (void)state;
+    /* (.hdr and .exr: OpenCV 4.6's writers want floating-point images; their headers are
+     * checked by hand in test_image_size_headers) */
+    static const char *const exts[] = { "png", "jpg", "bmp", "tif", "webp", "ppm", "pgm",
+                                        "pbm", "pam", "pfm", "jp2", "ras" };
+    cvb_image_t img, gray;   /* 38 wide: the Sun raster writer reads rows padded to even */
+    solid(&img, 38, 23, 1);
+    assert_int_equal(cvb_image_alloc(&gray, 38, 23, 1), CVB_OK);
+    int checked = 0;
+    for (size_t i = 0; i < sizeof exts / sizeof exts[0]; i++) {
+        char path[128], why[256];
+        snprintf(path, sizeof path, "%s/img.%s", tmpdir, exts[i]);
+        int one = !strcmp(exts[i], "pgm") || !strcmp(exts[i], "pbm");
+        if (cvb_imwrite(path, one ? &gray : &img, 0) != CVB_OK) {
+            print_message("(%s: this OpenCV cannot write it)\n", exts[i]);
+            continue;
+        }
+        int w = 0, h = 0;
+        int rc = cap_image_size(path, &w, &h, why, sizeof why);
+        if (rc != CAP_OK || w != 38 || h != 23)
+            fail_msg("%s: rc %d, %dx%d (%s)", exts[i], rc, w, h, why);
+        checked++;
+        unlink(path);
+    }
+    cvb_image_free(&img);
+    cvb_image_free(&gray);
+    assert_true(checked >= 8);
+}
+
+/* The formats checked by their headers written here: Radiance HDR, a J2K codestream, a
+ * JP2 box, OpenEXR, Sun raster, a PAM and a PFM, each 37x23. */
+static void test_image_size_headers(void **state)
+{
+    (void)state;
+    static const char hdr[] = "#?RADIANCE\nFORMAT=32-bit_rle_rgbe\nEXPOSURE=1\n\n-Y 23 +X 37\n";
+    static const unsigned char j2k[24] = { 0xff, 0x4f, 0xff, 0x51, 0, 41, 0, 0, 0, 0, 0, 40,
+                                           0, 0, 0, 26, 0, 0, 0, 3, 0, 0, 0, 3 };
+    static const unsigned char jp2[12 + 20 + 8 + 22] = {
+        0, 0, 0, 12, 'j', 'P', ' ', ' ', '\r', '\n', 0x87, '\n',
+        0, 0, 0, 20, 'f', 't', 'y', 'p', 'j', 'p', '2', ' ', 0, 0, 0, 0, 'j', 'p', '2', ' ',
+        0, 0, 0, 30, 'j', 'p', '2', 'h',
+        0, 0, 0, 22, 'i', 'h', 'd', 'r', 0, 0, 0, 23, 0, 0, 0, 37, 0, 3, 7, 7, 0, 0 };
+    unsigned char exr[8 + 9 + 6 + 4 + 16 + 11 + 6 + 4 + 16 + 1] = { 0x76, 0x2f, 0x31, 0x01, 2 };
+    size_t k = 8;
+    /* an attribute before: stepped over (the copies take the literal's own NUL too: the
+     * size field written next covers it) */
+    memcpy(exr + k, "channels\0chlist\0", sizeof "channels\0chlist\0");
+    k += 16;
+    exr[k] = 16, k += 4;
+    k += 16;
+    memcpy(exr + k, "dataWindow\0box2i\0", sizeof "dataWindow\0box2i\0");
+    k += 17;
+    exr[k] = 16, k += 4;
+    exr[k] = 0xfe, exr[k + 1] = 0xff, exr[k + 2] = 0xff, exr[k + 3] = 0xff;   /* xMin -2 */
+    exr[k + 8] = 34;                                                        /* xMax 34 */
+    exr[k + 12] = 22;                                                       /* yMax 22 */
+    unsigned char ras[32] = { 0x59, 0xa6, 0x6a, 0x95, 0, 0, 0, 37, 0, 0, 0, 23, 0, 0, 0, 24 };
+    static const char pam[] = "P7\nWIDTH 37\nHEIGHT 23\nDEPTH 3\nMAXVAL 255\nENDHDR\n";
+    static const char pfm[] = "PF\n37 23\n-1.0\n";
+    struct {
+        const char *name;
+        const void *b;
+        size_t n;
+    } cases[] = {
+        { "a.hdr", hdr, sizeof hdr - 1 }, { "a.j2k", j2k, sizeof j2k }, { "a.jp2", jp2, sizeof jp2 },
+        { "a.exr", exr, sizeof exr },     { "a.ras", ras, sizeof ras }, { "a.pam", pam, sizeof pam - 1 },
+        { "a.pfm", pfm, sizeof pfm - 1 },
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        write_bytes(cases[i].name, cases[i].b, cases[i].n);
+        char path[128], why[256];
+        snprintf(path, sizeof path, "%s/%s", tmpdir, cases[i].name);
+        int w = 0, h = 0, rc = cap_image_size(path, &w, &h, why, sizeof why);
+        if (rc != CAP_OK || w != 37 || h != 23)
+            fail_msg("%s: rc %d, %dx%d (%s)", cases[i].name, rc, w, h, why);
+    }
+}
+
+/* Headers claiming 30000x30000 (a bomb, whatever the data after): refused from the
+ * header, in every format; a header with no size (GIF: not one of OpenCV's) is not an
+ * image kifucam decodes. */
+static void test_image_size_bombs(void **state)
+{
+    (void)state;
+    unsigned char png[33] = { 0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n', 0, 0, 0, 13,
+                              'I', 'H', 'D', 'R' };
+    put_be32(png + 16, 30000);
+    put_be32(png + 20, 30000);
+    write_bytes("bomb.png", png, sizeof png);
+    /* JPEG: an APP1 of 1000 bytes before the SOF0 */
+    unsigned char jpg[1024 + 16];
+    memset(jpg, 0, sizeof jpg);
+    jpg[0] = 0xff, jpg[1] = 0xd8, jpg[2] = 0xff, jpg[3] = 0xe1, jpg[4] = 0x03, jpg[5] = 0xe8;
+    unsigned char *sof = jpg + 4 + 1000;
+    sof[0] = 0xff, sof[1] = 0xc0, sof[2] = 0, sof[3] = 17, sof[4] = 8;
+    sof[5] = 30000 >> 8, sof[6] = 30000 & 0xff, sof[7] = 30000 >> 8, sof[8] = 30000 & 0xff;
+    write_bytes("bomb.jpg", jpg, sizeof jpg);
+    unsigned char bmp[54] = { 'B', 'M' };
+    bmp[14] = 40;
+    bmp[18] = 0x30, bmp[19] = 0x75;              /* 30000 */
+    bmp[22] = 0xd0, bmp[23] = 0x8a, bmp[24] = 0xff, bmp[25] = 0xff;   /* -30000: top-down */
+    write_bytes("bomb.bmp", bmp, sizeof bmp);
+    static const char ppm[] = "P6\n# a comment\n30000 30000\n255\n";
+    write_bytes("bomb.ppm", ppm, sizeof ppm - 1);
+    unsigned char tif[8 + 2 + 2 * 12 + 4] = { 'I', 'I', 42, 0, 8, 0, 0, 0, 2, 0 };
+    unsigned char *e = tif + 10;
+    e[0] = 0, e[1] = 1, e[2] = 4, e[4] = 1, e[8] = 0x30, e[9] = 0x75;        /* 256 LONG */
+    e[12] = 1, e[13] = 1, e[14] = 4, e[16] = 1, e[20] = 0x30, e[21] = 0x75;  /* 257 LONG */
+    write_bytes("bomb.tif", tif, sizeof tif);
+    unsigned char webp[30] = { 'R', 'I', 'F', 'F', 22, 0, 0, 0, 'W', 'E', 'B', 'P',
+                               'V', 'P', '8', 'X', 10, 0, 0, 0 };
+    webp[24] = (29999) & 0xff, webp[25] = 29999 >> 8;
+    webp[27] = (29999) & 0xff, webp[28] = 29999 >> 8;
+    write_bytes("bomb.webp", webp, sizeof webp);
+    static const char *const names[] = { "bomb.png", "bomb.jpg", "bomb.bmp", "bomb.ppm",
+                                         "bomb.tif", "bomb.webp" };
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+        char path[128], why[256];
+        snprintf(path, sizeof path, "%s/%s", tmpdir, names[i]);
+        int rc = cap_image_size(path, NULL, NULL, why, sizeof why);
+        if (rc != CAP_ETOOBIG || !strstr(why, "30000x30000"))
+            fail_msg("%s: rc %d (%s)", names[i], rc, why);
+        cap_source_t *s = NULL;
+        assert_int_equal(cap_source_open(path, NULL, &s), CAP_ETOOBIG);
+    }
+    static const char gif[] = "GIF89a\x10\x00\x10\x00";
+    write_bytes("x.gif", gif, sizeof gif - 1);
+    char path[128];
+    snprintf(path, sizeof path, "%s/x.gif", tmpdir);
+    assert_int_equal(cap_image_size(path, NULL, NULL, NULL, 0), CAP_EDECODE);
+    assert_int_equal(cap_image_size(tmpdir, NULL, NULL, NULL, 0), CAP_EOPEN);
+    assert_int_equal(cap_image_size_mem(png, sizeof png, NULL, NULL, NULL, 0), CAP_ETOOBIG);
+    /* in a folder: that frame is refused (named), the next one read */
+    char cmd[256];
+    snprintf(cmd, sizeof cmd, "cd '%s' && mkdir f && mv bomb.png f/0.png", tmpdir);
+    assert_int_equal(system(cmd), 0);
+    cvb_image_t img;
+    solid(&img, 48, 32, 1);
+    snprintf(cmd, sizeof cmd, "%s/f/1.png", tmpdir);
+    assert_int_equal(cvb_imwrite(cmd, &img, 0), CVB_OK);
+    cvb_image_free(&img);
+    snprintf(cmd, sizeof cmd, "%s/f", tmpdir);
+    cap_source_t *s = NULL;
+    assert_int_equal(cap_source_open(cmd, NULL, &s), CAP_OK);
+    cap_frame_t f;
+    assert_int_equal(cap_source_next(s, &f), CAP_ETOOBIG);
+    assert_non_null(strstr(cap_source_why(s), "0.png: 30000x30000"));
+    assert_int_equal(cap_source_next(s, &f), CAP_OK);
+    assert_int_equal(f.index, 1);
+    cap_source_close(s);
+}
+
+/* A frame's file gone: CAP_EIO, the run goes on; the folder gone: CAP_ELOST, the end. */
+static void test_folder_gone(void **state)
+{
+    (void)state;
+    for (int k = 0; k < 4; k++) {
+        char name[16];
+        snprintf(name, sizeof name, "%d.png", k);
+        write_png(name, k);
+    }
+    cap_source_t *s = NULL;
+    assert_int_equal(cap_source_open(tmpdir, NULL, &s), CAP_OK);
+    cap_frame_t f;
+    assert_int_equal(cap_source_next(s, &f), CAP_OK);
+    char p[128];
+    snprintf(p, sizeof p, "%s/1.png", tmpdir);
+    assert_int_equal(unlink(p), 0);
+    assert_int_equal(cap_source_next(s, &f), CAP_EIO);
+    assert_non_null(strstr(cap_source_why(s), "1.png"));
+    assert_int_equal(cap_source_next(s, &f), CAP_OK);
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
+    assert_int_equal(system(cmd), 0);
+    assert_int_equal(cap_source_next(s, &f), CAP_ELOST);
+    assert_non_null(strstr(cap_source_why(s), "gone"));
+    cap_source_close(s);
+    assert_int_equal(mkdir(tmpdir, 0755), 0);   /* for remove_tmp */
+}
+
 static void test_strerror(void **state)
 {
     (void)state;
-    for (int c = CAP_OK; c >= CAP_EDEVICE; c--) {
+    for (int c = CAP_OK; c >= CAP_ELOST; c--) {
         const char *m = cap_strerror(c);
         assert_non_null(m);
         assert_string_not_equal(m, "unknown error");
-        for (int d = c - 1; d >= CAP_EDEVICE; d--)
+        for (int d = c - 1; d >= CAP_ELOST; d--)
             assert_string_not_equal(m, cap_strerror(d));
     }
     assert_string_equal(cap_strerror(-999), "unknown error");
@@ -443,6 +647,10 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_video_analyse_fps, make_tmp, remove_tmp),
         cmocka_unit_test_setup_teardown(test_stop_folder, make_tmp, remove_tmp),
         cmocka_unit_test_setup_teardown(test_errors, make_tmp, remove_tmp),
+        cmocka_unit_test_setup_teardown(test_image_size_formats, make_tmp, remove_tmp),
+        cmocka_unit_test_setup_teardown(test_image_size_headers, make_tmp, remove_tmp),
+        cmocka_unit_test_setup_teardown(test_image_size_bombs, make_tmp, remove_tmp),
+        cmocka_unit_test_setup_teardown(test_folder_gone, make_tmp, remove_tmp),
         cmocka_unit_test(test_strerror),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -103,7 +103,7 @@ static void test_count_by_taking_stones_off(void **state)
     assert_string_equal(e->msg, "W+12.5");
     assert_string_equal(stn_meta(s)->result, "W+12.5");
     stn_loaded_t l;
-    assert_int_equal(stn_record_load(path, NULL, &l), GO_OK);
+    assert_int_equal(stn_record_load(path, NULL, &l, NULL, 0), GO_OK);
     assert_string_equal(l.meta.result, "W+12.5");
     assert_int_equal(l.nmoves, 14);
     assert_non_null(l.comments[13]);   /* the count's story on the last move */

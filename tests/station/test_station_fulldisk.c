@@ -148,7 +148,7 @@ static void view_after(int m, char out[9 * 18 + 1])
 static void assert_record_moves(const char *path, int nmoves)
 {
     stn_loaded_t l;
-    assert_int_equal(stn_record_load(path, NULL, &l), GO_OK);
+    assert_int_equal(stn_record_load(path, NULL, &l, NULL, 0), GO_OK);
     assert_int_equal(l.nmoves, nmoves);
     stn_loaded_fini(&l);
 }

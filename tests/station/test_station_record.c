@@ -88,7 +88,7 @@ static void test_sgf_round_trip(void **state)
     assert_non_null(strstr(text, "RU[Japanese]"));
     assert_non_null(strstr(text, "KF[1234:41.500:41.250]"));
     stn_loaded_t l;
-    assert_int_equal(stn_record_parse(text, strlen(text), NULL, &l), GO_OK);
+    assert_int_equal(stn_record_parse(text, strlen(text), NULL, &l, NULL, 0), GO_OK);
     assert_int_equal(l.nmoves, 4);
     assert_int_equal(go_game_move_count(l.game), 4);
     for (int i = 0; i < 4; i++) {
@@ -109,8 +109,8 @@ static void test_sgf_round_trip(void **state)
     stn_loaded_fini(&l);
     free(text);
     /* malformed text is an error, not a crash */
-    assert_int_equal(stn_record_parse("(;SZ[9];B[zz", 12, NULL, &l), GO_EPARSE);
-    assert_true(stn_record_parse("(;SZ[9];B[zz])", 14, NULL, &l) < 0);
+    assert_int_equal(stn_record_parse("(;SZ[9];B[zz", 12, NULL, &l, NULL, 0), GO_EPARSE);
+    assert_true(stn_record_parse("(;SZ[9];B[zz])", 14, NULL, &l, NULL, 0) < 0);
     stn_track_destroy(k);
     go_game_destroy(g);
 }
@@ -134,7 +134,7 @@ static void test_atomic_rewrite(void **state)
         assert_int_equal(stn_record_write_atomic(path, text, strlen(text), &e), GO_OK);
         /* the file on disk is always a whole, valid record with every move so far */
         stn_loaded_t l;
-        assert_int_equal(stn_record_load(path, NULL, &l), GO_OK);
+        assert_int_equal(stn_record_load(path, NULL, &l, NULL, 0), GO_OK);
         assert_int_equal(l.nmoves, i);
         stn_loaded_fini(&l);
         assert_int_equal(access(tmp, F_OK), -1);
@@ -229,7 +229,7 @@ static void test_write_failure_keeps_game(void **state)
     assert_int_equal(go_game_move_count(stn_game(s)), 2);   /* kept in memory */
     /* the last good record is intact */
     stn_loaded_t l;
-    assert_int_equal(stn_record_load(old, NULL, &l), GO_OK);
+    assert_int_equal(stn_record_load(old, NULL, &l, NULL, 0), GO_OK);
     assert_int_equal(l.nmoves, 1);
     stn_loaded_fini(&l);
     /* still failing: reported once only */
@@ -246,7 +246,7 @@ static void test_write_failure_keeps_game(void **state)
         ok_events += ev[i].kind == STN_EV_RECORD_OK;
     assert_int_equal(ok_events, 1);
     assert_int_equal(stn_record_status(s), 0);
-    assert_int_equal(stn_record_load(path, NULL, &l), GO_OK);
+    assert_int_equal(stn_record_load(path, NULL, &l, NULL, 0), GO_OK);
     assert_int_equal(l.nmoves, 4);
     stn_loaded_fini(&l);
     stn_destroy(s);
@@ -287,7 +287,7 @@ static void test_resume(void **state)
     play_view(s, V(". . X . . . . . .", ". . . . O . O . ."), 50);
     assert_int_equal(go_game_move_count(g), 4);
     stn_loaded_t l;
-    assert_int_equal(stn_record_load(path, NULL, &l), GO_OK);
+    assert_int_equal(stn_record_load(path, NULL, &l, NULL, 0), GO_OK);
     assert_int_equal(l.nmoves, 4);
     stn_loaded_fini(&l);
     stn_destroy(s);
@@ -304,6 +304,90 @@ static void test_resume(void **state)
     int err = 0;
     assert_null(stn_create(&c, &err));
     assert_int_equal(err, GO_EPARSE);
+}
+
+/* A resumed record keeps what it does not make itself (issue 22, defect 1): resuming
+ * into the file writes nothing until the game changes; then the root's PC, EV, WR, BR, GN
+ * and its comment are written back as read, beside the new move. */
+static void test_resume_keeps_root_properties(void **state)
+{
+    (void)state;
+    char path[1024];
+    snprintf(path, sizeof path, "%s/keep.sgf", g_dir);
+    static const char rec[] =
+        "(;GM[1]FF[4]CA[UTF-8]SZ[9]KM[7]RU[Japanese]PB[Lee]PW[Cho]DT[2026-11-30]"
+        "PC[Seoul]EV[Cup]WR[9p]BR[8p]GN[Final]C[the root's own comment]"
+        ";B[cc]KF[10:0.333:0.250];W[gc]C[a move's comment])\n";
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs(rec, f);
+    fclose(f);
+    stn_t *s = station_in(path, path);
+    assert_int_equal(go_game_move_count(stn_game(s)), 2);
+    char *text = kc_slurp(path, NULL);
+    assert_non_null(text);
+    assert_string_equal(text, rec);   /* untouched: nothing changed yet */
+    free(text);
+    play_view(s, V(". . X . . . O . .", ". . X . . . . . ."), 40);
+    assert_int_equal(go_game_move_count(stn_game(s)), 3);
+    stn_destroy(s);
+    text = kc_slurp(path, NULL);
+    assert_non_null(text);
+    static const char *const kept[] = { "PC[Seoul]", "EV[Cup]", "WR[9p]", "BR[8p]", "GN[Final]",
+                                        "C[the root's own comment]", "PB[Lee]", "KM[7]",
+                                        "RU[Japanese]", "KF[10:0.333:0.250]",
+                                        "C[a move's comment]", "B[cg]" };
+    for (size_t i = 0; i < sizeof kept / sizeof kept[0]; i++)
+        if (!strstr(text, kept[i]))
+            fail_msg("%s lost: %s", kept[i], text);
+    free(text);
+}
+
+/* What a resume would not keep whole is refused with its reason, and a move out of turn
+ * (the station's own "two in a row") is not. */
+static void test_resume_refusals(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *text;
+        int code;
+        const char *why;
+    } cases[] = {
+        { "(;SZ[9];B[ee])(;SZ[9];B[cc])", STN_EKEEP, "2 games" },
+        { "(;SZ[9];B[ee](;W[cc])(;W[gg]))", STN_EKEEP, "variation" },
+        { "(;SZ[9];B[ee]LB[ee:A])", STN_EKEEP, "LB[]" },
+        { "(;SZ[9];B[ee];AB[cc];W[gg])", STN_EKEEP, "AB[]" },
+        { "(;SZ[9];B[ee];C[no move];W[gg])", STN_EKEEP, "without a move" },
+        { "(;SZ[9];B[ee]W[gg])", STN_EKEEP, "two moves" },
+        { "(;SZ[9]B[ee])", STN_EKEEP, "root" },
+        { "(;SZ[9]KM[6.25];B[ee])", STN_EKEEP, "KM[6.25]" },
+        { "(;SZ[9]RU[Martian];B[ee])", STN_EKEEP, "RU[Martian]" },
+        { "(;SZ[9];B[ee]KF[junk])", STN_EKEEP, "KF[junk]" },
+        { "(;SZ[9];B[ee]WL[30])", STN_EKEEP, "other side" },
+        { "(;SZ[9];B[ee]OB[3])", STN_EKEEP, "OB" },
+        { "(;SZ[19]AB[ba][ab];W[aa])", STN_EILLEGAL, "suicide" },
+        { "(;SZ[9];B[ee];W[ee])", STN_EILLEGAL, "move 2 (W ee)" },
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        stn_loaded_t l;
+        char why[200] = "";
+        int rc = stn_record_parse(cases[i].text, strlen(cases[i].text), NULL, &l, why, sizeof why);
+        if (rc != cases[i].code || !strstr(why, cases[i].why))
+            fail_msg("%s: %d '%s' (want %d '%s')", cases[i].text, rc, why, cases[i].code,
+                     cases[i].why);
+    }
+    char big[400];
+    snprintf(big, sizeof big, "(;SZ[9]PB[%0200d];B[ee])", 1);
+    stn_loaded_t l;
+    char why[200] = "";
+    assert_int_equal(stn_record_parse(big, strlen(big), NULL, &l, why, sizeof why), STN_EKEEP);
+    assert_non_null(strstr(why, "PB[]"));
+    /* two moves in a row by one colour, as the station records them: resumed */
+    static const char two[] = "(;SZ[9]KM[6.5]HA[0];B[ee];B[cc]C[two in a row];W[gg]WL[10]"
+                              ";B[gc]BL[5.5]OB[2])";
+    assert_int_equal(stn_record_parse(two, strlen(two), NULL, &l, why, sizeof why), GO_OK);
+    assert_int_equal(l.nmoves, 4);
+    stn_loaded_fini(&l);
 }
 
 /* A crash at any moment (the writer killed with SIGKILL while it rewrites the record in a
@@ -347,7 +431,7 @@ static void test_crash_leaves_valid_record(void **state)
         if (access(path, F_OK) != 0)
             continue;   /* killed before the first write */
         stn_loaded_t l;
-        assert_int_equal(stn_record_load(path, NULL, &l), GO_OK);
+        assert_int_equal(stn_record_load(path, NULL, &l, NULL, 0), GO_OK);
         assert_true(l.nmoves >= 1);
         stn_loaded_fini(&l);
         checked++;
@@ -362,6 +446,8 @@ int main(void)
         cmocka_unit_test(test_atomic_rewrite),
         cmocka_unit_test(test_write_failure_keeps_game),
         cmocka_unit_test(test_resume),
+        cmocka_unit_test(test_resume_keeps_root_properties),
+        cmocka_unit_test(test_resume_refusals),
         cmocka_unit_test(test_crash_leaves_valid_record),
     };
     return cmocka_run_group_tests(tests, setup_dir, teardown_dir);

@@ -96,7 +96,7 @@ static void record_game(const sgf_node_t *root, uint32_t seed, const char *sgf_p
     if (sgf_path) {
         /* the file on disk holds the same game */
         stn_loaded_t l;
-        assert_int_equal(stn_record_load(sgf_path, NULL, &l), GO_OK);
+        assert_int_equal(stn_record_load(sgf_path, NULL, &l, NULL, 0), GO_OK);
         assert_int_equal(l.nmoves, want);
         for (int i = 0; i < want; i++)
             assert_int_equal(go_game_move(l.game, i)->point, moves[i].point);

@@ -499,7 +499,7 @@ static void test_oversized_body(void **state)
     /* a chunked body past the limit is cut off */
     int fd = hc_connect(f->port);
     assert_true(fd >= 0);
-    const char *head = "POST /api/pass?token=" TOKEN " HTTP/1.1\r\nHost: x\r\n"
+    const char *head = "POST /api/pass?token=" TOKEN " HTTP/1.1\r\nHost: 127.0.0.1\r\n"
                        "Transfer-Encoding: chunked\r\nConnection: close\r\n\r\n";
     hc_send_all(fd, head, strlen(head));
     char chunk[600];
@@ -587,7 +587,7 @@ static void test_stalled_reader_cut_off(void **state)
     assert_true(stalled >= 0);
     int small = 4096;
     setsockopt(stalled, SOL_SOCKET, SO_RCVBUF, &small, sizeof small);
-    static const char req[] = "GET /events HTTP/1.1\r\nHost: x\r\n\r\n";
+    static const char req[] = "GET /events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n";
     hc_send_all(stalled, req, sizeof req - 1);
     int good = hc_events_open(f->port);
     char *buf = NULL;
@@ -672,7 +672,7 @@ static void test_connection_limit(void **state)
     /* at the limit the server stops accepting: a fifth waits in the backlog, unanswered */
     int fd = hc_connect(f->port);
     assert_true(fd >= 0);
-    static const char req[] = "GET /overlay HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n";
+    static const char req[] = "GET /overlay HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n";
     assert_int_equal(hc_send_all(fd, req, sizeof req - 1), 0);
     struct pollfd p = { fd, POLLIN, 0 };
     assert_int_equal(poll(&p, 1, 300), 0);
@@ -685,6 +685,199 @@ static void test_connection_limit(void **state)
     close(fd);
     for (int i = 0; i < 4; i++)
         close(idle[i]);
+}
+
+/* Slowloris (issue 22, defect 6): connections that fill every slot and send one header
+ * line a second (never idle for the 5 s idle timeout) are closed at the 2 s request
+ * deadline, and a normal request is answered meanwhile. */
+static int setup_slow(void **state)
+{
+    fx_t *f = calloc(1, sizeof *f);
+    pthread_mutex_init(&f->seen.mu, NULL);
+    web_config_t cfg;
+    web_config_defaults(&cfg);
+    cfg.token = TOKEN;
+    cfg.connection_timeout_s = 5;
+    cfg.request_timeout_s = 2;
+    cfg.max_connections = 6;
+    cfg.max_sse_clients = 2;
+    if (web_server_create(&cfg, on_action, &f->seen, &f->srv) != WEB_OK) {
+        free(f);
+        return -1;
+    }
+    f->port = web_server_port(f->srv);
+    *state = f;
+    return 0;
+}
+
+static void test_slowloris(void **state)
+{
+    fx_t *f = *state;
+    enum { SLOW = 6 };
+    int slow[SLOW];
+    for (int i = 0; i < SLOW; i++) {
+        slow[i] = hc_connect(f->port);
+        assert_true(slow[i] >= 0);
+        static const char start[] = "GET /state.json HTTP/1.1\r\nHost: 127.0.0.1\r\n";
+        assert_int_equal(hc_send_all(slow[i], start, sizeof start - 1), 0);
+    }
+    assert_int_equal(web_server_publish_state(f->srv, STATE1), WEB_OK);
+    poll(NULL, 0, 300);
+    int good = hc_connect(f->port);
+    assert_true(good >= 0);
+    static const char req[] = "GET /state.json HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n";
+    assert_int_equal(hc_send_all(good, req, sizeof req - 1), 0);
+    /* a header line a second on every slow one, until the good one is answered */
+    int answered = 0, waited = 0;
+    while (!answered && waited < 8000) {
+        struct pollfd p = { good, POLLIN, 0 };
+        answered = poll(&p, 1, 250) == 1;
+        waited += 250;
+        if (waited % 1000 == 0)
+            for (int i = 0; i < SLOW; i++)
+                send(slow[i], "X-Slow: 1\r\n", 11, MSG_NOSIGNAL);
+    }
+    print_message("answered after %d ms\n", waited);
+    assert_true(answered);
+    size_t len;
+    char *raw = hc_read_all(good, &len);
+    assert_non_null(raw);
+    assert_true(strncmp(raw, "HTTP/1.1 200", 12) == 0);
+    free(raw);
+    close(good);
+    /* and the slow ones were closed by the server */
+    for (int i = 0; i < SLOW; i++) {
+        struct pollfd p = { slow[i], POLLIN, 0 };
+        assert_int_equal(poll(&p, 1, 3000), 1);
+        char c[256];
+        ssize_t r;
+        while ((r = recv(slow[i], c, sizeof c, MSG_DONTWAIT)) > 0) {
+        }
+        assert_true(r == 0 || (r < 0 && errno != EAGAIN));
+        close(slow[i]);
+    }
+    /* an /events stream being answered is not bound by the request deadline */
+    int ev = hc_events_open(f->port);
+    char *buf = NULL;
+    size_t blen = 0, cap = 0;
+    assert_true(hc_wait_for(ev, &buf, &blen, &cap, "retry:", 5000));
+    poll(NULL, 0, 3500);
+    assert_int_equal(web_server_publish_state(f->srv, "{\"later\":1}"), WEB_OK);
+    assert_true(hc_wait_for(ev, &buf, &blen, &cap, "{\"later\":1}", 5000));
+    close(ev);
+    free(buf);
+}
+
+/* A request for HOST: its status. */
+static int status_for_host(int port, const char *host, const char *path)
+{
+    char req[512];
+    int n = host ? snprintf(req, sizeof req, "GET %s HTTP/1.1\r\nHost: %s\r\nConnection: close\r\n\r\n",
+                            path, host)
+                 : snprintf(req, sizeof req, "GET %s HTTP/1.0\r\n\r\n", path);
+    hc_resp_t r = { 0 };
+    assert_int_equal(hc_raw(port, req, (size_t)n, &r), 0);
+    int st = r.status;
+    hc_resp_free(&r);
+    return st;
+}
+
+/* DNS rebinding (issue 22): a page of evil.example rebound to 127.0.0.1 sends Host:
+ * evil.example: refused (421); the served address, localhost, a configured name and a
+ * request without Host are served. */
+static void test_host_check(void **state)
+{
+    fx_t *f = *state;
+    assert_int_equal(web_server_publish_state(f->srv, STATE1), WEB_OK);
+    char h[64];
+    snprintf(h, sizeof h, "127.0.0.1:%d", f->port);
+    assert_int_equal(status_for_host(f->port, h, "/state.json"), 200);
+    snprintf(h, sizeof h, "LocalHost:%d", f->port);
+    assert_int_equal(status_for_host(f->port, h, "/state.json"), 200);
+    assert_int_equal(status_for_host(f->port, NULL, "/state.json"), 200);
+    static const char *const bad[] = { "evil.example", "evil.example:8080", "127.0.0.2",
+                                       "[::1]:80", "studio.local", "127.0.0.1.evil.example",
+                                       "", "a:b:c" };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        int st = status_for_host(f->port, bad[i], "/state.json");
+        if (st != 421)
+            fail_msg("Host '%s': %d, not 421", bad[i], st);
+        assert_int_equal(status_for_host(f->port, bad[i], "/console"), 421);
+    }
+    /* names configured, and a server bound to every address takes any address */
+    web_config_t cfg;
+    web_config_defaults(&cfg);
+    cfg.hosts = "Studio.Local, board1";
+    web_server_t *srv = NULL;
+    assert_int_equal(web_server_create(&cfg, NULL, NULL, &srv), WEB_OK);
+    int port = web_server_port(srv);
+    assert_int_equal(status_for_host(port, "studio.local", "/overlay"), 200);
+    assert_int_equal(status_for_host(port, "BOARD1:99", "/overlay"), 200);
+    assert_int_equal(status_for_host(port, "board2", "/overlay"), 421);
+    web_server_destroy(srv);
+    cfg.hosts = NULL;
+    cfg.address = "0.0.0.0";
+    assert_int_equal(web_server_create(&cfg, NULL, NULL, &srv), WEB_OK);
+    port = web_server_port(srv);
+    assert_int_equal(status_for_host(port, "192.168.1.20:8080", "/overlay"), 200);
+    assert_int_equal(status_for_host(port, "localhost", "/overlay"), 200);
+    assert_int_equal(status_for_host(port, "evil.example", "/overlay"), 421);
+    web_server_destroy(srv);
+}
+
+/* A POST with headers: its status. */
+static int post_status(int port, const char *path, const char *headers)
+{
+    char req[1024];
+    int n = snprintf(req, sizeof req, "POST %s HTTP/1.1\r\nHost: 127.0.0.1:%d\r\n%s"
+                     "Connection: close\r\nContent-Length: 0\r\n\r\n", path, port, headers);
+    hc_resp_t r = { 0 };
+    assert_int_equal(hc_raw(port, req, (size_t)n, &r), 0);
+    int st = r.status;
+    hc_resp_free(&r);
+    return st;
+}
+
+/* A cross-site form POST (issue 22): another site's Origin is refused whatever the token;
+ * from a page the token must come in the Authorization header, not ?token=; the
+ * station's own page (same Origin) and a script (no Origin) are served. */
+static void test_origin_and_token(void **state)
+{
+    fx_t *f = *state;
+    char same[128];
+    snprintf(same, sizeof same, "Origin: http://127.0.0.1:%d\r\n", f->port);
+    static const char auth[] = "Authorization: Bearer " TOKEN "\r\n";
+    char hdr[512];
+    assert_int_equal(post_status(f->port, "/api/pass?token=" TOKEN, "Origin: http://evil.example\r\n"), 403);
+    snprintf(hdr, sizeof hdr, "Origin: http://evil.example\r\n%s", auth);
+    assert_int_equal(post_status(f->port, "/api/pass", hdr), 403);
+    assert_int_equal(post_status(f->port, "/api/pass?token=" TOKEN, "Origin: null\r\n"), 403);
+    assert_int_equal(post_status(f->port, "/api/pass?token=" TOKEN, same), 403);
+    assert_int_equal(f->seen.calls, 0);
+    snprintf(hdr, sizeof hdr, "%s%s", same, auth);
+    assert_int_equal(post_status(f->port, "/api/pass", hdr), 200);
+    assert_int_equal(post_status(f->port, "/api/pass?token=" TOKEN, ""), 200);   /* a script */
+    assert_int_equal(f->seen.calls, 2);
+}
+
+/* The console may not be framed (clickjacking); the overlay may. */
+static void test_frame_ancestors(void **state)
+{
+    fx_t *f = *state;
+    hc_resp_t r = { 0 };
+    hc_get(f->port, "/console", &r);
+    assert_int_equal(r.status, 200);
+    assert_non_null(strstr(r.head, "frame-ancestors 'none'"));
+    assert_non_null(strstr(r.head, "X-Frame-Options: DENY"));
+    assert_non_null(strstr(r.head, "Referrer-Policy: no-referrer"));
+    hc_resp_free(&r);
+    hc_get(f->port, "/", &r);
+    assert_non_null(strstr(r.head, "frame-ancestors 'none'"));
+    hc_resp_free(&r);
+    hc_get(f->port, "/overlay", &r);
+    assert_int_equal(r.status, 200);
+    assert_non_null(strstr(r.head, "frame-ancestors *"));
+    hc_resp_free(&r);
 }
 
 static void test_garbage(void **state)
@@ -709,11 +902,11 @@ static void test_garbage(void **state)
                 char c = (char)(33 + (x >> 16) % 94);
                 req[n++] = c;
             }
-            n += (size_t)snprintf(req + n, sizeof req - n, " HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
+            n += (size_t)snprintf(req + n, sizeof req - n, " HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n");
         } else if (kind == 2) {                 /* a bogus method and version */
             n = (size_t)snprintf(req, sizeof req, "BREW /api/pass?token=%s HTCPCP/1.0\r\n\r\n", TOKEN);
         } else {                                /* a negative / huge Content-Length */
-            n = (size_t)snprintf(req, sizeof req, "POST /api/pass?token=%s HTTP/1.1\r\nHost: x\r\n"
+            n = (size_t)snprintf(req, sizeof req, "POST /api/pass?token=%s HTTP/1.1\r\nHost: 127.0.0.1\r\n"
                                  "Content-Length: %s\r\nConnection: close\r\n\r\n{}", TOKEN,
                                  i % 8 == 3 ? "-5" : "99999999999999999999999");
         }
@@ -775,6 +968,10 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_stalled_reader_cut_off, setup_short, teardown),
         cmocka_unit_test_setup_teardown(test_port_in_use_and_destroy_with_clients, setup, teardown),
         cmocka_unit_test_setup_teardown(test_connection_limit, setup_few, teardown),
+        cmocka_unit_test_setup_teardown(test_slowloris, setup_slow, teardown),
+        cmocka_unit_test_setup_teardown(test_host_check, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_origin_and_token, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_frame_ancestors, setup, teardown),
         cmocka_unit_test_setup_teardown(test_garbage, setup_short, teardown),
         cmocka_unit_test_setup_teardown(test_concurrent_actions, setup, teardown),
     };

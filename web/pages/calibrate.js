@@ -9,7 +9,7 @@
 'use strict';
 const KCCalib = (() => {
   const NS = 'http://www.w3.org/2000/svg';
-  const token = KC.params().get('token') || '';
+  const token = KC.token();   /* from ?token=, then kept out of the address */
   const COL = ['#ff3b30', '#27c93f', '#2f7bff', '#ffd60a'];   /* as calibrate's PROFILE.png */
   const NAME = ['top-left', 'top-right', 'bottom-right', 'bottom-left'];
   let cal = null, corners = null, sel = -1, drag = -1, sent = false, frameKey = '';

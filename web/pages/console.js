@@ -2,7 +2,7 @@
  * with the page's token; the answer (or the refusal) is shown in #status. */
 'use strict';
 (() => {
-  const token = KC.params().get('token') || '';
+  const token = KC.token();   /* from ?token=, then kept out of the address */
   const board = document.getElementById('board');
   const status = document.getElementById('status');
   let state = null;

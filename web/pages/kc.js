@@ -247,5 +247,22 @@ const KC = (() => {
 
   function params() { return new URLSearchParams(location.search); }
 
-  return { boardSvg, panel, live, params, label, xy, esc };
+  /* The actions' token: taken from the address (?token=, as the station prints it), kept
+   * in this tab's sessionStorage and taken out of the address at once, so that it is not
+   * left in the history, a bookmark or a screenshot of the address bar; the pages send it
+   * in the Authorization header only (web/web.h). */
+  function token() {
+    const p = params();
+    const t = p.get('token');
+    if (t) {
+      try { sessionStorage.setItem('kc-token', t); } catch (e) { /* storage off */ }
+      p.delete('token');
+      const q = p.toString();
+      history.replaceState(null, '', location.pathname + (q ? '?' + q : '') + location.hash);
+      return t;
+    }
+    try { return sessionStorage.getItem('kc-token') || ''; } catch (e) { return ''; }
+  }
+
+  return { boardSvg, panel, live, params, token, label, xy, esc };
 })();
