@@ -241,14 +241,10 @@ static void print_profile(const cal_profile_t *p, const cal_calib_report_t *rep,
         else
             printf(", no white stones");
         printf("\n");
-        if (p->black_rel > 0 || p->white_rel > 0) {
-            printf("classifier thresholds learned (brightness relative to the board):");
-            if (p->black_rel > 0)
-                printf(" black below %.3f", p->black_rel);
-            if (p->white_rel > 0)
-                printf("%s white above %.3f", p->black_rel > 0 ? "," : "", p->white_rel);
-            printf("\n");
-        }
+        if (p->model_n[0] || p->model_n[1] || p->model_n[2])
+            printf("colour model of this board fitted on %d empty points, %d black and %d white "
+                   "stones (the reader combines it with what it learned)\n",
+                   p->model_n[0], p->model_n[1], p->model_n[2]);
     } else {
         printf("colours: none learned (no sure empty point)\n");
     }

@@ -2,7 +2,6 @@
  * profile -> vision (geometry, classifier thresholds), the fit check and re-location.
  * Invariant: every profile this file writes has passed cal_profile_validate. */
 #include "calib/cal_calibrate.h"
-#include "vision/vis_internal.h" /* vis_classify_ex: the classifier's own features */
 
 #include <errno.h>
 #include <math.h>
@@ -123,78 +122,50 @@ static void learn_colors(const cvb_image_t *img, const vis_geom_t *g, const vis_
             mean[c][j] = n[c] ? sum[c][j] / n[c] : 0;
 }
 
-static int cmp_d(const void *a, const void *b)
+/* The profile's model <-> vision's vis_board_model_t. */
+static void model_to_profile(const vis_board_model_t *m, cal_profile_t *q)
 {
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-/* The q-quantile (0..1) of n values (sorted in place). */
-static double quantile(double *v, int n, double q)
-{
-    qsort(v, (size_t)n, sizeof *v, cmp_d);
-    int k = (int)lround(q * (n - 1));
-    return v[k < 0 ? 0 : k >= n ? n - 1 : k];
-}
-
-/* Classifier thresholds from this frame: the relative brightness (the classifier's own
- * feature) of the points read surely as empty, black and white; a threshold is learned
- * only where the two classes are clearly apart, halfway across the gap between the
- * 3% tail of the empty points and the 5% tail of the stones. 0 where nothing is learned. */
-static void learn_thresholds(const vis_snapshot_t *s, const vis_feat_t *f, int S,
-                             double min_conf, double *brel, double *wrel)
-{
-    double v[3][VIS_MAX_POINTS];
-    int n[3] = { 0, 0, 0 };
-    *brel = *wrel = 0;
-    for (int k = 0; k < S * S; k++) {
-        int c = s->color[k];
-        if (s->occluded[k] || s->conf[k] < min_conf || c > 2 || !isfinite(f[k].rel))
-            continue;
-        v[c][n[c]++] = f[k].rel;
-    }
-    if (n[0] < 8)
-        return;
-    if (n[1] >= 2) {
-        double e_lo = quantile(v[0], n[0], 0.03), b_hi = quantile(v[1], n[1], 0.95);
-        if (e_lo - b_hi > 0.08) {
-            double t = 0.5 * (e_lo + b_hi);
-            *brel = t < 0.25 ? 0.25 : t > 0.9 ? 0.9 : t;
-        }
-    }
-    if (n[2] >= 2) {
-        double e_hi = quantile(v[0], n[0], 0.97), w_lo = quantile(v[2], n[2], 0.05);
-        if (w_lo - e_hi > 0.016) {
-            double t = 0.5 * (e_hi + w_lo);
-            *wrel = t < 1.005 ? 1.005 : t > 1.6 ? 1.6 : t;
-        }
+    for (int c = 0; c < 3; c++) {
+        q->model_n[c] = m->n[c];
+        memcpy(q->model_mean[c], m->mean[c], sizeof q->model_mean[c]);
+        memcpy(q->model_cov[c], m->cov[c], sizeof q->model_cov[c]);
     }
 }
 
-/* Read img with geometry g and configuration cfg, learn the thresholds from that reading,
- * read again with them into *snap, and learn the mean colours from it (see
- * cal_calibrate_frame). brel/wrel 0 where nothing was learned. */
+int cal_profile_board_model(const cal_profile_t *p, vis_board_model_t *m)
+{
+    if (!m)
+        return 0;
+    vis_board_model_init(m);
+    if (!p || !(p->model_n[0] || p->model_n[1] || p->model_n[2]))
+        return 0;
+    for (int c = 0; c < 3; c++) {
+        m->n[c] = p->model_n[c];
+        memcpy(m->mean[c], p->model_mean[c], sizeof m->mean[c]);
+        memcpy(m->cov[c], p->model_cov[c], sizeof m->cov[c]);
+    }
+    return 1;
+}
+
+/* Read img with geometry g (with the model *bm when it holds a fit), refine *bm from that
+ * reading (vis_board_model_update: the first fit taken whole, later ones by its rate),
+ * and learn the mean colours from it (see cal_calibrate_frame). */
 static int read_and_learn(const cvb_image_t *img, const vis_geom_t *g, const vis_config_t *cfg,
-                          double min_conf, vis_snapshot_t *snap, double *brel, double *wrel,
+                          double min_conf, vis_snapshot_t *snap, vis_board_model_t *bm,
                           double mean[3][3], int n[3])
 {
-    vis_feat_t *feat = calloc(VIS_MAX_POINTS, sizeof *feat);
-    if (!feat)
+    vis_reading_t *r = malloc(sizeof *r);
+    if (!r)
         return CAL_ENOMEM;
     vis_config_t c = *cfg;
     c.debug = NULL;
-    if (vis_classify_ex(img, g, &c, snap, feat)) {
-        free(feat);
+    c.board = bm->n[0] || bm->n[1] || bm->n[2] ? bm : NULL;
+    if (vis_classify_reading(img, g, &c, snap, r)) {
+        free(r);
         return CAL_EFIELD;
     }
-    learn_thresholds(snap, feat, g->size, min_conf, brel, wrel);
-    free(feat);
-    if (*brel > 0)
-        c.black_rel = *brel;
-    if (*wrel > 0)
-        c.white_rel = *wrel;
-    if (vis_classify(img, g, &c, snap))
-        return CAL_EFIELD;
+    vis_board_model_update(bm, r, snap);
+    free(r);
     learn_colors(img, g, snap, min_conf, mean, n);
     return CAL_OK;
 }
@@ -236,13 +207,15 @@ int cal_calibrate_frame(const cvb_image_t *img, const cal_calib_opts_t *o, cal_p
         rec[k][0] = view[(k - o->rotate + 4) % 4][0];
         rec[k][1] = view[(k - o->rotate + 4) % 4][1];
     }
-    double brel, wrel, mean[3][3];
+    double mean[3][3];
+    vis_board_model_t bm;
+    vis_board_model_init(&bm);
     if (vis_geom_from_corners(rec, size, img->w, img->h, &r->geom) ||
         vis_grid_fit(img, &r->geom, &r->fit)) {
         free(r);
         return CAL_EFIELD;
     }
-    rc = read_and_learn(img, &r->geom, cfg, o->min_conf, &r->snap, &brel, &wrel, mean, r->n);
+    rc = read_and_learn(img, &r->geom, cfg, o->min_conf, &r->snap, &bm, mean, r->n);
     if (rc) {
         free(r);
         return rc;
@@ -263,8 +236,7 @@ int cal_calibrate_frame(const cvb_image_t *img, const cal_calib_opts_t *o, cal_p
     memcpy(q.white_bgr, mean[2], sizeof q.white_bgr);
     if (!q.has_colors)
         memset(q.color_n, 0, sizeof q.color_n);
-    q.black_rel = q.has_colors ? brel : 0;
-    q.white_rel = q.has_colors ? wrel : 0;
+    model_to_profile(&bm, &q);
     q.fit = r->fit < 0 ? 0 : r->fit > 1 ? 1 : r->fit;
     rc = cal_profile_validate(&q, NULL, 0);
     if (rc == CAL_OK) {
@@ -291,15 +263,6 @@ int cal_profile_to_geom(const cal_profile_t *p, int img_w, int img_h, vis_geom_t
     return vis_geom_from_corners(c, p->size, img_w, img_h, geom) ? CAL_EFIELD : CAL_OK;
 }
 
-void cal_profile_apply_config(const cal_profile_t *p, vis_config_t *cfg)
-{
-    if (!p || !cfg || !p->has_colors)
-        return;
-    if (p->black_rel > 0)
-        cfg->black_rel = p->black_rel;
-    if (p->white_rel > 0)
-        cfg->white_rel = p->white_rel;
-}
 
 double cal_fit_threshold(const cal_profile_t *p, const vis_config_t *cfg)
 {
@@ -413,13 +376,15 @@ int cal_adapt(const cvb_image_t *img, const vis_geom_t *geom, const vis_config_t
         c = *cfg;
     else
         vis_config_defaults(&c);
-    cal_profile_apply_config(p, &c);
+    vis_board_model_t bm;
+    cal_profile_board_model(p, &bm);
+    bm.rate = alpha;
     vis_snapshot_t *s = calloc(1, sizeof *s);
     if (!s)
         return CAL_ENOMEM;
-    double brel, wrel, mean[3][3];
+    double mean[3][3];
     int n[3];
-    int rc = read_and_learn(img, geom, &c, 0.6, s, &brel, &wrel, mean, n);
+    int rc = read_and_learn(img, geom, &c, 0.6, s, &bm, mean, n);
     free(s);
     if (rc)
         return rc;
@@ -439,12 +404,8 @@ int cal_adapt(const cvb_image_t *img, const vis_geom_t *geom, const vis_config_t
         q.color_n[1] = n[1];
         q.color_n[2] = n[2];
     }
-    if (q.has_colors) {
-        if (brel > 0)
-            q.black_rel = q.black_rel > 0 ? (1 - alpha) * q.black_rel + alpha * brel : brel;
-        if (wrel > 0)
-            q.white_rel = q.white_rel > 0 ? (1 - alpha) * q.white_rel + alpha * wrel : wrel;
-    }
+    if (q.has_colors)
+        model_to_profile(&bm, &q);
     rc = cal_profile_validate(&q, NULL, 0);
     if (rc == CAL_OK)
         *p = q;

@@ -56,11 +56,10 @@ int cal_calibrate_frame(const cvb_image_t *img, const cal_calib_opts_t *o, cal_p
  * image size, or the same aspect at another resolution: corners are scaled). */
 int cal_profile_to_geom(const cal_profile_t *p, int img_w, int img_h, vis_geom_t *geom);
 
-/* Adjust a classifier configuration (already filled, e.g. by vis_config_defaults) to what
- * the calibration learned: the black and white thresholds (black_rel, white_rel) measured
- * on this board, these stones and this light, where they were learned. Does nothing
- * without learned colours. */
-void cal_profile_apply_config(const cal_profile_t *p, vis_config_t *cfg);
+/* The calibration's colour model of this board, these stones and this light into *m
+ * (vis_board_model_init's defaults, the profile's fit): 1 when the profile has one, else
+ * 0 (m holds nothing fitted). Point a vis_config_t's board at it. */
+int cal_profile_board_model(const cal_profile_t *p, vis_board_model_t *m);
 
 /* Does the profile still fit this frame? *fit gets vis_grid_fit of the profile's grid,
  * *fits 1 when it is at least cal_fit_threshold(p, cfg). cfg may be NULL. */
@@ -84,9 +83,9 @@ int cal_profile_set_corners(cal_profile_t *p, double corners[4][2], int img_w, i
                             char *err, size_t errlen);
 
 /* Slow adaptation to the light: read img (geom: the current grid in the record's
- * orientation; cfg may be NULL: defaults, the profile's thresholds are applied on top),
- * measure colours and thresholds on it as calibration does, and move the profile's
- * towards them by alpha (0..1, e.g. 0.05 on each stable frame; a colour or threshold not
+ * orientation; cfg may be NULL: defaults, with the profile's colour model applied),
+ * measure colours and the colour model on it as calibration does, and move the
+ * profile's towards them by alpha (0..1, e.g. 0.05 on each stable frame; a colour not
  * learned before is taken whole). Corners, lens and fit are untouched; *p stays valid
  * (unchanged on error). Call it on frames without hands over the board. */
 int cal_adapt(const cvb_image_t *img, const vis_geom_t *geom, const vis_config_t *cfg,

@@ -87,6 +87,27 @@ static int colour_ok(const double c[3])
     return 1;
 }
 
+/* The board model's numbers are a colour model's: means of log ratios, a covariance with
+ * a positive diagonal, a colour fitted only where its count says so. */
+static int model_ok(const cal_profile_t *p)
+{
+    for (int c = 0; c < 3; c++) {
+        if (p->model_n[c] < 0)
+            return 0;
+        if (!p->model_n[c])
+            continue;
+        for (int a = 0; a < 3; a++)
+            if (!isfinite(p->model_mean[c][a]) || fabs(p->model_mean[c][a]) > 20)
+                return 0;
+        for (int a = 0; a < 6; a++)
+            if (!isfinite(p->model_cov[c][a]) || fabs(p->model_cov[c][a]) > 100)
+                return 0;
+        if (!(p->model_cov[c][0] > 0 && p->model_cov[c][3] > 0 && p->model_cov[c][5] > 0))
+            return 0;
+    }
+    return 1;
+}
+
 int cal_profile_validate(const cal_profile_t *p, char *err, size_t errlen)
 {
     if (!p)
@@ -138,9 +159,8 @@ int cal_profile_validate(const cal_profile_t *p, char *err, size_t errlen)
         return fail(err, errlen, CAL_EFIELD, "a learned colour is outside 0..255");
     if (p->has_colors && (p->color_n[0] <= 0 || p->color_n[1] < 0 || p->color_n[2] < 0))
         return fail(err, errlen, CAL_EFIELD, "colour sample counts are not valid");
-    if (!isfinite(p->black_rel) || (p->black_rel != 0 && (p->black_rel < 0.2 || p->black_rel > 0.95)) ||
-        !isfinite(p->white_rel) || (p->white_rel != 0 && (p->white_rel < 1.0 || p->white_rel > 2.0)))
-        return fail(err, errlen, CAL_EFIELD, "a learned classifier threshold is out of range");
+    if (!model_ok(p))
+        return fail(err, errlen, CAL_EFIELD, "the board's colour model is not valid (colors.model)");
     if (p->has_lens && (!isfinite(p->lens_rms) || p->lens_rms < 0 || p->lens_rms > 1000))
         return fail(err, errlen, CAL_EFIELD, "lens rms %.3g is out of range", p->lens_rms);
     if (p->has_lens) {
@@ -261,9 +281,29 @@ static int parse_root(json_t *root, cal_profile_t *p, char *err, size_t errlen)
             p->color_n[2] = 0;
         if ((!json_is_null(b) && !p->color_n[1]) || (!json_is_null(w) && !p->color_n[2]))
             return fail(err, errlen, CAL_EFIELD, "bad field 'colors.counts' (0 for a colour given)");
-        if ((json_object_get(v, "black_rel") && get_num(v, "black_rel", &p->black_rel)) ||
-            (json_object_get(v, "white_rel") && get_num(v, "white_rel", &p->white_rel)))
+        /* the thresholds of the hand-tuned classifier (profiles written before the
+         * learned reader): still read, so that such a file loads, and not used */
+        double old;
+        if ((json_object_get(v, "black_rel") && get_num(v, "black_rel", &old)) ||
+            (json_object_get(v, "white_rel") && get_num(v, "white_rel", &old)))
             return fail(err, errlen, CAL_EFIELD, "bad field 'colors.black_rel' or 'colors.white_rel'");
+        json_t *m = json_object_get(v, "model");
+        if (m && !json_is_null(m)) {
+            json_t *mn = json_is_object(m) ? json_object_get(m, "n") : NULL;
+            json_t *mm = json_is_object(m) ? json_object_get(m, "mean") : NULL;
+            json_t *mc = json_is_object(m) ? json_object_get(m, "cov") : NULL;
+            double n3[3];
+            int bad = !mn || get_vec(mn, n3, 3) || !json_is_array(mm) || json_array_size(mm) != 3 ||
+                      !json_is_array(mc) || json_array_size(mc) != 3;
+            for (int i = 0; i < 3 && !bad; i++) {
+                bad = n3[i] != floor(n3[i]) || n3[i] < 0 || n3[i] > 1e6 ||
+                      get_vec(json_array_get(mm, (size_t)i), p->model_mean[i], 3) ||
+                      get_vec(json_array_get(mc, (size_t)i), p->model_cov[i], 6);
+                p->model_n[i] = bad ? 0 : (int)n3[i];
+            }
+            if (bad)
+                return fail(err, errlen, CAL_EFIELD, "bad field 'colors.model' (n[3], mean[3][3], cov[3][6])");
+        }
         p->has_colors = 1;
     }
     if (json_object_get(root, "fit") && get_num(root, "fit", &p->fit))
@@ -355,10 +395,17 @@ int cal_profile_save(const char *path, const cal_profile_t *p, char *err, size_t
             json_object_set_new(col, "black", p->color_n[1] ? vec_json(p->black_bgr, 3) : json_null());
             json_object_set_new(col, "white", p->color_n[2] ? vec_json(p->white_bgr, 3) : json_null());
             json_object_set_new(col, "counts", json_pack("[iii]", p->color_n[0], p->color_n[1], p->color_n[2]));
-            if (p->black_rel > 0)
-                json_object_set_new(col, "black_rel", json_real(p->black_rel));
-            if (p->white_rel > 0)
-                json_object_set_new(col, "white_rel", json_real(p->white_rel));
+            if (p->model_n[0] || p->model_n[1] || p->model_n[2]) {
+                json_t *m = json_object(), *mm = json_array(), *mc = json_array();
+                for (int i = 0; i < 3; i++) {
+                    json_array_append_new(mm, vec_json(p->model_mean[i], 3));
+                    json_array_append_new(mc, vec_json(p->model_cov[i], 6));
+                }
+                json_object_set_new(m, "n", json_pack("[iii]", p->model_n[0], p->model_n[1], p->model_n[2]));
+                json_object_set_new(m, "mean", mm);
+                json_object_set_new(m, "cov", mc);
+                json_object_set_new(col, "model", m);
+            }
         }
         json_object_set_new(root, "colors", col);
     }

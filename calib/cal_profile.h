@@ -50,9 +50,11 @@ typedef struct cal_profile {
     double white_bgr[3];      /* of white stones (meaningful when color_n[2] > 0) */
     int color_n[3];           /* points sampled per colour: empty, black, white; 0 for a
                                  colour not seen at calibration (written as null) */
-    double black_rel;         /* classifier thresholds learned at calibration (vis_config_t's
-                                 black_rel, 0.2..0.95; 0: not learned) */
-    double white_rel;         /* (vis_config_t's white_rel, 1.0..2.0; 0: not learned) */
+    int model_n[3];           /* this board's own colour model (vision's vis_board_model_t,
+                                 fitted at calibration): points fitted per colour (empty,
+                                 black, white); 0 for a colour not fitted (all 0: no model) */
+    double model_mean[3][3];  /* per colour, the mean feature (log luma, log R/G, log B/G) */
+    double model_cov[3][6];   /* per colour, its covariance (xx, xy, xz, yy, yz, zz) */
     double fit;               /* vis_grid_fit of the grid at calibration, 0..1 (0: unknown);
                                  the reference `calibrate --check` compares against */
 } cal_profile_t;

@@ -34,7 +34,17 @@ static int profiles_equal(const cal_profile_t *a, const cal_profile_t *b)
     if (a->has_lens && (!same(a->fx, b->fx) || !same(a->fy, b->fy) || !same(a->cx, b->cx) ||
                         !same(a->cy, b->cy)))
         return 0;
-    return same(a->black_rel, b->black_rel) && same(a->white_rel, b->white_rel);
+    for (int c = 0; a->has_colors && c < 3; c++) {
+        if (a->model_n[c] != b->model_n[c])
+            return 0;
+        for (int k = 0; a->model_n[c] && k < 3; k++)
+            if (!same(a->model_mean[c][k], b->model_mean[c][k]))
+                return 0;
+        for (int k = 0; a->model_n[c] && k < 6; k++)
+            if (!same(a->model_cov[c][k], b->model_cov[c][k]))
+                return 0;
+    }
+    return 1;
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

@@ -177,13 +177,15 @@ static void test_calibrate_one_frame(void **state)
     memset(&s, 0, sizeof s);
     vis_config_t cfg;
     vis_config_defaults(&cfg);
-    cal_profile_apply_config(&prof, &cfg);
-    print_message("classifier thresholds learned: black_rel %.3f, white_rel %.3f (defaults "
-                  "0.58, 1.16)\n", cfg.black_rel, cfg.white_rel);
-    assert_true(prof.black_rel > 0 && prof.white_rel > 0);
-    assert_true(cfg.black_rel == prof.black_rel && cfg.white_rel == prof.white_rel);
-    assert_true(cfg.black_rel >= 0.25 && cfg.black_rel <= 0.9);
-    assert_true(cfg.white_rel >= 1.005 && cfg.white_rel <= 1.6);
+    vis_board_model_t bm;
+    assert_int_equal(cal_profile_board_model(&prof, &bm), 1);
+    cfg.board = &bm;
+    print_message("the board's colour model: %d empty, %d black, %d white points; log luma "
+                  "empty %.2f, black %.2f, white %.2f\n", bm.n[0], bm.n[1], bm.n[2],
+                  bm.mean[0][0], bm.mean[1][0], bm.mean[2][0]);
+    assert_true(bm.n[0] > 0 && bm.n[1] > 0 && bm.n[2] > 0);
+    /* black stones are darker than the wood, white ones lighter */
+    assert_true(bm.mean[1][0] < bm.mean[0][0] - 0.3 && bm.mean[2][0] > bm.mean[1][0] + 0.3);
     assert_int_equal(cal_profile_to_geom(&prof, W, H, &g), CAL_OK);
     assert_int_equal(vis_classify(&warm.img, &g, &cfg, &s), VIS_OK);
     assert_int_equal(mistakes(&s, 0), 0);
@@ -291,7 +293,9 @@ static void test_camera_moved(void **state)
     assert_true(e < 3.0);
     vis_config_t cfg;
     vis_config_defaults(&cfg);
-    cal_profile_apply_config(&prof, &cfg);
+    vis_board_model_t bm;
+    if (cal_profile_board_model(&prof, &bm))
+        cfg.board = &bm;
     vis_snapshot_t s;
     memset(&s, 0, sizeof s);
     assert_int_equal(vis_classify(&moved, g, &cfg, &s), VIS_OK);
@@ -363,7 +367,9 @@ static void test_light_changes_colour(void **state)
     vis_geom_t g;
     vis_config_t cfg;
     vis_config_defaults(&cfg);
-    cal_profile_apply_config(&prof, &cfg);
+    vis_board_model_t bm;
+    if (cal_profile_board_model(&prof, &bm))
+        cfg.board = &bm;
     vis_snapshot_t s;
     memset(&s, 0, sizeof s);
     assert_int_equal(cal_profile_to_geom(&prof, W, H, &g), CAL_OK);
@@ -386,7 +392,12 @@ static void test_light_changes_colour(void **state)
     assert_true(full.corners[0][0] == prof.corners[0][0] && full.fit == prof.fit);
     assert_int_equal(cal_profile_validate(&full, NULL, 0), CAL_OK);
     vis_config_defaults(&cfg);
-    cal_profile_apply_config(&full, &cfg);
+    assert_int_equal(cal_profile_board_model(&full, &bm), 1);
+    cfg.board = &bm;
+    /* the model moved towards the blue light too: its white stones bluer (log B/G) */
+    vis_board_model_t warm_m;
+    assert_int_equal(cal_profile_board_model(&prof, &warm_m), 1);
+    assert_true(bm.mean[2][2] > warm_m.mean[2][2] + 0.02);
     assert_int_equal(vis_classify(&blue.img, &g, &cfg, &s), VIS_OK);
     assert_int_equal(mistakes(&s, 0), 0);
     assert_int_equal(cal_adapt(&blue.img, &g, NULL, 1.5, &full), CAL_EINVAL);

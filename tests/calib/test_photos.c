@@ -1,6 +1,6 @@
 /* test_photos.c: calibration on the shared real photos (../shared/data/photos/gomrade;
  * skips visibly without them): a profile made from the first frame of a fixed camera's
- * recording still fits every later frame of it, and the thresholds learned on a photo never
+ * recording still fits every later frame of it, and the colour model learned on a photo never
  * read it worse than the classifier's defaults (scored under the 8 symmetries, as the
  * truth files do not say which side is up). */
 #include <stddef.h>
@@ -118,7 +118,9 @@ static void test_gomrade(void **state)
             vis_config_t d, l;
             vis_config_defaults(&d);
             l = d;
-            cal_profile_apply_config(&p, &l);
+            vis_board_model_t bm;
+            if (cal_profile_board_model(&p, &bm))
+                l.board = &bm;
             vis_snapshot_t s1, s2;
             memset(&s1, 0, sizeof s1);
             memset(&s2, 0, sizeof s2);
@@ -126,7 +128,7 @@ static void test_gomrade(void **state)
             assert_int_equal(vis_classify(&img, &rep->geom, &l, &s2), VIS_OK);
             int m1 = mistakes8(&s1, t), m2 = mistakes8(&s2, t);
             if (m2 > m1)
-                print_message("%s: %d mistakes with the learned thresholds, %d without\n",
+                print_message("%s: %d mistakes with the learned colour model, %d without\n",
                               e[i].image, m2, m1);
             assert_true(m2 <= m1);
             tot_def += m1;
@@ -151,7 +153,7 @@ static void test_gomrade(void **state)
         }
         cvb_image_free(&img);
     }
-    print_message("%d gomrade photos calibrated: %d mistakes with the learned thresholds, %d "
+    print_message("%d gomrade photos calibrated: %d mistakes with the learned colour model, %d "
                   "with the defaults; a profile from the recording's first frame fits %d of "
                   "its %d later frames\n", photos, tot_learned, tot_def, seq_fit, seq_n);
     assert_true(photos >= n - 2);

@@ -111,7 +111,8 @@ static const struct {
     { "{\"kifucam_profile\":1,\"image\":[1280,720],\"size\":19,\"corners\":[[1,1],[900,1],[900,600],[1,600]],\"colors\":{\"empty\":[1,2,3],\"black\":null,\"white\":[9,9,9],\"counts\":[5,0,0]}}", CAL_EFIELD, "counts" },
     { "{\"kifucam_profile\":1,\"image\":[1280,720],\"size\":19,\"corners\":[[1,1],[900,1],[900,600],[1,600]],\"colors\":{\"empty\":[1,2,3],\"black\":null,\"white\":null,\"counts\":[5,0.5,0]}}", CAL_EFIELD, "counts" },
     { "{\"kifucam_profile\":1,\"image\":[1280,720],\"size\":19,\"corners\":[[1,1],[900,1],[900,600],[1,600]],\"colors\":{\"empty\":[1,2,3],\"black\":null,\"white\":null,\"counts\":[0,0,0]}}", CAL_EFIELD, "counts" },
-    { "{\"kifucam_profile\":1,\"image\":[1280,720],\"size\":19,\"corners\":[[1,1],[900,1],[900,600],[1,600]],\"colors\":{\"empty\":[1,2,3],\"black\":null,\"white\":null,\"white_rel\":0.5}}", CAL_EFIELD, "threshold" },
+    { "{\"kifucam_profile\":1,\"image\":[1280,720],\"size\":19,\"corners\":[[1,1],[900,1],[900,600],[1,600]],\"colors\":{\"empty\":[1,2,3],\"black\":null,\"white\":null,\"model\":{\"n\":[5,0,0],\"mean\":[[0,0,0],[0,0,0],[0,0,0]],\"cov\":[[0,0,0,1,0,1],[1,0,0,1,0,1],[1,0,0,1,0,1]]}}}", CAL_EFIELD, "colour model" },
+    { "{\"kifucam_profile\":1,\"image\":[1280,720],\"size\":19,\"corners\":[[1,1],[900,1],[900,600],[1,600]],\"colors\":{\"empty\":[1,2,3],\"black\":null,\"white\":null,\"model\":{\"n\":[5,0,0],\"mean\":[[0,0,0]],\"cov\":[]}}}", CAL_EFIELD, "colors.model" },
     { "{\"kifucam_profile\":1,\"image\":[1280,720],\"size\":19,\"corners\":[[1,1],[900,1],[900,600],[1,600]],\"colors\":{\"empty\":[1,2,3],\"black\":null,\"white\":null,\"black_rel\":[1]}}", CAL_EFIELD, "black_rel" },
 };
 
@@ -189,8 +190,9 @@ static void test_save_ignores_planted_symlink(void **state)
     rmdir(dir);
 }
 
-/* What calibrate writes: no stones of one colour seen, learned thresholds, fit, lens rms;
- * saved and read back the same; a version 1 file without the new fields still loads. */
+/* What calibrate writes: no stones of one colour seen, the board's colour model, fit, lens
+ * rms; saved and read back the same; a version 1 file without the new fields still loads,
+ * and one with the old classifier's thresholds (black_rel, white_rel) too. */
 static void test_new_fields(void **state)
 {
     (void)state;
@@ -199,12 +201,16 @@ static void test_new_fields(void **state)
         "\"corners\":[[100,50],[540,60],[560,430],[90,420]],"
         "\"lens\":{\"fx\":500,\"fy\":501,\"cx\":320,\"cy\":240,\"dist\":[-0.3,0.1,0,0,0],\"rms\":0.21},"
         "\"colors\":{\"empty\":[80,160,200],\"black\":[20,20,20],\"white\":null,"
-        "\"counts\":[70,11,0],\"black_rel\":0.55},\"fit\":0.87}";
+        "\"counts\":[70,11,0],\"black_rel\":0.55,"
+        "\"model\":{\"n\":[70,11,0],\"mean\":[[-0.4,0.2,-0.5],[-2.5,0.01,0.02],[0,0,0]],"
+        "\"cov\":[[0.01,0,0,0.002,0,0.003],[0.05,0.001,0,0.004,0,0.004],[0,0,0,0,0,0]]}},"
+        "\"fit\":0.87}";
     cal_profile_t p, q;
     char err[200] = "", path[] = "/tmp/kc_profile_XXXXXX";
     assert_int_equal(parse(text, &p, err), CAL_OK);
     assert_true(p.has_colors && p.color_n[0] == 70 && p.color_n[1] == 11 && p.color_n[2] == 0);
-    assert_true(p.black_rel == 0.55 && p.white_rel == 0);
+    assert_true(p.model_n[0] == 70 && p.model_n[1] == 11 && p.model_n[2] == 0);
+    assert_true(p.model_mean[1][0] == -2.5 && p.model_cov[0][3] == 0.002);
     assert_true(p.fit == 0.87 && p.lens_rms == 0.21);
     int fd = mkstemp(path);
     assert_true(fd >= 0);
@@ -213,12 +219,14 @@ static void test_new_fields(void **state)
     assert_int_equal(cal_profile_load(path, &q, err, sizeof err), CAL_OK);
     unlink(path);
     assert_memory_equal(q.color_n, p.color_n, sizeof p.color_n);
-    assert_true(q.black_rel == p.black_rel && q.white_rel == 0 && q.fit == p.fit);
+    assert_memory_equal(q.model_n, p.model_n, sizeof p.model_n);
+    assert_true(q.model_mean[1][0] == p.model_mean[1][0] && q.model_cov[1][0] == p.model_cov[1][0]);
+    assert_true(q.fit == p.fit);
     assert_true(q.lens_rms == p.lens_rms && q.dist[1] == p.dist[1]);
     /* the lead's version 1 document (no counts, fit, rms or thresholds) */
     assert_int_equal(parse(good, &p, err), CAL_OK);
     assert_true(p.color_n[0] == 1 && p.color_n[1] == 1 && p.color_n[2] == 1);
-    assert_true(p.fit == 0 && p.black_rel == 0 && p.lens_rms == 0);
+    assert_true(p.fit == 0 && p.model_n[0] == 0 && p.lens_rms == 0);
 }
 
 /* Thousands of mangled profiles (bytes changed, cut, doubled): each one either loads as a
