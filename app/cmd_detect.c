@@ -21,11 +21,15 @@ static void usage(FILE *f)
     fprintf(f,
             "usage: kifucam detect IMAGE [--size N] [--corners \"x1,y1;x2,y2;x3,y3;x4,y4\"]\n"
             "                      [--calib FILE] [--format text|json|sgf] [--debug DIR]\n"
+            "                      [--model FILE]\n"
             "  Read the position (empty, black, white per point) from one photo or frame.\n"
             "  --corners: the four corner intersections, top-left, top-right, bottom-right,\n"
             "             bottom-left of the output (skips board finding)\n"
             "  --calib:   a profile from `kifucam calibrate`: its grid, lens and learned\n"
             "             thresholds (skips board finding; --corners wins over its grid)\n"
+            "  --debug:   each stage's picture in DIR, and the reading's confidence per point\n"
+            "  --model:   a point reader of one's own (ONNX, from train/train_points.py)\n"
+            "             instead of the built-in one\n"
             "  exit 0 read, 1 no board found, 2 bad usage or unreadable image\n");
 }
 
@@ -79,7 +83,7 @@ static void write_debug(void *ctx, int stage, const char *name, const cvb_image_
 int cmd_detect(int argc, char **argv)
 {
     const char *image = NULL, *corners_s = NULL, *calib = NULL, *format = "text",
-               *debug = NULL;
+               *debug = NULL, *model = NULL;
     int size = 0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
@@ -108,6 +112,8 @@ int cmd_detect(int argc, char **argv)
             }
         } else if (!strcmp(a, "--debug") && has) {
             debug = argv[++i];
+        } else if (!strcmp(a, "--model") && has) {
+            model = argv[++i];
         } else if (a[0] == '-' && a[1]) {
             cli_error("detect", "unknown option or missing value: '%s' (see --help)", a);
             return 2;
@@ -184,7 +190,9 @@ int cmd_detect(int argc, char **argv)
         return 2;
     }
     vis_config_t cfg;
+    vis_board_model_t board;
     vis_config_defaults(&cfg);
+    vis_config_for_photo(&cfg); /* one photo: read under its 8 symmetries, its own colours */
     if (calib) {
         /* the profile's grid lives in the undistorted frame: undistort first */
         if (prof.has_lens) {
@@ -204,11 +212,22 @@ int cmd_detect(int argc, char **argv)
             cvb_image_free(&img);
             img = fixed;
         }
-        cal_profile_apply_config(&prof, &cfg);
+        if (cal_profile_board_model(&prof, &board))
+            cfg.board = &board; /* this board's own colours, learned at calibration */
     }
     if (debug) {
         cfg.debug = write_debug;
         cfg.debug_ctx = &dctx;
+    }
+    vis_net_t *net = NULL;
+    if (model) {
+        int mrc = vis_net_load(model, &net);
+        if (mrc) {
+            cli_error("detect", "%s: %s", model, vis_strerror(mrc));
+            cvb_image_free(&img);
+            return 2;
+        }
+        cfg.net = net;
     }
     vis_geom_t geom;
     vis_snapshot_t snap;
@@ -221,6 +240,7 @@ int cmd_detect(int argc, char **argv)
             cli_error("detect", "%s: the profile's grid does not fit the %dx%d image (%s)",
                       calib, img.w, img.h, cal_strerror(rc));
             cvb_image_free(&img);
+            vis_net_destroy(net);
             return 2;
         }
         double t0 = now_ms();
@@ -243,6 +263,7 @@ int cmd_detect(int argc, char **argv)
                 cli_error("detect", "%s: corner %d (%g,%g) is far outside the %dx%d image",
                           image, k + 1, corners[k][0], corners[k][1], img.w, img.h);
                 cvb_image_free(&img);
+                vis_net_destroy(net);
                 return 2;
             }
         if (!size && vis_guess_size(&img, corners, &size))
@@ -251,6 +272,7 @@ int cmd_detect(int argc, char **argv)
         if (rc) {
             cli_error("detect", "--corners: the four corners do not make a quadrilateral");
             cvb_image_free(&img);
+            vis_net_destroy(net);
             return 2;
         }
         /* the corners seed the grid; its lines refine it (lens distortion, clicks) */
@@ -276,6 +298,7 @@ int cmd_detect(int argc, char **argv)
     if (rc) {
         cli_error("detect", "%s: %s", image, vis_strerror(rc));
         cvb_image_free(&img);
+        vis_net_destroy(net);
         return rc == VIS_ENOBOARD ? 1 : 2;
     }
     if (dctx.failed)
@@ -332,5 +355,6 @@ int cmd_detect(int argc, char **argv)
         printf("}}\n");
     }
     cvb_image_free(&img);
+    vis_net_destroy(net);
     return 0;
 }

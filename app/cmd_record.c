@@ -405,6 +405,8 @@ typedef struct run {
     cal_profile_t cal;
     int have_cal;
     vis_config_t vcfg;
+    vis_board_model_t board; /* the calibration's colour model (vcfg.board points here) */
+    vis_read_cache_t read_cache; /* the last reading, kept while the board looks the same */
     vis_geom_t geom;
     int have_geom;
     double line_k;                 /* the board's line contrast (vis_line_contrast) */
@@ -1374,6 +1376,8 @@ int cmd_record(int argc, char **argv)
     cvb_quiet();   /* OpenCV's own log lines: its failures come back as status codes */
     pthread_mutex_init(&u->r.mu, NULL);
     vis_config_defaults(&u->vcfg);
+    vis_read_cache_init(&u->read_cache);
+    u->vcfg.cache = &u->read_cache;
     stn_config_defaults(&u->scfg);
     u->last_sgf_moves = -1;
     char err[256];
@@ -1383,11 +1387,9 @@ int cmd_record(int argc, char **argv)
             goto done;
         }
         u->have_cal = 1;
-        /* the classifier thresholds learned at calibration, when there are some */
-        if (u->cal.has_colors && u->cal.black_rel > 0)
-            u->vcfg.black_rel = u->cal.black_rel;
-        if (u->cal.has_colors && u->cal.white_rel > 0)
-            u->vcfg.white_rel = u->cal.white_rel;
+        /* this board's own colours, learned at calibration, when there are some */
+        if (cal_profile_board_model(&u->cal, &u->board))
+            u->vcfg.board = &u->board;
         if (u->o.size && u->o.size != u->cal.size) {
             cli_error("record", "--size %d disagrees with the calibration (%d)", u->o.size,
                       u->cal.size);

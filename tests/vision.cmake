@@ -76,6 +76,3 @@ if(EXISTS "${_kc_shared}/data/photos")
     endforeach()
   endforeach()
 endif()
-# vision_classify_occ  skin in the wood's colour (dark or pale) and a white stone's shadow
-#                      on synthetic boards: not read as stones
-kc_test(vision_classify_occ SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/vision/test_classify_occ.c LIBS kc_vision m)

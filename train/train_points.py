@@ -5,7 +5,8 @@ The reader is a small fully convolutional network over the board seen from strai
 above (vis_board_view: 16 px a point, one point of margin): one output per point, five
 classes (empty, black, white, covered, off: the grid is wrong here). Input: the view's pixels / 255, B, G, R; the
 network subtracts 0.5 itself. Output: logits, (size + 2) x (size + 2), the board's points
-at [1 .. size].
+at [1 .. size]; the margin ring is trained to say off (no point of a board lies there
+under a right grid), so a grid shifted into the board shows real points in its ring.
 
     train_points.py --data FILE [FILE...] --out MODEL.onnx [--holdout-fold K]
                     [--init BASE.pt] [--steps N] [--photo-share P] [--seed S]
@@ -37,19 +38,21 @@ IGNORE = 255
 
 
 class PointNet(nn.Module):
-    """16 px a point in, one logit vector a point out (stride 16)."""
+    """16 px a point in, one logit vector a point out (stride 16). About 45 M multiply-adds
+    for a 19x19 board's view (336 x 336): the costly full-resolution layers are strided."""
 
     def __init__(self, ch=(16, 32, 32, 48)):
         super().__init__()
         c1, c2, c3, c4 = ch
 
         def block(cin, cout, k, s=1):
-            return [nn.Conv2d(cin, cout, k, stride=s, padding=(k // 2 if s == 1 else 0), bias=False),
+            pad = k // 2 if k % 2 else 0
+            return [nn.Conv2d(cin, cout, k, stride=s, padding=pad, bias=False),
                     nn.BatchNorm2d(cout), nn.ReLU(inplace=True)]
 
         self.body = nn.Sequential(
-            *block(3, c1, 4, 4),          # 4 px a point
-            *block(c1, c2, 3), nn.MaxPool2d(2),   # 2 px a point
+            *block(3, c1, 4, 4),                  # 4 px a point
+            *block(c1, c2, 3, 2),                 # 2 px a point
             *block(c2, c3, 3), nn.MaxPool2d(2),   # 1 px a point
             *block(c3, c4, 3),
             *block(c4, c4, 3),
@@ -114,15 +117,53 @@ def batches_by_size(samples):
 BATCH = {19: 12, 13: 24, 9: 40}
 
 
-def make_batch(samples, idx):
-    x = np.stack([samples[i]["view"] for i in idx]).astype(np.float32) / 255.0
-    x = torch.from_numpy(x).permute(0, 3, 1, 2).contiguous()
-    y = torch.from_numpy(np.stack([samples[i]["labels"] for i in idx]).astype(np.int64))
+OFF, COVERED = 4, 3
+
+
+def ring_labels(s):
+    """The labels of the view's blocks, margin included: the board's points as labelled;
+    the margin ring, where a right grid has no point, off, or covered where the block is
+    outside the picture (black). A view under a wrong grid (off inside) leaves its ring
+    unknown: whether a board point lies there is not known."""
+    S, P, M = s["size"], s["cell"], s["margin"]
+    O = S + 2 * M
+    out = np.full((O, O), IGNORE, np.uint8)
+    out[M:M + S, M:M + S] = s["labels"]
+    if (s["labels"] == OFF).any():
+        return out
+    v = s["view"]
+    black = (v.reshape(O, P, O, P, 3).sum(axis=4) == 0).mean(axis=(1, 3)) > 0.5
+    ring = np.ones((O, O), bool)
+    ring[M:M + S, M:M + S] = False
+    out[ring] = np.where(black[ring], COVERED, OFF)
+    return out
+
+
+def make_batch(samples, idx, rng=None, crop=0.0):
+    """Views and their block labels (margin ring included). With probability crop (per
+    batch) the views are cut to a window of m x m blocks anywhere in them: the window's
+    outer blocks are then mostly real points of the board, so that the network reads
+    every block by what it shows, not by where it lies in the view (an FCN would learn
+    that the view's border is always off)."""
+    x = np.stack([samples[i]["view"] for i in idx])
+    y = np.stack([samples[i]["ring"] for i in idx])
+    if rng is not None and rng.random() < crop:
+        O = y.shape[1]
+        P = x.shape[1] // O
+        m = int(rng.integers(5, O))
+        xs, ys = [], []
+        for b in range(len(idx)):
+            i0, j0 = int(rng.integers(0, O - m + 1)), int(rng.integers(0, O - m + 1))
+            xs.append(x[b, j0 * P:(j0 + m) * P, i0 * P:(i0 + m) * P])
+            ys.append(y[b, j0:j0 + m, i0:i0 + m])
+        x, y = np.stack(xs), np.stack(ys)
+    x = torch.from_numpy(x.astype(np.float32) / 255.0).permute(0, 3, 1, 2).contiguous()
+    y = torch.from_numpy(y.astype(np.int64))
     return x, y
 
 
 def loss_of(model, x, y):
-    out = model(x)[:, :, 1:-1, 1:-1]
+    out = model(x)
     return F.cross_entropy(out, y, ignore_index=IGNORE), out
 
 
@@ -135,6 +176,7 @@ def evaluate(model, samples):
         for size, idx in by.items():
             for a in range(0, len(idx), 16):
                 x, y = make_batch(samples, idx[a:a + 16])
+                y = y[:, 1:-1, 1:-1]
                 out = model(x)[:, :, 1:-1, 1:-1].argmax(1)
                 ok = (out == y) | (y == IGNORE)
                 right += int(ok.sum()) - int((y == IGNORE).sum())
@@ -154,6 +196,7 @@ def main():
     ap.add_argument("--lr", type=float, default=3e-3)
     ap.add_argument("--photo-share", type=float, default=0.35)
     ap.add_argument("--seed", type=int, default=18)
+    ap.add_argument("--crop", type=float, default=0.4)
     ap.add_argument("--threads", type=int, default=2)
     a = ap.parse_args()
     torch.manual_seed(a.seed)
@@ -165,6 +208,7 @@ def main():
         ss = kcts.read(f)
         files.append("%s (%d samples)" % (os.path.basename(f), len(ss)))
         for s in ss:
+            s["ring"] = ring_labels(s)
             if s["kind"] == 0:
                 renders.append(s)
             elif s["fold"] != a.holdout_fold:
@@ -196,7 +240,7 @@ def main():
         size = sizes[int(rng.choice(len(sizes), p=w / w.sum()))]
         idx = rng.choice(pool[size], size=min(BATCH.get(size, 12), len(pool[size])), replace=False)
         src = photos if use_photo else renders
-        x, y = make_batch(src, idx)
+        x, y = make_batch(src, idx, rng, a.crop)
         x, y = augment(x, y, rng)
         loss, _ = loss_of(model, x, y)
         opt.zero_grad()
@@ -224,7 +268,7 @@ def main():
     meta = dict(model=os.path.basename(a.out), cell_px=16, margin=1,
                 classes=["empty", "black", "white", "covered", "off"], data=files,
                 holdout_fold=a.holdout_fold, init=os.path.basename(a.init) if a.init else None,
-                steps=a.steps, lr=a.lr, photo_share=a.photo_share, seed=a.seed,
+                steps=a.steps, lr=a.lr, photo_share=a.photo_share, seed=a.seed, crop=a.crop,
                 commit=git_commit(), torch=torch.__version__,
                 params=sum(p.numel() for p in model.parameters()),
                 renders_apart=dict(points=round(100 * acc, 4), perfect=perfect, boards=n),

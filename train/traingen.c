@@ -3,10 +3,12 @@
  * them: vis_board_view of the photo under a grid, with a label per point.
  *
  *   kifucam-traingen render --out FILE --count N [--seed S] [--misalign P] [--views V]
+ *                           [--max-samples M]
  *       N renders (render/ with --variety: any wood, plastic and printed boards, stones of
  *       other shades, any light, glare, blur, steep views, crowded and sparse positions,
  *       hands and sleeves, boards cut off by the frame, JPEG), V views of each scene (default 3); with
- *       probability P each view is also written under a wrong grid (misalign())
+ *       probability P each view is also written under a wrong grid (misalign()); at most
+ *       M samples in all (a stream cut short, the same first M samples)
  *   kifucam-traingen photos --data DATA_DIR --folds FOLDS --out FILE [--copies K]
  *       roboflow-stones (CC BY 4.0): the grid found by vis_detect, kept only when the
  *       labelled stones agree with it (every stone within 0.45 of a point, no point
@@ -228,7 +230,8 @@ static int make_hands(rnd_rng_t *rng, const rnd_renderer_t *r, rnd_hand_t *h)
     return nh;
 }
 
-static int cmd_render(const char *out, int count, uint64_t seed, double misalign_share, int views)
+static int cmd_render(const char *out, int count, uint64_t seed, double misalign_share, int views,
+                      int max_samples)
 {
     FILE *f = fopen(out, "wb");
     if (!f) {
@@ -245,7 +248,7 @@ static int cmd_render(const char *out, int count, uint64_t seed, double misalign
     rnd_stone_t *st = calloc(VIS_MAX_POINTS + 16, sizeof *st);
     uint8_t *mask = NULL;
     int written = 0, rc = 0;
-    for (int i = 0; i < count && !rc; i += views) {
+    for (int i = 0; i < count && !rc && written < max_samples; i += views) {
         rnd_scene_opts_t o;
         rnd_scene_opts_defaults(&o);
         double u = rnd_rng_unit(&rng);
@@ -273,7 +276,7 @@ static int cmd_render(const char *out, int count, uint64_t seed, double misalign
         }
         const rnd_geometry_t *g = rnd_renderer_geometry(r);
         int n = o.size;
-        for (int v = 0; v < views && i + v < count && !rc; v++) {
+        for (int v = 0; v < views && i + v < count && !rc && written < max_samples; v++) {
             uint8_t labels[VIS_MAX_POINTS];
             int ns = make_position(&rng, r, n, st, labels);
             rnd_renderer_set_stones(r, st, ns);
@@ -343,7 +346,7 @@ static int cmd_render(const char *out, int count, uint64_t seed, double misalign
                 break;
             }
             written++;
-            if (misalign_share > 0 && rnd_rng_unit(&rng) < misalign_share) {
+            if (misalign_share > 0 && rnd_rng_unit(&rng) < misalign_share && written < max_samples) {
                 vis_geom_t tg;
                 double wc[4][2];
                 uint8_t wl[VIS_MAX_POINTS];
@@ -453,7 +456,13 @@ static int cmd_photos(const char *data, const char *folds, const char *out, int 
         vis_snapshot_t s;
         memset(&s, 0, sizeof s);
         uint8_t labels[VIS_MAX_POINTS];
-        if (vis_detect(&img, NULL, 0, &g, &s, NULL) || photo_labels(&g, b, nb, img.w, img.h, labels)) {
+        /* the grid as board finding's lines give it, without the reader's judgement: the
+         * training data must not depend on a model */
+        vis_config_t cfg;
+        vis_config_defaults(&cfg);
+        cfg.grid_candidates = 0;
+        cfg.grid_min_belief = 0;
+        if (vis_detect(&img, &cfg, 0, &g, &s, NULL) || photo_labels(&g, b, nb, img.w, img.h, labels)) {
             refused++;
             cvb_image_free(&img);
             continue;
@@ -508,13 +517,15 @@ int main(int argc, char **argv)
         return cmd_render(arg(argc, argv, "--out", NULL), atoi(arg(argc, argv, "--count", "300")),
                           strtoull(arg(argc, argv, "--seed", "1"), NULL, 10),
                           atof(arg(argc, argv, "--misalign", "0")),
-                          atoi(arg(argc, argv, "--views", "3")) > 0 ? atoi(arg(argc, argv, "--views", "3")) : 3);
+                          atoi(arg(argc, argv, "--views", "3")) > 0 ? atoi(arg(argc, argv, "--views", "3")) : 3,
+                          atoi(arg(argc, argv, "--max-samples", "2000000000")));
     if (argc >= 2 && !strcmp(argv[1], "photos") && arg(argc, argv, "--out", NULL) &&
         arg(argc, argv, "--data", NULL) && arg(argc, argv, "--folds", NULL))
         return cmd_photos(arg(argc, argv, "--data", NULL), arg(argc, argv, "--folds", NULL),
                           arg(argc, argv, "--out", NULL), atoi(arg(argc, argv, "--copies", "6")),
                           atoi(arg(argc, argv, "--misaligned", "0")));
     fprintf(stderr, "usage: kifucam-traingen render --out FILE --count N [--seed S] [--misalign P] [--views V]\n"
+                    "                                 [--max-samples M]\n"
                     "       kifucam-traingen photos --data DATA_DIR --folds FOLDS --out FILE [--copies K] [--misaligned M]\n");
     return 2;
 }

@@ -443,8 +443,23 @@ int cvb_net_forward(cvb_net_t *net, const cvb_image_t *img, float *out, size_t c
     if (!net || !valid(img) || img->channels != 3 || !out || !c || !oh || !ow)
         return CVB_EINVAL;
     CVB_TRY
-    cv::dnn::blobFromImage(wrap(img), net->blob, 1.0 / 255.0, cv::Size(), cv::Scalar(), false,
-                           false, CV_32F);
+    // the 1 x 3 x h x w blob of the pixels / 255, planes B, G, R (what blobFromImage
+    // makes, without its general-purpose resize and swap passes)
+    int sz[4] = { 1, 3, img->h, img->w };
+    if (net->blob.dims != 4 || net->blob.size[2] != img->h || net->blob.size[3] != img->w)
+        net->blob.create(4, sz, CV_32F);
+    float *pb = net->blob.ptr<float>(), *pg = pb + (size_t)img->w * img->h,
+          *pr = pg + (size_t)img->w * img->h;
+    const float k = 1.0f / 255.0f;
+    for (int y = 0; y < img->h; y++) {
+        const uint8_t *p = img->data + (size_t)y * img->stride;
+        size_t o = (size_t)y * img->w;
+        for (int x = 0; x < img->w; x++) {
+            pb[o + x] = p[3 * x] * k;
+            pg[o + x] = p[3 * x + 1] * k;
+            pr[o + x] = p[3 * x + 2] * k;
+        }
+    }
     net->net.setInput(net->blob);
     net->out = net->net.forward();
     if (net->out.dims != 4 || net->out.size[0] != 1 || !net->out.isContinuous())

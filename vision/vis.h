@@ -67,14 +67,45 @@ typedef struct vis_board_model {
 } vis_board_model_t;
 /* Defaults above, nothing fitted. */
 void vis_board_model_init(vis_board_model_t *m);
-/* Fit (first call) or refine the model from a reading: feat (3 floats a point, from
- * vis_classify_ex) and the snapshot read with it. */
-int vis_board_model_update(vis_board_model_t *m, const float *feat, const vis_snapshot_t *snap);
-/* Combine the model with the reader's probabilities (in place; see vis_net_probs). */
-void vis_board_model_apply(const vis_board_model_t *m, const float *feat, int size, float *prob);
 /* The features of every point (3 floats a point) from a board view of vis_board_view at
  * VIS_NET_CELL_PX / VIS_NET_MARGIN. */
 void vis_board_view_features(const cvb_image_t *view, int size, float *feat);
+
+/* What the reader makes of a board under one geometry (vis_net_read): per point the
+ * class probabilities and the colour feature; per block of the ring just outside the board
+ * (where a right grid has no point: a grid shifted into the board shows points there)
+ * the probabilities of off and of covered (outside the picture). */
+#define VIS_RING_MAX (4 * VIS_MAX_SIZE + 4)
+typedef struct vis_reading {
+    int size;
+    float prob[VIS_MAX_POINTS][VIS_NCLASS]; /* VIS_CLASS_* order */
+    float feat[VIS_MAX_POINTS][3];          /* vis_board_model_t's feature */
+    int nring;                              /* 4 size + 4, row by row around the board */
+    float ring_off[VIS_RING_MAX];
+    float ring_cov[VIS_RING_MAX];
+} vis_reading_t;
+
+/* A cache of the last reading, for video (vis_read_cache_init; caller-owned, one per
+ * camera): when the board looks as it did (the same geometry, every point's block of the
+ * view within max_change of its mean colour then), the network is not run again and the
+ * last reading is taken. A still board between moves costs a small warp, not a read. */
+typedef struct vis_read_cache {
+    double max_change;   /* levels (0..255), default 4: a block's mean colour may move this
+                            much (sensor noise, JPEG, exposure) and still be the same */
+    long hits, misses;   /* reads taken from the cache / made (for benchmarks) */
+    int valid, size;
+    double H[9];
+    int nsym;
+    float sig[(VIS_MAX_SIZE + 2) * (VIS_MAX_SIZE + 2) * 3];
+    vis_reading_t reading; /* the network's, before any board model */
+} vis_read_cache_t;
+/* An empty cache with the defaults above. */
+void vis_read_cache_init(vis_read_cache_t *c);
+
+/* Fit (first call) or refine the model from a reading and the snapshot made of it. */
+int vis_board_model_update(vis_board_model_t *m, const vis_reading_t *r, const vis_snapshot_t *snap);
+/* Combine the model with the reader's probabilities (in place). */
+void vis_board_model_apply(const vis_board_model_t *m, vis_reading_t *r);
 
 /* Where the board is in one image. */
 typedef struct vis_geom {
@@ -120,17 +151,6 @@ typedef struct vis_config {
     double family_deg;     /* degrees, default 28: how far a line's angle may be from its
                               family's (perspective fans lines out) */
     int refine;            /* default 1: refine the grid lines at full resolution */
-    double sample_r;       /* grid units, default 0.36: radius of the disc read at a point */
-    double stone_h;        /* grid units, default 0.4: a stone's height; seen from the side
-                              its body lies above the point, and the disc follows */
-    double black_rel;      /* default 0.58: a point darker than this fraction of the local
-                              board brightness is black */
-    double white_rel;      /* default 1.16: brighter than this fraction of the board and
-                              hiding part of the grid cross is white */
-    double white_sat;      /* default 0.9: a point only a little brighter than the board
-                              (rel > 1.075) is white when it hides at least two arms of
-                              the grid cross and its saturation is under this fraction
-                              of the board's (white stones on a pale board) */
     double track_min_fit;  /* 0..1, default 0.5: vis_track's grid fit below this sets
                               board_lost (measured: real photos 0.85..1 when the grid
                               fits, under 0.1 when off by a third of a cell; a full board
@@ -138,7 +158,8 @@ typedef struct vis_config {
     double covered_min;    /* 0..1, default 0.5: a point the reader finds covered (a hand,
                               a sleeve, off the picture) with at least this probability is
                               occluded; lower hides more of a hand's rim, and more stones
-                              in a deep shadow */
+                              in a deep shadow. A point it finds off the grid is unsure
+                              (low confidence), not occluded */
     int occ_min_piece;     /* points, default 3: a piece of the occluded mask (8-connected)
                               smaller than this does not grow (a lone misread or a
                               fingertip is no arm) */
@@ -151,6 +172,10 @@ typedef struct vis_config {
                               image: 0.06..0.08 of a cell at 640x360) */
     double track_shift_max;/* grid units, default 0.42: ... and no further: a larger offset
                               cannot be told from a whole cell's (the grid repeats) */
+    double window_outside; /* 0..1, default 0.05: board finding's windows may reach this
+                              far out of the picture (a share of the window's own width
+                              and height): a photo that cuts the board off; the reader
+                              then judges the grid on the points in view */
     double grid_accept;    /* 0..1, default 0.9: board finding takes its first grid when
                               the reader believes it this much (vis_grid_belief); under
                               it, the other grids found are read too and the best belief
@@ -160,6 +185,13 @@ typedef struct vis_config {
     int grid_candidates;   /* default 6: how many other grids are read at most */
     const vis_board_model_t *board; /* default NULL: none; this board's own colours,
                               combined with the reader's (vis_board_model_apply) */
+    int read_symmetries;   /* 1..8, default 1: the network reads the board under this many
+                              of its 8 symmetries and averages (each costs one more run:
+                              for a photo read once, not for every frame of a video) */
+    int self_fit;          /* default 0; 1: without a board model of its own (board NULL),
+                              one is fitted on the points read surely and the points
+                              decided again with it (one photo, no earlier views) */
+    vis_read_cache_t *cache; /* default NULL: none; frames of one camera (vis_read_cache_t) */
     vis_net_t *net;        /* default NULL: the built-in point reader (vis_net_builtin);
                               a model of one's own, e.g. trained with a photo set held out */
     vis_debug_fn debug;    /* default NULL: called with each stage's debug image */
@@ -197,14 +229,14 @@ int vis_detect(const cvb_image_t *img, const vis_config_t *cfg, int size_hint,
 int vis_classify(const cvb_image_t *img, const vis_geom_t *geom, const vis_config_t *cfg,
                  vis_snapshot_t *snap);
 
-/* vis_classify that also hands out each point's colour feature (3 floats a point, for
- * vis_board_model_update). */
-int vis_classify_ex2(const cvb_image_t *img, const vis_geom_t *geom, const vis_config_t *cfg,
-                     vis_snapshot_t *snap, float *feat);
-/* Read a photo by itself: vis_classify, a per-board model fitted on the points read
- * surely, and a second reading with it (one photo, no earlier views to learn from). */
-int vis_classify_self(const cvb_image_t *img, const vis_geom_t *geom, const vis_config_t *cfg,
-                      vis_snapshot_t *snap);
+/* vis_classify that also hands out the reading it was made of (for
+ * vis_board_model_update; r may be NULL). */
+int vis_classify_reading(const cvb_image_t *img, const vis_geom_t *geom, const vis_config_t *cfg,
+                         vis_snapshot_t *snap, vis_reading_t *r);
+/* A photo read once, where time allows (kifucam detect, a count from a photo): the
+ * reading averaged over the board's 8 symmetries and a colour model of this board fitted
+ * on the photo itself (read_symmetries 8, self_fit 1). Not for every frame of a video. */
+void vis_config_for_photo(vis_config_t *cfg);
 
 /* Tracking: check that geom still fits the frame (cheap), then classify. When the grid
  * no longer fits, snap->board_lost = 1 and the colours are left empty/unknown (every
@@ -233,18 +265,20 @@ int vis_board_view(const cvb_image_t *img, const vis_geom_t *geom, int cell_px, 
 /* The board coordinates of view pixel (u, v). */
 void vis_view_to_board(int cell_px, int margin, double u, double v, double *bx, double *by);
 
-/* The class probabilities of every point of geom (size * size * VIS_NCLASS floats, point
- * by point in VIS_CLASS_* order) from the net's reading of img (BGR or gray); feat, when
- * not NULL, gets each point's colour feature (vis_board_model_t, 3 floats a point). */
-int vis_net_probs(vis_net_t *net, const cvb_image_t *img, const vis_geom_t *geom, float *prob,
-                  float *feat);
+/* The net's reading of img (BGR or gray) under geom, averaged over the view seen under
+ * nsym (1..8) of the board's 8 symmetries (a photo read once, where time allows: each
+ * costs one more run of the network). */
+int vis_net_read(vis_net_t *net, const cvb_image_t *img, const vis_geom_t *geom, int nsym,
+                 vis_reading_t *out);
 
-/* The decision (pure): per point, the probabilities (VIS_NCLASS each) -> snap's colour,
- * confidence and occluded: covered or off together at least cfg->covered_min. */
-void vis_decide(const float *prob, int size, const vis_config_t *cfg, vis_snapshot_t *snap);
+/* The decision (pure): per point, the reading's probabilities -> snap's colour,
+ * confidence (the colour's probability given that nothing covers the point) and occluded
+ * (covered with at least cfg->covered_min). */
+void vis_decide(const vis_reading_t *r, const vis_config_t *cfg, vis_snapshot_t *snap);
 /* How much the reader believes geom is a board's grid (pure): 0..1, the mean over the
- * points in the picture of 1 - P(off); 0 when no point is in the picture. */
-double vis_grid_belief(const float *prob, int size);
+ * points in the picture of 1 - P(off) and over the ring's blocks in the picture of
+ * P(off); 0 when nothing is in the picture. */
+double vis_grid_belief(const vis_reading_t *r);
 /* The occlusion pass (pure): grow the occluded mask by cfg->occ_margin rings around each
  * piece of at least cfg->occ_min_piece points; sets snap->occluder. */
 void vis_occlusion_pass(vis_snapshot_t *snap, const vis_config_t *cfg);

@@ -76,10 +76,11 @@ static int sym3_inv(const double c[6], double inv[6], double *logdet)
     return 0;
 }
 
-int vis_board_model_update(vis_board_model_t *m, const float *feat, const vis_snapshot_t *snap)
+int vis_board_model_update(vis_board_model_t *m, const vis_reading_t *r, const vis_snapshot_t *snap)
 {
-    if (!m || !feat || !snap || snap->size < 2 || snap->size > VIS_MAX_SIZE)
+    if (!m || !r || !snap || snap->size < 2 || snap->size > VIS_MAX_SIZE || r->size != snap->size)
         return VIS_EINVAL;
+    const float *feat = &r->feat[0][0];
     int S = snap->size;
     for (int c = 0; c < 3; c++) {
         double mean[3] = { 0, 0, 0 }, cov[6] = { 0 };
@@ -120,10 +121,12 @@ int vis_board_model_update(vis_board_model_t *m, const float *feat, const vis_sn
     return VIS_OK;
 }
 
-void vis_board_model_apply(const vis_board_model_t *m, const float *feat, int size, float *prob)
+void vis_board_model_apply(const vis_board_model_t *m, vis_reading_t *r)
 {
-    if (!m || !feat || !prob || m->weight <= 0)
+    if (!m || !r || m->weight <= 0)
         return;
+    const float *feat = &r->feat[0][0];
+    int size = r->size;
     double inv[3][6], logdet[3];
     int ok[3];
     for (int c = 0; c < 3; c++)
@@ -131,7 +134,7 @@ void vis_board_model_apply(const vis_board_model_t *m, const float *feat, int si
     if (!ok[0] && !ok[1] && !ok[2])
         return;
     for (int k = 0; k < size * size; k++) {
-        float *p = prob + (size_t)k * VIS_NCLASS;
+        float *p = r->prob[k];
         double ll[3], mx = -1e300, colours = p[0] + p[1] + p[2];
         if (colours <= 0)
             continue;

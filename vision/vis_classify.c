@@ -40,13 +40,10 @@ void vis_config_defaults(vis_config_t *cfg)
     cfg->max_lines = 160;
     cfg->family_deg = 28;
     cfg->refine = 1;
-    cfg->sample_r = 0.36;
-    cfg->stone_h = 0.4;
-    cfg->black_rel = 0.58;
-    cfg->white_rel = 1.16;
-    cfg->white_sat = 0.9;
     cfg->track_min_fit = 0.5;
     cfg->covered_min = 0.5;
+    cfg->read_symmetries = 1;
+    cfg->window_outside = 0.05;
     cfg->grid_accept = 0.9;
     cfg->grid_min_belief = 0.5;
     cfg->grid_candidates = 6;

@@ -755,17 +755,26 @@ static int refine(const cvb_image_t *gray, int S, double H[9])
     return rc;
 }
 
-/* Whether the window's corners lie in the picture (work scale w x h), give or take 5%: a
- * window of lines running far out of the picture is a pencil pair's chance agreement (a
- * table's grain, stones in rows), not the board, which is in view. */
-static int corners_inside(const double Hw[9], int S, double w, double h)
+/* Whether the window's corners lie in the picture (work scale w x h), give or take
+ * `outside` of the window's own extent: a photo may cut the board off (a corner or a few
+ * rows beyond its edge), but a window of lines running far out of the picture is a pencil
+ * pair's chance agreement (a table's grain, stones in rows), not the board. */
+static int corners_inside(const double Hw[9], int S, double w, double h, double outside)
 {
+    double c[4][2], x0 = 1e18, y0 = 1e18, x1 = -1e18, y1 = -1e18;
     for (int k = 0; k < 4; k++) {
-        double x, y;
-        if (vis_homog_apply(Hw, (k == 1 || k == 2) ? S - 1 : 0, k >= 2 ? S - 1 : 0, &x, &y) ||
-            x < -0.05 * w || y < -0.05 * h || x > 1.05 * w || y > 1.05 * h)
+        if (vis_homog_apply(Hw, (k == 1 || k == 2) ? S - 1 : 0, k >= 2 ? S - 1 : 0, &c[k][0],
+                            &c[k][1]))
             return 0;
+        x0 = fmin(x0, c[k][0]);
+        y0 = fmin(y0, c[k][1]);
+        x1 = fmax(x1, c[k][0]);
+        y1 = fmax(y1, c[k][1]);
     }
+    double mx = fmax(0.05 * w, outside * (x1 - x0)), my = fmax(0.05 * h, outside * (y1 - y0));
+    for (int k = 0; k < 4; k++)
+        if (c[k][0] < -mx || c[k][1] < -my || c[k][0] > w + mx || c[k][1] > h + my)
+            return 0;
     return 1;
 }
 
@@ -796,8 +805,8 @@ static void cand_add(cand_list_t *cl, const double H[9], int S, double score)
  * of their inlier lines, then every size and offset scored by window_score (larger sizes
  * preferred unless clearly worse). 0 and *score, H, *S on success. */
 static int pair_grid(const cvb_image_t *gray, const cvb_image_t *col, double scale,
-                     const family_t *A, const family_t *B, int size_hint, double *score,
-                     double Hout[9], int *Sout, cand_list_t *cl)
+                     const family_t *A, const family_t *B, int size_hint, double outside,
+                     double *score, double Hout[9], int *Sout, cand_list_t *cl)
 {
     int np = 0, rc = -1;
     double *src = malloc(sizeof(double) * 2 * (size_t)(A->n * B->n + 1));
@@ -857,7 +866,7 @@ static int pair_grid(const cvb_image_t *gray, const cvb_image_t *col, double sca
                 double T[9] = { 1, 0, oa, 0, 1, ob, 0, 0, 1 }, Hw[9];
                 mat3_mul(H0, T, Hw);
                 win_src_t w = { gray, col, { 0 }, &cache, oa, ob };
-                double sc = corners_inside(Hw, S, gray->w * scale, gray->h * scale)
+                double sc = corners_inside(Hw, S, gray->w * scale, gray->h * scale, outside)
                                 ? window_score_src(&w, S)
                                 : -1;
                 VTRACE("  S %d oa %d ob %d score %.3f\n", S, oa, ob, sc);
@@ -1262,7 +1271,8 @@ static int find_grid(const cvb_image_t *gray, const cvb_image_t *small, const cv
                 continue;
             double sc, Hp[9];
             int Sp;
-            if (pair_grid(full, col, scale, &fam[a], &fam[b], size_hint, &sc, Hp, &Sp, cl))
+            if (pair_grid(full, col, scale, &fam[a], &fam[b], size_hint, cfg->window_outside,
+                          &sc, Hp, &Sp, cl))
                 continue;
             VTRACE("pair %.0f %.0f: size %d score %.3f\n", fam[a].phi, fam[b].phi, Sp, sc);
             if (sc > best) {
@@ -1648,17 +1658,17 @@ static void to_full(const double Hw[9], double scale, double Hf[9])
 }
 
 /* The learned reader's belief (vis_grid_belief) in the full-size grid Hf of size S, and
- * its probabilities into prob. -1 when the grid is degenerate. */
+ * its reading into *r. -1 when the grid is degenerate. */
 static int belief_of(const cvb_image_t *img, const vis_config_t *cfg, const double Hf[9], int S,
-                     float *prob, double *belief)
+                     vis_reading_t *r, double *belief)
 {
     vis_geom_t g;
     if (vis_geom_from_h(Hf, S, img->w, img->h, &g))
         return -1;
-    int rc = vis_read_probs(img, &g, cfg, prob, NULL);
+    int rc = vis_read(img, &g, cfg, r);
     if (rc)
         return rc;
-    *belief = vis_grid_belief(prob, S);
+    *belief = vis_grid_belief(r);
     return 0;
 }
 
@@ -1666,16 +1676,16 @@ static int belief_of(const cvb_image_t *img, const vis_config_t *cfg, const doub
  * the lines gave none) is refined at full size and read; when the reader's belief in it
  * is under cfg->grid_accept, the other candidates (and the lattice of stones, when not
  * yet tried) are read too, the best belief wins and is refined in turn. A winner under
- * cfg->grid_min_belief is no board. Hf, *Sout and prob (the winner's probabilities) on
- * success. */
+ * cfg->grid_min_belief is no board. Hf, *Sout and *r (the winner's reading) on success. */
 static int grid_verify(const cvb_image_t *img, const cvb_image_t *gray,
                        const cvb_image_t *fullgray, const vis_config_t *cfg, double scale,
                        int size_hint, const double *primary, int S, int lattice_tried,
-                       cand_list_t *cl, double Hf[9], int *Sout, float *prob, double *belief)
+                       cand_list_t *cl, double Hf[9], int *Sout, vis_reading_t *prob,
+                       double *belief)
 {
     double bestH[9], best = -1;
     int bestS = 0, rc;
-    float *p2 = malloc(sizeof(float) * VIS_MAX_POINTS * VIS_NCLASS);
+    vis_reading_t *p2 = malloc(sizeof *p2);
     if (!p2)
         return VIS_ENOMEM;
     if (primary) {
@@ -1741,7 +1751,7 @@ static int grid_verify(const cvb_image_t *img, const cvb_image_t *gray,
             best = b2;
             bestS = c->S;
             memcpy(bestH, H, sizeof H);
-            memcpy(prob, p2, sizeof(float) * (size_t)c->S * c->S * VIS_NCLASS);
+            memcpy(prob, p2, sizeof *p2);
         }
     }
     free(p2);
@@ -1840,7 +1850,7 @@ static int detect_at(const cvb_image_t *img, const vis_config_t *cfg, int size_h
     double t4 = now_ms();
     /* 5 refine, and the learned reader's judgement of the grid (grid_verify) */
     double Hf[9], belief = 0;
-    float *prob = malloc(sizeof(float) * VIS_MAX_POINTS * VIS_NCLASS);
+    vis_reading_t *prob = malloc(sizeof *prob);
     if (!prob)
         rc = VIS_ENOMEM;
     if (rc != VIS_ENOBOARD && rc != VIS_OK) {
@@ -1880,7 +1890,7 @@ static int detect_at(const cvb_image_t *img, const vis_config_t *cfg, int size_h
     (void)belief;
     /* 6 classify: the reader's reading of the grid that won */
     vis_snapshot_t s = *snap;
-    rc = vis_snapshot_from_probs(img, &g, cfg, prob, &s);
+    rc = vis_snapshot_from_reading(img, &g, cfg, prob, &s, 1);
     free(prob);
     if (rc)
         return rc;

@@ -85,36 +85,15 @@ int vis_proj1_fit(int n, const double *k, const double *t, vis_proj1_t *out);
 /* Evaluate; returns -1 where the denominator vanishes (behind the vanishing point). */
 int vis_proj1_eval(const vis_proj1_t *f, double k, double *t);
 
-/* Per-point features behind a classification. */
-typedef struct {
-    float rel;       /* point brightness / local board brightness */
-    float sat;       /* point saturation (0..1) */
-    float board_sat; /* local board saturation */
-    float chroma;    /* chromaticity distance point - board */
-    int arms;        /* arms of the grid cross hidden at the point (0..4) */
-    float crel;      /* point brightness / the four cells around it (x+-.5, y+-.5) */
-    float cchroma;   /* chromaticity distance point - those cells */
-    float cells_rel; /* those cells' brightness / the global board's */
-    float cells_chroma; /* their chromaticity distance to the global board's (the largest) */
-    int nsim;        /* those cells not board-coloured but the point's colour (0..4), plus 10
-                      * for each of them beyond the board's edge lines (margin cells) */
-    float pr, pg;    /* point chromaticity r/(r+g+b), g/(r+g+b) */
-    float br, bg;    /* local board chromaticity */
-} vis_feat_t;
-/* vis_classify in two halves (vis_read.c): the reader's probabilities of every point of
- * geom (size * size * VIS_NCLASS), and the snapshot made of them (decision, occlusion). */
-int vis_read_probs(const cvb_image_t *img, const vis_geom_t *geom, const vis_config_t *cfg,
-                   float *prob, float *feat);
-int vis_snapshot_from_probs(const cvb_image_t *img, const vis_geom_t *geom,
-                            const vis_config_t *cfg, const float *prob, vis_snapshot_t *snap);
-
-/* The hand-tuned classifier (vis_legacy.c), while it is compared with the learned one. */
-int vis_classify_legacy(const cvb_image_t *img, const vis_geom_t *geom, const vis_config_t *cfg,
-                        vis_snapshot_t *snap);
-/* vis_classify_legacy, also writing the features of every point into feat (size*size entries)
- * when feat is not NULL. */
-int vis_classify_ex(const cvb_image_t *img, const vis_geom_t *geom, const vis_config_t *cfg,
-                    vis_snapshot_t *snap, vis_feat_t *feat);
+/* vis_classify in two halves (vis_read.c): the reading of geom (cfg's net, symmetries
+ * and board model), and the snapshot made of it (decision, occlusion); with off_hides 0
+ * the off class is left out (the points read as if the grid were right: the tracker's
+ * search for where the lines went needs the empty points). */
+int vis_read(const cvb_image_t *img, const vis_geom_t *geom, const vis_config_t *cfg,
+             vis_reading_t *r);
+int vis_snapshot_from_reading(const cvb_image_t *img, const vis_geom_t *geom,
+                              const vis_config_t *cfg, const vis_reading_t *r,
+                              vis_snapshot_t *snap, int off_hides);
 
 /* Find the lattice of black stones in a work-scale gray image: H maps lattice (i, j) to
  * pixels; the stones found span i in [*imin, *imax], j in [*jmin, *jmax]; *count stones

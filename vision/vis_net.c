@@ -110,14 +110,48 @@ static int gray_to_bgr(const cvb_image_t *g, cvb_image_t *out)
     return VIS_OK;
 }
 
-int vis_net_probs(vis_net_t *net, const cvb_image_t *img, const vis_geom_t *geom, float *prob,
-                  float *feat)
+/* Symmetry s (0..7) of a coordinate pair on an n x n square: the source of (x, y). */
+static void sym_src(int s, int n, int x, int y, int *sx, int *sy)
 {
-    if (!net || !img || !img->data || !geom || !prob || geom->size < 2 ||
-        geom->size > VIS_MAX_SIZE)
+    int a = x, b = y;
+    if (s & 4) {
+        int t = a;
+        a = b;
+        b = t;
+    }
+    if (s & 1)
+        a = n - 1 - a;
+    if (s & 2)
+        b = n - 1 - b;
+    *sx = a;
+    *sy = b;
+}
+
+/* out = the square BGR view v seen under symmetry s. */
+static void view_sym(const cvb_image_t *v, int s, cvb_image_t *out)
+{
+    int n = v->w;
+    for (int y = 0; y < n; y++) {
+        uint8_t *d = out->data + (size_t)y * out->stride;
+        for (int x = 0; x < n; x++) {
+            int sx, sy;
+            sym_src(s, n, x, y, &sx, &sy);
+            const uint8_t *p = v->data + (size_t)sy * v->stride + (size_t)sx * 3;
+            d[3 * x] = p[0];
+            d[3 * x + 1] = p[1];
+            d[3 * x + 2] = p[2];
+        }
+    }
+}
+
+int vis_net_read(vis_net_t *net, const cvb_image_t *img, const vis_geom_t *geom, int nsym,
+                 vis_reading_t *out)
+{
+    if (!net || !img || !img->data || !geom || !out || geom->size < 2 ||
+        geom->size > VIS_MAX_SIZE || nsym < 1 || nsym > 8)
         return VIS_EINVAL;
     int S = geom->size, O = S + 2 * VIS_NET_MARGIN;
-    cvb_image_t view = { 0 }, bgr = { 0 };
+    cvb_image_t view = { 0 }, bgr = { 0 }, tv = { 0 };
     const cvb_image_t *src = img;
     int rc = VIS_OK;
     if (img->channels == 1) {
@@ -126,23 +160,30 @@ int vis_net_probs(vis_net_t *net, const cvb_image_t *img, const vis_geom_t *geom
     }
     if (!rc)
         rc = vis_board_view(src, geom, VIS_NET_CELL_PX, VIS_NET_MARGIN, &view);
-    size_t cap = (size_t)VIS_NCLASS * O * O;
-    float *logit = rc ? NULL : malloc(cap * sizeof *logit);
-    if (!rc && !logit)
+    if (!rc && nsym > 1 && cvb_image_alloc(&tv, view.w, view.h, 3))
         rc = VIS_ENOMEM;
-    if (!rc) {
+    size_t cap = (size_t)VIS_NCLASS * O * O, plane = (size_t)O * O;
+    float *logit = rc ? NULL : malloc(cap * sizeof *logit);
+    float *acc = rc ? NULL : calloc(cap, sizeof *acc); /* probabilities per view block */
+    if (!rc && (!logit || !acc))
+        rc = VIS_ENOMEM;
+    for (int sy = 0; sy < nsym && !rc; sy++) {
+        if (sy)
+            view_sym(&view, sy, &tv);
         int c = 0, oh = 0, ow = 0;
         pthread_mutex_lock(&net->lock);
-        int frc = cvb_net_forward(net->net, &view, logit, cap, &c, &oh, &ow);
+        int frc = cvb_net_forward(net->net, sy ? &tv : &view, logit, cap, &c, &oh, &ow);
         pthread_mutex_unlock(&net->lock);
-        if (frc || c != VIS_NCLASS || oh != O || ow != O)
+        if (frc || c != VIS_NCLASS || oh != O || ow != O) {
             rc = frc == CVB_ENOMEM ? VIS_ENOMEM : VIS_EMODEL;
-    }
-    if (!rc) {
-        size_t plane = (size_t)O * O;
-        for (int y = 0; y < S; y++)
-            for (int x = 0; x < S; x++) {
-                size_t at = (size_t)(y + VIS_NET_MARGIN) * O + (x + VIS_NET_MARGIN);
+            break;
+        }
+        /* the output's block (i, j) is the view's block sym_src(i, j) */
+        for (int j = 0; j < O; j++)
+            for (int i = 0; i < O; i++) {
+                int bi, bj;
+                sym_src(sy, O, i, j, &bi, &bj);
+                size_t at = (size_t)j * O + i, to = (size_t)bj * O + bi;
                 float mx = -1e30f, e[VIS_NCLASS], sum = 0;
                 for (int k = 0; k < VIS_NCLASS; k++)
                     mx = fmaxf(mx, logit[k * plane + at]);
@@ -151,13 +192,31 @@ int vis_net_probs(vis_net_t *net, const cvb_image_t *img, const vis_geom_t *geom
                     sum += e[k];
                 }
                 for (int k = 0; k < VIS_NCLASS; k++)
-                    prob[(y * S + x) * VIS_NCLASS + k] = e[k] / sum;
+                    acc[k * plane + to] += e[k] / sum / (float)nsym;
             }
     }
-    if (!rc && feat)
-        vis_board_view_features(&view, S, feat);
+    if (!rc) {
+        out->size = S;
+        out->nring = 0;
+        for (int j = 0; j < O; j++)
+            for (int i = 0; i < O; i++) {
+                size_t at = (size_t)j * O + i;
+                int x = i - VIS_NET_MARGIN, y = j - VIS_NET_MARGIN;
+                if (x >= 0 && y >= 0 && x < S && y < S) {
+                    for (int k = 0; k < VIS_NCLASS; k++)
+                        out->prob[y * S + x][k] = acc[k * plane + at];
+                } else if (out->nring < VIS_RING_MAX) {
+                    out->ring_off[out->nring] = acc[VIS_CLASS_OFF * plane + at];
+                    out->ring_cov[out->nring] = acc[VIS_CLASS_COVERED * plane + at];
+                    out->nring++;
+                }
+            }
+        vis_board_view_features(&view, S, &out->feat[0][0]);
+    }
     free(logit);
+    free(acc);
     cvb_image_free(&view);
+    cvb_image_free(&tv);
     cvb_image_free(&bgr);
     return rc;
 }

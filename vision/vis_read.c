@@ -1,27 +1,32 @@
 /* vis_read.c: reading every point of a board whose geometry is known (vis_classify).
  *
  * Three steps, each its own function:
- *   1 features: the learned reader's class probabilities per point (vis_net_probs: the
- *     board seen from above, so perspective is undone);
+ *   1 features: the learned reader's reading of the board (vis_net_read: the board seen
+ *     from above, so perspective is undone): class probabilities per point, and of the
+ *     ring just outside the board;
  *   2 decision (vis_decide, pure): probabilities -> colour, confidence, covered;
  *   3 occlusion (vis_occlusion_pass, pure): the covered mask grown around each hand.
- * Invariants: an occluded point's colour is VIS_EMPTY and its confidence 0 (its colour is
- * unknown, never "empty"); the confidence of a colour is its probability among the three
- * colours, so under 0.5 means the reader could not tell (stn_stab treats it as unknown).
+ * Invariants: an occluded point (something covers it: a hand, a sleeve, the picture's
+ * edge) has colour VIS_EMPTY and confidence 0 (its colour is unknown, never "empty");
+ * the confidence of a colour is its probability given that nothing covers the point, so
+ * under 0.5 means the reader could not tell, or finds no point there (off): stn_stab
+ * takes it as unknown, and it is no hand over the board.
  */
 #include "vision/vis.h"
 
+#include <math.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "vision/vis_internal.h"
 
-void vis_decide(const float *prob, int size, const vis_config_t *cfg, vis_snapshot_t *snap)
+void vis_decide(const vis_reading_t *r, const vis_config_t *cfg, vis_snapshot_t *snap)
 {
-    for (int k = 0; k < size * size; k++) {
-        const float *p = prob + (size_t)k * VIS_NCLASS;
-        float colours = p[VIS_CLASS_EMPTY] + p[VIS_CLASS_BLACK] + p[VIS_CLASS_WHITE];
-        if (p[VIS_CLASS_COVERED] + p[VIS_CLASS_OFF] >= cfg->covered_min || colours <= 0) {
+    for (int k = 0; k < r->size * r->size; k++) {
+        const float *p = r->prob[k];
+        float seen = 1.0f - p[VIS_CLASS_COVERED];
+        if (p[VIS_CLASS_COVERED] >= cfg->covered_min || seen <= 0) {
             snap->color[k] = VIS_EMPTY;
             snap->conf[k] = 0;
             snap->occluded[k] = 1;
@@ -33,21 +38,29 @@ void vis_decide(const float *prob, int size, const vis_config_t *cfg, vis_snapsh
                 best = c;
         snap->color[k] = (uint8_t)(best == VIS_CLASS_BLACK ? VIS_BLACK
                                    : best == VIS_CLASS_WHITE ? VIS_WHITE : VIS_EMPTY);
-        snap->conf[k] = p[best] / colours;
+        /* the colour's probability given that nothing covers the point: where the reader
+         * finds no point there (off), every colour is unlikely and the point unsure */
+        snap->conf[k] = p[best] / seen;
         snap->occluded[k] = 0;
     }
 }
 
-double vis_grid_belief(const float *prob, int size)
+double vis_grid_belief(const vis_reading_t *r)
 {
     double sum = 0;
     int n = 0;
-    for (int k = 0; k < size * size; k++) {
-        const float *p = prob + (size_t)k * VIS_NCLASS;
-        /* a point off the picture says nothing of the grid */
+    /* a point or a ring block off the picture says nothing of the grid */
+    for (int k = 0; k < r->size * r->size; k++) {
+        const float *p = r->prob[k];
         if (p[VIS_CLASS_COVERED] > 0.5f)
             continue;
         sum += 1.0 - p[VIS_CLASS_OFF];
+        n++;
+    }
+    for (int k = 0; k < r->nring; k++) {
+        if (r->ring_cov[k] > 0.5f)
+            continue;
+        sum += r->ring_off[k];
         n++;
     }
     return n ? sum / n : 0;
@@ -107,52 +120,119 @@ void vis_occlusion_pass(vis_snapshot_t *s, const vis_config_t *cfg)
         s->occluder |= s->occluded[k];
 }
 
-int vis_read_probs(const cvb_image_t *img, const vis_geom_t *geom, const vis_config_t *cfg,
-                   float *prob, float *feat)
+void vis_read_cache_init(vis_read_cache_t *c)
 {
-    if (getenv("KIFUCAM_LEGACY_READER")) { /* comparison only, while both exist */
-        for (int k = 0; k < geom->size * geom->size; k++) {
-            float *p = prob + (size_t)k * VIS_NCLASS;
-            memset(p, 0, sizeof(float) * VIS_NCLASS);
-            p[VIS_CLASS_EMPTY] = 1;
+    if (!c)
+        return;
+    memset(c, 0, offsetof(vis_read_cache_t, reading));
+    c->max_change = 4;
+}
+
+/* The cache's signature of the board under geom: the mean colour of every point's block
+ * (margin ring included) of a view at 4 pixels a point. */
+static int read_signature(const cvb_image_t *img, const vis_geom_t *geom, float *sig)
+{
+    enum { P = 4 };
+    cvb_image_t v = { 0 };
+    if (img->channels != 3 || vis_board_view(img, geom, P, VIS_NET_MARGIN, &v))
+        return -1;
+    int O = geom->size + 2 * VIS_NET_MARGIN;
+    for (int j = 0; j < O; j++)
+        for (int i = 0; i < O; i++) {
+            int acc[3] = { 0, 0, 0 };
+            for (int y = 0; y < P; y++) {
+                const uint8_t *p = v.data + (size_t)(j * P + y) * v.stride + (size_t)i * P * 3;
+                for (int x = 0; x < P; x++)
+                    for (int c = 0; c < 3; c++)
+                        acc[c] += p[3 * x + c];
+            }
+            for (int c = 0; c < 3; c++)
+                sig[(j * O + i) * 3 + c] = (float)acc[c] / (P * P);
         }
-        return VIS_OK;
-    }
+    cvb_image_free(&v);
+    return 0;
+}
+
+int vis_read(const cvb_image_t *img, const vis_geom_t *geom, const vis_config_t *cfg,
+             vis_reading_t *r)
+{
     vis_net_t *net = cfg->net ? cfg->net : vis_net_builtin();
     if (!net)
         return VIS_EMODEL;
-    float *f = feat;
-    if (!f && cfg->board) {
-        f = malloc(sizeof(float) * 3 * (size_t)geom->size * geom->size);
-        if (!f)
-            return VIS_ENOMEM;
+    int nsym = cfg->read_symmetries > 1 ? cfg->read_symmetries : 1;
+    vis_read_cache_t *c = cfg->cache;
+    float sig[(VIS_MAX_SIZE + 2) * (VIS_MAX_SIZE + 2) * 3];
+    int have_sig = c && !read_signature(img, geom, sig), rc = VIS_OK;
+    int n = (geom->size + 2 * VIS_NET_MARGIN) * (geom->size + 2 * VIS_NET_MARGIN) * 3;
+    int hit = have_sig && c->valid && c->size == geom->size && c->nsym == nsym &&
+              !memcmp(c->H, geom->H, sizeof c->H);
+    for (int k = 0; hit && k < n; k++)
+        hit = fabsf(sig[k] - c->sig[k]) <= c->max_change;
+    if (hit) {
+        memcpy(r, &c->reading, sizeof *r);
+        c->hits++;
+    } else {
+        rc = vis_net_read(net, img, geom, nsym, r);
+        if (c)
+            c->misses++;
+        if (!rc && have_sig) {
+            c->valid = 1;
+            c->size = geom->size;
+            c->nsym = nsym;
+            memcpy(c->H, geom->H, sizeof c->H);
+            memcpy(c->sig, sig, sizeof(float) * (size_t)n);
+            memcpy(&c->reading, r, sizeof *r);
+        }
     }
-    int rc = vis_net_probs(net, img, geom, prob, f);
     if (!rc && cfg->board)
-        vis_board_model_apply(cfg->board, f, geom->size, prob);
-    if (f != feat)
-        free(f);
+        vis_board_model_apply(cfg->board, r);
     return rc;
 }
 
-int vis_snapshot_from_probs(const cvb_image_t *img, const vis_geom_t *geom,
-                            const vis_config_t *cfg, const float *prob, vis_snapshot_t *snap)
+int vis_snapshot_from_reading(const cvb_image_t *img, const vis_geom_t *geom,
+                              const vis_config_t *cfg, const vis_reading_t *r,
+                              vis_snapshot_t *snap, int off_hides)
 {
-    if (getenv("KIFUCAM_LEGACY_READER"))
-        return vis_classify_legacy(img, geom, cfg, snap);
+    (void)img;
     vis_snapshot_t s;
     memset(&s, 0, sizeof s);
     s.size = geom->size;
     s.frame = snap->frame;
     s.t = snap->t;
-    vis_decide(prob, geom->size, cfg, &s);
+    if (off_hides && cfg->self_fit && !cfg->board) {
+        /* one photo by itself: a colour model of this board fitted on the points read
+         * surely, and the reading decided again with it */
+        vis_reading_t *q = malloc(sizeof *q);
+        if (!q)
+            return VIS_ENOMEM;
+        memcpy(q, r, sizeof *q);
+        vis_decide(q, cfg, &s);
+        vis_board_model_t m;
+        vis_board_model_init(&m);
+        vis_board_model_update(&m, q, &s);
+        vis_board_model_apply(&m, q);
+        vis_decide(q, cfg, &s);
+        free(q);
+    } else if (off_hides) {
+        vis_decide(r, cfg, &s);
+    } else { /* the off class left out: every point read as if the grid were right */
+        vis_reading_t *q = malloc(sizeof *q);
+        if (!q)
+            return VIS_ENOMEM;
+        memcpy(q, r, sizeof *q);
+        for (int k = 0; k < q->size * q->size; k++)
+            q->prob[k][VIS_CLASS_OFF] = 0;
+        vis_decide(q, cfg, &s);
+        free(q);
+    }
     vis_occlusion_pass(&s, cfg);
+    s.grid_belief = (float)vis_grid_belief(r);
     *snap = s;
     return VIS_OK;
 }
 
-int vis_classify_ex2(const cvb_image_t *img, const vis_geom_t *geom, const vis_config_t *cfg,
-                     vis_snapshot_t *snap, float *feat)
+int vis_classify_reading(const cvb_image_t *img, const vis_geom_t *geom, const vis_config_t *cfg,
+                         vis_snapshot_t *snap, vis_reading_t *out)
 {
     if (!img || !img->data || !geom || !snap || geom->size < 2 || geom->size > VIS_MAX_SIZE)
         return VIS_EINVAL;
@@ -161,50 +241,29 @@ int vis_classify_ex2(const cvb_image_t *img, const vis_geom_t *geom, const vis_c
         vis_config_defaults(&def);
         cfg = &def;
     }
-    int S = geom->size;
-    float *prob = malloc((size_t)S * S * VIS_NCLASS * sizeof *prob);
-    if (!prob)
+    vis_reading_t *r = out ? out : malloc(sizeof *r);
+    if (!r)
         return VIS_ENOMEM;
-    int rc = vis_read_probs(img, geom, cfg, prob, feat);
+    int rc = vis_read(img, geom, cfg, r);
     if (!rc)
-        rc = vis_snapshot_from_probs(img, geom, cfg, prob, snap);
-    free(prob);
+        rc = vis_snapshot_from_reading(img, geom, cfg, r, snap, 1);
+    if (r != out)
+        free(r);
     return rc;
 }
 
 int vis_classify(const cvb_image_t *img, const vis_geom_t *geom, const vis_config_t *cfg,
                  vis_snapshot_t *snap)
 {
-    return vis_classify_ex2(img, geom, cfg, snap, NULL);
+    return vis_classify_reading(img, geom, cfg, snap, NULL);
 }
 
-int vis_classify_self(const cvb_image_t *img, const vis_geom_t *geom, const vis_config_t *cfg,
-                      vis_snapshot_t *snap)
+void vis_config_for_photo(vis_config_t *cfg)
 {
-    if (!img || !geom || !snap || geom->size < 2 || geom->size > VIS_MAX_SIZE)
-        return VIS_EINVAL;
-    vis_config_t c;
-    if (cfg)
-        c = *cfg;
-    else
-        vis_config_defaults(&c);
-    float *feat = malloc(sizeof(float) * 3 * (size_t)geom->size * geom->size);
-    if (!feat)
-        return VIS_ENOMEM;
-    vis_snapshot_t s = *snap;
-    c.board = NULL;
-    int rc = vis_classify_ex2(img, geom, &c, &s, feat);
-    if (!rc) {
-        vis_board_model_t m;
-        vis_board_model_init(&m);
-        vis_board_model_update(&m, feat, &s);
-        c.board = &m;
-        rc = vis_classify_ex2(img, geom, &c, &s, NULL);
-    }
-    free(feat);
-    if (!rc)
-        *snap = s;
-    return rc;
+    if (!cfg)
+        return;
+    cfg->read_symmetries = 8;
+    cfg->self_fit = 1;
 }
 
 int vis_draw_reading(const cvb_image_t *img, const vis_geom_t *geom, const vis_snapshot_t *snap,

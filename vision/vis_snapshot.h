@@ -25,6 +25,8 @@ typedef struct vis_snapshot {
     int refined;                       /* 1: the board moved a little (under half a
                                           cell); vis_track_update moved the geometry */
     float shift_x, shift_y;            /* that offset, grid units (board x, y) */
+    float grid_belief;                 /* 0..1: how much the reader believes the grid is
+                                          the board's (vis_grid_belief); 0 unknown */
     uint64_t frame;                    /* the frame's sequence number */
     double t;                          /* the frame's time, seconds from the start */
 } vis_snapshot_t;

@@ -299,6 +299,15 @@ static void grid_offset(const cvb_image_t *img, const vis_geom_t *geom, const vi
  * of the picture (see vis_track_update_k) */
 #define TRACK_SHAKE 0.15
 
+/* A snapshot for the tracker's search (off left out), its reading kept in *r for the
+ * final snapshot. */
+static int track_read(const cvb_image_t *img, const vis_geom_t *geom, const vis_config_t *cfg,
+                      vis_reading_t *r, vis_snapshot_t *s)
+{
+    int rc = vis_read(img, geom, cfg, r);
+    return rc ? rc : vis_snapshot_from_reading(img, geom, cfg, r, s, 0);
+}
+
 static void lost_snapshot(const vis_geom_t *geom, vis_snapshot_t *snap)
 {
     vis_snapshot_t s;
@@ -331,9 +340,15 @@ int vis_track_update_k(const cvb_image_t *img, vis_geom_t *geom, const vis_confi
         cfg = &def;
     }
     vis_snapshot_t s = *snap;
-    int rc = vis_classify(img, geom, cfg, &s);
-    if (rc)
+    vis_reading_t *prob = malloc(2 * sizeof *prob), *prob2;
+    if (!prob)
+        return VIS_ENOMEM;
+    prob2 = prob + 1;
+    int rc = track_read(img, geom, cfg, prob, &s);
+    if (rc) {
+        free(prob);
         return rc;
+    }
     /* a small shift: the lines between empty points are found off where geom has them;
      * followed twice more from the moved place (under perspective a bump is not exactly
      * a shift in board units) */
@@ -400,7 +415,7 @@ int vis_track_update_k(const cvb_image_t *img, vis_geom_t *geom, const vis_confi
         double f0, f1;
         int v0, t0, v1, t1;
         /* kept only when the grid fits better there (the same points left out) */
-        if (vis_classify(img, &next, cfg, &s2))
+        if (track_read(img, &next, cfg, prob2, &s2))
             break;
         masked_fit(img, &moved, &s2, 0, lk_pos, &f0, &v0, &t0);
         masked_fit(img, &next, &s2, 0, lk_pos, &f1, &v1, &t1);
@@ -414,6 +429,7 @@ int vis_track_update_k(const cvb_image_t *img, vis_geom_t *geom, const vis_confi
         if (!(f1 > f0 + (it ? 0.0 : gain)))
             break;
         s = s2;
+        memcpy(prob, prob2, sizeof *prob);
         moved = next;
         refined = 1;
         sumx += tx;
@@ -427,6 +443,7 @@ int vis_track_update_k(const cvb_image_t *img, vis_geom_t *geom, const vis_confi
         grid_offset(img, &moved, &s, lk, &odx, &ody, &onx, &ony, cx, cy);
         if ((onx >= 4 && fabs(odx) > 0.2) || (ony >= 4 && fabs(ody) > 0.2)) {
             lost_snapshot(geom, snap);
+            free(prob);
             return VIS_OK;
         }
     }
@@ -437,10 +454,13 @@ int vis_track_update_k(const cvb_image_t *img, vis_geom_t *geom, const vis_confi
     masked_fit(img, g, &s, 0, lk, &fit, &nvis, &ntot);
     if (ntot == 0) { /* every point hidden or off the image: nothing to hold on to */
         lost_snapshot(geom, snap);
+        free(prob);
         return VIS_OK;
     }
     int lost = 0;
-    if (nvis < ntot / 10 + 1) {
+    if (s.grid_belief < cfg->grid_min_belief) {
+        lost = 1; /* the reader sees no board's points where the grid puts them */
+    } else if (nvis < ntot / 10 + 1) {
         lost = 1; /* next to nothing of the grid in sight: cannot tell it has not moved */
     } else if (fit < cfg->track_min_fit) {
         /* a crowded board hides most lines, an arm's shadow and rim more: the lines
@@ -454,8 +474,18 @@ int vis_track_update_k(const cvb_image_t *img, vis_geom_t *geom, const vis_confi
     }
     if (lost) {
         lost_snapshot(geom, snap);
+        free(prob);
         return VIS_OK;
     }
+    /* the snapshot handed out hides the points the reader finds off the grid */
+    vis_snapshot_t fin = s;
+    rc = vis_snapshot_from_reading(img, g, cfg, prob, &fin, 1);
+    free(prob);
+    if (rc)
+        return rc;
+    fin.shift_x = s.shift_x;
+    fin.shift_y = s.shift_y;
+    s = fin;
     s.refined = refined;
     if (refined)
         *geom = moved;

@@ -93,10 +93,16 @@ static void test_one(void **state)
         assert_int_equal(vg_parse_corners(buf, c), 0);
         assert_int_equal(vis_geom_from_corners(c, size, img.w, img.h, &g), 0);
         vis_refine(&img, &g); /* as kifucam detect --corners does */
-        assert_int_equal(vis_classify(&img, &g, NULL, &s), 0);
+        vis_config_t cfg; /* a photo read once, as kifucam detect reads it */
+        vis_config_defaults(&cfg);
+        vis_config_for_photo(&cfg);
+        assert_int_equal(vis_classify(&img, &g, &cfg, &s), 0);
         wrong = vg_mistakes(&s, truth, size, 0);
     } else {
-        int rc = vis_detect(&img, NULL, 0, &g, &s, NULL);
+        vis_config_t cfg;
+        vis_config_defaults(&cfg);
+        vis_config_for_photo(&cfg);
+        int rc = vis_detect(&img, &cfg, 0, &g, &s, NULL);
         wrong = rc ? size * size : vg_mistakes(&s, truth, size, 1);
         if (rc)
             print_message("%s: %s\n", id, vis_strerror(rc));

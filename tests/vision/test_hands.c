@@ -4,7 +4,8 @@
  * frame with the truth's corners, as tracking does. Counts the points the truth says a
  * hand covers that are read as a stone which is not there (before this check existed:
  * about a third of them), and frames without a hand where anything is flagged occluded.
- * Seeds not used for tuning the classifier. */
+ * Seeds not used for tuning the classifier, nor by the reader's training data (its
+ * renders come from kifucam-traingen's own scenes). */
 #include <stddef.h>
 #include <stdarg.h>
 #include <setjmp.h>
@@ -112,9 +113,10 @@ static void test_hands_occluded(void **state)
                   "points marked occluded %ld (without the margin %ld)\n",
                   c.hand_frames, c.covered, c.covered_stone, c.noticed, c.free_frames,
                   c.free_flagged, c.free_wrong, c.covered_flag, c.covered_flag0);
-    /* the margin around a hand marks far more of the covered points (a fingertip over a
-     * point's centre, the rim of an arm) */
-    assert_true(c.covered_flag * 4 >= c.covered_flag0 * 5);
+    /* the margin around a hand marks more of the covered points (a fingertip over a
+     * point's centre, the rim of an arm), never fewer; most are marked */
+    assert_true(c.covered_flag >= c.covered_flag0);
+    assert_true(c.covered_flag * 2 >= c.covered);
     assert_true(c.hand_frames > 50 && c.covered > 300 && c.free_frames > 10);
     /* measured 1 of 2211 (0.05%; before the skin, pale-skin and sleeve checks of the
      * classifier 1.3%, the reader without the occluder checks: 33%) */

@@ -3,6 +3,7 @@
  *     scene drawn by render/ from a fixed seed (not a seed the training data used: those
  *     are the traingen streams, 1..nproc), with stones of both colours and a hand, read
  *     through the truth's own corners;
+ *   - noise is no board: the reader believes no grid board finding proposes there;
  *   - a file that is no model is refused (VIS_EMODEL), a missing one too;
  *   - the board view: point (x, y) lies at the centre of its block, the shrink of a large
  *     photo keeps it there;
@@ -95,12 +96,23 @@ static int read_scene(uint64_t seed, int hand, int *stones_out, int *covered_fla
     memset(&s, 0, sizeof s);
     assert_int_equal(vis_geom_from_corners(c, n, img.w, img.h, &geom), 0);
     assert_int_equal(vis_classify(&img, &geom, NULL, &s), VIS_OK);
+    /* the occlusion pass grows the mask by occ_margin rings around a hand: those points
+     * may be hidden too, never read wrong */
+    vis_config_t dc;
+    vis_config_defaults(&dc);
+    uint8_t near[VIS_MAX_POINTS] = { 0 };
+    for (int p = 0; p < n * n; p++)
+        for (int q = 0; under[p] && q < n * n; q++)
+            if (abs(q % n - p % n) <= dc.occ_margin && abs(q / n - p / n) <= dc.occ_margin)
+                near[q] = 1;
     int wrong = 0, flagged = 0;
     for (int p = 0; p < n * n; p++) {
         if (under[p]) {
             flagged += s.occluded[p];
             continue;
         }
+        if (near[p] && s.occluded[p])
+            continue;
         wrong += s.occluded[p] || s.color[p] != truth[p];
     }
     *covered_flagged = flagged;
@@ -130,6 +142,32 @@ static void test_builtin_sees_a_hand(void **state)
                   flagged, wrong);
     assert_true(flagged >= 3);
     assert_true(wrong <= 8);
+}
+
+/* Noise is no board (issue 22, defect 7: random RGB at 1280x720 gave a 19x19 board of
+ * white stones, 7 seeds of 7): the reader believes no grid board finding proposes. */
+static void test_noise_is_no_board(void **state)
+{
+    (void)state;
+    for (unsigned seed = 1; seed <= 7; seed++) {
+        cvb_image_t img = { 0 };
+        assert_int_equal(cvb_image_alloc(&img, 1280, 720, 3), 0);
+        uint32_t x = seed * 2654435761u;
+        for (int y = 0; y < img.h; y++)
+            for (int i = 0; i < img.w * 3; i++) {
+                x = x * 1664525u + 1013904223u;
+                img.data[(size_t)y * img.stride + (size_t)i] = (uint8_t)(x >> 24);
+            }
+        vis_geom_t g;
+        vis_snapshot_t s;
+        memset(&s, 0, sizeof s);
+        int rc = vis_detect(&img, NULL, 0, &g, &s, NULL);
+        if (rc == VIS_OK)
+            print_message("noise seed %u: a %dx%d board, the reader's belief %.2f\n", seed,
+                          g.size, g.size, s.grid_belief);
+        assert_int_equal(rc, VIS_ENOBOARD);
+        cvb_image_free(&img);
+    }
 }
 
 static void test_bad_model(void **state)
@@ -197,41 +235,64 @@ static void test_decide_and_occlusion(void **state)
 {
     (void)state;
     enum { S = 5 };
-    float p[S * S * VIS_NCLASS];
+    vis_reading_t *r = calloc(1, sizeof *r);
+    assert_non_null(r);
+    r->size = S;
     for (int k = 0; k < S * S; k++) {
-        float *q = p + k * VIS_NCLASS;
+        float *q = r->prob[k];
         q[0] = 0.9f, q[1] = 0.05f, q[2] = 0.03f, q[3] = 0.01f, q[4] = 0.01f; /* empty */
     }
-    float *b = p + 1 * VIS_NCLASS, *w = p + 2 * VIS_NCLASS, *u = p + 3 * VIS_NCLASS;
+    float *b = r->prob[1], *w = r->prob[2], *u = r->prob[3];
     b[0] = 0.1f, b[1] = 0.85f, b[2] = 0.03f, b[3] = 0.01f, b[4] = 0.01f;
     w[0] = 0.2f, w[1] = 0.0f, w[2] = 0.4f, w[3] = 0.3f, w[4] = 0.1f; /* white, nearly covered */
     u[0] = 0.3f, u[1] = 0.3f, u[2] = 0.3f, u[3] = 0.05f, u[4] = 0.05f; /* cannot tell */
     /* a hand of three points in the bottom row's middle */
     for (int x = 1; x <= 3; x++) {
-        float *q = p + (4 * S + x) * VIS_NCLASS;
+        float *q = r->prob[4 * S + x];
         q[0] = 0.1f, q[1] = 0.1f, q[2] = 0.1f, q[3] = 0.7f, q[4] = 0.0f;
     }
+    /* the ring: off all round, a block of it outside the picture */
+    r->nring = 4 * S + 4;
+    for (int k = 0; k < r->nring; k++)
+        r->ring_off[k] = 0.96f;
+    r->ring_off[0] = 0.0f;
+    r->ring_cov[0] = 0.9f;
     vis_config_t cfg;
     vis_config_defaults(&cfg);
     vis_snapshot_t s;
     memset(&s, 0, sizeof s);
     s.size = S;
-    vis_decide(p, S, &cfg, &s);
+    vis_decide(r, &cfg, &s);
     assert_int_equal(s.color[0], VIS_EMPTY);
     assert_int_equal(s.color[1], VIS_BLACK);
-    assert_true(fabsf(s.conf[1] - 0.85f / 0.98f) < 1e-5f);
-    /* the grid belief: 1 - P(off) over the points not covered (the hand's left out) */
-    double belief = vis_grid_belief(p, S);
-    assert_true(belief > 0.97 && belief < 0.995);
+    assert_true(fabsf(s.conf[1] - 0.85f / 0.99f) < 1e-5f);
+    /* the grid belief: 1 - P(off) over the points not covered (the hand's left out) and
+     * P(off) over the ring's blocks in the picture */
+    double belief = vis_grid_belief(r);
+    double want = (20 * 0.99 + 0.9 + 0.95 + 23 * 0.96) / (22 + 23);
+    print_message("belief %.4f (want %.4f)\n", belief, want);
+    assert_true(fabs(belief - want) < 1e-4);
+    /* a grid shifted into the board: points in its ring (off 0.1 there) */
+    for (int k = 1; k < r->nring; k++)
+        r->ring_off[k] = 0.1f;
+    assert_true(vis_grid_belief(r) < 0.6);
     assert_int_equal(s.color[2], VIS_WHITE);
     assert_false(s.occluded[2]);
     assert_true(s.conf[3] < 0.5f); /* unsure: the station takes it as unknown */
     for (int x = 1; x <= 3; x++)
         assert_true(s.occluded[4 * S + x] && s.conf[4 * S + x] == 0);
-    cfg.covered_min = 0.35;
+    cfg.covered_min = 0.25;
     vis_snapshot_t t = s;
-    vis_decide(p, S, &cfg, &t);
+    vis_decide(r, &cfg, &t);
     assert_true(t.occluded[2]);
+    /* a point the reader finds off the grid is unsure, not hidden (no hand) */
+    vis_config_defaults(&cfg);
+    float *o = r->prob[4];
+    o[0] = 0.2f, o[1] = 0.05f, o[2] = 0.05f, o[3] = 0.0f, o[4] = 0.7f;
+    vis_decide(r, &cfg, &t);
+    assert_false(t.occluded[4]);
+    assert_true(t.conf[4] < 0.5f);
+    o[0] = 0.9f, o[1] = 0.05f, o[2] = 0.03f, o[3] = 0.01f, o[4] = 0.01f;
     /* the pass grows the hand by a ring; a lone covered point does not grow */
     vis_config_defaults(&cfg);
     vis_occlusion_pass(&s, &cfg);
@@ -243,6 +304,7 @@ static void test_decide_and_occlusion(void **state)
     t.occluded[12] = 1;
     vis_occlusion_pass(&t, &cfg);
     assert_true(t.occluded[12] && !t.occluded[11] && !t.occluded[13] && t.occluder);
+    free(r);
 }
 
 int main(void)
@@ -250,6 +312,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_builtin_reads_a_board),
         cmocka_unit_test(test_builtin_sees_a_hand),
+        cmocka_unit_test(test_noise_is_no_board),
         cmocka_unit_test(test_bad_model),
         cmocka_unit_test(test_view_places_points),
         cmocka_unit_test(test_decide_and_occlusion),

@@ -78,7 +78,6 @@ static void check_detect(synth_t *sy, int expect_wrong_max, double corner_tol)
     memset(&s, 0, sizeof s);
     vis_config_t cfg;
     vis_config_defaults(&cfg);
-    cfg.stone_h = 0; /* synth.h draws stones as flat discs */
     int rc = vis_detect(&img, &cfg, 0, &g, &s, NULL);
     if (rc)
         cvb_imwrite("/tmp/kc_vision_unit_failed.png", &img, 0);
@@ -162,7 +161,6 @@ static void test_detect_rotated_and_small(void **state)
     assert_int_equal(synth_render(&sy, &img), 0);
     vis_config_t cfg;
     vis_config_defaults(&cfg);
-    cfg.stone_h = 0;
     vis_geom_t g;
     vis_snapshot_t s;
     memset(&s, 0, sizeof s);
@@ -236,7 +234,6 @@ static void test_light_blur_jpeg(void **state)
         free(jpg);
         vis_config_t cfg;
         vis_config_defaults(&cfg);
-        cfg.stone_h = 0; /* flat synthetic stones */
         vis_geom_t g;
         vis_snapshot_t s;
         memset(&s, 0, sizeof s);
@@ -283,16 +280,32 @@ static void test_classify_corners_and_track(void **state)
     double fit;
     assert_int_equal(vis_grid_fit(&img, &g, &fit), 0);
     assert_true(fit > 0.8);
-    /* the board moved by half a cell (which way cannot be told): lost */
+    /* the board moved by half a cell in board units (which way cannot be told): lost */
+    double Hh[9];
+    for (int r = 0; r < 3; r++) {
+        Hh[r * 3] = g.H[r * 3];
+        Hh[r * 3 + 1] = g.H[r * 3 + 1];
+        Hh[r * 3 + 2] = g.H[r * 3 + 2] + 0.5 * g.H[r * 3] + 0.5 * g.H[r * 3 + 1];
+    }
+    for (int k = 0; k < 9; k++)
+        Hh[k] /= Hh[8];
+    vis_geom_t gm;
+    assert_int_equal(vis_geom_from_h(Hh, 19, img.w, img.h, &gm), 0);
+    assert_int_equal(vis_track(&img, &gm, NULL, &t), 0);
+    print_message("moved by half a cell: lost %d (the reader's belief in the grid there %.2f)\n",
+                  t.board_lost, t.grid_belief);
+    assert_int_equal(t.board_lost, 1);
+    /* moved by 11 and 9 pixels (0.39 and 0.32 of a cell here): followed back */
     double moved[4][2];
     for (int k = 0; k < 4; k++) {
         moved[k][0] = sy.corners[k][0] + 11;
         moved[k][1] = sy.corners[k][1] + 9;
     }
-    vis_geom_t gm;
     assert_int_equal(vis_geom_from_corners(moved, 19, img.w, img.h, &gm), 0);
     assert_int_equal(vis_track(&img, &gm, NULL, &t), 0);
-    assert_int_equal(t.board_lost, 1);
+    assert_int_equal(t.board_lost, 0);
+    assert_int_equal(t.refined, 1);
+    assert_int_equal(count_wrong(&t, st, 19), 0);
     /* by a third of a cell (in pixels: under this perspective not quite a shift of the
      * board): found there and read right, not lost (vis_track_update's grid search) */
     for (int k = 0; k < 4; k++) {
