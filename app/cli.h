@@ -12,6 +12,7 @@ int cmd_record(int argc, char **argv);
 int cmd_calibrate(int argc, char **argv);
 int cmd_devices(int argc, char **argv);
 int cmd_render(int argc, char **argv);
+int cmd_hub(int argc, char **argv);
 
 /* Print "kifucam CMD: MESSAGE" to stderr as one line (printf-style). */
 void cli_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

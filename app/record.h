@@ -46,6 +46,7 @@ typedef struct rec {
     rec_msg_t msgs[REC_MSGS];
     int nmsgs;
     int dirty;                     /* the state changed since it was last published */
+    struct rec_relay *relay;       /* --relay (record_relay.h), or NULL */
 } rec_t;
 
 /* Print one station event (text or JSON line) and keep referee messages for the overlay. */

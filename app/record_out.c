@@ -3,6 +3,7 @@
  * its fields). Callers hold r->mu when the web server runs.
  */
 #include "app/record.h"
+#include "app/record_relay.h"
 
 #include <jansson.h>
 #include <fcntl.h>
@@ -74,7 +75,7 @@ void rec_print_event(rec_t *r, const stn_event_t *e)
     if (lvl && e->msg[0])
         rec_add_msg(r, lvl, e->msg);
     r->dirty = 1;
-    if (r->json) {
+    if (r->json || r->relay) {   /* the JSON line, also the relay's event */
         json_t *o = json_object();
         json_object_set_new(o, "event", json_string(stn_event_kind_name(e->kind)));
         if (e->move)
@@ -110,8 +111,12 @@ void rec_print_event(rec_t *r, const stn_event_t *e)
             json_object_set_new(o, "message", json_string(e->msg));
         if (e->zh[0])
             json_object_set_new(o, "zh", json_string(e->zh));
-        put_json(r, o);
-        return;
+        rec_relay_event(r, o);
+        if (r->json) {
+            put_json(r, o);
+            return;
+        }
+        json_decref(o);
     }
     if (e->kind == STN_EV_MOVE) {
         fprintf(r->out, "%8.2fs  move %d: %s %s", e->t, e->move, col_name(e->color), pt);
@@ -135,6 +140,15 @@ void rec_print_note(rec_t *r, const char *kind, double t, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(buf, sizeof buf, fmt, ap);
     va_end(ap);
+    if (r->relay) {   /* notes (the count, the result, signals) are the relay's events too */
+        json_t *o = json_object();
+        json_object_set_new(o, "event", json_string(kind));
+        if (t >= 0)
+            json_object_set_new(o, "t", json_real((double)(long long)(t * 1000 + 0.5) / 1000));
+        json_object_set_new(o, "message", json_string(buf));
+        rec_relay_event(r, o);
+        json_decref(o);
+    }
     if (r->json) {
         json_t *o = json_object();
         json_object_set_new(o, "event", json_string(kind));
