@@ -6,3 +6,6 @@
 kc_test(test_relay SOURCES relay/test_relay.c LIBS kc_hub kc_relay PkgConfig::JANSSON)
 kc_test(test_relay_broker SOURCES relay/test_relay_broker.c LIBS kc_hub kc_relay PkgConfig::JANSSON)
 set_tests_properties(test_relay_broker PROPERTIES TIMEOUT 180)
+kc_test(test_relay_cli SOURCES relay/test_relay_cli.c LIBS PkgConfig::JANSSON)
+add_dependencies(test_relay_cli kifucam)
+set_tests_properties(test_relay_cli PROPERTIES TIMEOUT 300)
