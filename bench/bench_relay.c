@@ -184,6 +184,8 @@ static void *reader(void *arg)
         ssize_t r = hc_read_some(fd, &buf, &len, &cap, 200);
         if (r < 0)
             break;
+        if (!buf)
+            continue;
         /* complete lines "data: ...\n" */
         for (;;) {
             char *nl = memchr(buf + off, '\n', len - off);

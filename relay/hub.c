@@ -67,6 +67,7 @@ static hub_board_t *board_get_locked(hub_t *h, const char *name)
         return b;
     if (h->nb == h->cap) {
         int cap = h->cap ? h->cap * 2 : 32;
+        // NOLINTNEXTLINE(bugprone-sizeof-expression): an array of pointers
         hub_board_t **nv = realloc(h->boards, (size_t)cap * sizeof *nv);
         if (!nv)
             return NULL;
@@ -81,6 +82,7 @@ static hub_board_t *board_get_locked(hub_t *h, const char *name)
     int at = 0;
     while (at < h->nb && strcmp(h->boards[at]->name, name) < 0)
         at++;
+    // NOLINTNEXTLINE(bugprone-sizeof-expression): an array of pointers
     memmove(h->boards + at + 1, h->boards + at, (size_t)(h->nb - at) * sizeof h->boards[0]);
     h->boards[at] = b;
     h->nb++;
@@ -105,6 +107,7 @@ int hub_forget(hub_t *h, const char *name)
     for (int i = 0; i < h->nb; i++)
         if (!strcmp(h->boards[i]->name, name)) {
             board_free(h->boards[i]);
+            // NOLINTNEXTLINE(bugprone-sizeof-expression): an array of pointers
             memmove(h->boards + i, h->boards + i + 1, (size_t)(h->nb - i - 1) * sizeof h->boards[0]);
             h->nb--;
             h->st.boards = h->nb;

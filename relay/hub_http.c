@@ -94,7 +94,7 @@ static char *changes_locked(hub_t *h, hub_sse_t *cl, size_t *len)
         char *e = hub_entry_locked(b, &el);
         if (!e)
             continue;
-        if (n + el + 16 > cap) {
+        if (!s || n + el + 16 > cap) {
             size_t nc = (n + el + 16) * 2;
             char *ns = realloc(s, nc);
             if (!ns) {
@@ -104,10 +104,8 @@ static char *changes_locked(hub_t *h, hub_sse_t *cl, size_t *len)
             s = ns;
             cap = nc;
         }
-        memcpy(s + n, "data: ", 6);
-        memcpy(s + n + 6, e, el);
-        memcpy(s + n + 6 + el, "\n\n", 2);
-        n += el + 8;
+        int w = snprintf(s + n, cap - n, "data: %s\n\n", e);
+        n += w > 0 ? (size_t)w : 0;
         free(e);
     }
     cl->seen = h->gen;

@@ -6,6 +6,7 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -52,6 +53,19 @@ static void jvec_free(jvec_t *a)
     a->n = a->cap = 0;
 }
 
+/* A decimal number at *p followed by one space (moved past both); 0 or -1. */
+static int read_u64(char **p, uint64_t *v)
+{
+    char *end;
+    errno = 0;
+    unsigned long long x = strtoull(*p, &end, 10);
+    if (errno || end == *p || **p == '-' || (*end != ' ' && *end != '\0'))
+        return -1;
+    *v = x;
+    *p = *end ? end + 1 : end;
+    return 0;
+}
+
 /* Read the records; E lines whose A line follows are dropped. */
 static int load(FILE *f, jvec_t *out, int *skipped)
 {
@@ -66,15 +80,15 @@ static int load(FILE *f, jvec_t *out, int *skipped)
         }
         line[--len] = '\0';
         uint64_t run, seq;
-        int off = 0;
-        if (len > 2 && line[0] == 'E' && line[1] == ' ' &&
-            sscanf(line + 2, "%" SCNu64 " %" SCNu64 " %n", &run, &seq, &off) == 2 && off > 0 &&
-            line[2 + off] == '{') {
-            const char *pl = line + 2 + off;
-            if ((rc = jvec_push(out, run, seq, pl, strlen(pl))) != RLY_OK)
-                break;
-        } else if (len > 2 && line[0] == 'A' && line[1] == ' ' &&
-                   sscanf(line + 2, "%" SCNu64 " %" SCNu64, &run, &seq) == 2) {
+        char *q = line + 2;
+        int kind = len > 2 && line[1] == ' ' ? line[0] : 0;
+        if ((kind == 'E' || kind == 'A') && read_u64(&q, &run) == 0 && read_u64(&q, &seq) == 0 &&
+            (kind == 'A' ? *q == '\0' : *q == '{')) {
+            if (kind == 'E') {
+                if ((rc = jvec_push(out, run, seq, q, strlen(q))) != RLY_OK)
+                    break;
+                continue;
+            }
             for (int i = 0; i < out->n; i++)
                 if (out->v[i].run == run && out->v[i].seq == seq) {
                     free(out->v[i].payload);

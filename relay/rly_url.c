@@ -94,7 +94,7 @@ int rly_url_parse(const char *text, rly_url_t *out, char *err, size_t errlen)
         p = at + 1;
     }
     /* host[:port] */
-    const char *hend, *portp = NULL;
+    const char *portp = NULL;
     if (*p == '[') {
         const char *cb = memchr(p, ']', (size_t)(end - p));
         if (!cb)
@@ -106,10 +106,9 @@ int rly_url_parse(const char *text, rly_url_t *out, char *err, size_t errlen)
         if ((size_t)(cb - p - 1) >= sizeof u.host || cb == p + 1)
             return fail(err, errlen, "the host is empty or too long");
         memcpy(u.host, p + 1, (size_t)(cb - p - 1));
-        hend = cb;
     } else {
         const char *colon = memchr(p, ':', (size_t)(end - p));
-        hend = colon ? colon : end;
+        const char *hend = colon ? colon : end;
         if (colon)
             portp = colon + 1;
         if (hend == p || (size_t)(hend - p) >= sizeof u.host)

@@ -81,6 +81,8 @@ int main(int argc, char **argv)
             if (sgf_parse_file(argv[i], NULL, &s[n].coll, &err) != 0 ||
                 sgf_replay(s[n].coll->games[0], NULL, &s[n].rep, &err) != 0) {
                 fprintf(stderr, "%s:%d:%d: %s\n", argv[i], err.line, err.col, err.msg);
+                sgf_collection_destroy(s[n].coll);
+                free(s);
                 return 2;
             }
             const char *pb = sgf_node_value(s[n].coll->games[0], "PB");
@@ -92,6 +94,7 @@ int main(int argc, char **argv)
     }
     if (!url || n == 0) {
         fprintf(stderr, "usage: relay_demo --url URL [--moves N] [--interval MS] SGF...\n");
+        free(s);
         return 2;
     }
     signal(SIGTERM, on_signal);
@@ -108,7 +111,7 @@ int main(int argc, char **argv)
         char err[256];
         if (!s[i].g || rly_create(&c, &s[i].rly, err, sizeof err) != RLY_OK) {
             fprintf(stderr, "relay_demo: %s\n", err);
-            return 1;
+            return 1;   /* exits: the OS takes the rest */
         }
         int total = go_game_move_count(s[i].rep.game);
         int upto = moves - 3 * i < total ? moves - 3 * i : total;
