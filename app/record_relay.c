@@ -274,9 +274,13 @@ int rec_relay_finish(rec_t *r)
         rec_print_note(r, "relay", -1, "relay: everything delivered to %s", rr->url);
         return 0;
     }
-    cli_error("record", "relay: %s: %s; %d event%s not delivered, kept in %s (sent with the "
-              "next --resume)", rr->url, st.reason[0] ? st.reason : "the broker did not answer",
-              st.pending, st.pending == 1 ? "" : "s", rr->journal);
+    if (st.pending > 0)
+        cli_error("record", "relay: %s: %s; %d event%s not delivered, kept in %s (sent with the "
+                  "next --resume)", rr->url, st.reason[0] ? st.reason : "the broker did not answer",
+                  st.pending, st.pending == 1 ? "" : "s", rr->journal);
+    else
+        cli_error("record", "relay: %s: %s; the latest state was not delivered (sent with the "
+                  "next --resume)", rr->url, st.reason[0] ? st.reason : "the broker did not answer");
     return -1;
 }
 
