@@ -14,6 +14,7 @@ int cmd_record(int argc, char **argv);
 int cmd_calibrate(int argc, char **argv);
 int cmd_devices(int argc, char **argv);
 int cmd_render(int argc, char **argv);
+int cmd_hub(int argc, char **argv);
 
 /* Write an image file (format from path's extension, JPEG at quality when > 0) the one
  * safe way (safeio/sio.h: a new temporary file renamed over path, no symlink followed).

@@ -41,6 +41,7 @@
  */
 #include "app/cli.h"
 #include "app/record.h"
+#include "app/record_relay.h"   /* --relay (issue 23) */
 #include "app/record_signal.h"
 
 #include <errno.h>
@@ -117,7 +118,8 @@ static const char usage_text[] =
     "  --warn-grace SECONDS  a stone moved or taken off is to be restored at once; the\n"
     "                     warning waits this long (default 2.5; 0: at once): put back\n"
     "                     before it and before the opponent moves, it is an accident\n"
-    "  --help             this text\n";
+    "  --help             this text\n"
+    "Relay to a tournament hub (kifucam hub):\n";
 
 typedef struct rec_opts {
     const char *input, *sgf, *rules, *black, *white, *calib, *serve, *resume, *time, *speak;
@@ -125,6 +127,7 @@ typedef struct rec_opts {
     double fps, stable_s, analyse_fps, warn_grace_s;
     int size, komi2, komi_set, handicap, json, realtime, min_w, min_h;
     long long start_frame;   /* --start-frame N, or -1 */
+    rec_relay_opts_t relay;  /* --relay and its options (record_relay.c) */
 } rec_opts_t;
 
 static cap_source_t *volatile g_src;
@@ -231,6 +234,11 @@ static int parse_opts(int argc, char **argv, rec_opts_t *o)
             o->realtime = 1;
             continue;
         }
+        int rr = rec_relay_parse(&o->relay, argc, argv, &i);   /* --relay* (record_relay.c) */
+        if (rr < 0)
+            return -1;
+        if (rr > 0)
+            continue;
         static const char *const withval[] = { "--input", "--fps", "--sgf", "--size", "--rules",
                                                "--komi", "--handicap", "--black", "--white",
                                                "--calib", "--serve", "--format", "--resume",
@@ -852,6 +860,7 @@ static void gate(run_t *u, vis_snapshot_t *s)
 
 static void publish(run_t *u, const cvb_image_t *img, const vis_snapshot_t *snap, int force)
 {
+    rec_relay_poll(&u->r, force);   /* --relay: before the web clears r.dirty */
     if (!u->r.web || !u->r.stn)
         return;
     if (u->r.dirty || force) {
@@ -1364,6 +1373,7 @@ int cmd_record(int argc, char **argv)
     cap_source_t *src = NULL;
     if (prc == 1) {
         fputs(usage_text, stdout);
+        fputs(rec_relay_usage, stdout);
         free(u);
         return 0;
     }
@@ -1462,6 +1472,8 @@ int cmd_record(int argc, char **argv)
         rec_print_note(&u->r, "serve", -1, "overlay: http://%s%s%s:%d/overlay", v6 ? "[" : "", addr,
                        v6 ? "]" : "", port);
     }
+    if (rec_relay_start(&u->r, &u->o.relay, u->sgf_path, u->o.resume != NULL))
+        goto done;   /* --relay: a malformed URL or board name, an unreadable CA file */
     g_src = src;
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
@@ -1579,9 +1591,12 @@ int cmd_record(int argc, char **argv)
         }
         print_stats(u, wall, footage);
     }
+    if (rec_relay_finish(&u->r) < 0 && code == 0)
+        code = 1;   /* --relay: the record is whole on disk, the broadcast is not */
 done:
     g_src = NULL;
     web_server_destroy(u->r.web);
+    rec_relay_destroy(&u->r);
     cap_source_close(src);
     stn_destroy(u->r.stn);
     rec_speak_fini(&u->r);

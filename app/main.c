@@ -22,6 +22,7 @@ static const struct {
     { "calibrate", cmd_calibrate, "calibrate a station and write its profile" },
     { "devices", cmd_devices, "list the V4L2 cameras" },
     { "render", cmd_render, "generate footage of a game with known truth" },
+    { "hub", cmd_hub, "show every board relayed through an MQTT broker (the tournament hub)" },
 };
 
 int cli_write_image(const char *path, const cvb_image_t *img, int quality, char *why,

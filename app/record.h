@@ -47,6 +47,7 @@ typedef struct rec {
     rec_msg_t msgs[REC_MSGS];
     int nmsgs;
     int dirty;                     /* the state changed since it was last published */
+    struct rec_relay *relay;       /* --relay (record_relay.h), or NULL */
 } rec_t;
 
 /* Flush out; on the first failure say so on stderr and print nothing more (out_lost). */

@@ -6,6 +6,7 @@
  */
 #include "app/record.h"
 #include "app/cli.h"
+#include "app/record_relay.h"
 
 #include <errno.h>
 #include <jansson.h>
@@ -92,9 +93,7 @@ void rec_print_event(rec_t *r, const stn_event_t *e)
     if (lvl && e->msg[0])
         rec_add_msg(r, lvl, e->msg);
     r->dirty = 1;
-    if (r->out_lost)
-        return;
-    if (r->json) {
+    if (r->json || r->relay) {   /* the JSON line, also the relay's event */
         json_t *o = json_object();
         json_object_set_new(o, "event", json_string(stn_event_kind_name(e->kind)));
         if (e->move)
@@ -130,9 +129,16 @@ void rec_print_event(rec_t *r, const stn_event_t *e)
             json_object_set_new(o, "message", json_string(e->msg));
         if (e->zh[0])
             json_object_set_new(o, "zh", json_string(e->zh));
-        put_json(r, o);
-        return;
+        rec_relay_event(r, o);
+        if (r->json && !r->out_lost) {
+            put_json(r, o);
+            return;
+        }
+        json_decref(o);
     }
+    /* a reader that closed stdout: nothing more is printed (the relay still gets all) */
+    if (r->out_lost || r->json)
+        return;
     if (e->kind == STN_EV_MOVE) {
         fprintf(r->out, "%8.2fs  move %d: %s %s", e->t, e->move, col_name(e->color), pt);
         if (e->ncaptured > 0)
@@ -150,13 +156,22 @@ void rec_print_event(rec_t *r, const stn_event_t *e)
 
 void rec_print_note(rec_t *r, const char *kind, double t, const char *fmt, ...)
 {
-    if (r->out_lost)
-        return;
     char buf[1024];
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(buf, sizeof buf, fmt, ap);
     va_end(ap);
+    if (r->relay) {   /* notes (the count, the result, signals) are the relay's events too */
+        json_t *o = json_object();
+        json_object_set_new(o, "event", json_string(kind));
+        if (t >= 0)
+            json_object_set_new(o, "t", json_real((double)(long long)(t * 1000 + 0.5) / 1000));
+        json_object_set_new(o, "message", json_string(buf));
+        rec_relay_event(r, o);
+        json_decref(o);
+    }
+    if (r->out_lost)
+        return;
     if (r->json) {
         json_t *o = json_object();
         json_object_set_new(o, "event", json_string(kind));

@@ -1,0 +1,576 @@
+/* hub.c: the hub's board table and its MQTT subscription (hub.h).
+ *
+ * libmosquitto runs its own thread (mosquitto_loop_start): it reconnects by itself with a
+ * growing delay, and each connection subscribes again to PREFIX/+/state, /sgf, /status and
+ * /event (QoS 1), so the broker sends the retained states and records again. Messages go to
+ * hub_feed, which is also the tests' door to the table.
+ */
+#include "relay/hub_int.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <jansson.h>
+#include <mosquitto.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#ifndef MQTT_PROTOCOL_V5
+#define MQTT_PROTOCOL_V5 5
+#endif
+
+const char *hub_strerror(int code)
+{
+    switch (code) {
+    case HUB_OK: return "success";
+    case HUB_EINVAL: return "invalid argument";
+    case HUB_ENOMEM: return "out of memory";
+    case HUB_ESTART: return "the hub could not start";
+    case HUB_ERANDOM: return "no random bytes for the token";
+    default: return "unknown error";
+    }
+}
+
+void hub_config_defaults(hub_config_t *cfg)
+{
+    if (!cfg)
+        return;
+    memset(cfg, 0, sizeof *cfg);
+    cfg->max_clients = 64;
+    cfg->keepalive_s = 10;
+    cfg->backoff_max_s = 5;
+}
+
+/* ---- the table ---- */
+
+hub_board_t *hub_find_locked(hub_t *h, const char *name)
+{
+    int lo = 0, hi = h->nb - 1;
+    while (lo <= hi) {
+        int mid = (lo + hi) / 2, c = strcmp(h->boards[mid]->name, name);
+        if (c == 0)
+            return h->boards[mid];
+        if (c < 0)
+            lo = mid + 1;
+        else
+            hi = mid - 1;
+    }
+    return NULL;
+}
+
+static hub_board_t *board_get_locked(hub_t *h, const char *name)
+{
+    hub_board_t *b = hub_find_locked(h, name);
+    if (b)
+        return b;
+    if (h->nb == h->cap) {
+        int cap = h->cap ? h->cap * 2 : 32;
+        // NOLINTNEXTLINE(bugprone-sizeof-expression): an array of pointers
+        hub_board_t **nv = realloc(h->boards, (size_t)cap * sizeof *nv);
+        if (!nv)
+            return NULL;
+        h->boards = nv;
+        h->cap = cap;
+    }
+    b = calloc(1, sizeof *b);
+    if (!b)
+        return NULL;
+    snprintf(b->name, sizeof b->name, "%s", name);
+    b->online = -1;
+    int at = 0;
+    while (at < h->nb && strcmp(h->boards[at]->name, name) < 0)
+        at++;
+    // NOLINTNEXTLINE(bugprone-sizeof-expression): an array of pointers
+    memmove(h->boards + at + 1, h->boards + at, (size_t)(h->nb - at) * sizeof h->boards[0]);
+    h->boards[at] = b;
+    h->nb++;
+    h->st.boards = h->nb;
+    h->st.new_boards++;
+    return b;
+}
+
+static void board_free(hub_board_t *b)
+{
+    if (!b)
+        return;
+    free(b->entry);
+    free(b->sgf);
+    free(b);
+}
+
+int hub_forget(hub_t *h, const char *name)
+{
+    pthread_mutex_lock(&h->mu);
+    int found = 0;
+    for (int i = 0; i < h->nb; i++)
+        if (!strcmp(h->boards[i]->name, name)) {
+            board_free(h->boards[i]);
+            // NOLINTNEXTLINE(bugprone-sizeof-expression): an array of pointers
+            memmove(h->boards + i, h->boards + i + 1, (size_t)(h->nb - i - 1) * sizeof h->boards[0]);
+            h->nb--;
+            h->st.boards = h->nb;
+            h->gen++;
+            found = 1;
+            break;
+        }
+    pthread_cond_broadcast(&h->cv);
+    pthread_mutex_unlock(&h->mu);
+    return found;
+}
+
+char *hub_entry_locked(const hub_board_t *b, size_t *len)
+{
+    if (!b->entry)
+        return NULL;
+    size_t n = strlen(b->entry);
+    char head[160];
+    int hn = snprintf(head, sizeof head, "{\"online\":%s,\"received\":%" PRIu64 ",\"events\":%" PRIu64 ",",
+                      b->online == 1 ? "true" : b->online == 0 ? "false" : "null", b->received,
+                      b->events);
+    char *s = malloc((size_t)hn + n);
+    if (!s)
+        return NULL;
+    memcpy(s, head, (size_t)hn);
+    memcpy(s + hn, b->entry + 1, n);   /* past its '{', with its NUL */
+    if (len)
+        *len = (size_t)hn + n - 1;
+    return s;
+}
+
+/* The (run, seq) of a message's "relay" object; 0 when missing. */
+static int relay_stamp(json_t *o, uint64_t *run, uint64_t *seq)
+{
+    json_t *m = json_object_get(o, "relay");
+    json_t *jr = json_object_get(m, "run"), *js = json_object_get(m, "seq");
+    if (!json_is_integer(jr) || !json_is_integer(js) || json_integer_value(jr) < 0 ||
+        json_integer_value(js) < 0)
+        return 0;
+    *run = (uint64_t)json_integer_value(jr);
+    *seq = (uint64_t)json_integer_value(js);
+    return 1;
+}
+
+/* The entry: the state with "board" the name and its rows under "position". */
+static char *make_entry(json_t *state, const char *name)
+{
+    json_t *rows = json_object_get(state, "board");
+    if (rows) {
+        json_incref(rows);
+        json_object_del(state, "board");
+        json_object_set_new(state, "position", rows);
+    }
+    json_t *e = json_object();
+    if (!e)
+        return NULL;
+    json_object_set_new(e, "board", json_string(name));
+    json_object_update(e, state);
+    json_object_set_new(e, "board", json_string(name));
+    char *s = json_dumps(e, JSON_COMPACT | JSON_PRESERVE_ORDER);
+    json_decref(e);
+    return s;
+}
+
+int hub_feed(hub_t *h, const char *topic, const void *payload, size_t len, uint64_t recv_ms)
+{
+    if (!h || !topic || (!payload && len))
+        return 0;
+    size_t pl = strlen(h->url.prefix);
+    if (strncmp(topic, h->url.prefix, pl) || topic[pl] != '/')
+        return 0;
+    const char *name0 = topic + pl + 1, *slash = strchr(name0, '/');
+    if (!slash || (size_t)(slash - name0) > RLY_NAME_MAX)
+        goto bad;
+    char name[RLY_NAME_MAX + 1];
+    memcpy(name, name0, (size_t)(slash - name0));
+    name[slash - name0] = '\0';
+    const char *kind = slash + 1;
+    if (!rly_name_ok(name))
+        goto bad;
+    int is_state = !strcmp(kind, "state"), is_event = !strcmp(kind, "event"),
+        is_status = !strcmp(kind, "status"), is_sgf = !strcmp(kind, "sgf");
+    if (!is_state && !is_event && !is_status && !is_sgf)
+        return 0;
+    if (is_sgf) {
+        if (len == 0)
+            return 0;   /* a retained message cleared */
+        char *copy = malloc(len + 1);
+        if (!copy)
+            return 0;
+        memcpy(copy, payload, len);
+        copy[len] = '\0';
+        pthread_mutex_lock(&h->mu);
+        hub_board_t *b = board_get_locked(h, name);
+        if (!b) {
+            pthread_mutex_unlock(&h->mu);
+            free(copy);
+            return 0;
+        }
+        free(b->sgf);
+        b->sgf = copy;
+        b->sgf_len = len;
+        pthread_mutex_unlock(&h->mu);
+        return 1;   /* the pages do not show the record: no event */
+    }
+    if (len == 0)
+        return 0;
+    json_error_t jerr;
+    json_t *o = json_loadb(payload, len, 0, &jerr);
+    if (!o || !json_is_object(o)) {
+        json_decref(o);
+        goto bad;
+    }
+    uint64_t run = 0, seq = 0;
+    int changed = 0;
+    if (is_status) {
+        json_t *on = json_object_get(o, "online");
+        if (!json_is_boolean(on)) {
+            json_decref(o);
+            goto bad;
+        }
+        pthread_mutex_lock(&h->mu);
+        hub_board_t *b = board_get_locked(h, name);
+        if (b && b->online != json_is_true(on)) {
+            b->online = json_is_true(on);
+            b->upd = ++h->gen;
+            changed = 1;
+            pthread_cond_broadcast(&h->cv);
+        }
+        pthread_mutex_unlock(&h->mu);
+        json_decref(o);
+        return changed;
+    }
+    if (!relay_stamp(o, &run, &seq)) {
+        json_decref(o);
+        goto bad;
+    }
+    if (is_event) {
+        json_decref(o);
+        pthread_mutex_lock(&h->mu);
+        hub_board_t *b = board_get_locked(h, name);
+        if (b) {
+            int k = 0, oldest = 0;
+            for (k = 0; k < HUB_RUNS && b->ev_run[k] != run; k++)
+                if (b->ev_run[k] < b->ev_run[oldest])
+                    oldest = k;
+            if (k == HUB_RUNS) {   /* a new run replaces the oldest remembered */
+                k = oldest;
+                b->ev_run[k] = run;
+                b->ev_seq[k] = 0;
+            }
+            if (seq > b->ev_seq[k]) {
+                b->ev_seq[k] = seq;
+                b->events++;
+                h->st.events++;
+                changed = 1;
+            } else {
+                b->dups++;
+                h->st.dups++;
+            }
+        }
+        pthread_mutex_unlock(&h->mu);
+        return changed;
+    }
+    /* a state */
+    pthread_mutex_lock(&h->mu);
+    hub_board_t *b = board_get_locked(h, name);
+    int newer = b && (run > b->run || (run == b->run && seq > b->seq));
+    if (b && !newer)
+        h->st.stale++;
+    pthread_mutex_unlock(&h->mu);
+    if (!newer) {
+        json_decref(o);
+        return 0;
+    }
+    char *entry = make_entry(o, name);
+    json_decref(o);
+    if (!entry)
+        return 0;
+    pthread_mutex_lock(&h->mu);
+    b = board_get_locked(h, name);   /* forgotten meanwhile: back again */
+    if (b && (run > b->run || (run == b->run && seq > b->seq))) {
+        free(b->entry);
+        b->entry = entry;
+        entry = NULL;
+        b->run = run;
+        b->seq = seq;
+        b->received = recv_ms;
+        b->upd = ++h->gen;
+        h->st.states++;
+        changed = 1;
+        pthread_cond_broadcast(&h->cv);
+    } else if (b) {
+        h->st.stale++;
+    }
+    pthread_mutex_unlock(&h->mu);
+    free(entry);
+    return changed;
+bad:
+    pthread_mutex_lock(&h->mu);
+    h->st.bad++;
+    pthread_mutex_unlock(&h->mu);
+    return 0;
+}
+
+char *hub_boards_json(hub_t *h)
+{
+    if (!h)
+        return NULL;
+    pthread_mutex_lock(&h->mu);
+    size_t cap = 64, n = 0;
+    for (int i = 0; i < h->nb; i++)
+        cap += (h->boards[i]->entry ? strlen(h->boards[i]->entry) : 0) + 160;
+    char *s = malloc(cap);
+    if (!s) {
+        pthread_mutex_unlock(&h->mu);
+        return NULL;
+    }
+    n = (size_t)snprintf(s, cap, "{\"broker\":\"%s\",\"boards\":[",
+                         h->st.link == 1 ? "up" : h->st.link == 3 ? "refused"
+                         : h->st.link == 2 ? "down" : "connecting");
+    int first = 1;
+    for (int i = 0; i < h->nb; i++) {
+        size_t el;
+        char *e = hub_entry_locked(h->boards[i], &el);
+        if (!e)
+            continue;
+        if (!first)
+            s[n++] = ',';
+        first = 0;
+        memcpy(s + n, e, el);
+        n += el;
+        free(e);
+    }
+    memcpy(s + n, "]}", 3);
+    pthread_mutex_unlock(&h->mu);
+    return s;
+}
+
+void hub_status(hub_t *h, hub_status_t *out)
+{
+    if (!h || !out)
+        return;
+    pthread_mutex_lock(&h->mu);
+    *out = h->st;
+    pthread_mutex_unlock(&h->mu);
+}
+
+int hub_port(const hub_t *h)
+{
+    return h ? h->port : 0;
+}
+
+const char *hub_token(const hub_t *h)
+{
+    return h ? h->token : "";
+}
+
+/* ---- MQTT ---- */
+
+static void set_link(hub_t *h, int link, const char *reason)
+{
+    pthread_mutex_lock(&h->mu);
+    if (h->st.link != link || strcmp(h->st.reason, reason)) {
+        h->st.link = link;
+        snprintf(h->st.reason, sizeof h->st.reason, "%s", reason);
+        h->st.changes++;
+        h->gen++;
+        pthread_cond_broadcast(&h->cv);
+    }
+    pthread_mutex_unlock(&h->mu);
+}
+
+static void on_connect(struct mosquitto *m, void *obj, int rc, int flags,
+                       const mosquitto_property *props)
+{
+    (void)flags;
+    (void)props;
+    hub_t *h = obj;
+    if (rc != 0) {
+        char why[160];
+        snprintf(why, sizeof why, "the broker refused the connection: %s", mosquitto_reason_string(rc));
+        set_link(h, 3, why);
+        return;
+    }
+    static const char *const kinds[] = { "state", "sgf", "status", "event" };
+    for (int i = 0; i < 4; i++) {
+        char sub[200];
+        snprintf(sub, sizeof sub, "%s/+/%s", h->url.prefix, kinds[i]);
+        mosquitto_subscribe(m, NULL, sub, 1);
+    }
+    set_link(h, 1, "");
+}
+
+static void on_disconnect(struct mosquitto *m, void *obj, int rc, const mosquitto_property *props)
+{
+    (void)m;
+    (void)props;
+    hub_t *h = obj;
+    pthread_mutex_lock(&h->mu);
+    int refused = h->st.link == 3;
+    pthread_mutex_unlock(&h->mu);
+    if (!refused) {
+        char why[160];
+        snprintf(why, sizeof why, "%.80s:%d: %s", h->url.host, h->url.port,
+                 rc == MOSQ_ERR_SUCCESS ? "disconnected" : "the connection was lost");
+        set_link(h, 2, why);
+    }
+}
+
+static void on_message(struct mosquitto *m, void *obj, const struct mosquitto_message *msg,
+                       const mosquitto_property *props)
+{
+    (void)m;
+    (void)props;
+    hub_feed(obj, msg->topic, msg->payload, msg->payloadlen > 0 ? (size_t)msg->payloadlen : 0,
+             rly_now_ms());
+}
+
+static pthread_once_t lib_once = PTHREAD_ONCE_INIT;
+static void lib_init(void)
+{
+    mosquitto_lib_init();
+}
+
+static int make_token(char out[33])
+{
+    unsigned char raw[16];
+    int fd = open("/dev/urandom", O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return HUB_ERANDOM;
+    size_t got = 0;
+    while (got < sizeof raw) {
+        ssize_t n = read(fd, raw + got, sizeof raw - got);
+        if (n <= 0 && errno != EINTR)
+            break;
+        if (n > 0)
+            got += (size_t)n;
+    }
+    close(fd);
+    if (got < sizeof raw)
+        return HUB_ERANDOM;
+    for (size_t i = 0; i < sizeof raw; i++)
+        snprintf(out + 2 * i, 3, "%02x", raw[i]);
+    return HUB_OK;
+}
+
+int hub_create(const hub_config_t *cfg, hub_t **out, char *err, size_t errlen)
+{
+    if (!out)
+        return HUB_EINVAL;
+    hub_config_t c;
+    hub_config_defaults(&c);
+    if (cfg)
+        c = *cfg;
+    if (c.max_clients <= 0 || c.keepalive_s <= 0 || c.port < -1 || c.port > 65535 ||
+        (c.token && strlen(c.token) > 128)) {
+        snprintf(err, errlen, "invalid hub configuration");
+        return HUB_EINVAL;
+    }
+    hub_t *h = calloc(1, sizeof *h);
+    if (!h) {
+        snprintf(err, errlen, "out of memory");
+        return HUB_ENOMEM;
+    }
+    pthread_mutex_init(&h->mu, NULL);
+    pthread_condattr_t ca;
+    pthread_condattr_init(&ca);
+    pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+    pthread_cond_init(&h->cv, &ca);
+    pthread_condattr_destroy(&ca);
+    h->cfg = c;
+    h->cfg.url = h->cfg.user = h->cfg.pass = h->cfg.ca_file = h->cfg.address = h->cfg.token = NULL;
+    snprintf(h->address, sizeof h->address, "%s", c.address && *c.address ? c.address : "127.0.0.1");
+    snprintf(h->url.prefix, sizeof h->url.prefix, "kifucam");
+    int rc = HUB_OK;
+    char why[160];
+    if (c.url) {
+        if (rly_url_parse(c.url, &h->url, why, sizeof why) != RLY_OK) {
+            snprintf(err, errlen, "%s: %s", c.url, why);
+            rc = HUB_EINVAL;
+            goto fail;
+        }
+        h->have_url = 1;
+        snprintf(h->user, sizeof h->user, "%s", c.user ? c.user : h->url.user);
+        snprintf(h->pass, sizeof h->pass, "%s", c.pass ? c.pass : h->url.pass);
+        if (c.ca_file && access(c.ca_file, R_OK) != 0) {
+            snprintf(err, errlen, "%s: cannot read the CA file (%s)", c.ca_file, strerror(errno));
+            rc = HUB_EINVAL;
+            goto fail;
+        }
+    }
+    if (c.token && *c.token) {
+        snprintf(h->token, sizeof h->token, "%s", c.token);
+    } else if ((rc = make_token(h->token)) != HUB_OK) {
+        snprintf(err, errlen, "%s", hub_strerror(rc));
+        goto fail;
+    }
+    if (c.port >= 0 && (rc = hub_http_start(h, err, errlen)) != HUB_OK)
+        goto fail;
+    if (h->have_url) {
+        pthread_once(&lib_once, lib_init);
+        h->mosq = mosquitto_new(NULL, true, h);
+        if (!h->mosq) {
+            snprintf(err, errlen, "the MQTT client could not start");
+            rc = HUB_ESTART;
+            goto fail;
+        }
+        mosquitto_int_option(h->mosq, MOSQ_OPT_PROTOCOL_VERSION, MQTT_PROTOCOL_V5);
+        mosquitto_connect_v5_callback_set(h->mosq, on_connect);
+        mosquitto_disconnect_v5_callback_set(h->mosq, on_disconnect);
+        mosquitto_message_v5_callback_set(h->mosq, on_message);
+        unsigned maxd = c.backoff_max_s >= 1 ? (unsigned)c.backoff_max_s : 1;
+        mosquitto_reconnect_delay_set(h->mosq, 1, maxd, true);
+        if (h->user[0])
+            mosquitto_username_pw_set(h->mosq, h->user, h->pass[0] ? h->pass : NULL);
+        if ((h->url.tls || c.ca_file) &&
+            mosquitto_tls_set(h->mosq, c.ca_file, c.ca_file ? NULL : "/etc/ssl/certs", NULL, NULL,
+                              NULL) != MOSQ_ERR_SUCCESS) {
+            snprintf(err, errlen, "the TLS set-up failed");
+            rc = HUB_EINVAL;
+            goto fail;
+        }
+        int crc = mosquitto_connect_async(h->mosq, h->url.host, h->url.port, 10);
+        if (crc != MOSQ_ERR_SUCCESS) {
+            snprintf(why, sizeof why, "%.80s:%d: %s", h->url.host, h->url.port,
+                     crc == MOSQ_ERR_ERRNO ? strerror(errno) : mosquitto_strerror(crc));
+            set_link(h, 2, why);   /* the loop retries */
+        }
+        if (mosquitto_loop_start(h->mosq) != MOSQ_ERR_SUCCESS) {
+            snprintf(err, errlen, "the MQTT client's thread could not start");
+            rc = HUB_ESTART;
+            goto fail;
+        }
+        h->loop_started = 1;
+    }
+    *out = h;
+    return HUB_OK;
+fail:
+    hub_destroy(h);
+    return rc;
+}
+
+void hub_destroy(hub_t *h)
+{
+    if (!h)
+        return;
+    pthread_mutex_lock(&h->mu);
+    h->stopping = 1;
+    pthread_cond_broadcast(&h->cv);
+    pthread_mutex_unlock(&h->mu);
+    if (h->mosq) {
+        mosquitto_disconnect(h->mosq);
+        if (h->loop_started)
+            mosquitto_loop_stop(h->mosq, true);
+        mosquitto_destroy(h->mosq);
+    }
+    hub_http_stop(h);
+    for (int i = 0; i < h->nb; i++)
+        board_free(h->boards[i]);
+    free(h->boards);
+    free(h->ca_file);
+    pthread_cond_destroy(&h->cv);
+    pthread_mutex_destroy(&h->mu);
+    free(h);
+}
