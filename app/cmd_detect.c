@@ -304,11 +304,15 @@ int cmd_detect(int argc, char **argv)
     if (dctx.failed)
         cli_error("detect", "%s: some debug images could not be written", debug);
     int S = geom.size;
-    static const char ch[3] = { '.', 'X', 'O' };
+    /* the board text: a point covered, or read without confidence, is '?' (never shown
+     * as empty: INTERFACE.md) */
+    char txt[VIS_MAX_POINTS] = { 0 };
+    for (int k = 0; k < S * S; k++)
+        txt[k] = snap.occluded[k] || snap.conf[k] < 0.5f ? '?' : ".XO"[snap.color[k] % 3];
     if (!strcmp(format, "text")) {
         for (int y = 0; y < S; y++) {
             for (int x = 0; x < S; x++)
-                putchar(ch[snap.color[y * S + x] % 3]);
+                putchar(txt[y * S + x]);
             putchar('\n');
         }
     } else if (!strcmp(format, "sgf")) {
@@ -316,7 +320,7 @@ int cmd_detect(int argc, char **argv)
         for (int c = VIS_BLACK; c <= VIS_WHITE; c++) {
             int first = 1;
             for (int k = 0; k < S * S; k++)
-                if (snap.color[k] == c && !snap.occluded[k]) {
+                if (snap.color[k] == c && txt[k] != '?') {
                     if (first)
                         printf(c == VIS_BLACK ? "AB" : "AW");
                     first = 0;
@@ -332,7 +336,7 @@ int cmd_detect(int argc, char **argv)
         for (int y = 0; y < S; y++) {
             printf("%s\"", y ? "," : "");
             for (int x = 0; x < S; x++)
-                putchar(ch[snap.color[y * S + x] % 3]);
+                putchar(txt[y * S + x]);
             putchar('"');
         }
         printf("],\"confidence\":[");

@@ -318,7 +318,8 @@ static int cmd_render(const char *out, int count, uint64_t seed, double misalign
              * footage's truth has it) or outside the picture */
             for (int p = 0; p < n * n; p++) {
                 double w[3], px, py;
-                rnd_renderer_point_world(r, p % n, p / n, &w[0], &w[1]);
+                int col = p % n, row = p / n;
+                rnd_renderer_point_world(r, col, row, &w[0], &w[1]);
                 w[2] = g->top + g->stone_h * 0.5;
                 int out_of = rnd_renderer_project(r, w, fx.shake_x, fx.shake_y, &px, &py) != 0;
                 int ix = (int)lround(px), iy = (int)lround(py);
@@ -510,20 +511,46 @@ static const char *arg(int argc, char **argv, const char *name, const char *def)
     return def;
 }
 
+/* A whole number option's value, or def; -1 when it is no number (strtol, all of it). */
+static long arg_long(int argc, char **argv, const char *name, long def)
+{
+    const char *v = arg(argc, argv, name, NULL);
+    if (!v)
+        return def;
+    char *end;
+    long x = strtol(v, &end, 10);
+    return *v && !*end ? x : -1;
+}
+
 int main(int argc, char **argv)
 {
     cvb_quiet();
-    if (argc >= 2 && !strcmp(argv[1], "render") && arg(argc, argv, "--out", NULL))
-        return cmd_render(arg(argc, argv, "--out", NULL), atoi(arg(argc, argv, "--count", "300")),
-                          strtoull(arg(argc, argv, "--seed", "1"), NULL, 10),
-                          atof(arg(argc, argv, "--misalign", "0")),
-                          atoi(arg(argc, argv, "--views", "3")) > 0 ? atoi(arg(argc, argv, "--views", "3")) : 3,
-                          atoi(arg(argc, argv, "--max-samples", "2000000000")));
+    if (argc >= 2 && !strcmp(argv[1], "render") && arg(argc, argv, "--out", NULL)) {
+        long count = arg_long(argc, argv, "--count", 300), views = arg_long(argc, argv, "--views", 3);
+        long max = arg_long(argc, argv, "--max-samples", 2000000000L);
+        const char *mis = arg(argc, argv, "--misalign", "0");
+        char *end;
+        double misalign = strtod(mis, &end);
+        if (count < 1 || views < 1 || max < 1 || *end || !(misalign >= 0 && misalign <= 1)) {
+            fprintf(stderr, "kifucam-traingen: --count, --views, --max-samples are whole numbers "
+                            "above 0, --misalign 0..1\n");
+            return 2;
+        }
+        return cmd_render(arg(argc, argv, "--out", NULL), (int)count,
+                          strtoull(arg(argc, argv, "--seed", "1"), NULL, 10), misalign, (int)views,
+                          (int)max);
+    }
     if (argc >= 2 && !strcmp(argv[1], "photos") && arg(argc, argv, "--out", NULL) &&
-        arg(argc, argv, "--data", NULL) && arg(argc, argv, "--folds", NULL))
+        arg(argc, argv, "--data", NULL) && arg(argc, argv, "--folds", NULL)) {
+        long copies = arg_long(argc, argv, "--copies", 6), mis = arg_long(argc, argv, "--misaligned", 0);
+        if (copies < 1 || mis < 0) {
+            fprintf(stderr, "kifucam-traingen: --copies is a whole number above 0, --misaligned "
+                            "one of 0 or more\n");
+            return 2;
+        }
         return cmd_photos(arg(argc, argv, "--data", NULL), arg(argc, argv, "--folds", NULL),
-                          arg(argc, argv, "--out", NULL), atoi(arg(argc, argv, "--copies", "6")),
-                          atoi(arg(argc, argv, "--misaligned", "0")));
+                          arg(argc, argv, "--out", NULL), (int)copies, (int)mis);
+    }
     fprintf(stderr, "usage: kifucam-traingen render --out FILE --count N [--seed S] [--misalign P] [--views V]\n"
                     "                                 [--max-samples M]\n"
                     "       kifucam-traingen photos --data DATA_DIR --folds FOLDS --out FILE [--copies K] [--misaligned M]\n");

@@ -834,7 +834,7 @@ static int pair_grid(const cvb_image_t *gray, const cvb_image_t *col, double sca
         goto done;
     int nA = A->kmax - A->kmin + 1, nB = B->kmax - B->kmin + 1;
     static const int sizes[3] = { 19, 13, 9 };
-    double best = -1e9, size_best[3] = { -1e9, -1e9, -1e9 }, size_H[3][9];
+    double best = -1e9, size_best[3] = { -1e9, -1e9, -1e9 }, size_H[3][9] = { { 0 } };
     double size_next[3] = { -1e9, -1e9, -1e9 }, next_H[3][9]; /* the runner-up window */
     int bestS = 0;
     /* every window below is H0 shifted by whole units: its segments are measured once */

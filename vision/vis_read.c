@@ -45,6 +45,39 @@ void vis_decide(const vis_reading_t *r, const vis_config_t *cfg, vis_snapshot_t 
     }
 }
 
+/* One side's belief: the mean over its inner edge line of 1 - P(off) and the mean over
+ * its ring blocks of P(off), the lower of the two (a grid a cell too far out puts its
+ * edge line off the board; a cell too far in puts its ring on points). Blocks in no
+ * picture (covered > 0.5) say nothing; -1 when nothing on the side is in view. */
+static double side_belief(const vis_reading_t *r, int side)
+{
+    int S = r->size, O = S + 2;
+    double in = 0, out = 0;
+    int nin = 0, nout = 0;
+    for (int i = 0; i < S; i++) {
+        int k = side == 0 ? i : side == 1 ? (S - 1) * S + i : side == 2 ? i * S : i * S + S - 1;
+        if (r->prob[k][VIS_CLASS_COVERED] > 0.5f)
+            continue;
+        in += 1.0 - r->prob[k][VIS_CLASS_OFF];
+        nin++;
+    }
+    if (r->nring == 4 * S + 4)
+        for (int i = 0; i < S; i++) {
+            /* the ring row by row: O blocks on top, then a left and a right block per
+             * row of points, then O at the bottom; the corners are left out */
+            int j = side == 0 ? 1 + i : side == 1 ? O + 2 * S + 1 + i
+                  : side == 2 ? O + 2 * i : O + 2 * i + 1;
+            if (r->ring_cov[j] > 0.5f)
+                continue;
+            out += r->ring_off[j];
+            nout++;
+        }
+    if (!nin && !nout)
+        return -1;
+    double a = nin ? in / nin : 1.0, b = nout ? out / nout : 1.0;
+    return a < b ? a : b;
+}
+
 double vis_grid_belief(const vis_reading_t *r)
 {
     double sum = 0;
@@ -66,27 +99,57 @@ double vis_grid_belief(const vis_reading_t *r)
     return n ? sum / n : 0;
 }
 
-void vis_occlusion_pass(vis_snapshot_t *s, const vis_config_t *cfg)
+double vis_grid_side_belief(const vis_reading_t *r)
 {
-    int S = s->size;
+    double b = 1;
+    int any = 0;
+    for (int side = 0; side < 4; side++) {
+        double sb = side_belief(r, side);
+        if (sb >= 0) {
+            any = 1;
+            if (sb < b)
+                b = sb;
+        }
+    }
+    return any ? b : 0;
+}
+
+void vis_occlusion_pass(vis_snapshot_t *s, const vis_reading_t *r, const vis_config_t *cfg)
+{
+    int S = s->size, O = S + 2;
+    /* the mask on the board and its ring of blocks, O x O (point (x, y) at (x+1, y+1)) */
+    uint8_t m[(VIS_MAX_SIZE + 2) * (VIS_MAX_SIZE + 2)];
+    memset(m, 0, (size_t)O * O);
+    for (int k = 0; k < S * S; k++)
+        m[(k / S + 1) * O + k % S + 1] = s->occluded[k];
+    if (r && r->size == S && r->nring == 4 * S + 4) {
+        int j = 0; /* the ring's order (vis_reading_t): row by row */
+        for (int y = 0; y < O; y++)
+            for (int x = 0; x < O; x++)
+                if (y == 0 || y == O - 1 || x == 0 || x == O - 1) {
+                    m[y * O + x] = r->ring_in[j] && r->ring_cov[j] >= cfg->covered_min;
+                    j++;
+                }
+    }
     /* the 8-connected pieces of the mask: a lone point or a pair is a misread or a
      * fingertip, and does not grow */
-    int comp[VIS_MAX_POINTS], csize[VIS_MAX_POINTS], stack[VIS_MAX_POINTS], nc = 0;
-    for (int k = 0; k < S * S; k++)
+    int comp[(VIS_MAX_SIZE + 2) * (VIS_MAX_SIZE + 2)], csize[(VIS_MAX_SIZE + 2) * (VIS_MAX_SIZE + 2)];
+    int stack[(VIS_MAX_SIZE + 2) * (VIS_MAX_SIZE + 2)], nc = 0;
+    for (int k = 0; k < O * O; k++)
         comp[k] = -1;
-    for (int k0 = 0; k0 < S * S; k0++) {
-        if (!s->occluded[k0] || comp[k0] >= 0)
+    for (int k0 = 0; k0 < O * O; k0++) {
+        if (!m[k0] || comp[k0] >= 0)
             continue;
         int sp = 0, n = 0;
         stack[sp++] = k0;
         comp[k0] = nc;
         while (sp) {
-            int k = stack[--sp], x = k % S, y = k / S;
+            int k = stack[--sp], x = k % O, y = k / O;
             n++;
             for (int dy = -1; dy <= 1; dy++)
                 for (int dx = -1; dx <= 1; dx++) {
-                    int nx = x + dx, ny = y + dy, q = ny * S + nx;
-                    if (nx >= 0 && ny >= 0 && nx < S && ny < S && s->occluded[q] && comp[q] < 0) {
+                    int nx = x + dx, ny = y + dy, q = ny * O + nx;
+                    if (nx >= 0 && ny >= 0 && nx < O && ny < O && m[q] && comp[q] < 0) {
                         comp[q] = nc;
                         stack[sp++] = q;
                     }
@@ -95,29 +158,30 @@ void vis_occlusion_pass(vis_snapshot_t *s, const vis_config_t *cfg)
         csize[nc++] = n;
     }
     for (int ring = 0; ring < cfg->occ_margin && ring < S; ring++) {
-        uint8_t grow[VIS_MAX_POINTS];
-        memcpy(grow, s->occluded, (size_t)S * S);
-        for (int k = 0; k < S * S; k++) {
-            if (!s->occluded[k] || (comp[k] >= 0 && csize[comp[k]] < cfg->occ_min_piece))
+        uint8_t grow[(VIS_MAX_SIZE + 2) * (VIS_MAX_SIZE + 2)];
+        memcpy(grow, m, (size_t)O * O);
+        for (int k = 0; k < O * O; k++) {
+            if (!m[k] || (comp[k] >= 0 && csize[comp[k]] < cfg->occ_min_piece))
                 continue;
-            int x = k % S, y = k / S;
+            int x = k % O, y = k / O;
             for (int dy = -1; dy <= 1; dy++)
                 for (int dx = -1; dx <= 1; dx++) {
                     int nx = x + dx, ny = y + dy;
-                    if (nx >= 0 && ny >= 0 && nx < S && ny < S)
-                        grow[ny * S + nx] = 1;
+                    if (nx >= 0 && ny >= 0 && nx < O && ny < O)
+                        grow[ny * O + nx] = 1;
                 }
         }
-        for (int k = 0; k < S * S; k++)
-            if (grow[k] && !s->occluded[k]) {
-                s->occluded[k] = 1;
-                s->color[k] = VIS_EMPTY;
-                s->conf[k] = 0;
-            }
+        memcpy(m, grow, (size_t)O * O);
     }
     s->occluder = 0;
-    for (int k = 0; k < S * S; k++)
+    for (int k = 0; k < S * S; k++) {
+        if (m[(k / S + 1) * O + k % S + 1] && !s->occluded[k]) {
+            s->occluded[k] = 1;
+            s->color[k] = VIS_EMPTY;
+            s->conf[k] = 0;
+        }
         s->occluder |= s->occluded[k];
+    }
 }
 
 void vis_read_cache_init(vis_read_cache_t *c)
@@ -164,8 +228,9 @@ int vis_read(const cvb_image_t *img, const vis_geom_t *geom, const vis_config_t 
     float sig[(VIS_MAX_SIZE + 2) * (VIS_MAX_SIZE + 2) * 3];
     int have_sig = c && !read_signature(img, geom, sig), rc = VIS_OK;
     int n = (geom->size + 2 * VIS_NET_MARGIN) * (geom->size + 2 * VIS_NET_MARGIN) * 3;
-    int hit = have_sig && c->valid && c->size == geom->size && c->nsym == nsym &&
-              !memcmp(c->H, geom->H, sizeof c->H);
+    int hit = have_sig && c->valid && c->size == geom->size && c->nsym == nsym;
+    for (int k = 0; hit && k < 9; k++)
+        hit = c->H[k] == geom->H[k]; /* the same geometry, bit for bit */
     for (int k = 0; hit && k < n; k++)
         hit = fabsf(sig[k] - c->sig[k]) <= c->max_change;
     if (hit) {
@@ -225,7 +290,7 @@ int vis_snapshot_from_reading(const cvb_image_t *img, const vis_geom_t *geom,
         vis_decide(q, cfg, &s);
         free(q);
     }
-    vis_occlusion_pass(&s, cfg);
+    vis_occlusion_pass(&s, r, cfg);
     s.grid_belief = (float)vis_grid_belief(r);
     *snap = s;
     return VIS_OK;
@@ -279,7 +344,8 @@ int vis_draw_reading(const cvb_image_t *img, const vis_geom_t *geom, const vis_s
         return rc;
     int S = geom->size;
     for (int k = 0; k < S * S; k++) {
-        double x = (k % S + 1.5) * CELL - 0.5, y = (k / S + 1.5) * CELL - 0.5;
+        int col = k % S, row = k / S;
+        double x = (col + 1.5) * CELL - 0.5, y = (row + 1.5) * CELL - 0.5;
         if (snap->occluded[k]) { /* a magenta cross: hidden, colour unknown */
             cvb_draw_line(&v, x - 8, y - 8, x + 8, y + 8, 255, 0, 255, 3);
             cvb_draw_line(&v, x - 8, y + 8, x + 8, y - 8, 255, 0, 255, 3);

@@ -457,12 +457,12 @@ int vis_track_update_k(const cvb_image_t *img, vis_geom_t *geom, const vis_confi
         free(prob);
         return VIS_OK;
     }
-    int lost = 0;
-    if (s.grid_belief < cfg->grid_min_belief) {
-        lost = 1; /* the reader sees no board's points where the grid puts them */
-    } else if (nvis < ntot / 10 + 1) {
-        lost = 1; /* next to nothing of the grid in sight: cannot tell it has not moved */
-    } else if (fit < cfg->track_min_fit) {
+    /* lost: the reader sees no board's points where the grid puts them, or one side is
+     * off the board (the board moved by whole cells), or next to nothing of the grid is
+     * in sight (cannot tell it has not moved) */
+    int lost = s.grid_belief < cfg->grid_min_belief ||
+               vis_grid_side_belief(prob) < cfg->grid_min_belief || nvis < ntot / 10 + 1;
+    if (!lost && fit < cfg->track_min_fit) {
         /* a crowded board hides most lines, an arm's shadow and rim more: the lines
          * between empty points must show, or be found in place in both directions by
          * most of the profiles across them (a moved board puts them elsewhere) */

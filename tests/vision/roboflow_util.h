@@ -88,8 +88,22 @@ static inline int rf_read_boxes(const char *path, rf_box_t *b, int max)
     int n = 0;
     char line[256];
     while (fgets(line, sizeof line, f) && n < max) {
-        rf_box_t x;
-        if (sscanf(line, "%d %lf %lf %lf %lf", &x.cls, &x.cx, &x.cy, &x.w, &x.h) == 5)
+        rf_box_t x = { 0 };
+        /* "class cx cy w h", the class a whole number (YOLO labels) */
+        char *p = line, *end;
+        long cls = strtol(p, &end, 10);
+        if (end == p)
+            continue;
+        x.cls = (int)cls;
+        double *v[4] = { &x.cx, &x.cy, &x.w, &x.h };
+        int got = 0;
+        for (; got < 4; got++) {
+            p = end;
+            *v[got] = strtod(p, &end);
+            if (end == p)
+                break;
+        }
+        if (got == 4)
             b[n++] = x;
     }
     fclose(f);
@@ -106,9 +120,12 @@ static inline int rf_fold(const char *folds, const char *set, const char *source
     char line[512], s[128], src[128];
     int fold = -1, k;
     while (fgets(line, sizeof line, f))
-        if (sscanf(line, "%127s %127s %d", s, src, &k) == 3 && !strcmp(s, set) &&
-            !strcmp(src, source)) {
-            fold = k;
+        if (sscanf(line, "%127s %127s", s, src) == 2 && !strcmp(s, set) && !strcmp(src, source)) {
+            /* the third field, the fold */
+            const char *t = strrchr(line, '\t');
+            char *end;
+            k = t ? (int)strtol(t + 1, &end, 10) : -1;
+            fold = t && end != t + 1 ? k : -1;
             break;
         }
     fclose(f);
