@@ -298,12 +298,30 @@ static void sgf_pt(int p, int n, char out[3])
     out[2] = 0;
 }
 
+/* The folder path, with its missing parents (as mkdir -p); 0 when it is a folder. */
 static int make_dir(const char *path)
 {
     struct stat st;
     if (stat(path, &st) == 0)
         return S_ISDIR(st.st_mode) ? 0 : -1;
-    return mkdir(path, 0777);
+    if (mkdir(path, 0777) == 0)
+        return 0;
+    if (errno != ENOENT)
+        return -1;
+    char parent[4096];
+    size_t n = strlen(path);
+    if (n >= sizeof parent)
+        return -1;
+    memcpy(parent, path, n + 1);
+    while (n > 1 && parent[n - 1] == '/') /* trailing slashes */
+        parent[--n] = 0;
+    char *slash = strrchr(parent, '/');
+    if (!slash || slash == parent)
+        return -1;
+    *slash = 0;
+    if (make_dir(parent))
+        return -1;
+    return mkdir(path, 0777) == 0 || errno == EEXIST ? 0 : -1;
 }
 
 typedef struct {

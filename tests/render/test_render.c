@@ -426,6 +426,17 @@ static void test_bad_input(void **state)
     write_file(p, "(;GM[1]SZ[9];B[zz])");
     o.sgf = p;
     assert_true(rnd_run(&o, NULL, NULL, err, sizeof err) < 0);
+    /* an output folder whose parents are missing is made with them (mkdir -p); under a
+     * file it cannot be, and says so */
+    snprintf(p, sizeof p, "%s/ok.sgf", tmpdir);
+    write_file(p, "(;GM[1]SZ[9];B[dd])");
+    o.sgf = p;
+    o.still = 1;
+    snprintf(out, sizeof out, "%s/new/nested/out/", tmpdir);
+    assert_int_equal(rnd_run(&o, NULL, NULL, err, sizeof err), RND_OK);
+    snprintf(out, sizeof out, "%s/ok.sgf/out", tmpdir);
+    assert_int_equal(rnd_run(&o, NULL, NULL, err, sizeof err), RND_EOUTPUT);
+    assert_non_null(strstr(err, "cannot create the output folder"));
 }
 
 /* Count the lines of a truth file holding all the given substrings. */
