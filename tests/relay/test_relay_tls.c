@@ -296,7 +296,7 @@ static void test_tls_relayed(void **state)
     hub_stop(&hp);
     /* the listener speaks TLS only: the same station in plain MQTT delivers nothing */
     snprintf(args, sizeof args, "--sgf '%s/a2.sgf' --relay mqtt://127.0.0.1:%d/tls/a --board 8 "
-             "--relay-flush 0.3", dir, b.port);
+             "--relay-flush 0.3 --start-frame 200", dir, b.port);   /* the last frames: quick */
     assert_int_equal(record(args, "a2"), 1);
     assert_non_null(strstr(text("a2", "err"), "not delivered"));
     tb_broker_kill(&b);
@@ -350,7 +350,7 @@ static void test_tls_wrong_ca(void **state)
     /* the right CA, a certificate for another host: the host is checked */
     tls_broker(&b, "b2", "srvname", url, sizeof url);
     snprintf(args, sizeof args, "--sgf '%s/b2.sgf' --relay %s --relay-ca '%s' --board 9 "
-             "--relay-flush 0.3", dir, url, at("ca.pem", ca, sizeof ca));
+             "--relay-flush 0.3 --start-frame 200", dir, url, at("ca.pem", ca, sizeof ca));
     assert_int_equal(record(args, "b2"), 1);
     err = text("b2", "err");
     print_message("stderr: %s", err);
