@@ -36,6 +36,17 @@ static char dir[64];
 static const char *kc;
 static int have_tools;          /* mosquitto and openssl, and the certificates made */
 
+typedef struct hub_proc {
+    pid_t pid;
+    int port;
+} hub_proc_t;
+
+/* The brokers and the hub of the tests, here and not on their stacks, so that
+ * end_children ends them after a failed assertion too (cmocka leaves the test by
+ * longjmp). */
+static tb_broker_t brokers[2];
+static hub_proc_t hub_child;
+
 static int setup(void **state)
 {
     (void)state;
@@ -63,9 +74,23 @@ static int setup(void **state)
     return 0;
 }
 
-static int teardown(void **state)
+/* After each test, passed or failed: its brokers and hub are ended. */
+static int end_children(void **state)
 {
     (void)state;
+    for (int i = 0; i < 2; i++)
+        tb_broker_kill(&brokers[i]);
+    if (hub_child.pid > 0) {
+        kill(hub_child.pid, SIGKILL);
+        waitpid(hub_child.pid, NULL, 0);
+        hub_child.pid = 0;
+    }
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    end_children(state);
     char cmd[128];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
     return system(cmd) == 0 ? 0 : -1;
@@ -92,6 +117,7 @@ static const char *at(const char *name, char *buf, size_t len)
 static void tls_broker(tb_broker_t *b, const char *sub, const char *cert, char *url, size_t len)
 {
     char d[128], ca[128], crt[128], key[128], name[64];
+    tb_broker_kill(b);   /* the slot's earlier broker, if any: init forgets its pid */
     at(sub, d, sizeof d);
     mkdir(d, 0755);
     assert_int_equal(tb_broker_init(b, d, NULL, NULL), 0);
@@ -103,11 +129,6 @@ static void tls_broker(tb_broker_t *b, const char *sub, const char *cert, char *
     assert_int_equal(tb_broker_start(b), 0);
     snprintf(url, len, "mqtts://127.0.0.1:%d/tls/%s", b->port, sub);
 }
-
-typedef struct hub_proc {
-    pid_t pid;
-    int port;
-} hub_proc_t;
 
 /* `kifucam hub --broker URL --broker-ca CA --serve 127.0.0.1:PORT` in the background,
  * waited for until its broker is up (5 s at most). */
@@ -155,6 +176,7 @@ static void hub_stop(hub_proc_t *hp)
     kill(hp->pid, SIGTERM);
     int st = 0;
     waitpid(hp->pid, &st, 0);
+    hp->pid = 0;
     assert_true(WIFEXITED(st));
     assert_int_equal(WEXITSTATUS(st), 0);
 }
@@ -258,12 +280,12 @@ static void test_tls_relayed(void **state)
 {
     (void)state;
     need_tools();
-    tb_broker_t b;
+    tb_broker_t *b = &brokers[0];
     char url[128], ca[128], sgf[128], args[1024], want[512], got[512] = "";
-    tls_broker(&b, "a", "srv", url, sizeof url);
+    tls_broker(b, "a", "srv", url, sizeof url);
     at("ca.pem", ca, sizeof ca);
-    hub_proc_t hp;
-    hub_start(&hp, url, ca, "a");
+    hub_proc_t *hp = &hub_child;
+    hub_start(hp, url, ca, "a");
     at("a.sgf", sgf, sizeof sgf);
     snprintf(args, sizeof args, "--sgf '%s' --relay %s --relay-ca '%s' --board 7 --round 2 "
              "--format json", sgf, url, ca);
@@ -277,7 +299,7 @@ static void test_tls_relayed(void **state)
     disk_moves(sgf, want, sizeof want);
     long long events = -1;
     for (int t = 0; t <= 3000; t += 50) {
-        hub_board(hp.port, "7", got, sizeof got, &events);
+        hub_board(hp->port, "7", got, sizeof got, &events);
         if (!strcmp(got, want) && events == sent)
             break;
         tb_sleep_ms(50);
@@ -287,19 +309,19 @@ static void test_tls_relayed(void **state)
     assert_string_equal(got, want);
     assert_int_equal(events, sent);
     hc_resp_t r;
-    assert_int_equal(hc_get(hp.port, "/board/7.sgf", &r), 0);
+    assert_int_equal(hc_get(hp->port, "/board/7.sgf", &r), 0);
     assert_int_equal(r.status, 200);
     char *disk = kc_slurp(sgf, NULL);
     assert_string_equal(r.body, disk);
     free(disk);
     hc_resp_free(&r);
-    hub_stop(&hp);
+    hub_stop(hp);
     /* the listener speaks TLS only: the same station in plain MQTT delivers nothing */
     snprintf(args, sizeof args, "--sgf '%s/a2.sgf' --relay mqtt://127.0.0.1:%d/tls/a --board 8 "
-             "--relay-flush 0.3 --start-frame 200", dir, b.port);   /* the last frames: quick */
+             "--relay-flush 0.3 --start-frame 200", dir, b->port);   /* the last frames: quick */
     assert_int_equal(record(args, "a2"), 1);
     assert_non_null(strstr(text("a2", "err"), "not delivered"));
-    tb_broker_kill(&b);
+    tb_broker_kill(b);
 }
 
 /* (b) Another CA: the broker's certificate refused in one line; the record complete on
@@ -309,9 +331,9 @@ static void test_tls_wrong_ca(void **state)
 {
     (void)state;
     need_tools();
-    tb_broker_t b;
+    tb_broker_t *b = &brokers[0], *b2 = &brokers[1];
     char url[128], other[128], ca[128], sgf[128], args[1024], want[512], head[512], cmd[1024];
-    tls_broker(&b, "b", "srv", url, sizeof url);
+    tls_broker(b, "b", "srv", url, sizeof url);
     at("other.pem", other, sizeof other);
     at("b.sgf", sgf, sizeof sgf);
     snprintf(args, sizeof args, "--sgf '%s' --relay %s --relay-ca '%s' --board 9 --relay-flush 0.5",
@@ -346,9 +368,9 @@ static void test_tls_wrong_ca(void **state)
     snprintf(head, sizeof head, "kifucam hub: --broker: TLS: the broker's certificate is refused: "
              "it is not signed by the CA in %s (", other);
     assert_true(!strncmp(err, head, strlen(head)));
-    tb_broker_kill(&b);
+    tb_broker_kill(b);
     /* the right CA, a certificate for another host: the host is checked */
-    tls_broker(&b, "b2", "srvname", url, sizeof url);
+    tls_broker(b2, "b2", "srvname", url, sizeof url);
     snprintf(args, sizeof args, "--sgf '%s/b2.sgf' --relay %s --relay-ca '%s' --board 9 "
              "--relay-flush 0.3 --start-frame 200", dir, url, at("ca.pem", ca, sizeof ca));
     assert_int_equal(record(args, "b2"), 1);
@@ -358,7 +380,7 @@ static void test_tls_wrong_ca(void **state)
     assert_non_null(strstr(err, "TLS: the broker's certificate is refused: it is not for "
                                 "127.0.0.1 (its names do not match the URL's host): recording "
                                 "locally\n"));
-    tb_broker_kill(&b);
+    tb_broker_kill(b2);
 }
 
 /* (c) A CA file that cannot be used: exit 2 in one line before anything is recorded. */
@@ -456,9 +478,9 @@ static void test_tls_broker_restart(void **state)
 {
     (void)state;
     need_tools();
-    tb_broker_t b;
+    tb_broker_t *b = &brokers[0];
     char url[128], ca[128];
-    tls_broker(&b, "d", "srv", url, sizeof url);
+    tls_broker(b, "d", "srv", url, sizeof url);
     at("ca.pem", ca, sizeof ca);
     hub_config_t hc;
     hub_config_defaults(&hc);
@@ -490,12 +512,12 @@ static void test_tls_broker_restart(void **state)
         tb_sleep_ms(20);
     }
     assert_int_equal(moves, 8);
-    tb_broker_kill(&b);
+    tb_broker_kill(b);
     for (int n = 9; n <= 14; n++) {   /* played while there is no broker */
         play(r, n);
         tb_sleep_ms(100);
     }
-    assert_int_equal(tb_broker_start(&b), 0);
+    assert_int_equal(tb_broker_start(b), 0);
     int up = wait_up(r, h, 8000);
     rly_status_t rs;
     hub_status_t hs;
@@ -515,16 +537,16 @@ static void test_tls_broker_restart(void **state)
     assert_int_equal(moves, 18);
     rly_destroy(r);
     hub_destroy(h);
-    tb_broker_kill(&b);
+    tb_broker_kill(b);
 }
 
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_tls_relayed),
-        cmocka_unit_test(test_tls_wrong_ca),
-        cmocka_unit_test(test_tls_bad_ca_file),
-        cmocka_unit_test(test_tls_broker_restart),
+        cmocka_unit_test_teardown(test_tls_relayed, end_children),
+        cmocka_unit_test_teardown(test_tls_wrong_ca, end_children),
+        cmocka_unit_test_teardown(test_tls_bad_ca_file, end_children),
+        cmocka_unit_test_teardown(test_tls_broker_restart, end_children),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
