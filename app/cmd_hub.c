@@ -1,7 +1,9 @@
 /* cmd_hub.c: `kifucam hub --broker URL --serve ADDR:PORT`: the tournament hub (relay/hub.h)
  * until SIGINT or SIGTERM. It says on stdout where it serves, each change of the broker's
- * link and each board seen for the first time. A broker that is down is waited for (the
- * stations may start first or later); one that refuses our credentials is exit 2.
+ * link (a broker unreachable once until it is back) and each change of the number of
+ * boards. A broker that is down is waited for (the stations may start first or later); one
+ * that refuses our credentials, or whose TLS certificate --broker-ca does not accept, is
+ * exit 2 in one line on stderr.
  */
 #include "app/cli.h"
 #include "relay/hub.h"
@@ -125,7 +127,7 @@ int cmd_hub(int argc, char **argv)
            v6 ? "[" : "", addr, v6 ? "]" : "", hub_port(h), hub_token(h));
     fflush(stdout);
     uint64_t changes = 0;
-    int nb = 0, code = 0;
+    int nb = 0, code = 0, said = 0;   /* said: the link last said (0: none yet) */
     while (!g_stop) {
         struct timespec ts = { 0, 100 * 1000 * 1000 };
         nanosleep(&ts, NULL);
@@ -135,12 +137,15 @@ int cmd_hub(int argc, char **argv)
             changes = st.changes;
             if (st.link == 1) {
                 printf("hub: connected to the broker\n");
+                said = 1;
             } else if (st.link == 3) {
                 cli_error("hub", "--broker: %s", st.reason);
                 code = 2;
                 break;
-            } else if (st.link == 2) {
+            } else if (st.link == 2 && said != 2) {
+                /* once until it is up again, whatever the next attempts' reasons */
                 printf("hub: broker unreachable (%s): retrying\n", st.reason);
+                said = 2;
             }
         }
         if (st.boards != nb) {

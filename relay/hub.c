@@ -1,21 +1,37 @@
 /* hub.c: the hub's board table and its MQTT subscription (hub.h).
  *
- * libmosquitto runs its own thread (mosquitto_loop_start): it reconnects by itself with a
- * growing delay, and each connection subscribes again to PREFIX/+/state, /sgf, /status and
- * /event (QoS 1), so the broker sends the retained states and records again. Messages go to
- * hub_feed, which is also the tests' door to the table.
+ * One thread of the hub's own owns the libmosquitto client, a fresh one for each
+ * connection: it connects, polls the socket (mosquitto_loop_read / _write / _misc), and
+ * after any failure (the broker down, the link lost, no CONNACK in 10 s, a TLS error) drops
+ * the client, waits and connects again, 0.5 s doubling to backoff_max_s, reset by a
+ * connection that came up; a refusal waits backoff_max_s. (libmosquitto's own loop thread
+ * gives up for good after a TLS error or EPROTO, which is how a TLS link that a killed
+ * broker dropped ends: the hub would never come back.) Each
+ * connection subscribes again to PREFIX/+/state, /sgf, /status and /event (QoS 1), so the
+ * broker sends the retained states and records again. Messages go to hub_feed, which is
+ * also the tests' door to the table.
+ *
+ * Invariants: only the MQTT thread calls libmosquitto between hub_create's start of it and
+ * hub_destroy's join (its callbacks run in it, and take h->mu for the table and the status);
+ * h->mq_* and h->tls are that thread's own.
  */
 #include "relay/hub_int.h"
+#include "relay/rly_tls.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
 #include <jansson.h>
 #include <mosquitto.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
+
+#define HUB_BACKOFF_MIN_S 0.5
+#define HUB_CONNECT_TIMEOUT_S 10.0
 
 #ifndef MQTT_PROTOCOL_V5
 #define MQTT_PROTOCOL_V5 5
@@ -390,6 +406,7 @@ static void on_connect(struct mosquitto *m, void *obj, int rc, int flags,
     if (rc != 0) {
         char why[160];
         snprintf(why, sizeof why, "the broker refused the connection: %s", mosquitto_reason_string(rc));
+        h->mq_refused = 1;
         set_link(h, 3, why);
         return;
     }
@@ -399,23 +416,15 @@ static void on_connect(struct mosquitto *m, void *obj, int rc, int flags,
         snprintf(sub, sizeof sub, "%s/+/%s", h->url.prefix, kinds[i]);
         mosquitto_subscribe(m, NULL, sub, 1);
     }
+    h->mq_up = 1;
     set_link(h, 1, "");
 }
 
-static void on_disconnect(struct mosquitto *m, void *obj, int rc, const mosquitto_property *props)
+/* libmosquitto's log: only what says why a TLS handshake failed is kept */
+static void on_log(struct mosquitto *m, void *obj, int level, const char *line)
 {
-    (void)m;
-    (void)props;
     hub_t *h = obj;
-    pthread_mutex_lock(&h->mu);
-    int refused = h->st.link == 3;
-    pthread_mutex_unlock(&h->mu);
-    if (!refused) {
-        char why[160];
-        snprintf(why, sizeof why, "%.80s:%d: %s", h->url.host, h->url.port,
-                 rc == MOSQ_ERR_SUCCESS ? "disconnected" : "the connection was lost");
-        set_link(h, 2, why);
-    }
+    rly_tls_log(&h->tls, m, level, line);
 }
 
 static void on_message(struct mosquitto *m, void *obj, const struct mosquitto_message *msg,
@@ -425,6 +434,159 @@ static void on_message(struct mosquitto *m, void *obj, const struct mosquitto_me
     (void)props;
     hub_feed(obj, msg->topic, msg->payload, msg->payloadlen > 0 ? (size_t)msg->payloadlen : 0,
              rly_now_ms());
+}
+
+static double mono_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+/* The client failed (rc from libmosquitto, or MOSQ_ERR_TIMEOUT / MOSQ_ERR_CONN_REFUSED
+ * for no CONNACK in time / the socket hung up before it; e the errno then): say why. A
+ * refusal (the broker's CONNACK, or TLS: its certificate not accepted) is link 3; the rest
+ * link 2. */
+static void mqtt_failed(hub_t *h, int rc, int e)
+{
+    if (h->mq_refused)
+        return;   /* on_connect said why */
+    char why[sizeof h->st.reason], tls[200];
+    const char *host = h->url.host;
+    int port = h->url.port;
+    if (!h->mq_up && (rc == MOSQ_ERR_TLS || h->tls.verify || h->tls.hostname)) {
+        if (rly_tls_reason(&h->tls, host, port, h->ca_file, tls, sizeof tls)) {
+            h->mq_refused = 1;
+            set_link(h, 3, tls);
+            return;
+        }
+        snprintf(why, sizeof why, "%.80s:%d: %.160s", host, port, tls);
+    } else if (rc == MOSQ_ERR_TIMEOUT) {
+        snprintf(why, sizeof why, "%.80s:%d: no answer from the broker", host, port);
+    } else if (rc == MOSQ_ERR_CONN_REFUSED) {
+        snprintf(why, sizeof why, "%.80s:%d: the connection was refused or reset", host, port);
+    } else if (rc == MOSQ_ERR_CONN_LOST || rc == MOSQ_ERR_NO_CONN || rc == MOSQ_ERR_TLS ||
+               rc == MOSQ_ERR_KEEPALIVE || (rc == MOSQ_ERR_ERRNO && e == EPROTO && h->mq_up)) {
+        snprintf(why, sizeof why, "%.80s:%d: the connection was lost", host, port);
+    } else {
+        snprintf(why, sizeof why, "%.80s:%d: %s", host, port,
+                 rc == MOSQ_ERR_ERRNO ? strerror(e) : mosquitto_strerror(rc));
+    }
+    set_link(h, 2, why);
+}
+
+/* A fresh client for one connection (each connection has its own: nothing of an old one
+ * lingers); NULL when libmosquitto cannot make one or refuses the TLS settings. */
+static struct mosquitto *mqtt_client(hub_t *h)
+{
+    struct mosquitto *m = mosquitto_new(NULL, true, h);
+    if (!m)
+        return NULL;
+    mosquitto_int_option(m, MOSQ_OPT_PROTOCOL_VERSION, MQTT_PROTOCOL_V5);
+    mosquitto_connect_v5_callback_set(m, on_connect);
+    mosquitto_message_v5_callback_set(m, on_message);
+    if (h->user[0])
+        mosquitto_username_pw_set(m, h->user, h->pass[0] ? h->pass : NULL);
+    if (h->url.tls || h->ca_file) {
+        mosquitto_log_callback_set(m, on_log);
+        if (rly_tls_setup(m, h->ca_file) != RLY_OK) {
+            mosquitto_destroy(m);
+            return NULL;
+        }
+    }
+    return m;
+}
+
+/* One turn with a connection under way or up: poll its socket up to 100 ms, read, write,
+ * keep alive. MOSQ_ERR_SUCCESS while it lives. */
+static int mqtt_turn(hub_t *h, double since)
+{
+    int sock = mosquitto_socket(h->mosq);
+    if (sock < 0)
+        return MOSQ_ERR_NO_CONN;
+    struct pollfd pf = { sock, (short)(POLLIN | (mosquitto_want_write(h->mosq) ? POLLOUT : 0)), 0 };
+    int n = poll(&pf, 1, 100), rc = MOSQ_ERR_SUCCESS;
+    if (n > 0 && (pf.revents & (POLLIN | POLLERR | POLLHUP)))
+        rc = mosquitto_loop_read(h->mosq, 1);
+    if (rc == MOSQ_ERR_SUCCESS && n > 0 && (pf.revents & POLLOUT))
+        rc = mosquitto_loop_write(h->mosq, 1);
+    if (rc == MOSQ_ERR_SUCCESS)
+        rc = mosquitto_loop_misc(h->mosq);
+    if (rc != MOSQ_ERR_SUCCESS || h->mq_up || h->mq_refused)
+        return rc;
+    /* no CONNACK yet: a socket that hung up was refused or reset (rly_tls.h: libmosquitto's
+     * TLS connect misses it); a broker that says nothing for 10 s is given up */
+    if (n > 0 && (pf.revents & POLLHUP))
+        return MOSQ_ERR_CONN_REFUSED;
+    return mono_s() - since > HUB_CONNECT_TIMEOUT_S ? MOSQ_ERR_TIMEOUT : MOSQ_ERR_SUCCESS;
+}
+
+static void *mqtt_main(void *arg)
+{
+    hub_t *h = arg;
+    double delay = HUB_BACKOFF_MIN_S, next_try = 0, since = 0;
+    double maxd = h->cfg.backoff_max_s >= HUB_BACKOFF_MIN_S ? h->cfg.backoff_max_s
+                                                            : HUB_BACKOFF_MIN_S;
+    int live = 0;   /* h->mosq has a connection under way or up */
+    for (;;) {
+        pthread_mutex_lock(&h->mu);
+        int stop = h->stopping;
+        pthread_mutex_unlock(&h->mu);
+        if (stop)
+            break;
+        int rc, e;
+        if (!live) {
+            double now = mono_s();
+            if (now < next_try) {
+                double w = next_try - now > 0.1 ? 0.1 : next_try - now;
+                struct timespec ts = { 0, (long)(w * 1e9) };
+                nanosleep(&ts, NULL);
+                continue;
+            }
+            if (!h->mosq && !(h->mosq = mqtt_client(h))) {
+                set_link(h, 2, "the MQTT client could not start");
+                next_try = now + maxd;
+                continue;
+            }
+            rly_tls_diag_reset(&h->tls);
+            h->mq_up = h->mq_refused = 0;
+            since = now;
+            rc = mosquitto_connect_async(h->mosq, h->url.host, h->url.port, 10);
+            e = errno;
+            live = rc == MOSQ_ERR_SUCCESS;
+        } else {
+            rc = mqtt_turn(h, since);
+            e = errno;
+        }
+        if (rc == MOSQ_ERR_SUCCESS && !h->mq_refused)
+            continue;
+        int was_up = h->mq_up;
+        mqtt_failed(h, rc, e);
+        mosquitto_destroy(h->mosq);
+        h->mosq = NULL;
+        live = 0;
+        if (was_up)
+            delay = HUB_BACKOFF_MIN_S;
+        next_try = mono_s() + (h->mq_refused ? maxd : delay);
+        if (!h->mq_refused)
+            delay = delay * 2 > maxd ? maxd : delay * 2;
+    }
+    if (h->mosq && h->mq_up) {
+        mosquitto_disconnect(h->mosq);
+        mosquitto_loop_write(h->mosq, 1);
+    }
+    return NULL;
+}
+
+static char *dupstr(const char *s)
+{
+    if (!s)
+        return NULL;
+    size_t n = strlen(s) + 1;
+    char *d = malloc(n);
+    if (d)
+        memcpy(d, s, n);
+    return d;
 }
 
 static pthread_once_t lib_once = PTHREAD_ONCE_INIT;
@@ -494,10 +656,16 @@ int hub_create(const hub_config_t *cfg, hub_t **out, char *err, size_t errlen)
         h->have_url = 1;
         snprintf(h->user, sizeof h->user, "%s", c.user ? c.user : h->url.user);
         snprintf(h->pass, sizeof h->pass, "%s", c.pass ? c.pass : h->url.pass);
-        if (c.ca_file && access(c.ca_file, R_OK) != 0) {
-            snprintf(err, errlen, "%s: cannot read the CA file (%s)", c.ca_file, strerror(errno));
-            rc = HUB_EINVAL;
-            goto fail;
+        if (c.ca_file) {
+            if (rly_tls_check_ca(c.ca_file, err, errlen) != RLY_OK) {
+                rc = HUB_EINVAL;
+                goto fail;
+            }
+            if (!(h->ca_file = dupstr(c.ca_file))) {
+                snprintf(err, errlen, "out of memory");
+                rc = HUB_ENOMEM;
+                goto fail;
+            }
         }
     }
     if (c.token && *c.token) {
@@ -510,34 +678,13 @@ int hub_create(const hub_config_t *cfg, hub_t **out, char *err, size_t errlen)
         goto fail;
     if (h->have_url) {
         pthread_once(&lib_once, lib_init);
-        h->mosq = mosquitto_new(NULL, true, h);
+        h->mosq = mqtt_client(h);   /* the first connection's; its settings checked here */
         if (!h->mosq) {
-            snprintf(err, errlen, "the MQTT client could not start");
+            snprintf(err, errlen, "the MQTT client could not start (or refused the TLS set-up)");
             rc = HUB_ESTART;
             goto fail;
         }
-        mosquitto_int_option(h->mosq, MOSQ_OPT_PROTOCOL_VERSION, MQTT_PROTOCOL_V5);
-        mosquitto_connect_v5_callback_set(h->mosq, on_connect);
-        mosquitto_disconnect_v5_callback_set(h->mosq, on_disconnect);
-        mosquitto_message_v5_callback_set(h->mosq, on_message);
-        unsigned maxd = c.backoff_max_s >= 1 ? (unsigned)c.backoff_max_s : 1;
-        mosquitto_reconnect_delay_set(h->mosq, 1, maxd, true);
-        if (h->user[0])
-            mosquitto_username_pw_set(h->mosq, h->user, h->pass[0] ? h->pass : NULL);
-        if ((h->url.tls || c.ca_file) &&
-            mosquitto_tls_set(h->mosq, c.ca_file, c.ca_file ? NULL : "/etc/ssl/certs", NULL, NULL,
-                              NULL) != MOSQ_ERR_SUCCESS) {
-            snprintf(err, errlen, "the TLS set-up failed");
-            rc = HUB_EINVAL;
-            goto fail;
-        }
-        int crc = mosquitto_connect_async(h->mosq, h->url.host, h->url.port, 10);
-        if (crc != MOSQ_ERR_SUCCESS) {
-            snprintf(why, sizeof why, "%.80s:%d: %s", h->url.host, h->url.port,
-                     crc == MOSQ_ERR_ERRNO ? strerror(errno) : mosquitto_strerror(crc));
-            set_link(h, 2, why);   /* the loop retries */
-        }
-        if (mosquitto_loop_start(h->mosq) != MOSQ_ERR_SUCCESS) {
+        if (pthread_create(&h->mq_thread, NULL, mqtt_main, h) != 0) {
             snprintf(err, errlen, "the MQTT client's thread could not start");
             rc = HUB_ESTART;
             goto fail;
@@ -559,12 +706,10 @@ void hub_destroy(hub_t *h)
     h->stopping = 1;
     pthread_cond_broadcast(&h->cv);
     pthread_mutex_unlock(&h->mu);
-    if (h->mosq) {
-        mosquitto_disconnect(h->mosq);
-        if (h->loop_started)
-            mosquitto_loop_stop(h->mosq, true);
+    if (h->loop_started)
+        pthread_join(h->mq_thread, NULL);   /* it disconnects */
+    if (h->mosq)
         mosquitto_destroy(h->mosq);
-    }
     hub_http_stop(h);
     for (int i = 0; i < h->nb; i++)
         board_free(h->boards[i]);

@@ -26,7 +26,8 @@
  *                                401 without; 404 for another action or an unknown board
  * Answers: unknown path 404, wrong method 405, too many /events clients 503.
  *
- * Threads: libmosquitto's own thread delivers the messages; libmicrohttpd runs a thread per
+ * Threads: one MQTT thread of the hub's own runs the client (it reconnects after every
+ * failure, TLS ones included) and delivers the messages; libmicrohttpd runs a thread per
  * connection (the hub's clients are a few pages and overlays, max_clients of them), each
  * /events client waiting on the table's condition variable. The table is under one mutex.
  */
@@ -49,13 +50,15 @@ typedef struct hub_config {
     const char *url;            /* the broker URL (rly_url_parse); NULL: no broker (tests
                                    feed the table with hub_feed) */
     const char *user, *pass;    /* override the URL's */
-    const char *ca_file;        /* TLS CA file (PEM), or NULL */
+    const char *ca_file;        /* TLS CA file (PEM; checked by hub_create, as rly.h's), or
+                                   NULL: the system's CAs for mqtts:// */
     const char *address;        /* HTTP address to bind; default 127.0.0.1 */
     int port;                   /* HTTP port; 0 picks a free one; -1: no HTTP server */
     const char *token;          /* the actions' secret; NULL or "": 32 random hex digits */
     int max_clients;            /* HTTP connections at once; default 64 */
     int keepalive_s;            /* SSE comment to idle /events clients; default 10 s */
-    double backoff_max_s;       /* the broker's reconnection delay grows to this; 5 s */
+    double backoff_max_s;       /* the broker's reconnection delay (0.5 s doubling) grows to
+                                   this; 5 s; a refusal waits this long */
 } hub_config_t;
 
 void hub_config_defaults(hub_config_t *cfg);
@@ -63,7 +66,8 @@ void hub_config_defaults(hub_config_t *cfg);
 typedef struct hub hub_t;
 
 /* Start the hub: the MQTT client (connecting in the background, again and again) and the
- * HTTP server. The reason of a failure in err. *out written only on success. */
+ * HTTP server. The reason of a failure in err (HUB_EINVAL for a malformed URL or a CA file
+ * that cannot be read or holds no certificate). *out written only on success. */
 int hub_create(const hub_config_t *cfg, hub_t **out, char *err, size_t errlen);
 /* Stop both, free everything. Does nothing if NULL. */
 void hub_destroy(hub_t *h);
@@ -81,9 +85,10 @@ int hub_feed(hub_t *h, const char *topic, const void *payload, size_t len, uint6
 char *hub_boards_json(hub_t *h);
 
 typedef struct hub_status {
-    int link;                   /* 0 connecting, 1 up, 2 down, 3 refused */
+    int link;                   /* 0 connecting, 1 up, 2 down, 3 refused (the credentials, or
+                                   TLS: the broker's certificate not accepted) */
     uint64_t changes;           /* incremented on every change of link */
-    char reason[160];
+    char reason[256];
     int boards;
     uint64_t states, events;    /* accepted */
     uint64_t stale, dups, bad;  /* dropped: an older state, an event seen, malformed */

@@ -3,7 +3,8 @@
  *
  * Invariants (under h->mu): boards[] is sorted by name (strcmp), nb of them; every change
  * of a board sets its upd to ++gen and broadcasts cv (the /events clients wait on it); a
- * board's entry is a compact JSON object beginning with '{"board":' (never "{}"). */
+ * board's entry is a compact JSON object beginning with '{"board":' (never "{}"). The
+ * MQTT client and the mq_ and tls fields belong to the MQTT thread while it runs. */
 #ifndef KIFUCAM_HUB_INT_H
 #define KIFUCAM_HUB_INT_H
 
@@ -13,6 +14,7 @@
 
 #include "relay/hub.h"
 #include "relay/rly.h"
+#include "relay/rly_tls.h"
 
 #define HUB_RUNS 4              /* the runs whose last event seq a board remembers */
 
@@ -34,7 +36,7 @@ struct hub {
     rly_url_t url;
     int have_url;
     char user[128], pass[128];
-    char *ca_file;
+    char *ca_file;              /* the CA file (TLS), or NULL */
     char address[64];
     char token[129];
 
@@ -48,7 +50,10 @@ struct hub {
     int clients;                /* /events clients now */
 
     struct mosquitto *mosq;
-    int loop_started;
+    pthread_t mq_thread;        /* the MQTT thread (hub.c) */
+    int loop_started;           /* 1 once mq_thread runs */
+    int mq_up, mq_refused;      /* the thread's: this connection came up / was refused */
+    rly_tls_diag_t tls;         /* the thread's: what this connection's TLS logged */
     struct MHD_Daemon *daemon;
     int port;
 };

@@ -6,7 +6,8 @@
  * Each connection uses a fresh client: nothing of an old connection is resent behind our
  * back; what the broker has not acknowledged is handed again by us, in order, after the
  * (re)connection. Backoff: backoff_min_s doubling to backoff_max_s, reset by a connection
- * that came up; a refusal (credentials) waits backoff_max_s.
+ * that came up; a refusal (credentials, or a TLS broker whose certificate the CA file does
+ * not accept: rly_tls.h) waits backoff_max_s.
  *
  * Invariants (under r->mu): events[] holds the unacknowledged events oldest first, each
  * with mid 0 (to hand) or the mid it was handed with on the current connection; a state or
@@ -16,6 +17,7 @@
  */
 #include "relay/rly.h"
 #include "relay/rly_journal.h"
+#include "relay/rly_tls.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -76,7 +78,8 @@ struct rly {
     /* the thread's own */
     struct mosquitto *mosq;
     int connected;              /* CONNACK success on this client */
-    int refused;                /* CONNACK refusal on this client */
+    int refused;                /* CONNACK refusal, or the broker's certificate refused */
+    rly_tls_diag_t tls;         /* what this client's TLS handshake logged */
     double since;               /* this client's connect began (monotonic s) */
     double delay;               /* the next backoff */
     double next_try;
@@ -244,6 +247,13 @@ done:
     pthread_mutex_unlock(&r->mu);
 }
 
+/* libmosquitto's log: only what says why a TLS handshake failed is kept */
+static void on_log(struct mosquitto *m, void *obj, int level, const char *line)
+{
+    rly_t *r = obj;
+    rly_tls_log(&r->tls, m, level, line);
+}
+
 /* ---- the thread ---- */
 
 static char *status_payload(rly_t *r, int online)
@@ -297,6 +307,41 @@ static void drop_client(rly_t *r, const char *why)
     r->refused = 0;
 }
 
+/* The client failed (rc from libmosquitto, or MOSQ_ERR_TIMEOUT / MOSQ_ERR_CONN_REFUSED
+ * for no CONNACK in time / the socket hung up before it; e the errno then): say why and
+ * drop it. A TLS handshake whose broker certificate was not accepted is a refusal; a link
+ * lost after it was up is "lost" whatever the layer that noticed. */
+static void fail_client(rly_t *r, int rc, int e)
+{
+    char why[sizeof r->st.reason], tls[200];
+    const char *host = r->url.host;
+    int port = r->url.port;
+    if (!r->connected && !r->refused &&
+        (rc == MOSQ_ERR_TLS || r->tls.verify || r->tls.hostname)) {
+        int refusal = rly_tls_reason(&r->tls, host, port, r->ca_file, tls, sizeof tls);
+        if (refusal) {
+            snprintf(why, sizeof why, "%s", tls);
+            pthread_mutex_lock(&r->mu);
+            r->refused = 1;
+            set_link(r, RLY_LINK_REFUSED, why);
+            pthread_mutex_unlock(&r->mu);
+        } else {
+            snprintf(why, sizeof why, "%.80s:%d: %.160s", host, port, tls);
+        }
+    } else if (rc == MOSQ_ERR_TIMEOUT) {
+        snprintf(why, sizeof why, "%.80s:%d: no answer from the broker", host, port);
+    } else if (rc == MOSQ_ERR_CONN_REFUSED) {
+        snprintf(why, sizeof why, "%.80s:%d: the connection was refused or reset", host, port);
+    } else if (rc == MOSQ_ERR_CONN_LOST || rc == MOSQ_ERR_NO_CONN || rc == MOSQ_ERR_TLS ||
+               rc == MOSQ_ERR_KEEPALIVE || (rc == MOSQ_ERR_ERRNO && e == EPROTO && r->connected)) {
+        snprintf(why, sizeof why, "%.80s:%d: the connection was lost", host, port);
+    } else {
+        snprintf(why, sizeof why, "%.80s:%d: %s", host, port,
+                 rc == MOSQ_ERR_ERRNO ? strerror(e) : mosquitto_strerror(rc));
+    }
+    drop_client(r, why);
+}
+
 static int start_client(rly_t *r)
 {
     struct mosquitto *m = mosquitto_new(NULL, true, r);
@@ -307,9 +352,10 @@ static int start_client(rly_t *r)
     mosquitto_publish_v5_callback_set(m, on_publish);
     if (r->user[0])
         mosquitto_username_pw_set(m, r->user, r->pass[0] ? r->pass : NULL);
+    rly_tls_diag_reset(&r->tls);
     if (r->url.tls || r->ca_file) {
-        if (mosquitto_tls_set(m, r->ca_file, r->ca_file ? NULL : "/etc/ssl/certs", NULL, NULL,
-                              NULL) != MOSQ_ERR_SUCCESS) {
+        mosquitto_log_callback_set(m, on_log);
+        if (rly_tls_setup(m, r->ca_file) != RLY_OK) {
             mosquitto_destroy(m);
             return -2;
         }
@@ -323,10 +369,7 @@ static int start_client(rly_t *r)
     r->since = mono_s();
     int rc = mosquitto_connect_async(m, r->url.host, r->url.port, r->keepalive);
     if (rc != MOSQ_ERR_SUCCESS) {
-        char why[160];
-        snprintf(why, sizeof why, "%.80s:%d: %s", r->url.host, r->url.port,
-                 rc == MOSQ_ERR_ERRNO ? strerror(errno) : mosquitto_strerror(rc));
-        drop_client(r, why);
+        fail_client(r, rc, errno);
         return -1;
     }
     return 0;
@@ -450,21 +493,17 @@ static void *thread_main(void *arg)
             rc = mosquitto_loop_write(r->mosq, 1);
         if (rc == MOSQ_ERR_SUCCESS)
             rc = mosquitto_loop_misc(r->mosq);
+        int e = errno;
+        /* a socket hung up before the CONNACK: the TCP connect was refused or reset (with TLS,
+         * libmosquitto 2.0 does not notice and would spin until the keepalive: rly_tls.h) */
+        if (rc == MOSQ_ERR_SUCCESS && !r->connected && !r->refused && nfd == 2 &&
+            (pf[1].revents & POLLHUP))
+            rc = MOSQ_ERR_CONN_REFUSED;
         if (rc == MOSQ_ERR_SUCCESS && !r->connected && !r->refused &&
             mono_s() - r->since > RLY_CONNECT_TIMEOUT_S)
             rc = MOSQ_ERR_TIMEOUT;
         if (rc != MOSQ_ERR_SUCCESS || r->refused) {
-            char why[160];
-            int e = errno;
-            if (rc == MOSQ_ERR_ERRNO)
-                snprintf(why, sizeof why, "%.80s:%d: %s", r->url.host, r->url.port, strerror(e));
-            else if (rc == MOSQ_ERR_TIMEOUT)
-                snprintf(why, sizeof why, "%.80s:%d: no answer from the broker", r->url.host, r->url.port);
-            else
-                snprintf(why, sizeof why, "%.80s:%d: %s", r->url.host, r->url.port,
-                         rc == MOSQ_ERR_CONN_LOST || rc == MOSQ_ERR_NO_CONN ? "the connection was lost"
-                                                                            : mosquitto_strerror(rc));
-            drop_client(r, why);
+            fail_client(r, rc, e);
             continue;
         }
         if (r->connected) {
@@ -534,9 +573,10 @@ int rly_create(const rly_config_t *cfg, rly_t **out, char *err, size_t errlen)
         snprintf(err, errlen, "the round is longer than 64 characters");
         return RLY_EINVAL;
     }
-    if (cfg->ca_file && access(cfg->ca_file, R_OK) != 0) {
-        snprintf(err, errlen, "%s: cannot read the CA file (%s)", cfg->ca_file, strerror(errno));
-        return RLY_ETLS;
+    if (cfg->ca_file) {
+        int rc = rly_tls_check_ca(cfg->ca_file, err, errlen);
+        if (rc != RLY_OK)
+            return rc;
     }
     pthread_once(&lib_once, lib_init);
     rly_t *r = calloc(1, sizeof *r);

@@ -41,7 +41,8 @@ enum {
     RLY_EINVAL = -1,    /* bad argument: a malformed URL, board name, JSON text */
     RLY_ENOMEM = -2,    /* allocation failed */
     RLY_EIO = -3,       /* the journal cannot be opened or written */
-    RLY_ETLS = -4,      /* the TLS set-up failed (the CA file cannot be read) */
+    RLY_ETLS = -4,      /* the TLS set-up failed (the CA file cannot be read or holds no
+                           PEM certificate) */
     RLY_ETIMEOUT = -5,  /* rly_flush: messages still unacknowledged at the timeout */
     RLY_EMQTT = -6      /* libmosquitto refused to start */
 };
@@ -72,8 +73,11 @@ typedef struct rly_config {
     const char *board;          /* the board's name or table number (rly_name_ok); required */
     const char *round;          /* the round, free text (or NULL) */
     const char *user, *pass;    /* override the URL's (NULL: the URL's) */
-    const char *ca_file;        /* TLS: the CA certificate(s) (PEM) that sign the broker's;
-                                   NULL: no TLS unless mqtts://, then the system's CAs */
+    const char *ca_file;        /* TLS: the CA certificate(s) (PEM) that sign the broker's
+                                   (checked by rly_create: RLY_ETLS when it cannot be read or
+                                   holds no certificate); a CA file turns TLS on even for
+                                   mqtt://; NULL: no TLS unless mqtts://, then the system's
+                                   CAs. The broker's certificate must name the URL's host. */
     const char *journal;        /* the journal file (NULL: events kept in memory only) */
     int resume;                 /* 1: send again the journal's unacknowledged events;
                                    0: start the journal afresh */
@@ -89,8 +93,9 @@ typedef struct rly rly_t;
 
 /* Start the relay (its thread connects at once, in the background). Fails only on bad
  * configuration (URL, board name, CA file) or when the journal cannot be opened, with a
- * one-line reason in err; an unreachable broker is no error (see rly_status). *out is
- * written only on success; caller destroys. */
+ * one-line reason in err; an unreachable broker is no error (see rly_status), nor is a TLS
+ * broker whose certificate the CA file does not accept (RLY_LINK_REFUSED, retried).
+ * *out is written only on success; caller destroys. */
 int rly_create(const rly_config_t *cfg, rly_t **out, char *err, size_t errlen);
 /* Stop the thread, disconnect cleanly (the status says offline), free. Unacknowledged
  * events stay in the journal. Does nothing if NULL. */
@@ -114,14 +119,16 @@ typedef enum rly_link {
     RLY_LINK_CONNECTING = 0,    /* not yet connected (or reconnecting after a loss) */
     RLY_LINK_UP = 1,            /* connected: messages flow */
     RLY_LINK_DOWN = 2,          /* the broker is unreachable or the link was lost */
-    RLY_LINK_REFUSED = 3        /* the broker refused us (credentials, not authorised) */
+    RLY_LINK_REFUSED = 3        /* the broker refused us (credentials, not authorised), or
+                                   TLS: we refused the broker's certificate */
 } rly_link_t;
 
 typedef struct rly_status {
     rly_link_t link;
     uint64_t changes;           /* incremented on every change of link: poll and compare */
-    char reason[160];           /* why down or refused ("connection refused", "bad user name
-                                   or password"), "" when up */
+    char reason[256];           /* why down or refused ("connection refused", "bad user name
+                                   or password", "TLS: the broker's certificate is not
+                                   signed by the CA in FILE (...)"), "" when up */
     int pending;                /* events not yet acknowledged */
     uint64_t published;         /* messages acknowledged by the broker */
     uint64_t connects;          /* successful connections */

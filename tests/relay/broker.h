@@ -1,7 +1,9 @@
 /* broker.h: a real mosquitto for the relay tests (header only): started on a loopback port
  * of its own (found free), with or without a password file, killed and started again on
- * the same port; and a TCP proxy between a client and it whose link can be cut (every
- * connection closed, new ones refused) and restored: a network cut on loopback.
+ * the same port, with TLS on its listener (tb_broker_tls, certificates made by openssl at
+ * test time: tb_make_ca, tb_make_cert); and a TCP proxy between a client and it whose link
+ * can be cut (every connection closed, new ones refused) and restored: a network cut on
+ * loopback.
  * Everything lives in a temporary folder the caller gives; every wait is bounded. */
 #ifndef KIFUCAM_TESTS_BROKER_H
 #define KIFUCAM_TESTS_BROKER_H
@@ -155,6 +157,67 @@ static inline void tb_broker_kill(tb_broker_t *b)
         waitpid(b->pid, NULL, 0);
     }
     b->pid = 0;
+}
+
+/* The openssl binary, or NULL when it is not installed. */
+static inline const char *tb_openssl(void)
+{
+    static const char *const cands[] = { "/usr/bin/openssl", "/usr/local/bin/openssl", NULL };
+    for (int i = 0; cands[i]; i++)
+        if (access(cands[i], X_OK) == 0)
+            return cands[i];
+    return NULL;
+}
+
+/* A throwaway CA in dir: NAME.key and NAME.pem (self-signed, EC P-256, 2 days). 0 or -1. */
+static inline int tb_make_ca(const char *dir, const char *name)
+{
+    const char *ossl = tb_openssl();
+    char cmd[2048];
+    if (!ossl)
+        return -1;
+    snprintf(cmd, sizeof cmd, "'%s' req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 "
+             "-nodes -days 2 -subj '/CN=kifucam test CA %s' -keyout '%s/%s.key' -out '%s/%s.pem' "
+             ">/dev/null 2>&1", ossl, name, dir, name, dir, name);
+    int st = system(cmd);
+    return st != -1 && WIFEXITED(st) && WEXITSTATUS(st) == 0 ? 0 : -1;
+}
+
+/* A server certificate in dir, NAME.key and NAME.pem, signed by the CA dir/CA.{key,pem},
+ * for the subjectAltName san ("IP:127.0.0.1,DNS:localhost"). 0 or -1. */
+static inline int tb_make_cert(const char *dir, const char *name, const char *ca, const char *san)
+{
+    const char *ossl = tb_openssl();
+    char cmd[3072], ext[600];
+    if (!ossl)
+        return -1;
+    snprintf(ext, sizeof ext, "%s/%s.ext", dir, name);
+    FILE *f = fopen(ext, "w");
+    if (!f)
+        return -1;
+    fprintf(f, "subjectAltName=%s\nbasicConstraints=CA:FALSE\n"
+            "keyUsage=digitalSignature,keyEncipherment\nextendedKeyUsage=serverAuth\n", san);
+    fclose(f);
+    snprintf(cmd, sizeof cmd, "'%s' req -new -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 "
+             "-nodes -subj '/CN=%s' -keyout '%s/%s.key' -out '%s/%s.csr' >/dev/null 2>&1 && "
+             "'%s' x509 -req -in '%s/%s.csr' -CA '%s/%s.pem' -CAkey '%s/%s.key' -set_serial %ld "
+             "-days 2 -extfile '%s' -out '%s/%s.pem' >/dev/null 2>&1", ossl, name, dir, name,
+             dir, name, ossl, dir, name, dir, ca, dir, ca, (long)time(NULL), ext, dir, name);
+    int st = system(cmd);
+    return st != -1 && WIFEXITED(st) && WEXITSTATUS(st) == 0 ? 0 : -1;
+}
+
+/* TLS on the broker's listener (after tb_broker_init): the CA, certificate and key files
+ * (PEM) appended to its configuration. 0 or -1. */
+static inline int tb_broker_tls(tb_broker_t *b, const char *ca, const char *cert, const char *key)
+{
+    char path[700];
+    snprintf(path, sizeof path, "%s/mosquitto.conf", b->dir);
+    FILE *f = fopen(path, "a");
+    if (!f)
+        return -1;
+    fprintf(f, "cafile %s\ncertfile %s\nkeyfile %s\n", ca, cert, key);
+    return fclose(f) == 0 ? 0 : -1;
 }
 
 /* "mqtt://127.0.0.1:PORT/prefix" into buf. */

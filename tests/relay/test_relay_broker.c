@@ -1,8 +1,9 @@
 /* test_relay_broker.c: the relay through a real mosquitto (Debian's), started by the test on
  * a loopback port of its own: a station's relay (rly.h) publishing a game of N moves to a
  * hub (hub.h) in the same process, with the broker killed and started again mid-game, the
- * link cut and restored (a TCP proxy on loopback), a wrong password, and a station killed
- * and resumed from its journal. Each ends with every move at the hub, in order, and every
+ * link cut and restored (a TCP proxy on loopback), a wrong password, a station killed
+ * and resumed from its journal, and the hub stopped and started again while two stations
+ * play on. Each ends with every move at the hub, in order, and every
  * event counted once (the hub drops an event whose (run, seq) it has seen and would count
  * one lost or out of order as missing). Skips (77) when mosquitto is not installed. */
 #include <stdarg.h>
@@ -17,6 +18,7 @@
 
 #include "relay/hub.h"
 #include "relay/rly.h"
+#include "web/http_client.h"
 #include "broker.h"
 
 static char dir[64];
@@ -365,6 +367,109 @@ static void test_resume_journal(void **state)
     tb_broker_kill(&b);
 }
 
+/* A game's record after n moves, as the station would publish it. */
+static void game_sgf(int n, char *out, size_t len)
+{
+    size_t k = (size_t)snprintf(out, len, "(;GM[1]FF[4]SZ[19]");
+    for (int i = 1; i <= n && k + 8 < len; i++)
+        k += (size_t)snprintf(out + k, len - k, ";%c[%c%c]", i % 2 ? 'B' : 'W',
+                              (char)('a' + i % 19), (char)('a' + (i / 19) % 19));
+    snprintf(out + k, len - k, ")");
+}
+
+/* Move n on both boards: the event, the state and the record. */
+static void play_both(rly_t *r1, rly_t *r2, int n)
+{
+    char sgf[512];
+    game_sgf(n, sgf, sizeof sgf);
+    play(r1, n);
+    play(r2, n);
+    assert_int_equal(rly_publish_sgf(r1, sgf), RLY_OK);
+    assert_int_equal(rly_publish_sgf(r2, sgf), RLY_OK);
+}
+
+/* The hub's live record of board, as /board/NAME.sgf serves it, equal to game_sgf(n). */
+static void expect_sgf(int port, const char *board, int n)
+{
+    char want[512], path[64];
+    game_sgf(n, want, sizeof want);
+    snprintf(path, sizeof path, "/board/%s.sgf", board);
+    int status = 0;
+    for (int t = 0; t <= 3000; t += 20) {
+        hc_resp_t r;
+        assert_int_equal(hc_get(port, path, &r), 0);
+        int ok = r.status == 200 && r.body && !strcmp(r.body, want);
+        status = r.status;
+        hc_resp_free(&r);
+        if (ok)
+            return;
+        tb_sleep_ms(20);
+    }
+    fail_msg("%s at the hub: %d, not %s", path, status, want);
+}
+
+/* The hub stopped in the middle of a game (two boards) and started again 6 moves later,
+ * the stations playing on: the new hub gets each board's retained state and record, so it
+ * holds every move of both; only the events sent while no hub listened are not counted
+ * (events are not retained: relay/README.md). */
+static void test_hub_restart(void **state)
+{
+    (void)state;
+    need_mosquitto();
+    char d[128], url[128];
+    sub("hubrestart", d, sizeof d);
+    tb_broker_t b;
+    assert_int_equal(tb_broker_init(&b, d, NULL, NULL), 0);
+    assert_int_equal(tb_broker_start(&b), 0);
+    tb_url(b.port, "t/hubrestart", url, sizeof url);
+    hub_config_t c;
+    hub_config_defaults(&c);
+    c.url = url;
+    c.port = 0;   /* HTTP on a free port: the live records are read there */
+    c.backoff_max_s = 1;
+    hub_t *h = NULL;
+    char err[256];
+    assert_int_equal(hub_create(&c, &h, err, sizeof err), HUB_OK);
+    rly_t *r1 = start_rly(url, "31", NULL, 0, NULL), *r2 = start_rly(url, "32", NULL, 0, NULL);
+    wait_link(r1, RLY_LINK_UP, 3000);
+    wait_link(r2, RLY_LINK_UP, 3000);
+    tb_sleep_ms(200);
+    for (int n = 1; n <= 6; n++)
+        play_both(r1, r2, n);
+    expect(h, "31", 6, 12, 3000);
+    expect(h, "32", 6, 12, 3000);
+    hub_destroy(h);
+    for (int n = 7; n <= 12; n++) {   /* no hub */
+        play_both(r1, r2, n);
+        tb_sleep_ms(50);
+    }
+    assert_int_equal(rly_flush(r1, 5), RLY_OK);
+    assert_int_equal(rly_flush(r2, 5), RLY_OK);
+    assert_int_equal(hub_create(&c, &h, err, sizeof err), HUB_OK);
+    int port = hub_port(h);
+    /* before any new move: every move of both boards, from the retained states */
+    expect(h, "31", 12, 0, 3000);
+    expect(h, "32", 12, 0, 3000);
+    expect_sgf(port, "31", 12);
+    expect_sgf(port, "32", 12);
+    for (int n = 13; n <= 15; n++)
+        play_both(r1, r2, n);
+    assert_int_equal(rly_flush(r1, 5), RLY_OK);
+    assert_int_equal(rly_flush(r2, 5), RLY_OK);
+    expect(h, "31", 15, 6, 3000);   /* the new hub counts the 3 new events of each board */
+    expect(h, "32", 15, 6, 3000);
+    expect_sgf(port, "31", 15);
+    expect_sgf(port, "32", 15);
+    hub_status_t st;
+    hub_status(h, &st);
+    assert_int_equal(st.boards, 2);
+    assert_int_equal(st.dups, 0);
+    rly_destroy(r1);
+    rly_destroy(r2);
+    hub_destroy(h);
+    tb_broker_kill(&b);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -373,6 +478,7 @@ int main(void)
         cmocka_unit_test(test_network_cut),
         cmocka_unit_test(test_wrong_password),
         cmocka_unit_test(test_resume_journal),
+        cmocka_unit_test(test_hub_restart),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
