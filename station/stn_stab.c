@@ -51,7 +51,7 @@ void stn_stab_defaults(stn_stab_config_t *c)
 {
     c->stable_s = 0.2;
     c->min_frames = 3;
-    c->min_conf = 0.5f;
+    c->min_conf = 0.8f;
 }
 
 stn_stab_t *stn_stab_create(const stn_stab_config_t *cfg)

@@ -23,7 +23,9 @@ typedef struct stn_stab_config {
     double stable_s;   /* seconds the board must stay still before a view is accepted;
                           default 0.2 (latency vs. a half-placed stone accepted) */
     int min_frames;    /* frames that must agree, at least; default 3 (guards low fps) */
-    float min_conf;    /* a point's colour below this confidence is unknown; default 0.5 */
+    float min_conf;    /* a point's colour below this confidence is unknown; default 0.8
+                          (the reader's confidence is a probability, vis_decide: a bare
+                          pale corner read white at 0.73 was a move; 0.5 let it vote) */
 } stn_stab_config_t;
 
 /* An accepted view: row-major like vis_snapshot_t (index y*size + x). */

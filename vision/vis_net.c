@@ -20,7 +20,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "vision/vis_homog.h"
 #include "vision/vis_model.h"
 
 struct vis_net {
@@ -207,12 +206,8 @@ int vis_net_read(vis_net_t *net, const cvb_image_t *img, const vis_geom_t *geom,
                     for (int k = 0; k < VIS_NCLASS; k++)
                         out->prob[y * S + x][k] = acc[k * plane + at];
                 } else if (out->nring < VIS_RING_MAX) {
-                    double u, v;
                     out->ring_off[out->nring] = acc[VIS_CLASS_OFF * plane + at];
                     out->ring_cov[out->nring] = acc[VIS_CLASS_COVERED * plane + at];
-                    out->ring_in[out->nring] =
-                        !vis_homog_apply(geom->H, x, y, &u, &v) && u >= 0 && v >= 0 &&
-                        u < img->w && v < img->h;
                     out->nring++;
                 }
             }

@@ -114,42 +114,27 @@ double vis_grid_side_belief(const vis_reading_t *r)
     return any ? b : 0;
 }
 
-void vis_occlusion_pass(vis_snapshot_t *s, const vis_reading_t *r, const vis_config_t *cfg)
+void vis_occlusion_pass(vis_snapshot_t *s, const vis_config_t *cfg)
 {
-    int S = s->size, O = S + 2;
-    /* the mask on the board and its ring of blocks, O x O (point (x, y) at (x+1, y+1)) */
-    uint8_t m[(VIS_MAX_SIZE + 2) * (VIS_MAX_SIZE + 2)];
-    memset(m, 0, (size_t)O * O);
-    for (int k = 0; k < S * S; k++)
-        m[(k / S + 1) * O + k % S + 1] = s->occluded[k];
-    if (r && r->size == S && r->nring == 4 * S + 4) {
-        int j = 0; /* the ring's order (vis_reading_t): row by row */
-        for (int y = 0; y < O; y++)
-            for (int x = 0; x < O; x++)
-                if (y == 0 || y == O - 1 || x == 0 || x == O - 1) {
-                    m[y * O + x] = r->ring_in[j] && r->ring_cov[j] >= cfg->covered_min;
-                    j++;
-                }
-    }
+    int S = s->size;
     /* the 8-connected pieces of the mask: a lone point or a pair is a misread or a
      * fingertip, and does not grow */
-    int comp[(VIS_MAX_SIZE + 2) * (VIS_MAX_SIZE + 2)], csize[(VIS_MAX_SIZE + 2) * (VIS_MAX_SIZE + 2)];
-    int stack[(VIS_MAX_SIZE + 2) * (VIS_MAX_SIZE + 2)], nc = 0;
-    for (int k = 0; k < O * O; k++)
+    int comp[VIS_MAX_POINTS], csize[VIS_MAX_POINTS], stack[VIS_MAX_POINTS], nc = 0;
+    for (int k = 0; k < S * S; k++)
         comp[k] = -1;
-    for (int k0 = 0; k0 < O * O; k0++) {
-        if (!m[k0] || comp[k0] >= 0)
+    for (int k0 = 0; k0 < S * S; k0++) {
+        if (!s->occluded[k0] || comp[k0] >= 0)
             continue;
         int sp = 0, n = 0;
         stack[sp++] = k0;
         comp[k0] = nc;
         while (sp) {
-            int k = stack[--sp], x = k % O, y = k / O;
+            int k = stack[--sp], x = k % S, y = k / S;
             n++;
             for (int dy = -1; dy <= 1; dy++)
                 for (int dx = -1; dx <= 1; dx++) {
-                    int nx = x + dx, ny = y + dy, q = ny * O + nx;
-                    if (nx >= 0 && ny >= 0 && nx < O && ny < O && m[q] && comp[q] < 0) {
+                    int nx = x + dx, ny = y + dy, q = ny * S + nx;
+                    if (nx >= 0 && ny >= 0 && nx < S && ny < S && s->occluded[q] && comp[q] < 0) {
                         comp[q] = nc;
                         stack[sp++] = q;
                     }
@@ -158,30 +143,29 @@ void vis_occlusion_pass(vis_snapshot_t *s, const vis_reading_t *r, const vis_con
         csize[nc++] = n;
     }
     for (int ring = 0; ring < cfg->occ_margin && ring < S; ring++) {
-        uint8_t grow[(VIS_MAX_SIZE + 2) * (VIS_MAX_SIZE + 2)];
-        memcpy(grow, m, (size_t)O * O);
-        for (int k = 0; k < O * O; k++) {
-            if (!m[k] || (comp[k] >= 0 && csize[comp[k]] < cfg->occ_min_piece))
+        uint8_t grow[VIS_MAX_POINTS];
+        memcpy(grow, s->occluded, (size_t)S * S);
+        for (int k = 0; k < S * S; k++) {
+            if (!s->occluded[k] || (comp[k] >= 0 && csize[comp[k]] < cfg->occ_min_piece))
                 continue;
-            int x = k % O, y = k / O;
+            int x = k % S, y = k / S;
             for (int dy = -1; dy <= 1; dy++)
                 for (int dx = -1; dx <= 1; dx++) {
                     int nx = x + dx, ny = y + dy;
-                    if (nx >= 0 && ny >= 0 && nx < O && ny < O)
-                        grow[ny * O + nx] = 1;
+                    if (nx >= 0 && ny >= 0 && nx < S && ny < S)
+                        grow[ny * S + nx] = 1;
                 }
         }
-        memcpy(m, grow, (size_t)O * O);
+        for (int k = 0; k < S * S; k++)
+            if (grow[k] && !s->occluded[k]) {
+                s->occluded[k] = 1;
+                s->color[k] = VIS_EMPTY;
+                s->conf[k] = 0;
+            }
     }
     s->occluder = 0;
-    for (int k = 0; k < S * S; k++) {
-        if (m[(k / S + 1) * O + k % S + 1] && !s->occluded[k]) {
-            s->occluded[k] = 1;
-            s->color[k] = VIS_EMPTY;
-            s->conf[k] = 0;
-        }
+    for (int k = 0; k < S * S; k++)
         s->occluder |= s->occluded[k];
-    }
 }
 
 void vis_read_cache_init(vis_read_cache_t *c)
@@ -290,7 +274,7 @@ int vis_snapshot_from_reading(const cvb_image_t *img, const vis_geom_t *geom,
         vis_decide(q, cfg, &s);
         free(q);
     }
-    vis_occlusion_pass(&s, r, cfg);
+    vis_occlusion_pass(&s, cfg);
     s.grid_belief = (float)vis_grid_belief(r);
     *snap = s;
     return VIS_OK;

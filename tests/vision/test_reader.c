@@ -296,14 +296,14 @@ static void test_decide_and_occlusion(void **state)
     o[0] = 0.9f, o[1] = 0.05f, o[2] = 0.03f, o[3] = 0.01f, o[4] = 0.01f;
     /* the pass grows the hand by a ring; a lone covered point does not grow */
     vis_config_defaults(&cfg);
-    vis_occlusion_pass(&s, NULL, &cfg);
+    vis_occlusion_pass(&s, &cfg);
     assert_true(s.occluder);
     assert_true(s.occluded[3 * S + 0] && s.occluded[3 * S + 4] && s.occluded[4 * S + 0]);
     assert_false(s.occluded[2 * S + 2]);
     memset(&t, 0, sizeof t);
     t.size = S;
     t.occluded[12] = 1;
-    vis_occlusion_pass(&t, NULL, &cfg);
+    vis_occlusion_pass(&t, &cfg);
     assert_true(t.occluded[12] && !t.occluded[11] && !t.occluded[13] && t.occluder);
     free(r);
 }
