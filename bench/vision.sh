@@ -16,7 +16,22 @@ SHARED=${KIFUCAM_SHARED:-$HERE/../shared}
 echo "== vision: accuracy (targets: automatic >= 99.9% points and >= 90% boards perfect;"
 echo "   given corners >= 99.95% points)"
 if [ -d "$SHARED/data/photos" ]; then
-  "$BIN" accuracy "$SHARED/data" || exit 1
+  # read as `kifucam detect` reads a photo (vis_config_for_photo); imago and gomrade were
+  # never trained on (their licences do not allow it)
+  "$BIN" accuracy "$SHARED/data" --photo || exit 1
+  echo "== vision: roboflow-corners, the grid against the labelled corners (targets: 97% within"
+  echo "   half a spacing, 90% within a quarter); the reader never trained on these photos"
+  "$BIN" corners "$SHARED/data" --photo | tail -3
+  # roboflow-stones is in the reader's training: each photo is read by the model of
+  # `make train` that was trained without its fold (VISION_FOLD_MODELS, default
+  # BUILD/train-data/models), never by the shipped one
+  FOLDS=${VISION_FOLD_MODELS:-$BUILD/train-data/models}
+  echo "== vision: roboflow-stones held out (target: 90% of photos with both counts exact)"
+  if [ -f "$FOLDS/fold4.onnx" ]; then
+    "$BIN" stones "$SHARED/data" --fold-models "$FOLDS" --folds "$HERE/train/folds.tsv" --photo | tail -5
+  else
+    echo "SKIP: no fold models in $FOLDS (make train makes them; VISION_FOLD_MODELS=DIR)"
+  fi
   FRAME="$SHARED/data/photos/gomrade/images/gomrade_testing_sequence_11.jpg"
 else
   echo "SKIP: $SHARED/data is absent (set KIFUCAM_SHARED)"

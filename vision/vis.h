@@ -289,8 +289,8 @@ double vis_grid_side_belief(const vis_reading_t *r);
 /* The occlusion pass (pure): grow the occluded mask by cfg->occ_margin rings around each
  * piece of at least cfg->occ_min_piece points; sets snap->occluder. (The ring's covered
  * blocks taken as part of the mask, for an arm reaching in over the edge, were tried:
- * the network's ring finds the table beside many real boards covered, and 44 of the 58
- * golden photos lost points.) */
+ * the ring learned covered from the view's black outside the picture, so a dark table
+ * beside a board reads covered, and 44 of the 58 golden photos lost points.) */
 void vis_occlusion_pass(vis_snapshot_t *snap, const vis_config_t *cfg);
 
 /* The reading as a picture (out, made here; caller frees): the board seen from above, 40

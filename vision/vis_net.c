@@ -2,11 +2,12 @@
  * the class probabilities of every point of a board.
  *
  * The model is a small fully convolutional network trained by train/train_points.py
- * (train/README.md: data, seed, how each shipped weights file was made). Its contract: the
- * input is vis_board_view at VIS_NET_CELL_PX pixels a point with VIS_NET_MARGIN points of
- * margin, as a 1 x 3 x side x side blob of the B, G, R pixels / 255; the output is 1 x 4 x
- * (size + 2 margin) x (size + 2 margin) logits (empty, black, white, covered), the board's
- * point (x, y) at (x + margin, y + margin). Inference runs in OpenCV's dnn module
+ * (train/README.md; how the shipped weights were made: vision/model/README.md). Its
+ * contract: the input is vis_board_view at VIS_NET_CELL_PX pixels a point with
+ * VIS_NET_MARGIN points of margin, as a 1 x 3 x side x side blob of the B, G, R pixels /
+ * 255; the output is 1 x VIS_NCLASS x (size + 2 margin) x (size + 2 margin) logits
+ * (empty, black, white, covered, off), the board's point (x, y) at (x + margin,
+ * y + margin), the ring's blocks around it. Inference runs in OpenCV's dnn module
  * (cv_bridge.h), never here.
  * Invariants: a vis_net_t is immutable but for its dnn state, which one mutex guards, so
  * one net may serve several threads (one at a time); the built-in net is made once
