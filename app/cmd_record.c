@@ -1386,6 +1386,7 @@ int cmd_record(int argc, char **argv)
     cvb_quiet();   /* OpenCV's own log lines: its failures come back as status codes */
     pthread_mutex_init(&u->r.mu, NULL);
     vis_config_defaults(&u->vcfg);
+    vis_config_for_video(&u->vcfg);
     vis_read_cache_init(&u->read_cache);
     u->vcfg.cache = &u->read_cache;
     stn_config_defaults(&u->scfg);

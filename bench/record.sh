@@ -202,7 +202,7 @@ for line in sys.stdin:
     nw = sum(1 for e in ev if e.get("event") == "warning")
     counted = not want.endswith("+R")
     # a counted game is right as its record says or as its final position counts (the
-    # record's RE[] is what the players agreed, and can be off: game04 left a dead stone)
+    # RE[] of the record is what the players agreed, and can be off: game04 left a dead stone)
     right = got == want or (counted and got == score)
     games += 1; perfect += ok; res_ok += got == want; warned += nw > 0
     res_score += right
@@ -210,7 +210,7 @@ for line in sys.stdin:
         g, view, best, len(s), "" if ok else " (%d recorded)" % len(r), got, want,
         ", kifucam score of the source %s" % score if counted else "", nw,
         "" if ok and right and not nw else "  <--"))
-print("games recorded move for move: %d / %d; result right: %d / %d (as the source's RE[]: %d, "
+print("games recorded move for move: %d / %d; result right: %d / %d (as the RE[] of the source: %d, "
       "else as its final position counts); games with a warning: %d"
       % (perfect, games, res_score, games, res_ok, warned))
 '

@@ -237,6 +237,11 @@ int vis_classify_reading(const cvb_image_t *img, const vis_geom_t *geom, const v
  * reading averaged over the board's 8 symmetries and a colour model of this board fitted
  * on the photo itself (read_symmetries 8, self_fit 1). Not for every frame of a video. */
 void vis_config_for_photo(vis_config_t *cfg);
+/* cfg as a video is read, frame after frame (kifucam record): read_symmetries 2 (the view
+ * and its mirror; with one, a bare corner of a pale board read white at 0.7-0.9 on some
+ * frames of the record bench's game02 and became a move: 7 of 30 moves right, with two
+ * 30 of 30). A frame costs two runs of the network when the read cache misses. */
+void vis_config_for_video(vis_config_t *cfg);
 
 /* Tracking: check that geom still fits the frame (cheap), then classify. When the grid
  * no longer fits, snap->board_lost = 1 and the colours are left empty/unknown (every

@@ -315,6 +315,12 @@ void vis_config_for_photo(vis_config_t *cfg)
     cfg->self_fit = 1;
 }
 
+void vis_config_for_video(vis_config_t *cfg)
+{
+    if (cfg)
+        cfg->read_symmetries = 2;
+}
+
 int vis_draw_reading(const cvb_image_t *img, const vis_geom_t *geom, const vis_snapshot_t *snap,
                      cvb_image_t *out)
 {
