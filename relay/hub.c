@@ -443,34 +443,18 @@ static double mono_s(void)
     return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
-/* The client failed (rc from libmosquitto, or MOSQ_ERR_TIMEOUT / MOSQ_ERR_CONN_REFUSED
- * for no CONNACK in time / the socket hung up before it; e the errno then): say why. A
- * refusal (the broker's CONNACK, or TLS: its certificate not accepted) is link 3; the rest
- * link 2. */
+/* The client failed (rly_fail_reason): say why. A refusal (the broker's CONNACK, or TLS:
+ * its certificate not accepted) is link 3; the rest link 2. */
 static void mqtt_failed(hub_t *h, int rc, int e)
 {
     if (h->mq_refused)
         return;   /* on_connect said why */
-    char why[sizeof h->st.reason], tls[200];
-    const char *host = h->url.host;
-    int port = h->url.port;
-    if (!h->mq_up && (rc == MOSQ_ERR_TLS || h->tls.verify || h->tls.hostname)) {
-        if (rly_tls_reason(&h->tls, host, port, h->ca_file, tls, sizeof tls)) {
-            h->mq_refused = 1;
-            set_link(h, 3, tls);
-            return;
-        }
-        snprintf(why, sizeof why, "%.80s:%d: %.160s", host, port, tls);
-    } else if (rc == MOSQ_ERR_TIMEOUT) {
-        snprintf(why, sizeof why, "%.80s:%d: no answer from the broker", host, port);
-    } else if (rc == MOSQ_ERR_CONN_REFUSED) {
-        snprintf(why, sizeof why, "%.80s:%d: the connection was refused or reset", host, port);
-    } else if (rc == MOSQ_ERR_CONN_LOST || rc == MOSQ_ERR_NO_CONN || rc == MOSQ_ERR_TLS ||
-               rc == MOSQ_ERR_KEEPALIVE || (rc == MOSQ_ERR_ERRNO && e == EPROTO && h->mq_up)) {
-        snprintf(why, sizeof why, "%.80s:%d: the connection was lost", host, port);
-    } else {
-        snprintf(why, sizeof why, "%.80s:%d: %s", host, port,
-                 rc == MOSQ_ERR_ERRNO ? strerror(e) : mosquitto_strerror(rc));
+    char why[sizeof h->st.reason];
+    if (rly_fail_reason(&h->tls, rc, e, h->mq_up, 0, h->url.host, h->url.port, h->ca_file,
+                        why, sizeof why)) {
+        h->mq_refused = 1;
+        set_link(h, 3, why);
+        return;
     }
     set_link(h, 2, why);
 }

@@ -307,37 +307,17 @@ static void drop_client(rly_t *r, const char *why)
     r->refused = 0;
 }
 
-/* The client failed (rc from libmosquitto, or MOSQ_ERR_TIMEOUT / MOSQ_ERR_CONN_REFUSED
- * for no CONNACK in time / the socket hung up before it; e the errno then): say why and
- * drop it. A TLS handshake whose broker certificate was not accepted is a refusal; a link
- * lost after it was up is "lost" whatever the layer that noticed. */
+/* The client failed (rly_fail_reason): say why and drop it. A TLS handshake whose broker
+ * certificate was not accepted is a refusal. */
 static void fail_client(rly_t *r, int rc, int e)
 {
-    char why[sizeof r->st.reason], tls[200];
-    const char *host = r->url.host;
-    int port = r->url.port;
-    if (!r->connected && !r->refused &&
-        (rc == MOSQ_ERR_TLS || r->tls.verify || r->tls.hostname)) {
-        int refusal = rly_tls_reason(&r->tls, host, port, r->ca_file, tls, sizeof tls);
-        if (refusal) {
-            snprintf(why, sizeof why, "%s", tls);
-            pthread_mutex_lock(&r->mu);
-            r->refused = 1;
-            set_link(r, RLY_LINK_REFUSED, why);
-            pthread_mutex_unlock(&r->mu);
-        } else {
-            snprintf(why, sizeof why, "%.80s:%d: %.160s", host, port, tls);
-        }
-    } else if (rc == MOSQ_ERR_TIMEOUT) {
-        snprintf(why, sizeof why, "%.80s:%d: no answer from the broker", host, port);
-    } else if (rc == MOSQ_ERR_CONN_REFUSED) {
-        snprintf(why, sizeof why, "%.80s:%d: the connection was refused or reset", host, port);
-    } else if (rc == MOSQ_ERR_CONN_LOST || rc == MOSQ_ERR_NO_CONN || rc == MOSQ_ERR_TLS ||
-               rc == MOSQ_ERR_KEEPALIVE || (rc == MOSQ_ERR_ERRNO && e == EPROTO && r->connected)) {
-        snprintf(why, sizeof why, "%.80s:%d: the connection was lost", host, port);
-    } else {
-        snprintf(why, sizeof why, "%.80s:%d: %s", host, port,
-                 rc == MOSQ_ERR_ERRNO ? strerror(e) : mosquitto_strerror(rc));
+    char why[sizeof r->st.reason];
+    if (rly_fail_reason(&r->tls, rc, e, r->connected, r->refused, r->url.host, r->url.port,
+                        r->ca_file, why, sizeof why)) {
+        pthread_mutex_lock(&r->mu);
+        r->refused = 1;
+        set_link(r, RLY_LINK_REFUSED, why);
+        pthread_mutex_unlock(&r->mu);
     }
     drop_client(r, why);
 }

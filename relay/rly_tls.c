@@ -139,3 +139,27 @@ int rly_tls_reason(const rly_tls_diag_t *d, const char *host, int port, const ch
         snprintf(out, len, "TLS: the handshake failed");
     return 0;
 }
+
+int rly_fail_reason(const rly_tls_diag_t *d, int rc, int e, int was_up, int refused,
+                    const char *host, int port, const char *ca_file, char *out, size_t len)
+{
+    char tls[200];
+    if (!was_up && !refused && (rc == MOSQ_ERR_TLS || d->verify || d->hostname)) {
+        if (rly_tls_reason(d, host, port, ca_file, tls, sizeof tls)) {
+            snprintf(out, len, "%s", tls);
+            return 1;
+        }
+        snprintf(out, len, "%.80s:%d: %.160s", host, port, tls);
+    } else if (rc == MOSQ_ERR_TIMEOUT) {
+        snprintf(out, len, "%.80s:%d: no answer from the broker", host, port);
+    } else if (rc == MOSQ_ERR_CONN_REFUSED) {
+        snprintf(out, len, "%.80s:%d: the connection was refused or reset", host, port);
+    } else if (rc == MOSQ_ERR_CONN_LOST || rc == MOSQ_ERR_NO_CONN || rc == MOSQ_ERR_TLS ||
+               rc == MOSQ_ERR_KEEPALIVE || (rc == MOSQ_ERR_ERRNO && e == EPROTO && was_up)) {
+        snprintf(out, len, "%.80s:%d: the connection was lost", host, port);
+    } else {
+        snprintf(out, len, "%.80s:%d: %s", host, port,
+                 rc == MOSQ_ERR_ERRNO ? strerror(e) : mosquitto_strerror(rc));
+    }
+    return 0;
+}

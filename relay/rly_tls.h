@@ -59,4 +59,14 @@ void rly_tls_log(rly_tls_diag_t *d, struct mosquitto *m, int level, const char *
 int rly_tls_reason(const rly_tls_diag_t *d, const char *host, int port, const char *ca_file,
                    char *out, size_t len);
 
+/* Why a client's connection failed, into out (len bytes, "HOST:PORT: ..." or a TLS
+ * refusal's line), for the station's and the hub's clients alike: rc from libmosquitto, or
+ * MOSQ_ERR_TIMEOUT / MOSQ_ERR_CONN_REFUSED for no CONNACK in time / a socket that hung up
+ * before it; e the errno then; was_up 1 when the connection had been up (a link lost after
+ * it was up is "lost" whatever the layer that noticed); refused 1 when the broker has
+ * already refused the client (its CONNACK: no TLS to look into). Returns 1 when the broker's TLS
+ * certificate was not accepted (a refusal, rly_tls_reason), 0 otherwise. */
+int rly_fail_reason(const rly_tls_diag_t *d, int rc, int e, int was_up, int refused,
+                    const char *host, int port, const char *ca_file, char *out, size_t len);
+
 #endif
