@@ -27,6 +27,7 @@
 
 static char dir[64];
 static const char *kc;
+#include "cli_util.h"  /* needs dir and kc */
 
 static int setup(void **state)
 {
@@ -97,22 +98,6 @@ static void hub_stop(hub_proc_t *hp)
     assert_int_equal(WEXITSTATUS(st), 0);
 }
 
-/* The SGF's main-line moves as "B[pd]" tokens joined: "B[pd]W[dp]..." */
-static void sgf_moves(const char *sgf, char *out, size_t len)
-{
-    size_t n = 0;
-    out[0] = 0;
-    for (const char *p = sgf; p && *p; p++)
-        if ((p[0] == 'B' || p[0] == 'W') && p[1] == '[' && (p == sgf || p[-1] == ';')) {
-            const char *e = strchr(p, ']');
-            if (!e || n + (size_t)(e - p) + 2 >= len)
-                break;
-            memcpy(out + n, p, (size_t)(e - p + 1));
-            n += (size_t)(e - p + 1);
-            out[n] = 0;
-        }
-}
-
 /* The board's moves at the hub as "B[pd]W[dp]...", with n checked to count 1, 2, ...;
  * "" when the board is not there. */
 static void hub_moves(int port, const char *board, char *out, size_t len)
@@ -165,31 +150,6 @@ static void expect_hub(int port, const char *board, const char *path, int ms)
         tb_sleep_ms(50);
     }
     fail_msg("board %s at the hub: '%s', the record: '%s'", board, got, want);
-}
-
-static int record(const char *args, const char *tag)
-{
-    char cmd[2048];
-    snprintf(cmd, sizeof cmd, "'%s' record --input '%s/foot' --fps 15 %s >'%s/%s.out' 2>'%s/%s.err'",
-             kc, dir, args, dir, tag, dir, tag);
-    return kc_run(cmd);
-}
-
-static const char *text(const char *tag, const char *ext)
-{
-    static char buf[16384];
-    char path[256];
-    snprintf(path, sizeof path, "%s/%s.%s", dir, tag, ext);
-    kc_read_into(path, buf, sizeof buf);
-    return buf;
-}
-
-static int lines(const char *s)
-{
-    int n = 0;
-    for (; *s; s++)
-        n += *s == '\n';
-    return n;
 }
 
 static void test_relayed(void **state)

@@ -34,6 +34,7 @@
 
 static char dir[64];
 static const char *kc;
+#include "cli_util.h"  /* needs dir and kc */
 static int have_tools;          /* mosquitto and openssl, and the certificates made */
 
 typedef struct hub_proc {
@@ -181,22 +182,6 @@ static void hub_stop(hub_proc_t *hp)
     assert_int_equal(WEXITSTATUS(st), 0);
 }
 
-/* The SGF's main-line moves as "B[pd]W[dp]..." */
-static void sgf_moves(const char *sgf, char *out, size_t len)
-{
-    size_t n = 0;
-    out[0] = 0;
-    for (const char *p = sgf; p && *p; p++)
-        if ((p[0] == 'B' || p[0] == 'W') && p[1] == '[' && (p == sgf || p[-1] == ';')) {
-            const char *e = strchr(p, ']');
-            if (!e || n + (size_t)(e - p) + 2 >= len)
-                break;
-            memcpy(out + n, p, (size_t)(e - p + 1));
-            n += (size_t)(e - p + 1);
-            out[n] = 0;
-        }
-}
-
 /* The board at the hub: its moves as "B[pd]W[dp]..." (each numbered n = 1, 2, ... or a
  * note saying which is not) and its events counted; "" and -1 when it is not there. */
 static void hub_board(int port, const char *board, char *out, size_t len, long long *events)
@@ -228,31 +213,6 @@ static void hub_board(int port, const char *board, char *out, size_t len, long l
             break;
     }
     json_decref(o);
-}
-
-static int record(const char *args, const char *tag)
-{
-    char cmd[2048];
-    snprintf(cmd, sizeof cmd, "'%s' record --input '%s/foot' --fps 15 %s >'%s/%s.out' 2>'%s/%s.err'",
-             kc, dir, args, dir, tag, dir, tag);
-    return kc_run(cmd);
-}
-
-static const char *text(const char *tag, const char *ext)
-{
-    static char buf[16384];
-    char path[256];
-    snprintf(path, sizeof path, "%s/%s.%s", dir, tag, ext);
-    kc_read_into(path, buf, sizeof buf);
-    return buf;
-}
-
-static int lines(const char *s)
-{
-    int n = 0;
-    for (; *s; s++)
-        n += *s == '\n';
-    return n;
 }
 
 /* Occurrences of needle in s. */
