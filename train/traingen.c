@@ -19,7 +19,8 @@
  * view side in pixels, 0), the view (side x side x 3 bytes, BGR) and size*size labels:
  * 0 empty, 1 black, 2 white, 3 covered (a hand or arm over the point's stone centre, or
  * outside the picture), 4 off (the grid is wrong: no board point there), 255 unknown (a
- * stone half off its point: left out of the loss).
+ * stone 0.4 to 0.47 of a cell off its point: left out of the loss; one knocked halfway to
+ * a neighbour is on neither point: both empty).
  * Deterministic for a seed. Progress on stderr.
  */
 #include <math.h>
@@ -149,7 +150,14 @@ static void misalign(rnd_rng_t *rng, const vis_geom_t *truth, const uint8_t *tl,
 /* ---------------------------------------------------------------- renders */
 
 /* A position: density from sparse to a finished board, colours in patches (groups), now
- * and then a stone pushed half off its point (its label unknown). */
+ * and then a stone pushed off its point. A stone counts on a point when its centre lies
+ * within 0.4 of a cell of it (placement jitter; the photos' labels allow 0.45); one
+ * knocked about halfway to an empty neighbour (0.47 to 0.55 of a cell, as a hand bumps
+ * it: the footage's RND_EV_BUMP) is on neither point, both labelled empty, so the reader
+ * says "gone" and the station asks for it to be put back; one 0.4 to 0.47 off, towards
+ * anywhere, is left unknown. */
+#define BUMP_SHARE 0.03      /* stones knocked halfway to an empty neighbour */
+#define HALF_OFF_SHARE 0.015 /* stones 0.4..0.47 off their point: unknown */
 static int make_position(rnd_rng_t *rng, const rnd_renderer_t *r, int n, rnd_stone_t *st,
                          uint8_t *labels)
 {
@@ -166,31 +174,57 @@ static int make_position(rnd_rng_t *rng, const rnd_renderer_t *r, int n, rnd_sto
     }
     double mixc = rnd_rng_range(rng, 0.2, 1.0); /* 1: colours at random, 0: by the field */
     double jit = rnd_rng_range(rng, 0.02, 0.14);
-    int ns = 0;
+    /* pass 1: which points hold a stone, and of which colour */
+    uint8_t col[VIS_MAX_POINTS];
     for (int p = 0; p < n * n; p++) {
-        labels[p] = 0;
+        col[p] = 0;
         if (rnd_rng_unit(rng) >= d)
             continue;
         int x = p % n, y = p / n;
         double f = 0;
         for (int k = 0; k < 4; k++)
             f += sin(fx[k] * x + fy[k] * y + ph[k]);
-        int col = rnd_rng_unit(rng) < mixc ? 1 + rnd_rng_int(rng, 2) : (f > 0 ? 1 : 2);
-        double wx, wy, ox = rnd_rng_gauss(rng) * jit, oy = rnd_rng_gauss(rng) * jit;
-        int off = rnd_rng_unit(rng) < 0.02;
-        if (off) { /* half off its point */
-            double a = rnd_rng_range(rng, 0, 6.3);
-            ox = 0.45 * cos(a);
-            oy = 0.45 * sin(a);
+        col[p] = (uint8_t)(rnd_rng_unit(rng) < mixc ? 1 + rnd_rng_int(rng, 2) : (f > 0 ? 1 : 2));
+    }
+    /* pass 2: where each stone lies; a knocked stone leans into an empty neighbour, which
+     * no other stone may then use */
+    uint8_t taken[VIS_MAX_POINTS];
+    memcpy(taken, col, (size_t)n * n);
+    int ns = 0;
+    for (int p = 0; p < n * n; p++) {
+        labels[p] = col[p];
+        if (!col[p])
+            continue;
+        int x = p % n, y = p / n;
+        double ox = rnd_rng_gauss(rng) * jit, oy = rnd_rng_gauss(rng) * jit;
+        double v = rnd_rng_unit(rng);
+        if (v < BUMP_SHARE) {
+            int dx = rnd_rng_int(rng, 3) - 1, dy = rnd_rng_int(rng, 3) - 1;
+            int qx = x + dx, qy = y + dy;
+            if ((dx || dy) && qx >= 0 && qy >= 0 && qx < n && qy < n && !taken[qy * n + qx]) {
+                double a = atan2(dy, dx) + rnd_rng_range(rng, -0.25, 0.25);
+                double l = rnd_rng_range(rng, 0.47, 0.55);
+                ox = l * cos(a);
+                oy = l * sin(a);
+                taken[qy * n + qx] = 1;
+                labels[p] = 0; /* on neither point */
+            }
+        } else if (v < BUMP_SHARE + HALF_OFF_SHARE) {
+            double a = rnd_rng_range(rng, 0, 6.3), l = rnd_rng_range(rng, 0.4, 0.47);
+            ox = l * cos(a);
+            oy = l * sin(a);
+            labels[p] = LBL_UNKNOWN;
+        } else if (hypot(ox, oy) > 0.4) {
+            labels[p] = LBL_UNKNOWN; /* the jitter's tail */
         }
+        double wx, wy;
         rnd_renderer_point_world(r, x + ox, y + oy, &wx, &wy);
         st[ns].x = (float)wx;
         st[ns].y = (float)wy;
         st[ns].z = (float)g->top;
-        st[ns].color = (uint8_t)col;
+        st[ns].color = col[p];
         st[ns].grain = (float)rnd_rng_range(rng, 0, 3.14);
         ns++;
-        labels[p] = off ? LBL_UNKNOWN : (uint8_t)col;
     }
     /* captured stones on the table beside the board */
     int nt = rnd_rng_unit(rng) < 0.3 ? 1 + rnd_rng_int(rng, 6) : 0;
