@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # make train: the learned point reader, from its data to the weights that ship
 # (train/README.md has the recipe). Long: about 2.5 hours on 2 cores.
-#   1 renders (kifucam-traingen render, --variety scenes): four deterministic streams
+#   1 renders (kifucam-traingen render, --variety scenes): four deterministic streams,
+#     and 600 views of no board (kifucam-traingen negatives)
 #   2 the roboflow-stones photos under their grids (when ../shared/data is there)
 #   3 a base model on the renders alone
 #   4 one model per fold of the photos: the base trained on, besides the renders, the
@@ -38,6 +39,11 @@ for st in "${streams[@]}"; do
   pids+=($!)
 done
 for p in "${pids[@]}"; do wait "$p"; done
+# views of no board (pages of text, blobs, noise; every point off), so that the reader
+# does not believe a grid that board finding lays along the lines of a page
+negs="$DATA/negatives-s5-n600.bin"
+[ -f "$negs" ] || { "$GEN" negatives --out "$negs.part" --count 600 --seed 5 && mv "$negs.part" "$negs"; }
+renders+=("$negs")
 photos=()
 if [ -d "$SHARED/data/photos/roboflow-stones" ]; then
   echo "== 2 roboflow-stones photos under their grids"

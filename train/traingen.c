@@ -13,6 +13,8 @@
  *       roboflow-stones (CC BY 4.0): the grid found by vis_detect, kept only when the
  *       labelled stones agree with it (every stone within 0.45 of a point, no point
  *       with two); K jittered copies of each (default 6), M under wrong grids
+ *   kifucam-traingen negatives --out FILE [--count N] [--seed S]
+ *       N views of no board (pages of text, blobs, noise; default 600), every point off
  *
  * The file: "KCTS" and a version (int32 1), then samples, each a header of 8 int32
  * (size, cell_px, margin, kind 0 render / 1 photo, fold (-1 for renders), source index,
@@ -415,6 +417,143 @@ static int cmd_render(const char *out, int count, uint64_t seed, double misalign
     return 0;
 }
 
+/* ---------------------------------------------------------------- not a board */
+
+/* A view of something that is no board, drawn straight in the board plane (the reader
+ * sees only the view), every point labelled off: a page of text (rows of words, often
+ * at the grid's own pitch, since board finding then lays a grid along the lines, with
+ * letter strokes inside the words), coloured ink now and then; a printed pattern of
+ * irregular blobs; noise, raw or smoothed. Never lines crossing at a steady pitch, or a
+ * lattice of discs: those are what a board looks like. */
+static void paint(cvb_image_t *v, int x0, int y0, int x1, int y1, const uint8_t c[3])
+{
+    x0 = x0 < 0 ? 0 : x0;
+    y0 = y0 < 0 ? 0 : y0;
+    x1 = x1 > v->w ? v->w : x1;
+    y1 = y1 > v->h ? v->h : y1;
+    for (int y = y0; y < y1; y++)
+        for (int x = x0; x < x1; x++)
+            memcpy(v->data + (size_t)y * v->stride + (size_t)x * 3, c, 3);
+}
+
+static void negative_view(rnd_rng_t *rng, cvb_image_t *v)
+{
+    int side = v->w;
+    double u = rnd_rng_unit(rng);
+    uint8_t paper[3], ink[3];
+    int pv = 195 + rnd_rng_int(rng, 56);
+    for (int c = 0; c < 3; c++)
+        paper[c] = (uint8_t)(pv - rnd_rng_int(rng, 20));
+    int iv = 15 + rnd_rng_int(rng, 80);
+    for (int c = 0; c < 3; c++)
+        ink[c] = (uint8_t)(iv + (rnd_rng_unit(rng) < 0.15 ? rnd_rng_int(rng, 120) : rnd_rng_int(rng, 10)));
+    if (u < 0.7) { /* a page of text */
+        paint(v, 0, 0, side, side, paper);
+        double pitch = rnd_rng_unit(rng) < 0.5 ? CELL_PX * (rnd_rng_unit(rng) < 0.7 ? 1.0 : 2.0)
+                                               : rnd_rng_range(rng, 0.6, 2.6) * CELL_PX;
+        double y = rnd_rng_range(rng, 0, pitch);
+        int th = (int)lround(pitch * rnd_rng_range(rng, 0.25, 0.7));
+        int letters = rnd_rng_unit(rng) < 0.6, lp = 3 + rnd_rng_int(rng, 4);
+        int left = rnd_rng_int(rng, side / 4), right = side - rnd_rng_int(rng, side / 4);
+        for (; y < side; y += pitch) {
+            if (rnd_rng_unit(rng) < 0.1)
+                continue; /* a blank line */
+            int x = left + (rnd_rng_unit(rng) < 0.2 ? 2 * lp : 0);
+            int end = rnd_rng_unit(rng) < 0.15 ? left + (right - left) / 2 : right;
+            while (x < end) {
+                int w = 6 + rnd_rng_int(rng, 70);
+                int x1 = x + w > end ? end : x + w, y0 = (int)lround(y);
+                if (letters) {
+                    for (int lx = x; lx < x1; lx += lp) {
+                        int lh = th - rnd_rng_int(rng, th / 2 + 1);
+                        paint(v, lx, y0 + th - lh, lx + lp - 1, y0 + th, ink);
+                    }
+                } else {
+                    paint(v, x, y0, x1, y0 + th, ink);
+                }
+                x = x1 + 3 + rnd_rng_int(rng, 10);
+            }
+        }
+    } else if (u < 0.9) { /* irregular blobs */
+        paint(v, 0, 0, side, side, paper);
+        int nb = 20 + rnd_rng_int(rng, 200);
+        for (int k = 0; k < nb; k++) {
+            double cx = rnd_rng_range(rng, 0, side), cy = rnd_rng_range(rng, 0, side);
+            double r = rnd_rng_range(rng, 2, CELL_PX * 1.5);
+            cvb_draw_circle(v, cx, cy, r, ink[0], ink[1], ink[2], -1);
+        }
+    } else { /* noise: raw, or smoothed into blotches */
+        for (int y = 0; y < side; y++)
+            for (int i = 0; i < side * 3; i++)
+                v->data[(size_t)y * v->stride + (size_t)i] = (uint8_t)(rnd_rng_next(rng) >> 56);
+        if (rnd_rng_unit(rng) < 0.5) {
+            cvb_image_t b = { 0 };
+            if (!cvb_gaussian_blur(v, 0, rnd_rng_range(rng, 1, 6), &b)) {
+                for (int y = 0; y < side; y++)
+                    memcpy(v->data + (size_t)y * v->stride, b.data + (size_t)y * b.stride, (size_t)side * 3);
+                cvb_image_free(&b);
+            }
+        }
+    }
+    /* the camera: blur, then a JPEG */
+    if (rnd_rng_unit(rng) < 0.6) {
+        cvb_image_t b = { 0 };
+        if (!cvb_gaussian_blur(v, 0, rnd_rng_range(rng, 0.4, 1.5), &b)) {
+            for (int y = 0; y < side; y++)
+                memcpy(v->data + (size_t)y * v->stride, b.data + (size_t)y * b.stride, (size_t)side * 3);
+            cvb_image_free(&b);
+        }
+    }
+    if (rnd_rng_unit(rng) < 0.75) {
+        uint8_t *jpg = NULL;
+        size_t len = 0;
+        cvb_image_t dec = { 0 };
+        if (!cvb_imencode_jpeg(v, 30 + rnd_rng_int(rng, 66), &jpg, &len) && !cvb_imdecode(jpg, len, &dec)) {
+            for (int y = 0; y < side; y++)
+                memcpy(v->data + (size_t)y * v->stride, dec.data + (size_t)y * dec.stride, (size_t)side * 3);
+            cvb_image_free(&dec);
+        }
+        free(jpg);
+    }
+}
+
+static int cmd_negatives(const char *out, int count, uint64_t seed)
+{
+    FILE *f = fopen(out, "wb");
+    if (!f) {
+        fprintf(stderr, "kifucam-traingen: %s: cannot write\n", out);
+        return 2;
+    }
+    fwrite("KCTS", 4, 1, f);
+    int32_t ver = 1;
+    fwrite(&ver, sizeof ver, 1, f);
+    rnd_rng_t rng;
+    rnd_rng_seed(&rng, seed * 0x9e3779b97f4a7c15ull + 22);
+    int rc = 0;
+    for (int i = 0; i < count && !rc; i++) {
+        double u = rnd_rng_unit(&rng);
+        int n = u < 0.15 ? 9 : u < 0.3 ? 13 : 19, side = (n + 2 * MARGIN) * CELL_PX;
+        cvb_image_t v = { 0 };
+        uint8_t labels[VIS_MAX_POINTS];
+        if (cvb_image_alloc(&v, side, side, 3)) {
+            rc = 1;
+            break;
+        }
+        negative_view(&rng, &v);
+        memset(labels, LBL_OFF, (size_t)n * n);
+        rc = write_sample(f, n, 0, -1, i, &v, labels);
+        cvb_image_free(&v);
+        if (i % 100 == 0)
+            fprintf(stderr, "\rkifucam-traingen: %d of %d views of no board", i, count);
+    }
+    fprintf(stderr, "\rkifucam-traingen: %d views of no board written to %s\n", count, out);
+    if (fclose(f) || rc) {
+        fprintf(stderr, "kifucam-traingen: %s: write failed\n", out);
+        return 1;
+    }
+    return 0;
+}
+
 /* ---------------------------------------------------------------- real photos */
 
 /* Labels of the points of geom from the stone boxes; -1 when the boxes disagree with the
@@ -585,8 +724,18 @@ int main(int argc, char **argv)
         return cmd_photos(arg(argc, argv, "--data", NULL), arg(argc, argv, "--folds", NULL),
                           arg(argc, argv, "--out", NULL), (int)copies, (int)mis);
     }
+    if (argc >= 2 && !strcmp(argv[1], "negatives") && arg(argc, argv, "--out", NULL)) {
+        long count = arg_long(argc, argv, "--count", 600);
+        if (count < 1) {
+            fprintf(stderr, "kifucam-traingen: --count is a whole number above 0\n");
+            return 2;
+        }
+        return cmd_negatives(arg(argc, argv, "--out", NULL), (int)count,
+                             strtoull(arg(argc, argv, "--seed", "1"), NULL, 10));
+    }
     fprintf(stderr, "usage: kifucam-traingen render --out FILE --count N [--seed S] [--misalign P] [--views V]\n"
                     "                                 [--max-samples M]\n"
-                    "       kifucam-traingen photos --data DATA_DIR --folds FOLDS --out FILE [--copies K] [--misaligned M]\n");
+                    "       kifucam-traingen photos --data DATA_DIR --folds FOLDS --out FILE [--copies K] [--misaligned M]\n"
+                    "       kifucam-traingen negatives --out FILE [--count N] [--seed S]\n");
     return 2;
 }
