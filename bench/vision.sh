@@ -21,7 +21,7 @@ if [ -d "$SHARED/data/photos" ]; then
   "$BIN" accuracy "$SHARED/data" --photo || exit 1
   echo "== vision: roboflow-corners, the grid against the labelled corners (targets: 97% within"
   echo "   half a spacing, 90% within a quarter); the reader never trained on these photos"
-  "$BIN" corners "$SHARED/data" --photo | tail -3
+  "$BIN" corners "$SHARED/data" --photo | tail -5
   # roboflow-stones is in the reader's training: each photo is read by the model of
   # `make train` that was trained without its fold (VISION_FOLD_MODELS, default
   # BUILD/train-data/models), never by the shipped one
