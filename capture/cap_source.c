@@ -18,6 +18,7 @@
 #include <sys/stat.h>
 
 #include "capture/cap_internal.h"
+#include "capture/cap_jpeg.h"
 
 struct cap_files {
     char *dir;           /* folder */
@@ -26,6 +27,8 @@ struct cap_files {
     cvb_video_t *video;  /* video */
     uint32_t skipped;    /* unreadable frames since the last one handed out */
     int jpeg;            /* folder / image: JPEG files (reduced decoding possible) */
+    uint8_t *buf;        /* folder: the last JPEG file read (reused) */
+    size_t buf_cap;
     double wall0;        /* realtime pacing: monotonic time of the first frame */
 };
 
@@ -182,6 +185,41 @@ static int cmp_names(const void *a, const void *b)
     return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
+/* A JPEG file of a folder into dst at 1/reduce: read whole into fs->buf, decoded by
+ * libjpeg-turbo straight to BGR (cap_jpeg.c), or by OpenCV where that one declines (EXIF,
+ * CMYK). Returns a cvb_ code. */
+static int folder_read_jpeg(cap_files_t *fs, const char *path, int reduce, cvb_image_t *dst)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return CVB_EREAD;
+    size_t n = 0;
+    for (;;) {
+        if (n == fs->buf_cap) {
+            size_t cap = fs->buf_cap ? fs->buf_cap * 2 : (size_t)1 << 20;
+            uint8_t *b = realloc(fs->buf, cap);
+            if (!b) {
+                fclose(f);
+                return CVB_ENOMEM;
+            }
+            fs->buf = b;
+            fs->buf_cap = cap;
+        }
+        size_t got = fread(fs->buf + n, 1, fs->buf_cap - n, f);
+        n += got;
+        if (got == 0)
+            break;
+    }
+    int bad = ferror(f);
+    fclose(f);
+    if (bad || n == 0)
+        return CVB_EREAD;
+    int rc = cap_jpeg_decode(fs->buf, n, reduce, dst);
+    if (rc == CAP_EFORMAT)
+        return cvb_imdecode_reduced_into(fs->buf, n, reduce, dst);
+    return rc == CAP_OK ? CVB_OK : rc == CAP_ENOMEM ? CVB_ENOMEM : CVB_EREAD;
+}
+
 static void files_free(cap_files_t *fs)
 {
     if (!fs)
@@ -190,6 +228,7 @@ static void files_free(cap_files_t *fs)
         free(fs->names[i]);
     free(fs->names);
     free(fs->dir);
+    free(fs->buf);
     cvb_video_close(fs->video);
     free(fs);
 }
@@ -467,7 +506,7 @@ static int files_next(cap_source_t *s, cap_frame_t *f)
         }
         int rc;
         if (fs->jpeg && is_jpeg_name(fs->names[idx])) {
-            rc = cvb_imread_into(path, s->info.reduce, &s->img); /* pixels reused */
+            rc = folder_read_jpeg(fs, path, s->info.reduce, &s->img); /* pixels reused */
         } else {
             cvb_image_t img = { 0 };
             rc = cvb_imread(path, 1, &img);

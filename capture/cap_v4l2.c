@@ -20,6 +20,7 @@
 #include <linux/videodev2.h>
 
 #include "capture/cap_internal.h"
+#include "capture/cap_jpeg.h"
 
 #define CAP_MAX_BUFFERS 32
 
@@ -407,8 +408,13 @@ static int convert(cap_source_t *s, const struct v4l2_buffer *b)
          * never decoded */
         if (cap_image_size_mem(p, used, NULL, NULL, NULL, 0) == CAP_ETOOBIG)
             return CAP_EDECODE;
-        rc = s->info.reduce > 1 ? cvb_imdecode_reduced_into(p, used, s->info.reduce, &s->img)
-                                : cvb_imdecode_into(p, used, &s->img);
+        /* libjpeg-turbo straight to BGR (cap_jpeg.c); OpenCV where it declines */
+        rc = cap_jpeg_decode(p, used, s->info.reduce, &s->img);
+        if (rc == CAP_EFORMAT)
+            rc = s->info.reduce > 1 ? cvb_imdecode_reduced_into(p, used, s->info.reduce, &s->img)
+                                    : cvb_imdecode_into(p, used, &s->img);
+        else
+            rc = rc == CAP_OK ? CVB_OK : rc == CAP_ENOMEM ? CVB_ENOMEM : CVB_EREAD;
         break;
     default: /* BGR24 */
         if (c->stride * (size_t)c->h > len)

@@ -9,7 +9,8 @@ what=${1:-build}
 pkgs=(cmake make gcc g++ pkg-config
       libopencv-core-dev libopencv-imgproc-dev libopencv-imgcodecs-dev
       libopencv-calib3d-dev libopencv-videoio-dev libopencv-dnn-dev
-      libv4l-dev libcmocka-dev libmicrohttpd-dev libjansson-dev libmosquitto-dev libssl-dev)
+      libv4l-dev libcmocka-dev libmicrohttpd-dev libjansson-dev libmosquitto-dev libssl-dev
+      libjpeg62-turbo-dev)
 case "$what" in
   test)  pkgs+=(clang libclang-rt-14-dev chromium mosquitto openssl)
          # Node.js may come from another packaging that bundles npm (Debian's npm would

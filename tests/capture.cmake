@@ -9,6 +9,10 @@ target_link_options(capture_cam PRIVATE ${KC_CAPTURE_WRAP})
 kc_test(capture_files
   SOURCES capture/test_capture_files.c
   LIBS kc_capture)
+# the JPEG decoder of the file and camera sources against OpenCV's
+kc_test(capture_jpeg
+  SOURCES capture/test_cap_jpeg.c
+  LIBS kc_capture)
 # the CLI: `kifucam devices` lists the cameras or says there are none, exit 0 either way
 add_test(NAME capture_cli_devices COMMAND kifucam devices)
 set_tests_properties(capture_cli_devices PROPERTIES
