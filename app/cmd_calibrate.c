@@ -26,6 +26,7 @@
 #include "calib/cal_calibrate.h"
 #include "calib/cal_lens.h"
 #include "capture/cap_source.h"
+#include "vision/vis_homog.h"
 #include "web/web.h"
 
 #define MAX_VIEWS 40      /* chessboard views kept for the lens */
@@ -122,11 +123,11 @@ static int write_overlay(const char *path, const cvb_image_t *frame, const cal_p
         double bx = e[2 * k] * S1, by = e[2 * k + 1] * S1;
         bx += (p->black_side == CAL_SIDE_RIGHT) ? m : (p->black_side == CAL_SIDE_LEFT) ? -m : 0;
         by += (p->black_side == CAL_SIDE_BOTTOM) ? m : (p->black_side == CAL_SIDE_TOP) ? -m : 0;
-        double w = g->H[6] * bx + g->H[7] * by + g->H[8];
-        b[k][0] = (g->H[0] * bx + g->H[1] * by + g->H[2]) / w;
-        b[k][1] = (g->H[3] * bx + g->H[4] * by + g->H[5]) / w;
+        if (vis_homog_apply(g->H, bx, by, &b[k][0], &b[k][1]))
+            b[k][0] = b[k][1] = NAN; /* at infinity: no line */
     }
-    cvb_draw_line(&img, b[0][0], b[0][1], b[1][0], b[1][1], 0, 0, 0, th + 3);
+    if (isfinite(b[0][0]) && isfinite(b[1][0]))
+        cvb_draw_line(&img, b[0][0], b[0][1], b[1][0], b[1][1], 0, 0, 0, th + 3);
     for (int k = 0; k < 4; k++) {
         cvb_draw_circle(&img, g->corners[k][0], g->corners[k][1], r, col[k][0], col[k][1], col[k][2], -1);
         cvb_draw_circle(&img, g->corners[k][0], g->corners[k][1], r, 255, 255, 255, 1);

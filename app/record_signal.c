@@ -10,6 +10,8 @@
 #include <string.h>
 #include <stdlib.h>
 
+#include "vision/vis_homog.h"
+
 /* Patch beside a seat's lower right corner, for a seat at the record's bottom, in grid
  * units: beyond the right edge (from the board's rim to about 1.5 stones from its side),
  * from a little above the last line to well below it (a
@@ -71,12 +73,8 @@ void rec_signal_init(rec_signal_t *s, int size, int black_side)
 /* The image point of grid (x, y), rounded to a pixel; -1 behind the camera. */
 static int grid_px(const vis_geom_t *g, double x, double y, int *cx, int *cy)
 {
-    const double *H = g->H;
-    double w = H[6] * x + H[7] * y + H[8];
-    if (w <= 1e-9)
-        return -1;
-    double px = (H[0] * x + H[1] * y + H[2]) / w, py = (H[3] * x + H[4] * y + H[5]) / w;
-    if (!(fabs(px) < 1e7 && fabs(py) < 1e7))
+    double px, py;
+    if (vis_homog_apply_front(g->H, x, y, &px, &py) || !(fabs(px) < 1e7 && fabs(py) < 1e7))
         return -1;
     *cx = (int)floor(px + 0.5);
     *cy = (int)floor(py + 0.5);

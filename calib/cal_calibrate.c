@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "vision/vis_homog.h"
+
 void cal_calib_opts_defaults(cal_calib_opts_t *o)
 {
     memset(o, 0, sizeof *o);
@@ -47,16 +49,6 @@ int cal_parse_corners(const char *s, double corners[4][2])
     return CAL_OK;
 }
 
-static int homog(const double H[9], double x, double y, double *u, double *v)
-{
-    double w = H[6] * x + H[7] * y + H[8];
-    if (fabs(w) < 1e-12)
-        return -1;
-    *u = (H[0] * x + H[1] * y + H[2]) / w;
-    *v = (H[3] * x + H[4] * y + H[5]) / w;
-    return 0;
-}
-
 /* Mean BGR of the pixels at board offsets (bx + ox[k], by + oy[k]); 0 when none fall in. */
 static int mean_bgr(const cvb_image_t *img, const double H[9], double bx, double by,
                     const double (*off)[2], int n, double out[3])
@@ -65,7 +57,7 @@ static int mean_bgr(const cvb_image_t *img, const double H[9], double bx, double
     int m = 0;
     for (int k = 0; k < n; k++) {
         double u, v;
-        if (homog(H, bx + off[k][0], by + off[k][1], &u, &v))
+        if (vis_homog_apply(H, bx + off[k][0], by + off[k][1], &u, &v))
             continue;
         long x = lround(u), y = lround(v);
         if (x < 0 || y < 0 || x >= img->w || y >= img->h)

@@ -114,6 +114,13 @@ int vis_homog_apply(const double H[9], double x, double y, double *ox, double *o
     return 0;
 }
 
+int vis_homog_apply_front(const double H[9], double x, double y, double *ox, double *oy)
+{
+    if (H[6] * x + H[7] * y + H[8] <= 1e-9)
+        return -1;
+    return vis_homog_apply(H, x, y, ox, oy);
+}
+
 int vis_homog_invert(const double M[9], double out[9])
 {
     double a = M[0], b = M[1], c = M[2], d = M[3], e = M[4], f = M[5], g = M[6], h = M[7],

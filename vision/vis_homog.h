@@ -10,6 +10,10 @@
 int vis_homog_fit(int n, const double *src, const double *dst, double H[9]);
 /* Apply H to (x, y). Returns -1 (outputs untouched) when the point maps to infinity. */
 int vis_homog_apply(const double H[9], double x, double y, double *ox, double *oy);
+/* As vis_homog_apply, and -1 also for a point behind the camera (w <= 1e-9): for a
+ * board-to-image H whose board has w > 0 (vis_geom_t.H), the table around the board, far
+ * enough out, can fall behind a steep camera. */
+int vis_homog_apply_front(const double H[9], double x, double y, double *ox, double *oy);
 /* Invert a 3x3 matrix. -1 when singular. */
 int vis_homog_invert(const double M[9], double out[9]);
 /* Solve the n x n (n <= 9) system A x = b in place by Gaussian elimination with partial

@@ -34,6 +34,15 @@ static void test_homog_exact(void **state)
     /* degenerate: all points on a line */
     double line[8] = { 0, 0, 1, 1, 2, 2, 3, 3 };
     assert_int_not_equal(vis_homog_fit(4, line, dst, H), 0);
+    /* behind the camera: a steep view's horizon crosses the table beside the board */
+    double P[9] = { 1, 0, 0, 0, 1, 0, 0, -0.05, 1 }; /* w = 1 - 0.05 y: the horizon at y = 20 */
+    assert_int_equal(vis_homog_apply_front(P, 3, 10, &x, &y), 0);
+    assert_true(fabs(x - 6) < 1e-9 && fabs(y - 20) < 1e-9);
+    x = y = -7;
+    assert_int_equal(vis_homog_apply_front(P, 3, 25, &x, &y), -1); /* w < 0 */
+    assert_true(x == -7 && y == -7);                               /* untouched */
+    assert_int_equal(vis_homog_apply(P, 3, 25, &x, &y), 0);        /* a point, mirrored */
+    assert_int_equal(vis_homog_apply_front(P, 3, 20, &x, &y), -1); /* at infinity */
 }
 
 static void test_proj1(void **state)
