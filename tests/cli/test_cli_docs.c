@@ -102,7 +102,7 @@ static void test_man_page_has_every_usage(void **state)
     int missing = 0;
     for (int i = 0; i < n; i++) {
         char heading[64];
-        snprintf(heading, sizeof heading, "\n   kifucam %s\n", cmds[i]);
+        snprintf(heading, sizeof heading, "\n   kifucam %.31s\n", cmds[i]);
         const char *pos = strstr(man, heading);
         if (!pos) {
             print_error("the man page has no section for '%s'\n", cmds[i]);
@@ -115,7 +115,7 @@ static void test_man_page_has_every_usage(void **state)
             end = strstr(pos, "\nEXIT STATUS");
         if (!end)
             end = pos + strlen(pos);
-        snprintf(cmd, sizeof cmd, "'%s' %s --help", b, cmds[i]);
+        snprintf(cmd, sizeof cmd, "'%s' %.31s --help", b, cmds[i]);
         char *help = run_out(cmd, "cmdhelp.txt");
         int lines = 0;
         for (char *l = strtok(help, "\n"); l; l = strtok(NULL, "\n")) {
@@ -210,9 +210,9 @@ static void test_completion_has_every_option(void **state)
     int n = list_commands(b, cmds), missing = 0, checked = 0;
     for (int i = 0; i < n; i++) {
         char cmd[1024];
-        snprintf(cmd, sizeof cmd, "kifucam %s -", cmds[i]);
+        snprintf(cmd, sizeof cmd, "kifucam %.31s -", cmds[i]);
         char *offered = complete_words(cmd);
-        snprintf(cmd, sizeof cmd, "'%s' %s --help", b, cmds[i]);
+        snprintf(cmd, sizeof cmd, "'%s' %.31s --help", b, cmds[i]);
         char *help = run_out(cmd, "cmdhelp.txt");
         char opt[64];
         for (char *l = strtok(help, "\n"); l; l = strtok(NULL, "\n")) {
