@@ -4,7 +4,7 @@ JOBS ?= $(shell nproc)
 SHARED ?= $(abspath ../shared)
 export KIFUCAM_SHARED := $(SHARED)
 
-.PHONY: all demo test build build-asan bench fuzz lint clean train
+.PHONY: all demo test build build-asan bench fuzz lint clean train install
 
 all: build
 
@@ -17,6 +17,13 @@ build-asan:
 	@scripts/bootstrap.sh test
 	@cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DKIFUCAM_SANITIZE=ON >/dev/null
 	@cmake --build build-asan -j $(JOBS)
+
+# make install [PREFIX=/usr/local] [DESTDIR=/staging]: the Release build's kifucam and
+# kifucam-render into PREFIX/bin, the man page kifucam(1), the bash completion and the
+# documentation (CMake's install rules; DESTDIR is honoured by cmake --install).
+PREFIX ?= /usr/local
+install: build
+	@cmake --install build --prefix "$(PREFIX)"
 
 demo: build
 	@scripts/demo.sh build

@@ -68,7 +68,8 @@ static const char usage_text[] =
     "usage: kifucam record --input SOURCE [OPTIONS]\n"
     "Record a game from a camera (/dev/videoN), a video file or a folder of frames.\n\n"
     "  --input SOURCE     /dev/videoN, a video file, or a folder of images (name order)\n"
-    "  --fps N            frame rate of a folder of images (default 30)\n"
+    "  --fps N            frame rate of a folder of images (default: the fps line of\n"
+    "                     its truth.txt, as kifucam render writes it; else 30, said)\n"
     "  --sgf FILE         the record, rewritten safely after every move\n"
     "                     (default game-DATE-TIME.sgf)\n"
     "  --size N           board size (default: detected, or the calibration's)\n"
@@ -126,6 +127,7 @@ typedef struct rec_opts {
     const char *serve_host;   /* --serve-host NAMES */
     double fps, stable_s, analyse_fps, warn_grace_s;
     int size, komi2, komi_set, handicap, json, realtime, min_w, min_h;
+    int fps_set;             /* --fps given: a folder's own rate is not looked for */
     long long start_frame;   /* --start-frame N, or -1 */
     rec_relay_opts_t relay;  /* --relay and its options (record_relay.c) */
 } rec_opts_t;
@@ -276,6 +278,7 @@ static int parse_opts(int argc, char **argv, rec_opts_t *o)
                 cli_error("record", "--fps: '%s' is not a frame rate (0 < N <= 1000)", val);
                 return -1;
             }
+            o->fps_set = 1;
         } else if (!strcmp(name, "--stable")) {
             char *end;
             o->stable_s = strtod(val, &end);
@@ -992,18 +995,44 @@ out:
     return rc;
 }
 
+/* A folder of frames without --fps: its own rate (the truth.txt kifucam render writes
+ * beside its frames) when it has one; else the default, and *assumed is set to
+ * cap_folder_rate's code so that open_input says so (every move's time and the clock
+ * follow from the rate). */
+static double folder_fps(const run_t *u, int *assumed)
+{
+    struct stat st;
+    *assumed = 0;
+    if (u->o.fps_set || stat(u->o.input, &st) != 0 || !S_ISDIR(st.st_mode))
+        return u->o.fps;
+    double fps = 0;
+    int rc = cap_folder_rate(u->o.input, &fps);
+    if (rc == CAP_OK)
+        return fps;
+    *assumed = rc;
+    return u->o.fps;
+}
+
 static int open_input(run_t *u, cap_source_t **src)
 {
     cap_options_t co;
     cap_options_defaults(&co);
-    co.fps = u->o.fps;
+    int assumed;
+    co.fps = folder_fps(u, &assumed);
     co.realtime = u->o.realtime;
     co.analyse_fps = u->o.analyse_fps;
     co.min_w = u->o.min_w;
     co.min_h = u->o.min_h;
     int rc = cap_source_open(u->o.input, &co, src);
-    if (rc == CAP_OK)
+    if (rc == CAP_OK) {
+        if (assumed == CAP_EFORMAT)
+            cli_error("record", "%s/truth.txt gives no frame rate (no valid fps line): the "
+                      "frames are taken as %g fps; give the rate with --fps N", u->o.input, co.fps);
+        else if (assumed)
+            cli_error("record", "%s: a folder of frames with no rate of its own (no truth.txt "
+                      "fps line): taken as %g fps; give the rate with --fps N", u->o.input, co.fps);
         return 0;
+    }
     struct stat st;
     char why[256] = "";
     if (rc == CAP_ETOOBIG && cap_image_size(u->o.input, NULL, NULL, why, sizeof why) != CAP_OK)

@@ -6,7 +6,8 @@
  * Speed (opt.analyse_fps, opt.min_w/min_h): frames passed over are never decoded (a
  * folder's file is not opened, a video's frame is grabbed but not converted); a JPEG
  * folder is decoded at one reduced scale chosen from its first image, so all frames have
- * one size. */
+ * one size. A folder's own frame rate comes from the truth file kifucam render writes
+ * beside its frames (cap_folder_rate); the caller decides whether to use it. */
 #include <ctype.h>
 #include <math.h>
 #include <dirent.h>
@@ -15,7 +16,9 @@
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
+#include <fcntl.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "capture/cap_internal.h"
 #include "capture/cap_jpeg.h"
@@ -273,6 +276,55 @@ static int folder_open(cap_source_t *s, const char *path)
     qsort(fs->names, fs->n, sizeof *fs->names, cmp_names);
     s->info.fps = s->opt.fps;
     return CAP_OK;
+}
+
+int cap_folder_rate(const char *dir, double *fps)
+{
+    if (!dir || !*dir || !fps)
+        return CAP_EINVAL;
+    char path[4200];
+    if (snprintf(path, sizeof path, "%s/truth.txt", dir) >= (int)sizeof path)
+        return CAP_EOPEN;
+    /* never blocks on a FIFO, never reads a device: a regular file or nothing */
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0)
+        return CAP_EOPEN;
+    struct stat st;
+    FILE *f = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) ? fdopen(fd, "r") : NULL;
+    if (!f) {
+        close(fd);
+        return CAP_EOPEN;
+    }
+    char line[512];
+    int rc = CAP_EOPEN, whole = 1;   /* whole: line starts a line of the file */
+    for (int n = 0; fgets(line, sizeof line, f) && n < 1000; n++) {
+        int starts = whole;
+        whole = strchr(line, '\n') != NULL;
+        if (!starts)
+            continue;   /* the rest of a long line */
+        if (n == 0) {
+            if (strncmp(line, "kifucam-render truth ", 21))
+                break;   /* another program's truth.txt: no rate of ours */
+            rc = CAP_EFORMAT;   /* a render truth file: its header must give the rate */
+            continue;
+        }
+        if (!strncmp(line, "event ", 6) || !strncmp(line, "frame ", 6))
+            break;   /* the header is over */
+        if (strncmp(line, "fps ", 4))
+            continue;
+        char *end;
+        errno = 0;
+        double v = strtod(line + 4, &end);
+        while (*end == ' ' || *end == '\r' || *end == '\n')
+            end++;
+        if (!errno && !*end && end != line + 4 && v > 0 && v <= 1000) {
+            *fps = v;
+            rc = CAP_OK;
+        }
+        break;
+    }
+    fclose(f);
+    return rc;
 }
 
 static int is_jpeg_name(const char *name)

@@ -110,6 +110,15 @@ typedef struct cap_options {
 /* Fill *o with the defaults above. */
 void cap_options_defaults(cap_options_t *o);
 
+/* A folder of frames' own frame rate, from its metadata: the `fps N` line in the header
+ * of DIR/truth.txt, the file `kifucam render` writes beside its frames (a file whose
+ * first line is "kifucam-render truth VERSION"; samples/README.md). Only a regular file
+ * is read, and only its header (the lines before the first `event` or `frame` line).
+ * Returns CAP_OK (*fps written: 0 < N <= 1000), CAP_EOPEN (no such file, or not a render
+ * truth file: the folder gives no rate), CAP_EFORMAT (a truth file without an fps line,
+ * or whose fps line is not a rate) or CAP_EINVAL. */
+int cap_folder_rate(const char *dir, double *fps);
+
 typedef struct cap_frame {
     cvb_image_t img;  /* BGR, borrowed: valid until the next call on the source */
     uint64_t seq;     /* sequence number of delivered frames, from 0 */

@@ -39,3 +39,12 @@ kc_test(test_record_signal_unit
           ${CMAKE_SOURCE_DIR}/app/record_signal.c
   LIBS kc_vision m)
 target_include_directories(test_record_signal_unit PRIVATE ${CMAKE_SOURCE_DIR})
+
+# The rate a folder of frames is timed at: its own (the truth.txt kifucam render writes)
+# without --fps, else 30 fps said on stderr; --fps wins. Grey frames, then rendered
+# 15 fps footage whose moves' times are checked against its truth.
+kc_test(test_record_rate
+  SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/record/test_record_rate.c
+  LIBS m)
+add_dependencies(test_record_rate kifucam)
+set_tests_properties(test_record_rate PROPERTIES TIMEOUT 600)

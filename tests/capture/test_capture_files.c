@@ -2,7 +2,8 @@
  * PNGs (name order, fps timing, unreadable and non-image files), a single image, an MJPG
  * .avi (frame count, colours, timing), plus the errors and the status strings; the speed
  * options: analyse_fps passing over frames of a folder and a video (which ones, their
- * index and time), min_w/min_h decoding a JPEG folder and image at a reduced scale. */
+ * index and time), min_w/min_h decoding a JPEG folder and image at a reduced scale; a
+ * folder's own frame rate from kifucam render's truth.txt (cap_folder_rate). */
 #include <stddef.h>
 #include <stdarg.h>
 #include <setjmp.h>
@@ -622,6 +623,64 @@ static void test_folder_gone(void **state)
     assert_int_equal(mkdir(tmpdir, 0755), 0);   /* for remove_tmp */
 }
 
+/* A folder's own rate: the fps line of the header of the truth.txt kifucam render writes;
+ * nothing from another program's truth.txt, a malformed line, a line past the header, a
+ * FIFO (never waited on) or a folder named truth.txt. */
+static void test_folder_rate(void **state)
+{
+    (void)state;
+    double fps = -1;
+    assert_int_equal(cap_folder_rate(tmpdir, &fps), CAP_EOPEN); /* no truth.txt */
+    assert_true(fps == -1);
+    static const char head[] = "kifucam-render truth 1\nsource g.sgf\nseed 7\nsize 19\n"
+                               "image 1280 720\n";
+    char text[1024];
+    snprintf(text, sizeof text, "%sfps 15\nview steep\nframes 40\nframe 0 file=f.jpg t=0\n", head);
+    write_text("truth.txt", text);
+    assert_int_equal(cap_folder_rate(tmpdir, &fps), CAP_OK);
+    assert_true(fps == 15);
+    snprintf(text, sizeof text, "%sfps 29.97\r\n", head);
+    write_text("truth.txt", text);
+    assert_int_equal(cap_folder_rate(tmpdir, &fps), CAP_OK);
+    assert_true(fps > 29.969 && fps < 29.971);
+    static const char *const bad[] = { "fps 0\n", "fps -5\n", "fps 2000\n", "fps abc\n",
+                                       "fps 15 fast\n", "fps nan\n", "fps \n", "view steep\n",
+                                       "frame 0 file=f.jpg\nfps 15\n",
+                                       "event 3 hand_in color=B\nfps 15\n" };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        snprintf(text, sizeof text, "%s%s", head, bad[i]);
+        write_text("truth.txt", text);
+        fps = -1;
+        if (cap_folder_rate(tmpdir, &fps) != CAP_EFORMAT)
+            fail_msg("case %zu (%s): not CAP_EFORMAT", i, bad[i]);
+        assert_true(fps == -1);
+    }
+    write_text("truth.txt", "ground truth of another tool\nfps 15\n");
+    assert_int_equal(cap_folder_rate(tmpdir, &fps), CAP_EOPEN);
+    /* a header line longer than the reader's buffer, then the rate */
+    char longl[2000];
+    memset(longl, 'x', sizeof longl - 1);
+    longl[sizeof longl - 1] = '\0';
+    char *big = malloc(4096);
+    assert_non_null(big);
+    snprintf(big, 4096, "kifucam-render truth 1\ngeometry %s fps 9\nfps 12\n", longl);
+    write_text("truth.txt", big);
+    free(big);
+    assert_int_equal(cap_folder_rate(tmpdir, &fps), CAP_OK);
+    assert_true(fps == 12);
+
+    char path[128];
+    snprintf(path, sizeof path, "%s/truth.txt", tmpdir);
+    assert_int_equal(unlink(path), 0);
+    assert_int_equal(mkfifo(path, 0644), 0);
+    assert_int_equal(cap_folder_rate(tmpdir, &fps), CAP_EOPEN); /* returns: never blocks */
+    assert_int_equal(unlink(path), 0);
+    assert_int_equal(mkdir(path, 0755), 0);
+    assert_int_equal(cap_folder_rate(tmpdir, &fps), CAP_EOPEN);
+    assert_int_equal(cap_folder_rate(NULL, &fps), CAP_EINVAL);
+    assert_int_equal(cap_folder_rate(tmpdir, NULL), CAP_EINVAL);
+}
+
 static void test_strerror(void **state)
 {
     (void)state;
@@ -651,6 +710,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_image_size_headers, make_tmp, remove_tmp),
         cmocka_unit_test_setup_teardown(test_image_size_bombs, make_tmp, remove_tmp),
         cmocka_unit_test_setup_teardown(test_folder_gone, make_tmp, remove_tmp),
+        cmocka_unit_test_setup_teardown(test_folder_rate, make_tmp, remove_tmp),
         cmocka_unit_test(test_strerror),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

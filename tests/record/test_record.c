@@ -245,7 +245,9 @@ static void test_record_no_board(void **state)
             fputc(128, f);
         fclose(f);
     }
-    snprintf(args, sizeof args, "--input '%s' --sgf '%s/blank.sgf'", d, tmp);
+    /* --fps: a folder without a rate of its own is said to be taken as 30 fps, a line of
+     * its own (test_record_rate) */
+    snprintf(args, sizeof args, "--input '%s' --fps 30 --sgf '%s/blank.sgf'", d, tmp);
     assert_int_equal(record(args), 1);
     assert_one_line_error("no board");
 }
