@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Installs, with apt-get, only the Debian packages kifucam needs that are missing.
 # Usage: scripts/bootstrap.sh [build|test|bench|lint|train]   (test adds the browser and
-# fuzzing tools, the MQTT broker and openssl for the TLS test's certificates, bench GNU Go,
-# valgrind and the broker, lint cppcheck and clang-tidy, train PyTorch and ONNX for the
-# point reader's training)
+# fuzzing tools, the MQTT broker, openssl for the TLS test's certificates and groff for
+# the man page's test; bench GNU Go, valgrind and the broker; lint cppcheck and
+# clang-tidy; train PyTorch and ONNX for the point reader's training)
 set -euo pipefail
 what=${1:-build}
 pkgs=(cmake make gcc g++ pkg-config
@@ -12,7 +12,7 @@ pkgs=(cmake make gcc g++ pkg-config
       libv4l-dev libcmocka-dev libmicrohttpd-dev libjansson-dev libmosquitto-dev libssl-dev
       libjpeg62-turbo-dev)
 case "$what" in
-  test)  pkgs+=(clang libclang-rt-14-dev chromium mosquitto openssl)
+  test)  pkgs+=(clang libclang-rt-14-dev chromium mosquitto openssl groff-base)
          # Node.js may come from another packaging that bundles npm (Debian's npm would
          # conflict with it): only ask for Debian's when there is no npm at all.
          command -v npm >/dev/null 2>&1 || pkgs+=(nodejs npm) ;;
