@@ -3,7 +3,8 @@
  *
  * Scores the position at the end of the main line of the first game of the file: replay
  * (sgf_replay, tolerant), the dead stones (auto: the station's proposal, go_life; none;
- * or a comma-separated list of SGF points, each marking its whole chain), then
+ * a comma-separated list of points, each marking its whole chain; or calls on the
+ * proposal, "+K10,-C3": go_point.h, both the Q16 form and SGF letters), then
  * go_score_count under the rules (--rules, else RU[], else chinese) with the komi
  * (--komi, else KM[], else the rules'), the handicap (HA[] or the handicap stones), the
  * captures of the game and, for AGA, the passes. With --dead auto, an unfinished border (an empty region
@@ -15,7 +16,8 @@
  * text: first line the RE[] result, then a breakdown (Chinese rules: also in stones).
  * Exit: 0 scored; 1 the record has an illegal move (as `check` judges it: nothing is
  * scored, the first one is named on stderr); 2 bad usage, unreadable or malformed file,
- * bad point in the list. The file is read under the one SGF size policy (sgf_read_file)
+ * bad point in the list, a call that does not fit (no stone there, "+" on stones already
+ * proposed dead, "-" on stones not proposed dead). The file is read under the one SGF size policy (sgf_read_file)
  * and only its first game tree is parsed (sgf_parse_each).
  */
 #include <stdbool.h>
@@ -28,6 +30,7 @@
 #include "app/cli.h"
 #include "rules/go_game.h"
 #include "rules/go_life.h"
+#include "rules/go_point.h"
 #include "rules/go_score.h"
 #include "rules/go_session.h"
 #include "rules/sgf.h"
@@ -45,67 +48,49 @@ static void usage(FILE *f)
     fprintf(f, "\n"
                "  --komi K       default: the SGF's KM[], else the rules' standard komi\n"
                "  --dead auto    the station's proposal (default); none: no dead stones;\n"
-               "                 LIST: comma-separated SGF points (dd,pq), each marking its chain\n"
+               "                 LIST: comma-separated points (Q16 or SGF letters pd), each\n"
+               "                 marking its chain; +K10,-C3: the proposal with the chain at\n"
+               "                 K10 called dead and the one at C3 alive\n"
                "  --format text  first line the RE[] result, then a breakdown (default)\n"
                "  --format json  {\"result\":...,\"rules\":...,\"komi\":...,\"black\":{...},...}\n"
                "Exit: 0 scored, 1 the record has an illegal move (not scored),\n"
                "      2 bad usage or unreadable/malformed file.\n");
 }
 
-/* Mark the chain at p dead in mask. */
-static void mark_chain(const go_board_t *b, int p, uint8_t *mask)
+/* Say in one line what is wrong with the --dead item spec[off .. off+len) that
+ * go_dead_spec_parse refused. */
+static void dead_parse_error(const char *file, int size, const char *spec, int off, int len)
 {
-    static const int dirs[4] = { 1, -1, GO_STRIDE, -GO_STRIDE };
-    go_point_t stack[GO_CELLS];
-    int sp = 0;
-    uint8_t c = b->color[p];
-    mask[p] = 1;
-    stack[sp++] = (go_point_t)p;
-    while (sp) {
-        int q = stack[--sp];
-        for (int d = 0; d < 4; d++) {
-            int r = q + dirs[d];
-            if (r > 0 && r < GO_CELLS && b->color[r] == c && !mask[r] && go_board_on(b, r)) {
-                mask[r] = 1;
-                stack[sp++] = (go_point_t)r;
-            }
-        }
-    }
+    const char *it = spec + off;
+    int skip = len > 0 && (it[0] == '+' || it[0] == '-');
+    int p;
+    if (len <= 0)
+        cli_error("score", "%s: --dead: no point given (auto, none, a list: dd,Q16, or calls "
+                  "on the proposal: +K10,-C3)", file);
+    else if (go_point_parse(size, it + skip, len - skip, &p) == GO_OK)
+        cli_error("score", "%s: --dead: '%.*s': give either a list of points (dd,Q16) or "
+                  "calls on the proposal (+K10,-C3), not both", file, len, it);
+    else
+        cli_error("score", "%s: --dead: '%.*s' is not a point of this %dx%d board "
+                  "(Q16 or SGF letters pd)", file, len, it, size, size);
 }
 
-/* Parse the LIST of --dead into mask. Returns 0, or -1 after printing the error. */
-static int parse_dead_list(const char *file, const go_board_t *b, const char *list,
-                           uint8_t *mask)
+/* Say in one line why call i of spec cannot be applied (go_dead_spec_apply). */
+static void dead_apply_error(const char *file, const go_board_t *b, const go_dead_spec_t *sp,
+                             const char *text, int i)
 {
-    const char *s = list;
-    memset(mask, 0, GO_CELLS);
-    while (*s) {
-        const char *e = strchr(s, ',');
-        int n = e ? (int)(e - s) : (int)strlen(s);
-        while (n > 0 && s[0] == ' ') {
-            s++;
-            n--;
-        }
-        while (n > 0 && s[n - 1] == ' ')
-            n--;
-        if (n > 0) {
-            int p = go_point_from_sgf(b->size, s, n);
-            if (p <= 0 || !go_board_on(b, p)) {
-                cli_error("score", "%s: --dead: '%.*s' is not a point of this %dx%d board",
-                          file, n, s, b->size, b->size);
-                return -1;
-            }
-            if (b->color[p] != GO_BLACK && b->color[p] != GO_WHITE) {
-                cli_error("score", "%s: --dead: no stone at %.*s", file, n, s);
-                return -1;
-            }
-            mark_chain(b, p, mask);
-        }
-        if (!e)
-            break;
-        s = e + 1;
-    }
-    return 0;
+    int p = sp->point[i];
+    char h[4];
+    go_point_human(b->size, p, h);
+    if (b->color[p] != GO_BLACK && b->color[p] != GO_WHITE)
+        cli_error("score", "%s: --dead: '%.*s': no stone at %s", file, sp->len[i],
+                  text + sp->off[i], h);
+    else if (sp->sign[i] > 0)
+        cli_error("score", "%s: --dead: '%.*s': the stones at %s are already proposed dead",
+                  file, sp->len[i], text + sp->off[i], h);
+    else
+        cli_error("score", "%s: --dead: '%.*s': the stones at %s are not proposed dead",
+                  file, sp->len[i], text + sp->off[i], h);
 }
 
 static json_t *half_json(int v2)
@@ -250,6 +235,7 @@ int cmd_score(int argc, char **argv)
     go_score_params_t par;
     go_session_t *sess = NULL;
     go_score_t *sc = NULL;
+    go_dead_spec_t *dspec = NULL;
     const go_board_t *b;
     int komi2, rc = 2, ndead = 0;
 
@@ -342,15 +328,27 @@ int cmd_score(int argc, char **argv)
     if (!komi_text)
         komi2 = rep.komi2;
     b = go_game_board(rep.game);
+    dspec = malloc(sizeof *dspec);
+    if (!dspec) {
+        cli_error("score", "out of memory");
+        goto out;
+    }
+    {
+        int boff = 0, blen = 0;
+        if (go_dead_spec_parse(b->size, dead, dspec, &boff, &blen) != GO_OK) {
+            dead_parse_error(file, b->size, dead, boff, blen);
+            goto out;
+        }
+    }
 
     memset(&par, 0, sizeof par);
     par.komi2 = komi2;
     par.handicap = rep.handicap;   /* HA[]: setup stones alone are no handicap */
     par.captures[GO_BLACK] = b->prisoners[GO_BLACK];
     par.captures[GO_WHITE] = b->prisoners[GO_WHITE];
-    /* with the station's proposal (--dead auto), an unfinished border is closed by
-     * estimate, and said so; a dead list given by hand counts exactly */
-    par.open_borders = !strcmp(dead, "auto");
+    /* with the station's proposal (--dead auto, or calls on it: +K10,-C3), an unfinished
+     * border is closed by estimate, and said so; a dead list given by hand counts exactly */
+    par.open_borders = dspec->mode == GO_DEAD_AUTO || dspec->mode == GO_DEAD_EDIT;
     for (int i = 0; i < go_game_move_count(rep.game); i++) {
         const go_move_t *m = go_game_move(rep.game, i);
         if (m && m->kind == GO_MOVE_PASS && (m->color == GO_BLACK || m->color == GO_WHITE))
@@ -363,20 +361,20 @@ int cmd_score(int argc, char **argv)
         cli_error("score", "out of memory");
         goto out;
     }
-    if (!strcmp(dead, "auto")) {
+    {
+        int bad = 0, drc;
         /* the side to move, when the record says it (a move played, or PL[]) */
         if (go_game_move_count(rep.game) > 0 || fg.has_pl)
             go_session_set_turn(sess, go_game_turn(rep.game));
-        if (go_session_propose(sess, NULL) != GO_OK) {
+        drc = go_session_apply_dead(sess, dspec, &bad);
+        if (drc == GO_EINVAL) {
+            dead_apply_error(file, b, dspec, dead, bad);
+            goto out;
+        }
+        if (drc != GO_OK) {
             cli_error("score", "out of memory");
             goto out;
         }
-    } else {
-        uint8_t mask[GO_CELLS];
-        memset(mask, 0, sizeof mask);
-        if (strcmp(dead, "none") && parse_dead_list(file, b, dead, mask))
-            goto out;
-        go_session_set_dead(sess, mask);
     }
     if (go_session_score(sess, sc) != GO_OK) {
         cli_error("score", "%s: cannot count this position", file);
@@ -416,7 +414,7 @@ int cmd_score(int argc, char **argv)
             json_object_set_new(e, "points", points_json(b, sc, GO_SP_EST));
             json_object_set_new(o, "estimated", e);
         }
-        if (!strcmp(dead, "auto") && go_session_proposal(sess)) {
+        if (dspec->mode == GO_DEAD_AUTO && go_session_proposal(sess)) {
             const go_life_result_t *lr = go_session_proposal(sess);
             json_t *g = json_array();
             for (int i = 0; i < lr->ngroups; i++) {
@@ -442,6 +440,7 @@ int cmd_score(int argc, char **argv)
     }
     rc = 0;
 out:
+    free(dspec);
     free(sc);
     go_session_destroy(sess);
     sgf_replay_fini(&rep);

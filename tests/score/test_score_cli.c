@@ -161,6 +161,39 @@ static void test_open_border(void **state)
     assert_null(strstr(out, "estimated"));
 }
 
+/* --dead in the human form (C8 is "cb", H5 is "he" on 9x9) and as calls on the proposal:
+ * -C8 brings the white stone back to life (its area is then nobody's), +/- errors name the
+ * call and say why, exit 2. */
+static void test_dead_points_and_calls(void **state)
+{
+    (void)state;
+    char out[8192], err[2048];
+    assert_int_equal(run("score g9.sgf --dead C8,h5", out, sizeof out, err, sizeof err), 0);
+    assert_memory_equal(out, "B+5.5\n", 6);
+    assert_int_equal(run("score g9.sgf --dead cb,H5 --format json", out, sizeof out, err,
+                         sizeof err), 0);
+    assert_non_null(strstr(out, "\"dead\":[\"cb\",\"he\"]"));
+    /* the proposal (cb, he) less C8: black's area now touches a live white stone */
+    assert_int_equal(run("score g9.sgf --dead -C8 --format json", out, sizeof out, err,
+                         sizeof err), 0);
+    assert_non_null(strstr(out, "\"dead\":[\"he\"]"));
+    assert_int_equal(run("score g9.sgf --dead -C8,-he,+C8", out, sizeof out, err, sizeof err),
+                     0);
+    assert_non_null(strstr(out, "1 dead stone removed"));
+    assert_int_equal(run("score g9.sgf --dead +C8", out, sizeof out, err, sizeof err), 2);
+    assert_non_null(strstr(err, "'+C8': the stones at C8 are already proposed dead"));
+    assert_int_equal(run("score g9.sgf --dead -A1", out, sizeof out, err, sizeof err), 2);
+    assert_non_null(strstr(err, "no stone at A1"));
+    assert_int_equal(run("score g9.sgf --dead -E9", out, sizeof out, err, sizeof err), 2);
+    assert_non_null(strstr(err, "not proposed dead"));
+    assert_int_equal(run("score g9.sgf --dead cb,+H5", out, sizeof out, err, sizeof err), 2);
+    assert_non_null(strstr(err, "not both"));
+    assert_int_equal(run("score g9.sgf --dead D16", out, sizeof out, err, sizeof err), 2);
+    assert_non_null(strstr(err, "'D16' is not a point of this 9x9 board"));
+    assert_int_equal(run("score g9.sgf --dead I5", out, sizeof out, err, sizeof err), 2);
+    assert_null(strchr(strchr(err, '\n') + 1, '\n'));   /* one line */
+}
+
 static void test_errors(void **state)
 {
     (void)state;
@@ -189,6 +222,7 @@ int main(void)
         cmocka_unit_test(test_json),
         cmocka_unit_test(test_bent_four),
         cmocka_unit_test(test_open_border),
+        cmocka_unit_test(test_dead_points_and_calls),
         cmocka_unit_test(test_errors),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
