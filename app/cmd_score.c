@@ -28,6 +28,7 @@
 #include <jansson.h>
 
 #include "app/cli.h"
+#include "app/score_out.h"
 #include "rules/go_game.h"
 #include "rules/go_life.h"
 #include "rules/go_point.h"
@@ -46,7 +47,8 @@ static void usage(FILE *f)
     for (int i = 0; go_rules_names[i]; i++)
         fprintf(f, " %s", go_rules_names[i]);
     fprintf(f, "\n"
-               "  --komi K       default: the SGF's KM[], else the rules' standard komi\n"
+               "  --komi K       default: the SGF's KM[], else the rules' standard komi (a\n"
+               "                 handicap game: chinese 0, japanese and korean 0.5)\n"
                "  --dead auto    the station's proposal (default); none: no dead stones;\n"
                "                 LIST: comma-separated points (Q16 or SGF letters pd), each\n"
                "                 marking its chain; +K10,-C3: the proposal with the chain at\n"
@@ -55,149 +57,6 @@ static void usage(FILE *f)
                "  --format json  {\"result\":...,\"rules\":...,\"komi\":...,\"black\":{...},...}\n"
                "Exit: 0 scored, 1 the record has an illegal move (not scored),\n"
                "      2 bad usage or unreadable/malformed file.\n");
-}
-
-/* Say in one line what is wrong with the --dead item spec[off .. off+len) that
- * go_dead_spec_parse refused. */
-static void dead_parse_error(const char *file, int size, const char *spec, int off, int len)
-{
-    const char *it = spec + off;
-    int skip = len > 0 && (it[0] == '+' || it[0] == '-');
-    int p;
-    if (len <= 0)
-        cli_error("score", "%s: --dead: no point given (auto, none, a list: dd,Q16, or calls "
-                  "on the proposal: +K10,-C3)", file);
-    else if (go_point_parse(size, it + skip, len - skip, &p) == GO_OK)
-        cli_error("score", "%s: --dead: '%.*s': give either a list of points (dd,Q16) or "
-                  "calls on the proposal (+K10,-C3), not both", file, len, it);
-    else
-        cli_error("score", "%s: --dead: '%.*s' is not a point of this %dx%d board "
-                  "(Q16 or SGF letters pd)", file, len, it, size, size);
-}
-
-/* Say in one line why call i of spec cannot be applied (go_dead_spec_apply). */
-static void dead_apply_error(const char *file, const go_board_t *b, const go_dead_spec_t *sp,
-                             const char *text, int i)
-{
-    int p = sp->point[i];
-    char h[4];
-    go_point_human(b->size, p, h);
-    if (b->color[p] != GO_BLACK && b->color[p] != GO_WHITE)
-        cli_error("score", "%s: --dead: '%.*s': no stone at %s", file, sp->len[i],
-                  text + sp->off[i], h);
-    else if (sp->sign[i] > 0)
-        cli_error("score", "%s: --dead: '%.*s': the stones at %s are already proposed dead",
-                  file, sp->len[i], text + sp->off[i], h);
-    else
-        cli_error("score", "%s: --dead: '%.*s': the stones at %s are not proposed dead",
-                  file, sp->len[i], text + sp->off[i], h);
-}
-
-static json_t *half_json(int v2)
-{
-    if (v2 % 2 == 0)
-        return json_integer(v2 / 2);
-    return json_real(v2 / 2.0);
-}
-
-static json_t *points_json(const go_board_t *b, const go_score_t *sc, int flag)
-{
-    json_t *a = json_array();
-    for (int y = 0; y < b->size; y++)
-        for (int x = 0; x < b->size; x++) {
-            int p = GO_PT(x, y);
-            char pt[3];
-            if (!(sc->point[p] & flag))
-                continue;
-            if (flag == GO_SP_SEKI && (sc->point[p] & GO_SP_STONE))
-                continue;   /* seki: the shared points and eyes, not the stones */
-            go_point_to_sgf(p, pt);
-            json_array_append_new(a, json_string(pt));
-        }
-    return a;
-}
-
-static json_t *side_json(const go_score_side_t *sd, bool area)
-{
-    json_t *o = json_object();
-    json_object_set_new(o, "stones", json_integer(sd->stones));
-    json_object_set_new(o, "territory", json_integer(sd->territory));
-    json_object_set_new(o, "prisoners", json_integer(sd->captures + sd->dead));
-    if (area)
-        json_object_set_new(o, "area", half_json(sd->area2));
-    json_object_set_new(o, "groups", json_integer(sd->groups));
-    json_object_set_new(o, "komi", half_json(sd->komi2));
-    json_object_set_new(o, "handicap", half_json(sd->handicap2));
-    json_object_set_new(o, "tax", half_json(sd->tax2));
-    json_object_set_new(o, "total", half_json(sd->total2));
-    return o;
-}
-
-static void print_text(const go_rules_t *r, int komi2, int handicap, const go_board_t *b,
-                       const go_score_t *sc, int ndead)
-{
-    char k[16], t[2][16], a[2][16];
-    const char *names[3] = { "", "Black", "White" };
-    bool area = r->scoring == GO_SCORING_AREA;
-    go_score_half_text(komi2, k, sizeof k);
-    printf("%s\n", sc->re);
-    printf("rules %s, komi %s, handicap %d, %dx%d, %d dead stone%s removed\n", r->name, k,
-           handicap, b->size, b->size, ndead, ndead == 1 ? "" : "s");
-    for (int c = GO_BLACK; c <= GO_WHITE; c++) {
-        const go_score_side_t *sd = &sc->side[c];
-        go_score_half_text(sd->total2, t[c - 1], sizeof t[0]);
-        go_score_half_text(sd->area2, a[c - 1], sizeof a[0]);
-        if (area) {
-            printf("%s: %d stones + %d territory", names[c], sd->stones, sd->territory);
-            if (sd->shared2)
-                printf(" + %d shared points (half each)", sd->shared2);
-            if (sd->tax2 || sd->komi2 || sd->handicap2)
-                printf(" = %s", a[c - 1]);
-        } else {
-            printf("%s: %d territory + %d prisoners (%d captured, %d dead)", names[c],
-                   sd->territory, sd->captures + sd->dead, sd->captures, sd->dead);
-        }
-        if (sd->tax2) {
-            char tx[16];
-            go_score_half_text(sd->tax2, tx, sizeof tx);
-            printf(" - %s group tax (%d groups)", tx, sd->groups);
-        }
-        if (sd->komi2) {
-            char km[16];
-            go_score_half_text(sd->komi2, km, sizeof km);
-            printf(" + %s komi", km);
-        }
-        if (sd->handicap2) {
-            char hc[16];
-            go_score_half_text(sd->handicap2, hc, sizeof hc);
-            printf(" + %s handicap compensation", hc);
-        }
-        printf(" = %s\n", t[c - 1]);
-    }
-    if (sc->open_regions)
-        printf("estimated: %d unfinished border%s closed by distance: Black %d, White %d "
-               "points counted by estimate\n", sc->open_regions,
-               sc->open_regions == 1 ? "" : "s", sc->side[GO_BLACK].estimated,
-               sc->side[GO_WHITE].estimated);
-    if (sc->nseki_groups)
-        printf("seki: %d chain%s\n", sc->nseki_groups, sc->nseki_groups == 1 ? "" : "s");
-    if (area && !strcmp(r->name, "chinese")) {
-        /* as an arbiter counts: Black's stones against the par of half the board plus
-         * half the komi (and half the handicap return), in stones */
-        char en[64], cn[64], par[16], cnt[16];
-        int pts = b->size * b->size;
-        int need4 = 2 * pts + komi2 + sc->side[GO_WHITE].handicap2;   /* quarters of a stone */
-        go_score_stones_text(sc, en, sizeof en, cn, sizeof cn);
-        go_score_half_text(sc->side[GO_BLACK].area2, cnt, sizeof cnt);
-        if (need4 % 4 == 0)
-            snprintf(par, sizeof par, "%d", need4 / 4);
-        else
-            snprintf(par, sizeof par, "%d %d/4", need4 / 4, need4 % 4);
-        printf("in stones: Black %s against %s (par %d/2 + komi and handicap return): %s (%s)\n",
-               cnt, par, pts, en, cn);
-    }
-    if (r->black_wins_ties && sc->margin2 == 0)
-        printf("tie: Black wins ties under these rules (written B+0.5)\n");
 }
 
 /* The first game tree of the file, replayed (sgf_parse_each's callback): the parse
@@ -237,7 +96,7 @@ int cmd_score(int argc, char **argv)
     go_score_t *sc = NULL;
     go_dead_spec_t *dspec = NULL;
     const go_board_t *b;
-    int komi2, rc = 2, ndead = 0;
+    int komi2, rc = 2;
 
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
@@ -336,7 +195,7 @@ int cmd_score(int argc, char **argv)
     {
         int boff = 0, blen = 0;
         if (go_dead_spec_parse(b->size, dead, dspec, &boff, &blen) != GO_OK) {
-            dead_parse_error(file, b->size, dead, boff, blen);
+            score_dead_parse_error("score", file, b->size, dead, boff, blen);
             goto out;
         }
     }
@@ -368,7 +227,7 @@ int cmd_score(int argc, char **argv)
             go_session_set_turn(sess, go_game_turn(rep.game));
         drc = go_session_apply_dead(sess, dspec, &bad);
         if (drc == GO_EINVAL) {
-            dead_apply_error(file, b, dspec, dead, bad);
+            score_dead_apply_error("score", file, b, dspec, dead, bad);
             goto out;
         }
         if (drc != GO_OK) {
@@ -380,63 +239,23 @@ int cmd_score(int argc, char **argv)
         cli_error("score", "%s: cannot count this position", file);
         goto out;
     }
-    for (int p = 0; p < GO_CELLS; p++)
-        ndead += (sc->point[p] & GO_SP_DEAD) != 0;
 
-    if (!strcmp(format, "json")) {
-        json_t *o = json_object();
-        json_t *d = json_array();
-        char *txt;
-        json_object_set_new(o, "result", json_string(sc->re));
-        json_object_set_new(o, "rules", json_string(rules.name));
-        json_object_set_new(o, "komi", half_json(komi2));
-        json_object_set_new(o, "handicap", json_integer(par.handicap));
-        json_object_set_new(o, "black", side_json(&sc->side[GO_BLACK],
-                                                  rules.scoring == GO_SCORING_AREA));
-        json_object_set_new(o, "white", side_json(&sc->side[GO_WHITE],
-                                                  rules.scoring == GO_SCORING_AREA));
-        for (int y = 0; y < b->size; y++)
-            for (int x = 0; x < b->size; x++) {
-                int p = GO_PT(x, y);
-                char pt[3];
-                if (sc->point[p] & GO_SP_DEAD) {
-                    go_point_to_sgf(p, pt);
-                    json_array_append_new(d, json_string(pt));
-                }
+    {
+        score_report_t rr = { &rules, komi2, par.handicap, b, sc, sess,
+                              dspec->mode == GO_DEAD_AUTO };
+        if (!strcmp(format, "json")) {
+            json_t *o = score_json(&rr);
+            char *txt = o ? json_dumps(o, JSON_COMPACT | JSON_REAL_PRECISION(6)) : NULL;
+            json_decref(o);
+            if (!txt) {
+                cli_error("score", "out of memory");
+                goto out;
             }
-        json_object_set_new(o, "dead", d);
-        json_object_set_new(o, "seki", points_json(b, sc, GO_SP_SEKI));
-        json_object_set_new(o, "dame", points_json(b, sc, GO_SP_DAME));
-        if (sc->open_regions) {
-            json_t *e = json_object();
-            json_object_set_new(e, "black", json_integer(sc->side[GO_BLACK].estimated));
-            json_object_set_new(e, "white", json_integer(sc->side[GO_WHITE].estimated));
-            json_object_set_new(e, "points", points_json(b, sc, GO_SP_EST));
-            json_object_set_new(o, "estimated", e);
-        }
-        if (dspec->mode == GO_DEAD_AUTO && go_session_proposal(sess)) {
-            const go_life_result_t *lr = go_session_proposal(sess);
-            json_t *g = json_array();
-            for (int i = 0; i < lr->ngroups; i++) {
-                json_t *e = json_object();
-                char pt[3];
-                go_point_to_sgf(lr->groups[i].head, pt);
-                json_object_set_new(e, "point", json_string(pt));
-                json_object_set_new(e, "color", json_string(lr->groups[i].color == GO_BLACK ? "B" : "W"));
-                json_object_set_new(e, "stones", json_integer(lr->groups[i].nstones));
-                json_object_set_new(e, "confidence",
-                                    json_real((double)(int)(lr->groups[i].confidence * 100 + 0.5) / 100));
-                json_array_append_new(g, e);
-            }
-            json_object_set_new(o, "dead_groups", g);
-        }
-        txt = json_dumps(o, JSON_COMPACT | JSON_REAL_PRECISION(6));
-        if (txt)
             printf("%s\n", txt);
-        free(txt);
-        json_decref(o);
-    } else {
-        print_text(&rules, komi2, par.handicap, b, sc, ndead);
+            free(txt);
+        } else {
+            score_print_text(stdout, &rr);
+        }
     }
     rc = 0;
 out:

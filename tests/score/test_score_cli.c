@@ -77,6 +77,8 @@ static int setup(void **state)
     write_file("bf.sgf", bent_four9);
     write_file("open.sgf", open9);
     write_file("bad.sgf", "(;GM[1]SZ[9];B[ee");
+    write_file("one.sgf", "(;GM[1]FF[4]SZ[9]AB[ee]AW[aa][ab])");
+    write_file("hc.sgf", "(;GM[1]FF[4]SZ[9]HA[2]RU[Chinese]AB[cg][gc]AW[ee])");
     write_file("sz.sgf", "(;GM[1]SZ[40];B[aa])");
     return 0;
 }
@@ -194,6 +196,41 @@ static void test_dead_points_and_calls(void **state)
     assert_null(strchr(strchr(err, '\n') + 1, '\n'));   /* one line */
 }
 
+/* What people read: reduced fractions (a 9x9 par is 40 1/2, never "40 2/4"), singular
+ * at 1 ("1 prisoner", "1 stone"), the dead chains named in the Q16 form; the JSON carries
+ * what the text says (the result in stones, the par, exact, the dead chains); a handicap
+ * game without KM[]: komi 0 under the Chinese rules, 0.5 under the Japanese. */
+static void test_text_people_read(void **state)
+{
+    (void)state;
+    char out[8192], err[2048];
+    assert_int_equal(run("score g9.sgf", out, sizeof out, err, sizeof err), 0);
+    assert_non_null(strstr(out, "36 territory + 1 prisoner (0 captured, 1 dead)"));
+    assert_non_null(strstr(out, "dead: C8 (1 white stone), H5 (1 black stone)\n"));
+    assert_int_equal(run("score g9.sgf --rules chinese", out, sizeof out, err, sizeof err), 0);
+    assert_non_null(strstr(out, "in stones: Black 46 1/2 against 43 3/4 (par 40 1/2 "));
+    assert_null(strstr(out, "2/4"));
+    assert_int_equal(run("score g9.sgf --rules chinese --format json", out, sizeof out, err,
+                         sizeof err), 0);
+    assert_non_null(strstr(out, "\"in_stones\":{\"black\":46.5,\"par\":43.75,\"margin\":2.75,"
+                                "\"text\":\"Black wins by 2 3/4 stones\",\"zh\":\"黑胜2又3/4子\"}"));
+    assert_non_null(strstr(out, "\"exact\":true"));
+    assert_non_null(strstr(out, "\"dead_chains\":[{\"point\":\"cb\",\"name\":\"C8\","
+                                "\"color\":\"W\",\"stones\":1}"));
+    assert_int_equal(run("score open.sgf --format json", out, sizeof out, err, sizeof err), 0);
+    assert_non_null(strstr(out, "\"exact\":false"));
+    assert_int_equal(run("score one.sgf --rules chinese --dead none", out, sizeof out, err,
+                         sizeof err), 0);
+    assert_non_null(strstr(out, "Black: 1 stone + "));
+    assert_int_equal(run("score hc.sgf --dead none", out, sizeof out, err, sizeof err), 0);
+    assert_non_null(strstr(out, "rules chinese, komi 0, handicap 2,"));
+    assert_non_null(strstr(out, "+ 2 handicap compensation"));
+    assert_non_null(strstr(out, "against 41 1/2 "));
+    assert_int_equal(run("score hc.sgf --rules japanese --dead none", out, sizeof out, err,
+                         sizeof err), 0);
+    assert_non_null(strstr(out, "rules japanese, komi 0.5, handicap 2,"));
+}
+
 static void test_errors(void **state)
 {
     (void)state;
@@ -223,6 +260,7 @@ int main(void)
         cmocka_unit_test(test_bent_four),
         cmocka_unit_test(test_open_border),
         cmocka_unit_test(test_dead_points_and_calls),
+        cmocka_unit_test(test_text_people_read),
         cmocka_unit_test(test_errors),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
