@@ -1,5 +1,8 @@
 /* cmd_score.c: `kifucam score GAME.sgf [--rules NAME] [--komi K] [--dead auto|none|LIST]
- * [--format text|json]` (INTERFACE.md).
+ * [--format text|json]` (INTERFACE.md). `score -` reads the record from standard input
+ * (shown as "stdin" in errors); `score PHOTO` (an image whose header tells its size,
+ * photo_is_image) is counted by count_main, as `kifucam count PHOTO` with the same
+ * options, errors under "kifucam score".
  *
  * Scores the position at the end of the main line of the first game of the file: replay
  * (sgf_replay, tolerant), the dead stones (auto: the station's proposal, go_life; none;
@@ -28,6 +31,7 @@
 #include <jansson.h>
 
 #include "app/cli.h"
+#include "app/photo.h"
 #include "app/score_out.h"
 #include "rules/go_game.h"
 #include "rules/go_life.h"
@@ -40,9 +44,12 @@
 static void usage(FILE *f)
 {
     fprintf(f,
-            "usage: kifucam score GAME.sgf [--rules NAME] [--komi K] [--dead auto|none|LIST]\n"
-            "                     [--format text|json]\n"
+            "usage: kifucam score GAME.sgf|-|PHOTO [--rules NAME] [--komi K]\n"
+            "                     [--dead auto|none|LIST] [--format text|json]\n"
             "Count the position at the end of the main line (moves or setup stones).\n"
+            "  -              the SGF record on standard input\n"
+            "  PHOTO          a JPEG or PNG photo: counted as `kifucam count PHOTO` counts it\n"
+            "                 (and with its options: --fix, --unsure, --prisoners, ...)\n"
             "  --rules NAME   default: the SGF's RU[], else chinese. One of:");
     for (int i = 0; go_rules_names[i]; i++)
         fprintf(f, " %s", go_rules_names[i]);
@@ -84,7 +91,7 @@ static int first_game(void *ctx, const sgf_node_t *root, int index, const char *
 int cmd_score(int argc, char **argv)
 {
     const char *file = NULL, *rules_name = NULL, *komi_text = NULL, *dead = "auto";
-    const char *format = "text";
+    const char *format = "text", *unknown = NULL;
     char *text = NULL;
     size_t tlen = 0;
     sgf_error_t err;
@@ -121,8 +128,12 @@ int cmd_score(int argc, char **argv)
             continue;
         }
         if (a[0] == '-' && a[1]) {
-            cli_error("score", "unknown option '%s' (kifucam score --help)", a);
-            return 2;
+            /* an option of count's (--fix, --size, ...) is good for a photo */
+            if (!unknown)
+                unknown = a;
+            if (i + 1 < argc && argv[i + 1][0] != '-')
+                i++;   /* its value, if it has one: a photo is count's to judge */
+            continue;
         }
         if (file) {
             cli_error("score", "one SGF file only (kifucam score --help)");
@@ -130,10 +141,25 @@ int cmd_score(int argc, char **argv)
         }
         file = a;
     }
+    if (!file && unknown) {
+        cli_error("score", "unknown option '%s' (kifucam score --help)", unknown);
+        return 2;
+    }
     if (!file) {
         cli_error("score", "no SGF file given (kifucam score --help)");
         return 2;
     }
+    /* a photo (an image whose header says its size) is counted as `count` counts it */
+    if (strcmp(file, "-") && photo_is_image(file))
+        return count_main("score", argc, argv);
+    if (unknown) {
+        cli_error("score", "unknown option '%s' (kifucam score --help)", unknown);
+        return 2;
+    }
+    /* "-": the record on standard input, under the same size policy */
+    const char *path = strcmp(file, "-") ? file : "/dev/stdin";
+    if (!strcmp(file, "-"))
+        file = "stdin";
     if (strcmp(format, "text") && strcmp(format, "json")) {
         cli_error("score", "--format must be text or json, not '%s'", format);
         return 2;
@@ -153,7 +179,7 @@ int cmd_score(int argc, char **argv)
     /* the one SGF size policy (sgf_read_file), and only the first game tree parsed: a
      * collection costs the memory of its first game, not of all of them */
     memset(&err, 0, sizeof err);
-    if (sgf_read_file(file, NULL, &text, &tlen, &err) != 0) {
+    if (sgf_read_file(path, NULL, &text, &tlen, &err) != 0) {
         fprintf(stderr, "%s:0:0: %s\n", file, err.msg[0] ? err.msg : sgf_strerror(err.code));
         return 2;
     }

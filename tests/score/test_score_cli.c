@@ -231,6 +231,22 @@ static void test_text_people_read(void **state)
     assert_non_null(strstr(out, "rules japanese, komi 0.5, handicap 2,"));
 }
 
+/* `score -`: the record on standard input, errors named "stdin". */
+static void test_stdin(void **state)
+{
+    (void)state;
+    char out[8192], err[2048];
+    assert_int_equal(run("score - < g9.sgf", out, sizeof out, err, sizeof err), 0);
+    assert_memory_equal(out, "B+5.5\n", 6);
+    assert_int_equal(run("score - --rules chinese --format json < g9.sgf", out, sizeof out, err,
+                         sizeof err), 0);
+    assert_non_null(strstr(out, "\"rules\":\"chinese\""));
+    assert_int_equal(run("score - < bad.sgf", out, sizeof out, err, sizeof err), 2);
+    assert_memory_equal(err, "stdin:", 6);
+    assert_int_equal(run("score - < /dev/null", out, sizeof out, err, sizeof err), 2);
+    assert_memory_equal(err, "stdin:", 6);
+}
+
 static void test_errors(void **state)
 {
     (void)state;
@@ -261,6 +277,7 @@ int main(void)
         cmocka_unit_test(test_open_border),
         cmocka_unit_test(test_dead_points_and_calls),
         cmocka_unit_test(test_text_people_read),
+        cmocka_unit_test(test_stdin),
         cmocka_unit_test(test_errors),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
