@@ -7,7 +7,7 @@
  *   kifucam count PHOTO [--size N] [--corners C] [--calib FILE] [--model FILE] [--debug DIR]
  *                       [--rules NAME] [--komi K] [--handicap N] [--dead auto|none|LIST|+P,-P]
  *                       [--fix POINT=COLOUR,...] [--unsure refuse|empty]
- *                       [--prisoners B=N,W=N] [--format text|json]
+ *                       [--prisoners B=N,W=N] [--format text|json] [--picture FILE.png]
  *
  * Invariants: a point the reader was unsure of (covered, or under PHOTO_SURE_CONF) is
  * never counted as empty silently: unless --fix settles it or --unsure empty says so, the
@@ -26,6 +26,7 @@
 
 #include "app/cli.h"
 #include "app/photo.h"
+#include "app/picture.h"
 #include "app/score_out.h"
 #include "rules/go_reading.h"
 #include "rules/go_session.h"
@@ -42,7 +43,7 @@ static void usage(FILE *f, const char *cmd)
             "                     [--rules NAME] [--komi K] [--handicap N] [--dead auto|none|LIST]\n"
             "                     [--fix POINT=COLOUR,...] [--unsure refuse|empty]\n"
             "                     [--prisoners B=N,W=N] [--format text|json] [--model FILE]\n"
-            "                     [--debug DIR]\n"
+            "                     [--debug DIR] [--picture FILE.png]\n"
             "Count a finished game from one photo: read the position (as detect does), propose\n"
             "the dead stones, count under the rules, print the result as score does.\n"
             "  --size, --corners, --calib, --model, --debug   as kifucam detect\n"
@@ -62,6 +63,10 @@ static void usage(FILE *f, const char *cmd)
                "                 named (default); empty: count them as empty\n"
                "  --prisoners B=N,W=N  the stones each side captured during the game (a photo\n"
                "                 shows none; territory rules count them): B= Black's prisoners\n"
+               "  --picture F.png  the board as read: coordinates, dead stones crossed, territory\n"
+               "                 marked (hollow: estimated), unsure points ringed; beside it the\n"
+               "                 photo with the grid as found (also written when unsure points\n"
+               "                 stop the count)\n"
                "  --format text  first line the RE[] result, then the breakdown (default);\n"
                "           json  as score's, with \"photo\": the reading, fixes, unsure points\n"
                "Exit: 0 counted; 1 no board found, or unsure points left (named);\n"
@@ -88,7 +93,7 @@ static const char *colour_word(go_color_t c)
 
 typedef struct count_opts {
     photo_opts_t photo;
-    const char *rules, *komi, *dead, *format, *fix, *unsure, *prisoners;
+    const char *rules, *komi, *dead, *format, *fix, *unsure, *prisoners, *picture;
     int handicap;
 } count_opts_t;
 
@@ -116,7 +121,8 @@ static int parse_args(const char *cmd, int argc, char **argv, count_opts_t *o)
                             : !strcmp(a, "--format") ? &o->format
                             : !strcmp(a, "--fix") ? &o->fix
                             : !strcmp(a, "--unsure") ? &o->unsure
-                            : !strcmp(a, "--prisoners") ? &o->prisoners : NULL;
+                            : !strcmp(a, "--prisoners") ? &o->prisoners
+                            : !strcmp(a, "--picture") ? &o->picture : NULL;
         if (slot || !strcmp(a, "--handicap")) {
             if (i + 1 >= argc) {
                 cli_error(cmd, "%s needs a value (kifucam %s --help)", a, cmd);
@@ -260,6 +266,14 @@ int count_main(const char *cmd, int argc, char **argv)
                                                                   : GO_UNSURE_EMPTY,
                                 b, left, &nleft);
     if (src == GO_EUNSURE) {
+        /* the board as read, the unsure points ringed, for the arbiter to settle them */
+        int n2 = 0;
+        if (o.picture && go_reading_settle(rd, fx, GO_UNSURE_EMPTY, b, left, &n2) == GO_OK) {
+            picture_in_t pin = { b, NULL, rd->unsure, &ph };
+            char why[256];
+            if (picture_write(o.picture, &pin, why, sizeof why))
+                cli_error(cmd, "%s: %s", o.picture, why);
+        }
         refuse_unsure(cmd, o.photo.image, S, left, nleft);
         rc = 1;
         goto out;
@@ -293,6 +307,14 @@ int count_main(const char *cmd, int argc, char **argv)
         goto out;
     }
 
+    if (o.picture) {
+        picture_in_t pin = { b, sc, rd->unsure, &ph };
+        char why[256];
+        if (picture_write(o.picture, &pin, why, sizeof why)) {
+            cli_error(cmd, "%s: %s", o.picture, why);
+            goto out;
+        }
+    }
     score_report_t rr = { &rules, komi2, o.handicap, b, sc, sess, dspec->mode == GO_DEAD_AUTO };
     int nb = 0, nw = 0;
     for (int k = 0; k < S * S; k++) {
@@ -339,6 +361,8 @@ int count_main(const char *cmd, int argc, char **argv)
         }
         json_object_set_new(p, "unsure_empty", a);
         json_object_set_new(p, "prisoners_given", json_boolean(prisoners_given));
+        if (o.picture)
+            json_object_set_new(p, "picture", json_string(o.picture));
         json_object_set_new(obj, "photo", p);
         char *txt = json_dumps(obj, JSON_COMPACT | JSON_REAL_PRECISION(8));
         json_decref(obj);
@@ -373,6 +397,8 @@ int count_main(const char *cmd, int argc, char **argv)
         }
         if (territory && !prisoners_given)
             printf("prisoners: none given (a photo shows none; --prisoners B=N,W=N)\n");
+        if (o.picture)
+            printf("picture: %s\n", o.picture);
     }
     rc = 0;
 out:

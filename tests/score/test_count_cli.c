@@ -19,6 +19,7 @@
 
 #include "rules/go_point.h"
 #include "testutil.h"
+#include "vision/cv_bridge.h"
 
 static char dir[256];
 static char final_png[1024], unsure_png[1024];
@@ -185,6 +186,80 @@ static void test_unsure_refused(void **state)
     }
 }
 
+/* The picture's diagram: a point's centre on the canvas (picture.c's layout: 32 px a
+ * line, a margin of 48 px, a header of 32 px). */
+#define PIC_X(x) (48 + 32 * (x))
+#define PIC_Y(y) (32 + 48 + 32 * (y))
+
+/* 1 when some pixel within r of (cx, cy) is within 40 of the BGR colour c. */
+static int near_colour(const cvb_image_t *img, int cx, int cy, int r, int b, int g, int rd)
+{
+    for (int y = cy - r; y <= cy + r; y++)
+        for (int x = cx - r; x <= cx + r; x++) {
+            if (x < 0 || y < 0 || x >= img->w || y >= img->h)
+                continue;
+            const uint8_t *p = img->data + (size_t)y * img->stride + 3 * (size_t)x;
+            if (abs(p[0] - b) < 40 && abs(p[1] - g) < 40 && abs(p[2] - rd) < 40)
+                return 1;
+        }
+    return 0;
+}
+
+/* --picture: the diagram beside the photo at the diagram's height; a dead stone crossed
+ * in red, the unsure points ringed in orange, also when the count is refused. */
+static void test_picture(void **state)
+{
+    (void)state;
+    char out[16384], err[4096], a[2048], path[512];
+    cvb_image_t img = { 0 };
+    snprintf(path, sizeof path, "%s/p.png", dir);
+    snprintf(a, sizeof a, "count '%s' --picture p.png", final_png);
+    assert_int_equal(run(a, out, sizeof out, err, sizeof err), 0);
+    assert_non_null(strstr(out, "picture: p.png\n"));
+    assert_int_equal(cvb_imread(path, 0, &img), 0);
+    /* 19x19: 672 px of diagram, the 427x240 photo beside it at 672 px high */
+    assert_int_equal(img.h, 32 + 672);
+    assert_int_equal(img.w, 672 + 16 + 1196);
+    cvb_image_free(&img);
+
+    /* refused: the board as read is still drawn, the unsure points ringed */
+    char list[1024];
+    detect_unsure(unsure_png, list, sizeof list);
+    if (!list[0])
+        return;
+    unlink(path);
+    snprintf(a, sizeof a, "count '%s' --picture p.png", unsure_png);
+    assert_int_equal(run(a, out, sizeof out, err, sizeof err), 1);
+    assert_int_equal(cvb_imread(path, 0, &img), 0);
+    int p = 0;
+    char first[4] = { 0 };
+    sscanf(list, "%3s", first);
+    assert_int_equal(go_point_parse(19, first, (int)strlen(first), &p), GO_OK);
+    /* the ring: 0.62 of a line from the centre, orange (BGR 0,140,255) */
+    assert_true(near_colour(&img, PIC_X(GO_X(p)) + 20, PIC_Y(GO_Y(p)), 2, 0, 140, 255));
+    cvb_image_free(&img);
+
+    /* counted with a dead stone: crossed in red at its centre */
+    snprintf(a, sizeof a, "count '%s' --unsure empty --format json --picture p.png",
+             unsure_png);
+    assert_int_equal(run(a, out, sizeof out, err, sizeof err), 0);
+    const char *d = strstr(out, "\"dead\":[\"");
+    if (!d) {
+        print_message("no dead stone proposed on %s: the cross is not checked\n", unsure_png);
+        return;
+    }
+    p = go_point_from_sgf(19, d + 9, 2);
+    assert_true(p > 0);
+    assert_int_equal(cvb_imread(path, 0, &img), 0);
+    assert_true(near_colour(&img, PIC_X(GO_X(p)), PIC_Y(GO_Y(p)), 1, 30, 30, 220));
+    /* a live stone's centre is not red */
+    assert_false(near_colour(&img, PIC_X(0), PIC_Y(0), 1, 30, 30, 220));
+    cvb_image_free(&img);
+    snprintf(a, sizeof a, "count '%s' --picture /nonexistent/dir/p.png", final_png);
+    assert_int_equal(run(a, out, sizeof out, err, sizeof err), 2);
+    assert_non_null(strstr(err, "/nonexistent/dir/p.png: cannot write"));
+}
+
 static void test_errors(void **state)
 {
     (void)state;
@@ -233,6 +308,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_final_position),
         cmocka_unit_test(test_unsure_refused),
+        cmocka_unit_test(test_picture),
         cmocka_unit_test(test_errors),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
