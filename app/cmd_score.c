@@ -2,7 +2,8 @@
  * [--format text|json]` (INTERFACE.md). `score -` reads the record from standard input
  * (shown as "stdin" in errors); `score PHOTO` (an image whose header tells its size,
  * photo_is_image) is counted by count_main, as `kifucam count PHOTO` with the same
- * options, errors under "kifucam score".
+ * options, errors under "kifucam score". --picture FILE.png draws the position counted
+ * (picture.c; a picture file that cannot be written is exit 2).
  *
  * Scores the position at the end of the main line of the first game of the file: replay
  * (sgf_replay, tolerant), the dead stones (auto: the station's proposal, go_life; none;
@@ -32,6 +33,7 @@
 
 #include "app/cli.h"
 #include "app/photo.h"
+#include "app/picture.h"
 #include "app/score_out.h"
 #include "rules/go_game.h"
 #include "rules/go_life.h"
@@ -46,6 +48,7 @@ static void usage(FILE *f)
     fprintf(f,
             "usage: kifucam score GAME.sgf|-|PHOTO [--rules NAME] [--komi K]\n"
             "                     [--dead auto|none|LIST] [--format text|json]\n"
+            "                     [--picture FILE.png]\n"
             "Count the position at the end of the main line (moves or setup stones).\n"
             "  -              the SGF record on standard input\n"
             "  PHOTO          a JPEG or PNG photo: counted as `kifucam count PHOTO` counts it\n"
@@ -60,6 +63,8 @@ static void usage(FILE *f)
                "                 LIST: comma-separated points (Q16 or SGF letters pd), each\n"
                "                 marking its chain; +K10,-C3: the proposal with the chain at\n"
                "                 K10 called dead and the one at C3 alive\n"
+               "  --picture F.png  the position counted: coordinates, dead stones crossed,\n"
+               "                 territory marked (hollow: estimated)\n"
                "  --format text  first line the RE[] result, then a breakdown (default)\n"
                "  --format json  {\"result\":...,\"rules\":...,\"komi\":...,\"black\":{...},...}\n"
                "Exit: 0 scored, 1 the record has an illegal move (not scored),\n"
@@ -91,7 +96,7 @@ static int first_game(void *ctx, const sgf_node_t *root, int index, const char *
 int cmd_score(int argc, char **argv)
 {
     const char *file = NULL, *rules_name = NULL, *komi_text = NULL, *dead = "auto";
-    const char *format = "text", *unknown = NULL;
+    const char *format = "text", *unknown = NULL, *picture = NULL;
     char *text = NULL;
     size_t tlen = 0;
     sgf_error_t err;
@@ -112,7 +117,7 @@ int cmd_score(int argc, char **argv)
             return 0;
         }
         if (!strcmp(a, "--rules") || !strcmp(a, "--komi") || !strcmp(a, "--dead")
-            || !strcmp(a, "--format")) {
+            || !strcmp(a, "--format") || !strcmp(a, "--picture")) {
             if (i + 1 >= argc) {
                 cli_error("score", "%s needs a value (kifucam score --help)", a);
                 return 2;
@@ -123,6 +128,8 @@ int cmd_score(int argc, char **argv)
                 komi_text = argv[++i];
             else if (!strcmp(a, "--dead"))
                 dead = argv[++i];
+            else if (!strcmp(a, "--picture"))
+                picture = argv[++i];
             else
                 format = argv[++i];
             continue;
@@ -266,6 +273,14 @@ int cmd_score(int argc, char **argv)
         goto out;
     }
 
+    if (picture) {
+        picture_in_t pin = { b, sc, NULL, NULL };
+        char why[256];
+        if (picture_write(picture, &pin, why, sizeof why)) {
+            cli_error("score", "%s: %s", picture, why);
+            goto out;
+        }
+    }
     {
         score_report_t rr = { &rules, komi2, par.handicap, b, sc, sess,
                               dspec->mode == GO_DEAD_AUTO };

@@ -247,6 +247,30 @@ static void test_stdin(void **state)
     assert_memory_equal(err, "stdin:", 6);
 }
 
+/* --picture on a record: a PNG of the diagram alone (9x9: 8 lines of 32 px and two
+ * margins of 48 px, a header of 32 px); an unwritable path is exit 2. */
+static void test_picture(void **state)
+{
+    (void)state;
+    char out[8192], err[2048], path[512];
+    assert_int_equal(run("score g9.sgf --picture g9.png", out, sizeof out, err, sizeof err), 0);
+    assert_memory_equal(out, "B+5.5\n", 6);
+    snprintf(path, sizeof path, "%s/g9.png", dir);
+    size_t n = 0;
+    unsigned char *png = (unsigned char *)kc_slurp(path, &n);
+    assert_non_null(png);
+    assert_true(n > 24);
+    assert_memory_equal(png, "\x89PNG", 4);
+    unsigned w = (unsigned)png[16] << 24 | (unsigned)png[17] << 16 | (unsigned)png[18] << 8 | png[19];
+    unsigned h = (unsigned)png[20] << 24 | (unsigned)png[21] << 16 | (unsigned)png[22] << 8 | png[23];
+    free(png);
+    assert_int_equal(w, 352);
+    assert_int_equal(h, 384);
+    assert_int_equal(run("score g9.sgf --picture /nonexistent/x.png", out, sizeof out, err,
+                         sizeof err), 2);
+    assert_non_null(strstr(err, "/nonexistent/x.png"));
+}
+
 static void test_errors(void **state)
 {
     (void)state;
@@ -278,6 +302,7 @@ int main(void)
         cmocka_unit_test(test_dead_points_and_calls),
         cmocka_unit_test(test_text_people_read),
         cmocka_unit_test(test_stdin),
+        cmocka_unit_test(test_picture),
         cmocka_unit_test(test_errors),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
