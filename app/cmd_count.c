@@ -244,6 +244,13 @@ int count_main(const char *cmd, int argc, char **argv)
     reading_from(&ph, rd);
     if (o.fix) {
         int off = 0, len = 0, frc = go_fixes_parse(S, o.fix, fx, &off, &len);
+        int pp = 0;
+        if (frc == GO_EINVAL && len > 0 && strchr(o.fix + off, '=') &&
+            go_point_parse(S, o.fix + off, (int)(strchr(o.fix + off, '=') - (o.fix + off)),
+                           &pp) == GO_OK) {
+            cli_error(cmd, "%s: --fix: more than %d items", o.photo.image, GO_MAX_POINTS);
+            goto out;
+        }
         if (frc != GO_OK) {
             if (len == 0)
                 cli_error(cmd, "%s: --fix: no point given (e.g. --fix \"Q16=B,D4=.,C3=W\")",
@@ -256,9 +263,9 @@ int count_main(const char *cmd, int argc, char **argv)
         }
     }
     {
-        int off = 0, len = 0;
-        if (go_dead_spec_parse(S, o.dead, dspec, &off, &len) != GO_OK) {
-            score_dead_parse_error(cmd, o.photo.image, S, o.dead, off, len);
+        int off = 0, len = 0, prc = go_dead_spec_parse(S, o.dead, dspec, &off, &len);
+        if (prc != GO_OK) {
+            score_dead_parse_error(cmd, o.photo.image, S, o.dead, prc, off, len);
             goto out;
         }
     }

@@ -226,9 +226,9 @@ int cmd_score(int argc, char **argv)
         goto out;
     }
     {
-        int boff = 0, blen = 0;
-        if (go_dead_spec_parse(b->size, dead, dspec, &boff, &blen) != GO_OK) {
-            score_dead_parse_error("score", file, b->size, dead, boff, blen);
+        int boff = 0, blen = 0, prc = go_dead_spec_parse(b->size, dead, dspec, &boff, &blen);
+        if (prc != GO_OK) {
+            score_dead_parse_error("score", file, b->size, dead, prc, boff, blen);
             goto out;
         }
     }

@@ -276,12 +276,14 @@ json_t *score_json(const score_report_t *r)
 }
 
 void score_dead_parse_error(const char *cmd, const char *what, int size, const char *spec,
-                            int off, int len)
+                            int rc, int off, int len)
 {
     const char *it = spec + off;
     int skip = len > 0 && (it[0] == '+' || it[0] == '-');
     int p;
-    if (len <= 0)
+    if (rc == GO_EINVAL && len > 0 && go_point_parse(size, it + skip, len - skip, &p) == GO_OK)
+        cli_error(cmd, "%s: --dead: more than %d items", what, GO_MAX_POINTS);
+    else if (len <= 0)
         cli_error(cmd, "%s: --dead: no point given (auto, none, a list: dd,Q16, or calls "
                   "on the proposal: +K10,-C3)", what);
     else if (go_point_parse(size, it + skip, len - skip, &p) == GO_OK)

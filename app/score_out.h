@@ -38,9 +38,9 @@ void score_print_text(FILE *f, const score_report_t *r);
 json_t *score_json(const score_report_t *r);
 
 /* One line on stderr ("kifucam CMD: WHAT: --dead: ...") for the --dead item
- * spec[off .. off+len) that go_dead_spec_parse refused. */
+ * spec[off .. off+len) that go_dead_spec_parse refused with rc. */
 void score_dead_parse_error(const char *cmd, const char *what, int size, const char *spec,
-                            int off, int len);
+                            int rc, int off, int len);
 
 /* One line on stderr for call i of sp that go_session_apply_dead refused on board b. */
 void score_dead_apply_error(const char *cmd, const char *what, const go_board_t *b,

@@ -7,6 +7,8 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include <stdlib.h>
+
 #include "rules/go_point.h"
 #include "rules/rules_testutil.h"
 
@@ -118,6 +120,19 @@ static void test_dead_spec_parse(void **state)
     assert_int_equal(go_dead_spec_parse(9, " , ", &sp, &off, &len), GO_EPARSE);
     assert_int_equal(len, 0);
     assert_int_equal(go_dead_spec_parse(9, "+", &sp, &off, &len), GO_EPARSE);
+    /* more items than a board has points: refused, the first one too many named */
+    char *many = malloc(3 * (GO_MAX_POINTS + 1) + 1);
+    assert_non_null(many);
+    for (int i = 0; i <= GO_MAX_POINTS; i++)
+        memcpy(many + 3 * i, "dd,", 3);   /* item i at 3 i */
+    many[3 * GO_MAX_POINTS + 2] = '\0';   /* GO_MAX_POINTS + 1 items */
+    assert_int_equal(go_dead_spec_parse(19, many, &sp, &off, &len), GO_EINVAL);
+    assert_int_equal(off, 3 * GO_MAX_POINTS);
+    assert_int_equal(len, 2);
+    many[3 * GO_MAX_POINTS - 1] = '\0';   /* exactly GO_MAX_POINTS items */
+    assert_int_equal(go_dead_spec_parse(19, many, &sp, &off, &len), GO_OK);
+    assert_int_equal(sp.n, GO_MAX_POINTS);
+    free(many);
 }
 
 /* A 9x9 with two black chains (the two stones at C3-D3, one at G7) and a white one. */
