@@ -274,8 +274,9 @@ int count_main(const char *cmd, int argc, char **argv)
                                 b, left, &nleft);
     if (src == GO_EUNSURE) {
         /* the board as read, the unsure points ringed, for the arbiter to settle them */
+        go_point_t left2[GO_MAX_POINTS];
         int n2 = 0;
-        if (o.picture && go_reading_settle(rd, fx, GO_UNSURE_EMPTY, b, left, &n2) == GO_OK) {
+        if (o.picture && go_reading_settle(rd, fx, GO_UNSURE_EMPTY, b, left2, &n2) == GO_OK) {
             picture_in_t pin = { b, NULL, rd->unsure, &ph };
             char why[256];
             if (picture_write(o.picture, &pin, why, sizeof why))

@@ -119,7 +119,7 @@ void score_print_text(FILE *f, const score_report_t *r)
     const char *names[3] = { "", "Black", "White" };
     bool area = r->rules->scoring == GO_SCORING_AREA;
     char k[16];
-    static dead_chain_t ch[GO_MAX_POINTS];
+    dead_chain_t ch[GO_MAX_POINTS];
     int nch = dead_chains(b, sc, ch), ndead = 0;
     for (int i = 0; i < nch; i++)
         ndead += ch[i].nstones;
@@ -212,7 +212,7 @@ json_t *score_json(const score_report_t *r)
     json_object_set_new(o, "white", side_json(&sc->side[GO_WHITE], area));
     json_object_set_new(o, "dead", points_json(b, sc, GO_SP_DEAD));
     {
-        static dead_chain_t ch[GO_MAX_POINTS];
+        dead_chain_t ch[GO_MAX_POINTS];
         int nch = dead_chains(b, sc, ch);
         json_t *a = json_array();
         for (int i = 0; i < nch; i++) {
