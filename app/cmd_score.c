@@ -135,11 +135,19 @@ int cmd_score(int argc, char **argv)
             continue;
         }
         if (a[0] == '-' && a[1]) {
-            /* an option of count's (--fix, --size, ...) is good for a photo */
+            /* an option of count's (--fix, --size, ...) is good for a photo: note it,
+             * skip its value (which may start with '-': a corner at x < 0) */
+            static const char *const photo_only[] = { "--size", "--corners", "--calib",
+                                                      "--model", "--debug", "--fix",
+                                                      "--unsure", "--prisoners",
+                                                      "--handicap", NULL };
             if (!unknown)
                 unknown = a;
-            if (i + 1 < argc && argv[i + 1][0] != '-')
-                i++;   /* its value, if it has one: a photo is count's to judge */
+            for (int k = 0; photo_only[k]; k++)
+                if (!strcmp(a, photo_only[k]) && i + 1 < argc) {
+                    i++;
+                    break;
+                }
             continue;
         }
         if (file) {

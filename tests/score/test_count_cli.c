@@ -106,6 +106,15 @@ static void test_final_position(void **state)
     snprintf(a, sizeof a, "score '%s'", final_png);
     assert_int_equal(run(a, out2, sizeof out2, err, sizeof err), 0);
     assert_string_equal(out, out2);
+    /* count's options before the photo, values that start with '-' among them: the
+     * photo is still found, and count judges the options */
+    snprintf(a, sizeof a, "score --handicap 0 --dead -B1 '%s'", final_png);
+    assert_int_equal(run(a, out2, sizeof out2, err, sizeof err), 2);
+    assert_non_null(strstr(err, "kifucam score: "));
+    assert_non_null(strstr(err, "'-B1': the stones at B1 are not proposed dead"));
+    snprintf(a, sizeof a, "score --unsure -x '%s'", final_png);
+    assert_int_equal(run(a, out2, sizeof out2, err, sizeof err), 2);
+    assert_non_null(strstr(err, "kifucam score: --unsure must be refuse or empty, not '-x'"));
     /* the JSON carries the photo's part */
     snprintf(a, sizeof a, "count '%s' --format json", final_png);
     assert_int_equal(run(a, out, sizeof out, err, sizeof err), 0);
