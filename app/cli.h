@@ -15,6 +15,11 @@ int cmd_calibrate(int argc, char **argv);
 int cmd_devices(int argc, char **argv);
 int cmd_render(int argc, char **argv);
 int cmd_hub(int argc, char **argv);
+int cmd_count(int argc, char **argv);
+
+/* `kifucam count`'s work under the name cmd ("count", or "score" for `score PHOTO`):
+ * argv as cmd_count's. Returns the exit code (cmd_count.c). */
+int count_main(const char *cmd, int argc, char **argv);
 
 /* Write an image file (format from path's extension, JPEG at quality when > 0) the one
  * safe way (safeio/sio.h: a new temporary file renamed over path, no symlink followed).

@@ -16,7 +16,8 @@ static const struct {
     const char *help;
 } commands[] = {
     { "check", cmd_check, "replay SGF records and report illegal moves" },
-    { "score", cmd_score, "count the final position of an SGF record" },
+    { "score", cmd_score, "count the final position of an SGF record (or of a photo)" },
+    { "count", cmd_count, "count a finished game from one photo" },
     { "detect", cmd_detect, "read the position from one photo or frame" },
     { "record", cmd_record, "record a game from a camera, a video or a folder of frames" },
     { "calibrate", cmd_calibrate, "calibrate a station and write its profile" },

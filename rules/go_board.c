@@ -75,6 +75,7 @@ const char *go_strerror(int code)
     case GO_EEMPTY: return "nothing to undo";
     case GO_EPARSE: return "malformed input";
     case GO_EIO: return "input/output error";
+    case GO_EUNSURE: return "points the reader was unsure of are not settled";
     default: return "unknown error";
     }
 }

@@ -49,7 +49,8 @@ enum {
     GO_EOVER = -8,      /* the game has ended (two passes or a resignation) */
     GO_EEMPTY = -9,     /* nothing to undo */
     GO_EPARSE = -10,    /* malformed input text (SGF, rules name) */
-    GO_EIO = -11        /* reading or writing a file failed */
+    GO_EIO = -11,       /* reading or writing a file failed */
+    GO_EUNSURE = -12    /* a camera's reading has points nobody settled (go_reading.h) */
 };
 /* A short English description of a status code; never NULL. */
 const char *go_strerror(int code);

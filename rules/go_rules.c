@@ -17,6 +17,15 @@
  *    tax belongs to area counting (ancient-area), so none here.
  * Handicap compensation follows go_rules.h: N for Chinese, NZ and Tromp-Taylor (area
  * scoring counts the handicap stones), N-1 for AGA, none for the territory rules and Ing.
+ * The komi of a handicap game (handicap_komi2, go_rules_komi2):
+ *  - Chinese: chinese-rules-and-competition.txt, 中国规则 2: "让先不贴目，让子要贴还让子数的
+ *    一半（就当被让方是预先收了单官）" - taking Black is played without komi; in a handicap
+ *    game Black returns half the number of handicap stones (as if White had already
+ *    filled that many dame). The return is the compensation above (GO_HC_N: N points,
+ *    N/2 stones); there is no komi besides it: 0.
+ *  - Japanese, Korean: 0.5, the custom (the texts here say nothing of handicap komi): a
+ *    handicap game cannot be drawn, and White wins ties.
+ *  - the others: no text here says, so their even-game komi, as before.
  */
 #include "rules/go_rules.h"
 #include "rules/go_board.h"
@@ -31,26 +40,26 @@ const char *const go_rules_names[] = {
 };
 
 static const go_rules_t go_presets[] = {
-    /* name, ko, multi_suicide, scoring, tax, handicap_comp, komi2,
+    /* name, ko, multi_suicide, scoring, tax, handicap_comp, komi2, handicap_komi2,
        black_wins_ties, pass_stones, remove_dead, white_first, zuozi */
-    { "chinese", GO_KO_POSITIONAL, false, GO_SCORING_AREA, GO_TAX_NONE, GO_HC_N, 15,
+    { "chinese", GO_KO_POSITIONAL, false, GO_SCORING_AREA, GO_TAX_NONE, GO_HC_N, 15, 0,
       false, false, true, false, false },
-    { "japanese", GO_KO_SIMPLE, false, GO_SCORING_TERRITORY, GO_TAX_SEKI, GO_HC_NONE, 13,
+    { "japanese", GO_KO_SIMPLE, false, GO_SCORING_TERRITORY, GO_TAX_SEKI, GO_HC_NONE, 13, 1,
       false, false, true, false, false },
-    { "korean", GO_KO_SIMPLE, false, GO_SCORING_TERRITORY, GO_TAX_SEKI, GO_HC_NONE, 13,
+    { "korean", GO_KO_SIMPLE, false, GO_SCORING_TERRITORY, GO_TAX_SEKI, GO_HC_NONE, 13, 1,
       false, false, true, false, false },
-    { "ing", GO_KO_SITUATIONAL, true, GO_SCORING_AREA, GO_TAX_NONE, GO_HC_NONE, 16,
+    { "ing", GO_KO_SITUATIONAL, true, GO_SCORING_AREA, GO_TAX_NONE, GO_HC_NONE, 16, 16,
       true, false, true, false, false },
-    { "aga", GO_KO_SITUATIONAL, false, GO_SCORING_AREA, GO_TAX_NONE, GO_HC_N_MINUS_1, 15,
+    { "aga", GO_KO_SITUATIONAL, false, GO_SCORING_AREA, GO_TAX_NONE, GO_HC_N_MINUS_1, 15, 15,
       false, true, true, false, false },
-    { "nz", GO_KO_SITUATIONAL, true, GO_SCORING_AREA, GO_TAX_NONE, GO_HC_N, 14,
+    { "nz", GO_KO_SITUATIONAL, true, GO_SCORING_AREA, GO_TAX_NONE, GO_HC_N, 14, 14,
       false, false, true, false, false },
-    { "tromp-taylor", GO_KO_POSITIONAL, true, GO_SCORING_AREA, GO_TAX_NONE, GO_HC_N, 15,
+    { "tromp-taylor", GO_KO_POSITIONAL, true, GO_SCORING_AREA, GO_TAX_NONE, GO_HC_N, 15, 15,
       false, false, false, false, false },
-    { "ancient-area", GO_KO_POSITIONAL, false, GO_SCORING_AREA, GO_TAX_GROUP, GO_HC_NONE, 0,
+    { "ancient-area", GO_KO_POSITIONAL, false, GO_SCORING_AREA, GO_TAX_GROUP, GO_HC_NONE, 0, 0,
       false, false, true, true, true },
     { "ancient-territory", GO_KO_SIMPLE, false, GO_SCORING_TERRITORY, GO_TAX_NONE,
-      GO_HC_NONE, 0, false, false, true, true, true },
+      GO_HC_NONE, 0, 0, false, false, true, true, true },
 };
 
 static bool go_ieq(const char *a, size_t alen, const char *b)
@@ -114,6 +123,13 @@ static int go_lookup(const char *name, go_rules_t *out)
 int go_rules_preset(const char *name, go_rules_t *out)
 {
     return go_lookup(name, out);
+}
+
+int go_rules_komi2(const go_rules_t *r, int handicap)
+{
+    if (!r)
+        return 0;
+    return handicap >= 2 ? r->handicap_komi2 : r->komi2;
 }
 
 int go_rules_from_sgf(const char *ru, go_rules_t *out)

@@ -41,6 +41,9 @@ typedef struct go_rules {
     go_tax_t tax;
     go_handicap_comp_t handicap_comp;
     int komi2;                 /* standard komi in half points (15 = 7.5) */
+    int handicap_komi2;        /* standard komi of a game with 2 or more handicap stones
+                                  (half points): chinese 0, japanese and korean 0.5, the
+                                  others their komi2 (go_rules.c says why) */
     bool black_wins_ties;      /* Ing: with komi 8, a tie is a win for Black */
     bool pass_stones;          /* AGA: a pass hands a stone to the opponent's prisoners */
     bool remove_dead;          /* false: Tromp-Taylor, every stone on the board counts */
@@ -53,6 +56,11 @@ typedef struct go_rules {
  * ancient-area, ancient-territory (case-insensitive; "cn", "jp", "kr", "tt" accepted).
  * Returns GO_OK or GO_EINVAL for an unknown name (out untouched). */
 int go_rules_preset(const char *name, go_rules_t *out);
+
+/* The standard komi, in half points, of a game under r with `handicap` stones given (0
+ * or 1: an even game, r->komi2; 2 or more: r->handicap_komi2). What an SGF record without
+ * KM[] is counted with, and what the station writes in KM[]. */
+int go_rules_komi2(const go_rules_t *r, int handicap);
 
 /* The preset names, NULL-terminated, in the order above. */
 extern const char *const go_rules_names[];

@@ -120,6 +120,23 @@ void go_score_half_text(int v2, char *buf, size_t len)
         buf[0] = '\0';
 }
 
+void go_score_quarters_text(int q, char *buf, size_t len)
+{
+    static const char *const frac[4] = { "", "1/4", "1/2", "3/4" };
+    int a = q < 0 ? -q : q, n;
+    const char *sign = q < 0 ? "-" : "";
+    if (!buf || !len)
+        return;
+    if (a % 4 == 0)
+        n = snprintf(buf, len, "%s%d", sign, a / 4);
+    else if (a < 4)
+        n = snprintf(buf, len, "%s%s", sign, frac[a % 4]);
+    else
+        n = snprintf(buf, len, "%s%d %s", sign, a / 4, frac[a % 4]);
+    if (n < 0)
+        buf[0] = '\0';
+}
+
 #ifndef GO_SEKI_EYE_MAX
 #define GO_SEKI_EYE_MAX 6 /* the largest region taken as an eye of a group in seki (3a) */
 #endif
@@ -492,12 +509,7 @@ void go_score_stones_text(const go_score_t *s, char *english, size_t elen, char 
             snprintf(chinese, clen, "%s(和棋黑胜)", cn_who);
         return;
     }
-    if (whole && f)
-        snprintf(num, sizeof num, "%d %s", whole, frac[f]);
-    else if (whole)
-        snprintf(num, sizeof num, "%d", whole);
-    else
-        snprintf(num, sizeof num, "%s", frac[f]);
+    go_score_quarters_text(q, num, sizeof num);
     if (english && elen)
         snprintf(english, elen, "%s wins by %s stone%s", en_who, num,
                  (q <= 4) ? "" : "s");

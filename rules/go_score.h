@@ -91,6 +91,11 @@ int go_score_count(const go_board_t *b, const go_rules_t *rules, const go_score_
 void go_score_stones_text(const go_score_t *s, char *english, size_t elen, char *chinese,
                           size_t clen);
 
+/* Format a count of quarters (of a stone) as people write it, the fraction reduced and
+ * after a space: 722 -> "180 1/2", 737 -> "184 1/4", 15 -> "3 3/4", 2 -> "1/2", 8 -> "2",
+ * 0 -> "0", -3 -> "-3/4" (never "2/4"). buf >= 16. */
+void go_score_quarters_text(int q, char *buf, size_t len);
+
 /* Format a half-point value as text: 15 -> "7.5", -4 -> "-2", 0 -> "0" (buf >= 16). */
 void go_score_half_text(int v2, char *buf, size_t len);
 

@@ -174,6 +174,23 @@ int go_session_set_dead(go_session_t *s, const uint8_t *dead)
     return log_add(s, ev);
 }
 
+int go_session_apply_dead(go_session_t *s, const go_dead_spec_t *spec, int *bad)
+{
+    uint8_t mask[GO_CELLS];
+    int rc;
+    if (!s || !spec)
+        return GO_EINVAL;
+    if (spec->mode == GO_DEAD_AUTO || spec->mode == GO_DEAD_EDIT) {
+        if ((rc = go_session_propose(s, NULL)) != GO_OK)
+            return rc;
+        if (spec->mode == GO_DEAD_AUTO)
+            return GO_OK;
+    }
+    if ((rc = go_dead_spec_apply(spec, &s->board, s->dead, mask, bad)) != GO_OK)
+        return rc;
+    return go_session_set_dead(s, mask);
+}
+
 int go_session_toggle(go_session_t *s, int p, go_color_t by)
 {
     uint8_t seen[GO_CELLS];

@@ -22,6 +22,7 @@
 
 #include "rules/go_board.h"
 #include "rules/go_life.h"
+#include "rules/go_point.h"
 #include "rules/go_rules.h"
 #include "rules/go_score.h"
 
@@ -65,6 +66,12 @@ int go_session_propose(go_session_t *s, const go_life_options_t *opt);
 /* Replace the marking with dead[GO_CELLS] (nonzero: dead; only stones are kept). Clears
  * accepts. */
 int go_session_set_dead(go_session_t *s, const uint8_t *dead);
+/* The marking people asked for (--dead of score and count, go_point.h): AUTO runs the
+ * proposal (as go_session_propose with opt NULL), NONE and LIST set the mask, EDIT runs
+ * the proposal and then applies each call to it. Returns GO_OK, GO_ENOMEM, or GO_EINVAL
+ * with *bad (may be NULL) the index of a call that does not fit the board
+ * (go_dead_spec_apply); on GO_EINVAL the marking is the proposal, or unchanged. */
+int go_session_apply_dead(go_session_t *s, const go_dead_spec_t *spec, int *bad);
 /* Toggle the group at stone p (see above), by player `by` (GO_EMPTY: arbiter). Returns the
  * number of stones changed (> 0), or GO_EINVAL when p holds no stone. Clears accepts. */
 int go_session_toggle(go_session_t *s, int p, go_color_t by);

@@ -262,16 +262,17 @@ int sgf_replay(const sgf_node_t *root, const sgf_replay_opts_t *opts, sgf_replay
         else
             go_rules_preset("chinese", &r.rules);
     }
-    r.komi2 = r.rules.komi2;
-    const char *km = sgf_node_value(root, "KM");
-    if (km && sgf_parse_komi(km, &r.komi2) == GO_OK)
-        r.komi_given = true;
     const char *ha = sgf_node_value(root, "HA");
     if (ha) {
         char *end;
         long h = strtol(ha, &end, 10);   /* as atoi did: leading digits, else 0 */
         r.handicap = end != ha && h >= 0 && h <= 400 ? (int)h : 0;
     }
+    /* no KM[]: the rules' komi for this game (a handicap game has its own) */
+    r.komi2 = go_rules_komi2(&r.rules, r.handicap);
+    const char *km = sgf_node_value(root, "KM");
+    if (km && sgf_parse_komi(km, &r.komi2) == GO_OK)
+        r.komi_given = true;
     r.game = go_game_create(r.size, &r.rules);
     if (!r.game)
         return node_err(err, root, GO_ENOMEM, "out of memory%s%s", "", "");
@@ -408,8 +409,8 @@ int sgf_from_game(const go_game_t *g, const sgf_header_t *h, sgf_collection_t **
     int rc = root ? GO_OK : GO_ENOMEM;
     char sz[8], km[16], ha[8];
     snprintf(sz, sizeof sz, "%d", b->size);
-    sgf_format_komi(h->has_komi ? h->komi2 : ru->komi2, km);
     int hc = go_game_handicap_count(g);
+    sgf_format_komi(h->has_komi ? h->komi2 : go_rules_komi2(ru, hc), km);
     snprintf(ha, sizeof ha, "%d", hc);
     const char *result = h->result;
     if (!result && go_game_resigned(g) != GO_EMPTY)

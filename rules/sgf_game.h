@@ -44,7 +44,8 @@ typedef struct sgf_replay {
     go_rules_t rules;         /* the rules played */
     bool rules_from_sgf;      /* rules came from RU[] */
     int size;
-    int komi2;                /* komi in half points: KM[] when given, else the rules' */
+    int komi2;                /* komi in half points: KM[] when given, else the rules'
+                                 for this handicap (go_rules_komi2) */
     bool komi_given;          /* KM[] was present and readable */
     int handicap;             /* HA[] (0 when absent) */
     int nmoves;               /* B/W nodes of the main line read (passes included) */
@@ -80,7 +81,8 @@ typedef struct sgf_header {
     const char *result;                   /* RE; NULL: "B+R"/"W+R" after a resignation */
     const char *rules;                    /* RU; NULL: from the game's rules preset */
     int komi2;                            /* KM in half points ... */
-    bool has_komi;                        /* ... written when true, else the rules' komi */
+    bool has_komi;                        /* ... written when true, else the rules' komi
+                                             for the game's handicap (go_rules_komi2) */
     const go_board_t *initial;            /* the initial position (AB/AW); NULL: the
                                              standard handicap / zuozi stones the game's
                                              handicap count and rules imply */

@@ -175,8 +175,10 @@ stn_t *stn_create(const stn_config_t *cfg, int *err)
         rc = GO_EINVAL;
         if (go_rules_preset(s->cfg.rules ? s->cfg.rules : "chinese", &rules) != GO_OK)
             goto fail;
-        if (s->cfg.komi2 != STN_KOMI_DEFAULT)
-            rules.komi2 = s->cfg.komi2;
+        /* the komi given, else the rules' for this game: a handicap game has its own
+         * (go_rules_komi2: Chinese 0, Japanese and Korean 0.5), which KM[] then says */
+        rules.komi2 = s->cfg.komi2 != STN_KOMI_DEFAULT ? s->cfg.komi2
+                                                       : go_rules_komi2(&rules, s->cfg.handicap);
         if (s->cfg.size < GO_MIN_SIZE || s->cfg.size > GO_MAX_SIZE)
             goto fail;
         rc = GO_ENOMEM;
@@ -298,8 +300,8 @@ static int stn_count_event(stn_t *s, stn_event_kind_t kind, double t, uint64_t f
         if (kind == STN_EV_RESULT)
             snprintf(e.msg, sizeof e.msg, "%s", use->re);
         else
-            snprintf(e.msg, sizeof e.msg, "%s: %d dead stones; the count now: %s", what, nd,
-                     use->re);
+            snprintf(e.msg, sizeof e.msg, "%s: %d dead stone%s; the count now: %s", what, nd,
+                     nd == 1 ? "" : "s", use->re);
         rc = stn_events_push(&s->ev, &e);
     }
     free(sc);

@@ -49,7 +49,8 @@ stn_corner_t stn_seat_corner(stn_edge_t e);
 typedef struct stn_config {
     int size;                  /* board size 2..25; default 19 (ignored when resuming) */
     const char *rules;         /* preset name (go_rules.h); default "chinese" */
-    int komi2;                 /* half points; STN_KOMI_DEFAULT: the rules' komi */
+    int komi2;                 /* half points; STN_KOMI_DEFAULT: the rules' komi for
+                                  this handicap (go_rules_komi2) */
     int handicap;              /* 0 or 2..9 stones on the star points; default 0 */
     const char *black, *white; /* players' names, or NULL */
     const char *date;          /* DT (YYYY-MM-DD), or NULL: today (UTC) */

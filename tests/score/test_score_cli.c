@@ -77,6 +77,8 @@ static int setup(void **state)
     write_file("bf.sgf", bent_four9);
     write_file("open.sgf", open9);
     write_file("bad.sgf", "(;GM[1]SZ[9];B[ee");
+    write_file("one.sgf", "(;GM[1]FF[4]SZ[9]AB[ee]AW[aa][ab])");
+    write_file("hc.sgf", "(;GM[1]FF[4]SZ[9]HA[2]RU[Chinese]AB[cg][gc]AW[ee])");
     write_file("sz.sgf", "(;GM[1]SZ[40];B[aa])");
     return 0;
 }
@@ -161,6 +163,114 @@ static void test_open_border(void **state)
     assert_null(strstr(out, "estimated"));
 }
 
+/* --dead in the human form (C8 is "cb", H5 is "he" on 9x9) and as calls on the proposal:
+ * -C8 brings the white stone back to life (its area is then nobody's), +/- errors name the
+ * call and say why, exit 2. */
+static void test_dead_points_and_calls(void **state)
+{
+    (void)state;
+    char out[8192], err[2048];
+    assert_int_equal(run("score g9.sgf --dead C8,h5", out, sizeof out, err, sizeof err), 0);
+    assert_memory_equal(out, "B+5.5\n", 6);
+    assert_int_equal(run("score g9.sgf --dead cb,H5 --format json", out, sizeof out, err,
+                         sizeof err), 0);
+    assert_non_null(strstr(out, "\"dead\":[\"cb\",\"he\"]"));
+    /* the proposal (cb, he) less C8: black's area now touches a live white stone */
+    assert_int_equal(run("score g9.sgf --dead -C8 --format json", out, sizeof out, err,
+                         sizeof err), 0);
+    assert_non_null(strstr(out, "\"dead\":[\"he\"]"));
+    assert_int_equal(run("score g9.sgf --dead -C8,-he,+C8", out, sizeof out, err, sizeof err),
+                     0);
+    assert_non_null(strstr(out, "1 dead stone removed"));
+    assert_int_equal(run("score g9.sgf --dead +C8", out, sizeof out, err, sizeof err), 2);
+    assert_non_null(strstr(err, "'+C8': the stones at C8 are already proposed dead"));
+    assert_int_equal(run("score g9.sgf --dead -A1", out, sizeof out, err, sizeof err), 2);
+    assert_non_null(strstr(err, "no stone at A1"));
+    assert_int_equal(run("score g9.sgf --dead -E9", out, sizeof out, err, sizeof err), 2);
+    assert_non_null(strstr(err, "not proposed dead"));
+    assert_int_equal(run("score g9.sgf --dead cb,+H5", out, sizeof out, err, sizeof err), 2);
+    assert_non_null(strstr(err, "not both"));
+    assert_int_equal(run("score g9.sgf --dead D16", out, sizeof out, err, sizeof err), 2);
+    assert_non_null(strstr(err, "'D16' is not a point of this 9x9 board"));
+    assert_int_equal(run("score g9.sgf --dead I5", out, sizeof out, err, sizeof err), 2);
+    assert_null(strchr(strchr(err, '\n') + 1, '\n'));   /* one line */
+}
+
+/* What people read: reduced fractions (a 9x9 par is 40 1/2, never "40 2/4"), singular
+ * at 1 ("1 prisoner", "1 stone"), the dead chains named in the Q16 form; the JSON carries
+ * what the text says (the result in stones, the par, exact, the dead chains); a handicap
+ * game without KM[]: komi 0 under the Chinese rules, 0.5 under the Japanese. */
+static void test_text_people_read(void **state)
+{
+    (void)state;
+    char out[8192], err[2048];
+    assert_int_equal(run("score g9.sgf", out, sizeof out, err, sizeof err), 0);
+    assert_non_null(strstr(out, "36 territory + 1 prisoner (0 captured, 1 dead)"));
+    assert_non_null(strstr(out, "dead: C8 (1 white stone), H5 (1 black stone)\n"));
+    assert_int_equal(run("score g9.sgf --rules chinese", out, sizeof out, err, sizeof err), 0);
+    assert_non_null(strstr(out, "in stones: Black 46 1/2 against 43 3/4 (par 40 1/2 "));
+    assert_null(strstr(out, "2/4"));
+    assert_int_equal(run("score g9.sgf --rules chinese --format json", out, sizeof out, err,
+                         sizeof err), 0);
+    assert_non_null(strstr(out, "\"in_stones\":{\"black\":46.5,\"par\":43.75,\"margin\":2.75,"
+                                "\"text\":\"Black wins by 2 3/4 stones\",\"zh\":\"黑胜2又3/4子\"}"));
+    assert_non_null(strstr(out, "\"exact\":true"));
+    assert_non_null(strstr(out, "\"dead_chains\":[{\"point\":\"cb\",\"name\":\"C8\","
+                                "\"color\":\"W\",\"stones\":1}"));
+    assert_int_equal(run("score open.sgf --format json", out, sizeof out, err, sizeof err), 0);
+    assert_non_null(strstr(out, "\"exact\":false"));
+    assert_int_equal(run("score one.sgf --rules chinese --dead none", out, sizeof out, err,
+                         sizeof err), 0);
+    assert_non_null(strstr(out, "Black: 1 stone + "));
+    assert_int_equal(run("score hc.sgf --dead none", out, sizeof out, err, sizeof err), 0);
+    assert_non_null(strstr(out, "rules chinese, komi 0, handicap 2,"));
+    assert_non_null(strstr(out, "+ 2 handicap compensation"));
+    assert_non_null(strstr(out, "against 41 1/2 "));
+    assert_int_equal(run("score hc.sgf --rules japanese --dead none", out, sizeof out, err,
+                         sizeof err), 0);
+    assert_non_null(strstr(out, "rules japanese, komi 0.5, handicap 2,"));
+}
+
+/* `score -`: the record on standard input, errors named "stdin". */
+static void test_stdin(void **state)
+{
+    (void)state;
+    char out[8192], err[2048];
+    assert_int_equal(run("score - < g9.sgf", out, sizeof out, err, sizeof err), 0);
+    assert_memory_equal(out, "B+5.5\n", 6);
+    assert_int_equal(run("score - --rules chinese --format json < g9.sgf", out, sizeof out, err,
+                         sizeof err), 0);
+    assert_non_null(strstr(out, "\"rules\":\"chinese\""));
+    assert_int_equal(run("score - < bad.sgf", out, sizeof out, err, sizeof err), 2);
+    assert_memory_equal(err, "stdin:", 6);
+    assert_int_equal(run("score - < /dev/null", out, sizeof out, err, sizeof err), 2);
+    assert_memory_equal(err, "stdin:", 6);
+}
+
+/* --picture on a record: a PNG of the diagram alone (9x9: 8 lines of 32 px and two
+ * margins of 48 px, a header of 32 px); an unwritable path is exit 2. */
+static void test_picture(void **state)
+{
+    (void)state;
+    char out[8192], err[2048], path[512];
+    assert_int_equal(run("score g9.sgf --picture g9.png", out, sizeof out, err, sizeof err), 0);
+    assert_memory_equal(out, "B+5.5\n", 6);
+    snprintf(path, sizeof path, "%s/g9.png", dir);
+    size_t n = 0;
+    unsigned char *png = (unsigned char *)kc_slurp(path, &n);
+    assert_non_null(png);
+    assert_true(n > 24);
+    assert_memory_equal(png, "\x89PNG", 4);
+    unsigned w = (unsigned)png[16] << 24 | (unsigned)png[17] << 16 | (unsigned)png[18] << 8 | png[19];
+    unsigned h = (unsigned)png[20] << 24 | (unsigned)png[21] << 16 | (unsigned)png[22] << 8 | png[23];
+    free(png);
+    assert_int_equal(w, 352);
+    assert_int_equal(h, 384);
+    assert_int_equal(run("score g9.sgf --picture /nonexistent/x.png", out, sizeof out, err,
+                         sizeof err), 2);
+    assert_non_null(strstr(err, "/nonexistent/x.png"));
+}
+
 static void test_errors(void **state)
 {
     (void)state;
@@ -189,6 +299,10 @@ int main(void)
         cmocka_unit_test(test_json),
         cmocka_unit_test(test_bent_four),
         cmocka_unit_test(test_open_border),
+        cmocka_unit_test(test_dead_points_and_calls),
+        cmocka_unit_test(test_text_people_read),
+        cmocka_unit_test(test_stdin),
+        cmocka_unit_test(test_picture),
         cmocka_unit_test(test_errors),
     };
     return cmocka_run_group_tests(tests, setup, teardown);

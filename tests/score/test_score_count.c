@@ -320,6 +320,17 @@ static void test_half_text_and_errors(void **state)
     assert_string_equal(buf, "-1.5");
     go_score_half_text(0, buf, sizeof buf);
     assert_string_equal(buf, "0");
+    /* stones in quarters, reduced, as people write them: never "2/4" */
+    static const struct {
+        int q;
+        const char *want;
+    } qs[] = { { 722, "180 1/2" }, { 737, "184 1/4" }, { 162, "40 1/2" }, { 15, "3 3/4" },
+               { 2, "1/2" }, { 1, "1/4" }, { 8, "2" }, { 0, "0" }, { -3, "-3/4" },
+               { -6, "-1 1/2" } };
+    for (size_t i = 0; i < sizeof qs / sizeof qs[0]; i++) {
+        go_score_quarters_text(qs[i].q, buf, sizeof buf);
+        assert_string_equal(buf, qs[i].want);
+    }
     memset(&par, 0, sizeof par);
     go_board_init(&b, 9);
     assert_int_equal(go_score_count(NULL, &r, &par, NULL, &s), GO_EINVAL);

@@ -140,6 +140,46 @@ static void test_komi(void **state)
     sgf_replay_fini(&r);
 }
 
+/* The komi of a handicap game without KM[] (go_rules_komi2): Chinese 0 (the rules text:
+ * no komi, Black returns half the handicap stones), Japanese and Korean 0.5; an even game
+ * and a KM[] given as before; the writer puts the same in KM[] when told no komi. */
+static void test_handicap_komi(void **state)
+{
+    (void)state;
+    sgf_replay_t r;
+    assert_int_equal(replay("(;SZ[9]HA[2]RU[Chinese])", NULL, &r, NULL), 0);
+    assert_int_equal(r.komi2, 0);
+    sgf_replay_fini(&r);
+    assert_int_equal(replay("(;SZ[9]HA[3]RU[Japanese])", NULL, &r, NULL), 0);
+    assert_int_equal(r.komi2, 1);
+    sgf_replay_fini(&r);
+    assert_int_equal(replay("(;SZ[9]HA[4]RU[Korean])", NULL, &r, NULL), 0);
+    assert_int_equal(r.komi2, 1);
+    sgf_replay_fini(&r);
+    assert_int_equal(replay("(;SZ[9]RU[Chinese])", NULL, &r, NULL), 0);
+    assert_int_equal(r.komi2, 15);
+    sgf_replay_fini(&r);
+    assert_int_equal(replay("(;SZ[9]HA[2]KM[7.5]RU[Chinese])", NULL, &r, NULL), 0);
+    assert_int_equal(r.komi2, 15);
+    sgf_replay_fini(&r);
+
+    go_rules_t ru;
+    assert_int_equal(go_rules_preset("chinese", &ru), GO_OK);
+    assert_int_equal(go_rules_komi2(&ru, 0), 15);
+    assert_int_equal(go_rules_komi2(&ru, 1), 15);
+    assert_int_equal(go_rules_komi2(&ru, 9), 0);
+    assert_int_equal(go_rules_preset("japanese", &ru), GO_OK);
+    assert_int_equal(go_rules_komi2(&ru, 2), 1);
+    go_game_t *g = go_game_create(9, &ru);
+    assert_non_null(g);
+    assert_int_equal(go_game_handicap(g, 2), GO_OK);
+    sgf_collection_t *col = NULL;
+    assert_int_equal(sgf_from_game(g, NULL, &col), 0);
+    assert_string_equal(sgf_node_value(col->games[0], "KM"), "0.5");
+    sgf_collection_destroy(col);
+    go_game_destroy(g);
+}
+
 /* A ko: B captures at ed, W retakes at dd at once (move 10), illegal. */
 static const char *KO = "(;SZ[9]RU[Japanese];B[dc];W[ec];B[cd];W[dd];B[de];W[ee];B[aa];W[fd]"
                         ";B[ed];W[dd];B[ab];W[ba])";
@@ -309,6 +349,7 @@ int main(void)
         cmocka_unit_test(test_defaults_and_sizes),
         cmocka_unit_test(test_bad_points),
         cmocka_unit_test(test_komi),
+        cmocka_unit_test(test_handicap_komi),
         cmocka_unit_test(test_illegal_listed_and_tolerant),
         cmocka_unit_test(test_illegal_kinds),
         cmocka_unit_test(test_setup),

@@ -51,6 +51,32 @@ static stn_t *station5(const char *path)
     return s;
 }
 
+/* KM[] of a handicap game recorded without --komi: the rules' komi for it (Chinese 0,
+ * Japanese 0.5); an even game keeps 7.5; a komi given wins. */
+static void test_handicap_komi(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *rules;
+        int handicap, komi2, want;
+    } cases[] = { { "chinese", 2, STN_KOMI_DEFAULT, 0 }, { "japanese", 3, STN_KOMI_DEFAULT, 1 },
+                  { "chinese", 0, STN_KOMI_DEFAULT, 15 }, { "chinese", 2, 11, 11 } };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        stn_config_t c;
+        stn_config_defaults(&c);
+        c.size = 9;
+        c.rules = cases[i].rules;
+        c.handicap = cases[i].handicap;
+        c.komi2 = cases[i].komi2;
+        c.date = "2026-11-30";
+        int err = 0;
+        stn_t *s = stn_create(&c, &err);
+        assert_non_null(s);
+        assert_int_equal(stn_meta(s)->komi2, cases[i].want);
+        stn_destroy(s);
+    }
+}
+
 /* Black walls column b, White column c, then White invades at ac: dead. */
 static void play_walls(stn_t *s)
 {
@@ -406,6 +432,7 @@ int main(void)
         cmocka_unit_test(test_pass_before_last),
         cmocka_unit_test(test_count_by_console_and_undo),
         cmocka_unit_test(test_events_and_errors),
+        cmocka_unit_test(test_handicap_komi),
         cmocka_unit_test(test_physical_signals),
         cmocka_unit_test(test_frames_through_the_station),
         cmocka_unit_test(test_held_warning_through_frames),

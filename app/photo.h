@@ -1,0 +1,57 @@
+/* photo.h: one photo read into a position, the one way `detect`, `count` and `score
+ * PHOTO` read it: the image-size guard, decoding (EXIF orientation applied), the profile's
+ * lens and grid (--calib), given corners refined on the grid lines (--corners), or board
+ * finding; then every point read (vis_classify / vis_detect) under the photo settings.
+ *
+ * Invariants: a point is unsure when it is covered or read with less confidence than
+ * PHOTO_SURE_CONF: detect prints it as '?', count refuses to count it silently; only
+ * app/ prints, through cli_error under the command's name; the caller frees what
+ * photo_read filled (photo_free), on every return.
+ */
+#ifndef KIFUCAM_PHOTO_H
+#define KIFUCAM_PHOTO_H
+
+#include "vision/vis.h"
+
+/* A point read with less confidence than this is unsure (detect's '?'): at 0.5 the
+ * reader thinks another colour at least as likely as the one it gives. */
+#define PHOTO_SURE_CONF 0.5f
+
+typedef struct photo_opts {
+    const char *image;     /* the photo's path (never NULL) */
+    int size;              /* 9, 13 or 19; 0: detected (default) */
+    const char *corners;   /* "x1,y1;x2,y2;x3,y3;x4,y4" or NULL (default: board finding) */
+    const char *calib;     /* a profile from `kifucam calibrate`, or NULL */
+    const char *model;     /* an ONNX point reader instead of the built-in one, or NULL */
+    const char *debug;     /* a folder for each stage's picture, or NULL */
+} photo_opts_t;
+
+typedef struct photo {
+    cvb_image_t img;       /* the photo as read (undistorted with a profile's lens) */
+    vis_geom_t geom;       /* the grid found or given */
+    vis_snapshot_t snap;   /* every point: colour, confidence, covered */
+    vis_timing_t tm;       /* ms per stage */
+    int debug_failed;      /* 1: some --debug pictures could not be written */
+} photo_t;
+
+/* Take argv[*i] when it is one of the reading's options (--size N, --corners C, --calib
+ * FILE, --model FILE, --debug DIR) with its value, advancing *i past the value. Returns 1
+ * taken, 0 not one of them, -1 a bad or missing value (the error printed under cmd). */
+int photo_option(const char *cmd, int argc, char **argv, int *i, photo_opts_t *o);
+
+/* Read o->image into *out (zeroed first). Errors are printed as one line under cmd's
+ * name. Returns the exit code of INTERFACE.md: 0 read, 1 no board found, 2 bad usage or
+ * an unreadable image, profile or model. Call photo_free(out) whatever it returns. */
+int photo_read(const char *cmd, const photo_opts_t *o, photo_t *out);
+
+/* Free what photo_read filled. Does nothing if p is NULL. */
+void photo_free(photo_t *p);
+
+/* 1 when point k (y * size + x) of the reading is unsure (covered, or confidence under
+ * PHOTO_SURE_CONF), else 0. */
+int photo_unsure(const photo_t *p, int k);
+
+/* 1 when path is an image whose header tells its size (a photo, not an SGF record). */
+int photo_is_image(const char *path);
+
+#endif
