@@ -114,6 +114,24 @@ static void point_world(const bld_t *b, int p, double *x, double *y)
     *y = (ext - row) * b->geo->dy;
 }
 
+/* Can the stone at q be knocked half a point along (dx, dy) (the bump's direction, away
+ * from the move) without touching another stone there? */
+static int bump_has_room(const bld_t *b, const rnd_geometry_t *geo, int q, int dx, int dy)
+{
+    int n = b->g->size, qx = q % n, qy = q / n;
+    double l = sqrt((double)(dx * dx + dy * dy));
+    double cx = qx + 0.5 * dx / l, cy = qy + 0.5 * dy / l; /* where it would lie */
+    for (int ry = qy - 2; ry <= qy + 2; ry++)
+        for (int rx = qx - 2; rx <= qx + 2; rx++) {
+            if ((rx == qx && ry == qy) || rx < 0 || ry < 0 || rx >= n || ry >= n ||
+                !b->shown[ry * n + rx])
+                continue;
+            if (hypot((rx - cx) * geo->dx, (ry - cy) * geo->dy) < 2 * geo->stone_r)
+                return 0;
+        }
+    return 1;
+}
+
 static void seat_pos(const bld_t *b, int seat, double tx, double sh[3], double st[3])
 {
     double sgn = seat == 1 ? -1 : 1;
@@ -371,13 +389,16 @@ int rnd_timeline_build(rnd_timeline_t *t, const rnd_game_t *g, const rnd_geometr
             npend++;
             flush_pending(&b, pend, &npend, i + 1, -2);
         }
-        /* now and then the hand knocks a neighbour half a point off */
+        /* now and then the hand knocks a neighbour half a point off, away from the move:
+         * only where it has room, as on a real board (a stone pushed against another
+         * stops there; two stones never overlap on one point) */
         if (o->hands && rnd_rng_unit(&b.rng) < 0.04) {
             int n = g->size, px = m->point % n, py = m->point / n, cand[8], nc = 0;
             for (int dy = -1; dy <= 1; dy++)
                 for (int dx = -1; dx <= 1; dx++) {
                     int qx = px + dx, qy = py + dy;
-                    if ((dx || dy) && qx >= 0 && qy >= 0 && qx < n && qy < n && b.shown[qy * n + qx])
+                    if ((dx || dy) && qx >= 0 && qy >= 0 && qx < n && qy < n &&
+                        b.shown[qy * n + qx] && bump_has_room(&b, geo, qy * n + qx, dx, dy))
                         cand[nc++] = qy * n + qx;
                 }
             if (nc) {

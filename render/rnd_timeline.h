@@ -2,7 +2,8 @@
  *
  * From a game (rnd_game.h), the scene's geometry and a seed, the timeline lays out every
  * frame: thinking pauses, a hand bringing each stone and leaving, captures removed by
- * hand (sometimes a few moves late), now and then a stone bumped half a point and pushed
+ * hand (sometimes a few moves late), now and then a stone bumped half a point (only where
+ * it has room: a real stone stops against its neighbour, it never lies over it) and pushed
  * back, and the optional end sequence (two passes, dead stones removed, the Chinese end
  * signals; or a resignation). It is a list of events, each at a frame, and one hand per
  * frame; rnd_timeline_state() replays them into what lies on the board at any frame.
