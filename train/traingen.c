@@ -3,12 +3,14 @@
  * them: vis_board_view of the photo under a grid, with a label per point.
  *
  *   kifucam-traingen render --out FILE --count N [--seed S] [--misalign P] [--views V]
- *                           [--max-samples M]
+ *                           [--max-samples M] [--knocked 0|1]
  *       N renders (render/ with --variety: any wood, plastic and printed boards, stones of
  *       other shades, any light, glare, blur, steep views, crowded and sparse positions,
  *       hands and sleeves, boards cut off by the frame, JPEG), V views of each scene (default 3); with
  *       probability P each view is also written under a wrong grid (misalign()); at most
- *       M samples in all (a stream cut short, the same first M samples)
+ *       M samples in all (a stream cut short, the same first M samples); --knocked 1: the
+ *       positions of stones_knocked (stones knocked halfway to a neighbour, on neither
+ *       point), the v4 candidate's; 0 (default) those of the shipped weights
  *   kifucam-traingen photos --data DATA_DIR --folds FOLDS --out FILE [--copies K]
  *       roboflow-stones (CC BY 4.0): the grid found by vis_detect, kept only when the
  *       labelled stones agree with it (every stone within 0.45 of a point, no point
@@ -21,8 +23,8 @@
  * view side in pixels, 0), the view (side x side x 3 bytes, BGR) and size*size labels:
  * 0 empty, 1 black, 2 white, 3 covered (a hand or arm over the point's stone centre, or
  * outside the picture), 4 off (the grid is wrong: no board point there), 255 unknown (a
- * stone 0.4 to 0.47 of a cell off its point: left out of the loss; one knocked halfway to
- * a neighbour is on neither point: both empty).
+ * stone half off its point: left out of the loss; with --knocked, one 0.4 to 0.47 of a
+ * cell off, and one knocked halfway to a neighbour is on neither point: both empty).
  * Deterministic for a seed. Progress on stderr.
  */
 #include <math.h>
@@ -151,8 +153,56 @@ static void misalign(rnd_rng_t *rng, const vis_geom_t *truth, const uint8_t *tl,
 
 /* ---------------------------------------------------------------- renders */
 
-/* A position: density from sparse to a finished board, colours in patches (groups), now
- * and then a stone pushed off its point. A stone counts on a point when its centre lies
+/* The stones of a position as the shipped weights (v2) were trained: density from sparse
+ * to a finished board, colours in patches (groups), now and then a stone pushed half off
+ * its point (its label unknown). */
+static int stones_v2(rnd_rng_t *rng, const rnd_renderer_t *r, int n, rnd_stone_t *st,
+                     uint8_t *labels)
+{
+    const rnd_geometry_t *g = rnd_renderer_geometry(r);
+    double u = rnd_rng_unit(rng);
+    double d = u < 0.2 ? rnd_rng_range(rng, 0, 0.15) : u < 0.65 ? rnd_rng_range(rng, 0.15, 0.55)
+                                                         : rnd_rng_range(rng, 0.55, 0.92);
+    /* a smooth field decides the colour, so stones of a colour form groups */
+    double fx[4], fy[4], ph[4];
+    for (int k = 0; k < 4; k++) {
+        fx[k] = rnd_rng_range(rng, -0.6, 0.6);
+        fy[k] = rnd_rng_range(rng, -0.6, 0.6);
+        ph[k] = rnd_rng_range(rng, 0, 6.3);
+    }
+    double mixc = rnd_rng_range(rng, 0.2, 1.0); /* 1: colours at random, 0: by the field */
+    double jit = rnd_rng_range(rng, 0.02, 0.14);
+    int ns = 0;
+    for (int p = 0; p < n * n; p++) {
+        labels[p] = 0;
+        if (rnd_rng_unit(rng) >= d)
+            continue;
+        int x = p % n, y = p / n;
+        double f = 0;
+        for (int k = 0; k < 4; k++)
+            f += sin(fx[k] * x + fy[k] * y + ph[k]);
+        int col = rnd_rng_unit(rng) < mixc ? 1 + rnd_rng_int(rng, 2) : (f > 0 ? 1 : 2);
+        double wx, wy, ox = rnd_rng_gauss(rng) * jit, oy = rnd_rng_gauss(rng) * jit;
+        int off = rnd_rng_unit(rng) < 0.02;
+        if (off) { /* half off its point */
+            double a = rnd_rng_range(rng, 0, 6.3);
+            ox = 0.45 * cos(a);
+            oy = 0.45 * sin(a);
+        }
+        rnd_renderer_point_world(r, x + ox, y + oy, &wx, &wy);
+        st[ns].x = (float)wx;
+        st[ns].y = (float)wy;
+        st[ns].z = (float)g->top;
+        st[ns].color = (uint8_t)col;
+        st[ns].grain = (float)rnd_rng_range(rng, 0, 3.14);
+        ns++;
+        labels[p] = off ? LBL_UNKNOWN : (uint8_t)col;
+    }
+    return ns;
+}
+
+/* The stones of a position with --knocked (the v4 candidate, not shipped: vision/model/
+ * README.md): the same density and colours, and a stone counts on a point when its centre lies
  * within 0.4 of a cell of it (placement jitter; the photos' labels allow 0.45); one
  * knocked about halfway to an empty neighbour (0.47 to 0.55 of a cell, as a hand bumps
  * it: the footage's RND_EV_BUMP) is on neither point, both labelled empty, so the reader
@@ -160,8 +210,8 @@ static void misalign(rnd_rng_t *rng, const vis_geom_t *truth, const uint8_t *tl,
  * anywhere, is left unknown. */
 #define BUMP_SHARE 0.03      /* stones knocked halfway to an empty neighbour */
 #define HALF_OFF_SHARE 0.015 /* stones 0.4..0.47 off their point: unknown */
-static int make_position(rnd_rng_t *rng, const rnd_renderer_t *r, int n, rnd_stone_t *st,
-                         uint8_t *labels)
+static int stones_knocked(rnd_rng_t *rng, const rnd_renderer_t *r, int n, rnd_stone_t *st,
+                          uint8_t *labels)
 {
     const rnd_geometry_t *g = rnd_renderer_geometry(r);
     double u = rnd_rng_unit(rng);
@@ -228,6 +278,16 @@ static int make_position(rnd_rng_t *rng, const rnd_renderer_t *r, int n, rnd_sto
         st[ns].grain = (float)rnd_rng_range(rng, 0, 3.14);
         ns++;
     }
+    return ns;
+}
+
+/* A position: its stones (stones_v2, or stones_knocked with --knocked), then captured
+ * stones on the table beside the board. */
+static int make_position(rnd_rng_t *rng, const rnd_renderer_t *r, int n, rnd_stone_t *st,
+                         uint8_t *labels, int knocked)
+{
+    const rnd_geometry_t *g = rnd_renderer_geometry(r);
+    int ns = knocked ? stones_knocked(rng, r, n, st, labels) : stones_v2(rng, r, n, st, labels);
     /* captured stones on the table beside the board */
     int nt = rnd_rng_unit(rng) < 0.3 ? 1 + rnd_rng_int(rng, 6) : 0;
     for (int k = 0; k < nt; k++) {
@@ -267,7 +327,7 @@ static int make_hands(rnd_rng_t *rng, const rnd_renderer_t *r, rnd_hand_t *h)
 }
 
 static int cmd_render(const char *out, int count, uint64_t seed, double misalign_share, int views,
-                      int max_samples)
+                      int max_samples, int knocked)
 {
     FILE *f = fopen(out, "wb");
     if (!f) {
@@ -314,7 +374,7 @@ static int cmd_render(const char *out, int count, uint64_t seed, double misalign
         int n = o.size;
         for (int v = 0; v < views && i + v < count && !rc && written < max_samples; v++) {
             uint8_t labels[VIS_MAX_POINTS];
-            int ns = make_position(&rng, r, n, st, labels);
+            int ns = make_position(&rng, r, n, st, labels, knocked);
             rnd_renderer_set_stones(r, st, ns);
             rnd_hand_t hands[2];
             int nh = make_hands(&rng, r, hands);
@@ -709,9 +769,14 @@ int main(int argc, char **argv)
                             "above 0, --misalign 0..1\n");
             return 2;
         }
+        long knocked = arg_long(argc, argv, "--knocked", 0);
+        if (knocked != 0 && knocked != 1) {
+            fprintf(stderr, "kifucam-traingen: --knocked is 0 or 1\n");
+            return 2;
+        }
         return cmd_render(arg(argc, argv, "--out", NULL), (int)count,
                           strtoull(arg(argc, argv, "--seed", "1"), NULL, 10), misalign, (int)views,
-                          (int)max);
+                          (int)max, (int)knocked);
     }
     if (argc >= 2 && !strcmp(argv[1], "photos") && arg(argc, argv, "--out", NULL) &&
         arg(argc, argv, "--data", NULL) && arg(argc, argv, "--folds", NULL)) {
@@ -734,7 +799,7 @@ int main(int argc, char **argv)
                              strtoull(arg(argc, argv, "--seed", "1"), NULL, 10));
     }
     fprintf(stderr, "usage: kifucam-traingen render --out FILE --count N [--seed S] [--misalign P] [--views V]\n"
-                    "                                 [--max-samples M]\n"
+                    "                                 [--max-samples M] [--knocked 0|1]\n"
                     "       kifucam-traingen photos --data DATA_DIR --folds FOLDS --out FILE [--copies K] [--misaligned M]\n"
                     "       kifucam-traingen negatives --out FILE [--count N] [--seed S]\n");
     return 2;
