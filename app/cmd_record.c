@@ -98,6 +98,9 @@ static const char usage_text[] =
     "                     it are read past, not looked at); frame numbers and times are the\n"
     "                     source's (resume the footage where the record stopped: the last\n"
     "                     move's KF[] frame + 1)\n"
+    ;
+/* the rest of --help (one string would pass C99's 4095 characters) */
+static const char usage_time_text[] =
     "  --time SPEC        time control: comma-separated KEY=VALUE items\n"
     "                       main=DUR       main time per side (alone: absolute time)\n"
     "                       byoyomi=NxDUR  Japanese byo-yomi: N periods of DUR\n"
@@ -1403,6 +1406,7 @@ int cmd_record(int argc, char **argv)
     cap_source_t *src = NULL;
     if (prc == 1) {
         fputs(usage_text, stdout);
+        fputs(usage_time_text, stdout);
         fputs(rec_relay_usage, stdout);
         free(u);
         return 0;
