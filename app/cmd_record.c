@@ -61,6 +61,7 @@
 #include "capture/cap_source.h"
 #include "rules/go_session.h"
 #include "station/stn_align.h"
+#include "station/stn_start.h"
 #include "vision/vis.h"
 #include "vision/vis_track.h"
 
@@ -90,13 +91,19 @@ static const char usage_text[] =
     "                     a camera always hands on its newest frame)\n"
     "  --decode-min WxH   JPEG frames (a folder, an MJPEG camera): decode at 1/2, 1/4 or\n"
     "                     1/8 size while at least WxH (default 960x540; 0x0: full size)\n"
-    "  --resume FILE      continue the game recorded in FILE (its settings win); the\n"
-    "                     new moves' frame numbers and times (KF[]) continue after the\n"
-    "                     record's last move unless --start-frame is given\n"
+    "  --resume FILE      continue the game recorded in FILE (its settings win). A file\n"
+    "                     or folder picks up where the record stops: at the frame after\n"
+    "                     the last move's KF[] (--start-frame N to begin elsewhere, e.g. 0\n"
+    "                     for footage that continues in another file); a camera goes on\n"
+    "                     live, its KF[] numbers after the record's. The board seen first\n"
+    "                     must be the record's position, else exit 2 and FILE is left as\n"
+    "                     it was. Ctrl-C on a file or folder prints the command that resumes\n"
     "  --start-frame N    a file or folder: begin at frame N of the source (frames before\n"
     "                     it are read past, not looked at); frame numbers and times are the\n"
-    "                     source's (resume the footage where the record stopped: the last\n"
-    "                     move's KF[] frame + 1)\n"
+    "                     source's\n"
+    ;
+/* (two strings: C11 compilers need only take 4095 characters in one) */
+static const char usage_text2[] =
     "  --time SPEC        time control: comma-separated KEY=VALUE items\n"
     "                       main=DUR       main time per side (alone: absolute time)\n"
     "                       byoyomi=NxDUR  Japanese byo-yomi: N periods of DUR\n"
@@ -445,8 +452,12 @@ typedef struct run {
     int resign_force;              /* the footage ended with it there: it stands */
     int align_refused;             /* detections refused in a row by realign() */
     double align_since;            /* the first of them */
-    uint64_t frame_off;            /* --resume: added to the source's frame numbers ... */
+    uint64_t frame_off;            /* --resume of a camera: added to its frame numbers ... */
     double t_off;                  /* ... and times, so the record's KF[] continue */
+    stn_resume_check_t resume_chk; /* --resume: the first boards seen judged against the
+                                      record (station/stn_start.h) */
+    stn_align_t align;             /* realign()'s last comparison */
+    int align_valid;               /* ... made (0: nothing to compare) */
 } run_t;
 
 static void print_events(run_t *u)
@@ -1129,6 +1140,10 @@ static int realign(run_t *u, const cvb_image_t *img, vis_snapshot_t *snap, doubl
     stn_align_t a;
     if (stn_align_find(g, pend, np, snap, u->scfg.stab.min_conf, STN_ALIGN_MAX_SHIFT, &a) != GO_OK)
         return 1;
+    u->align = a;
+    u->align_valid = 1;
+    if (!a.accept && u->o.resume && u->resume_chk.verdict != STN_RESUME_GO)
+        return 0;   /* a resumed game: resume_judged() decides, never "taken as it is" */
     if (!a.accept) {
         if (u->align_refused == 0)
             u->align_since = t;
@@ -1208,7 +1223,11 @@ static int realign(run_t *u, const cvb_image_t *img, vis_snapshot_t *snap, doubl
     return 1;
 }
 
-/* One frame through vision, the station, the signals and the count. */
+/* on_frame's code for a resumed game whose board is not the record's (stn_resume_judge) */
+#define REC_RESUME_REFUSED (-3)
+
+/* One frame through vision, the station, the signals and the count. Returns 0, -1 (the
+ * station could not start) or REC_RESUME_REFUSED. */
 static int on_frame(run_t *u, const cap_frame_t *f)
 {
     vis_snapshot_t snap;
@@ -1244,7 +1263,12 @@ static int on_frame(run_t *u, const cap_frame_t *f)
         }
         snap.frame = f->index;
         snap.t = f->t;
-        if (!realign(u, &f->img, &snap, f->t)) {
+        u->align_valid = 0;
+        int aligned = realign(u, &f->img, &snap, f->t);
+        if (u->o.resume && u->align_valid &&
+            stn_resume_judge(&u->resume_chk, &u->align, f->t) == STN_RESUME_REFUSE)
+            return REC_RESUME_REFUSED;
+        if (!aligned) {
             clock_tick(u, f->t);   /* not the game's board yet: keep looking */
             publish(u, NULL, NULL, 0);
             return 0;
@@ -1318,12 +1342,11 @@ static int on_frame(run_t *u, const cap_frame_t *f)
     return 0;
 }
 
-/* --resume without --start-frame: the new frames are numbered (and timed) after the
- * record's last move (its KF[]), so the resumed record's frames keep increasing. */
+/* --resume of a camera: the new frames are numbered (and timed) after the record's last
+ * move (its KF[]), so the resumed record's frames keep increasing. (A file or folder
+ * instead picks up at the frame after that KF[], with the source's own numbers.) */
 static void resume_offsets(run_t *u, cap_source_t **src)
 {
-    if (u->o.start_frame >= 0)
-        return;   /* the source's own numbers: the caller says where it resumes */
     const stn_track_t *k = stn_tracker(u->r.stn);
     int n = go_game_move_count(stn_game(u->r.stn));
     uint64_t last = 0;
@@ -1347,6 +1370,79 @@ static void resume_offsets(run_t *u, cap_source_t **src)
     double fps = info.fps > 0 ? info.fps : u->o.fps;
     u->frame_off = last + 1;
     u->t_off = t + 1.0 / fps;
+}
+
+/* --resume: say what was read; a file or folder without --start-frame picks up at the
+ * frame after the record's last KF[] (stn_resume_frame), a camera continues its numbers. */
+static void resume_start(run_t *u, cap_source_t **src)
+{
+    cap_info_t info;
+    memset(&info, 0, sizeof info);
+    cap_source_info(*src, &info);
+    stn_resume_check_init(&u->resume_chk, NULL);
+    int n = go_game_move_count(stn_game(u->r.stn));
+    uint64_t f = 0;
+    if (info.kind == CAP_KIND_CAMERA) {
+        rec_print_note(&u->r, "resume", -1, "resumed %s: %d moves", u->o.resume, n);
+        resume_offsets(u, src);
+    } else if (u->o.start_frame >= 0) {
+        rec_print_note(&u->r, "resume", -1, "resumed %s: %d moves; the footage from frame %lld "
+                       "(--start-frame)", u->o.resume, n, u->o.start_frame);
+    } else if (stn_resume_frame(stn_tracker(u->r.stn), stn_game(u->r.stn), &f) == GO_OK) {
+        u->o.start_frame = (long long)f;
+        rec_print_note(&u->r, "resume", -1, "resumed %s: %d moves; the footage from frame %llu, "
+                       "after the last move's (KF[])", u->o.resume, n, (unsigned long long)f);
+    } else {
+        rec_print_note(&u->r, "resume", -1, "resumed %s: %d moves; no move names its frame "
+                       "(KF[]): the footage from its start (--start-frame N to begin later)",
+                       u->o.resume, n);
+    }
+}
+
+/* A word of a shell command as typed: as it is when it needs no quotes, else in single
+ * quotes (a quote inside as '\''). */
+static void shell_word(char *out, size_t len, const char *w)
+{
+    size_t pos = 0;
+    int plain = *w != '\0';
+    for (const char *c = w; *c && plain; c++)
+        plain = strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_./-+:=,@%",
+                       *c) != NULL;
+    if (plain) {
+        snprintf(out, len, "%s", w);
+        return;
+    }
+    if (pos + 1 < len)
+        out[pos++] = '\'';
+    for (const char *c = w; *c && pos + 5 < len; c++) {
+        if (*c == '\'') {
+            memcpy(out + pos, "'\\''", 4);
+            pos += 4;
+        } else {
+            out[pos++] = *c;
+        }
+    }
+    if (pos + 1 < len)
+        out[pos++] = '\'';
+    out[pos < len ? pos : len - 1] = '\0';
+}
+
+/* Ctrl-C (or SIGTERM) during a file or folder: the one command that resumes. */
+static void print_resume_hint(run_t *u)
+{
+    char in[1024], sgf[1024], cal[1100] = "", fps[48] = "";
+    shell_word(in, sizeof in, u->o.input);
+    shell_word(sgf, sizeof sgf, u->sgf_path);
+    if (u->o.calib) {
+        char c[1024];
+        shell_word(c, sizeof c, u->o.calib);
+        snprintf(cal, sizeof cal, " --calib %s", c);
+    }
+    if (u->o.fps_set)
+        snprintf(fps, sizeof fps, " --fps %g", u->o.fps);
+    int nm = go_game_move_count(stn_game(u->r.stn));
+    rec_print_note(&u->r, "interrupted", -1, "interrupted after %d moves: resume with: kifucam "
+                   "record --input %s --resume %s%s%s", nm, in, sgf, cal, fps);
 }
 
 static void print_stats(run_t *u, double wall, double footage)
@@ -1402,6 +1498,7 @@ int cmd_record(int argc, char **argv)
     cap_source_t *src = NULL;
     if (prc == 1) {
         fputs(usage_text, stdout);
+        fputs(usage_text2, stdout);
         fputs(rec_relay_usage, stdout);
         free(u);
         return 0;
@@ -1473,11 +1570,8 @@ int cmd_record(int argc, char **argv)
     if (u->o.resume || u->o.size) {
         if (create_station(u, u->o.size ? u->o.size : 19))
             goto done;
-        if (u->o.resume) {
-            rec_print_note(&u->r, "resume", -1, "resumed %s: %d moves", u->o.resume,
-                           go_game_move_count(stn_game(u->r.stn)));
-            resume_offsets(u, &src);
-        }
+        if (u->o.resume)
+            resume_start(u, &src);
     }
     if (u->o.serve) {
         char addr[128];
@@ -1564,11 +1658,22 @@ int cmd_record(int argc, char **argv)
         u->r.t_now = f.t;
         int frc = on_frame(u, &f);
         pthread_mutex_unlock(&u->r.mu);
+        if (frc == REC_RESUME_REFUSED) {
+            const stn_align_t *a = &u->resume_chk.last;
+            cli_error("record", "%s: cannot resume: the board at frame %llu (%.2f s) is not the "
+                      "record's position (%d points differ, %d stones recorded): the file is "
+                      "left as it was; give the frame that shows it with --start-frame N",
+                      u->o.resume, (unsigned long long)f.index, f.t, a->mismatch, a->stones);
+            code = 2;
+            break;
+        }
         if (frc < 0) {
             code = 2;
             break;
         }
     }
+    if (g_stop && code == 0 && !live && u->r.stn)
+        print_resume_hint(u);
     double wall = now_s() - wall0;
     pthread_mutex_lock(&u->r.mu);
     if (code == 0 && u->sig_ready && sig_settle(u, u->r.t_now, 1))

@@ -1,0 +1,289 @@
+/* test_record_session.c: a recording session as players meet it (issue 21), end to end
+ * on footage rendered from samples/games/demo.sgf (kifucam render) into a temporary
+ * folder, driving the kifucam binary ($KIFUCAM_BIN):
+ *  - Ctrl-C (SIGINT) in the middle of a folder prints the one command that resumes; that
+ *    command, run as printed, picks up at the frame after the record's last KF[] and ends
+ *    with the game the whole run records, the same moves at the same frames;
+ *  - a resume whose first board is not the record's position (--start-frame 0: an empty
+ *    board against 8 moves) is refused, exit 2, one line, the file byte for byte the same.
+ */
+#include <stddef.h>
+#include <stdarg.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "testutil.h"
+
+#define MOVES 12       /* moves of demo.sgf rendered */
+#define STOP_AT 8      /* SIGINT once the record on disk has this many moves */
+#define MAXM 64
+
+static char tmp[64];
+static char out[1 << 16], err[1 << 14];
+
+static const char *bin(void)
+{
+    const char *b = getenv("KIFUCAM_BIN");
+    return b && *b && access(b, X_OK) == 0 ? b : NULL;
+}
+
+#define REQUIRE_BIN(var)                                                            \
+    const char *var = bin();                                                        \
+    if (!var) {                                                                     \
+        print_message("SKIP: $KIFUCAM_BIN is not an executable kifucam\n");         \
+        skip();                                                                     \
+    }
+
+static int setup(void **state)
+{
+    (void)state;
+    strcpy(tmp, "/tmp/kc_sess_XXXXXX");
+    return mkdtemp(tmp) ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmp);
+    return system(cmd) == 0 ? 0 : -1;
+}
+
+/* A shell command's exit code; out and err hold its streams (tmp/out, tmp/err). */
+static int sh(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static int sh(const char *fmt, ...)
+{
+    char cmd[8192], body[7000], p[128];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(body, sizeof body, fmt, ap);
+    va_end(ap);
+    snprintf(cmd, sizeof cmd, "%s >'%s/out' 2>'%s/err'", body, tmp, tmp);
+    int rc = kc_run(cmd);
+    snprintf(p, sizeof p, "%s/out", tmp);
+    kc_read_into(p, out, sizeof out);
+    snprintf(p, sizeof p, "%s/err", tmp);
+    kc_read_into(p, err, sizeof err);
+    return rc;
+}
+
+/* The footage: the first MOVES moves of demo.sgf at 640x360 into tmp/NAME (once). */
+static void render(const char *b, const char *name)
+{
+    char d[128];
+    snprintf(d, sizeof d, "%s/%s/truth.txt", tmp, name);
+    if (access(d, F_OK) == 0)
+        return;
+    assert_int_equal(sh("'%s' render '%s/samples/games/demo.sgf' --out '%s/%s' --moves %d "
+                        "--size 640x360 --pace 0.1 --seed 1", b, kc_source_dir(), tmp, name, MOVES),
+                     0);
+}
+
+typedef struct moves {
+    int n;
+    char pt[MAXM][3];
+    long frame[MAXM];   /* KF[] first field, -1 when absent */
+} moves_t;
+
+/* The moves of an SGF record (B[..] / W[..] and their KF[]), read as text. */
+static void read_moves(const char *path, moves_t *m)
+{
+    memset(m, 0, sizeof *m);
+    char *t = kc_slurp(path, NULL);
+    if (!t)
+        return;
+    for (const char *p = t; (p = strchr(p, ';')) && m->n < MAXM; p++) {
+        const char *b = p + 1;
+        if ((b[0] != 'B' && b[0] != 'W') || b[1] != '[')
+            continue;
+        snprintf(m->pt[m->n], 3, "%.2s", b + 2);
+        const char *kf = strstr(b, "KF[");
+        const char *next = strchr(b, ';');
+        m->frame[m->n] = kf && (!next || kf < next) ? strtol(kf + 3, NULL, 10) : -1;
+        m->n++;
+    }
+    free(t);
+}
+
+static int wait_exit(pid_t pid)
+{
+    int st;
+    while (waitpid(pid, &st, 0) < 0)
+        assert_int_equal(errno, EINTR);
+    return WIFEXITED(st) ? WEXITSTATUS(st) : -WTERMSIG(st);
+}
+
+/* Record tmp/foot into SGF, SIGINT once the record holds STOP_AT moves; its exit code,
+ * stdout in out. */
+static int record_until(const char *b, const char *sgf)
+{
+    char o[128], e[128];
+    snprintf(o, sizeof o, "%s/out", tmp);
+    snprintf(e, sizeof e, "%s/err", tmp);
+    char in[128];
+    snprintf(in, sizeof in, "%s/foot", tmp);
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        int fo = open(o, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        int fe = open(e, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        if (fo < 0 || fe < 0)
+            _exit(127);
+        dup2(fo, 1);
+        dup2(fe, 2);
+        execl(b, b, "record", "--input", in, "--sgf", sgf, (char *)NULL);
+        _exit(127);
+    }
+    moves_t *m = malloc(sizeof *m);
+    assert_non_null(m);
+    int st, done = 0;
+    for (;;) {
+        read_moves(sgf, m);
+        if (m->n >= STOP_AT)
+            break;
+        if (waitpid(pid, &st, WNOHANG) == pid) {
+            done = 1;
+            break;
+        }
+        struct timespec ts = { 0, 5 * 1000 * 1000 };
+        nanosleep(&ts, NULL);
+    }
+    free(m);
+    if (done)
+        fail_msg("the recorder ended before %d moves were on disk", STOP_AT);
+    assert_int_equal(kill(pid, SIGINT), 0);
+    int rc = wait_exit(pid);
+    kc_read_into(o, out, sizeof out);
+    kc_read_into(e, err, sizeof err);
+    return rc;
+}
+
+static void test_interrupt_then_resume_as_printed(void **state)
+{
+    (void)state;
+    REQUIRE_BIN(b);
+    render(b, "foot");
+    char whole[128], sgf[128];
+    snprintf(whole, sizeof whole, "%s/whole.sgf", tmp);
+    snprintf(sgf, sizeof sgf, "%s/game.sgf", tmp);
+    /* the whole footage in one run: the reference */
+    assert_int_equal(sh("'%s' record --input '%s/foot' --sgf '%s'", b, tmp, whole), 0);
+    moves_t *ref = calloc(3, sizeof *ref), *got = ref + 1, *fin = ref + 2;
+    assert_non_null(ref);
+    read_moves(whole, ref);
+    assert_int_equal(ref->n, MOVES);
+
+    /* Ctrl-C at STOP_AT moves: one line says the command that resumes */
+    int rc = record_until(b, sgf);
+    print_message("interrupted: exit %d\n%s", rc, out);
+    assert_int_equal(rc, 0);
+    read_moves(sgf, got);
+    assert_true(got->n >= STOP_AT && got->n < MOVES);
+    const char *hint = strstr(out, "resume with: ");
+    assert_non_null(hint);
+    hint += strlen("resume with: ");
+    char cmd[1024];
+    size_t len = strcspn(hint, "\n");
+    assert_true(len < sizeof cmd);
+    memcpy(cmd, hint, len);
+    cmd[len] = '\0';
+    char want[512];
+    snprintf(want, sizeof want, "kifucam record --input %s/foot --resume %s", tmp, sgf);
+    assert_string_equal(cmd, want);
+
+    /* run as printed (kifucam is $KIFUCAM_BIN): it starts after the last KF[] */
+    rc = sh("'%s'%s", b, cmd + strlen("kifucam"));
+    print_message("resumed: exit %d\n%s%s", rc, out, err);
+    assert_int_equal(rc, 0);
+    char from[64];
+    snprintf(from, sizeof from, "the footage from frame %ld,", got->frame[got->n - 1] + 1);
+    assert_non_null(strstr(out, from));
+    read_moves(sgf, fin);
+    assert_int_equal(fin->n, MOVES);
+    for (int i = 0; i < MOVES; i++) {
+        assert_string_equal(fin->pt[i], ref->pt[i]);
+        /* the source's own frame numbers (within the 3 frames between two looked at) */
+        if (labs(fin->frame[i] - ref->frame[i]) > 3)
+            fail_msg("move %d at frame %ld, %ld in the whole run", i + 1, fin->frame[i],
+                     ref->frame[i]);
+    }
+    free(ref);
+}
+
+static void test_resume_elsewhere_refused(void **state)
+{
+    (void)state;
+    REQUIRE_BIN(b);
+    render(b, "foot");
+    char sgf[128], cut[128];
+    snprintf(sgf, sizeof sgf, "%s/eight.sgf", tmp);
+    snprintf(cut, sizeof cut, "%s/cut", tmp);
+    /* a record of the first 8 moves: the footage cut after move 8's frame */
+    moves_t *m = calloc(1, sizeof *m);
+    assert_non_null(m);
+    char whole[128];
+    snprintf(whole, sizeof whole, "%s/whole8.sgf", tmp);
+    assert_int_equal(sh("'%s' record --input '%s/foot' --sgf '%s'", b, tmp, whole), 0);
+    read_moves(whole, m);
+    assert_int_equal(m->n, MOVES);
+    long last = m->frame[STOP_AT - 1], next = m->frame[STOP_AT];
+    assert_true(last > 0 && next > last);
+    assert_int_equal(mkdir(cut, 0755), 0);
+    char dir[128];
+    snprintf(dir, sizeof dir, "%s/foot", tmp);
+    DIR *d = opendir(dir);
+    assert_non_null(d);
+    for (struct dirent *e; (e = readdir(d));) {
+        long fr;
+        char ext[8], from[512], to[512];
+        if (sscanf(e->d_name, "frame_%ld.%7s", &fr, ext) != 2 || fr >= (last + next) / 2)
+            continue;
+        snprintf(from, sizeof from, "%s/%s", dir, e->d_name);
+        snprintf(to, sizeof to, "%s/%s", cut, e->d_name);
+        assert_int_equal(symlink(from, to), 0);
+    }
+    closedir(d);
+    assert_int_equal(sh("'%s' record --input '%s' --sgf '%s'", b, cut, sgf), 0);
+    read_moves(sgf, m);
+    assert_int_equal(m->n, STOP_AT);
+    size_t n0 = 0, n1 = 0;
+    char *before = kc_slurp(sgf, &n0);
+    assert_non_null(before);
+
+    /* from frame 0: an empty board against 8 moves */
+    int rc = sh("'%s' record --input '%s/foot' --resume '%s' --start-frame 0", b, tmp, sgf);
+    print_message("resumed at frame 0: exit %d\n%s%s", rc, out, err);
+    assert_int_equal(rc, 2);
+    assert_non_null(strstr(err, "cannot resume"));
+    assert_non_null(strstr(err, "--start-frame"));
+    assert_true(strlen(err) > 0 && strchr(err, '\n') == err + strlen(err) - 1);   /* one line */
+    char *after = kc_slurp(sgf, &n1);
+    assert_non_null(after);
+    assert_int_equal(n0, n1);
+    assert_memory_equal(before, after, n0);
+    free(before);
+    free(after);
+    free(m);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_interrupt_then_resume_as_printed),
+        cmocka_unit_test(test_resume_elsewhere_refused),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
