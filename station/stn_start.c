@@ -66,6 +66,31 @@ static void hc_sym(int k, int S, int x, int y, int *ox, int *oy)
     *oy = k & 4 ? a : b;
 }
 
+/* in[p] = 1 on the black stones of go_game_handicap(n) on a size-board (9, 13, 19). */
+static int stn_placement(int size, int n, uint8_t in[GO_CELLS])
+{
+    go_game_t *g = go_game_create(size, NULL);
+    if (!g)
+        return GO_ENOMEM;
+    int rc = go_game_handicap(g, n);
+    if (rc == GO_OK)
+        for (int p = 0; p < GO_CELLS; p++)
+            in[p] = go_board_on(go_game_board(g), p) && go_game_board(g)->color[p] == GO_BLACK;
+    go_game_destroy(g);
+    return rc;
+}
+
+/* The star points a handicap can stand on (the 9 of go_game_handicap(9)): 1 with star[]
+ * filled, 0 for a size with none (star[] cleared), or GO_ENOMEM. */
+static int stn_star_points(int size, uint8_t star[GO_CELLS])
+{
+    memset(star, 0, GO_CELLS);
+    if (size != 9 && size != 13 && size != 19)
+        return 0;
+    int rc = stn_placement(size, 9, star);
+    return rc == GO_OK ? 1 : rc;
+}
+
 int stn_handicap_find(int size, const uint8_t *color, stn_handicap_seen_t *out)
 {
     if (!color || !out || size < GO_MIN_SIZE || size > GO_MAX_SIZE)
@@ -87,30 +112,23 @@ int stn_handicap_find(int size, const uint8_t *color, stn_handicap_seen_t *out)
             if (h.npts < STN_HC_MAX_PTS)
                 h.pts[h.npts++] = (go_point_t)GO_PT(i % S, i / S);
         }
-    if (h.nunknown) {
+    uint8_t star[GO_CELLS];
+    int stars = stn_star_points(S, star);
+    if (stars < 0)
+        return stars;
+    int hidden_star = 0;   /* an unknown star point may hide a handicap stone */
+    for (int i = 0; i < S * S; i++)
+        hidden_star |= color[i] == STN_UNKNOWN && (!stars || star[GO_PT(i % S, i / S)]);
+    if (hidden_star) {
         h.kind = STN_HC_UNSURE;
     } else if (!h.nblack && !h.nwhite) {
         h.kind = STN_HC_EMPTY;
     } else if (h.nwhite || h.nblack < 2 || h.nblack > 9 || (S != 9 && S != 13 && S != 19)) {
         h.kind = STN_HC_OTHER;
     } else {
-        /* the rules' placements: the 9 star points, and the n-stone one */
-        go_game_t *g = go_game_create(S, NULL);
-        if (!g)
-            return GO_ENOMEM;
-        uint8_t star[GO_CELLS], std[GO_CELLS];
-        int rc = go_game_handicap(g, 9);
-        if (rc == GO_OK)
-            for (int p = 0; p < GO_CELLS; p++)
-                star[p] = go_board_on(go_game_board(g), p) &&
-                          go_game_board(g)->color[p] == GO_BLACK;
-        if (rc == GO_OK && (rc = go_game_reset(g, S, NULL)) == GO_OK)
-            rc = go_game_handicap(g, h.nblack);
-        if (rc == GO_OK)
-            for (int p = 0; p < GO_CELLS; p++)
-                std[p] = go_board_on(go_game_board(g), p) &&
-                         go_game_board(g)->color[p] == GO_BLACK;
-        go_game_destroy(g);
+        /* the rules' n-stone placement */
+        uint8_t std[GO_CELLS];
+        int rc = stn_placement(S, h.nblack, std);
         if (rc != GO_OK)
             return rc;
         int on_stars = 1;

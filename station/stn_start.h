@@ -66,7 +66,10 @@ stn_resume_verdict_t stn_resume_judge(stn_resume_check_t *c, const stn_align_t *
 
 typedef enum {
     STN_HC_EMPTY = 0,   /* no stone on the board */
-    STN_HC_UNSURE,      /* some point is unknown (hidden, unsure): nothing to say yet */
+    STN_HC_UNSURE,      /* a star point is unknown (hidden, unsure; on a size with no
+                           standard placement: any point): it may hide a handicap stone,
+                           nothing to say yet. Unknown points elsewhere are counted in
+                           nunknown and read as empty (a handicap stands on star points) */
     STN_HC_STANDARD,    /* black stones exactly on go_game_handicap(n)'s points, under one
                            of the board's 8 symmetries (a camera does not know which side
                            is Black's) */

@@ -5,7 +5,10 @@
  *    command, run as printed, picks up at the frame after the record's last KF[] and ends
  *    with the game the whole run records, the same moves at the same frames;
  *  - a resume whose first board is not the record's position (--start-frame 0: an empty
- *    board against 8 moves) is refused, exit 2, one line, the file byte for byte the same.
+ *    board against 8 moves) is refused, exit 2, one line, the file byte for byte the same;
+ *  - a 4-stone handicap game recorded without --handicap: the stones on the board before
+ *    move 1 are taken as the handicap (HA[4], AB[] on the star points, White first) and
+ *    the moves are the source's (up to the board's symmetry: no calibration).
  */
 #include <stddef.h>
 #include <stdarg.h>
@@ -279,11 +282,78 @@ static void test_resume_elsewhere_refused(void **state)
     free(m);
 }
 
+/* Symmetry k (0..7) of SGF point "xy" on a 19x19 board, into out (3 bytes). */
+static void sym_pt(int k, const char *p, char out[3])
+{
+    int x = p[0] - 'a', y = p[1] - 'a';
+    if (k & 1)
+        x = 18 - x;
+    if (k & 2)
+        y = 18 - y;
+    if (k & 4) {
+        int t = x;
+        x = y;
+        y = t;
+    }
+    out[0] = (char)('a' + x);
+    out[1] = (char)('a' + y);
+    out[2] = '\0';
+}
+
+static void test_handicap_stones_taken(void **state)
+{
+    (void)state;
+    REQUIRE_BIN(b);
+    static const char *const src[] = { "qf", "nc", "fc", "cf", "jj", "jd" };
+    char game[128], sgf[128];
+    snprintf(game, sizeof game, "%s/hc4.sgf", tmp);
+    snprintf(sgf, sizeof sgf, "%s/hc4-rec.sgf", tmp);
+    FILE *f = fopen(game, "w");
+    assert_non_null(f);
+    fprintf(f, "(;GM[1]FF[4]SZ[19]KM[7.5]HA[4]AB[dd][pd][dp][pp]");
+    for (int i = 0; i < 6; i++)
+        fprintf(f, ";%c[%s]", i % 2 ? 'B' : 'W', src[i]);
+    fprintf(f, ")\n");
+    fclose(f);
+    assert_int_equal(sh("'%s' render '%s' --out '%s/hc4' --size 640x360 --pace 0.1 --seed 1", b,
+                        game, tmp), 0);
+    int rc = sh("'%s' record --input '%s/hc4' --sgf '%s'", b, tmp, sgf);
+    print_message("exit %d\n%s%s", rc, out, err);
+    assert_int_equal(rc, 0);
+    assert_non_null(strstr(out, "4 black stones on the star points before move 1 (D16 Q16 D4 "
+                                "Q4): taken as a 4-stone handicap; White plays first"));
+    assert_null(strstr(out, "unexplained"));
+    char *rec = kc_slurp(sgf, NULL);
+    assert_non_null(rec);
+    assert_non_null(strstr(rec, "HA[4]"));
+    assert_non_null(strstr(rec, "AB[dd][pd][dp][pp]"));
+    free(rec);
+    moves_t *m = calloc(1, sizeof *m);
+    assert_non_null(m);
+    read_moves(sgf, m);
+    assert_int_equal(m->n, 6);
+    int k = 0, ok = 0;
+    for (; k < 8 && !ok; k++) {
+        ok = 1;
+        for (int i = 0; i < 6 && ok; i++) {
+            char q[3];
+            sym_pt(k, src[i], q);
+            ok = !strcmp(q, m->pt[i]);
+        }
+    }
+    assert_true(ok);
+    char *t = kc_slurp(sgf, NULL);
+    assert_non_null(strstr(t, ";W[") && strstr(t, ";W[") < strstr(t, ";B[") ? t : NULL);
+    free(t);
+    free(m);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_interrupt_then_resume_as_printed),
         cmocka_unit_test(test_resume_elsewhere_refused),
+        cmocka_unit_test(test_handicap_stones_taken),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

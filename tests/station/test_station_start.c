@@ -2,7 +2,9 @@
  * game picks up at (after the last move's KF[] frame), the resumed board judged against
  * the record (agrees: go on; disagrees a while with enough in sight: refuse; a hidden
  * board: wait), and the handicap the stones before move 1 show (the standard placements
- * under the board's 8 symmetries; star points that are not one; anything else). */
+ * under the board's 8 symmetries; star points that are not one; anything else), and the
+ * station taking a standard one as the handicap (HA[], AB[], White first) and naming
+ * anything else in one plain message. */
 #include <stddef.h>
 #include <stdarg.h>
 #include <setjmp.h>
@@ -12,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "station/station.h"
 #include "station/stn_start.h"
 #include "stn_testutil.h"
 
@@ -127,6 +130,30 @@ static void test_handicap_standard(void **state)
              ". . . . . . . . .\n");
     assert_int_equal(h.kind, STN_HC_STANDARD);
     assert_int_equal(h.n, 2);
+    /* an unsure point off the star points does not hide a handicap stone; one on a
+     * star point may */
+    h = seen(". . . . . . . . ?\n"
+             ". . . . . . . . .\n"
+             ". . . . . . X . .\n"
+             ". . . . . . . . .\n"
+             ". . . . . . . . .\n"
+             ". . . . . . . . .\n"
+             ". . X . . . . . .\n"
+             ". . . . . . . . .\n"
+             ". . . . . . . . .\n");
+    assert_int_equal(h.kind, STN_HC_STANDARD);
+    assert_int_equal(h.n, 2);
+    assert_int_equal(h.nunknown, 1);
+    h = seen(". . . . . . . . .\n"
+             ". . . . . . . . .\n"
+             ". . ? . . . X . .\n"
+             ". . . . . . . . .\n"
+             ". . . . . . . . .\n"
+             ". . . . . . . . .\n"
+             ". . X . . . . . .\n"
+             ". . . . . . . . .\n"
+             ". . . . . . . . .\n");
+    assert_int_equal(h.kind, STN_HC_UNSURE);
     /* 5: four corners and the centre */
     h = seen(". . . . . . . . .\n"
              ". . . . . . . . .\n"
@@ -233,6 +260,160 @@ static void test_point_human(void **state)
     assert_string_equal(s, "A1");
 }
 
+static const stn_event_t *find_ev(const stn_t *s, stn_event_kind_t kind)
+{
+    int n;
+    const stn_event_t *ev = stn_events(s, &n);
+    for (int i = 0; i < n; i++)
+        if (ev[i].kind == kind)
+            return &ev[i];
+    return NULL;
+}
+
+static void dump_events(const stn_t *s)
+{
+    int n;
+    const stn_event_t *ev = stn_events(s, &n);
+    for (int i = 0; i < n; i++)
+        print_message("event %s: %s\n", stn_event_kind_name(ev[i].kind), ev[i].msg);
+}
+
+static stn_t *station9(int handicap_seen)
+{
+    stn_config_t c;
+    stn_config_defaults(&c);
+    assert_int_equal(c.handicap_seen, 1);
+    c.size = 9;
+    c.date = "2026-12-01";
+    c.handicap_seen = handicap_seen;
+    int err = 0;
+    stn_t *s = stn_create(&c, &err);
+    assert_non_null(s);
+    return s;
+}
+
+static int feed(stn_t *s, const char *d, uint64_t frame)
+{
+    stn_view_t v;
+    st_view(&v, d, frame, frame / 30.0, frame / 30.0 - 0.2);
+    int n = stn_feed_view(s, &v);
+    assert_true(n >= 0);
+    return n;
+}
+
+/* the 2-stone handicap seen from the side (top-left and bottom-right) */
+static const char *hc2 = ". . . . . . . . .\n"
+                         ". . . . . . . . .\n"
+                         ". . X . . . . . .\n"
+                         ". . . . . . . . .\n"
+                         ". . . . . . . . .\n"
+                         ". . . . . . . . .\n"
+                         ". . . . . . X . .\n"
+                         ". . . . . . . . .\n"
+                         ". . . . . . . . .\n";
+
+static void test_station_takes_standard_handicap(void **state)
+{
+    (void)state;
+    stn_t *s = station9(1);
+    assert_true(feed(s, hc2, 10) > 0);
+    const stn_event_t *e = find_ev(s, STN_EV_HANDICAP);
+    assert_non_null(e);
+    print_message("%s\n", e->msg);
+    assert_non_null(strstr(e->msg, "2-stone handicap"));
+    assert_non_null(strstr(e->msg, "C7 G3"));
+    assert_int_equal(e->npoints, 2);
+    assert_null(find_ev(s, STN_EV_UNEXPLAINED));
+    const go_game_t *g = stn_game(s);
+    assert_int_equal(go_game_move_count(g), 0);
+    assert_int_equal(go_game_handicap_count(g), 2);
+    assert_int_equal(go_game_turn(g), GO_WHITE);
+    char *sgf = NULL;
+    assert_int_equal(stn_record_text(s, &sgf), GO_OK);
+    assert_non_null(strstr(sgf, "HA[2]"));
+    assert_non_null(strstr(sgf, "AB[cc][gg]"));
+    free(sgf);
+    /* White's first stone is move 1, then Black's */
+    feed(s, ". . . . . . . . .\n"
+            ". . . . . . . . .\n"
+            ". . X . . . O . .\n"
+            ". . . . . . . . .\n"
+            ". . . . . . . . .\n"
+            ". . . . . . . . .\n"
+            ". . . . . . X . .\n"
+            ". . . . . . . . .\n"
+            ". . . . . . . . .\n", 20);
+    feed(s, ". . . . . . . . .\n"
+            ". . . . . . . . .\n"
+            ". . X . . . O . .\n"
+            ". . . . . . . . .\n"
+            ". . . . X . . . .\n"
+            ". . . . . . . . .\n"
+            ". . . . . . X . .\n"
+            ". . . . . . . . .\n"
+            ". . . . . . . . .\n", 30);
+    assert_int_equal(go_game_move_count(g), 2);
+    assert_int_equal(go_game_move(g, 0)->color, GO_WHITE);
+    assert_int_equal(go_game_move(g, 0)->point, st_pt(9, "gc"));
+    assert_int_equal(go_game_move(g, 1)->color, GO_BLACK);
+    stn_destroy(s);
+
+    /* handicap_seen 0: never taken (the tracker's own unexplained stones) */
+    s = station9(0);
+    feed(s, hc2, 10);
+    assert_null(find_ev(s, STN_EV_HANDICAP));
+    assert_int_equal(go_game_handicap_count(stn_game(s)), 0);
+    stn_destroy(s);
+}
+
+static void test_station_names_other_stones(void **state)
+{
+    (void)state;
+    /* four black stones on star points, not the corners: said plainly, nothing taken
+     * (three at once the tracker reads as moves in the colours seen) */
+    stn_t *s = station9(1);
+    feed(s, ". . . . . . . . .\n"
+            ". . . . . . . . .\n"
+            ". . X . X . X . .\n"
+            ". . . . . . . . .\n"
+            ". . . . X . . . .\n"
+            ". . . . . . . . .\n"
+            ". . . . . . . . .\n"
+            ". . . . . . . . .\n"
+            ". . . . . . . . .\n", 10);
+    const stn_event_t *e = find_ev(s, STN_EV_UNEXPLAINED);
+    if (!e)
+        dump_events(s);
+    assert_non_null(e);
+    print_message("%s\n", e->msg);
+    assert_non_null(strstr(e->msg, "before move 1: 4 black stones on star points (C7 E7 G7 E5)"));
+    assert_non_null(strstr(e->msg, "--handicap 4"));
+    assert_null(strchr(e->msg, '\n'));
+    assert_null(find_ev(s, STN_EV_HANDICAP));
+    assert_int_equal(go_game_handicap_count(stn_game(s)), 0);
+    stn_destroy(s);
+
+    /* a set-up position of both colours */
+    s = station9(1);
+    feed(s, ". . . . . . . . .\n"
+            ". X X O . . . . .\n"
+            ". . X O . . X . .\n"
+            ". X O O . . . . .\n"
+            ". . X . . . . O .\n"
+            ". . . . . X . . .\n"
+            ". . . . . . . . .\n"
+            ". . . . . . . . .\n"
+            ". . . . . . . . .\n", 10);
+    e = find_ev(s, STN_EV_UNEXPLAINED);
+    if (!e)
+        dump_events(s);
+    assert_non_null(e);
+    print_message("%s\n", e->msg);
+    assert_non_null(strstr(e->msg, "before move 1: 7 black and 5 white stones on the board"));
+    assert_non_null(strstr(e->msg, "--resume FILE"));
+    stn_destroy(s);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -241,6 +422,8 @@ int main(void)
         cmocka_unit_test(test_handicap_standard),
         cmocka_unit_test(test_handicap_not_standard),
         cmocka_unit_test(test_point_human),
+        cmocka_unit_test(test_station_takes_standard_handicap),
+        cmocka_unit_test(test_station_names_other_stones),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
