@@ -83,6 +83,9 @@ static const char usage_text[] =
     "  --black NAME, --white NAME   the players\n"
     "  --calib FILE       calibration profile (grid corners, seats)\n"
     "  --serve ADDR:PORT  web overlay and players' console (prints the console URL)\n"
+    "  --linger S         a file or folder with --serve: at the footage's end the pages\n"
+    "                     stay up, on the result, this many seconds (default: until\n"
+    "                     Ctrl-C; 0: exit at once)\n"
     "  --serve-host NAMES the names (comma-separated) the pages may be reached by besides\n"
     "                     ADDR (e.g. studio.local); another Host is refused (421)\n"
     "  --format text|json events on stdout (json: one object per line)\n"
@@ -135,6 +138,8 @@ typedef struct rec_opts {
     const char *input, *sgf, *rules, *black, *white, *calib, *serve, *resume, *time, *speak;
     const char *serve_host;   /* --serve-host NAMES */
     double fps, stable_s, analyse_fps, warn_grace_s;
+    double linger_s;         /* --linger S: a file run with --serve serves this long after the
+                                footage's end; < 0 (default): until Ctrl-C / SIGTERM */
     int size, komi2, komi_set, handicap, json, realtime, min_w, min_h;
     int fps_set;             /* --fps given: a folder's own rate is not looked for */
     long long start_frame;   /* --start-frame N, or -1 */
@@ -237,6 +242,7 @@ static int parse_opts(int argc, char **argv, rec_opts_t *o)
     o->min_h = 540;
     o->rules = "chinese";
     o->start_frame = -1;
+    o->linger_s = -1;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (!strcmp(a, "--help") || !strcmp(a, "-h"))
@@ -255,7 +261,7 @@ static int parse_opts(int argc, char **argv, rec_opts_t *o)
                                                "--calib", "--serve", "--format", "--resume",
                                                "--time", "--stable", "--analyse-fps",
                                                "--decode-min", "--speak", "--start-frame",
-                                               "--warn-grace", "--serve-host", NULL };
+                                               "--warn-grace", "--serve-host", "--linger", NULL };
         const char *val = NULL;
         char name[32] = "";
         for (int k = 0; withval[k]; k++) {
@@ -300,6 +306,13 @@ static int parse_opts(int argc, char **argv, rec_opts_t *o)
             o->warn_grace_s = strtod(val, &end);
             if (end == val || *end || !(o->warn_grace_s >= 0 && o->warn_grace_s <= 600)) {
                 cli_error("record", "--warn-grace: '%s' is not a time in seconds (0..600)", val);
+                return -1;
+            }
+        } else if (!strcmp(name, "--linger")) {
+            char *end;
+            o->linger_s = strtod(val, &end);
+            if (end == val || *end || !(o->linger_s >= 0 && o->linger_s <= 1e6)) {
+                cli_error("record", "--linger: '%s' is not a time in seconds (0..1000000)", val);
                 return -1;
             }
         } else if (!strcmp(name, "--analyse-fps")) {
@@ -1447,6 +1460,31 @@ static void print_resume_hint(run_t *u)
                    "record --input %s --resume %s%s%s", nm, in, sgf, cal, fps);
 }
 
+/* A file or folder with --serve, at its end: the pages stay up on the final state (the
+ * result, the count) for --linger seconds or until Ctrl-C / SIGTERM; console actions
+ * still reach the station and are published. */
+#define REC_LINGER_POLL_S 0.1
+static void linger(run_t *u)
+{
+    if (u->o.linger_s == 0)
+        return;
+    char until[64];
+    if (u->o.linger_s > 0)
+        snprintf(until, sizeof until, "for %g s (--linger)", u->o.linger_s);
+    else
+        snprintf(until, sizeof until, "until Ctrl-C (--linger S to stop by itself)");
+    rec_print_note(&u->r, "serve", -1, "serve: the footage is over; the pages stay up on the "
+                   "%s %s", u->r.result[0] ? "result" : "last state", until);
+    double t0 = now_s();
+    while (!g_stop && (u->o.linger_s < 0 || now_s() - t0 < u->o.linger_s)) {
+        struct timespec ts = { 0, (long)(REC_LINGER_POLL_S * 1e9) };
+        nanosleep(&ts, NULL);
+        pthread_mutex_lock(&u->r.mu);
+        publish(u, NULL, NULL, 0);
+        pthread_mutex_unlock(&u->r.mu);
+    }
+}
+
 static void print_stats(run_t *u, double wall, double footage)
 {
     if (u->r.out_lost)
@@ -1728,6 +1766,8 @@ int cmd_record(int argc, char **argv)
         }
         print_stats(u, wall, footage);
     }
+    if (u->r.web && !live && !g_stop && code != 2)
+        linger(u);
     if (rec_relay_finish(&u->r) < 0 && code == 0)
         code = 1;   /* --relay: the record is whole on disk, the broadcast is not */
 done:

@@ -8,7 +8,10 @@
  *    board against 8 moves) is refused, exit 2, one line, the file byte for byte the same;
  *  - a 4-stone handicap game recorded without --handicap: the stones on the board before
  *    move 1 are taken as the handicap (HA[4], AB[] on the star points, White first) and
- *    the moves are the source's (up to the board's symmetry: no calibration).
+ *    the moves are the source's (up to the board's symmetry: no calibration);
+ *  - the end of a file with --serve: the pages stay up on the result (GET /state.json:
+ *    phase over, the result) until SIGINT, which ends it with exit 0; with --linger 1 it
+ *    stops by itself about a second after the footage's end.
  */
 #include <stddef.h>
 #include <stdarg.h>
@@ -29,6 +32,7 @@
 #include <unistd.h>
 
 #include "testutil.h"
+#include "web/http_client.h"
 
 #define MOVES 12       /* moves of demo.sgf rendered */
 #define STOP_AT 8      /* SIGINT once the record on disk has this many moves */
@@ -348,12 +352,107 @@ static void test_handicap_stones_taken(void **state)
     free(m);
 }
 
+static void nap_ms(int ms)
+{
+    struct timespec ts = { ms / 1000, (long)(ms % 1000) * 1000000L };
+    nanosleep(&ts, NULL);
+}
+
+static double mono_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+/* kifucam record --serve on tmp/rsg with extra options, in the background; stdout to
+ * tmp/serve.out. */
+static pid_t serve_run(const char *b, const char *extra)
+{
+    char cmd[2048];
+    snprintf(cmd, sizeof cmd, "exec '%s' record --input '%s/rsg' --sgf '%s/rsg.sgf' --serve "
+             "127.0.0.1:0 %s >'%s/serve.out' 2>'%s/serve.err'", b, tmp, tmp, extra, tmp, tmp);
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
+        _exit(127);
+    }
+    return pid;
+}
+
+/* Wait (at most 120 s) until tmp/serve.out holds needle; its port (0 when not printed). */
+static int serve_wait(pid_t pid, const char *needle)
+{
+    char p[128];
+    snprintf(p, sizeof p, "%s/serve.out", tmp);
+    for (int i = 0; i < 2400; i++) {
+        kc_read_into(p, out, sizeof out);
+        const char *h = strstr(out, "http://127.0.0.1:");
+        if (strstr(out, needle))
+            return h ? atoi(h + 17) : 0;
+        int st;
+        if (waitpid(pid, &st, WNOHANG) == pid)
+            fail_msg("the recorder ended (status %d) before printing '%s':\n%s", st, needle, out);
+        nap_ms(50);
+    }
+    kill(pid, SIGKILL);
+    fail_msg("no '%s' in 120 s:\n%s", needle, out);
+    return 0;
+}
+
+static void test_serve_stays_on_result(void **state)
+{
+    (void)state;
+    REQUIRE_BIN(b);
+    assert_int_equal(sh("'%s' render '%s/samples/games/demo.sgf' --out '%s/rsg' --size 640x360 "
+                        "--seed 2 --fps 15 --pace 0.3 --moves 6 --end resign", b, kc_source_dir(),
+                        tmp), 0);
+    pid_t pid = serve_run(b, "");
+    int port = serve_wait(pid, "record: ");   /* the footage's end: the record is done */
+    assert_true(port > 0);
+    print_message("%s", out);
+    assert_non_null(strstr(out, "result"));
+    nap_ms(1500);
+    int st = 0;
+    assert_int_equal(waitpid(pid, &st, WNOHANG), 0);   /* still serving */
+    hc_resp_t r;
+    memset(&r, 0, sizeof r);
+    int rc = hc_request(port, "GET", "/state.json", NULL, NULL, &r);
+    int status = r.status;
+    char *body = r.body ? strdup(r.body) : NULL;
+    hc_resp_free(&r);
+    assert_int_equal(rc, 0);
+    assert_int_equal(status, 200);
+    assert_non_null(body);
+    assert_non_null(strstr(body, "\"phase\":\"over\""));
+    assert_true(strstr(body, "\"result\":\"B+R\"") || strstr(body, "\"result\":\"W+R\""));
+    free(body);
+    assert_non_null(strstr(out, "the pages stay up on the result until Ctrl-C"));
+    assert_int_equal(kill(pid, SIGINT), 0);
+    assert_int_equal(wait_exit(pid), 0);
+
+    /* --linger 1: it stops by itself */
+    pid = serve_run(b, "--linger 1");
+    serve_wait(pid, "record: ");
+    double t0 = mono_s();
+    assert_int_equal(wait_exit(pid), 0);
+    double dt = mono_s() - t0;
+    print_message("--linger 1: exited %.2f s after the footage's end\n", dt);
+    assert_true(dt > 0.5 && dt < 10);
+    /* --linger 0: at once, as before */
+    pid = serve_run(b, "--linger 0");
+    serve_wait(pid, "record: ");
+    assert_int_equal(wait_exit(pid), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_interrupt_then_resume_as_printed),
         cmocka_unit_test(test_resume_elsewhere_refused),
         cmocka_unit_test(test_handicap_stones_taken),
+        cmocka_unit_test(test_serve_stays_on_result),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
