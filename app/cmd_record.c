@@ -103,9 +103,10 @@ static const char usage_text[] =
     "                     live, its KF[] numbers after the record's. The board seen first\n"
     "                     must be the record's position, else exit 2 and FILE is left as\n"
     "                     it was. Ctrl-C on a file or folder prints the command that resumes\n"
-    "  --start-frame N    a file or folder: begin at frame N of the source (frames before\n"
-    "                     it are read past, not looked at); frame numbers and times are the\n"
-    "                     source's\n"
+    "  --start-frame N    a file or folder: begin at frame N of the source (the frames\n"
+    "                     before it are not read: a folder jumps there, a video passes\n"
+    "                     over them unconverted, neither paced by --realtime); frame\n"
+    "                     numbers and times are the source's\n"
     ;
 /* (two strings: C11 compilers need only take 4095 characters in one) */
 static const char usage_text2[] =
@@ -1651,6 +1652,18 @@ int cmd_record(int argc, char **argv)
     cap_source_info(src, &info);
     int live = info.kind == CAP_KIND_CAMERA;
     double wall0 = now_s(), footage = 0, footage0 = 0;
+    if (!live && u->o.start_frame > 0) {
+        /* --start-frame (or --resume's): the frames before it are not read at all */
+        int src_rc = cap_source_seek(src, (uint64_t)u->o.start_frame);
+        if (src_rc == CAP_EEOF) {
+            cli_error("record", "%s: the footage ends before frame %lld (--start-frame%s): "
+                      "nothing to record", u->o.input, u->o.start_frame,
+                      u->o.resume ? ", or the frame after the record's last move" : "");
+            code = 1;
+            goto done;
+        }
+        footage0 = (double)u->o.start_frame / (info.fps > 0 ? info.fps : u->o.fps);
+    }
     int lost_said = 0, bad_frames = 0, missing = 0;
     char lost[400] = "";   /* cap_source_why of a CAP_ELOST */
     code = 0;
@@ -1687,7 +1700,7 @@ int cmd_record(int argc, char **argv)
             lost_said = 0;
         }
         if (u->o.start_frame > 0 && !live && f.index < (uint64_t)u->o.start_frame) {
-            footage0 = f.t;   /* before --start-frame: read past, not looked at */
+            footage0 = f.t;   /* (after cap_source_seek, never: kept for a short seek) */
             continue;
         }
         u->frames++;
