@@ -61,6 +61,7 @@
 #include "capture/cap_source.h"
 #include "rules/go_session.h"
 #include "station/stn_align.h"
+#include "station/stn_finish.h"
 #include "station/stn_start.h"
 #include "vision/vis.h"
 #include "vision/vis_track.h"
@@ -1461,6 +1462,27 @@ static void print_resume_hint(run_t *u)
                    "record --input %s --resume %s%s%s", nm, in, sgf, cal, fps);
 }
 
+/* A file or folder ended with one end signal seen and not the other (stn_finish_signals):
+ * the signaller's pass goes in when it is his turn; *out says what to tell. */
+static void end_unfinished(run_t *u, stn_unfinished_t *out)
+{
+    int sb = sig_get(u, 1), sw = sig_get(u, 2);
+    if (stn_finish_signals(stn_game(u->r.stn), sb == REC_SIG_WHITE, sw == REC_SIG_BLACK, out) !=
+        GO_OK || !out->unfinished)
+        return;
+    if (out->pass) {
+        if (stn_pass(u->r.stn, u->r.t_now) == GO_OK) {
+            print_events(u);
+            rec_print_note(&u->r, "signal", u->r.t_now, "signal: %s's end signal: his pass "
+                           "recorded; %s's was not seen", out->signalled == GO_BLACK ? "Black"
+                           : "White", out->missing == GO_BLACK ? "Black" : "White");
+        } else {
+            out->pass = 0;
+        }
+    }
+    u->r.dirty = 1;
+}
+
 /* A file or folder with --serve, at its end: the pages stay up on the final state (the
  * result, the count) for --linger seconds or until Ctrl-C / SIGTERM; console actions
  * still reach the station and are published. */
@@ -1736,6 +1758,10 @@ int cmd_record(int argc, char **argv)
         u->resign_force = 1;
         on_signals(u, u->r.t_now);
     }
+    stn_unfinished_t unfinished;
+    memset(&unfinished, 0, sizeof unfinished);
+    if (code == 0 && !live && u->sig_ready && u->r.stn && u->r.phase == 0)
+        end_unfinished(u, &unfinished);
     if (code == 0 && u->r.phase == 1 && (!live || !u->r.web)) {
         /* a file run, or no console to accept with: nobody can confirm the count */
         rec_print_note(&u->r, "count", -1, "count: %s: the marking is accepted automatically",
@@ -1778,6 +1804,16 @@ int cmd_record(int argc, char **argv)
                            u->r.result[0] ? ", result " : "", u->r.result);
         }
         print_stats(u, wall, footage);
+        if (unfinished.unfinished) {
+            const char *s1 = unfinished.signalled == GO_BLACK ? "Black" : "White";
+            const char *s2 = unfinished.missing == GO_BLACK ? "Black" : "White";
+            cli_error("record", "%s: the game's end was not recorded: %s's end signal was seen "
+                      "(%s), %s's was not; finish it with `kifucam score %s` or in the console "
+                      "(--serve: pass, end)", u->sgf_path, s1,
+                      unfinished.pass ? "his pass is in the record" : "out of turn: no pass",
+                      s2, u->sgf_path);
+            code = 1;
+        }
     }
     if (u->r.web && !live && !g_stop && code != 2)
         linger(u);

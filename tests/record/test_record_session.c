@@ -13,7 +13,10 @@
  *    phase over, the result) until SIGINT, which ends it with exit 0; with --linger 1 it
  *    stops by itself about a second after the footage's end;
  *  - --start-frame N seeks: with --realtime, 3 s of an 18 s footage take about 3 s, and
- *    the board is found on frame N itself.
+ *    the board is found on frame N itself;
+ *  - footage that ends after Black's end signal, before White's (a played-out game cut
+ *    there, its last frame held 2 s): Black's pass is written, exit 1, one line saying the
+ *    game's end was not recorded and how to finish it (it said nothing, exit 0).
  */
 #include <stddef.h>
 #include <stdarg.h>
@@ -465,6 +468,57 @@ static void test_start_frame_seeks(void **state)
     assert_null(strstr(err, "frame skipped"));
 }
 
+static void test_end_not_lost_silently(void **state)
+{
+    (void)state;
+    REQUIRE_BIN(b);
+    assert_int_equal(sh("'%s' render '%s/samples/games/demo.sgf' --out '%s/endp' --size 640x360 "
+                        "--seed 2 --fps 15 --pace 0.3 --moves 6 --end pass", b, kc_source_dir(),
+                        tmp), 0);
+    /* the frame White's hand comes in after Black's signal: the cut */
+    char p[256];
+    snprintf(p, sizeof p, "%s/endp/truth.txt", tmp);
+    char *truth = kc_slurp(p, NULL);
+    assert_non_null(truth);
+    const char *sig = strstr(truth, " signal color=W");   /* Black's end signal: a white stone */
+    assert_non_null(sig);
+    const char *in = strstr(sig, " hand_in color=W");
+    assert_non_null(in);
+    while (in > truth && in[-1] != '\n')
+        in--;
+    long cut = -1;
+    assert_int_equal(sscanf(in, "event %ld", &cut), 1);
+    free(truth);
+    char dir[128];
+    snprintf(dir, sizeof dir, "%s/endcut", tmp);
+    assert_int_equal(mkdir(dir, 0755), 0);
+    for (long i = 0; i < cut + 30; i++) {   /* the last frame held 2 s at 15 fps */
+        char from[256], to[256];
+        snprintf(from, sizeof from, "%s/endp/frame_%06ld.jpg", tmp, i < cut ? i : cut - 1);
+        snprintf(to, sizeof to, "%s/frame_%06ld.jpg", dir, i);
+        assert_int_equal(symlink(from, to), 0);
+    }
+    char sgf[128];
+    snprintf(sgf, sizeof sgf, "%s/endcut.sgf", tmp);
+    int rc = sh("'%s' record --input '%s' --fps 15 --sgf '%s'", b, dir, sgf);
+    print_message("cut at frame %ld: exit %d\n%s%s", cut, rc, out, err);
+    assert_int_equal(rc, 1);
+    assert_non_null(strstr(err, "the game's end was not recorded: Black's end signal was seen"));
+    char want[256];
+    snprintf(want, sizeof want, "`kifucam score %s`", sgf);
+    assert_non_null(strstr(err, want));
+    assert_true(strchr(err, '\n') == err + strlen(err) - 1);   /* one line */
+    moves_t *m = calloc(1, sizeof *m);
+    assert_non_null(m);
+    read_moves(sgf, m);
+    assert_int_equal(m->n, 7);
+    char *t = kc_slurp(sgf, NULL);
+    assert_non_null(t);
+    assert_non_null(strstr(t, ";B[])"));   /* Black's pass, the last node */
+    free(t);
+    free(m);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -473,6 +527,7 @@ int main(void)
         cmocka_unit_test(test_handicap_stones_taken),
         cmocka_unit_test(test_serve_stays_on_result),
         cmocka_unit_test(test_start_frame_seeks),
+        cmocka_unit_test(test_end_not_lost_silently),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -4,7 +4,9 @@
  * board: wait), and the handicap the stones before move 1 show (the standard placements
  * under the board's 8 symmetries; star points that are not one; anything else), and the
  * station taking a standard one as the handicap (HA[], AB[], White first) and naming
- * anything else in one plain message. */
+ * anything else in one plain message; and the end signals seen when the footage ends
+ * (station/stn_finish.h): one of the two is an unfinished end, a pass for the side to
+ * move. */
 #include <stddef.h>
 #include <stdarg.h>
 #include <setjmp.h>
@@ -15,6 +17,7 @@
 #include <string.h>
 
 #include "station/station.h"
+#include "station/stn_finish.h"
 #include "station/stn_start.h"
 #include "stn_testutil.h"
 
@@ -414,6 +417,39 @@ static void test_station_names_other_stones(void **state)
     stn_destroy(s);
 }
 
+static void test_finish_signals(void **state)
+{
+    (void)state;
+    go_game_t *g = go_game_create(9, NULL);
+    assert_non_null(g);
+    stn_unfinished_t u;
+    assert_int_equal(go_game_play(g, GO_BLACK, st_pt(9, "cc")), GO_OK);
+    /* White to move: White's end signal alone is his pass, Black's end missing */
+    assert_int_equal(stn_finish_signals(g, 0, 1, &u), GO_OK);
+    assert_int_equal(u.unfinished, 1);
+    assert_int_equal(u.signalled, GO_WHITE);
+    assert_int_equal(u.missing, GO_BLACK);
+    assert_int_equal(u.pass, 1);
+    /* Black's alone, out of turn: unfinished, no pass to write */
+    assert_int_equal(stn_finish_signals(g, 1, 0, &u), GO_OK);
+    assert_int_equal(u.unfinished, 1);
+    assert_int_equal(u.signalled, GO_BLACK);
+    assert_int_equal(u.pass, 0);
+    /* neither, both: nothing unfinished */
+    assert_int_equal(stn_finish_signals(g, 0, 0, &u), GO_OK);
+    assert_int_equal(u.unfinished, 0);
+    assert_int_equal(u.signalled, GO_EMPTY);
+    assert_int_equal(stn_finish_signals(g, 1, 1, &u), GO_OK);
+    assert_int_equal(u.unfinished, 0);
+    /* a game over: nothing */
+    assert_int_equal(go_game_pass(g, GO_WHITE, false), GO_OK);
+    assert_int_equal(go_game_pass(g, GO_BLACK, false), GO_OK);
+    assert_int_equal(stn_finish_signals(g, 1, 0, &u), GO_OK);
+    assert_int_equal(u.unfinished, 0);
+    assert_int_equal(stn_finish_signals(NULL, 1, 0, &u), GO_EINVAL);
+    go_game_destroy(g);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -424,6 +460,7 @@ int main(void)
         cmocka_unit_test(test_point_human),
         cmocka_unit_test(test_station_takes_standard_handicap),
         cmocka_unit_test(test_station_names_other_stones),
+        cmocka_unit_test(test_finish_signals),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
