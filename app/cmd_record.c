@@ -1416,50 +1416,11 @@ static void resume_start(run_t *u, cap_source_t **src)
     }
 }
 
-/* A word of a shell command as typed: as it is when it needs no quotes, else in single
- * quotes (a quote inside as '\''). */
-static void shell_word(char *out, size_t len, const char *w)
-{
-    size_t pos = 0;
-    int plain = *w != '\0';
-    for (const char *c = w; *c && plain; c++)
-        plain = strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_./-+:=,@%",
-                       *c) != NULL;
-    if (plain) {
-        snprintf(out, len, "%s", w);
-        return;
-    }
-    if (pos + 1 < len)
-        out[pos++] = '\'';
-    for (const char *c = w; *c && pos + 5 < len; c++) {
-        if (*c == '\'') {
-            memcpy(out + pos, "'\\''", 4);
-            pos += 4;
-        } else {
-            out[pos++] = *c;
-        }
-    }
-    if (pos + 1 < len)
-        out[pos++] = '\'';
-    out[pos < len ? pos : len - 1] = '\0';
-}
-
 /* Ctrl-C (or SIGTERM) during a file or folder: the one command that resumes. */
 static void print_resume_hint(run_t *u)
 {
-    char in[1024], sgf[1024], cal[1100] = "", fps[48] = "";
-    shell_word(in, sizeof in, u->o.input);
-    shell_word(sgf, sizeof sgf, u->sgf_path);
-    if (u->o.calib) {
-        char c[1024];
-        shell_word(c, sizeof c, u->o.calib);
-        snprintf(cal, sizeof cal, " --calib %s", c);
-    }
-    if (u->o.fps_set)
-        snprintf(fps, sizeof fps, " --fps %g", u->o.fps);
-    int nm = go_game_move_count(stn_game(u->r.stn));
-    rec_print_note(&u->r, "interrupted", -1, "interrupted after %d moves: resume with: kifucam "
-                   "record --input %s --resume %s%s%s", nm, in, sgf, cal, fps);
+    rec_print_resume(&u->r, u->o.input, u->sgf_path, u->o.calib, u->o.fps_set ? u->o.fps : 0,
+                     go_game_move_count(stn_game(u->r.stn)));
 }
 
 /* A file or folder ended with one end signal seen and not the other (stn_finish_signals):
