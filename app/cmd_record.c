@@ -80,7 +80,8 @@ static const char usage_text[] =
     "  --komi K           default: the rules' standard komi\n"
     "  --handicap N       0 or 2..9 stones on the star points (without it: black stones\n"
     "                     found before move 1 on a standard placement are taken as the\n"
-    "                     handicap, said in one line; other stones there are named)\n"
+    "                     handicap, said in one line; other stones there are named;\n"
+    "                     --handicap 0: none taken)\n"
     "  --black NAME, --white NAME   the players\n"
     "  --calib FILE       calibration profile (grid corners, seats)\n"
     "  --serve ADDR:PORT  web overlay and players' console (prints the console URL)\n"
@@ -143,6 +144,7 @@ typedef struct rec_opts {
     double linger_s;         /* --linger S: a file run with --serve serves this long after the
                                 footage's end; < 0 (default): until Ctrl-C / SIGTERM */
     int size, komi2, komi_set, handicap, json, realtime, min_w, min_h;
+    int handicap_set;        /* --handicap given (0 too: no stones taken from the board) */
     int fps_set;             /* --fps given: a folder's own rate is not looked for */
     long long start_frame;   /* --start-frame N, or -1 */
     rec_relay_opts_t relay;  /* --relay and its options (record_relay.c) */
@@ -356,6 +358,7 @@ static int parse_opts(int argc, char **argv, rec_opts_t *o)
                 cli_error("record", "--handicap: '%s' is not 0 or 2..9", val);
                 return -1;
             }
+            o->handicap_set = 1;
         } else if (!strcmp(name, "--black") || !strcmp(name, "--white")) {
             if (!name_ok(val) || strlen(val) >= STN_NAME_MAX) {
                 cli_error("record", "%s: the name is not valid UTF-8 text of at most %d bytes "
@@ -1582,6 +1585,7 @@ int cmd_record(int argc, char **argv)
     u->scfg.rules = u->o.rules;
     u->scfg.komi2 = u->o.komi_set ? u->o.komi2 : STN_KOMI_DEFAULT;
     u->scfg.handicap = u->o.handicap;
+    u->scfg.handicap_seen = !u->o.handicap_set;   /* --handicap 0: none, whatever is seen */
     u->scfg.stab.stable_s = u->o.stable_s;
     u->scfg.track.warn_grace_s = u->o.warn_grace_s;
     u->r.clock_lag = u->scfg.stab.stable_s + STN_CLOCK_LAG_S;

@@ -460,18 +460,18 @@ static void stn_points_text(int size, const go_point_t *pts, int n, int max, cha
     }
 }
 
-/* Before move 1 (no move, no handicap or setup stone, in play, cfg.handicap_seen): what
- * view v shows there (stn_handicap_find, into *h). A standard placement is taken as the
+/* Before move 1 (no move, no handicap or setup stone, in play): what view v shows there
+ * (stn_handicap_find, into *h). A standard placement is taken (cfg.handicap_seen) as the
  * handicap: the stones where they are seen, HA[n], White to move, the tracker re-reading
  * the game; STN_EV_HANDICAP says so. Returns 1 when taken, 0, or a GO_E* code. */
 static int stn_handicap_view(stn_t *s, const stn_view_t *v, stn_handicap_seen_t *h)
 {
     h->kind = STN_HC_EMPTY;
-    if (!s->cfg.handicap_seen || s->phase != STN_PHASE_PLAY || go_game_move_count(s->game) > 0 ||
+    if (s->phase != STN_PHASE_PLAY || go_game_move_count(s->game) > 0 ||
         s->meta.handicap || s->meta.nab || s->meta.naw || v->size != go_game_board(s->game)->size)
         return 0;
     int rc = stn_handicap_find(v->size, v->color, h);
-    if (rc != GO_OK || h->kind != STN_HC_STANDARD)
+    if (rc != GO_OK || h->kind != STN_HC_STANDARD || !s->cfg.handicap_seen)
         return rc;
     stn_event_t e;
     memset(&e, 0, sizeof e);
@@ -505,7 +505,8 @@ static int stn_handicap_view(stn_t *s, const stn_view_t *v, stn_handicap_seen_t 
  * STN_EV_UNEXPLAINED message (the tracker's own says only how many). */
 static void stn_handicap_say(stn_t *s, const stn_handicap_seen_t *h, int ev0)
 {
-    if ((h->kind != STN_HC_STARS && h->kind != STN_HC_OTHER) || go_game_move_count(s->game) > 0)
+    if (h->kind == STN_HC_EMPTY || h->kind == STN_HC_UNSURE || go_game_move_count(s->game) > 0 ||
+        (h->kind == STN_HC_STANDARD && s->cfg.handicap_seen))
         return;
     int size = go_game_board(s->game)->size;
     for (int i = ev0; i < s->ev.n; i++) {
@@ -514,7 +515,11 @@ static void stn_handicap_say(stn_t *s, const stn_handicap_seen_t *h, int ev0)
             continue;
         char list[40], line[320];
         stn_points_text(size, h->pts, h->npts, 8, list, sizeof list);
-        if (h->kind == STN_HC_STARS)
+        if (h->kind == STN_HC_STANDARD)   /* not taken: cfg.handicap_seen 0 */
+            snprintf(line, sizeof line, "before move 1: %d black stones on the star points (%s), "
+                     "a %d-stone handicap, not taken (no handicap asked): give --handicap %d, "
+                     "or clear the board", h->nblack, list, h->n, h->n);
+        else if (h->kind == STN_HC_STARS)
             snprintf(line, sizeof line, "before move 1: %d black stones on star points (%s), "
                      "not the standard placement of a %d-stone handicap: place them as "
                      "--handicap %d does, or clear the board", h->nblack, list, h->nblack,

@@ -55,8 +55,9 @@ typedef struct stn_config {
                                   exactly on a standard placement (stn_handicap_find,
                                   under any of the 8 symmetries) are taken as the handicap
                                   (HA[n], AB[] where they are, White to move:
-                                  STN_EV_HANDICAP); other stones there are named in the
-                                  STN_EV_UNEXPLAINED message; default 1 (0: never) */
+                                  STN_EV_HANDICAP); other stones there (and, with 0, a
+                                  standard placement not taken) are named in the
+                                  STN_EV_UNEXPLAINED message; default 1 (0: never take) */
     const char *black, *white; /* players' names, or NULL */
     const char *date;          /* DT (YYYY-MM-DD), or NULL: today (UTC) */
     const char *sgf_path;      /* the record, rewritten after every move; NULL: none */

@@ -8,7 +8,8 @@
  *    board against 8 moves) is refused, exit 2, one line, the file byte for byte the same;
  *  - a 4-stone handicap game recorded without --handicap: the stones on the board before
  *    move 1 are taken as the handicap (HA[4], AB[] on the star points, White first) and
- *    the moves are the source's (up to the board's symmetry: no calibration);
+ *    the moves are the source's (up to the board's symmetry: no calibration); with
+ *    --handicap 0 they are not taken, and the line says which option takes them;
  *  - the end of a file with --serve: the pages stay up on the result (GET /state.json:
  *    phase over, the result) until SIGINT, which ends it with exit 0; with --linger 1 it
  *    stops by itself about a second after the footage's end;
@@ -354,6 +355,12 @@ static void test_handicap_stones_taken(void **state)
     char *t = kc_slurp(sgf, NULL);
     assert_non_null(strstr(t, ";W[") && strstr(t, ";W[") < strstr(t, ";B[") ? t : NULL);
     free(t);
+    /* --handicap 0: none taken, said plainly with the option */
+    rc = sh("'%s' record --input '%s/hc4' --sgf '%s' --handicap 0", b, tmp, sgf);
+    print_message("--handicap 0: exit %d\n%s", rc, out);
+    assert_null(strstr(out, "taken as"));
+    assert_non_null(strstr(out, "a 4-stone handicap, not taken"));
+    assert_non_null(strstr(out, "give --handicap 4"));
     free(m);
 }
 

@@ -361,11 +361,27 @@ static void test_station_takes_standard_handicap(void **state)
     assert_int_equal(go_game_move(g, 1)->color, GO_BLACK);
     stn_destroy(s);
 
-    /* handicap_seen 0: never taken (the tracker's own unexplained stones) */
+    /* handicap_seen 0: never taken, said plainly (the 4 stones: the tracker's unexplained
+     * line, named; 2 it reads as moves in the colours seen) */
     s = station9(0);
-    feed(s, hc2, 10);
+    feed(s, ". . . . . . . . .\n"
+            ". . . . . . . . .\n"
+            ". . X . . . X . .\n"
+            ". . . . . . . . .\n"
+            ". . . . . . . . .\n"
+            ". . . . . . . . .\n"
+            ". . X . . . X . .\n"
+            ". . . . . . . . .\n"
+            ". . . . . . . . .\n", 10);
     assert_null(find_ev(s, STN_EV_HANDICAP));
     assert_int_equal(go_game_handicap_count(stn_game(s)), 0);
+    e = find_ev(s, STN_EV_UNEXPLAINED);
+    if (!e)
+        dump_events(s);
+    assert_non_null(e);
+    print_message("%s\n", e->msg);
+    assert_non_null(strstr(e->msg, "a 4-stone handicap, not taken"));
+    assert_non_null(strstr(e->msg, "--handicap 4"));
     stn_destroy(s);
 }
 
