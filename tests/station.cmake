@@ -3,6 +3,8 @@
 kc_test(test_station_track SOURCES station/test_station_track.c LIBS kc_station kc_rules)
 kc_test(test_station_referee SOURCES station/test_station_referee.c LIBS kc_station kc_rules)
 kc_test(test_station_align SOURCES station/test_station_align.c LIBS kc_station kc_rules)
+# how a recording begins: the resumed frame, the resumed board judged, the handicap seen
+kc_test(test_station_start SOURCES station/test_station_start.c LIBS kc_station kc_rules)
 kc_test(test_station_stab SOURCES station/test_station_stab.c LIBS kc_station kc_rules)
 kc_test(test_station_record SOURCES station/test_station_record.c LIBS kc_station kc_rules)
 kc_test(test_station_replay SOURCES station/test_station_replay.c LIBS kc_station kc_rules)
