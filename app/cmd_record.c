@@ -97,7 +97,9 @@ static const char usage_text[] =
     "  --start-frame N    a file or folder: begin at frame N of the source (frames before\n"
     "                     it are read past, not looked at); frame numbers and times are the\n"
     "                     source's (resume the footage where the record stopped: the last\n"
-    "                     move's KF[] frame + 1)\n"
+    "                     move's KF[] frame + 1)\n";
+/* the usage in two parts: each under the 4095 characters C99 promises for a literal */
+static const char usage_text2[] =
     "  --time SPEC        time control: comma-separated KEY=VALUE items\n"
     "                       main=DUR       main time per side (alone: absolute time)\n"
     "                       byoyomi=NxDUR  Japanese byo-yomi: N periods of DUR\n"
@@ -1403,6 +1405,7 @@ int cmd_record(int argc, char **argv)
     cap_source_t *src = NULL;
     if (prc == 1) {
         fputs(usage_text, stdout);
+        fputs(usage_text2, stdout);
         fputs(rec_relay_usage, stdout);
         free(u);
         return 0;
