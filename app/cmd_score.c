@@ -103,7 +103,6 @@ int cmd_score(int argc, char **argv)
     sgf_replay_opts_t ro = { NULL, false };
     sgf_replay_t rep;
     go_rules_t rules;
-    go_score_params_t par;
     go_session_t *sess = NULL;
     go_score_t *sc = NULL;
     go_dead_spec_t *dspec = NULL;
@@ -241,21 +240,13 @@ int cmd_score(int argc, char **argv)
         }
     }
 
-    memset(&par, 0, sizeof par);
-    par.komi2 = komi2;
-    par.handicap = rep.handicap;   /* HA[]: setup stones alone are no handicap */
-    par.captures[GO_BLACK] = b->prisoners[GO_BLACK];
-    par.captures[GO_WHITE] = b->prisoners[GO_WHITE];
-    /* with the station's proposal (--dead auto, or calls on it: +K10,-C3), an unfinished
-     * border is closed by estimate, and said so; a dead list given by hand counts exactly */
-    par.open_borders = dspec->mode == GO_DEAD_AUTO || dspec->mode == GO_DEAD_EDIT;
-    for (int i = 0; i < go_game_move_count(rep.game); i++) {
-        const go_move_t *m = go_game_move(rep.game, i);
-        if (m && m->kind == GO_MOVE_PASS && (m->color == GO_BLACK || m->color == GO_WHITE))
-            par.pass_stones[m->color]++;
-    }
-
-    sess = go_session_create(b, &rules, &par);
+    /* the one count the station makes at the end of a recording (go_session_for_game);
+     * with the station's proposal (--dead auto, or calls on it: +K10,-C3), an unfinished
+     * border is closed by estimate, and said so; a dead list given by hand counts exactly.
+     * HA[]: setup stones alone are no handicap; the side to move when the record says it
+     * (a move played, or PL[]) */
+    sess = go_session_for_game(rep.game, &rules, komi2, rep.handicap, fg.has_pl,
+                               dspec->mode == GO_DEAD_AUTO || dspec->mode == GO_DEAD_EDIT);
     sc = malloc(sizeof *sc);
     if (!sess || !sc) {
         cli_error("score", "out of memory");
@@ -263,9 +254,6 @@ int cmd_score(int argc, char **argv)
     }
     {
         int bad = 0, drc;
-        /* the side to move, when the record says it (a move played, or PL[]) */
-        if (go_game_move_count(rep.game) > 0 || fg.has_pl)
-            go_session_set_turn(sess, go_game_turn(rep.game));
         drc = go_session_apply_dead(sess, dspec, &bad);
         if (drc == GO_EINVAL) {
             score_dead_apply_error("score", file, b, dspec, dead, bad);
@@ -290,7 +278,7 @@ int cmd_score(int argc, char **argv)
         }
     }
     {
-        score_report_t rr = { &rules, komi2, par.handicap, b, sc, sess,
+        score_report_t rr = { &rules, komi2, rep.handicap, b, sc, sess,
                               dspec->mode == GO_DEAD_AUTO };
         if (!strcmp(format, "json")) {
             json_t *o = score_json(&rr);

@@ -35,6 +35,7 @@
 #include "rules/go_game.h"
 #include "rules/go_life.h"
 #include "rules/go_score.h"
+#include "rules/go_session.h"
 #include "rules/sgf.h"
 #include "rules/sgf_game.h"
 
@@ -141,8 +142,9 @@ static int on_game(void *vctx, const sgf_node_t *root, int index, const char *ch
     sgf_replay_t rep;
     sgf_error_t err;
     go_rules_t rules;
-    go_score_params_t par;
-    go_life_result_t *lr;
+    const go_life_result_t *lr;
+    const go_score_params_t *par;
+    go_session_t *sess;
     go_score_t *sc;
     int want2;
     (void)charset;
@@ -187,26 +189,18 @@ static int on_game(void *vctx, const sgf_node_t *root, int index, const char *ch
     rules = rep.rules;
     if (cx->no_tax)
         rules.tax = GO_TAX_NONE;   /* --no-tax: eyes of groups in seki count as territory */
-    memset(&par, 0, sizeof par);
-    par.komi2 = rep.komi2;
-    par.handicap = rep.handicap;
-    par.open_borders = (int)cx->borders;
-    {
-        const go_board_t *b = go_game_board(rep.game);
-        par.captures[GO_BLACK] = b->prisoners[GO_BLACK];
-        par.captures[GO_WHITE] = b->prisoners[GO_WHITE];
-    }
-    lr = malloc(sizeof *lr);
+    lr = NULL;
     sc = malloc(sizeof *sc);
-    if (!lr || !sc) {
-        free(lr);
-        free(sc);
+    if (!sc) {
         sgf_replay_fini(&rep);
         return -1;
     }
     {
         const go_board_t *b = go_game_board(rep.game);
         double t0 = now_ms(), t1;
+        /* the one count of the station and `kifucam score` (go_session_for_game) */
+        sess = go_session_for_game(rep.game, &rules, rep.komi2, rep.handicap, false,
+                                   (int)cx->borders);
         go_life_options_t lo = go_life_defaults();
         if (cx->playouts > 0)
             lo.playouts = (int)cx->playouts;
@@ -216,10 +210,20 @@ static int on_game(void *vctx, const sgf_node_t *root, int index, const char *ch
         if (!cx->no_turn && (go_game_move_count(rep.game) > 0 || sgf_node_value(root, "PL")))
             lo.to_move = go_game_turn(rep.game);   /* the side to move after the record */
         lo.turn_races = (int)cx->turn_races;
-        go_life_propose(b, &lo, lr);
-        if (cx->nodead)
-            memset(lr->dead, 0, sizeof lr->dead);
-        go_score_count(b, &rules, &par, lr->dead, sc);
+        if (!sess || go_session_propose(sess, &lo) != GO_OK) {
+            go_session_destroy(sess);
+            free(sc);
+            sgf_replay_fini(&rep);
+            return -1;
+        }
+        if (cx->nodead) {
+            uint8_t none[GO_CELLS];
+            memset(none, 0, sizeof none);
+            go_session_set_dead(sess, none);
+        }
+        go_session_score(sess, sc);
+        lr = go_session_proposal(sess);
+        par = go_session_params(sess);
         t1 = now_ms() - t0;
         if (!strcmp(cx->mode, "time")) {
             if (cx->nms < cx->n)
@@ -233,7 +237,7 @@ static int on_game(void *vctx, const sgf_node_t *root, int index, const char *ch
             if (t1 > cx->max_ms)
                 cx->max_ms = t1;
             if (cx->nms >= cx->n) {
-                free(lr);
+                go_session_destroy(sess);
                 free(sc);
                 sgf_replay_fini(&rep);
                 return 1;
@@ -245,7 +249,7 @@ static int on_game(void *vctx, const sgf_node_t *root, int index, const char *ch
             cx->winner_ok += got_w == want_w;
             cx->exact_ok += sc->margin2 == want2;
             {   /* the same board by area (stones + territory), for comparing */
-                int area2 = sc->side[GO_BLACK].area2 - sc->side[GO_WHITE].area2 - par.komi2;
+                int area2 = sc->side[GO_BLACK].area2 - sc->side[GO_WHITE].area2 - par->komi2;
                 cx->area_ok += area2 == want2;
                 cx->area_fix += area2 == want2 && sc->margin2 != want2;
                 int v1 = sc->margin2 - 2 * (sc->side[GO_BLACK].dead - sc->side[GO_WHITE].dead);
@@ -292,12 +296,12 @@ static int on_game(void *vctx, const sgf_node_t *root, int index, const char *ch
                             cause_names[cause], sc->margin2 - want2, ndame, nm, passes,
                             rep.handicap, sc->open_regions);
                     if (cx->boards)
-                        print_map(b, sc, lr, &par, cx->cmp);
+                        print_map(b, sc, lr, par, cx->cmp);
                 }
             }
         }
     }
-    free(lr);
+    go_session_destroy(sess);
     free(sc);
     sgf_replay_fini(&rep);
     return 0;

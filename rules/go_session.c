@@ -109,6 +109,32 @@ go_session_t *go_session_create(const go_board_t *final, const go_rules_t *rules
     return s;
 }
 
+go_session_t *go_session_for_game(const go_game_t *g, const go_rules_t *rules, int komi2,
+                                  int handicap, bool pl_given, int open_borders)
+{
+    go_score_params_t par;
+    go_session_t *s;
+    const go_board_t *b;
+    if (!g || !rules)
+        return NULL;
+    b = go_game_board(g);
+    memset(&par, 0, sizeof par);
+    par.komi2 = komi2;
+    par.handicap = handicap;
+    par.captures[GO_BLACK] = b->prisoners[GO_BLACK];
+    par.captures[GO_WHITE] = b->prisoners[GO_WHITE];
+    par.open_borders = open_borders;
+    for (int i = 0; i < go_game_move_count(g); i++) {
+        const go_move_t *m = go_game_move(g, i);
+        if (m && m->kind == GO_MOVE_PASS && (m->color == GO_BLACK || m->color == GO_WHITE))
+            par.pass_stones[m->color]++;
+    }
+    s = go_session_create(b, rules, &par);
+    if (s && (go_game_move_count(g) > 0 || pl_given))
+        s->to_move = go_game_turn(g);
+    return s;
+}
+
 void go_session_destroy(go_session_t *s)
 {
     if (!s)
@@ -275,6 +301,11 @@ const uint8_t *go_session_dead(const go_session_t *s)
 const go_life_result_t *go_session_proposal(const go_session_t *s)
 {
     return s ? s->proposal : NULL;
+}
+
+const go_score_params_t *go_session_params(const go_session_t *s)
+{
+    return &s->par;
 }
 
 const go_board_t *go_session_board(const go_session_t *s)

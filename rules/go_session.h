@@ -21,6 +21,7 @@
 #include <stdint.h>
 
 #include "rules/go_board.h"
+#include "rules/go_game.h"
 #include "rules/go_life.h"
 #include "rules/go_point.h"
 #include "rules/go_rules.h"
@@ -51,6 +52,16 @@ typedef struct go_session_event {
  * (copied). NULL on a bad argument or no memory. Caller destroys. */
 go_session_t *go_session_create(const go_board_t *final, const go_rules_t *rules,
                                 const go_score_params_t *par);
+/* The session at the end of game g: the one count that the station, `kifucam score` and
+ * the benchmarks share, so that a recording's count and `score` on its record agree
+ * (issue 20). The parameters come from the game: the final position, the captures of the
+ * game (its board's prisoners), each colour's passes (AGA pass stones); komi2 and
+ * handicap as the caller holds them (KM[] / HA[] or the options, the station's
+ * settings); the side to move (go_session_set_turn) when the game has a move or
+ * pl_given (the record's PL[]); open_borders as go_score_params_t.open_borders. NULL on
+ * a bad argument or no memory. Caller destroys. */
+go_session_t *go_session_for_game(const go_game_t *g, const go_rules_t *rules, int komi2,
+                                  int handicap, bool pl_given, int open_borders);
 /* Free the session. Does nothing if NULL. */
 void go_session_destroy(go_session_t *s);
 
@@ -85,6 +96,8 @@ bool go_session_agreed(const go_session_t *s);
 const uint8_t *go_session_dead(const go_session_t *s);
 /* The last proposal (confidences, unconditional status), or NULL before any. */
 const go_life_result_t *go_session_proposal(const go_session_t *s);
+/* The count's parameters (komi, handicap, captures, pass stones). Never NULL. */
+const go_score_params_t *go_session_params(const go_session_t *s);
 /* The board being scored. Never NULL. */
 const go_board_t *go_session_board(const go_session_t *s);
 

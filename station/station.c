@@ -317,20 +317,11 @@ static int stn_sync_phase(stn_t *s, double t)
             s->phase = STN_PHASE_DONE;
             return GO_OK;
         }
-        const go_board_t *b = go_game_board(s->game);
-        go_score_params_t par;
-        memset(&par, 0, sizeof par);
-        par.komi2 = s->meta.komi2;
-        par.handicap = s->meta.handicap;
-        par.captures[GO_BLACK] = b->prisoners[GO_BLACK];
-        par.captures[GO_WHITE] = b->prisoners[GO_WHITE];
-        for (int i = 0; i < go_game_move_count(s->game); i++) {
-            const go_move_t *m = go_game_move(s->game, i);
-            if (m->kind == GO_MOVE_PASS)
-                par.pass_stones[m->color]++;
-        }
+        /* the one count `kifucam score` makes of the record (go_session_for_game): the
+         * same parameters, the proposal's open borders closed by the same estimate */
         go_session_destroy(s->sess);
-        s->sess = go_session_create(b, go_game_rules(s->game), &par);
+        s->sess = go_session_for_game(s->game, go_game_rules(s->game), s->meta.komi2,
+                                      s->meta.handicap, false, 1);
         if (!s->sess)
             return GO_ENOMEM;
         int rc = go_session_propose(s->sess, NULL);
