@@ -11,10 +11,12 @@
  * proposal, "+K10,-C3": go_point.h, both the Q16 form and SGF letters), then
  * go_score_count under the rules (--rules, else RU[], else chinese) with the komi
  * (--komi, else KM[], else the rules'), the handicap (HA[] or the handicap stones), the
- * captures of the game and, for AGA, the passes. With --dead auto, an unfinished border (an empty region
- * reaching both colours with a point 3 or more from every stone) is closed by estimate
- * (go_score_params_t.open_borders), as an arbiter would: the text says so in a line
- * "estimated: ..." and the JSON in "estimated" ({"black":N,"white":M,"points":[...]});
+ * captures of the game and, for AGA, the passes: the one count of the station
+ * (go_session_for_game). A border left open (an empty region reaching both colours with
+ * a point 3 or more from every stone, go_score_t.unsettled) is not closed by guess: its
+ * points count for nobody, the proposal calls no stone dead there, and the text says so
+ * in a line "unsettled: ... fill D4 E4 ... to settle it", the JSON in "unsettled"
+ * ({"borders":N,"points":[...],"fill":[...]}) with "exact": false;
  * a finished position counts exactly as before. The proposal is told the side to move when
  * the record says it (a move played, or PL[]: go_session_set_turn).
  * text: first line the RE[] result, then a breakdown (Chinese rules: also in stones).
@@ -64,7 +66,7 @@ static void usage(FILE *f)
                "                 marking its chain; +K10,-C3: the proposal with the chain at\n"
                "                 K10 called dead and the one at C3 alive\n"
                "  --picture F.png  the position counted: coordinates, dead stones crossed,\n"
-               "                 territory marked (hollow: estimated)\n"
+               "                 territory marked, points to fill ringed\n"
                "  --format text  first line the RE[] result, then a breakdown (default)\n"
                "  --format json  {\"result\":...,\"rules\":...,\"komi\":...,\"black\":{...},...}\n"
                "Exit: 0 scored, 1 the record has an illegal move (not scored),\n"
@@ -240,13 +242,10 @@ int cmd_score(int argc, char **argv)
         }
     }
 
-    /* the one count the station makes at the end of a recording (go_session_for_game);
-     * with the station's proposal (--dead auto, or calls on it: +K10,-C3), an unfinished
-     * border is closed by estimate, and said so; a dead list given by hand counts exactly.
+    /* the one count the station makes at the end of a recording (go_session_for_game).
      * HA[]: setup stones alone are no handicap; the side to move when the record says it
      * (a move played, or PL[]) */
-    sess = go_session_for_game(rep.game, &rules, komi2, rep.handicap, fg.has_pl,
-                               dspec->mode == GO_DEAD_AUTO || dspec->mode == GO_DEAD_EDIT);
+    sess = go_session_for_game(rep.game, &rules, komi2, rep.handicap, fg.has_pl);
     sc = malloc(sizeof *sc);
     if (!sess || !sc) {
         cli_error("score", "out of memory");

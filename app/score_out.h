@@ -2,7 +2,7 @@
  * their shared one-line errors for --dead.
  *
  * Invariants: the text and the JSON say the same things (the result, the breakdown, the
- * dead stones, seki, the estimate, the result in stones under the Chinese rules, the tie
+ * dead stones, seki, the borders left open (unsettled), the result in stones under the Chinese rules, the tie
  * rule); people-facing text names points in the human form (Q16, go_point_human), the
  * JSON in SGF letters; fractions are reduced and written "180 1/2"
  * (go_score_quarters_text), counts take their singular at 1. Nothing here decides: the

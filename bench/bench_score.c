@@ -10,8 +10,10 @@
  *       budget (go_life_options_t.move_budget); --ko-dead 1 applies the
  *       Japanese ko rule (bent four) whatever the rules; --no-tax 1 counts the eyes of
  *       groups in seki as territory (no seki tax), to measure that convention;
- *       --borders 0 counts unfinished borders exactly (default 1: closed by estimate,
- *       go_score_params_t.open_borders, as `kifucam score --dead auto` counts); the
+ *       A game the players ended with a border left open (go_score_t.unsettled) has no
+ *       exact count: it is counted as `kifucam score` counts it (the open points nobody's,
+ *       no dead-stone call there) and compared with RE[] like any other, and the summary
+ *       says how many such games there were and how many of them agree; the
  *       proposal is told the side to move after the record (go_life_options_t.to_move),
  *       as `kifucam score` does; --no-turn 1 leaves it unknown; --turn-races 1 lets it
  *       decide the races each side wins moving first (go_life_options_t.turn_races, off
@@ -41,11 +43,12 @@
 
 typedef struct ctx {
     const char *mode;
-    long limit, show, n, boards, playouts, ko_dead, no_tax, borders, nodead, budget, no_turn,
+    long limit, show, n, boards, playouts, ko_dead, no_tax, nodead, budget, no_turn,
         turn_races;
     const char *out;
     const char *cmp;       /* map: a dead list (SGF points, comma-separated) to compare */
     /* agree */
+    long unsettled, unsettled_winner, unsettled_exact;   /* games with an open border */
     long games, counted, winner_ok, exact_ok, skipped, area_ok, area_fix, v_fix[4];
     long cause[8];
     long diffhist[9];      /* |margin diff| in points: 0,1,2,3,4,5-9,10-19,20+ */
@@ -199,8 +202,7 @@ static int on_game(void *vctx, const sgf_node_t *root, int index, const char *ch
         const go_board_t *b = go_game_board(rep.game);
         double t0 = now_ms(), t1;
         /* the one count of the station and `kifucam score` (go_session_for_game) */
-        sess = go_session_for_game(rep.game, &rules, rep.komi2, rep.handicap, false,
-                                   (int)cx->borders);
+        sess = go_session_for_game(rep.game, &rules, rep.komi2, rep.handicap, false);
         go_life_options_t lo = go_life_defaults();
         if (cx->playouts > 0)
             lo.playouts = (int)cx->playouts;
@@ -248,6 +250,11 @@ static int on_game(void *vctx, const sgf_node_t *root, int index, const char *ch
             int d = abs(sc->margin2 - want2) / 2;
             cx->winner_ok += got_w == want_w;
             cx->exact_ok += sc->margin2 == want2;
+            if (sc->unsettled) {
+                cx->unsettled++;
+                cx->unsettled_winner += got_w == want_w;
+                cx->unsettled_exact += sc->margin2 == want2;
+            }
             {   /* the same board by area (stones + territory), for comparing */
                 int area2 = sc->side[GO_BLACK].area2 - sc->side[GO_WHITE].area2 - par->komi2;
                 cx->area_ok += area2 == want2;
@@ -294,7 +301,7 @@ static int on_game(void *vctx, const sgf_node_t *root, int index, const char *ch
                                     "diff2 %d dame %d moves %d passes %d handicap %d open %d\n",
                             cx->file, index + 1, cx->counted, sgf_node_value(root, "RE"), sc->re,
                             cause_names[cause], sc->margin2 - want2, ndame, nm, passes,
-                            rep.handicap, sc->open_regions);
+                            rep.handicap, sc->unsettled);
                     if (cx->boards)
                         print_map(b, sc, lr, par, cx->cmp);
                 }
@@ -318,7 +325,6 @@ int main(int argc, char **argv)
     ctx_t cx;
     int first = 2;
     memset(&cx, 0, sizeof cx);
-    cx.borders = 1;
     cx.n = 200;
     if (argc < 3) {
         fprintf(stderr, "usage: bench_score agree|time|dump [--limit N] [--show K] [--n N] "
@@ -337,8 +343,6 @@ int main(int argc, char **argv)
             cx.ko_dead = atol(argv[first + 1]);
         else if (!strcmp(argv[first], "--nodead"))
             cx.nodead = atol(argv[first + 1]);
-        else if (!strcmp(argv[first], "--borders"))
-            cx.borders = atol(argv[first + 1]);
         else if (!strcmp(argv[first], "--no-tax"))
             cx.no_tax = atol(argv[first + 1]);
         else if (!strcmp(argv[first], "--turn-races"))
@@ -396,6 +400,9 @@ int main(int argc, char **argv)
                    100.0 * cx.winner_ok / scored);
             printf("exact margin:  %ld (%.2f%%)  target >= 90%%\n", cx.exact_ok,
                    100.0 * cx.exact_ok / scored);
+            printf("games ended with a border left open (unsettled, counted as score counts "
+                   "them): %ld, of which winner %ld, exact %ld\n", cx.unsettled,
+                   cx.unsettled_winner, cx.unsettled_exact);
             printf("area counting of the same dead stones: exact %ld (%ld where territory "
                    "counting misses)\n", cx.area_ok, cx.area_fix);
             printf("variants fixing a miss: dead not prisoners %ld, captures not counted %ld, "

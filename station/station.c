@@ -317,11 +317,10 @@ static int stn_sync_phase(stn_t *s, double t)
             s->phase = STN_PHASE_DONE;
             return GO_OK;
         }
-        /* the one count `kifucam score` makes of the record (go_session_for_game): the
-         * same parameters, the proposal's open borders closed by the same estimate */
+        /* the one count `kifucam score` makes of the record (go_session_for_game) */
         go_session_destroy(s->sess);
         s->sess = go_session_for_game(s->game, go_game_rules(s->game), s->meta.komi2,
-                                      s->meta.handicap, false, 1);
+                                      s->meta.handicap, false);
         if (!s->sess)
             return GO_ENOMEM;
         int rc = go_session_propose(s->sess, NULL);
