@@ -322,7 +322,8 @@ int count_main(const char *cmd, int argc, char **argv)
             goto out;
         }
     }
-    score_report_t rr = { &rules, komi2, o.handicap, b, sc, sess, dspec->mode == GO_DEAD_AUTO };
+    score_report_t rr = { &rules, komi2, o.handicap, b, sc, sess, dspec->mode == GO_DEAD_AUTO,
+                          false };
     int nb = 0, nw = 0;
     for (int k = 0; k < S * S; k++) {
         nb += b->color[GO_PT(k % S, k / S)] == GO_BLACK;

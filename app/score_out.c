@@ -131,6 +131,8 @@ void score_print_text(FILE *f, const score_report_t *r)
     fprintf(f, "%s\n", sc->re);
     fprintf(f, "rules %s, komi %s, handicap %d, %dx%d, %d dead stone%s removed\n",
             r->rules->name, k, r->handicap, b->size, b->size, ndead, plural(ndead));
+    if (r->agreed)
+        fprintf(f, "dead stones as agreed at the station (the record's KD[])\n");
     if (nch) {
         fprintf(f, "dead:");
         for (int i = 0; i < nch; i++) {
@@ -228,6 +230,9 @@ json_t *score_json(const score_report_t *r)
     json_object_set_new(o, "black", side_json(&sc->side[GO_BLACK], area));
     json_object_set_new(o, "white", side_json(&sc->side[GO_WHITE], area));
     json_object_set_new(o, "dead", points_json(b, sc, GO_SP_DEAD));
+    /* where the dead stones come from: the record's agreed count, the proposal, or given */
+    json_object_set_new(o, "marking", json_string(r->agreed ? "agreed" : r->proposal ? "proposal"
+                                                                                 : "given"));
     {
         dead_chain_t ch[GO_MAX_POINTS];
         int nch = dead_chains(b, sc, ch);

@@ -28,6 +28,8 @@ typedef struct score_report {
     const go_score_t *score;       /* its count (never NULL) */
     const go_session_t *sess;      /* for the proposal's groups (JSON dead_groups), or NULL */
     bool proposal;                 /* the marking is the station's proposal (--dead auto) */
+    bool agreed;                   /* the marking is the count agreed at the station, as the
+                                      record keeps it (KD[], stn_record.h) */
 } score_report_t;
 
 /* Print the text of INTERFACE.md to f: the RE[] result on the first line, then the

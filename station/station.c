@@ -424,6 +424,13 @@ int stn_count_accept(stn_t *s, go_color_t c, double t)
     }
     if (rc == GO_OK) {
         snprintf(s->meta.result, sizeof s->meta.result, "%s", sc->re);
+        /* the agreed dead stones beside RE[] (KD), so that `kifucam score` on the record
+         * counts what was agreed, stones taken off and toggles included */
+        const uint8_t *dead = go_session_dead(s->sess);
+        s->meta.ndead = 0;
+        for (int p = 0; p < GO_CELLS; p++)
+            if (dead[p])
+                s->meta.dead[s->meta.ndead++] = (go_point_t)p;
         s->phase = STN_PHASE_DONE;
         rc = stn_count_event(s, STN_EV_RESULT, t, 0, NULL, sc);
         s->last_written = -1;
@@ -597,6 +604,7 @@ int stn_undo(stn_t *s, double t)
         return stn_after(s, rc);
     if (s->phase == STN_PHASE_DONE && s->meta.result[0] && !go_game_resigned(s->game)) {
         s->meta.result[0] = '\0';   /* the count is undone with the last pass */
+        s->meta.ndead = 0;
         s->phase = STN_PHASE_COUNT;
     }
     if (s->phase == STN_PHASE_DONE)
@@ -630,6 +638,7 @@ int stn_set_result(stn_t *s, const char *result)
 {
     stn_events_clear(&s->ev);
     snprintf(s->meta.result, sizeof s->meta.result, "%s", result ? result : "");
+    s->meta.ndead = 0;   /* a result set from outside is no count of the station's */
     s->last_written = -1;
     return stn_after(s, 0);
 }

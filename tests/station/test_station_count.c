@@ -2,7 +2,7 @@
  * end of a recording and `kifucam score` on the record the station wrote must give the
  * same result: the station is driven through station.h with the views of a real game
  * (samples/games/demo.sgf, the first moves as `make demo` plays them, then two passes
- * and both players accepting the proposal), and the binary ctest names in KIFUCAM_BIN
+ * and both players accepting the proposal, or a marking they changed), and the binary ctest names in KIFUCAM_BIN
  * scores the written SGF; its first line must be the station's RE[], which must also be
  * the record's RE[].
  *
@@ -58,7 +58,7 @@ static void score_line(const char *path, const char *args, char *out, size_t len
 /* Record the first nmoves moves of the SGF text through the station (rules, komi2), pass
  * twice, accept the proposal; check the station's result against `score` on its record. */
 static void same_count(const char *sgf, size_t sgflen, int nmoves, const char *rules,
-                       int komi2, const char *want)
+                       int komi2, const char *toggle, const char *lift, const char *want)
 {
     sgf_collection_t *col = NULL;
     sgf_error_t err;
@@ -106,17 +106,39 @@ static void same_count(const char *sgf, size_t sgflen, int nmoves, const char *r
     if (stn_phase(s) == STN_PHASE_PLAY)
         assert_int_equal(stn_pass(s, f / 30.0 + 1), GO_OK);
     assert_int_equal(stn_phase(s), STN_PHASE_COUNT);
+    if (lift) {   /* the players take the chain at that point off the board: dead */
+        go_board_t off = *go_game_board(g);
+        int p0 = go_point_from_sgf(size, lift, 2);
+        assert_true(off.color[p0] == GO_BLACK || off.color[p0] == GO_WHITE);
+        for (int q = p0;;) {
+            int nx = off.next[q];
+            off.color[q] = GO_EMPTY;
+            if (nx == p0)
+                break;
+            q = nx;
+        }
+        board_view(&v, &off, f + 30);
+        assert_true(stn_feed_view(s, &v) >= 0);
+        assert_true(go_session_dead(stn_session(s))[p0] != 0);
+    }
+    if (toggle)   /* the players change the proposal: the group at that point */
+        assert_true(stn_count_toggle(s, go_point_from_sgf(size, toggle, 2), GO_BLACK,
+                                     f / 30.0 + 1.5) >= 0);
     assert_int_equal(stn_count_accept(s, GO_BLACK, f / 30.0 + 2), GO_OK);
     assert_int_equal(stn_count_accept(s, GO_WHITE, f / 30.0 + 3), GO_OK);
     assert_int_equal(stn_phase(s), STN_PHASE_DONE);
     char station_re[32];
     snprintf(station_re, sizeof station_re, "%s", stn_meta(s)->result);
+    int ndead = stn_meta(s)->ndead;
+    if (lift)
+        assert_true(ndead > 0);
     stn_destroy(s);
 
     stn_loaded_t l;
     assert_int_equal(stn_record_load(path, NULL, &l, NULL, 0), GO_OK);
     char record_re[32];
     snprintf(record_re, sizeof record_re, "%s", l.meta.result);
+    assert_int_equal(l.meta.ndead, ndead);   /* KD[] read back: a resume keeps it */
     stn_loaded_fini(&l);
 
     char scored[256];
@@ -147,7 +169,10 @@ static void test_demo_opening(void **state)
     size_t len = 0;
     sgf_error_t err;
     assert_int_equal(sgf_read_file(path, NULL, &text, &len, &err), 0);
-    same_count(text, len, 60, "korean", 13, NULL);
+    same_count(text, len, 60, "korean", 13, NULL, NULL, "W+6.5");
+    /* the players take the white chain at N18 (mb) off, as `make demo`'s footage takes
+     * stones off: `score` on the record counts what was agreed (KD[]), not a new proposal */
+    same_count(text, len, 60, "korean", 13, NULL, "mb", NULL);
     free(text);
 }
 
@@ -159,7 +184,8 @@ static void test_finished_small_game(void **state)
         "(;GM[1]FF[4]SZ[9]"
         ";B[ea];W[fa];B[eb];W[fb];B[ec];W[fc];B[ed];W[fd];B[ee];W[fe];B[ef];W[ff]"
         ";B[eg];W[fg];B[eh];W[fh];B[ei];W[fi];B[hc];W[cc])";
-    same_count(game, sizeof game - 1, 100, "chinese", 15, NULL);
+    same_count(game, sizeof game - 1, 100, "chinese", 15, NULL, NULL, NULL);
+    same_count(game, sizeof game - 1, 100, "chinese", 15, "hc", NULL, NULL);   /* hc alive */
 }
 
 int main(void)
