@@ -319,20 +319,10 @@ static int stn_sync_phase(stn_t *s, double t)
             s->phase = STN_PHASE_DONE;
             return GO_OK;
         }
-        const go_board_t *b = go_game_board(s->game);
-        go_score_params_t par;
-        memset(&par, 0, sizeof par);
-        par.komi2 = s->meta.komi2;
-        par.handicap = s->meta.handicap;
-        par.captures[GO_BLACK] = b->prisoners[GO_BLACK];
-        par.captures[GO_WHITE] = b->prisoners[GO_WHITE];
-        for (int i = 0; i < go_game_move_count(s->game); i++) {
-            const go_move_t *m = go_game_move(s->game, i);
-            if (m->kind == GO_MOVE_PASS)
-                par.pass_stones[m->color]++;
-        }
+        /* the one count `kifucam score` makes of the record (go_session_for_game) */
         go_session_destroy(s->sess);
-        s->sess = go_session_create(b, go_game_rules(s->game), &par);
+        s->sess = go_session_for_game(s->game, go_game_rules(s->game), s->meta.komi2,
+                                      s->meta.handicap, false);
         if (!s->sess)
             return GO_ENOMEM;
         int rc = go_session_propose(s->sess, NULL);
@@ -436,6 +426,13 @@ int stn_count_accept(stn_t *s, go_color_t c, double t)
     }
     if (rc == GO_OK) {
         snprintf(s->meta.result, sizeof s->meta.result, "%s", sc->re);
+        /* the agreed dead stones beside RE[] (KD), so that `kifucam score` on the record
+         * counts what was agreed, stones taken off and toggles included */
+        const uint8_t *dead = go_session_dead(s->sess);
+        s->meta.ndead = 0;
+        for (int p = 0; p < GO_CELLS; p++)
+            if (dead[p])
+                s->meta.dead[s->meta.ndead++] = (go_point_t)p;
         s->phase = STN_PHASE_DONE;
         rc = stn_count_event(s, STN_EV_RESULT, t, 0, NULL, sc);
         s->last_written = -1;
@@ -710,6 +707,7 @@ int stn_undo(stn_t *s, double t)
         return stn_after(s, rc);
     if (s->phase == STN_PHASE_DONE && s->meta.result[0] && !go_game_resigned(s->game)) {
         s->meta.result[0] = '\0';   /* the count is undone with the last pass */
+        s->meta.ndead = 0;
         s->phase = STN_PHASE_COUNT;
     }
     if (s->phase == STN_PHASE_DONE)
@@ -743,6 +741,7 @@ int stn_set_result(stn_t *s, const char *result)
 {
     stn_events_clear(&s->ev);
     snprintf(s->meta.result, sizeof s->meta.result, "%s", result ? result : "");
+    s->meta.ndead = 0;   /* a result set from outside is no count of the station's */
     s->last_written = -1;
     return stn_after(s, 0);
 }

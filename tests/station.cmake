@@ -9,6 +9,8 @@ kc_test(test_station_stab SOURCES station/test_station_stab.c LIBS kc_station kc
 kc_test(test_station_record SOURCES station/test_station_record.c LIBS kc_station kc_rules)
 kc_test(test_station_replay SOURCES station/test_station_replay.c LIBS kc_station kc_rules)
 kc_test(test_station_driver SOURCES station/test_station_driver.c LIBS kc_station kc_rules)
+kc_test(test_station_count SOURCES station/test_station_count.c LIBS kc_station kc_rules)
+add_dependencies(test_station_count kifucam)
 kc_test(test_station_clock SOURCES station/test_station_clock.c LIBS kc_station kc_clock kc_rules)
 # the whole station under allocation failures (the hook of tests/reliability/oomhook.h)
 kc_test(test_station_oom SOURCES station/test_station_oom.c LIBS kc_station kc_clock kc_rules
