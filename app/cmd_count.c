@@ -64,7 +64,7 @@ static void usage(FILE *f, const char *cmd)
                "  --prisoners B=N,W=N  the stones each side captured during the game (a photo\n"
                "                 shows none; territory rules count them): B= Black's prisoners\n"
                "  --picture F.png  the board as read: coordinates, dead stones crossed, territory\n"
-               "                 marked (hollow: estimated), unsure points ringed; beside it the\n"
+               "                 marked, points to fill and unsure points ringed; beside it the\n"
                "                 photo with the grid as found (also written when unsure points\n"
                "                 stop the count)\n"
                "  --format text  first line the RE[] result, then the breakdown (default);\n"
@@ -293,7 +293,6 @@ int count_main(const char *cmd, int argc, char **argv)
 
     par.komi2 = komi2;
     par.handicap = o.handicap;
-    par.open_borders = dspec->mode == GO_DEAD_AUTO || dspec->mode == GO_DEAD_EDIT;
     sess = go_session_create(b, &rules, &par);
     if (!sess) {
         cli_error(cmd, "out of memory");
@@ -323,7 +322,8 @@ int count_main(const char *cmd, int argc, char **argv)
             goto out;
         }
     }
-    score_report_t rr = { &rules, komi2, o.handicap, b, sc, sess, dspec->mode == GO_DEAD_AUTO };
+    score_report_t rr = { &rules, komi2, o.handicap, b, sc, sess, dspec->mode == GO_DEAD_AUTO,
+                          false };
     int nb = 0, nw = 0;
     for (int k = 0; k < S * S; k++) {
         nb += b->color[GO_PT(k % S, k / S)] == GO_BLACK;

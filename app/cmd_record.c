@@ -61,6 +61,8 @@
 #include "capture/cap_source.h"
 #include "rules/go_session.h"
 #include "station/stn_align.h"
+#include "station/stn_finish.h"
+#include "station/stn_start.h"
 #include "vision/vis.h"
 #include "vision/vis_track.h"
 
@@ -75,12 +77,18 @@ static const char usage_text[] =
     "  --size N           board size (default: detected, or the calibration's)\n"
     "  --rules NAME       chinese, japanese, korean, ing, aga, nz, tromp-taylor,\n"
     "                     ancient-area, ancient-territory (default chinese)\n"
-    "  --komi K           default: the rules' standard komi (with --handicap: chinese 0,\n"
-    "                     japanese and korean 0.5)\n"
-    "  --handicap N       0 or 2..9 stones on the star points\n"
+    "  --komi K           default: the rules' standard komi (in a handicap game: chinese\n"
+    "                     0, japanese and korean 0.5)\n"
+    "  --handicap N       0 or 2..9 stones on the star points (without it: black stones\n"
+    "                     found before move 1 on a standard placement are taken as the\n"
+    "                     handicap, said in one line; other stones there are named;\n"
+    "                     --handicap 0: none taken)\n"
     "  --black NAME, --white NAME   the players\n"
     "  --calib FILE       calibration profile (grid corners, seats)\n"
     "  --serve ADDR:PORT  web overlay and players' console (prints the console URL)\n"
+    "  --linger S         a file or folder with --serve: at the footage's end the pages\n"
+    "                     stay up, on the result, this many seconds (default: until\n"
+    "                     Ctrl-C; 0: exit at once)\n"
     "  --serve-host NAMES the names (comma-separated) the pages may be reached by besides\n"
     "                     ADDR (e.g. studio.local); another Host is refused (421)\n"
     "  --format text|json events on stdout (json: one object per line)\n"
@@ -91,16 +99,20 @@ static const char usage_text[] =
     "                     a camera always hands on its newest frame)\n"
     "  --decode-min WxH   JPEG frames (a folder, an MJPEG camera): decode at 1/2, 1/4 or\n"
     "                     1/8 size while at least WxH (default 960x540; 0x0: full size)\n"
-    "  --resume FILE      continue the game recorded in FILE (its settings win); the\n"
-    "                     new moves' frame numbers and times (KF[]) continue after the\n"
-    "                     record's last move unless --start-frame is given\n"
-    "  --start-frame N    a file or folder: begin at frame N of the source (frames before\n"
-    "                     it are read past, not looked at); frame numbers and times are the\n"
-    "                     source's (resume the footage where the record stopped: the last\n"
-    "                     move's KF[] frame + 1)\n"
+    "  --resume FILE      continue the game recorded in FILE (its settings win). A file\n"
+    "                     or folder picks up where the record stops: at the frame after\n"
+    "                     the last move's KF[] (--start-frame N to begin elsewhere, e.g. 0\n"
+    "                     for footage that continues in another file); a camera goes on\n"
+    "                     live, its KF[] numbers after the record's. The board seen first\n"
+    "                     must be the record's position, else exit 2 and FILE is left as\n"
+    "                     it was. Ctrl-C on a file or folder prints the command that resumes\n"
+    "  --start-frame N    a file or folder: begin at frame N of the source (the frames\n"
+    "                     before it are not read: a folder jumps there, a video passes\n"
+    "                     over them unconverted, neither paced by --realtime); frame\n"
+    "                     numbers and times are the source's\n"
     ;
-/* the rest of --help (one string would pass C99's 4095 characters) */
-static const char usage_time_text[] =
+/* (two strings: C11 compilers need only take 4095 characters in one) */
+static const char usage_text2[] =
     "  --time SPEC        time control: comma-separated KEY=VALUE items\n"
     "                       main=DUR       main time per side (alone: absolute time)\n"
     "                       byoyomi=NxDUR  Japanese byo-yomi: N periods of DUR\n"
@@ -130,7 +142,10 @@ typedef struct rec_opts {
     const char *input, *sgf, *rules, *black, *white, *calib, *serve, *resume, *time, *speak;
     const char *serve_host;   /* --serve-host NAMES */
     double fps, stable_s, analyse_fps, warn_grace_s;
+    double linger_s;         /* --linger S: a file run with --serve serves this long after the
+                                footage's end; < 0 (default): until Ctrl-C / SIGTERM */
     int size, komi2, komi_set, handicap, json, realtime, min_w, min_h;
+    int handicap_set;        /* --handicap given (0 too: no stones taken from the board) */
     int fps_set;             /* --fps given: a folder's own rate is not looked for */
     long long start_frame;   /* --start-frame N, or -1 */
     rec_relay_opts_t relay;  /* --relay and its options (record_relay.c) */
@@ -232,6 +247,7 @@ static int parse_opts(int argc, char **argv, rec_opts_t *o)
     o->min_h = 540;
     o->rules = "chinese";
     o->start_frame = -1;
+    o->linger_s = -1;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (!strcmp(a, "--help") || !strcmp(a, "-h"))
@@ -250,7 +266,7 @@ static int parse_opts(int argc, char **argv, rec_opts_t *o)
                                                "--calib", "--serve", "--format", "--resume",
                                                "--time", "--stable", "--analyse-fps",
                                                "--decode-min", "--speak", "--start-frame",
-                                               "--warn-grace", "--serve-host", NULL };
+                                               "--warn-grace", "--serve-host", "--linger", NULL };
         const char *val = NULL;
         char name[32] = "";
         for (int k = 0; withval[k]; k++) {
@@ -297,6 +313,13 @@ static int parse_opts(int argc, char **argv, rec_opts_t *o)
                 cli_error("record", "--warn-grace: '%s' is not a time in seconds (0..600)", val);
                 return -1;
             }
+        } else if (!strcmp(name, "--linger")) {
+            char *end;
+            o->linger_s = strtod(val, &end);
+            if (end == val || *end || !(o->linger_s >= 0 && o->linger_s <= 1e6)) {
+                cli_error("record", "--linger: '%s' is not a time in seconds (0..1000000)", val);
+                return -1;
+            }
         } else if (!strcmp(name, "--analyse-fps")) {
             char *end;
             o->analyse_fps = strtod(val, &end);
@@ -336,6 +359,7 @@ static int parse_opts(int argc, char **argv, rec_opts_t *o)
                 cli_error("record", "--handicap: '%s' is not 0 or 2..9", val);
                 return -1;
             }
+            o->handicap_set = 1;
         } else if (!strcmp(name, "--black") || !strcmp(name, "--white")) {
             if (!name_ok(val) || strlen(val) >= STN_NAME_MAX) {
                 cli_error("record", "%s: the name is not valid UTF-8 text of at most %d bytes "
@@ -449,8 +473,12 @@ typedef struct run {
     int resign_force;              /* the footage ended with it there: it stands */
     int align_refused;             /* detections refused in a row by realign() */
     double align_since;            /* the first of them */
-    uint64_t frame_off;            /* --resume: added to the source's frame numbers ... */
+    uint64_t frame_off;            /* --resume of a camera: added to its frame numbers ... */
     double t_off;                  /* ... and times, so the record's KF[] continue */
+    stn_resume_check_t resume_chk; /* --resume: the first boards seen judged against the
+                                      record (station/stn_start.h) */
+    stn_align_t align;             /* realign()'s last comparison */
+    int align_valid;               /* ... made (0: nothing to compare) */
 } run_t;
 
 static void print_events(run_t *u)
@@ -1133,6 +1161,10 @@ static int realign(run_t *u, const cvb_image_t *img, vis_snapshot_t *snap, doubl
     stn_align_t a;
     if (stn_align_find(g, pend, np, snap, u->scfg.stab.min_conf, STN_ALIGN_MAX_SHIFT, &a) != GO_OK)
         return 1;
+    u->align = a;
+    u->align_valid = 1;
+    if (!a.accept && u->o.resume && u->resume_chk.verdict != STN_RESUME_GO)
+        return 0;   /* a resumed game: resume_judged() decides, never "taken as it is" */
     if (!a.accept) {
         if (u->align_refused == 0)
             u->align_since = t;
@@ -1212,7 +1244,11 @@ static int realign(run_t *u, const cvb_image_t *img, vis_snapshot_t *snap, doubl
     return 1;
 }
 
-/* One frame through vision, the station, the signals and the count. */
+/* on_frame's code for a resumed game whose board is not the record's (stn_resume_judge) */
+#define REC_RESUME_REFUSED (-3)
+
+/* One frame through vision, the station, the signals and the count. Returns 0, -1 (the
+ * station could not start) or REC_RESUME_REFUSED. */
 static int on_frame(run_t *u, const cap_frame_t *f)
 {
     vis_snapshot_t snap;
@@ -1248,7 +1284,12 @@ static int on_frame(run_t *u, const cap_frame_t *f)
         }
         snap.frame = f->index;
         snap.t = f->t;
-        if (!realign(u, &f->img, &snap, f->t)) {
+        u->align_valid = 0;
+        int aligned = realign(u, &f->img, &snap, f->t);
+        if (u->o.resume && u->align_valid &&
+            stn_resume_judge(&u->resume_chk, &u->align, f->t) == STN_RESUME_REFUSE)
+            return REC_RESUME_REFUSED;
+        if (!aligned) {
             clock_tick(u, f->t);   /* not the game's board yet: keep looking */
             publish(u, NULL, NULL, 0);
             return 0;
@@ -1322,12 +1363,11 @@ static int on_frame(run_t *u, const cap_frame_t *f)
     return 0;
 }
 
-/* --resume without --start-frame: the new frames are numbered (and timed) after the
- * record's last move (its KF[]), so the resumed record's frames keep increasing. */
+/* --resume of a camera: the new frames are numbered (and timed) after the record's last
+ * move (its KF[]), so the resumed record's frames keep increasing. (A file or folder
+ * instead picks up at the frame after that KF[], with the source's own numbers.) */
 static void resume_offsets(run_t *u, cap_source_t **src)
 {
-    if (u->o.start_frame >= 0)
-        return;   /* the source's own numbers: the caller says where it resumes */
     const stn_track_t *k = stn_tracker(u->r.stn);
     int n = go_game_move_count(stn_game(u->r.stn));
     uint64_t last = 0;
@@ -1351,6 +1391,86 @@ static void resume_offsets(run_t *u, cap_source_t **src)
     double fps = info.fps > 0 ? info.fps : u->o.fps;
     u->frame_off = last + 1;
     u->t_off = t + 1.0 / fps;
+}
+
+/* --resume: say what was read; a file or folder without --start-frame picks up at the
+ * frame after the record's last KF[] (stn_resume_frame), a camera continues its numbers. */
+static void resume_start(run_t *u, cap_source_t **src)
+{
+    cap_info_t info;
+    memset(&info, 0, sizeof info);
+    cap_source_info(*src, &info);
+    stn_resume_check_init(&u->resume_chk, NULL);
+    int n = go_game_move_count(stn_game(u->r.stn));
+    uint64_t f = 0;
+    if (info.kind == CAP_KIND_CAMERA) {
+        rec_print_note(&u->r, "resume", -1, "resumed %s: %d moves", u->o.resume, n);
+        resume_offsets(u, src);
+    } else if (u->o.start_frame >= 0) {
+        rec_print_note(&u->r, "resume", -1, "resumed %s: %d moves; the footage from frame %lld "
+                       "(--start-frame)", u->o.resume, n, u->o.start_frame);
+    } else if (stn_resume_frame(stn_tracker(u->r.stn), stn_game(u->r.stn), &f) == GO_OK) {
+        u->o.start_frame = (long long)f;
+        rec_print_note(&u->r, "resume", -1, "resumed %s: %d moves; the footage from frame %llu, "
+                       "after the last move's (KF[])", u->o.resume, n, (unsigned long long)f);
+    } else {
+        rec_print_note(&u->r, "resume", -1, "resumed %s: %d moves; no move names its frame "
+                       "(KF[]): the footage from its start (--start-frame N to begin later)",
+                       u->o.resume, n);
+    }
+}
+
+/* Ctrl-C (or SIGTERM) during a file or folder: the one command that resumes. */
+static void print_resume_hint(run_t *u)
+{
+    rec_print_resume(&u->r, u->o.input, u->sgf_path, u->o.calib, u->o.fps_set ? u->o.fps : 0,
+                     go_game_move_count(stn_game(u->r.stn)));
+}
+
+/* A file or folder ended with one end signal seen and not the other (stn_finish_signals):
+ * the signaller's pass goes in when it is his turn; *out says what to tell. */
+static void end_unfinished(run_t *u, stn_unfinished_t *out)
+{
+    int sb = sig_get(u, 1), sw = sig_get(u, 2);
+    if (stn_finish_signals(stn_game(u->r.stn), sb == REC_SIG_WHITE, sw == REC_SIG_BLACK, out) !=
+        GO_OK || !out->unfinished)
+        return;
+    if (out->pass) {
+        if (stn_pass(u->r.stn, u->r.t_now) == GO_OK) {
+            print_events(u);
+            rec_print_note(&u->r, "signal", u->r.t_now, "signal: %s's end signal: his pass "
+                           "recorded; %s's was not seen", out->signalled == GO_BLACK ? "Black"
+                           : "White", out->missing == GO_BLACK ? "Black" : "White");
+        } else {
+            out->pass = 0;
+        }
+    }
+    u->r.dirty = 1;
+}
+
+/* A file or folder with --serve, at its end: the pages stay up on the final state (the
+ * result, the count) for --linger seconds or until Ctrl-C / SIGTERM; console actions
+ * still reach the station and are published. */
+#define REC_LINGER_POLL_S 0.1
+static void linger(run_t *u)
+{
+    if (u->o.linger_s == 0)
+        return;
+    char until[64];
+    if (u->o.linger_s > 0)
+        snprintf(until, sizeof until, "for %g s (--linger)", u->o.linger_s);
+    else
+        snprintf(until, sizeof until, "until Ctrl-C (--linger S to stop by itself)");
+    rec_print_note(&u->r, "serve", -1, "serve: the footage is over; the pages stay up on the "
+                   "%s %s", u->r.result[0] ? "result" : "last state", until);
+    double t0 = now_s();
+    while (!g_stop && (u->o.linger_s < 0 || now_s() - t0 < u->o.linger_s)) {
+        struct timespec ts = { 0, (long)(REC_LINGER_POLL_S * 1e9) };
+        nanosleep(&ts, NULL);
+        pthread_mutex_lock(&u->r.mu);
+        publish(u, NULL, NULL, 0);
+        pthread_mutex_unlock(&u->r.mu);
+    }
 }
 
 static void print_stats(run_t *u, double wall, double footage)
@@ -1406,7 +1526,7 @@ int cmd_record(int argc, char **argv)
     cap_source_t *src = NULL;
     if (prc == 1) {
         fputs(usage_text, stdout);
-        fputs(usage_time_text, stdout);
+        fputs(usage_text2, stdout);
         fputs(rec_relay_usage, stdout);
         free(u);
         return 0;
@@ -1466,6 +1586,7 @@ int cmd_record(int argc, char **argv)
     u->scfg.rules = u->o.rules;
     u->scfg.komi2 = u->o.komi_set ? u->o.komi2 : STN_KOMI_DEFAULT;
     u->scfg.handicap = u->o.handicap;
+    u->scfg.handicap_seen = !u->o.handicap_set;   /* --handicap 0: none, whatever is seen */
     u->scfg.stab.stable_s = u->o.stable_s;
     u->scfg.track.warn_grace_s = u->o.warn_grace_s;
     u->r.clock_lag = u->scfg.stab.stable_s + STN_CLOCK_LAG_S;
@@ -1478,11 +1599,8 @@ int cmd_record(int argc, char **argv)
     if (u->o.resume || u->o.size) {
         if (create_station(u, u->o.size ? u->o.size : 19))
             goto done;
-        if (u->o.resume) {
-            rec_print_note(&u->r, "resume", -1, "resumed %s: %d moves", u->o.resume,
-                           go_game_move_count(stn_game(u->r.stn)));
-            resume_offsets(u, &src);
-        }
+        if (u->o.resume)
+            resume_start(u, &src);
     }
     if (u->o.serve) {
         char addr[128];
@@ -1522,6 +1640,18 @@ int cmd_record(int argc, char **argv)
     cap_source_info(src, &info);
     int live = info.kind == CAP_KIND_CAMERA;
     double wall0 = now_s(), footage = 0, footage0 = 0;
+    if (!live && u->o.start_frame > 0) {
+        /* --start-frame (or --resume's): the frames before it are not read at all */
+        int src_rc = cap_source_seek(src, (uint64_t)u->o.start_frame);
+        if (src_rc == CAP_EEOF) {
+            cli_error("record", "%s: the footage ends before frame %lld (--start-frame%s): "
+                      "nothing to record", u->o.input, u->o.start_frame,
+                      u->o.resume ? ", or the frame after the record's last move" : "");
+            code = 1;
+            goto done;
+        }
+        footage0 = (double)u->o.start_frame / (info.fps > 0 ? info.fps : u->o.fps);
+    }
     int lost_said = 0, bad_frames = 0, missing = 0;
     char lost[400] = "";   /* cap_source_why of a CAP_ELOST */
     code = 0;
@@ -1558,7 +1688,7 @@ int cmd_record(int argc, char **argv)
             lost_said = 0;
         }
         if (u->o.start_frame > 0 && !live && f.index < (uint64_t)u->o.start_frame) {
-            footage0 = f.t;   /* before --start-frame: read past, not looked at */
+            footage0 = f.t;   /* (after cap_source_seek, never: kept for a short seek) */
             continue;
         }
         u->frames++;
@@ -1569,11 +1699,22 @@ int cmd_record(int argc, char **argv)
         u->r.t_now = f.t;
         int frc = on_frame(u, &f);
         pthread_mutex_unlock(&u->r.mu);
+        if (frc == REC_RESUME_REFUSED) {
+            const stn_align_t *a = &u->resume_chk.last;
+            cli_error("record", "%s: cannot resume: the board at frame %llu (%.2f s) is not the "
+                      "record's position (%d points differ, %d stones recorded): the file is "
+                      "left as it was; give the frame that shows it with --start-frame N",
+                      u->o.resume, (unsigned long long)f.index, f.t, a->mismatch, a->stones);
+            code = 2;
+            break;
+        }
         if (frc < 0) {
             code = 2;
             break;
         }
     }
+    if (g_stop && code == 0 && !live && u->r.stn)
+        print_resume_hint(u);
     double wall = now_s() - wall0;
     pthread_mutex_lock(&u->r.mu);
     if (code == 0 && u->sig_ready && sig_settle(u, u->r.t_now, 1))
@@ -1583,6 +1724,10 @@ int cmd_record(int argc, char **argv)
         u->resign_force = 1;
         on_signals(u, u->r.t_now);
     }
+    stn_unfinished_t unfinished;
+    memset(&unfinished, 0, sizeof unfinished);
+    if (code == 0 && !live && u->sig_ready && u->r.stn && u->r.phase == 0)
+        end_unfinished(u, &unfinished);
     if (code == 0 && u->r.phase == 1 && (!live || !u->r.web)) {
         /* a file run, or no console to accept with: nobody can confirm the count */
         rec_print_note(&u->r, "count", -1, "count: %s: the marking is accepted automatically",
@@ -1625,7 +1770,19 @@ int cmd_record(int argc, char **argv)
                            u->r.result[0] ? ", result " : "", u->r.result);
         }
         print_stats(u, wall, footage);
+        if (unfinished.unfinished) {
+            const char *s1 = unfinished.signalled == GO_BLACK ? "Black" : "White";
+            const char *s2 = unfinished.missing == GO_BLACK ? "Black" : "White";
+            cli_error("record", "%s: the game's end was not recorded: %s's end signal was seen "
+                      "(%s), %s's was not; finish it with `kifucam score %s` or in the console "
+                      "(--serve: pass, end)", u->sgf_path, s1,
+                      unfinished.pass ? "his pass is in the record" : "out of turn: no pass",
+                      s2, u->sgf_path);
+            code = 1;
+        }
     }
+    if (u->r.web && !live && !g_stop && code != 2)
+        linger(u);
     if (rec_relay_finish(&u->r) < 0 && code == 0)
         code = 1;   /* --relay: the record is whole on disk, the broadcast is not */
 done:

@@ -6,15 +6,19 @@
  * (picture.c; a picture file that cannot be written is exit 2).
  *
  * Scores the position at the end of the main line of the first game of the file: replay
- * (sgf_replay, tolerant), the dead stones (auto: the station's proposal, go_life; none;
+ * (sgf_replay, tolerant), the dead stones (auto: the station's proposal, go_life, or on a
+ * record the station counted the dead stones agreed there, its root's KD[] (stn_record.h),
+ * so that `score` on a recording says what the station said; none;
  * a comma-separated list of points, each marking its whole chain; or calls on the
  * proposal, "+K10,-C3": go_point.h, both the Q16 form and SGF letters), then
  * go_score_count under the rules (--rules, else RU[], else chinese) with the komi
  * (--komi, else KM[], else the rules'), the handicap (HA[] or the handicap stones), the
- * captures of the game and, for AGA, the passes. With --dead auto, an unfinished border (an empty region
- * reaching both colours with a point 3 or more from every stone) is closed by estimate
- * (go_score_params_t.open_borders), as an arbiter would: the text says so in a line
- * "estimated: ..." and the JSON in "estimated" ({"black":N,"white":M,"points":[...]});
+ * captures of the game and, for AGA, the passes: the one count of the station
+ * (go_session_for_game). A border left open (an empty region reaching both colours with
+ * a point 3 or more from every stone, go_score_t.unsettled) is not closed by guess: its
+ * points count for nobody, the proposal calls no stone dead there, and the text says so
+ * in a line "unsettled: ... fill D4 E4 ... to settle it", the JSON in "unsettled"
+ * ({"borders":N,"points":[...],"fill":[...]}) with "exact": false;
  * a finished position counts exactly as before. The proposal is told the side to move when
  * the record says it (a move played, or PL[]: go_session_set_turn).
  * text: first line the RE[] result, then a breakdown (Chinese rules: also in stones).
@@ -59,12 +63,14 @@ static void usage(FILE *f)
     fprintf(f, "\n"
                "  --komi K       default: the SGF's KM[], else the rules' standard komi (a\n"
                "                 handicap game: chinese 0, japanese and korean 0.5)\n"
-               "  --dead auto    the station's proposal (default); none: no dead stones;\n"
+               "  --dead auto    the station's proposal (default; a record the station\n"
+               "                 counted: the dead stones agreed there, its KD[]); none: no\n"
+               "                 dead stones;\n"
                "                 LIST: comma-separated points (Q16 or SGF letters pd), each\n"
                "                 marking its chain; +K10,-C3: the proposal with the chain at\n"
                "                 K10 called dead and the one at C3 alive\n"
                "  --picture F.png  the position counted: coordinates, dead stones crossed,\n"
-               "                 territory marked (hollow: estimated)\n"
+               "                 territory marked, points to fill ringed\n"
                "  --format text  first line the RE[] result, then a breakdown (default)\n"
                "  --format json  {\"result\":...,\"rules\":...,\"komi\":...,\"black\":{...},...}\n"
                "Exit: 0 scored, 1 the record has an illegal move (not scored),\n"
@@ -80,6 +86,9 @@ typedef struct first {
     int rc;                        /* sgf_replay's status */
     bool done;                     /* the first tree was seen */
     bool has_pl;                   /* its root has PL[] */
+    uint8_t kd[GO_CELLS];          /* KD[]: the dead stones of the count agreed at the
+                                      station (stn_record.h), 1 per point */
+    int nkd;                       /* points in kd */
 } first_t;
 
 static int first_game(void *ctx, const sgf_node_t *root, int index, const char *charset)
@@ -90,6 +99,15 @@ static int first_game(void *ctx, const sgf_node_t *root, int index, const char *
     fg->done = true;
     fg->has_pl = sgf_node_value(root, "PL") != NULL;
     fg->rc = sgf_replay(root, fg->ro, fg->rep, fg->err);
+    const sgf_prop_t *kd = fg->rc == 0 ? sgf_node_find(root, "KD") : NULL;
+    for (int i = 0; kd && i < kd->nvalues; i++) {
+        int p = go_point_from_sgf(go_game_board(fg->rep->game)->size, kd->values[i],
+                                  kd->lens[i]);
+        if (p > 0 && !fg->kd[p]) {
+            fg->kd[p] = 1;
+            fg->nkd++;
+        }
+    }
     return 1;   /* stop: score counts the first game only */
 }
 
@@ -103,7 +121,6 @@ int cmd_score(int argc, char **argv)
     sgf_replay_opts_t ro = { NULL, false };
     sgf_replay_t rep;
     go_rules_t rules;
-    go_score_params_t par;
     go_session_t *sess = NULL;
     go_score_t *sc = NULL;
     go_dead_spec_t *dspec = NULL;
@@ -198,7 +215,11 @@ int cmd_score(int argc, char **argv)
         fprintf(stderr, "%s:0:0: %s\n", file, err.msg[0] ? err.msg : sgf_strerror(err.code));
         return 2;
     }
-    first_t fg = { &ro, &rep, &err, 0, false, false };
+    first_t fg;
+    memset(&fg, 0, sizeof fg);
+    fg.ro = &ro;
+    fg.rep = &rep;
+    fg.err = &err;
     int prc = sgf_parse_each(text, tlen, NULL, first_game, &fg, &err);
     free(text);
     if (prc != 0 && !fg.done) {
@@ -241,21 +262,10 @@ int cmd_score(int argc, char **argv)
         }
     }
 
-    memset(&par, 0, sizeof par);
-    par.komi2 = komi2;
-    par.handicap = rep.handicap;   /* HA[]: setup stones alone are no handicap */
-    par.captures[GO_BLACK] = b->prisoners[GO_BLACK];
-    par.captures[GO_WHITE] = b->prisoners[GO_WHITE];
-    /* with the station's proposal (--dead auto, or calls on it: +K10,-C3), an unfinished
-     * border is closed by estimate, and said so; a dead list given by hand counts exactly */
-    par.open_borders = dspec->mode == GO_DEAD_AUTO || dspec->mode == GO_DEAD_EDIT;
-    for (int i = 0; i < go_game_move_count(rep.game); i++) {
-        const go_move_t *m = go_game_move(rep.game, i);
-        if (m && m->kind == GO_MOVE_PASS && (m->color == GO_BLACK || m->color == GO_WHITE))
-            par.pass_stones[m->color]++;
-    }
-
-    sess = go_session_create(b, &rules, &par);
+    /* the one count the station makes at the end of a recording (go_session_for_game).
+     * HA[]: setup stones alone are no handicap; the side to move when the record says it
+     * (a move played, or PL[]) */
+    sess = go_session_for_game(rep.game, &rules, komi2, rep.handicap, fg.has_pl);
     sc = malloc(sizeof *sc);
     if (!sess || !sc) {
         cli_error("score", "out of memory");
@@ -263,10 +273,18 @@ int cmd_score(int argc, char **argv)
     }
     {
         int bad = 0, drc;
-        /* the side to move, when the record says it (a move played, or PL[]) */
-        if (go_game_move_count(rep.game) > 0 || fg.has_pl)
-            go_session_set_turn(sess, go_game_turn(rep.game));
-        drc = go_session_apply_dead(sess, dspec, &bad);
+        if (fg.nkd > 0 && (dspec->mode == GO_DEAD_AUTO || dspec->mode == GO_DEAD_EDIT)) {
+            /* a count agreed at the station (KD[]): its dead stones, the calls on them */
+            uint8_t mask[GO_CELLS];
+            drc = go_session_set_dead(sess, fg.kd);
+            if (drc == GO_OK && dspec->mode == GO_DEAD_EDIT) {
+                drc = go_dead_spec_apply(dspec, b, go_session_dead(sess), mask, &bad);
+                if (drc == GO_OK)
+                    drc = go_session_set_dead(sess, mask);
+            }
+        } else {
+            drc = go_session_apply_dead(sess, dspec, &bad);
+        }
         if (drc == GO_EINVAL) {
             score_dead_apply_error("score", file, b, dspec, dead, bad);
             goto out;
@@ -290,8 +308,9 @@ int cmd_score(int argc, char **argv)
         }
     }
     {
-        score_report_t rr = { &rules, komi2, par.handicap, b, sc, sess,
-                              dspec->mode == GO_DEAD_AUTO };
+        bool agreed = fg.nkd > 0 && (dspec->mode == GO_DEAD_AUTO || dspec->mode == GO_DEAD_EDIT);
+        score_report_t rr = { &rules, komi2, rep.handicap, b, sc, sess,
+                              dspec->mode == GO_DEAD_AUTO && !agreed, agreed };
         if (!strcmp(format, "json")) {
             json_t *o = score_json(&rr);
             char *txt = o ? json_dumps(o, JSON_COMPACT | JSON_REAL_PRECISION(6)) : NULL;

@@ -32,6 +32,7 @@
 #define PIC_RING_R 0.62
 #define PIC_TERR_H 0.16
 #define PIC_CROSS_H 0.30
+#define PIC_FILL_R 0.18   /* the ring on a point to fill of an unsettled border, in cells */
 
 /* Colours, BGR. */
 static const int col_wood[3] = { 110, 180, 225 };
@@ -41,6 +42,7 @@ static const int col_white[3] = { 240, 240, 240 };
 static const int col_outline[3] = { 0, 0, 0 };
 static const int col_dead[3] = { 30, 30, 220 };     /* red: crossed */
 static const int col_unsure[3] = { 0, 140, 255 };   /* orange: ringed */
+static const int col_fill[3] = { 200, 90, 30 };     /* blue: a point to fill (unsettled) */
 static const int col_page[3] = { 250, 250, 250 };
 static const int col_text[3] = { 30, 30, 30 };
 
@@ -196,10 +198,13 @@ static void draw_diagram(cvb_image_t *img, int ox, int oy, const picture_in_t *i
             if (sc && (own == GO_BLACK || own == GO_WHITE) && !(v & GO_SP_STONE)) {
                 const int *f = own == GO_BLACK ? col_black : col_white;
                 /* a white square on a black dead stone needs no outline; on wood it does */
-                if (own == GO_WHITE && !(v & GO_SP_EST))
+                if (own == GO_WHITE)
                     square(img, px, py, c * PIC_TERR_H + 1, col_outline, 1);
-                square(img, px, py, c * PIC_TERR_H, f, !(v & GO_SP_EST));
+                square(img, px, py, c * PIC_TERR_H, f, 1);
             }
+            if (sc && (v & GO_SP_FILL))   /* an unsettled border: a point to fill */
+                cvb_draw_circle(img, px, py, c * PIC_FILL_R, col_fill[0], col_fill[1],
+                                col_fill[2], 2);
             if (sc && (v & GO_SP_DEAD)) {
                 double h = c * PIC_CROSS_H;
                 cvb_draw_line(img, px - h, py - h, px + h, py + h, col_dead[0], col_dead[1],

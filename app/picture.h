@@ -1,8 +1,8 @@
 /* picture.h: the board as read and counted, as a picture for people (`count --picture`,
  * `score PHOTO --picture`): a clean diagram with the coordinates people use (A-T without
  * I, row 1 at the bottom), the stones, the dead stones crossed, each side's territory
- * marked (a filled square; hollow where the open-border estimate gave it), the points the
- * reader was unsure of ringed, the result above; beside it the photo with the grid as
+ * marked (a filled square), the points to fill of a border left open (unsettled, nobody's)
+ * ringed in blue, the points the reader was unsure of ringed in orange, the result above; beside it the photo with the grid as
  * found (vis_draw). Drawn with the bridge's own helpers (cvb_draw_line, cvb_draw_circle,
  * cvb_resize): no font library, the coordinates are stroked (picture.c's glyphs).
  *

@@ -58,6 +58,11 @@ void rec_print_event(rec_t *r, const stn_event_t *e);
  * alone); JSON {"event":kind,"t":t,"message":text}. */
 void rec_print_note(rec_t *r, const char *kind, double t, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
+/* The line a file or folder run interrupted by Ctrl-C prints: the one command that
+ * resumes it (`kifucam record --input INPUT --resume SGF`, with --calib and --fps when
+ * given: fps 0 for none), each path quoted for a shell when it needs it. */
+void rec_print_resume(rec_t *r, const char *input, const char *sgf, const char *calib,
+                      double fps, int nmoves);
 /* Speak a clock call with espeak-ng (--speak) in a child process, never waiting for it
  * (finished children are reaped at the next call and by rec_speak_fini); says once when
  * espeak-ng is missing. Does nothing without --speak. */

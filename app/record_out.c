@@ -386,3 +386,48 @@ void rec_speak(rec_t *r, const stn_event_t *e)
         r->kids[r->nkids++] = pid;
     posix_spawn_file_actions_destroy(&fa);
 }
+
+/* A word of a shell command as typed: as it is when it needs no quotes, else in single
+ * quotes (a quote inside as '\''). */
+static void shell_word(char *out, size_t len, const char *w)
+{
+    size_t pos = 0;
+    int plain = *w != '\0';
+    for (const char *c = w; *c && plain; c++)
+        plain = strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_./-+:=,@%",
+                       *c) != NULL;
+    if (plain) {
+        snprintf(out, len, "%s", w);
+        return;
+    }
+    if (pos + 1 < len)
+        out[pos++] = '\'';
+    for (const char *c = w; *c && pos + 5 < len; c++) {
+        if (*c == '\'') {
+            memcpy(out + pos, "'\\''", 4);
+            pos += 4;
+        } else {
+            out[pos++] = *c;
+        }
+    }
+    if (pos + 1 < len)
+        out[pos++] = '\'';
+    out[pos < len ? pos : len - 1] = '\0';
+}
+
+void rec_print_resume(rec_t *r, const char *input, const char *sgf, const char *calib,
+                      double fps, int nmoves)
+{
+    char in[1024], rec[1024], cal[1100] = "", fp[48] = "";
+    shell_word(in, sizeof in, input);
+    shell_word(rec, sizeof rec, sgf);
+    if (calib) {
+        char c[1024];
+        shell_word(c, sizeof c, calib);
+        snprintf(cal, sizeof cal, " --calib %s", c);
+    }
+    if (fps > 0)
+        snprintf(fp, sizeof fp, " --fps %g", fps);
+    rec_print_note(r, "interrupted", -1, "interrupted after %d moves: resume with: kifucam "
+                   "record --input %s --resume %s%s%s", nmoves, in, rec, cal, fp);
+}

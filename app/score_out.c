@@ -2,7 +2,7 @@
  * `count`.
  *
  * Invariants: every line of the text has its field in the JSON ("dead" and
- * "dead_chains" for the dead line, "estimated" and "exact" for the estimate,
+ * "dead_chains" for the dead line, "unsettled" and "exact" for a border left open,
  * "in_stones" for the Chinese arbiter's line, "tie" for Ing's tie rule); points are human
  * (Q16) in the text and SGF letters in the JSON; numbers of stones are quarters written
  * by go_score_quarters_text, never "2/4".
@@ -12,6 +12,10 @@
 #include <string.h>
 
 #include "app/cli.h"
+
+/* The text names at most this many points to fill of an unsettled border (an opening
+ * can have a hundred); the JSON lists them all. */
+#define SCORE_FILL_SHOWN 24
 
 /* "1 stone", "2 stones": the noun as the count wants it. */
 static const char *plural(int n)
@@ -127,6 +131,8 @@ void score_print_text(FILE *f, const score_report_t *r)
     fprintf(f, "%s\n", sc->re);
     fprintf(f, "rules %s, komi %s, handicap %d, %dx%d, %d dead stone%s removed\n",
             r->rules->name, k, r->handicap, b->size, b->size, ndead, plural(ndead));
+    if (r->agreed)
+        fprintf(f, "dead stones as agreed at the station (the record's KD[])\n");
     if (nch) {
         fprintf(f, "dead:");
         for (int i = 0; i < nch; i++) {
@@ -172,11 +178,24 @@ void score_print_text(FILE *f, const score_report_t *r)
         }
         fprintf(f, " = %s\n", t);
     }
-    if (sc->open_regions)
-        fprintf(f, "estimated: %d unfinished border%s closed by distance: Black %d, White %d "
-                "point%s counted by estimate\n", sc->open_regions, plural(sc->open_regions),
-                sc->side[GO_BLACK].estimated, sc->side[GO_WHITE].estimated,
-                plural(sc->side[GO_WHITE].estimated));
+    if (sc->unsettled) {
+        /* a border left open: nothing guessed, its points nobody's, the points to fill */
+        int shown = 0;
+        fprintf(f, "unsettled: %d border%s left open, %d point%s counted for nobody; fill",
+                sc->unsettled, plural(sc->unsettled), sc->open_points, plural(sc->open_points));
+        for (int y = 0; y < b->size; y++)
+            for (int x = 0; x < b->size; x++) {
+                char h[4];
+                if (!(sc->point[GO_PT(x, y)] & GO_SP_FILL) || shown >= SCORE_FILL_SHOWN)
+                    continue;
+                go_point_human(b->size, GO_PT(x, y), h);
+                fprintf(f, " %s", h);
+                shown++;
+            }
+        if (sc->fill_points > shown)
+            fprintf(f, " and %d more (the JSON lists them)", sc->fill_points - shown);
+        fprintf(f, " to settle %s\n", sc->unsettled == 1 ? "it" : "them");
+    }
     if (sc->nseki_groups)
         fprintf(f, "seki: %d chain%s\n", sc->nseki_groups, plural(sc->nseki_groups));
     if (in_stones(r)) {
@@ -211,6 +230,9 @@ json_t *score_json(const score_report_t *r)
     json_object_set_new(o, "black", side_json(&sc->side[GO_BLACK], area));
     json_object_set_new(o, "white", side_json(&sc->side[GO_WHITE], area));
     json_object_set_new(o, "dead", points_json(b, sc, GO_SP_DEAD));
+    /* where the dead stones come from: the record's agreed count, the proposal, or given */
+    json_object_set_new(o, "marking", json_string(r->agreed ? "agreed" : r->proposal ? "proposal"
+                                                                                 : "given"));
     {
         dead_chain_t ch[GO_MAX_POINTS];
         int nch = dead_chains(b, sc, ch);
@@ -231,15 +253,14 @@ json_t *score_json(const score_report_t *r)
     json_object_set_new(o, "seki", points_json(b, sc, GO_SP_SEKI));
     json_object_set_new(o, "seki_chains", json_integer(sc->nseki_groups));
     json_object_set_new(o, "dame", points_json(b, sc, GO_SP_DAME));
-    /* exact: no point counted by estimate (the text's "estimated:" line) */
-    json_object_set_new(o, "exact", json_boolean(sc->open_regions == 0));
-    if (sc->open_regions) {
+    /* exact: every border closed (the text's "unsettled:" line otherwise) */
+    json_object_set_new(o, "exact", json_boolean(sc->unsettled == 0));
+    if (sc->unsettled) {
         json_t *e = json_object();
-        json_object_set_new(e, "black", json_integer(sc->side[GO_BLACK].estimated));
-        json_object_set_new(e, "white", json_integer(sc->side[GO_WHITE].estimated));
-        json_object_set_new(e, "points", points_json(b, sc, GO_SP_EST));
-        json_object_set_new(e, "borders", json_integer(sc->open_regions));
-        json_object_set_new(o, "estimated", e);
+        json_object_set_new(e, "borders", json_integer(sc->unsettled));
+        json_object_set_new(e, "points", points_json(b, sc, GO_SP_OPEN));
+        json_object_set_new(e, "fill", points_json(b, sc, GO_SP_FILL));
+        json_object_set_new(o, "unsettled", e);
     }
     if (in_stones(r)) {
         char en[64], cn[64];

@@ -2,7 +2,7 @@
  * their shared one-line errors for --dead.
  *
  * Invariants: the text and the JSON say the same things (the result, the breakdown, the
- * dead stones, seki, the estimate, the result in stones under the Chinese rules, the tie
+ * dead stones, seki, the borders left open (unsettled), the result in stones under the Chinese rules, the tie
  * rule); people-facing text names points in the human form (Q16, go_point_human), the
  * JSON in SGF letters; fractions are reduced and written "180 1/2"
  * (go_score_quarters_text), counts take their singular at 1. Nothing here decides: the
@@ -28,6 +28,8 @@ typedef struct score_report {
     const go_score_t *score;       /* its count (never NULL) */
     const go_session_t *sess;      /* for the proposal's groups (JSON dead_groups), or NULL */
     bool proposal;                 /* the marking is the station's proposal (--dead auto) */
+    bool agreed;                   /* the marking is the count agreed at the station, as the
+                                      record keeps it (KD[], stn_record.h) */
 } score_report_t;
 
 /* Print the text of INTERFACE.md to f: the RE[] result on the first line, then the

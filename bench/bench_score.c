@@ -10,8 +10,10 @@
  *       budget (go_life_options_t.move_budget); --ko-dead 1 applies the
  *       Japanese ko rule (bent four) whatever the rules; --no-tax 1 counts the eyes of
  *       groups in seki as territory (no seki tax), to measure that convention;
- *       --borders 0 counts unfinished borders exactly (default 1: closed by estimate,
- *       go_score_params_t.open_borders, as `kifucam score --dead auto` counts); the
+ *       A game the players ended with a border left open (go_score_t.unsettled) has no
+ *       exact count: it is counted as `kifucam score` counts it (the open points nobody's,
+ *       no dead-stone call there) and compared with RE[] like any other, and the summary
+ *       says how many such games there were and how many of them agree; the
  *       proposal is told the side to move after the record (go_life_options_t.to_move),
  *       as `kifucam score` does; --no-turn 1 leaves it unknown; --turn-races 1 lets it
  *       decide the races each side wins moving first (go_life_options_t.turn_races, off
@@ -35,16 +37,18 @@
 #include "rules/go_game.h"
 #include "rules/go_life.h"
 #include "rules/go_score.h"
+#include "rules/go_session.h"
 #include "rules/sgf.h"
 #include "rules/sgf_game.h"
 
 typedef struct ctx {
     const char *mode;
-    long limit, show, n, boards, playouts, ko_dead, no_tax, borders, nodead, budget, no_turn,
+    long limit, show, n, boards, playouts, ko_dead, no_tax, nodead, budget, no_turn,
         turn_races;
     const char *out;
     const char *cmp;       /* map: a dead list (SGF points, comma-separated) to compare */
     /* agree */
+    long unsettled, unsettled_winner, unsettled_exact;   /* games with an open border */
     long games, counted, winner_ok, exact_ok, skipped, area_ok, area_fix, v_fix[4];
     long cause[8];
     long diffhist[9];      /* |margin diff| in points: 0,1,2,3,4,5-9,10-19,20+ */
@@ -141,8 +145,9 @@ static int on_game(void *vctx, const sgf_node_t *root, int index, const char *ch
     sgf_replay_t rep;
     sgf_error_t err;
     go_rules_t rules;
-    go_score_params_t par;
-    go_life_result_t *lr;
+    const go_life_result_t *lr;
+    const go_score_params_t *par;
+    go_session_t *sess;
     go_score_t *sc;
     int want2;
     (void)charset;
@@ -187,26 +192,17 @@ static int on_game(void *vctx, const sgf_node_t *root, int index, const char *ch
     rules = rep.rules;
     if (cx->no_tax)
         rules.tax = GO_TAX_NONE;   /* --no-tax: eyes of groups in seki count as territory */
-    memset(&par, 0, sizeof par);
-    par.komi2 = rep.komi2;
-    par.handicap = rep.handicap;
-    par.open_borders = (int)cx->borders;
-    {
-        const go_board_t *b = go_game_board(rep.game);
-        par.captures[GO_BLACK] = b->prisoners[GO_BLACK];
-        par.captures[GO_WHITE] = b->prisoners[GO_WHITE];
-    }
-    lr = malloc(sizeof *lr);
+    lr = NULL;
     sc = malloc(sizeof *sc);
-    if (!lr || !sc) {
-        free(lr);
-        free(sc);
+    if (!sc) {
         sgf_replay_fini(&rep);
         return -1;
     }
     {
         const go_board_t *b = go_game_board(rep.game);
         double t0 = now_ms(), t1;
+        /* the one count of the station and `kifucam score` (go_session_for_game) */
+        sess = go_session_for_game(rep.game, &rules, rep.komi2, rep.handicap, false);
         go_life_options_t lo = go_life_defaults();
         if (cx->playouts > 0)
             lo.playouts = (int)cx->playouts;
@@ -216,10 +212,20 @@ static int on_game(void *vctx, const sgf_node_t *root, int index, const char *ch
         if (!cx->no_turn && (go_game_move_count(rep.game) > 0 || sgf_node_value(root, "PL")))
             lo.to_move = go_game_turn(rep.game);   /* the side to move after the record */
         lo.turn_races = (int)cx->turn_races;
-        go_life_propose(b, &lo, lr);
-        if (cx->nodead)
-            memset(lr->dead, 0, sizeof lr->dead);
-        go_score_count(b, &rules, &par, lr->dead, sc);
+        if (!sess || go_session_propose(sess, &lo) != GO_OK) {
+            go_session_destroy(sess);
+            free(sc);
+            sgf_replay_fini(&rep);
+            return -1;
+        }
+        if (cx->nodead) {
+            uint8_t none[GO_CELLS];
+            memset(none, 0, sizeof none);
+            go_session_set_dead(sess, none);
+        }
+        go_session_score(sess, sc);
+        lr = go_session_proposal(sess);
+        par = go_session_params(sess);
         t1 = now_ms() - t0;
         if (!strcmp(cx->mode, "time")) {
             if (cx->nms < cx->n)
@@ -233,7 +239,7 @@ static int on_game(void *vctx, const sgf_node_t *root, int index, const char *ch
             if (t1 > cx->max_ms)
                 cx->max_ms = t1;
             if (cx->nms >= cx->n) {
-                free(lr);
+                go_session_destroy(sess);
                 free(sc);
                 sgf_replay_fini(&rep);
                 return 1;
@@ -244,8 +250,13 @@ static int on_game(void *vctx, const sgf_node_t *root, int index, const char *ch
             int d = abs(sc->margin2 - want2) / 2;
             cx->winner_ok += got_w == want_w;
             cx->exact_ok += sc->margin2 == want2;
+            if (sc->unsettled) {
+                cx->unsettled++;
+                cx->unsettled_winner += got_w == want_w;
+                cx->unsettled_exact += sc->margin2 == want2;
+            }
             {   /* the same board by area (stones + territory), for comparing */
-                int area2 = sc->side[GO_BLACK].area2 - sc->side[GO_WHITE].area2 - par.komi2;
+                int area2 = sc->side[GO_BLACK].area2 - sc->side[GO_WHITE].area2 - par->komi2;
                 cx->area_ok += area2 == want2;
                 cx->area_fix += area2 == want2 && sc->margin2 != want2;
                 int v1 = sc->margin2 - 2 * (sc->side[GO_BLACK].dead - sc->side[GO_WHITE].dead);
@@ -290,14 +301,14 @@ static int on_game(void *vctx, const sgf_node_t *root, int index, const char *ch
                                     "diff2 %d dame %d moves %d passes %d handicap %d open %d\n",
                             cx->file, index + 1, cx->counted, sgf_node_value(root, "RE"), sc->re,
                             cause_names[cause], sc->margin2 - want2, ndame, nm, passes,
-                            rep.handicap, sc->open_regions);
+                            rep.handicap, sc->unsettled);
                     if (cx->boards)
-                        print_map(b, sc, lr, &par, cx->cmp);
+                        print_map(b, sc, lr, par, cx->cmp);
                 }
             }
         }
     }
-    free(lr);
+    go_session_destroy(sess);
     free(sc);
     sgf_replay_fini(&rep);
     return 0;
@@ -314,7 +325,6 @@ int main(int argc, char **argv)
     ctx_t cx;
     int first = 2;
     memset(&cx, 0, sizeof cx);
-    cx.borders = 1;
     cx.n = 200;
     if (argc < 3) {
         fprintf(stderr, "usage: bench_score agree|time|dump [--limit N] [--show K] [--n N] "
@@ -333,8 +343,6 @@ int main(int argc, char **argv)
             cx.ko_dead = atol(argv[first + 1]);
         else if (!strcmp(argv[first], "--nodead"))
             cx.nodead = atol(argv[first + 1]);
-        else if (!strcmp(argv[first], "--borders"))
-            cx.borders = atol(argv[first + 1]);
         else if (!strcmp(argv[first], "--no-tax"))
             cx.no_tax = atol(argv[first + 1]);
         else if (!strcmp(argv[first], "--turn-races"))
@@ -392,6 +400,9 @@ int main(int argc, char **argv)
                    100.0 * cx.winner_ok / scored);
             printf("exact margin:  %ld (%.2f%%)  target >= 90%%\n", cx.exact_ok,
                    100.0 * cx.exact_ok / scored);
+            printf("games ended with a border left open (unsettled, counted as score counts "
+                   "them): %ld, of which winner %ld, exact %ld\n", cx.unsettled,
+                   cx.unsettled_winner, cx.unsettled_exact);
             printf("area counting of the same dead stones: exact %ld (%ld where territory "
                    "counting misses)\n", cx.area_ok, cx.area_fix);
             printf("variants fixing a miss: dead not prisoners %ld, captures not counted %ld, "

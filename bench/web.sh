@@ -40,7 +40,7 @@ if [ "$mode" = record ] || [ "$mode" = both ]; then
   # one run: record (and, with $1 > 0, $1 clients attached as soon as it serves)
   run() {
     local n=$1 out=$2
-    "$kc" record --input "$tmp/foot" --fps 15 --sgf "$tmp/rec.sgf" --serve 127.0.0.1:0 \
+    "$kc" record --input "$tmp/foot" --fps 15 --sgf "$tmp/rec.sgf" --serve 127.0.0.1:0 --linger 0 \
       --realtime --format json >"$out" 2>"$out.err" &
     local rpid=$! port=""
     for _ in $(seq 200); do

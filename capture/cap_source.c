@@ -27,6 +27,7 @@ struct cap_files {
     char *dir;           /* folder */
     char **names;        /* folder: image names, sorted */
     size_t n, idx;       /* folder: count and next index; video/image: frames read */
+    size_t base;         /* the index analyse_fps counts its steps from (a seek's) */
     cvb_video_t *video;  /* video */
     uint32_t skipped;    /* unreadable frames since the last one handed out */
     int jpeg;            /* folder / image: JPEG files (reduced decoding possible) */
@@ -376,14 +377,16 @@ static void folder_pick_reduce(cap_source_t *s)
 }
 
 /* Files: is frame idx passed over by opt.analyse_fps? Every k-th frame is taken, k =
- * floor(fps / analyse_fps) (at least the asked rate, evenly spaced). */
+ * floor(fps / analyse_fps) (at least the asked rate, evenly spaced), counted from the
+ * first frame (or the frame sought, cap_source_seek). */
 static int pass_over(const cap_source_t *s, size_t idx, double fps)
 {
     double a = s->opt.analyse_fps;
     if (!(a > 0) || a >= fps)
         return 0;
     size_t k = (size_t)floor(fps / a + 1e-9);
-    return k > 1 && idx % k != 0;
+    size_t base = s->files ? s->files->base : 0;
+    return k > 1 && idx >= base && (idx - base) % k != 0;
 }
 
 static int open_kind(cap_source_t *s, const char *spec)
@@ -589,6 +592,47 @@ static int files_next(cap_source_t *s, cap_frame_t *f)
     s->info.dropped += fs->skipped;
     fs->skipped = 0;
     return CAP_OK;
+}
+
+int cap_source_seek(cap_source_t *s, uint64_t index)
+{
+    if (!s || s->kind == CAP_KIND_CAMERA || !s->files || index < s->files->idx)
+        return CAP_EINVAL;
+    cap_files_t *fs = s->files;
+    size_t from = fs->idx;
+    int rc = CAP_OK;
+    switch (s->kind) {
+    case CAP_KIND_IMAGE:
+        if (index > 0) {
+            fs->idx = 1;   /* its one frame is before it */
+            rc = CAP_EEOF;
+        }
+        break;
+    case CAP_KIND_VIDEO:
+        /* cv_bridge has no seek: each frame is grabbed, never converted, paced or read */
+        while (fs->idx < index) {
+            if (s->stop) {
+                rc = CAP_ESTOPPED;
+                break;
+            }
+            if (cvb_video_skip(fs->video) != CVB_OK) {
+                rc = CAP_EEOF;
+                break;
+            }
+            fs->idx++;
+        }
+        break;
+    default: /* folder: the index, no file opened */
+        if (index >= fs->n) {
+            fs->idx = fs->n;
+            rc = CAP_EEOF;
+        } else {
+            fs->idx = (size_t)index;
+        }
+    }
+    s->info.skipped += fs->idx - from;
+    fs->base = fs->idx;
+    return rc;
 }
 
 int cap_source_next(cap_source_t *s, cap_frame_t *f)

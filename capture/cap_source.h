@@ -158,6 +158,15 @@ int cap_source_open(const char *spec, const cap_options_t *opt, cap_source_t **o
  * again. CAP_EEOF and CAP_ESTOPPED are final. */
 int cap_source_next(cap_source_t *s, cap_frame_t *f);
 
+/* Files, folders, images: go on at frame `index` of the source (forward only: at least
+ * the next frame's index), passing over the frames before it unread: a folder moves its
+ * index (no file is opened), a video grabs them without converting (cv_bridge has no
+ * seek), neither paced (opt.realtime paces from the frame sought on) nor counted as
+ * dropped (info.skipped counts them). analyse_fps then counts its steps from `index`, so
+ * the frame sought is the next one handed on. Returns CAP_OK, CAP_EEOF (the source ends
+ * before `index`: the next call is CAP_EEOF), CAP_ESTOPPED, or CAP_EINVAL (a camera,
+ * backwards, NULL). */
+int cap_source_seek(cap_source_t *s, uint64_t index);
 /* Ask the source to stop: the pending or next cap_source_next() returns CAP_ESTOPPED.
  * Async-signal-safe (only sets a flag): a SIGINT/SIGTERM handler calls it so that a wait
  * in cap_source_next() ends at once (poll's EINTR) rather than at its timeout. NULL-safe. */

@@ -140,24 +140,20 @@ void go_score_quarters_text(int q, char *buf, size_t len)
 #ifndef GO_SEKI_EYE_MAX
 #define GO_SEKI_EYE_MAX 6 /* the largest region taken as an eye of a group in seki (3a) */
 #endif
-#ifndef OPEN_DIST
-#define OPEN_DIST 3   /* an open border holds a point this far (through empty points) from
-                         every stone: dame between finished borders are 1 or 2 away */
-#endif
-
-/* Close the open borders of w (dead stones already off): estown[p] = the colour whose
- * live stones are strictly nearer to the empty point p of an open region (see
- * go_score_params_t.open_borders), 0 elsewhere; *nopen = open regions found. */
-static void estimate_borders(const uint8_t *w, int size, const int16_t *region,
-                             const uint8_t *rmask, const uint8_t *rseki, int nreg,
-                             uint8_t *estown, int *nopen)
+/* The unsettled borders of w (dead stones already off; see go_score_t.unsettled):
+ * open[r] = 1 for each region r reaching both colours, in no seki, with a point
+ * GO_SCORE_OPEN_DIST or more from every live stone; fill[p] = 1 for the points of such a
+ * region whose distances to the two colours' live stones differ by at most 1 (a band
+ * that separates the points nearer to Black by 2 or more from those nearer to White:
+ * a step changes the difference by at most 2). Returns the number of open regions. */
+static int find_unsettled(const uint8_t *w, int size, const int16_t *region,
+                          const uint8_t *rmask, const uint8_t *rseki, uint8_t *open,
+                          uint8_t *fill)
 {
-    uint8_t open[GO_CELLS];
     int16_t dist[2][GO_CELLS];
     go_point_t queue[GO_CELLS];
-    int any = 0;
-    memset(estown, 0, GO_CELLS);
-    memset(open, 0, sizeof open);
+    int nopen = 0;
+    memset(fill, 0, GO_CELLS);
     for (int c = 0; c < 2; c++) {
         uint8_t col = c ? GO_WHITE : GO_BLACK;
         int qh = 0, qt = 0;
@@ -187,25 +183,21 @@ static void estimate_borders(const uint8_t *w, int size, const int16_t *region,
             int p = GO_PT(x, y), r = region[p];
             if (w[p] != GO_EMPTY || rmask[r] != 3 || rseki[r] || open[r])
                 continue;
-            if (dist[0][p] >= OPEN_DIST && dist[1][p] >= OPEN_DIST) {
+            if (dist[0][p] >= GO_SCORE_OPEN_DIST && dist[1][p] >= GO_SCORE_OPEN_DIST) {
                 open[r] = 1;
-                any = 1;
-                (*nopen)++;
+                nopen++;
             }
         }
-    (void)nreg;
-    if (!any)
-        return;
+    if (!nopen)
+        return 0;
     for (int y = 0; y < size; y++)
         for (int x = 0; x < size; x++) {
             int p = GO_PT(x, y), db = dist[0][p], dw = dist[1][p];
             if (w[p] != GO_EMPTY || !open[region[p]] || db < 0 || dw < 0)
                 continue;
-            if (db < dw)
-                estown[p] = GO_BLACK;
-            else if (dw < db)
-                estown[p] = GO_WHITE;
+            fill[p] = db - dw <= 1 && dw - db <= 1;
         }
+    return nopen;
 }
 
 /* Marks the whole chain at r in seki; 1 when it was not marked yet. */
@@ -239,7 +231,8 @@ int go_score_count(const go_board_t *b, const go_rules_t *rules, const go_score_
     int rsize[GO_CELLS];
     go_point_t stack[GO_CELLS];
     uint8_t sekichain[GO_CELLS];
-    uint8_t estown[GO_CELLS];      /* open-border estimate: the colour given the point */
+    uint8_t ropen[GO_CELLS];       /* per region: 1 an unsettled border */
+    uint8_t fill[GO_CELLS];        /* the points to fill of the unsettled borders */
     go_score_t *s;
     int nreg = 0, size;
     bool share, remove;
@@ -364,13 +357,14 @@ int go_score_count(const go_board_t *b, const go_rules_t *rules, const go_score_
                 rseki[i] = 2;
         }
 
-    /* 3b. unfinished borders (par->open_borders): a region reaching both colours, in no
-     * seki, with a point next to no stone is an open border; its points go to the side
-     * whose live stones are strictly nearer (breadth-first through empty points). */
-    if (par->open_borders && rules->remove_dead)
-        estimate_borders(w, size, region, rmask, rseki, nreg, estown, &s->open_regions);
+    /* 3b. unsettled borders: a region reaching both colours, in no seki, with a point
+     * far from every stone is a border the players left open (find_unsettled): nobody's,
+     * and its points to fill listed. Tromp-Taylor counts every position as it stands. */
+    memset(ropen, 0, sizeof ropen);
+    if (rules->remove_dead)
+        s->unsettled = find_unsettled(w, size, region, rmask, rseki, ropen, fill);
     else
-        memset(estown, 0, sizeof estown);
+        memset(fill, 0, sizeof fill);
 
     /* 4. the map and the counts. */
     int terr_area[3] = { 0, 0, 0 };
@@ -394,12 +388,10 @@ int go_score_count(const go_board_t *b, const go_rules_t *rules, const go_score_
                     s->side[c].territory++;
                     s->point[p] = (uint8_t)(flags | c | (rseki[r] == 2 ? GO_SP_SEKI : 0));
                 }
-            } else if (estown[p]) {
-                go_color_t c = (go_color_t)estown[p];
-                terr_area[c]++;
-                s->side[c].territory++;
-                s->side[c].estimated++;
-                s->point[p] = (uint8_t)(flags | c | GO_SP_EST);
+            } else if (ropen[r]) {
+                s->point[p] = (uint8_t)(flags | GO_SP_OPEN | (fill[p] ? GO_SP_FILL : 0));
+                s->open_points++;
+                s->fill_points += fill[p] != 0;
             } else {
                 s->point[p] = (uint8_t)(flags | GO_SP_DAME);
                 if (rmask[r] == 3 && share) {

@@ -12,7 +12,9 @@
  *    rule (black_wins_ties: a zero margin is a win for Black, written "B+0.5", since
  *    komi 8 with Black winning ties is komi 7.5 in effect);
  *  - the board is never modified; the dead mask is ignored when rules->remove_dead is
- *    false (Tromp-Taylor: every stone on the board is alive).
+ *    false (Tromp-Taylor: every stone on the board is alive);
+ *  - nothing is estimated: a border the players left open is unsettled (go_score_t.
+ *    unsettled), its points nobody's, and the points to fill are listed (GO_SP_FILL).
  */
 #ifndef KIFUCAM_GO_SCORE_H
 #define KIFUCAM_GO_SCORE_H
@@ -29,8 +31,13 @@
 #define GO_SP_DEAD 0x08   /* a stone marked dead (removed; its point goes to the owner) */
 #define GO_SP_SEKI 0x10   /* a stone in seki, a shared liberty of a seki, or an eye of one */
 #define GO_SP_DAME 0x20   /* an empty point reaching both colours (owner GO_EMPTY) */
-#define GO_SP_EST 0x40    /* an empty point of an unfinished border, given to its owner by
-                             estimate (go_score_params_t.open_borders) */
+#define GO_SP_OPEN 0x40   /* an empty point of an unsettled border (see go_score_t.unsettled):
+                             nobody's under every rule, never territory, never shared */
+#define GO_SP_FILL 0x80   /* of the GO_SP_OPEN points, one to fill to settle the border */
+
+/* An open border holds a point at least this far (through empty points) from every live
+ * stone: dame between finished borders are 1 or 2 away. */
+#define GO_SCORE_OPEN_DIST 3
 
 /* What the count needs besides the board and the rules. */
 typedef struct go_score_params {
@@ -38,16 +45,6 @@ typedef struct go_score_params {
     int handicap;       /* handicap stones given (0 or 1: none); compensation per rules */
     int captures[3];    /* stones captured during the game BY colour c (GO_BLACK/GO_WHITE) */
     int pass_stones[3]; /* AGA: passes made by colour c (each a prisoner for the other) */
-    int open_borders;   /* 0: exact (an empty region reaching both colours is nobody's).
-                           1: estimate an unfinished border: an empty region reaching both
-                           colours that holds a point next to no stone (a border the
-                           players left open; dame between stones always touch one) is
-                           closed by distance, each of its points counted for the side
-                           whose live stones are strictly nearer through empty points
-                           (ties stay dame). Such points carry GO_SP_EST and are counted
-                           in go_score_side_t.estimated. Finished positions (no such
-                           region) count exactly as with 0. Ignored when the rules keep
-                           every stone (Tromp-Taylor) */
 } go_score_params_t;
 
 typedef struct go_score_side {
@@ -65,8 +62,6 @@ typedef struct go_score_side {
     int handicap2;      /* handicap compensation received, half points */
     int area2;          /* area: 2*(stones + territory) + shared2 (reported for all rules) */
     int total2;         /* the score as the rules count it, half points, komi included */
-    int estimated;      /* of its territory, points given by the open-border estimate
-                           (0 unless go_score_params_t.open_borders found an open border) */
 } go_score_side_t;
 
 typedef struct go_score {
@@ -76,7 +71,19 @@ typedef struct go_score {
     char re[16];               /* RE[] text: "B+3.5", "W+0.5", "0" */
     uint8_t point[GO_CELLS];   /* per-point map (GO_SP_* flags), 0 off the board */
     int nseki_groups;          /* chains found in seki */
-    int open_regions;          /* unfinished borders closed by estimate (0: exact count) */
+    int unsettled;             /* unsettled borders: empty regions reaching both colours,
+                                  in no seki, holding a point GO_SCORE_OPEN_DIST or more
+                                  (through empty points) from every live stone. Nothing is
+                                  guessed there: their points carry GO_SP_OPEN and count for
+                                  nobody (area rules too: not shared as dame); the border
+                                  between the two sides' nearer parts (points whose
+                                  distances to the two colours' live stones differ by at
+                                  most 1) carries GO_SP_FILL: the points to fill. 0: every
+                                  border is closed and the count exact. Always 0 when the
+                                  rules keep every stone (Tromp-Taylor counts any position
+                                  as it stands) */
+    int open_points;           /* points marked GO_SP_OPEN */
+    int fill_points;           /* points marked GO_SP_FILL */
 } go_score_t;
 
 /* Count the board. dead: GO_CELLS bytes, nonzero where a stone is dead, or NULL for none.

@@ -109,6 +109,31 @@ go_session_t *go_session_create(const go_board_t *final, const go_rules_t *rules
     return s;
 }
 
+go_session_t *go_session_for_game(const go_game_t *g, const go_rules_t *rules, int komi2,
+                                  int handicap, bool pl_given)
+{
+    go_score_params_t par;
+    go_session_t *s;
+    const go_board_t *b;
+    if (!g || !rules)
+        return NULL;
+    b = go_game_board(g);
+    memset(&par, 0, sizeof par);
+    par.komi2 = komi2;
+    par.handicap = handicap;
+    par.captures[GO_BLACK] = b->prisoners[GO_BLACK];
+    par.captures[GO_WHITE] = b->prisoners[GO_WHITE];
+    for (int i = 0; i < go_game_move_count(g); i++) {
+        const go_move_t *m = go_game_move(g, i);
+        if (m && m->kind == GO_MOVE_PASS && (m->color == GO_BLACK || m->color == GO_WHITE))
+            par.pass_stones[m->color]++;
+    }
+    s = go_session_create(b, rules, &par);
+    if (s && (go_game_move_count(g) > 0 || pl_given))
+        s->to_move = go_game_turn(g);
+    return s;
+}
+
 void go_session_destroy(go_session_t *s)
 {
     if (!s)
@@ -124,6 +149,31 @@ int go_session_set_turn(go_session_t *s, go_color_t to_move)
         return GO_EINVAL;
     s->to_move = to_move;
     return GO_OK;
+}
+
+/* No dead-stone call on an unsettled border: a stone proposed dead whose point, once the
+ * dead stones are off, lies on an unsettled border (GO_SP_OPEN: the players left it
+ * open) is left alive, in the proposal too (its group dropped from the list). A chain
+ * lies in one region once off, so it is kept alive whole. */
+static int keep_unsettled_alive(go_session_t *s)
+{
+    go_score_t *sc = malloc(sizeof *sc);
+    int rc, n = 0;
+    if (!sc)
+        return GO_ENOMEM;
+    rc = go_score_count(&s->board, &s->rules, &s->par, s->dead, sc);
+    if (rc == GO_OK && sc->unsettled) {
+        go_life_result_t *lr = s->proposal;
+        for (int p = 0; p < GO_CELLS; p++)
+            if (s->dead[p] && (sc->point[p] & GO_SP_OPEN))
+                s->dead[p] = lr->dead[p] = 0;
+        for (int i = 0; i < lr->ngroups; i++)
+            if (lr->dead[lr->groups[i].head])
+                lr->groups[n++] = lr->groups[i];
+        lr->ngroups = n;
+    }
+    free(sc);
+    return rc;
 }
 
 int go_session_propose(go_session_t *s, const go_life_options_t *opt)
@@ -152,6 +202,8 @@ int go_session_propose(go_session_t *s, const go_life_options_t *opt)
     if (s->rules.remove_dead)
         for (int p = 0; p < GO_CELLS; p++)
             s->dead[p] = s->proposal->dead[p] && is_stone(s, p);
+    if ((rc = keep_unsettled_alive(s)) != GO_OK)
+        return rc;
     if ((rc = changed(s, GO_EMPTY)))
         return rc;
     ev = event(GO_SEV_PROPOSE, GO_EMPTY);
@@ -275,6 +327,11 @@ const uint8_t *go_session_dead(const go_session_t *s)
 const go_life_result_t *go_session_proposal(const go_session_t *s)
 {
     return s ? s->proposal : NULL;
+}
+
+const go_score_params_t *go_session_params(const go_session_t *s)
+{
+    return &s->par;
 }
 
 const go_board_t *go_session_board(const go_session_t *s)

@@ -2,7 +2,8 @@
  * the CLI and the web console.
  *
  *   create (final board, rules, komi, handicap, prisoners)
- *   -> propose (go_life: certain life first, then the estimate; or set a mask)
+ *   -> propose (go_life: certain life first, then the estimate; no call on a border the
+ *      players left open, go_score_t.unsettled; or set a mask)
  *   -> toggle a stone: its chain, and every stone of its colour reachable from it through
  *      empty points, its own stones and stones marked dead (the group and the dead stones
  *      sharing its region), switch together between dead and alive
@@ -21,6 +22,7 @@
 #include <stdint.h>
 
 #include "rules/go_board.h"
+#include "rules/go_game.h"
 #include "rules/go_life.h"
 #include "rules/go_point.h"
 #include "rules/go_rules.h"
@@ -51,6 +53,15 @@ typedef struct go_session_event {
  * (copied). NULL on a bad argument or no memory. Caller destroys. */
 go_session_t *go_session_create(const go_board_t *final, const go_rules_t *rules,
                                 const go_score_params_t *par);
+/* The session at the end of game g: the one count that the station, `kifucam score` and
+ * the benchmarks share, so that a recording's count and `score` on its record agree
+ * (issue 20). The parameters come from the game: the final position, the captures of the
+ * game (its board's prisoners), each colour's passes (AGA pass stones); komi2 and
+ * handicap as the caller holds them (KM[] / HA[] or the options, the station's
+ * settings); the side to move (go_session_set_turn) when the game has a move or
+ * pl_given (the record's PL[]). NULL on a bad argument or no memory. Caller destroys. */
+go_session_t *go_session_for_game(const go_game_t *g, const go_rules_t *rules, int komi2,
+                                  int handicap, bool pl_given);
 /* Free the session. Does nothing if NULL. */
 void go_session_destroy(go_session_t *s);
 
@@ -60,7 +71,9 @@ void go_session_destroy(go_session_t *s);
 int go_session_set_turn(go_session_t *s, go_color_t to_move);
 /* Run the dead-stone proposal (opt may be NULL: the defaults, with ko_dead on for the
  * japanese preset, bent four in the corner is dead, and to_move as set by
- * go_session_set_turn) and mark its dead stones; under
+ * go_session_set_turn) and mark its dead stones, except those that would lie on an
+ * unsettled border once off (go_score_t.unsettled: a border left open is not closed by
+ * guess; the call is kept alive, and dropped from the proposal's groups); under
  * Tromp-Taylor (rules->remove_dead false) nothing is marked. Clears accepts. */
 int go_session_propose(go_session_t *s, const go_life_options_t *opt);
 /* Replace the marking with dead[GO_CELLS] (nonzero: dead; only stones are kept). Clears
@@ -85,6 +98,8 @@ bool go_session_agreed(const go_session_t *s);
 const uint8_t *go_session_dead(const go_session_t *s);
 /* The last proposal (confidences, unconditional status), or NULL before any. */
 const go_life_result_t *go_session_proposal(const go_session_t *s);
+/* The count's parameters (komi, handicap, captures, pass stones). Never NULL. */
+const go_score_params_t *go_session_params(const go_session_t *s);
 /* The board being scored. Never NULL. */
 const go_board_t *go_session_board(const go_session_t *s);
 

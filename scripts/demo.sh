@@ -3,7 +3,9 @@
 # samples/games/demo.sgf (a physical board filmed by a webcam, hands bringing the stones;
 # the game's first DEMO_MOVES moves, then two passes, dead stones lifted and the Chinese
 # end signals) into BUILD/demo (generated at demo time, never committed), records it with
-# `kifucam record`, and prints the record, the count, and how many moves match the source.
+# `kifucam record`, and prints the record, the count, how many moves match the source, the
+# count of the record by `kifucam score` and the path of a picture of the final position
+# (BUILD/demo/demo-count.png).
 #   DEMO_MOVES=N   moves of the sample to play (default 60; "all" for the whole game,
 #                  which takes several minutes)
 set -euo pipefail
@@ -52,3 +54,16 @@ same=$(paste -d' ' <(extract "$game" | head -n "$want") <(extract "$record" | he
   awk '$1 == $2 { s++ } END { print s + 0 }')
 echo "== moves right: $same / $want (the record holds $n moves and passes)"
 grep -o 'RE\[[^]]*\]' "$record" | sed 's/^/== result in the record: /' || echo "== no result in the record"
+
+# The count of the record as `kifucam score` makes it (the same count as the station's:
+# the dead stones agreed there, the record's KD[]), and a picture of the final position.
+picture="$out/demo-count.png"
+echo
+echo "== kifucam score $record --picture $picture"
+"$bin" score "$record" --picture "$picture"
+re=$(grep -o 'RE\[[^]]*\]' "$record" | head -1 | sed 's/^RE\[\(.*\)\]$/\1/')
+scored=$("$bin" score "$record" | head -1)
+if [ -n "$re" ] && [ "$re" != "$scored" ]; then
+  echo "== the station counted $re, score counts $scored: they differ (a bug)"
+fi
+echo "== picture of the final position: $picture"

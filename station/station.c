@@ -14,6 +14,7 @@
 #include <time.h>
 
 #include "rules/sgf.h"
+#include "station/stn_start.h"
 
 struct stn {
     stn_config_t cfg;
@@ -63,6 +64,7 @@ void stn_config_defaults(stn_config_t *c)
     c->size = 19;
     c->rules = "chinese";
     c->komi2 = STN_KOMI_DEFAULT;
+    c->handicap_seen = 1;
     stn_stab_defaults(&c->stab);
     stn_track_defaults(&c->track);
 }
@@ -317,20 +319,10 @@ static int stn_sync_phase(stn_t *s, double t)
             s->phase = STN_PHASE_DONE;
             return GO_OK;
         }
-        const go_board_t *b = go_game_board(s->game);
-        go_score_params_t par;
-        memset(&par, 0, sizeof par);
-        par.komi2 = s->meta.komi2;
-        par.handicap = s->meta.handicap;
-        par.captures[GO_BLACK] = b->prisoners[GO_BLACK];
-        par.captures[GO_WHITE] = b->prisoners[GO_WHITE];
-        for (int i = 0; i < go_game_move_count(s->game); i++) {
-            const go_move_t *m = go_game_move(s->game, i);
-            if (m->kind == GO_MOVE_PASS)
-                par.pass_stones[m->color]++;
-        }
+        /* the one count `kifucam score` makes of the record (go_session_for_game) */
         go_session_destroy(s->sess);
-        s->sess = go_session_create(b, go_game_rules(s->game), &par);
+        s->sess = go_session_for_game(s->game, go_game_rules(s->game), s->meta.komi2,
+                                      s->meta.handicap, false);
         if (!s->sess)
             return GO_ENOMEM;
         int rc = go_session_propose(s->sess, NULL);
@@ -434,6 +426,13 @@ int stn_count_accept(stn_t *s, go_color_t c, double t)
     }
     if (rc == GO_OK) {
         snprintf(s->meta.result, sizeof s->meta.result, "%s", sc->re);
+        /* the agreed dead stones beside RE[] (KD), so that `kifucam score` on the record
+         * counts what was agreed, stones taken off and toggles included */
+        const uint8_t *dead = go_session_dead(s->sess);
+        s->meta.ndead = 0;
+        for (int p = 0; p < GO_CELLS; p++)
+            if (dead[p])
+                s->meta.dead[s->meta.ndead++] = (go_point_t)p;
         s->phase = STN_PHASE_DONE;
         rc = stn_count_event(s, STN_EV_RESULT, t, 0, NULL, sc);
         s->last_written = -1;
@@ -441,6 +440,95 @@ int stn_count_accept(stn_t *s, go_color_t c, double t)
     free(sc);
     free(comment);
     return stn_after(s, rc);
+}
+
+/* The points of a list in the human form, "D4 Q16 ...", at most max of them (then "..."). */
+static void stn_points_text(int size, const go_point_t *pts, int n, int max, char *out,
+                            size_t len)
+{
+    size_t pos = 0;
+    out[0] = '\0';
+    for (int i = 0; i < n && pos + 8 < len; i++) {
+        if (i == max) {
+            snprintf(out + pos, len - pos, " ...");
+            return;
+        }
+        char h[4];
+        stn_point_human(size, pts[i], h);
+        pos += (size_t)snprintf(out + pos, len - pos, "%s%s", i ? " " : "", h);
+    }
+}
+
+/* Before move 1 (no move, no handicap or setup stone, in play): what view v shows there
+ * (stn_handicap_find, into *h). A standard placement is taken (cfg.handicap_seen) as the
+ * handicap: the stones where they are seen, HA[n], White to move, the tracker re-reading
+ * the game; STN_EV_HANDICAP says so. Returns 1 when taken, 0, or a GO_E* code. */
+static int stn_handicap_view(stn_t *s, const stn_view_t *v, stn_handicap_seen_t *h)
+{
+    h->kind = STN_HC_EMPTY;
+    if (s->phase != STN_PHASE_PLAY || go_game_move_count(s->game) > 0 ||
+        s->meta.handicap || s->meta.nab || s->meta.naw || v->size != go_game_board(s->game)->size)
+        return 0;
+    int rc = stn_handicap_find(v->size, v->color, h);
+    if (rc != GO_OK || h->kind != STN_HC_STANDARD || !s->cfg.handicap_seen)
+        return rc;
+    stn_event_t e;
+    memset(&e, 0, sizeof e);
+    e.kind = STN_EV_HANDICAP;
+    e.color = GO_BLACK;
+    e.frame = v->frame;
+    e.t = v->t;
+    e.t_hand = v->t_clear;
+    for (int i = 0; i < h->npts && e.npoints < STN_EV_MAX_POINTS; i++)
+        e.points[e.npoints++] = h->pts[i];
+    char list[48], line[320];
+    stn_points_text(v->size, h->pts, h->npts, 9, list, sizeof list);
+    snprintf(line, sizeof line, "%d black stones on the star points before move 1 "
+             "(%s): taken as a %d-stone handicap; White plays first", h->n, list, h->n);
+    snprintf(e.msg, sizeof e.msg, "%.*s", (int)sizeof e.msg - 1, line);
+    if ((rc = stn_events_reserve(&s->ev, s->ev.n + 1)) != GO_OK)
+        return rc;   /* before the game changes: reporting it cannot fail after */
+    if ((rc = go_game_setup(s->game, GO_BLACK, h->pts, h->npts)) != GO_OK ||
+        (rc = go_game_set_turn(s->game, GO_WHITE)) != GO_OK ||
+        (rc = stn_track_sync(s->trk)) != GO_OK)
+        return rc;
+    stn_meta_setup_from(&s->meta, s->game);
+    s->meta.handicap = h->n;
+    if ((rc = stn_events_push(&s->ev, &e)) != GO_OK)
+        return rc;
+    return 1;
+}
+
+/* After the tracker read the view h was found on, still before move 1: the stones it
+ * could not explain are named plainly, with the option that fits, in its
+ * STN_EV_UNEXPLAINED message (the tracker's own says only how many). */
+static void stn_handicap_say(stn_t *s, const stn_handicap_seen_t *h, int ev0)
+{
+    if (h->kind == STN_HC_EMPTY || h->kind == STN_HC_UNSURE || go_game_move_count(s->game) > 0 ||
+        (h->kind == STN_HC_STANDARD && s->cfg.handicap_seen))
+        return;
+    int size = go_game_board(s->game)->size;
+    for (int i = ev0; i < s->ev.n; i++) {
+        stn_event_t *e = &s->ev.v[i];
+        if (e->kind != STN_EV_UNEXPLAINED)
+            continue;
+        char list[40], line[320];
+        stn_points_text(size, h->pts, h->npts, 8, list, sizeof list);
+        if (h->kind == STN_HC_STANDARD)   /* not taken: cfg.handicap_seen 0 */
+            snprintf(line, sizeof line, "before move 1: %d black stones on the star points (%s), "
+                     "a %d-stone handicap, not taken (no handicap asked): give --handicap %d, "
+                     "or clear the board", h->nblack, list, h->n, h->n);
+        else if (h->kind == STN_HC_STARS)
+            snprintf(line, sizeof line, "before move 1: %d black stones on star points (%s), "
+                     "not the standard placement of a %d-stone handicap: place them as "
+                     "--handicap %d does, or clear the board", h->nblack, list, h->nblack,
+                     h->nblack);
+        else
+            snprintf(line, sizeof line, "before move 1: %d black and %d white stones on the "
+                     "board (%s): no handicap; clear the board, or --resume FILE to go on with "
+                     "a recorded game", h->nblack, h->nwhite, list);
+        snprintf(e->msg, sizeof e->msg, "%.*s", (int)sizeof e->msg - 1, line);
+    }
 }
 
 int stn_feed_view(stn_t *s, const stn_view_t *v)
@@ -456,7 +544,13 @@ int stn_feed_view(stn_t *s, const stn_view_t *v)
     if ((rc = stn_events_reserve(&s->ev, s->ev.n + 32)) != GO_OK)   /* the clock's */
         return rc;
     double t0 = stn_now();
-    rc = stn_track_feed(s->trk, v, &s->ev);
+    stn_handicap_seen_t h;
+    rc = stn_handicap_view(s, v, &h);
+    int ev0 = s->ev.n;
+    if (rc >= 0)
+        rc = stn_track_feed(s->trk, v, &s->ev);
+    if (rc >= 0)
+        stn_handicap_say(s, &h, ev0);
     s->last_view = *v;
     s->have_view = 1;
     s->stats.views++;
@@ -501,8 +595,14 @@ int stn_feed(stn_t *s, const vis_snapshot_t *snap)
         rc = stn_after(s, stn_count_view(s, &v));
     } else if (view) {
         rc = stn_events_reserve(&s->ev, s->ev.n + 32);   /* the clock's, after the moves */
+        stn_handicap_seen_t h;
         if (rc == GO_OK)
+            rc = stn_handicap_view(s, &v, &h);
+        int ev0 = s->ev.n;
+        if (rc >= 0)
             rc = stn_track_feed(s->trk, &v, &s->ev);
+        if (rc >= 0)
+            stn_handicap_say(s, &h, ev0);
         s->last_view = v;
         s->have_view = 1;
         s->stats.views++;
@@ -607,6 +707,7 @@ int stn_undo(stn_t *s, double t)
         return stn_after(s, rc);
     if (s->phase == STN_PHASE_DONE && s->meta.result[0] && !go_game_resigned(s->game)) {
         s->meta.result[0] = '\0';   /* the count is undone with the last pass */
+        s->meta.ndead = 0;
         s->phase = STN_PHASE_COUNT;
     }
     if (s->phase == STN_PHASE_DONE)
@@ -640,6 +741,7 @@ int stn_set_result(stn_t *s, const char *result)
 {
     stn_events_clear(&s->ev);
     snprintf(s->meta.result, sizeof s->meta.result, "%s", result ? result : "");
+    s->meta.ndead = 0;   /* a result set from outside is no count of the station's */
     s->last_written = -1;
     return stn_after(s, 0);
 }

@@ -52,6 +52,13 @@ typedef struct stn_config {
     int komi2;                 /* half points; STN_KOMI_DEFAULT: the rules' komi for
                                   this handicap (go_rules_komi2) */
     int handicap;              /* 0 or 2..9 stones on the star points; default 0 */
+    int handicap_seen;         /* with no handicap given: black stones seen before move 1
+                                  exactly on a standard placement (stn_handicap_find,
+                                  under any of the 8 symmetries) are taken as the handicap
+                                  (HA[n], AB[] where they are, White to move:
+                                  STN_EV_HANDICAP); other stones there (and, with 0, a
+                                  standard placement not taken) are named in the
+                                  STN_EV_UNEXPLAINED message; default 1 (0: never take) */
     const char *black, *white; /* players' names, or NULL */
     const char *date;          /* DT (YYYY-MM-DD), or NULL: today (UTC) */
     const char *sgf_path;      /* the record, rewritten after every move; NULL: none */

@@ -77,7 +77,7 @@ const char *stn_event_kind_name(stn_event_kind_t kind)
         "move", "pass", "resign", "end", "takeback", "wrong_colour", "ambiguous", "void",
         "two_in_a_row", "moved", "restore", "agrees", "warning", "loss", "cycle",
         "unexplained", "board_lost", "record_error", "record_ok", "count", "result",
-        "clock"
+        "clock", "handicap"
     };
     if ((int)kind < 0 || kind >= STN_EV_KIND_COUNT)
         return "unknown";

@@ -40,6 +40,8 @@ typedef enum {
     STN_EV_CLOCK,          /* the clock (time control): an arbiter's call (msg in English,
                               zh in Chinese), byo-yomi begun, a period used, the loss on
                               time, a pause or resume; color = the side concerned */
+    STN_EV_HANDICAP,       /* black stones on a standard handicap placement before move 1
+                              taken as the handicap (points[]: the stones; stn_start.h) */
     STN_EV_KIND_COUNT
 } stn_event_kind_t;
 

@@ -23,7 +23,7 @@
  * record rewrites them; their meaning is kept). Every other root property is kept as
  * read (stn_meta_t.keep_root) unless the writer writes that property itself. */
 static const char *const rec_owned[] = { "GM", "FF", "CA", "AP", "SZ", "KM", "RU", "PB",
-                                         "PW", "DT", "RE", "AB", "AW", "AE", NULL };
+                                         "PW", "DT", "RE", "AB", "AW", "AE", "KD", NULL };
 
 static int rec_in(const char *const *set, const char *key)
 {
@@ -115,6 +115,22 @@ static int rec_sgf_text(const go_game_t *g, const stn_meta_t *m, const stn_track
         if (!written && !rec_owned_key(pr->key))
             rc = sgf_node_add(c, c->games[0], pr->key, (const char *const *)pr->values,
                               pr->nvalues);
+    }
+    /* the agreed count's dead stones beside its RE[] (KD, see stn_meta_t.dead) */
+    if (rc == GO_OK && h.result && m->ndead > 0) {
+        const char **v = malloc((size_t)m->ndead * sizeof *v);
+        char (*pts)[3] = malloc((size_t)m->ndead * sizeof *pts);
+        if (v && pts) {
+            for (int i = 0; i < m->ndead; i++) {
+                go_point_to_sgf(m->dead[i], pts[i]);
+                v[i] = pts[i];
+            }
+            rc = sgf_node_add(c, c->games[0], "KD", v, m->ndead);
+        } else {
+            rc = GO_ENOMEM;
+        }
+        free(v);
+        free(pts);
     }
     sgf_node_t *node = c->games[0]->child;
     int n = go_game_move_count(g);
@@ -420,6 +436,20 @@ int stn_record_parse(const char *text, size_t len, const char *rules_fallback,
         snprintf(l.meta.date, sizeof l.meta.date, "%s", v);
     if ((v = sgf_node_value(root, "RE")))
         snprintf(l.meta.result, sizeof l.meta.result, "%s", v);
+    {   /* KD: the agreed count's dead stones, written back as read (stones only) */
+        const sgf_prop_t *kd = sgf_node_find(root, "KD");
+        const go_board_t *fb = go_game_board(l.game);
+        for (int k = 0; kd && k < kd->nvalues; k++) {
+            int p = go_point_from_sgf(fb->size, kd->values[k], kd->lens[k]);
+            if (p <= 0 || (fb->color[p] != GO_BLACK && fb->color[p] != GO_WHITE)
+                || l.meta.ndead >= (int)(sizeof l.meta.dead / sizeof l.meta.dead[0])) {
+                rc = rec_why(why, whylen, STN_EKEEP, "KD[%.8s]: not a stone of the final "
+                             "position", kd->values[k]);
+                goto fail;
+            }
+            l.meta.dead[l.meta.ndead++] = (go_point_t)p;
+        }
+    }
     if ((rc = rec_setup(l.game, &l.meta)) != GO_OK) {
         rec_why(why, whylen, rc, "%s", go_strerror(rc));
         goto fail;

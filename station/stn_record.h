@@ -8,6 +8,8 @@
  * (byo-yomi periods or Canadian moves left, in overtime) on every move the clock saw.
  * Per move, the private property KF[frame:t:t_hand] keeps when the camera saw it (SGF
  * readers ignore unknown properties); stn_record_load reads it back for a resumed game.
+ * In the root, beside RE[] of a counted game, the private KD[pt][pt]... lists the dead
+ * stones the players agreed (stn_meta_t.dead), read back the same way.
  */
 #ifndef KIFUCAM_STN_RECORD_H
 #define KIFUCAM_STN_RECORD_H
@@ -33,6 +35,12 @@ typedef struct stn_meta {
     char date[32];                 /* DT, YYYY-MM-DD */
     char result[32];               /* RE when set by the count ("B+3.5", "0"); a
                                       resignation in the game writes "W+R"/"B+R" itself */
+    int ndead;                     /* KD: the dead stones of the agreed count, written with
+                                      RE[] in the root (kifucam's own property: SGF has
+                                      none for dead stones; readers ignore it) so that
+                                      `kifucam score` counts the record as the station
+                                      counted it; 0 for none */
+    go_point_t dead[GO_MAX_SIZE * GO_MAX_SIZE];
     int komi2;                     /* KM in half points (15 = 7.5) */
     int handicap;                  /* HA, 0 for none */
     int nab, naw;                  /* setup stones (handicap included) */

@@ -48,3 +48,11 @@ kc_test(test_record_rate
   LIBS m)
 add_dependencies(test_record_rate kifucam)
 set_tests_properties(test_record_rate PROPERTIES TIMEOUT 600)
+
+# A recording session as players meet it (issue 21): Ctrl-C prints the command that
+# resumes, which picks up after the record's last KF[]; a resume whose board is not the
+# record's is refused (exit 2, the file untouched).
+kc_test(test_record_session
+  SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/record/test_record_session.c)
+add_dependencies(test_record_session kifucam)
+set_tests_properties(test_record_session PROPERTIES TIMEOUT 600)

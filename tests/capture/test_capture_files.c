@@ -371,6 +371,64 @@ static void test_video_analyse_fps(void **state)
     cap_source_close(s);
 }
 
+/* cap_source_seek: a folder jumps its index (the frames before are never opened: garbage
+ * there is not noticed), analyse_fps counts from the frame sought, a video grabs its way
+ * there; past the end is CAP_EEOF, backwards CAP_EINVAL. */
+static void test_seek(void **state)
+{
+    (void)state;
+    write_png("f0.png", 0);
+    write_text("f1.png", "not a PNG");
+    write_text("f2.png", "not a PNG either");
+    for (int k = 3; k < 9; k++) {
+        char n[16];
+        snprintf(n, sizeof n, "f%d.png", k);
+        write_png(n, k);
+    }
+    cap_options_t o = opts_fps(30);
+    o.analyse_fps = 10;   /* every 3rd frame */
+    cap_source_t *s = NULL;
+    assert_int_equal(cap_source_open(tmpdir, &o, &s), CAP_OK);
+    assert_int_equal(cap_source_seek(s, 4), CAP_OK);
+    cap_frame_t f;
+    assert_int_equal(cap_source_next(s, &f), CAP_OK);
+    assert_int_equal(f.index, 4);
+    assert_int_equal(f.seq, 0);
+    assert_int_equal(f.dropped, 0);
+    assert_true(f.t > 4 / 30.0 - 1e-9 && f.t < 4 / 30.0 + 1e-9);
+    assert_color(&f, 4, 0);
+    assert_int_equal(cap_source_next(s, &f), CAP_OK);
+    assert_int_equal(f.index, 7);   /* 4 + 3 */
+    assert_int_equal(cap_source_seek(s, 2), CAP_EINVAL);   /* backwards */
+    assert_int_equal(cap_source_seek(s, 50), CAP_EEOF);
+    assert_int_equal(cap_source_next(s, &f), CAP_EEOF);
+    cap_source_close(s);
+
+    char path[128];
+    snprintf(path, sizeof path, "%s/clip.avi", tmpdir);
+    cvb_writer_t *wr = NULL;
+    assert_int_equal(cvb_writer_open(path, 25, 96, 64, &wr), CVB_OK);
+    for (int k = 0; k < 8; k++) {
+        cvb_image_t img;
+        solid(&img, 96, 64, k);
+        assert_int_equal(cvb_writer_write(wr, &img), CVB_OK);
+        cvb_image_free(&img);
+    }
+    cvb_writer_close(wr);
+    assert_int_equal(cap_source_open(path, NULL, &s), CAP_OK);
+    assert_int_equal(cap_source_seek(s, 5), CAP_OK);
+    assert_int_equal(cap_source_next(s, &f), CAP_OK);
+    assert_int_equal(f.index, 5);
+    assert_true(f.t > 5 / 25.0 - 1e-9 && f.t < 5 / 25.0 + 1e-9);
+    assert_color(&f, 5, 12);
+    cap_info_t info;
+    cap_source_info(s, &info);
+    assert_int_equal(info.skipped, 5);
+    assert_int_equal(cap_source_seek(s, 9), CAP_EEOF);
+    cap_source_close(s);
+    assert_int_equal(cap_source_seek(NULL, 0), CAP_EINVAL);
+}
+
 static void test_stop_folder(void **state)
 {
     (void)state;
@@ -704,6 +762,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_folder_analyse_fps, make_tmp, remove_tmp),
         cmocka_unit_test_setup_teardown(test_folder_reduced_jpeg, make_tmp, remove_tmp),
         cmocka_unit_test_setup_teardown(test_video_analyse_fps, make_tmp, remove_tmp),
+        cmocka_unit_test_setup_teardown(test_seek, make_tmp, remove_tmp),
         cmocka_unit_test_setup_teardown(test_stop_folder, make_tmp, remove_tmp),
         cmocka_unit_test_setup_teardown(test_errors, make_tmp, remove_tmp),
         cmocka_unit_test_setup_teardown(test_image_size_formats, make_tmp, remove_tmp),

@@ -4,7 +4,8 @@
  * `kifucam render` (small frames, hands on, quick pace; into a temporary folder, never the
  * repository), record it with `kifucam record`, and compare the recorded SGF with the
  * source move for move; one footage also ends with two passes, dead stones lifted and the
- * Chinese end signals, so the record must end with two passes and a counted RE[].
+ * Chinese end signals, so the record must end with two passes and a counted RE[], which
+ * `kifucam score` on the record must give too.
  * The contract tests: bad usage and unreadable input exit 2 with one line on stderr, a
  * folder with no board in it exits 1, a SIGTERM leaves a complete record and exit 0;
  * --serve prints the console URL with its token, serves /state.json and refuses an
@@ -334,6 +335,23 @@ static void test_record_footage_moves_and_count(void **state)
     const char *re = strstr(sgf, "RE[");
     assert_non_null(re);
     assert_true(re[3] == 'B' || re[3] == 'W' || re[3] == '0');
+    /* the same count everywhere (issue 20): `kifucam score` on the record says its RE[]
+     * (the dead stones lifted at the end, kept in KD[], counted as the station counted) */
+    {
+        char cmd[2048], want[32];
+        size_t n = strcspn(re + 3, "]");
+        assert_true(n < sizeof want);
+        memcpy(want, re + 3, n);
+        want[n] = '\0';
+        snprintf(cmd, sizeof cmd, "'%s' score '%s/pass.sgf' >'%s/score.out' 2>&1", bin, tmp,
+                 tmp);
+        assert_int_equal(kc_run(cmd), 0);
+        char *scored = tmpfile_text("score.out");
+        assert_non_null(scored);
+        scored[strcspn(scored, "\n")] = '\0';
+        print_message("the station's RE[%s], kifucam score on the record: %s\n", want, scored);
+        assert_string_equal(scored, want);
+    }
     /* --format json: every line is one object with an "event"; one "move" per move */
     char *out = tmpfile_text("out");
     assert_non_null(out);

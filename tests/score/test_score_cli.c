@@ -33,8 +33,7 @@ static const char *bent_four9 =
     "AW[ca][bb][cb][bc][cc][bd][ae][be])";
 
 /* An unfinished border: Black's wall on column b, White's on column h, five open columns
- * between: with --dead auto closed by estimate (c-d Black's, f-g White's, e dame), and
- * said so. */
+ * between: unsettled, the open points nobody's, column e the points to fill, and said so. */
 static const char *open9 =
     "(;GM[1]FF[4]SZ[9]KM[0]RU[Korean]"
     "AB[ba][bb][bc][bd][be][bf][bg][bh][bi]"
@@ -147,20 +146,33 @@ static void test_open_border(void **state)
 {
     (void)state;
     char out[8192], err[2048];
+    /* nothing guessed: the open columns are nobody's, column e (E1-E9, as far from both
+     * walls) is the border to fill */
     assert_int_equal(run("score open.sgf --format json", out, sizeof out, err, sizeof err), 0);
-    assert_non_null(strstr(out, "\"black\":{\"stones\":9,\"territory\":27"));
-    assert_non_null(strstr(out, "\"estimated\":{\"black\":18,\"white\":18,\"points\":[\"ca\""));
+    assert_non_null(strstr(out, "\"black\":{\"stones\":9,\"territory\":9"));
+    assert_non_null(strstr(out, "\"exact\":false"));
+    assert_non_null(strstr(out, "\"unsettled\":{\"borders\":1,\"points\":[\"ca\""));
+    assert_non_null(strstr(out, "\"fill\":[\"ea\",\"eb\",\"ec\",\"ed\",\"ee\",\"ef\","
+                                "\"eg\",\"eh\",\"ei\"]"));
+    assert_null(strstr(out, "estimated"));
     assert_int_equal(run("score open.sgf", out, sizeof out, err, sizeof err), 0);
     assert_memory_equal(out, "0\n", 2);
-    assert_non_null(strstr(out, "estimated: 1 unfinished border"));
-    /* a dead list given by hand (here none) counts exactly: the open columns are dame */
+    assert_non_null(strstr(out, "unsettled: 1 border left open, 45 points counted for nobody; "
+                                "fill E9 E8 E7 E6 E5 E4 E3 E2 E1 to settle it\n"));
+    /* the same with a dead list given by hand (here none): the count is one */
     assert_int_equal(run("score open.sgf --dead none --format json", out, sizeof out, err,
                          sizeof err), 0);
     assert_non_null(strstr(out, "\"black\":{\"stones\":9,\"territory\":9"));
-    assert_null(strstr(out, "estimated"));
-    /* a finished position carries no estimate */
+    assert_non_null(strstr(out, "\"unsettled\":{\"borders\":1,"));
+    /* area rules: the open points are neutral, not shared as dame */
+    assert_int_equal(run("score open.sgf --rules chinese --format json", out, sizeof out, err,
+                         sizeof err), 0);
+    assert_non_null(strstr(out, "\"black\":{\"stones\":9,\"territory\":9,"));
+    assert_null(strstr(out, "shared"));
+    /* a finished position is exact */
     assert_int_equal(run("score g9.sgf --format json", out, sizeof out, err, sizeof err), 0);
-    assert_null(strstr(out, "estimated"));
+    assert_null(strstr(out, "unsettled"));
+    assert_non_null(strstr(out, "\"exact\":true"));
 }
 
 /* --dead in the human form (C8 is "cb", H5 is "he" on 9x9) and as calls on the proposal:

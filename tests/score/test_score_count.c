@@ -343,8 +343,8 @@ static void test_half_text_and_errors(void **state)
     assert_string_equal(s.re, "0");
 }
 
-/* Count text under rules with the open-border estimate on or off. */
-static go_score_t count_borders(const char *rules, const char *text, int open_borders)
+/* Count text under rules. */
+static go_score_t count_borders(const char *rules, const char *text)
 {
     go_board_t b;
     uint8_t dead[GO_CELLS];
@@ -352,16 +352,14 @@ static go_score_t count_borders(const char *rules, const char *text, int open_bo
     go_score_params_t par;
     go_score_t s;
     memset(&par, 0, sizeof par);
-    par.open_borders = open_borders;
     assert_int_equal(tb_load(&b, dead, text), 0);
     assert_int_equal(go_score_count(&b, &r, &par, dead, &s), GO_OK);
     return s;
 }
 
 /* An unfinished border: Black's wall on column 1, White's on column 7, five open columns
- * between (the middle one 3 points from both walls). Exact counting gives the 45 points
- * to nobody; the estimate gives columns 2-3 to Black, 5-6 to White, column 4 (as far
- * from both) stays dame. */
+ * between (the middle one 3 points from both walls). Nothing is guessed: the 45 points
+ * are nobody's, unsettled, and column 4 (as far from both walls) is the border to fill. */
 static const char *open9 =
     ". X . . . . . O .\n"
     ". X . . . . . O .\n"
@@ -374,7 +372,7 @@ static const char *open9 =
     ". X . . . . . O .\n";
 
 /* A finished border: two columns of dame between the walls (every dame point next to a
- * stone): the estimate finds nothing open and the count is the exact one. */
+ * stone): nothing unsettled, the count exact. */
 static const char *closed9 =
     ". . X . . O . . .\n"
     ". . X . . O . . .\n"
@@ -386,58 +384,52 @@ static const char *closed9 =
     ". . X . . O . . .\n"
     ". . X . . O . . .\n";
 
-static void test_open_border_estimate(void **state)
+static void test_open_border_unsettled(void **state)
 {
     (void)state;
-    go_score_t s = count_borders("korean", open9, 0);
+    go_score_t s = count_borders("korean", open9);
+    assert_int_equal(s.unsettled, 1);
+    assert_int_equal(s.open_points, 45);
+    assert_int_equal(s.fill_points, 9);
     assert_int_equal(s.side[GO_BLACK].territory, 9);
     assert_int_equal(s.side[GO_WHITE].territory, 9);
-    assert_int_equal(s.open_regions, 0);
-    assert_true(s.point[GO_PT(2, 0)] & GO_SP_DAME);
-
-    s = count_borders("korean", open9, 1);
-    assert_int_equal(s.open_regions, 1);
-    assert_int_equal(s.side[GO_BLACK].territory, 27);
-    assert_int_equal(s.side[GO_BLACK].estimated, 18);
-    assert_int_equal(s.side[GO_WHITE].territory, 27);
-    assert_int_equal(s.side[GO_WHITE].estimated, 18);
-    assert_int_equal(s.point[GO_PT(2, 0)], GO_BLACK | GO_SP_EST);
-    assert_int_equal(s.point[GO_PT(3, 8)], GO_BLACK | GO_SP_EST);
-    assert_int_equal(s.point[GO_PT(5, 3)], GO_WHITE | GO_SP_EST);
-    assert_true(s.point[GO_PT(4, 4)] & GO_SP_DAME);
-    assert_int_equal(GO_SP_OWNER(s.point[GO_PT(0, 0)]), GO_BLACK);
-    assert_false(s.point[GO_PT(0, 0)] & GO_SP_EST);   /* closed territory stays exact */
+    assert_int_equal(s.point[GO_PT(2, 0)], GO_SP_OPEN);
+    assert_int_equal(s.point[GO_PT(6, 8)], GO_SP_OPEN);
+    for (int y = 0; y < 9; y++)
+        assert_int_equal(s.point[GO_PT(4, y)], GO_SP_OPEN | GO_SP_FILL);
+    assert_int_equal(GO_SP_OWNER(s.point[GO_PT(0, 0)]), GO_BLACK);   /* closed: exact */
+    assert_false(s.point[GO_PT(0, 0)] & GO_SP_OPEN);
     assert_string_equal(s.re, "0");
 
-    /* area counting closes it the same way: 9 stones + 27 points each, and the 9 dame
-     * of column 4 shared half each (chinese) */
-    s = count_borders("chinese", open9, 1);
-    assert_int_equal(s.side[GO_BLACK].area2, 2 * (9 + 27) + 9);
-    assert_int_equal(s.side[GO_WHITE].area2, 2 * (9 + 27) + 9);
-    /* Tromp-Taylor counts only what each colour reaches alone: no estimate */
-    s = count_borders("tromp-taylor", open9, 1);
-    assert_int_equal(s.open_regions, 0);
-    assert_int_equal(s.side[GO_BLACK].estimated, 0);
+    /* area rules: the open points are neutral (the chinese rules share dame between
+     * live stones half each; an open border is no dame) */
+    s = count_borders("chinese", open9);
+    assert_int_equal(s.unsettled, 1);
+    assert_int_equal(s.side[GO_BLACK].area2, 2 * (9 + 9));
+    assert_int_equal(s.side[GO_WHITE].area2, 2 * (9 + 9));
+    assert_int_equal(s.side[GO_BLACK].shared2, 0);
+    /* Tromp-Taylor counts any position as it stands: nothing unsettled */
+    s = count_borders("tromp-taylor", open9);
+    assert_int_equal(s.unsettled, 0);
+    assert_int_equal(s.open_points, 0);
 }
 
 static void test_closed_border_exact(void **state)
 {
     (void)state;
-    go_score_t a = count_borders("korean", closed9, 0);
-    go_score_t b = count_borders("korean", closed9, 1);
-    assert_int_equal(b.open_regions, 0);
+    go_score_t b = count_borders("korean", closed9);
+    assert_int_equal(b.unsettled, 0);
+    assert_int_equal(b.open_points + b.fill_points, 0);
     assert_int_equal(b.side[GO_BLACK].territory, 18);
     assert_int_equal(b.side[GO_WHITE].territory, 27);
-    assert_int_equal(b.side[GO_BLACK].estimated + b.side[GO_WHITE].estimated, 0);
-    assert_int_equal(a.margin2, b.margin2);
-    assert_memory_equal(a.point, b.point, sizeof a.point);
-    /* every finished board of this file counts the same with the estimate on */
+    assert_true(b.point[GO_PT(3, 4)] & GO_SP_DAME);
+    /* every finished board of this file has no unsettled border */
     const char *boards[] = { dame5, ancient9, dead9, seki_no_eyes, seki_eyes };
     for (size_t i = 0; i < sizeof boards / sizeof boards[0]; i++) {
-        a = count_borders("japanese", boards[i], 0);
-        b = count_borders("japanese", boards[i], 1);
-        assert_int_equal(a.margin2, b.margin2);
-        assert_memory_equal(a.point, b.point, sizeof a.point);
+        b = count_borders("japanese", boards[i]);
+        assert_int_equal(b.unsettled, 0);
+        for (int p = 0; p < GO_CELLS; p++)
+            assert_false(b.point[p] & (GO_SP_OPEN | GO_SP_FILL));
     }
 }
 
@@ -452,7 +444,7 @@ int main(void)
         cmocka_unit_test(test_prisoners_and_dead),
         cmocka_unit_test(test_ancient_group_tax),
         cmocka_unit_test(test_half_text_and_errors),
-        cmocka_unit_test(test_open_border_estimate),
+        cmocka_unit_test(test_open_border_unsettled),
         cmocka_unit_test(test_closed_border_exact),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -23,6 +23,7 @@
 #include "rules/go_game.h"
 #include "rules/go_life.h"
 #include "rules/go_score.h"
+#include "rules/go_session.h"
 #include "rules/sgf.h"
 #include "rules/sgf_game.h"
 #include "testutil.h"
@@ -223,24 +224,20 @@ static void run_tst(const char *data, const char *tst, const char *cmd, int *cas
                 go_life_unconditional(b, status);
                 snprintf(answer, sizeof answer, "%s", uc_name(p ? status[p] : 0));
             } else {
-                go_life_result_t *lr = malloc(sizeof *lr);
                 go_rules_t r;
-                go_score_params_t par;
                 go_score_t sc;
-                assert_non_null(lr);
                 go_rules_preset("japanese", &r);
-                memset(&par, 0, sizeof par);
-                par.komi2 = st.komi2;
-                par.captures[GO_BLACK] = b->prisoners[GO_BLACK];
-                par.captures[GO_WHITE] = b->prisoners[GO_WHITE];
-                par.open_borders = 1;   /* as `kifucam score --dead auto` counts */
                 go_life_options_t lo = go_life_defaults();
                 lo.ko_dead = 1;   /* the Japanese rules, as the session proposes under them */
                 lo.to_move = go_game_turn(st.g);   /* the side to move, as kifucam score */
-                assert_int_equal(go_life_propose(b, &lo, lr), GO_OK);
-                assert_int_equal(go_score_count(b, &r, &par, lr->dead, &sc), GO_OK);
+                /* the session, as `kifucam score` and the station count (no dead-stone
+                 * call on a border left open) */
+                go_session_t *sess = go_session_for_game(st.g, &r, st.komi2, 0, false);
+                assert_non_null(sess);
+                assert_int_equal(go_session_propose(sess, &lo), GO_OK);
+                assert_int_equal(go_session_score(sess, &sc), GO_OK);
+                go_session_destroy(sess);
                 snprintf(answer, sizeof answer, "%s", sc.re);
-                free(lr);
             }
         }
     }

@@ -597,6 +597,53 @@ static void test_semeai_board(void **state)
     assert_int_equal(dead[GO_PT(5, 0)], 0);
 }
 
+/* A border left open (issue 20): Black's wall on column 1, White's on column 7, the five
+ * columns between open. The lone white stone at C5 (next to Black's wall, netted by D6
+ * and D4, in the open area) is dead for the playouts, which close the border by guess; the session makes no
+ * call on a border left open: it stays alive, the area nobody's, and the border to fill
+ * is listed. The white stone at A5, inside Black's closed edge, stays dead. */
+static void test_session_unsettled_border(void **state)
+{
+    (void)state;
+    go_board_t b;
+    go_rules_t r;
+    go_score_params_t par;
+    go_score_t sc;
+    go_life_result_t *lr = malloc(sizeof *lr);
+    assert_non_null(lr);
+    assert_int_equal(tb_load(&b, NULL, "\
+.X.....O.\n\
+.X.....O.\n\
+.X.....O.\n\
+.X.X...O.\n\
+OXO....O.\n\
+.X.X...O.\n\
+.X.....O.\n\
+.X.....O.\n\
+.X.....O.\n"), 0);
+    assert_int_equal(go_life_propose(&b, NULL, lr), GO_OK);
+    assert_int_equal(lr->dead[GO_PT(2, 4)], 1);   /* the guess the session no longer makes */
+    assert_int_equal(lr->dead[GO_PT(0, 4)], 1);
+    free(lr);
+    memset(&par, 0, sizeof par);
+    assert_int_equal(go_rules_preset("japanese", &r), GO_OK);
+    go_session_t *s = go_session_create(&b, &r, &par);
+    assert_non_null(s);
+    assert_int_equal(go_session_propose(s, NULL), GO_OK);
+    assert_int_equal(go_session_dead(s)[GO_PT(2, 4)], 0);
+    assert_int_equal(go_session_dead(s)[GO_PT(0, 4)], 1);   /* a closed border: kept */
+    const go_life_result_t *pr = go_session_proposal(s);
+    assert_int_equal(pr->ngroups, 1);
+    assert_int_equal(pr->groups[0].head, GO_PT(0, 4));
+    assert_int_equal(go_session_score(s, &sc), GO_OK);
+    assert_int_equal(sc.unsettled, 1);
+    assert_int_equal(sc.side[GO_BLACK].territory, 9);   /* column A, the dead stone's point */
+    assert_int_equal(sc.side[GO_BLACK].dead, 1);
+    assert_int_equal(sc.side[GO_WHITE].territory, 9);
+    assert_true(sc.point[GO_PT(3, 4)] & GO_SP_OPEN);
+    go_session_destroy(s);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -614,6 +661,7 @@ int main(void)
         cmocka_unit_test(test_semeai_race),
         cmocka_unit_test(test_semeai_board),
         cmocka_unit_test(test_session),
+        cmocka_unit_test(test_session_unsettled_border),
         cmocka_unit_test(test_session_toggle_region),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -74,7 +74,7 @@ try {
 
   const sgfOut = join(outDir, 'record.sgf');
   rec = spawn(kifucam, ['record', '--input', footage, '--fps', fps, '--sgf', sgfOut,
-    '--serve', '127.0.0.1:0', '--realtime', '--format', 'json'],
+    '--serve', '127.0.0.1:0', '--linger', '0', '--realtime', '--format', 'json'],
   { stdio: ['ignore', 'pipe', 'inherit'] });
   const moves = [];          // {n, point, t: when the record printed it}
   let base = null, stats = null;
