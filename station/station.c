@@ -544,7 +544,7 @@ int stn_feed_view(stn_t *s, const stn_view_t *v)
     if ((rc = stn_events_reserve(&s->ev, s->ev.n + 32)) != GO_OK)   /* the clock's */
         return rc;
     double t0 = stn_now();
-    stn_handicap_seen_t h;
+    stn_handicap_seen_t h = { 0 };
     rc = stn_handicap_view(s, v, &h);
     int ev0 = s->ev.n;
     if (rc >= 0)
@@ -595,7 +595,7 @@ int stn_feed(stn_t *s, const vis_snapshot_t *snap)
         rc = stn_after(s, stn_count_view(s, &v));
     } else if (view) {
         rc = stn_events_reserve(&s->ev, s->ev.n + 32);   /* the clock's, after the moves */
-        stn_handicap_seen_t h;
+        stn_handicap_seen_t h = { 0 };
         if (rc == GO_OK)
             rc = stn_handicap_view(s, &v, &h);
         int ev0 = s->ev.n;

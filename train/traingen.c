@@ -227,7 +227,7 @@ static int stones_knocked(rnd_rng_t *rng, const rnd_renderer_t *r, int n, rnd_st
     double mixc = rnd_rng_range(rng, 0.2, 1.0); /* 1: colours at random, 0: by the field */
     double jit = rnd_rng_range(rng, 0.02, 0.14);
     /* pass 1: which points hold a stone, and of which colour */
-    uint8_t col[VIS_MAX_POINTS];
+    uint8_t col[VIS_MAX_POINTS] = { 0 };
     for (int p = 0; p < n * n; p++) {
         col[p] = 0;
         if (rnd_rng_unit(rng) >= d)
@@ -511,11 +511,13 @@ static void negative_view(rnd_rng_t *rng, cvb_image_t *v)
         paint(v, 0, 0, side, side, paper);
         double pitch = rnd_rng_unit(rng) < 0.5 ? CELL_PX * (rnd_rng_unit(rng) < 0.7 ? 1.0 : 2.0)
                                                : rnd_rng_range(rng, 0.6, 2.6) * CELL_PX;
-        double y = rnd_rng_range(rng, 0, pitch);
+        double y0 = rnd_rng_range(rng, 0, pitch);
         int th = (int)lround(pitch * rnd_rng_range(rng, 0.25, 0.7));
         int letters = rnd_rng_unit(rng) < 0.6, lp = 3 + rnd_rng_int(rng, 4);
         int left = rnd_rng_int(rng, side / 4), right = side - rnd_rng_int(rng, side / 4);
-        for (; y < side; y += pitch) {
+        int nrows = (int)ceil((side - y0) / pitch);
+        for (int row = 0; row < nrows; row++) {
+            double y = y0 + row * pitch;
             if (rnd_rng_unit(rng) < 0.1)
                 continue; /* a blank line */
             int x = left + (rnd_rng_unit(rng) < 0.2 ? 2 * lp : 0);
