@@ -80,17 +80,6 @@ static void write_debug(void *ctx, int stage, const char *name, const cvb_image_
         d->failed = 1;   /* never a cut path: another file */
 }
 
-static int copy_image(const cvb_image_t *src, cvb_image_t *dst)
-{
-    int rc = cvb_image_alloc(dst, src->w, src->h, src->channels);
-    if (rc)
-        return rc;
-    for (int y = 0; y < src->h; y++)
-        memcpy(dst->data + (size_t)y * dst->stride, src->data + (size_t)y * src->stride,
-               (size_t)src->w * (size_t)src->channels);
-    return 0;
-}
-
 /* Next frame, skipping transient errors; CAP_EEOF at the end (or after too many errors). */
 static int next_frame(cap_source_t *src, cap_frame_t *f)
 {
@@ -107,7 +96,7 @@ static int write_overlay(const char *path, const cvb_image_t *frame, const cal_p
                          const vis_geom_t *g, const vis_snapshot_t *s)
 {
     cvb_image_t img;
-    if (copy_image(frame, &img))
+    if (cvb_image_copy(frame, &img))
         return -1;
     vis_draw(&img, g, s);
     double r = g->radius[0] > 3 ? g->radius[0] * 0.8 : 4;
@@ -680,7 +669,7 @@ int cmd_calibrate(int argc, char **argv)
         fw = f.img.w;
         fh = f.img.h;
         int idx = nread++;
-        if (a.serve && !a.lens_s && !first.data && copy_image(&f.img, &first)) {
+        if (a.serve && !a.lens_s && !first.data && cvb_image_copy(&f.img, &first)) {
             cli_error("calibrate", "out of memory");
             exit_code = 2;
             goto out;
@@ -691,7 +680,7 @@ int cmd_calibrate(int argc, char **argv)
                 if (nviews < MAX_VIEWS && new_view(views, nviews, pts, n, fw))
                     memcpy(views + (size_t)nviews++ * 2 * n, pts, sizeof(double) * 2 * n);
             } else if (ncands < MAX_CANDS && idx - last_cand >= CAND_STRIDE) {
-                if (copy_image(&f.img, &cands[ncands]) == 0) {
+                if (cvb_image_copy(&f.img, &cands[ncands]) == 0) {
                     ncands++;
                     last_cand = idx;
                 }
@@ -703,7 +692,7 @@ int cmd_calibrate(int argc, char **argv)
         rc = cal_calibrate_frame(&f.img, &o, &p, rep);
         if (rc == CAL_OK) {
             found = 1;
-            copy_image(&f.img, &board);
+            cvb_image_copy(&f.img, &board);
             break;
         }
         last_err = rc;

@@ -69,18 +69,6 @@ static void write_debug(void *ctx, int stage, const char *name, const cvb_image_
         d->failed = 1;   /* never a cut path: another file */
 }
 
-/* A copy of src in *dst (caller frees). Returns 0 or a CVB_E* code. */
-static int image_copy(const cvb_image_t *src, cvb_image_t *dst)
-{
-    int rc = cvb_image_alloc(dst, src->w, src->h, src->channels);
-    if (rc)
-        return rc;
-    for (int y = 0; y < src->h; y++)
-        memcpy(dst->data + (size_t)y * dst->stride, src->data + (size_t)y * src->stride,
-               (size_t)src->w * (size_t)src->channels);
-    return 0;
-}
-
 int photo_option(const char *cmd, int argc, char **argv, int *i, photo_opts_t *o)
 {
     const char *a = argv[*i];
@@ -284,7 +272,7 @@ int photo_read(const char *cmd, const photo_opts_t *o, photo_t *out)
         if (!vis_draw_reading(img, geom, snap, &r))
             write_debug(&dctx, VIS_STAGE_CLASSIFY, "confidence", &r);
         cvb_image_free(&r);
-        if (!image_copy(img, &drawn)) {
+        if (!cvb_image_copy(img, &drawn)) {
             vis_draw(&drawn, geom, snap);
             write_debug(&dctx, VIS_STAGE_CLASSIFY, "classify", &drawn);
         }

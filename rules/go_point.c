@@ -69,6 +69,26 @@ void go_point_human(int size, int p, char out[4])
     }
 }
 
+int go_list_next(const char *text, int *pos, const char **item, int *len, int *off)
+{
+    if (*pos < 0)
+        return 0;
+    const char *s = text + *pos, *e = strchr(s, ',');
+    int n = e ? (int)(e - s) : (int)strlen(s), o = *pos;
+    while (n > 0 && isspace((unsigned char)s[0])) {
+        s++;
+        o++;
+        n--;
+    }
+    while (n > 0 && isspace((unsigned char)s[n - 1]))
+        n--;
+    *item = s;
+    *len = n;
+    *off = o;
+    *pos = e ? (int)(e - text) + 1 : -1;
+    return 1;
+}
+
 int go_dead_spec_parse(int size, const char *text, go_dead_spec_t *out, int *bad_off,
                        int *bad_len)
 {
@@ -82,18 +102,9 @@ int go_dead_spec_parse(int size, const char *text, go_dead_spec_t *out, int *bad
         *out = sp;
         return GO_OK;
     }
-    const char *s = text;
-    for (;;) {
-        const char *e = strchr(s, ',');
-        int n = e ? (int)(e - s) : (int)strlen(s);
-        int off = (int)(s - text);
-        while (n > 0 && isspace((unsigned char)s[0])) {
-            s++;
-            off++;
-            n--;
-        }
-        while (n > 0 && isspace((unsigned char)s[n - 1]))
-            n--;
+    const char *s;
+    int n, off;
+    for (int pos = 0; go_list_next(text, &pos, &s, &n, &off);) {
         if (n > 0) {
             int sign = 1, skip = 0, p = 0, rc;
             if (s[0] == '+' || s[0] == '-') {
@@ -121,9 +132,6 @@ int go_dead_spec_parse(int size, const char *text, go_dead_spec_t *out, int *bad
             sp.len[sp.n] = n;
             sp.n++;
         }
-        if (!e)
-            break;
-        s = e + 1;
     }
     if (sp.n == 0) {
         if (bad_off)

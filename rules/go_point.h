@@ -29,6 +29,12 @@
  * argument is bad. */
 int go_point_parse(int size, const char *s, int n, int *p);
 
+/* The items of a comma-separated list, one per call, from *pos (0 at first): the next
+ * item, white space trimmed off both ends, at *item for *len bytes (0: an empty item,
+ * "dd,,pq") and *off bytes into text; *pos moves past it. Returns 1 for an item, 0 when
+ * the list is done. */
+int go_list_next(const char *text, int *pos, const char **item, int *len, int *off);
+
 /* Write point p of a size x size board in the human form ("Q16") into out[4]; a pass or
  * a point off the board writes "" (empty string). */
 void go_point_human(int size, int p, char out[4]);

@@ -41,23 +41,14 @@ static int parse_colour(const char *s, int n, go_color_t *c)
 int go_fixes_parse(int size, const char *text, go_fixes_t *out, int *bad_off, int *bad_len)
 {
     go_fixes_t *fx;
-    const char *s = text;
+    const char *s;
+    int n, off;
     if (!text || !out || size < GO_MIN_SIZE || size > GO_MAX_SIZE)
         return GO_EINVAL;
     fx = calloc(1, sizeof *fx);
     if (!fx)
         return GO_ENOMEM;
-    for (;;) {
-        const char *e = strchr(s, ',');
-        int n = e ? (int)(e - s) : (int)strlen(s);
-        int off = (int)(s - text);
-        while (n > 0 && isspace((unsigned char)s[0])) {
-            s++;
-            off++;
-            n--;
-        }
-        while (n > 0 && isspace((unsigned char)s[n - 1]))
-            n--;
+    for (int pos = 0; go_list_next(text, &pos, &s, &n, &off);) {
         if (n > 0) {
             const char *eq = memchr(s, '=', (size_t)n);
             int p = 0, rc, plen;
@@ -94,9 +85,6 @@ int go_fixes_parse(int size, const char *text, go_fixes_t *out, int *bad_off, in
             fx->fix[fx->n].len = n;
             fx->n++;
         }
-        if (!e)
-            break;
-        s = e + 1;
     }
     if (fx->n == 0) {
         free(fx);

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 /* The folder of ../shared/data, or NULL when it is absent. The path is static storage. */
 static inline const char *kc_shared_data(void)
@@ -105,5 +106,20 @@ static inline int kc_run(const char *cmd)
     int st = system(cmd);
     return st != -1 && WIFEXITED(st) ? WEXITSTATUS(st) : -1;
 }
+
+/* The kifucam binary ctest names in $KIFUCAM_BIN, or NULL when it is not an executable. */
+static inline const char *kc_bin(void)
+{
+    const char *b = getenv("KIFUCAM_BIN");
+    return b && *b && access(b, X_OK) == 0 ? b : NULL;
+}
+
+/* Skip the current cmocka test, visibly, without the kifucam binary. */
+#define KC_REQUIRE_BIN(var)                                                            \
+    const char *var = kc_bin();                                                      \
+    if (!var) {                                                                     \
+        print_message("SKIP: $KIFUCAM_BIN is not an executable kifucam\n");         \
+        skip();                                                                     \
+    }
 
 #endif

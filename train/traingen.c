@@ -496,6 +496,14 @@ static void paint(cvb_image_t *v, int x0, int y0, int x1, int y1, const uint8_t 
             memcpy(v->data + (size_t)y * v->stride + (size_t)x * 3, c, 3);
 }
 
+/* *v becomes the image *by (same size: a filter's output), whose pixels it takes. */
+static void replace(cvb_image_t *v, cvb_image_t *by)
+{
+    cvb_image_free(v);
+    *v = *by;
+    *by = (cvb_image_t){ 0 };
+}
+
 static void negative_view(rnd_rng_t *rng, cvb_image_t *v)
 {
     int side = v->w;
@@ -550,31 +558,22 @@ static void negative_view(rnd_rng_t *rng, cvb_image_t *v)
                 v->data[(size_t)y * v->stride + (size_t)i] = (uint8_t)(rnd_rng_next(rng) >> 56);
         if (rnd_rng_unit(rng) < 0.5) {
             cvb_image_t b = { 0 };
-            if (!cvb_gaussian_blur(v, 0, rnd_rng_range(rng, 1, 6), &b)) {
-                for (int y = 0; y < side; y++)
-                    memcpy(v->data + (size_t)y * v->stride, b.data + (size_t)y * b.stride, (size_t)side * 3);
-                cvb_image_free(&b);
-            }
+            if (!cvb_gaussian_blur(v, 0, rnd_rng_range(rng, 1, 6), &b))
+                replace(v, &b);
         }
     }
     /* the camera: blur, then a JPEG */
     if (rnd_rng_unit(rng) < 0.6) {
         cvb_image_t b = { 0 };
-        if (!cvb_gaussian_blur(v, 0, rnd_rng_range(rng, 0.4, 1.5), &b)) {
-            for (int y = 0; y < side; y++)
-                memcpy(v->data + (size_t)y * v->stride, b.data + (size_t)y * b.stride, (size_t)side * 3);
-            cvb_image_free(&b);
-        }
+        if (!cvb_gaussian_blur(v, 0, rnd_rng_range(rng, 0.4, 1.5), &b))
+            replace(v, &b);
     }
     if (rnd_rng_unit(rng) < 0.75) {
         uint8_t *jpg = NULL;
         size_t len = 0;
         cvb_image_t dec = { 0 };
-        if (!cvb_imencode_jpeg(v, 30 + rnd_rng_int(rng, 66), &jpg, &len) && !cvb_imdecode(jpg, len, &dec)) {
-            for (int y = 0; y < side; y++)
-                memcpy(v->data + (size_t)y * v->stride, dec.data + (size_t)y * dec.stride, (size_t)side * 3);
-            cvb_image_free(&dec);
-        }
+        if (!cvb_imencode_jpeg(v, 30 + rnd_rng_int(rng, 66), &jpg, &len) && !cvb_imdecode(jpg, len, &dec))
+            replace(v, &dec);
         free(jpg);
     }
 }

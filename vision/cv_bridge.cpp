@@ -74,6 +74,19 @@ const char *cvb_strerror(int code)
     }
 }
 
+int cvb_image_copy(const cvb_image_t *src, cvb_image_t *dst)
+{
+    if (!src || !src->data || !dst)
+        return CVB_EINVAL;
+    int rc = cvb_image_alloc(dst, src->w, src->h, src->channels);
+    if (rc)
+        return rc;
+    for (int y = 0; y < src->h; y++)
+        std::memcpy(dst->data + (size_t)y * dst->stride, src->data + (size_t)y * src->stride,
+                    (size_t)src->w * (size_t)src->channels);
+    return CVB_OK;
+}
+
 int cvb_image_alloc(cvb_image_t *img, int w, int h, int channels)
 {
     if (!img || w <= 0 || h <= 0 || (channels != 1 && channels != 3) || w > 1 << 15 ||

@@ -44,6 +44,8 @@ typedef struct cvb_image {
 int cvb_image_alloc(cvb_image_t *img, int w, int h, int channels);
 /* Release the pixels of an image the bridge allocated; sets data to NULL. NULL-safe. */
 void cvb_image_free(cvb_image_t *img);
+/* A copy of src's pixels in a new image *dst (caller frees). */
+int cvb_image_copy(const cvb_image_t *src, cvb_image_t *dst);
 /* Read an image file (JPEG, PNG, ...) as BGR with its EXIF orientation applied when
  * apply_exif is nonzero. Caller frees. CVB_EREAD for a missing or undecodable file. */
 int cvb_imread(const char *path, int apply_exif, cvb_image_t *out);

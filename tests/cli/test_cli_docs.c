@@ -22,19 +22,6 @@
 
 static char dir[64];
 
-static const char *bin(void)
-{
-    const char *b = getenv("KIFUCAM_BIN");
-    return b && *b && access(b, X_OK) == 0 ? b : NULL;
-}
-
-#define REQUIRE_BIN(var)                                                            \
-    const char *var = bin();                                                        \
-    if (!var) {                                                                     \
-        print_message("SKIP: $KIFUCAM_BIN is not an executable kifucam\n");         \
-        skip();                                                                     \
-    }
-
 /* Run the shell command `cmd` with its stdout into dir/NAME; that file's text (the
  * caller frees it), or fail the test when the command does not exit 0. */
 static char *run_out(const char *cmd, const char *name)
@@ -89,7 +76,7 @@ static int teardown(void **state)
 static void test_man_page_has_every_usage(void **state)
 {
     (void)state;
-    REQUIRE_BIN(b);
+    KC_REQUIRE_BIN(b);
     if (kc_run("command -v groff >/dev/null 2>&1") != 0) {
         print_message("SKIP: groff is not installed (apt-get install groff-base)\n");
         skip();
@@ -204,7 +191,7 @@ static void test_completion_of_the_brief(void **state)
 static void test_completion_has_every_option(void **state)
 {
     (void)state;
-    REQUIRE_BIN(b);
+    KC_REQUIRE_BIN(b);
     REQUIRE_BASH();
     char cmds[MAX_CMDS][32];
     int n = list_commands(b, cmds), missing = 0, checked = 0;

@@ -24,12 +24,6 @@
 static char dir[64];    /* the test's folder: stage/ (DESTDIR), elsewhere/ (a cwd) */
 static char root[256];  /* DESTDIR + PREFIX */
 
-static const char *bin(void)
-{
-    const char *b = getenv("KIFUCAM_BIN");
-    return b && *b && access(b, X_OK) == 0 ? b : NULL;
-}
-
 /* Run the shell command; its stdout into dir/NAME (text returned, the caller frees it)
  * and its exit code in *rc. */
 static char *run(const char *cmd, const char *name, int *rc)
@@ -159,7 +153,7 @@ static void test_installed_program_runs(void **state)
     assert_int_equal(rows, 19);
     assert_true(stones > 100); /* the sample is move 150 of demo.sgf */
     /* the same reading as the build's binary on the repository's copy */
-    const char *b = bin();
+    const char *b = kc_bin();
     if (b) {
         snprintf(cmd, sizeof cmd, "'%s' detect '%s/samples/frames/above-uneven.png'", b,
                  kc_source_dir());

@@ -21,19 +21,6 @@
 static char tmp[64];
 static char out[1 << 16], err[1 << 14];
 
-static const char *bin(void)
-{
-    const char *b = getenv("KIFUCAM_BIN");
-    return b && *b && access(b, X_OK) == 0 ? b : NULL;
-}
-
-#define REQUIRE_BIN(var)                                                            \
-    const char *var = bin();                                                        \
-    if (!var) {                                                                     \
-        print_message("SKIP: $KIFUCAM_BIN is not an executable kifucam\n");         \
-        skip();                                                                     \
-    }
-
 static int setup(void **state)
 {
     (void)state;
@@ -93,7 +80,7 @@ static void write_truth(const char *dir, const char *fps_line)
 static void test_grey_folder_rates(void **state)
 {
     (void)state;
-    REQUIRE_BIN(b);
+    KC_REQUIRE_BIN(b);
     char d[128], args[512];
     snprintf(d, sizeof d, "%s/grey", tmp);
     assert_int_equal(mkdir(d, 0755), 0);
@@ -144,7 +131,7 @@ static void test_grey_folder_rates(void **state)
 static void test_rendered_15fps_footage(void **state)
 {
     (void)state;
-    REQUIRE_BIN(b);
+    KC_REQUIRE_BIN(b);
     char cmd[2048];
     snprintf(cmd, sizeof cmd,
              "'%s' render '%s/samples/games/demo.sgf' --out '%s/foot' --size 640x360 --seed 2 "

@@ -47,19 +47,6 @@
 static char tmp[64];
 static char out[1 << 16], err[1 << 14];
 
-static const char *bin(void)
-{
-    const char *b = getenv("KIFUCAM_BIN");
-    return b && *b && access(b, X_OK) == 0 ? b : NULL;
-}
-
-#define REQUIRE_BIN(var)                                                            \
-    const char *var = bin();                                                        \
-    if (!var) {                                                                     \
-        print_message("SKIP: $KIFUCAM_BIN is not an executable kifucam\n");         \
-        skip();                                                                     \
-    }
-
 static int setup(void **state)
 {
     (void)state;
@@ -187,7 +174,7 @@ static int record_until(const char *b, const char *sgf)
 static void test_interrupt_then_resume_as_printed(void **state)
 {
     (void)state;
-    REQUIRE_BIN(b);
+    KC_REQUIRE_BIN(b);
     render(b, "foot");
     char whole[128], sgf[128];
     snprintf(whole, sizeof whole, "%s/whole.sgf", tmp);
@@ -239,7 +226,7 @@ static void test_interrupt_then_resume_as_printed(void **state)
 static void test_resume_elsewhere_refused(void **state)
 {
     (void)state;
-    REQUIRE_BIN(b);
+    KC_REQUIRE_BIN(b);
     render(b, "foot");
     char sgf[128], cut[128];
     snprintf(sgf, sizeof sgf, "%s/eight.sgf", tmp);
@@ -313,7 +300,7 @@ static void sym_pt(int k, const char *p, char out[3])
 static void test_handicap_stones_taken(void **state)
 {
     (void)state;
-    REQUIRE_BIN(b);
+    KC_REQUIRE_BIN(b);
     static const char *const src[] = { "qf", "nc", "fc", "cf", "jj", "jd" };
     char game[128], sgf[128];
     snprintf(game, sizeof game, "%s/hc4.sgf", tmp);
@@ -416,7 +403,7 @@ static int serve_wait(pid_t pid, const char *needle)
 static void test_serve_stays_on_result(void **state)
 {
     (void)state;
-    REQUIRE_BIN(b);
+    KC_REQUIRE_BIN(b);
     assert_int_equal(sh("'%s' render '%s/samples/games/demo.sgf' --out '%s/rsg' --size 640x360 "
                         "--seed 2 --fps 15 --pace 0.3 --moves 6 --end resign", b, kc_source_dir(),
                         tmp), 0);
@@ -461,7 +448,7 @@ static void test_serve_stays_on_result(void **state)
 static void test_start_frame_seeks(void **state)
 {
     (void)state;
-    REQUIRE_BIN(b);
+    KC_REQUIRE_BIN(b);
     render(b, "foot");
     double t0 = mono_s();
     int rc = sh("'%s' record --input '%s/foot' --sgf '%s/late.sgf' --realtime --start-frame 450",
@@ -478,7 +465,7 @@ static void test_start_frame_seeks(void **state)
 static void test_end_not_lost_silently(void **state)
 {
     (void)state;
-    REQUIRE_BIN(b);
+    KC_REQUIRE_BIN(b);
     assert_int_equal(sh("'%s' render '%s/samples/games/demo.sgf' --out '%s/endp' --size 640x360 "
                         "--seed 2 --fps 15 --pace 0.3 --moves 6 --end pass", b, kc_source_dir(),
                         tmp), 0);

@@ -19,19 +19,6 @@ static char dir[64];
 static char out_path[128], err_path[128];
 static char out[65536], err[65536];
 
-static const char *bin(void)
-{
-    const char *b = getenv("KIFUCAM_BIN");
-    return b && *b && access(b, X_OK) == 0 ? b : NULL;
-}
-
-#define REQUIRE_BIN(var)                                                            \
-    const char *var = bin();                                                        \
-    if (!var) {                                                                     \
-        print_message("SKIP: $KIFUCAM_BIN is not an executable kifucam\n");         \
-        skip();                                                                     \
-    }
-
 static void write_file(const char *name, const char *text)
 {
     char p[256];
@@ -95,7 +82,7 @@ static int teardown(void **state)
 static void test_help_and_usage(void **state)
 {
     (void)state;
-    REQUIRE_BIN(b);
+    KC_REQUIRE_BIN(b);
     assert_int_equal(run(b, "check --help"), 0);
     assert_non_null(strstr(out, "usage: kifucam check"));
     assert_int_equal(run(b, "check"), 2);
@@ -111,7 +98,7 @@ static void test_help_and_usage(void **state)
 static void test_all_legal(void **state)
 {
     (void)state;
-    REQUIRE_BIN(b);
+    KC_REQUIRE_BIN(b);
     assert_int_equal(run(b, "check good.sgf"), 0);
     assert_string_equal(out, "checked 1 games, 5 moves, 0 illegal\n");
     assert_string_equal(err, "");
@@ -122,7 +109,7 @@ static void test_all_legal(void **state)
 static void test_illegal_lines(void **state)
 {
     (void)state;
-    REQUIRE_BIN(b);
+    KC_REQUIRE_BIN(b);
     assert_int_equal(run(b, "check ko.sgf"), 1);
     assert_string_equal(out, "ko.sgf:2: move 10 (W dd): ko recaptured at once\n"
                              "ko.sgf:2: move 12 (W ab): point is occupied\n"
@@ -134,7 +121,7 @@ static void test_illegal_lines(void **state)
 static void test_errors(void **state)
 {
     (void)state;
-    REQUIRE_BIN(b);
+    KC_REQUIRE_BIN(b);
     assert_int_equal(run(b, "check broken.sgf"), 2);
     assert_non_null(strstr(err, "broken.sgf:2:14: "));
     assert_string_equal(last_line(out), "checked 0 games, 0 moves, 0 illegal");
@@ -165,7 +152,7 @@ static void test_errors(void **state)
 static void test_samples(void **state)
 {
     (void)state;
-    REQUIRE_BIN(b);
+    KC_REQUIRE_BIN(b);
     char args[1024];
     snprintf(args, sizeof args, "check %s/samples/games/*.sgf", kc_source_dir());
     assert_int_equal(run(b, args), 0);
