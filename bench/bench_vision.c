@@ -399,6 +399,35 @@ static int occlusion(int ndirs, char **dirs, int verbose)
     return 0;
 }
 
+/* VIS_VERBOSE: under a grid that agrees with the labels, each point read otherwise than
+ * labelled, a line each (where it lies in the picture, what was read and how surely), so
+ * that a mistake can be looked at rather than guessed from a count. A point two labels
+ * land on keeps the first. */
+static void stones_wrong_points(const char *source, const cvb_image_t *img, const vis_geom_t *g,
+                                const vis_snapshot_t *s, const rf_box_t *b, int nb)
+{
+    static const char *name[] = { "empty", "black", "white" };
+    int label[VIS_MAX_POINTS];
+    for (int k = 0; k < s->size * s->size; k++)
+        label[k] = VIS_EMPTY;
+    for (int k = 0; k < nb; k++) {
+        double bx, by;
+        if (b[k].cls > 1 || vis_homog_apply(g->Hinv, b[k].cx * img->w, b[k].cy * img->h, &bx, &by))
+            continue;
+        int x = (int)lround(bx), y = (int)lround(by);
+        if (x < 0 || y < 0 || x >= s->size || y >= s->size || label[y * s->size + x] != VIS_EMPTY)
+            continue;
+        label[y * s->size + x] = b[k].cls == 0 ? VIS_BLACK : VIS_WHITE;
+    }
+    for (int k = 0; k < s->size * s->size; k++) {
+        int got = s->occluded[k] ? VIS_EMPTY : s->color[k];
+        if (got != label[k])
+            printf("    wrong %s %2d %2d px %6.1f %6.1f radius %5.1f label %s read %s%s conf %.2f\n",
+                   source, k % s->size, k / s->size, g->px[k], g->py[k], g->radius[k],
+                   name[label[k]], name[got], s->occluded[k] ? " (covered)" : "", s->conf[k]);
+    }
+}
+
 /* roboflow-stones: real photos of many boards, cropped to the board, with a box per stone
  * and no grid: a photo is right when both colours' stone counts are exact. */
 static int stones(const char *data, int verbose)
@@ -458,6 +487,8 @@ static int stones(const char *data, int verbose)
                    fabs(by - y) > 0.45;
         }
         int agrees = !rc && odd <= 1 + nb * 3 / 100;
+        if (verbose && agrees) /* which points are wrong, and how: the labels on the grid */
+            stones_wrong_points(e[i].source, &img, &g, &s, b, nb);
         gagree += agrees;
         gagree_exact += agrees && rb == tb && rw == tw;
         found += !rc;

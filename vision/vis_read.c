@@ -114,16 +114,17 @@ double vis_grid_side_belief(const vis_reading_t *r)
     return any ? b : 0;
 }
 
-void vis_occlusion_pass(vis_snapshot_t *s, const vis_config_t *cfg)
+void vis_occlusion_pass(vis_snapshot_t *s, const vis_config_t *cfg, const uint8_t *outside)
 {
     int S = s->size;
     /* the 8-connected pieces of the mask: a lone point or a pair is a misread or a
-     * fingertip, and does not grow */
+     * fingertip, and does not grow; a point outside the picture is in no piece (the
+     * picture's edge is no hand: a photo cropped along a row of stones keeps the row) */
     int comp[VIS_MAX_POINTS], csize[VIS_MAX_POINTS], stack[VIS_MAX_POINTS], nc = 0;
     for (int k = 0; k < S * S; k++)
         comp[k] = -1;
     for (int k0 = 0; k0 < S * S; k0++) {
-        if (!s->occluded[k0] || comp[k0] >= 0)
+        if (!s->occluded[k0] || comp[k0] >= 0 || (outside && outside[k0]))
             continue;
         int sp = 0, n = 0;
         stack[sp++] = k0;
@@ -134,7 +135,8 @@ void vis_occlusion_pass(vis_snapshot_t *s, const vis_config_t *cfg)
             for (int dy = -1; dy <= 1; dy++)
                 for (int dx = -1; dx <= 1; dx++) {
                     int nx = x + dx, ny = y + dy, q = ny * S + nx;
-                    if (nx >= 0 && ny >= 0 && nx < S && ny < S && s->occluded[q] && comp[q] < 0) {
+                    if (nx >= 0 && ny >= 0 && nx < S && ny < S && s->occluded[q] && comp[q] < 0 &&
+                        !(outside && outside[q])) {
                         comp[q] = nc;
                         stack[sp++] = q;
                     }
@@ -146,7 +148,7 @@ void vis_occlusion_pass(vis_snapshot_t *s, const vis_config_t *cfg)
         uint8_t grow[VIS_MAX_POINTS];
         memcpy(grow, s->occluded, (size_t)S * S);
         for (int k = 0; k < S * S; k++) {
-            if (!s->occluded[k] || (comp[k] >= 0 && csize[comp[k]] < cfg->occ_min_piece))
+            if (!s->occluded[k] || comp[k] < 0 || csize[comp[k]] < cfg->occ_min_piece)
                 continue;
             int x = k % S, y = k / S;
             for (int dy = -1; dy <= 1; dy++)
@@ -242,7 +244,6 @@ int vis_snapshot_from_reading(const cvb_image_t *img, const vis_geom_t *geom,
                               const vis_config_t *cfg, const vis_reading_t *r,
                               vis_snapshot_t *snap, int off_hides)
 {
-    (void)img;
     vis_snapshot_t s;
     memset(&s, 0, sizeof s);
     s.size = geom->size;
@@ -274,7 +275,11 @@ int vis_snapshot_from_reading(const cvb_image_t *img, const vis_geom_t *geom,
         vis_decide(q, cfg, &s);
         free(q);
     }
-    vis_occlusion_pass(&s, cfg);
+    uint8_t outside[VIS_MAX_POINTS];
+    for (int k = 0; k < s.size * s.size; k++)
+        outside[k] = img && (geom->px[k] < 0 || geom->py[k] < 0 || geom->px[k] > img->w - 1 ||
+                             geom->py[k] > img->h - 1);
+    vis_occlusion_pass(&s, cfg, outside);
     s.grid_belief = (float)vis_grid_belief(r);
     *snap = s;
     return VIS_OK;

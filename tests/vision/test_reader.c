@@ -296,15 +296,30 @@ static void test_decide_and_occlusion(void **state)
     o[0] = 0.9f, o[1] = 0.05f, o[2] = 0.03f, o[3] = 0.01f, o[4] = 0.01f;
     /* the pass grows the hand by a ring; a lone covered point does not grow */
     vis_config_defaults(&cfg);
-    vis_occlusion_pass(&s, &cfg);
+    vis_occlusion_pass(&s, &cfg, NULL);
     assert_true(s.occluder);
     assert_true(s.occluded[3 * S + 0] && s.occluded[3 * S + 4] && s.occluded[4 * S + 0]);
     assert_false(s.occluded[2 * S + 2]);
     memset(&t, 0, sizeof t);
     t.size = S;
     t.occluded[12] = 1;
-    vis_occlusion_pass(&t, &cfg);
+    vis_occlusion_pass(&t, &cfg, NULL);
     assert_true(t.occluded[12] && !t.occluded[11] && !t.occluded[13] && t.occluder);
+    /* the picture's edge is no hand: rows beyond it are hidden, the row beside it read */
+    uint8_t outside[VIS_MAX_POINTS] = { 0 };
+    memset(&t, 0, sizeof t);
+    t.size = S;
+    for (int k = 3 * S; k < S * S; k++)
+        t.occluded[k] = outside[k] = 1;
+    t.color[2 * S + 1] = VIS_BLACK;
+    t.conf[2 * S + 1] = 0.99f;
+    vis_snapshot_t v = t;
+    vis_occlusion_pass(&t, &cfg, outside);
+    assert_true(t.occluded[3 * S] && t.occluded[4 * S + 4]);
+    assert_false(t.occluded[2 * S + 1]);
+    assert_int_equal(t.color[2 * S + 1], VIS_BLACK);
+    vis_occlusion_pass(&v, &cfg, NULL); /* as a hand, the same rows hide the row beside */
+    assert_true(v.occluded[2 * S + 1]);
     free(r);
 }
 
