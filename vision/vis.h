@@ -183,6 +183,11 @@ typedef struct vis_config {
     double grid_min_belief;/* 0..1, default 0.5: no grid believed this much is no board
                               (more likely wrong than right, point for point) */
     int grid_candidates;   /* default 6: how many other grids are read at most */
+    int grid_shift;        /* lines, default 2: the grid found is also tried moved this
+                              many whole lines each way, all from one wider read (each
+                              cold detection costs one read more); 0 never */
+    double grid_shift_gain;/* 0..1, default 0.02: ... and moved when the reader believes
+                              the moved grid this much more than the one found */
     const vis_board_model_t *board; /* default NULL: none; this board's own colours,
                               combined with the reader's (vis_board_model_apply) */
     int read_symmetries;   /* 1..8, default 1: the network reads the board under this many

@@ -47,6 +47,8 @@ void vis_config_defaults(vis_config_t *cfg)
     cfg->grid_accept = 0.9;
     cfg->grid_min_belief = 0.5;
     cfg->grid_candidates = 6;
+    cfg->grid_shift = 2;
+    cfg->grid_shift_gain = 0.02;
     cfg->occ_min_piece = 3;
     cfg->occ_margin = 1;
     cfg->track_shift = 0.045;

@@ -1672,6 +1672,96 @@ static int belief_of(const cvb_image_t *img, const vis_config_t *cfg, const doub
     return 0;
 }
 
+/* H composed with a translation of the board by (dx, dy) lines: the grid whose point
+ * (x, y) is H's (x + dx, y + dy). */
+static void shift_h(const double H[9], double dx, double dy, double out[9])
+{
+    double T[9] = { 1, 0, dx, 0, 1, dy, 0, 0, 1 };
+    mat3_mul(H, T, out);
+    for (int k = 0; k < 9; k++)
+        out[k] /= out[8];
+}
+
+/* The belief of the S x S grid at (ox, oy) of a larger reading r of the same lattice:
+ * the mean over every point of r of 1 - P(off) on the grid and P(off) beside it, points
+ * covered (off the picture, a hand) left out. Every window is judged on the same points,
+ * so that one moved out of the picture cannot leave its doubtful points behind (its ring
+ * alone would: a photo that shows part of a board favoured the move that hid the most).
+ * -1 when nothing is in view. */
+static double sub_belief(const vis_reading_t *r, int S, int ox, int oy)
+{
+    int E = r->size, n = 0;
+    double sum = 0;
+    for (int y = 0; y < E; y++)
+        for (int x = 0; x < E; x++) {
+            const float *p = r->prob[y * E + x];
+            if (p[VIS_CLASS_COVERED] > 0.5f)
+                continue;
+            int in = x >= ox && y >= oy && x < ox + S && y < oy + S;
+            sum += in ? 1.0 - p[VIS_CLASS_OFF] : p[VIS_CLASS_OFF];
+            n++;
+        }
+    return n ? sum / n : -1;
+}
+
+/* The grid moved whole lines (board finding's commonest near miss: the lattice right, the
+ * window of lines one or two off, the edge row of a crowded board left out): the lattice
+ * of the winner read once cfg->grid_shift lines wider on every side, each window of S
+ * lines in it judged (sub_belief), and the best taken when it beats the winner's own by
+ * cfg->grid_shift_gain. Hf, *prob and *belief are replaced then. */
+static int grid_shift(const cvb_image_t *img, const cvb_image_t *fullgray, const vis_config_t *cfg,
+                      int S, double Hf[9], vis_reading_t *prob, double *belief)
+{
+    int m = cfg->grid_shift;
+    if (m + 1 > (VIS_MAX_SIZE - S) / 2)
+        m = (VIS_MAX_SIZE - S) / 2 - 1;
+    if (m < 1)
+        return VIS_OK;
+    int E = S + 2 * (m + 1); /* the shifts, and a ring for the furthest */
+    double He[9];
+    shift_h(Hf, -(m + 1), -(m + 1), He);
+    vis_reading_t *r = malloc(sizeof *r);
+    if (!r)
+        return VIS_ENOMEM;
+    vis_geom_t g;
+    int rc = vis_geom_from_h(He, E, img->w, img->h, &g) ? -1 : vis_read(img, &g, cfg, r);
+    if (rc) {
+        free(r);
+        return rc == VIS_EMODEL || rc == VIS_ENOMEM ? rc : VIS_OK;
+    }
+    double b0 = sub_belief(r, S, m + 1, m + 1), best = b0;
+    int bx = 0, by = 0;
+    for (int dy = -m; dy <= m; dy++)
+        for (int dx = -m; dx <= m; dx++) {
+            double b = sub_belief(r, S, m + 1 + dx, m + 1 + dy);
+            if (b > best) {
+                best = b;
+                bx = dx;
+                by = dy;
+            }
+        }
+    VTRACE("grid_shift: S %d own %.3f best %.3f at %+d %+d\n", S, b0, best, bx, by);
+    rc = VIS_OK;
+    if ((bx || by) && best >= b0 + cfg->grid_shift_gain) {
+        double H[9], b = -1;
+        shift_h(Hf, bx, by, H);
+        if (cfg->refine)
+            for (int it = 0; it < 2; it++)
+                if (refine(fullgray, S, H))
+                    break;
+        rc = belief_of(img, cfg, H, S, r, &b);
+        if (!rc) {
+            memcpy(Hf, H, sizeof H);
+            memcpy(prob, r, sizeof *r);
+            *belief = b;
+        } else {
+            rc = rc == VIS_EMODEL || rc == VIS_ENOMEM ? rc : VIS_OK;
+        }
+    }
+    free(r);
+    return rc;
+}
+
 /* Stage 5 with the grid's verification: the first grid (primary, work scale; NULL when
  * the lines gave none) is refined at full size and read; when the reader's belief in it
  * is under cfg->grid_accept, the other candidates (and the lattice of stones, when not
@@ -1755,6 +1845,8 @@ static int grid_verify(const cvb_image_t *img, const cvb_image_t *gray,
         }
     }
     free(p2);
+    if (bestS && (rc = grid_shift(img, fullgray, cfg, bestS, bestH, prob, &best)) != VIS_OK)
+        return rc;
     if (!bestS || best < cfg->grid_min_belief)
         return VIS_ENOBOARD;
     memcpy(Hf, bestH, sizeof bestH);
