@@ -176,6 +176,12 @@ typedef struct vis_config {
                               far out of the picture (a share of the window's own width
                               and height): a photo that cuts the board off; the reader
                               then judges the grid on the points in view */
+    double window_outside_retry; /* 0..1, default 0 (vis_config_for_photo: 0.35): when
+                              no board is found, board finding looks once more with
+                              windows this far out (a photo that cuts the board off: 15
+                              of its 19 lines in view reach 0.27 out); not beyond
+                              window_outside: no second look (video: a frame without a
+                              board costs one detection, not three) */
     double grid_accept;    /* 0..1, default 0.9: board finding takes its first grid when
                               the reader believes it this much (vis_grid_belief); under
                               it, the other grids found are read too and the best belief
@@ -240,7 +246,9 @@ int vis_classify_reading(const cvb_image_t *img, const vis_geom_t *geom, const v
                          vis_snapshot_t *snap, vis_reading_t *r);
 /* A photo read once, where time allows (kifucam detect, a count from a photo): the
  * reading averaged over the board's 8 symmetries and a colour model of this board fitted
- * on the photo itself (read_symmetries 8, self_fit 1). Not for every frame of a video. */
+ * on the photo itself (read_symmetries 8, self_fit 1); a board the photo cuts off looked
+ * for again when none is found (window_outside_retry 0.35). Not for every frame of a
+ * video. */
 void vis_config_for_photo(vis_config_t *cfg);
 /* cfg as a video is read, frame after frame (kifucam record): read_symmetries 2 (the view
  * and its mirror; with one, a bare corner of a pale board read white at 0.7-0.9 on some

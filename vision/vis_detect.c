@@ -1881,6 +1881,16 @@ int vis_detect(const cvb_image_t *img, const vis_config_t *cfg, int size_hint,
         if (tm && !rc)
             *tm = t2;
     }
+    if (rc == VIS_ENOBOARD && cfg->window_outside_retry > cfg->window_outside) {
+        /* a board filling the picture and cut off by it (its far lines beyond the edge):
+         * windows further out of the picture, judged by the reader on the points in it */
+        vis_config_t c2 = *cfg;
+        c2.window_outside = cfg->window_outside_retry;
+        vis_timing_t t2;
+        rc = detect_at(img, &c2, size_hint, geom, snap, tm ? &t2 : NULL);
+        if (tm && !rc)
+            *tm = t2;
+    }
     return rc;
 }
 

@@ -318,6 +318,7 @@ void vis_config_for_photo(vis_config_t *cfg)
         return;
     cfg->read_symmetries = 8;
     cfg->self_fit = 1;
+    cfg->window_outside_retry = 0.35;
 }
 
 void vis_config_for_video(vis_config_t *cfg)
