@@ -19,11 +19,18 @@ MOVES=${BENCH_MOVES:-12}
 OUT="$BUILD/bench-record"
 FOOT="$OUT/footage-1080p-$MOVES"
 mkdir -p "$OUT"
-if [ ! -f "$FOOT/truth.txt" ]; then
+# Footage is rendered once and kept, stamped with the renderer it came from (render/'s
+# tree in git, and its uncommitted changes): footage of an older renderer is rendered
+# again, never measured (it once kept a white stone laid half over a black one after the
+# renderer no longer did). Without git, always rendered afresh.
+RSTAMP=$( { git -C "$HERE" rev-parse HEAD:render && git -C "$HERE" diff HEAD -- render; } 2>/dev/null | md5sum | cut -d' ' -f1)
+git -C "$HERE" rev-parse HEAD:render >/dev/null 2>&1 || RSTAMP="none-$$"
+if [ ! -f "$FOOT/truth.txt" ] || [ "$(cat "$FOOT/renderer" 2>/dev/null)" != "$RSTAMP" ]; then
   echo "== rendering $MOVES moves of demo.sgf at 1920x1080, 30 fps (once)"
   rm -rf "$FOOT"
   "$BIN" render "$HERE/samples/games/demo.sgf" --out "$FOOT" --size 1920x1080 --fps 30 \
     --seed 2 --pace 0.5 --moves "$MOVES" 2>/dev/null || { echo "record bench: render failed" >&2; exit 1; }
+  echo "$RSTAMP" > "$FOOT/renderer"
 fi
 NF=$(ls "$FOOT" | grep -c '^frame_')
 # Two runs on the same footage: the defaults (--analyse-fps 10: a third of the 30 fps
@@ -89,9 +96,10 @@ fi
 GDIR="$OUT/games"
 # footage SGF DIR SEED VIEW [render options]: a game's 640x360 15 fps footage, rendered once
 footage() {
-  [ -f "$2/truth.txt" ] && return 0
+  [ -f "$2/truth.txt" ] && [ "$(cat "$2/renderer" 2>/dev/null)" = "$RSTAMP" ] && return 0
+  rm -rf "$2"
   "$BIN" render "$1" --out "$2" --size 640x360 --fps 15 --pace 0.3 --seed "$3" --view "$4" \
-    "${@:5}" 2>/dev/null
+    "${@:5}" 2>/dev/null && echo "$RSTAMP" > "$2/renderer"
 }
 mkdir -p "$GDIR"
 # always the same 20 (their numbers name the same games whatever BENCH_GAMES says)
