@@ -12,7 +12,10 @@
  *              for in the lattice of its black stones (vis_lattice.c): a finished game
  *              hides most of the lines.
  *   5 refine   each grid line re-fitted at full resolution from dark-line samples along
- *              it (sub-pixel), homography re-fitted from the lines' intersections
+ *              it (sub-pixel), homography re-fitted from the lines' intersections; the
+ *              learned reader judges the grid (grid_verify) and the same lattice moved by
+ *              whole lines (grid_shift: a window one or two lines off is the commonest
+ *              near miss on a crowded board)
  *   6 classify vis_classify
  * Invariants: the geometry handed out maps board (0..size-1)^2 into the image with the
  * board x axis running rightwards and y downwards (as the photo is seen).
