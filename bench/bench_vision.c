@@ -452,7 +452,7 @@ static int stones(const char *data, int verbose)
         return 2;
     }
     int gagree = 0, gagree_exact = 0, skipped = 0;
-    int found = 0, exact = 0, dev[512], gn[2] = { 0, 0 }, gfound[2] = { 0, 0 }, gexact[2] = { 0, 0 };
+    int found = 0, exact = 0, dev[512] = { 0 }, gn[2] = { 0, 0 }, gfound[2] = { 0, 0 }, gexact[2] = { 0, 0 };
     long truth_stones = 0, read_stones = 0;
     for (int i = 0; i < n; i++) {
         int nb = rf_read_boxes(e[i].label, b, RF_MAX_BOXES), tb = 0, tw = 0;
