@@ -21,10 +21,11 @@
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, existsSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 
-const [kifucam, photo, outDir] = process.argv.slice(2);
+const [kifucamArg, photo, outDirArg] = process.argv.slice(2);
+const kifucam = resolve(kifucamArg), outDir = resolve(outDirArg);
 const CHROMIUM = process.env.KC_CHROMIUM || '/usr/bin/chromium';
 if (!existsSync(CHROMIUM)) {
   console.log(`SKIP: ${CHROMIUM} is not installed`);
@@ -63,8 +64,9 @@ try {
 }
 
 try {
-  proc = spawn(kifucam, ['count', photo, '--rules', 'korean', '--komi', '6.5',
-    '--serve', '127.0.0.1:0', '--sgf', sgfPath], { stdio: ['ignore', 'pipe', 'pipe'] });
+  // run beside the photo: the page and the printed count name it as given, short
+  proc = spawn(kifucam, ['count', basename(photo), '--rules', 'korean', '--komi', '6.5',
+    '--serve', '127.0.0.1:0', '--sgf', sgfPath], { cwd: dirname(resolve(photo)), stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '', stderr = '';
   proc.stderr.on('data', d => { stderr += d; });
   const exited = new Promise(res => proc.on('exit', code => res(code)));
