@@ -386,10 +386,8 @@ static char *default_sgf(const char *image)
     if (dot && (!slash || dot > slash + 1))
         n = (size_t)(dot - image);
     char *out = malloc(n + 5);
-    if (out) {
-        memcpy(out, image, n);
-        memcpy(out + n, ".sgf", 5);
-    }
+    if (out)
+        snprintf(out, n + 5, "%.*s.sgf", (int)n, image);
     return out;
 }
 
