@@ -125,9 +125,14 @@
 
   /* ---- the board, the count, the panel ---- */
 
+  let first = true;
   function render(st) {
     if (!st || !st.photo || !Array.isArray(st.board)) return;
     state = st;
+    if (first) {   /* unsure points to settle: the page opens in "Correct points" */
+      first = false;
+      if (st.photo.pending) { $('mode-fix').checked = true; hint(); }
+    }
     const ph = st.photo;
     const key = ph.frame.join('x');
     if (key !== frameKey) { frameKey = key; buildPhoto(ph); }
