@@ -3,19 +3,24 @@
  * points the reader was unsure of (go_reading.h), propose the dead stones and apply
  * people's calls (go_session_apply_dead), count under the rules, print the result
  * (score_out.c, as `score` prints it). `kifucam score PHOTO` runs the same (count_main).
+ * The count itself is a count_state (count_state.h); with --serve the correction page
+ * changes it (count_serve.c) and Accept prints it here as without --serve.
  *
  *   kifucam count PHOTO [--size N] [--corners C] [--calib FILE] [--model FILE] [--debug DIR]
  *                       [--rules NAME] [--komi K] [--handicap N] [--dead auto|none|LIST|+P,-P]
  *                       [--fix POINT=COLOUR,...] [--unsure refuse|empty]
  *                       [--prisoners B=N,W=N] [--format text|json] [--picture FILE.png]
+ *                       [--serve ADDR:PORT [--sgf OUT.sgf] [--serve-host NAMES]]
  *
  * Invariants: a point the reader was unsure of (covered, or under PHOTO_SURE_CONF) is
  * never counted as empty silently: unless --fix settles it or --unsure empty says so, the
- * count is refused, the points named in the Q16 form; the decisions (settling, dead
- * stones, the count) are rules/', this file parses options and prints.
- * Exit: 0 counted; 1 no board in the photo, or unsure points left (named on stderr,
- * nothing on stdout); 2 bad usage, an unreadable image, profile or model, a bad --fix,
- * --dead, --prisoners, --komi or --rules.
+ * count is refused, the points named in the Q16 form (with --serve: the page asks for
+ * them); the decisions (settling, dead stones, the count) are rules/', this file parses
+ * options and prints.
+ * Exit: 0 counted (with --serve: accepted, the record written); 1 no board in the photo,
+ * or unsure points left (named on stderr, nothing on stdout), or --serve stopped (Ctrl-C,
+ * SIGTERM) before Accept, nothing written; 2 bad usage, an unreadable image, profile or
+ * model, a bad --fix, --dead, --prisoners, --komi, --rules or --serve.
  */
 #include <stdbool.h>
 #include <stdio.h>
@@ -25,12 +30,15 @@
 #include <jansson.h>
 
 #include "app/cli.h"
+#include "app/count_serve.h"
+#include "app/count_state.h"
 #include "app/photo.h"
 #include "app/picture.h"
 #include "app/score_out.h"
 #include "rules/go_reading.h"
 #include "rules/go_session.h"
 #include "rules/sgf_game.h"
+#include "web/web.h"
 
 /* The unsure points a refusal names before "and N more": the line stays readable when a
  * hand covered half the board. */
@@ -44,6 +52,7 @@ static void usage(FILE *f, const char *cmd)
             "                     [--fix POINT=COLOUR,...] [--unsure refuse|empty]\n"
             "                     [--prisoners B=N,W=N] [--format text|json] [--model FILE]\n"
             "                     [--debug DIR] [--picture FILE.png]\n"
+            "                     [--serve ADDR:PORT [--sgf OUT.sgf] [--serve-host NAMES]]\n"
             "Count a finished game from one photo: read the position (as detect does), propose\n"
             "the dead stones, count under the rules, print the result as score does.\n"
             "  --size, --corners, --calib, --model, --debug   as kifucam detect\n"
@@ -69,31 +78,28 @@ static void usage(FILE *f, const char *cmd)
                "                 stop the count)\n"
                "  --format text  first line the RE[] result, then the breakdown (default);\n"
                "           json  as score's, with \"photo\": the reading, fixes, unsure points\n"
-               "Exit: 0 counted; 1 no board found, or unsure points left (named);\n"
+               "  --serve A:P    the correction page (http://A:P/count?token=..., printed): the\n"
+               "                 photo with the grid (drag its corners: the photo is read again\n"
+               "                 with them), the board beside it; a click on a stone marks its\n"
+               "                 group dead or alive, or (fix mode) cycles a point empty, black,\n"
+               "                 white; the prisoners (territory rules); the count after each\n"
+               "                 change. Accept writes the record, prints the count as without\n"
+               "                 --serve (then \"sgf: FILE\") and exits 0; Ctrl-C: exit 1,\n"
+               "                 nothing written. Unsure points are asked for on the page\n"
+               "  --sgf FILE     with --serve: the record Accept writes (default: the photo's\n"
+               "                 name with .sgf): the position (AB/AW), the dead stones (KD),\n"
+               "                 territory (TB/TW), RE, RU, KM, the count in C\n"
+               "  --serve-host NAMES  with --serve: names (comma-separated) the page may be\n"
+               "                 reached by besides its address\n"
+               "Exit: 0 counted (--serve: accepted); 1 no board found, or unsure points left\n"
+               "      (named), or --serve stopped before Accept;\n"
                "      2 bad usage, an unreadable image, a bad --fix, --dead or --prisoners.\n");
-}
-
-/* The reading of the photo as rules/ wants it. */
-static void reading_from(const photo_t *ph, go_reading_t *r)
-{
-    int S = ph->geom.size;
-    memset(r, 0, sizeof *r);
-    r->size = S;
-    for (int k = 0; k < S * S; k++) {
-        int c = ph->snap.color[k];
-        r->color[k] = (uint8_t)(c == VIS_BLACK ? GO_BLACK : c == VIS_WHITE ? GO_WHITE : GO_EMPTY);
-        r->unsure[k] = (uint8_t)photo_unsure(ph, k);
-    }
-}
-
-static const char *colour_word(go_color_t c)
-{
-    return c == GO_BLACK ? "black" : c == GO_WHITE ? "white" : "empty";
 }
 
 typedef struct count_opts {
     photo_opts_t photo;
     const char *rules, *komi, *dead, *format, *fix, *unsure, *prisoners, *picture;
+    const char *serve, *sgf, *serve_host;   /* --serve and its options, or NULL */
     int handicap;
 } count_opts_t;
 
@@ -122,7 +128,10 @@ static int parse_args(const char *cmd, int argc, char **argv, count_opts_t *o)
                             : !strcmp(a, "--fix") ? &o->fix
                             : !strcmp(a, "--unsure") ? &o->unsure
                             : !strcmp(a, "--prisoners") ? &o->prisoners
-                            : !strcmp(a, "--picture") ? &o->picture : NULL;
+                            : !strcmp(a, "--picture") ? &o->picture
+                            : !strcmp(a, "--serve") ? &o->serve
+                            : !strcmp(a, "--sgf") ? &o->sgf
+                            : !strcmp(a, "--serve-host") ? &o->serve_host : NULL;
         if (slot || !strcmp(a, "--handicap")) {
             if (i + 1 >= argc) {
                 cli_error(cmd, "%s needs a value (kifucam %s --help)", a, cmd);
@@ -163,6 +172,11 @@ static int parse_args(const char *cmd, int argc, char **argv, count_opts_t *o)
         cli_error(cmd, "--unsure must be refuse or empty, not '%s'", o->unsure);
         return 2;
     }
+    if (!o->serve && (o->sgf || o->serve_host)) {
+        cli_error(cmd, "%s goes with --serve (the record written on Accept)",
+                  o->sgf ? "--sgf" : "--serve-host");
+        return 2;
+    }
     return -1;
 }
 
@@ -191,57 +205,62 @@ int count_main(const char *cmd, int argc, char **argv)
 {
     count_opts_t o;
     photo_t ph;
-    go_reading_t *rd = NULL;
     go_fixes_t *fx = NULL;
     go_dead_spec_t *dspec = NULL;
-    go_board_t *b = NULL;
-    go_session_t *sess = NULL;
-    go_score_t *sc = NULL;
-    go_point_t left[GO_MAX_POINTS];
-    go_rules_t rules;
-    go_score_params_t par;
-    int nleft = 0, komi2 = 0, rc, prisoners_given = 0;
+    count_state_t *st = NULL;
+    count_params_t par;
+    int rc;
 
     rc = parse_args(cmd, argc, argv, &o);
     if (rc >= 0)
         return rc;
-    if (go_rules_preset(o.rules ? o.rules : "chinese", &rules) != GO_OK) {
+    count_params_defaults(&par);
+    if (go_rules_preset(o.rules ? o.rules : "chinese", &par.rules) != GO_OK) {
         cli_error(cmd, "unknown rules '%s' (kifucam %s --help lists them)", o.rules, cmd);
         return 2;
     }
-    if (o.komi && sgf_parse_komi(o.komi, &komi2) != GO_OK) {
+    if (o.komi && sgf_parse_komi(o.komi, &par.komi2) != GO_OK) {
         cli_error(cmd, "--komi: '%s' is not a number", o.komi);
         return 2;
     }
     if (!o.komi)
-        komi2 = go_rules_komi2(&rules, o.handicap);
-    memset(&par, 0, sizeof par);
+        par.komi2 = go_rules_komi2(&par.rules, o.handicap);
+    par.handicap = o.handicap;
+    par.unsure = strcmp(o.unsure, "empty") ? GO_UNSURE_REFUSE : GO_UNSURE_EMPTY;
     if (o.prisoners) {
         if (go_prisoners_parse(o.prisoners, par.captures) != GO_OK) {
             cli_error(cmd, "--prisoners must be B=N,W=N (the stones each side captured), "
                       "not '%s'", o.prisoners);
             return 2;
         }
-        prisoners_given = 1;
+        par.prisoners_given = true;
+    }
+    char addr[128];
+    web_config_t wc;
+    web_config_defaults(&wc);
+    if (o.serve && web_config_parse_listen(&wc, o.serve, addr, sizeof addr)) {
+        cli_error(cmd, "--serve: '%s' is not ADDR:PORT", o.serve);
+        return 2;
     }
 
     rc = photo_read(cmd, &o.photo, &ph);
+    bool guessed = false;
+    if (rc == 1 && o.serve && !o.photo.corners && !o.photo.calib) {
+        rc = count_serve_guess(cmd, &o.photo, &ph);   /* no board: corners to drag */
+        guessed = rc == 0;
+    }
     if (rc) {
         photo_free(&ph);
         return rc;
     }
     rc = 2;
     int S = ph.geom.size;
-    rd = malloc(sizeof *rd);
     fx = calloc(1, sizeof *fx);
     dspec = malloc(sizeof *dspec);
-    b = malloc(sizeof *b);
-    sc = malloc(sizeof *sc);
-    if (!rd || !fx || !dspec || !b || !sc) {
+    if (!fx || !dspec) {
         cli_error(cmd, "out of memory");
         goto out;
     }
-    reading_from(&ph, rd);
     if (o.fix) {
         int off = 0, len = 0, frc = go_fixes_parse(S, o.fix, fx, &off, &len);
         int pp = 0;
@@ -269,15 +288,35 @@ int count_main(const char *cmd, int argc, char **argv)
             goto out;
         }
     }
-    int src = go_reading_settle(rd, fx, strcmp(o.unsure, "empty") ? GO_UNSURE_REFUSE
-                                                                  : GO_UNSURE_EMPTY,
-                                b, left, &nleft);
-    if (src == GO_EUNSURE) {
+    int crc = count_state_create(cmd, &ph, &o.photo, &par, fx, dspec, &st);
+    if (crc) {
+        cli_error(cmd, "%s: %s", o.photo.image, count_strerror(crc));
+        goto out;
+    }
+    if (count_state_dead_error(st) >= 0) {
+        score_dead_apply_error(cmd, o.photo.image, count_state_board(st), dspec, o.dead,
+                               count_state_dead_error(st));
+        goto out;
+    }
+    if (o.serve) {
+        count_serve_opts_t so;
+        count_serve_opts_defaults(&so);
+        wc.hosts = o.serve_host;   /* names the page may be reached by */
+        so.web = &wc;
+        so.sgf = o.sgf;
+        so.json = !strcmp(o.format, "json");
+        so.picture = o.picture;
+        so.guessed = guessed;
+        rc = count_serve(cmd, st, &so);
+        goto out;
+    }
+    if (count_state_pending(st)) {
         /* the board as read, the unsure points ringed, for the arbiter to settle them */
-        go_point_t left2[GO_MAX_POINTS];
-        int n2 = 0;
-        if (o.picture && go_reading_settle(rd, fx, GO_UNSURE_EMPTY, b, left2, &n2) == GO_OK) {
-            picture_in_t pin = { b, NULL, rd->unsure, &ph };
+        int nleft = 0;
+        const go_point_t *left = count_state_unsure(st, &nleft);
+        if (o.picture) {
+            picture_in_t pin = { count_state_board(st), NULL, count_state_reading(st)->unsure,
+                                 count_state_photo(st) };
             char why[256];
             if (picture_write(o.picture, &pin, why, sizeof why))
                 cli_error(cmd, "%s: %s", o.picture, why);
@@ -286,93 +325,18 @@ int count_main(const char *cmd, int argc, char **argv)
         rc = 1;
         goto out;
     }
-    if (src != GO_OK) {
-        cli_error(cmd, "%s: %s", o.photo.image, go_strerror(src));
-        goto out;
-    }
-
-    par.komi2 = komi2;
-    par.handicap = o.handicap;
-    sess = go_session_create(b, &rules, &par);
-    if (!sess) {
-        cli_error(cmd, "out of memory");
-        goto out;
-    }
-    {
-        int bad = 0, drc = go_session_apply_dead(sess, dspec, &bad);
-        if (drc == GO_EINVAL) {
-            score_dead_apply_error(cmd, o.photo.image, b, dspec, o.dead, bad);
-            goto out;
-        }
-        if (drc != GO_OK) {
-            cli_error(cmd, "out of memory");
-            goto out;
-        }
-    }
-    if (go_session_score(sess, sc) != GO_OK) {
-        cli_error(cmd, "%s: cannot count this position", o.photo.image);
-        goto out;
-    }
-
     if (o.picture) {
-        picture_in_t pin = { b, sc, rd->unsure, &ph };
+        picture_in_t pin = { count_state_board(st), count_state_score(st),
+                             count_state_reading(st)->unsure, count_state_photo(st) };
         char why[256];
         if (picture_write(o.picture, &pin, why, sizeof why)) {
             cli_error(cmd, "%s: %s", o.picture, why);
             goto out;
         }
     }
-    score_report_t rr = { &rules, komi2, o.handicap, b, sc, sess, dspec->mode == GO_DEAD_AUTO,
-                          false };
-    int nb = 0, nw = 0;
-    for (int k = 0; k < S * S; k++) {
-        nb += b->color[GO_PT(k % S, k / S)] == GO_BLACK;
-        nw += b->color[GO_PT(k % S, k / S)] == GO_WHITE;
-    }
-    bool territory = rules.scoring == GO_SCORING_TERRITORY;
     if (!strcmp(o.format, "json")) {
-        json_t *obj = score_json(&rr), *p = json_object(), *a;
-        if (!obj || !p) {
-            json_decref(obj);
-            json_decref(p);
-            cli_error(cmd, "out of memory");
-            goto out;
-        }
-        json_object_set_new(p, "image", json_string(o.photo.image));
-        a = json_array();
-        for (int k = 0; k < 4; k++) {
-            json_t *c = json_array();
-            json_array_append_new(c, json_real((int)(ph.geom.corners[k][0] * 100) / 100.0));
-            json_array_append_new(c, json_real((int)(ph.geom.corners[k][1] * 100) / 100.0));
-            json_array_append_new(a, c);
-        }
-        json_object_set_new(p, "corners", a);
-        json_object_set_new(p, "black", json_integer(nb));
-        json_object_set_new(p, "white", json_integer(nw));
-        a = json_array();
-        for (int i = 0; i < fx->n; i++) {
-            json_t *e = json_object();
-            char pt[3];
-            go_point_to_sgf(fx->fix[i].point, pt);
-            json_object_set_new(e, "point", json_string(pt));
-            json_object_set_new(e, "color", json_string(fx->fix[i].color == GO_BLACK ? "B"
-                                                        : fx->fix[i].color == GO_WHITE ? "W"
-                                                                                       : "."));
-            json_array_append_new(a, e);
-        }
-        json_object_set_new(p, "fixed", a);
-        a = json_array();
-        for (int i = 0; i < nleft; i++) {
-            char pt[3];
-            go_point_to_sgf(left[i], pt);
-            json_array_append_new(a, json_string(pt));
-        }
-        json_object_set_new(p, "unsure_empty", a);
-        json_object_set_new(p, "prisoners_given", json_boolean(prisoners_given));
-        if (o.picture)
-            json_object_set_new(p, "picture", json_string(o.picture));
-        json_object_set_new(obj, "photo", p);
-        char *txt = json_dumps(obj, JSON_COMPACT | JSON_REAL_PRECISION(8));
+        json_t *obj = count_state_json(st, o.picture);
+        char *txt = obj ? json_dumps(obj, JSON_COMPACT | JSON_REAL_PRECISION(8)) : NULL;
         json_decref(obj);
         if (!txt) {
             cli_error(cmd, "out of memory");
@@ -381,41 +345,13 @@ int count_main(const char *cmd, int argc, char **argv)
         printf("%s\n", txt);
         free(txt);
     } else {
-        score_print_text(stdout, &rr);
-        printf("photo: %s, %dx%d, %d black and %d white stone%s as counted\n", o.photo.image,
-               S, S, nb, nw, nw == 1 ? "" : "s");
-        if (fx->n) {
-            printf("fixed:");
-            for (int i = 0; i < fx->n; i++) {
-                char h[4];
-                go_point_human(S, fx->fix[i].point, h);
-                printf("%s %s %s", i ? "," : "", h, colour_word(fx->fix[i].color));
-            }
-            printf("\n");
-        }
-        if (nleft) {
-            printf("unsure: %d point%s counted as empty (--unsure empty):", nleft,
-                   nleft == 1 ? "" : "s");
-            for (int i = 0; i < nleft; i++) {
-                char h[4];
-                go_point_human(S, left[i], h);
-                printf(" %s", h);
-            }
-            printf("\n");
-        }
-        if (territory && !prisoners_given)
-            printf("prisoners: none given (a photo shows none; --prisoners B=N,W=N)\n");
-        if (o.picture)
-            printf("picture: %s\n", o.picture);
+        count_state_print_text(st, stdout, o.picture);
     }
     rc = 0;
 out:
-    go_session_destroy(sess);
-    free(sc);
-    free(b);
+    count_state_destroy(st);
     free(dspec);
     free(fx);
-    free(rd);
     photo_free(&ph);
     return rc;
 }

@@ -157,7 +157,8 @@ int cmd_score(int argc, char **argv)
             static const char *const photo_only[] = { "--size", "--corners", "--calib",
                                                       "--model", "--debug", "--fix",
                                                       "--unsure", "--prisoners",
-                                                      "--handicap", NULL };
+                                                      "--handicap", "--serve", "--sgf",
+                                                      "--serve-host", NULL };
             if (!unknown)
                 unknown = a;
             for (int k = 0; photo_only[k]; k++)

@@ -32,3 +32,13 @@ add_test(NAME web_browser_calibrate
   COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/web/browser/run-calibrate.sh $<TARGET_FILE:kifucam>
           ${CMAKE_CURRENT_BINARY_DIR}/web-browser-calibrate)
 set_tests_properties(web_browser_calibrate PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 180)
+
+# The correction page of `kifucam count PHOTO --serve` (run-count.sh, e2e-count.mjs) on
+# samples/frames/end-signals.png in chromium: the photo with its grid and handles, a
+# corner dragged (the photo read again), the prisoners (B+0.5), a black group marked dead
+# with a click (the count changes), a point corrected, 401 / 400, Accept: exit 0 and the
+# record's RE, RU, KM, AB/AW, KD, TB/TW.
+add_test(NAME web_browser_count
+  COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/web/browser/run-count.sh $<TARGET_FILE:kifucam>
+          ${CMAKE_CURRENT_BINARY_DIR}/web-browser-count)
+set_tests_properties(web_browser_count PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 180)

@@ -21,6 +21,8 @@
  *   GET  /console?token=TOKEN                      the players' and arbiter's console
  *   GET  /events                                   SSE: event "state", data = the state JSON
  *   GET  /state.json  /game.sgf  /frame.jpg        the latest published copies (404 if none)
+ *   GET  /count?token=TOKEN                        `kifucam count --serve`'s correction page
+ *                                                  (app/count_serve.c: its state and actions)
  *   GET  /kc.js  /kc.css                           the pages' script and style
  *   POST /api/ACTION[?point=dd][&color=B][&seconds=N]  ACTION: pass resign undo end toggle
  *                                                  accept reject resume pause adjust (the
@@ -40,9 +42,12 @@
  * from a page the token goes in the Authorization header only (?token= with an Origin:
  * 403); scripts without Origin may still use ?token=. The console and the index may not
  * be framed (frame-ancestors 'none'); the overlay may (it has no actions).
+ * Which actions a server takes is its web_config_t.actions (default: the station's,
+ * web_station_actions below); `kifucam count --serve` takes another set (app/count_serve.c:
+ * fix, dead, corners, prisoners, accept) with the same checks, token and answers.
  * Answers: unknown path 404, wrong method 405, no or wrong token 401, body too large 413,
- * malformed parameters or JSON body 400, too many /events clients 503, the callback's
- * refusal 409; an action's answer is JSON {"ok":true,"message":"..."} or
+ * malformed parameters or JSON body 400 (the callback's WEB_ACTION_MALFORMED too), too
+ * many /events clients 503, the callback's refusal 409; an action's answer is JSON {"ok":true,"message":"..."} or
  * {"ok":false,"error":"..."}.
  *
  * The state JSON (what the station publishes; every field optional except size and board;
@@ -90,6 +95,26 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* What an action needs besides the token, checked by the server before the callback
+ * (a request without it is 400 with a message saying what is missing). */
+enum {
+    WEB_NEEDS_POINT = 1,        /* point=dd */
+    WEB_NEEDS_COLOR = 2,        /* color=B or color=W */
+    WEB_NEEDS_SECONDS = 4,      /* seconds=N */
+    WEB_NEEDS_CORNERS = 8,      /* the body's four corners (POST /api/corners above) */
+    WEB_COLOR_EMPTY = 16        /* color may also be E (empty): a point's colour */
+};
+
+/* One action a server takes: POST /api/NAME. */
+typedef struct web_action_spec {
+    const char *name;           /* the ACTION of the path; NULL ends a table */
+    unsigned needs;             /* WEB_NEEDS_* and WEB_COLOR_EMPTY flags */
+} web_action_spec_t;
+
+/* The station's actions (pass resign undo end toggle accept reject resume pause adjust
+ * corners, as listed above), ending with a NULL name: web_config_t.actions' default. */
+extern const web_action_spec_t web_station_actions[];
+
 /* Status codes (0 success, negative errors). */
 enum {
     WEB_OK = 0,
@@ -124,6 +149,10 @@ typedef struct web_config {
     const char *hosts;          /* names the Host header may carry besides the served
                                    address (comma-separated, e.g. "studio.local"); NULL:
                                    none. Copied */
+    const web_action_spec_t *actions;   /* the actions taken, ending with a NULL name; any
+                                   other POST /api/NAME is 404. NULL (default):
+                                   web_station_actions. Not copied: must outlive the
+                                   server */
 } web_config_t;
 
 /* Fill *cfg with the defaults above. */
@@ -137,23 +166,31 @@ int web_config_parse_listen(web_config_t *cfg, const char *spec, char *buf, size
 
 /* An action from the console. Strings are valid only during the callback. */
 typedef struct web_action {
-    const char *name;           /* "pass", "resign", "undo", "end", "toggle", "accept",
-                                   "reject", "resume", "pause", "adjust", "corners" */
+    const char *name;           /* one of web_config_t.actions: "pass", "resign", "undo",
+                                   "end", "toggle", "accept", "reject", "resume", "pause",
+                                   "adjust", "corners" for the station */
     const char *point;          /* "dd" (two letters a..y) or NULL when not given */
-    const char *color;          /* "B" or "W", or NULL when not given */
+    const char *color;          /* "B" or "W" ("E" too for an action with
+                                   WEB_COLOR_EMPTY), or NULL when not given */
     const char *body;           /* the request body (a JSON object) or NULL when empty */
     int has_seconds;            /* 1: seconds below was given (?seconds=N or the body's
                                    "seconds"); adjust always has it */
     double seconds;             /* adjust: seconds to add to the clock (negative: take off),
                                    -36000..36000 */
-    int has_corners;            /* 1 for "corners": corners below were given and checked */
+    int has_corners;            /* 1 for an action with WEB_NEEDS_CORNERS ("corners"): the
+                                   corners below were given and checked */
     double corners[4][2];       /* corners: (x, y) pixels of the frame, inside it, convex;
                                    top-left, top-right, bottom-right, bottom-left */
 } web_action_t;
 
+/* An action callback's answer for a request whose parameters it cannot use (a body it
+ * cannot read, a point off this board): HTTP 400 instead of 409. */
+#define WEB_ACTION_MALFORMED (-400)
+
 /* Handle an action; called from a server thread, one call at a time. Write a short
  * message (ok or the reason of a refusal) into msg (msglen bytes, NUL-terminated; may be
- * left empty). Return 0 to accept (HTTP 200), negative to refuse (HTTP 409). */
+ * left empty). Return 0 to accept (HTTP 200), WEB_ACTION_MALFORMED for a malformed
+ * request (HTTP 400), another negative value to refuse (HTTP 409). */
 typedef int (*web_action_fn)(void *user, const web_action_t *action, char *msg, size_t msglen);
 
 typedef struct web_server web_server_t;

@@ -27,7 +27,9 @@
  *    jumps to the latest (each state is whole, so nothing of the game is lost);
  *  - only exact paths are served (the compiled-in assets and the fixed routes): a path is
  *    never mapped onto the file system, so "..", "%2e%2e" and the like are simply 404;
- *  - the action callback runs under srv->action_mu: never two at once.
+ *  - the action callback runs under srv->action_mu: never two at once; it sees only the
+ *    actions of cfg.actions (web_station_actions by default), each with what its spec
+ *    needs (a point, a colour, seconds, checked corners) already there and well formed.
  */
 #include "web/web.h"
 #include "web/web_assets.h"
@@ -150,6 +152,7 @@ void web_config_defaults(web_config_t *cfg)
     cfg->low_priority = 1;
     cfg->request_timeout_s = 10;
     cfg->hosts = NULL;
+    cfg->actions = NULL;
 }
 
 int web_config_parse_listen(web_config_t *cfg, const char *spec, char *buf, size_t len)
@@ -670,15 +673,27 @@ static bool point_valid(const char *p)
     return p && strlen(p) == 2 && p[0] >= 'a' && p[0] <= 'y' && p[1] >= 'a' && p[1] <= 'y';
 }
 
-static bool color_valid(const char *c)
+static bool color_valid(const char *c, bool empty_too)
 {
-    return c && (strcmp(c, "B") == 0 || strcmp(c, "W") == 0);
+    return c && (strcmp(c, "B") == 0 || strcmp(c, "W") == 0 || (empty_too && strcmp(c, "E") == 0));
 }
 
-static const char *const web_action_names[] = {
-    "pass", "resign", "undo", "end", "toggle", "accept", "reject", "resume", "pause", "adjust",
-    "corners", NULL
+const web_action_spec_t web_station_actions[] = {
+    { "pass", 0 }, { "resign", 0 }, { "undo", 0 }, { "end", 0 },
+    { "toggle", WEB_NEEDS_POINT }, { "accept", WEB_NEEDS_COLOR }, { "reject", WEB_NEEDS_COLOR },
+    { "resume", 0 }, { "pause", 0 }, { "adjust", WEB_NEEDS_COLOR | WEB_NEEDS_SECONDS },
+    { "corners", WEB_NEEDS_CORNERS }, { NULL, 0 }
 };
+
+/* The spec of action name on this server, or NULL when it takes no such action. */
+static const web_action_spec_t *action_spec(const web_server_t *srv, const char *name)
+{
+    const web_action_spec_t *t = srv->cfg.actions ? srv->cfg.actions : web_station_actions;
+    for (; t->name; t++)
+        if (strcmp(t->name, name) == 0)
+            return t;
+    return NULL;
+}
 
 /* The corners action's body: "corners" must be four [x, y] pairs of finite numbers inside
  * the w x h frame, turning one way. On success fills out and returns NULL; else the
@@ -722,11 +737,10 @@ static const char *corners_check(json_t *body, int w, int h, double out[4][2], c
 static enum MHD_Result serve_action(web_server_t *srv, struct MHD_Connection *c,
                                     const char *name, web_req_t *req)
 {
-    bool known = false;
-    for (int i = 0; web_action_names[i]; i++)
-        known |= strcmp(web_action_names[i], name) == 0;
-    if (!known)
+    const web_action_spec_t *spec = action_spec(srv, name);
+    if (!spec)
         return reply_json_result(srv, c, MHD_HTTP_NOT_FOUND, false, "unknown action");
+    unsigned needs = spec->needs;
     /* from a page (an Origin header): only this station's own pages, and the token in the
      * Authorization header (a cross-site form can put ?token= in its URL, not a header) */
     const char *origin = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Origin");
@@ -776,21 +790,27 @@ static enum MHD_Result serve_action(web_server_t *srv, struct MHD_Connection *c,
     if (has_seconds && !(seconds >= -36000 && seconds <= 36000))
         bad_seconds = true;
     const char *bad = NULL;
-    if (bad_seconds)
+    char nbuf[96];
+    bool empty_too = (needs & WEB_COLOR_EMPTY) != 0;
+    if (bad_seconds) {
         bad = "seconds must be a number of seconds (-36000..36000)";
-    else if (point && !point_valid(point))
+    } else if (point && !point_valid(point)) {
         bad = "point must be two letters a..y (SGF)";
-    else if (color && !color_valid(color))
-        bad = "color must be B or W";
-    else if (strcmp(name, "toggle") == 0 && !point)
-        bad = "toggle needs point=dd";
-    else if ((strcmp(name, "accept") == 0 || strcmp(name, "reject") == 0) && !color)
-        bad = "accept and reject need color=B or color=W";
-    else if (strcmp(name, "adjust") == 0 && (!color || !has_seconds))
-        bad = "adjust needs color=B or color=W and seconds=N";
+    } else if (color && !color_valid(color, empty_too)) {
+        bad = empty_too ? "color must be B, W or E (empty)" : "color must be B or W";
+    } else if (((needs & WEB_NEEDS_POINT) && !point) || ((needs & WEB_NEEDS_COLOR) && !color) ||
+               ((needs & WEB_NEEDS_SECONDS) && !has_seconds)) {
+        /* what the action needs, said whole: "adjust needs color=B or color=W and seconds=N" */
+        bool p = needs & WEB_NEEDS_POINT, col = needs & WEB_NEEDS_COLOR,
+             sec = needs & WEB_NEEDS_SECONDS;
+        snprintf(nbuf, sizeof nbuf, "%s needs %s%s%s%s%s", name, p ? "point=dd" : "",
+                 p && (col || sec) ? " and " : "", col ? "color=B or color=W" : "",
+                 col && sec ? " and " : "", sec ? "seconds=N" : "");
+        bad = nbuf;
+    }
     double corners[4][2] = { { 0, 0 }, { 0, 0 }, { 0, 0 }, { 0, 0 } };
     char cbuf[160];
-    bool is_corners = strcmp(name, "corners") == 0;
+    bool is_corners = (needs & WEB_NEEDS_CORNERS) != 0;
     if (!bad && is_corners) {
         pthread_mutex_lock(&srv->mu);
         int fw = srv->frame_w, fh = srv->frame_h;
@@ -822,7 +842,10 @@ static enum MHD_Result serve_action(web_server_t *srv, struct MHD_Connection *c,
     pthread_mutex_unlock(&srv->action_mu);
     msg[sizeof msg - 1] = '\0';
     json_decref(body);
-    return reply_json_result(srv, c, rc == 0 ? MHD_HTTP_OK : MHD_HTTP_CONFLICT, rc == 0, msg);
+    return reply_json_result(srv, c, rc == 0 ? MHD_HTTP_OK
+                                     : rc == WEB_ACTION_MALFORMED ? MHD_HTTP_BAD_REQUEST
+                                                                  : MHD_HTTP_CONFLICT,
+                             rc == 0, msg);
 }
 
 /* ---- routing ---- */

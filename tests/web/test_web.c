@@ -1,5 +1,6 @@
 /* test_web.c: the web server over real loopback HTTP: pages, published state, record and
- * frame, Server-Sent Events, the token, the actions' parameters, and bad requests
+ * frame, Server-Sent Events, the token, the actions' parameters (the station's and a
+ * server's own table of actions), and bad requests
  * (oversized bodies, malformed JSON, unknown paths, traversal, half-open connections). */
 #include <stddef.h>
 #include <stdarg.h>
@@ -22,7 +23,7 @@ typedef struct seen {
     char name[32], point[8], color[8], body[256];
     int has_corners;
     double corners[4][2];
-    int refuse;                 /* the callback refuses when set */
+    int refuse;                 /* the callback refuses when set (2: as malformed) */
 } seen_t;
 
 static int on_action(void *user, const web_action_t *a, char *msg, size_t msglen)
@@ -39,7 +40,7 @@ static int on_action(void *user, const web_action_t *a, char *msg, size_t msglen
     int refuse = s->refuse;
     pthread_mutex_unlock(&s->mu);
     snprintf(msg, msglen, refuse ? "not now: %s" : "done: %s", a->name);
-    return refuse ? -1 : 0;
+    return refuse == 2 ? WEB_ACTION_MALFORMED : refuse ? -1 : 0;
 }
 
 typedef struct fx {
@@ -404,6 +405,78 @@ static void test_bad_parameters(void **state)
     assert_int_equal(r.status, 405);
     hc_resp_free(&r);
     assert_int_equal(f->seen.calls, 0);
+}
+
+/* A server with its own actions (web_config_t.actions, as `count --serve` has): only
+ * those are taken, the station's are 404; each one's needs are checked (a point, a colour
+ * with E allowed, the corners) and said in the 400's message. */
+static void test_own_actions(void **state)
+{
+    (void)state;
+    static const web_action_spec_t acts[] = {
+        { "fix", WEB_NEEDS_POINT | WEB_COLOR_EMPTY }, { "accept", 0 },
+        { "corners", WEB_NEEDS_CORNERS }, { NULL, 0 }
+    };
+    seen_t seen;
+    memset(&seen, 0, sizeof seen);
+    pthread_mutex_init(&seen.mu, NULL);
+    web_config_t cfg;
+    web_config_defaults(&cfg);
+    assert_null(cfg.actions);
+    cfg.token = TOKEN;
+    cfg.actions = acts;
+    web_server_t *srv = NULL;
+    assert_int_equal(web_server_create(&cfg, on_action, &seen, &srv), WEB_OK);
+    int port = web_server_port(srv);
+    assert_int_equal(web_server_set_frame_size(srv, 100, 80), WEB_OK);
+    struct { const char *path; const char *body; int status; const char *msg; } cases[] = {
+        { "/api/pass?token=" TOKEN, NULL, 404, "unknown action" },
+        { "/api/toggle?point=dd&token=" TOKEN, NULL, 404, "unknown action" },
+        { "/api/fix?token=" TOKEN, NULL, 400, "fix needs point=dd" },
+        { "/api/fix?point=dd&color=Q&token=" TOKEN, NULL, 400, "color must be B, W or E (empty)" },
+        { "/api/corners?token=" TOKEN, "{\"corners\":[[1,1]]}", 400, "corners must be" },
+        { "/api/fix?point=dd&color=E", NULL, 401, "token" },
+    };
+    hc_resp_t r = { 0 };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        assert_int_equal(hc_request(port, "POST", cases[i].path, NULL, cases[i].body, &r), 0);
+        if (r.status != cases[i].status || !r.body || !strstr(r.body, cases[i].msg))
+            fail_msg("case %zu: %s -> %d %s", i, cases[i].path, r.status, r.body ? r.body : "");
+        hc_resp_free(&r);
+    }
+    assert_int_equal(seen.calls, 0);
+    assert_int_equal(hc_request(port, "POST", "/api/fix?point=dd&color=E&token=" TOKEN, NULL,
+                                NULL, &r), 0);
+    assert_int_equal(r.status, 200);
+    hc_resp_free(&r);
+    assert_string_equal(seen.name, "fix");
+    assert_string_equal(seen.point, "dd");
+    assert_string_equal(seen.color, "E");
+    /* an action that needs nothing: no colour asked (the station's accept needs one) */
+    assert_int_equal(hc_request(port, "POST", "/api/accept?token=" TOKEN, NULL, NULL, &r), 0);
+    assert_int_equal(r.status, 200);
+    hc_resp_free(&r);
+    assert_string_equal(seen.name, "accept");
+    assert_string_equal(seen.color, "");
+    assert_int_equal(hc_request(port, "POST", "/api/corners?token=" TOKEN, NULL,
+                                "{\"corners\":[[1,1],[90,2],[91,70],[3,71]]}", &r), 0);
+    assert_int_equal(r.status, 200);
+    hc_resp_free(&r);
+    assert_int_equal(seen.has_corners, 1);
+    assert_true(seen.corners[2][0] == 91 && seen.corners[2][1] == 70);
+    assert_int_equal(seen.calls, 3);
+    /* the callback's own "malformed" is 400, its refusal 409 */
+    seen.refuse = 2;
+    assert_int_equal(hc_request(port, "POST", "/api/accept?token=" TOKEN, NULL, NULL, &r), 0);
+    assert_int_equal(r.status, 400);
+    assert_non_null(strstr(r.body, "\"ok\":false"));
+    hc_resp_free(&r);
+    seen.refuse = 1;
+    assert_int_equal(hc_request(port, "POST", "/api/accept?token=" TOKEN, NULL, NULL, &r), 0);
+    assert_int_equal(r.status, 409);
+    hc_resp_free(&r);
+    web_server_destroy(srv);
+    pthread_mutex_destroy(&seen.mu);
 }
 
 /* POST /api/corners: four pairs inside the frame, convex; everything else 400 with a
@@ -962,6 +1035,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_token, setup, teardown),
         cmocka_unit_test_setup_teardown(test_bad_parameters, setup, teardown),
         cmocka_unit_test_setup_teardown(test_corners_action, setup, teardown),
+        cmocka_unit_test(test_own_actions),
         cmocka_unit_test_setup_teardown(test_oversized_body, setup, teardown),
         cmocka_unit_test_setup_teardown(test_unknown_and_traversal, setup, teardown),
         cmocka_unit_test_setup_teardown(test_half_open, setup_short, teardown),

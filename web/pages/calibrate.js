@@ -1,7 +1,7 @@
 /* calibrate.js: the console's corner editor, shown while `kifucam calibrate --serve` waits
  * (the state has a "calibrate" object, see web/web.h). The frame (/frame.jpg) fills an SVG
  * whose user units are the frame's pixels; the grid is drawn through the homography of the
- * four corner handles and redrawn on every move. Handles are dragged with the mouse or a
+ * four corner handles (KC.gridPath) and redrawn on every move. Handles are dragged with the mouse or a
  * finger (pointer events), or nudged with the arrow keys (0.5 px; Shift: 5 px) once
  * selected; the selected corner is also shown at 5x in a loupe. Accept sends POST /api/corners {"corners":[[x,y]*4]} with the page's token.
  * Invariant: corners are kept in frame pixels, clamped to the frame, in the record's order
@@ -17,19 +17,6 @@ const KCCalib = (() => {
   let loupe = null, loupeGrid = null, loupeTop = null, loupeR = 0;
   const $ = id => document.getElementById(id);
 
-  /* The homography taking the unit square (0,0) (1,0) (1,1) (0,1) to the quad q. */
-  function homography(q) {
-    const [x0, y0] = q[0], [x1, y1] = q[1], [x2, y2] = q[2], [x3, y3] = q[3];
-    const sx = x0 - x1 + x2 - x3, sy = y0 - y1 + y2 - y3;
-    const dx1 = x1 - x2, dx2 = x3 - x2, dy1 = y1 - y2, dy2 = y3 - y2;
-    const den = dx1 * dy2 - dx2 * dy1;
-    const g = den ? (sx * dy2 - dx2 * sy) / den : 0, h = den ? (dx1 * sy - sx * dy1) / den : 0;
-    return [x1 - x0 + g * x1, x3 - x0 + h * x3, x0, y1 - y0 + g * y1, y3 - y0 + h * y3, y0, g, h, 1];
-  }
-  function apply(H, u, v) {
-    const w = H[6] * u + H[7] * v + H[8];
-    return [(H[0] * u + H[1] * v + H[2]) / w, (H[3] * u + H[4] * v + H[5]) / w];
-  }
   function el(name, attrs, parent) {
     const e = document.createElementNS(NS, name);
     for (const k in attrs) e.setAttribute(k, attrs[k]);
@@ -113,14 +100,7 @@ const KCCalib = (() => {
   }
 
   function redraw() {
-    const n = cal.size, H = homography(corners);
-    let d = '';
-    for (let i = 0; i < n; i++) {
-      const t = i / (n - 1);
-      const a = apply(H, t, 0), b = apply(H, t, 1), c = apply(H, 0, t), e = apply(H, 1, t);
-      d += `M${a[0].toFixed(2)} ${a[1].toFixed(2)}L${b[0].toFixed(2)} ${b[1].toFixed(2)}` +
-           `M${c[0].toFixed(2)} ${c[1].toFixed(2)}L${e[0].toFixed(2)} ${e[1].toFixed(2)}`;
-    }
+    const d = KC.gridPath(corners, cal.size);   /* the grid through the handles */
     gridPath.setAttribute('d', d);
     topPath.setAttribute('d', `M${corners[0][0]} ${corners[0][1]}L${corners[1][0]} ${corners[1][1]}`);
     handles.forEach((g, k) => {

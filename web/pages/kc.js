@@ -1,6 +1,8 @@
-/* kc.js: shared by /overlay and /console. Draws the board as SVG from the station's state
- * (the JSON of web/web.h), fills the side panel, and keeps a live EventSource on /events
- * that reconnects by itself. No external resources: everything is served by the station. */
+/* kc.js: shared by /overlay, /console and /count. Draws the board as SVG from the station's
+ * state (the JSON of web/web.h), fills the side panel, keeps a live EventSource on /events
+ * that reconnects by itself, and maps a grid's unit square onto its four corners (the
+ * corner editors of calibrate.js and count.js). No external resources: everything is
+ * served by the station. */
 'use strict';
 const KC = (() => {
   const NS = 'http://www.w3.org/2000/svg';
@@ -35,7 +37,35 @@ const KC = (() => {
   }
   function fmtScore(v) { return v == null ? '' : (Math.round(v * 2) / 2).toString(); }
 
-  /* The board as SVG markup. opts: {coords, hit (clickable points), numbers} */
+  /* The homography taking the unit square (0,0) (1,0) (1,1) (0,1) to the quad q (four
+   * [x, y] corners), and its application to (u, v). */
+  function homography(q) {
+    const [x0, y0] = q[0], [x1, y1] = q[1], [x2, y2] = q[2], [x3, y3] = q[3];
+    const sx = x0 - x1 + x2 - x3, sy = y0 - y1 + y2 - y3;
+    const dx1 = x1 - x2, dx2 = x3 - x2, dy1 = y1 - y2, dy2 = y3 - y2;
+    const den = dx1 * dy2 - dx2 * dy1;
+    const g = den ? (sx * dy2 - dx2 * sy) / den : 0, h = den ? (dx1 * sy - sx * dy1) / den : 0;
+    return [x1 - x0 + g * x1, x3 - x0 + h * x3, x0, y1 - y0 + g * y1, y3 - y0 + h * y3, y0, g, h, 1];
+  }
+  function apply(H, u, v) {
+    const w = H[6] * u + H[7] * v + H[8];
+    return [(H[0] * u + H[1] * v + H[2]) / w, (H[3] * u + H[4] * v + H[5]) / w];
+  }
+  /* The n x n grid's lines through the quad q as an SVG path. */
+  function gridPath(q, n) {
+    const H = homography(q);
+    let d = '';
+    for (let i = 0; i < n; i++) {
+      const t = i / (n - 1);
+      const a = apply(H, t, 0), b = apply(H, t, 1), c = apply(H, 0, t), e = apply(H, 1, t);
+      d += `M${a[0].toFixed(2)} ${a[1].toFixed(2)}L${b[0].toFixed(2)} ${b[1].toFixed(2)}` +
+           `M${c[0].toFixed(2)} ${c[1].toFixed(2)}L${e[0].toFixed(2)} ${e[1].toFixed(2)}`;
+    }
+    return d;
+  }
+
+  /* The board as SVG markup. opts: {coords, hit (clickable points), numbers, rings (SGF
+   * points ringed: the points a reader was unsure of)} */
   function boardSvg(st, opts) {
     const n = boardSize(st), U = 10, m = opts.coords ? 1.6 * U : 0.8 * U;
     const W = (n - 1) * U + 2 * m;
@@ -111,6 +141,14 @@ const KC = (() => {
       } else {
         s += `<circle class="last" data-pt="${last.point}" cx="${P(x)}" cy="${P(y)}" r="${U * 0.24}" fill="none" ` +
           `stroke="${col}" stroke-width="${U * 0.07}"/>`;
+      }
+    }
+    if (Array.isArray(opts.rings)) {
+      for (const pt of opts.rings) {
+        const p = xy(pt);
+        if (!p || p[0] >= n || p[1] >= n) continue;
+        s += `<circle class="ring" data-pt="${pt}" cx="${P(p[0])}" cy="${P(p[1])}" r="${U * 0.42}" ` +
+          `fill="none" stroke="#ff9500" stroke-width="${U * 0.1}"/>`;
       }
     }
     if (opts.hit) {
@@ -264,5 +302,5 @@ const KC = (() => {
     try { return sessionStorage.getItem('kc-token') || ''; } catch (e) { return ''; }
   }
 
-  return { boardSvg, panel, live, params, token, label, xy, esc };
+  return { boardSvg, panel, live, params, token, label, xy, esc, homography, apply, gridPath };
 })();
