@@ -2,8 +2,9 @@
  *
  * Streams every game tree of every file (sgf_parse_each: one tree in memory at a time),
  * replays its main line tolerantly (sgf_replay) and prints one line per illegal move:
- *   FILE:GAME: move N (B qd): reason
- * GAME is the 1-based index of the game tree in its file. The last line on stdout is
+ *   FILE:GAME: move N (B Q16): reason
+ * GAME is the 1-based index of the game tree in its file; the point is in the human form
+ * for the game's size (go_point_human: people read this line, the file keeps B[pd]). The last line on stdout is
  *   checked G games, M moves, I illegal
  * Errors go to stderr as FILE:line:col: message. Exit 2 when any file could not be read or
  * parsed (the other files are still checked), else 1 when any move is illegal, else 0.
@@ -14,6 +15,7 @@
 #include <string.h>
 
 #include "app/cli.h"
+#include "rules/go_point.h"
 #include "rules/go_rules.h"
 #include "rules/sgf.h"
 #include "rules/sgf_game.h"
@@ -38,7 +40,7 @@ static void usage(FILE *f)
     fprintf(f, "\n"
                "  --charset CS  charset of files without CA[] (e.g. CP949 for Korean server\n"
                "                records; default: UTF-8 when valid, else GB18030, else Latin-1)\n"
-               "Output: one line per illegal move, FILE:GAME: move N (B qd): reason\n"
+               "Output: one line per illegal move, FILE:GAME: move N (B Q16): reason\n"
                "        then: checked G games, M moves, I illegal\n"
                "Exit: 0 all legal, 1 some illegal, 2 bad usage or unreadable/malformed file.\n");
 }
@@ -62,8 +64,8 @@ static int on_game(void *vctx, const sgf_node_t *root, int index, const char *ch
     cx->illegal += r.nillegal;
     for (int i = 0; i < r.nillegal; i++) {
         const sgf_illegal_t *m = &r.illegal[i];
-        char pt[3];
-        go_point_to_sgf(m->point, pt);
+        char pt[4];
+        go_point_human(r.size, m->point, pt);
         printf("%s:%d: move %d (%c %s): %s\n", cx->file, index + 1, m->move,
                m->color == GO_BLACK ? 'B' : 'W', m->point == GO_PASS ? "pass" : pt,
                go_strerror(m->reason));

@@ -88,6 +88,14 @@ def repeats(game, n):
     return out
 
 
+def human(pt, n):
+    """SGF letters as `check` prints them: the board's edge letters without I, row 1 at
+    the bottom ('pd' on 19x19 is 'Q16')."""
+    cols = 'ABCDEFGHJKLMNOPQRSTUVWXYZ'
+    x, y = ord(pt[0]) - ord('a'), ord(pt[1]) - ord('a')
+    return '%s%d' % (cols[x], n - y)
+
+
 def main():
     if len(sys.argv) < 3:
         print('SKIP: no files (usage: naive_superko.py KIFUCAM_BIN FILE.sgf...)')
@@ -103,7 +111,7 @@ def main():
             n = int(m.group(1)) if m else 19
             games += 1
             for (mv, c, pt) in repeats(MOVE.findall(t), n):
-                expected.add('%s:%d: move %d (%s %s)' % (f, gi, mv, c, pt))
+                expected.add('%s:%d: move %d (%s %s)' % (f, gi, mv, c, human(pt, n)))
     res = subprocess.run([binary, 'check', '--rules', 'chinese'] + files,
                          capture_output=True, text=True)
     got = set()

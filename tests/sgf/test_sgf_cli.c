@@ -1,7 +1,8 @@
 /* test_sgf_cli.c: the `kifucam check` contract of INTERFACE.md, through the binary named
  * by $KIFUCAM_BIN (skipped, visibly, when it is not there): exit codes 0/1/2, one line
- * per illegal move `FILE:GAME: move N (B qd): reason`, the last line
- * `checked G games, M moves, I illegal`, errors on stderr as FILE:line:col. */
+ * per illegal move `FILE:GAME: move N (B Q16): reason` (the point in the human form:
+ * people read it), the last line `checked G games, M moves, I illegal`, errors on
+ * stderr as FILE:line:col. */
 #include <stddef.h>
 #include <stdarg.h>
 #include <setjmp.h>
@@ -111,8 +112,8 @@ static void test_illegal_lines(void **state)
     (void)state;
     KC_REQUIRE_BIN(b);
     assert_int_equal(run(b, "check ko.sgf"), 1);
-    assert_string_equal(out, "ko.sgf:2: move 10 (W dd): ko recaptured at once\n"
-                             "ko.sgf:2: move 12 (W ab): point is occupied\n"
+    assert_string_equal(out, "ko.sgf:2: move 10 (W D6): ko recaptured at once\n"
+                             "ko.sgf:2: move 12 (W A8): point is occupied\n"
                              "checked 2 games, 13 moves, 2 illegal\n");
     assert_int_equal(run(b, "check good.sgf ko.sgf --rules=korean"), 1);
     assert_string_equal(last_line(out), "checked 3 games, 18 moves, 2 illegal");
@@ -128,7 +129,7 @@ static void test_errors(void **state)
     /* the other files are still checked; a missing file is exit 2 too */
     assert_int_equal(run(b, "check missing.sgf ko.sgf"), 2);
     assert_non_null(strstr(err, "missing.sgf"));
-    assert_non_null(strstr(out, "ko.sgf:2: move 10 (W dd)"));
+    assert_non_null(strstr(out, "ko.sgf:2: move 10 (W D6)"));
     assert_int_equal(run(b, "check badpoint.sgf"), 2);
     assert_non_null(strstr(err, "badpoint.sgf:2:1: game 1:"));
     /* exactly one line per error */
