@@ -59,6 +59,7 @@
 #include "calib/cal_calibrate.h"
 #include "calib/cal_profile.h"
 #include "capture/cap_source.h"
+#include "rules/go_point.h"
 #include "rules/go_session.h"
 #include "station/stn_align.h"
 #include "station/stn_finish.h"
@@ -533,14 +534,14 @@ static void count_line(run_t *u, const char *what)
     go_score_t sc;
     const uint8_t *dead = go_session_dead(sess);
     const go_board_t *b = go_session_board(sess);
-    char list[GO_MAX_SIZE * GO_MAX_SIZE * 3 + 1];
+    char list[GO_MAX_SIZE * GO_MAX_SIZE * 4 + 1];
     size_t pos = 0;
     int nd = 0;
     list[0] = 0;
     for (int p = 0; p < GO_CELLS; p++)
         if (dead[p] && go_board_on(b, p)) {
-            char q[3];
-            go_point_to_sgf(p, q);
+            char q[4];
+            go_point_human(b->size, p, q);
             pos += (size_t)snprintf(list + pos, sizeof list - pos, "%s%s", nd ? " " : "", q);
             nd++;
         }
@@ -567,7 +568,8 @@ static void game_over(run_t *u)
     }
     if (u->r.phase == 1) {
         count_line(u, "dead stones proposed");
-        rec_add_msg(&u->r, "info", "the count: dead stones proposed; take them off or toggle them");
+        rec_add_msg(&u->r, "info", "arbiter",
+                    "the count: dead stones proposed; take them off or toggle them");
     }
 }
 
@@ -701,8 +703,8 @@ static void undo_signal_moves(run_t *u, int seat, double t)
             mi->t < u->occ_visit[seat] - SIG_VISIT_SLACK_S ||
             !signal_point(u, seat, GO_X(m->point), GO_Y(m->point)))
             return;
-        char pt[3];
-        go_point_to_sgf(m->point, pt);
+        char pt[4];
+        go_point_human(go_game_board(g)->size, m->point, pt);
         if (stn_undo(u->r.stn, t) != GO_OK)
             return;
         rec_print_note(&u->r, "signal", t, "signal: the stone read at %s was the end "
@@ -974,8 +976,9 @@ static int on_action(void *user, const web_action_t *a, char *msg, size_t msglen
         }
         if (!strcmp(a->name, "toggle")) {
             int size = go_game_board(stn_game(s))->size;
-            int p = a->point ? go_point_from_sgf(size, a->point, (int)strlen(a->point)) : GO_EINVAL;
-            if (p <= 0 || stn_count_toggle(s, p, col, t) != GO_OK) {
+            int p = 0;   /* toggle?point=dd or point=D16: both forms, as every option */
+            if (!a->point || go_point_parse(size, a->point, (int)strlen(a->point), &p) != GO_OK ||
+                stn_count_toggle(s, p, col, t) != GO_OK) {
                 snprintf(msg, msglen, "toggle: no stone there");
                 goto out;
             }

@@ -23,6 +23,7 @@
 
 typedef struct rec_msg {
     char level[8];                 /* "info", "warn", "error" */
+    char audience[8];              /* "viewer" or "arbiter" (stn_event_audience) */
     char text[STN_EV_MSG];
 } rec_msg_t;
 
@@ -69,8 +70,9 @@ void rec_print_resume(rec_t *r, const char *input, const char *sgf, const char *
 void rec_speak(rec_t *r, const stn_event_t *e);
 /* Reap the speaking children that have finished (waits for none). */
 void rec_speak_fini(rec_t *r);
-/* Remember a message for the overlay (level "info", "warn", "error"). */
-void rec_add_msg(rec_t *r, const char *level, const char *text);
+/* Remember a message for the pages (level "info", "warn", "error"; audience "viewer" or
+ * "arbiter", as stn_event_audience: the overlay hides "arbiter" unless asked). */
+void rec_add_msg(rec_t *r, const char *level, const char *audience, const char *text);
 /* The whole state as the web pages read it (web.h), malloc'd; NULL when out of memory. */
 char *rec_state_json(rec_t *r);
 

@@ -7,6 +7,7 @@
 #include "app/record.h"
 #include "app/cli.h"
 #include "app/record_relay.h"
+#include "rules/go_point.h"
 
 #include <errno.h>
 #include <jansson.h>
@@ -24,7 +25,7 @@ static const char *col_name(go_color_t c)
     return c == GO_BLACK ? "B" : c == GO_WHITE ? "W" : "";
 }
 
-void rec_add_msg(rec_t *r, const char *level, const char *text)
+void rec_add_msg(rec_t *r, const char *level, const char *audience, const char *text)
 {
     if (r->nmsgs == REC_MSGS) {
         memmove(r->msgs, r->msgs + 1, (REC_MSGS - 1) * sizeof r->msgs[0]);
@@ -32,6 +33,7 @@ void rec_add_msg(rec_t *r, const char *level, const char *text)
     }
     rec_msg_t *m = &r->msgs[r->nmsgs++];
     snprintf(m->level, sizeof m->level, "%s", level);
+    snprintf(m->audience, sizeof m->audience, "%s", audience);
     snprintf(m->text, sizeof m->text, "%s", text);
     r->dirty = 1;
 }
@@ -91,7 +93,7 @@ void rec_print_event(rec_t *r, const stn_event_t *e)
         go_point_to_sgf(e->points[0], pt);
     const char *lvl = ev_level(e->kind);
     if (lvl && e->msg[0])
-        rec_add_msg(r, lvl, e->msg);
+        rec_add_msg(r, lvl, stn_event_audience(e->kind), e->msg);
     r->dirty = 1;
     if (r->json || r->relay) {   /* the JSON line, also the relay's event */
         json_t *o = json_object();
@@ -125,6 +127,7 @@ void rec_print_event(rec_t *r, const stn_event_t *e)
             json_object_set_new(o, "t_hand",
                                 json_real((double)(long long)(e->t_hand * 1000 + 0.5) / 1000));
         json_object_set_new(o, "frame", json_integer((json_int_t)e->frame));
+        json_object_set_new(o, "audience", json_string(stn_event_audience(e->kind)));
         if (e->msg[0])
             json_object_set_new(o, "message", json_string(e->msg));
         if (e->zh[0])
@@ -140,7 +143,10 @@ void rec_print_event(rec_t *r, const stn_event_t *e)
     if (r->out_lost || r->json)
         return;
     if (e->kind == STN_EV_MOVE) {
-        fprintf(r->out, "%8.2fs  move %d: %s %s", e->t, e->move, col_name(e->color), pt);
+        char h[4] = "";   /* people read this line: the human form (Q16) */
+        if (e->npoints > 0)
+            go_point_human(go_game_board(stn_game(r->stn))->size, e->points[0], h);
+        fprintf(r->out, "%8.2fs  move %d: %s %s", e->t, e->move, col_name(e->color), h);
         if (e->ncaptured > 0)
             fprintf(r->out, " (captures %d)", e->ncaptured);
         fputc('\n', r->out);
@@ -263,6 +269,7 @@ char *rec_state_json(rec_t *r)
     for (int i = 0; i < r->nmsgs; i++) {
         json_t *e = json_object();
         json_object_set_new(e, "level", json_string(r->msgs[i].level));
+        json_object_set_new(e, "audience", json_string(r->msgs[i].audience));
         json_object_set_new(e, "text", json_string(r->msgs[i].text));
         json_array_append_new(msgs, e);
     }

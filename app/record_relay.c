@@ -190,18 +190,18 @@ static void say_link(rec_t *r, struct rec_relay *rr)
                  st.connects > 1 ? " again: sending what the broker missed" : "");
         rec_print_note(r, "relay", r->t_now, "%s", msg);
         if (rr->said_down)
-            rec_add_msg(r, "info", "relay: the broker is back: the game is sent again");
+            rec_add_msg(r, "info", "arbiter", "relay: the broker is back: the game is sent again");
         rr->said_down = 0;
     } else if (st.link == RLY_LINK_REFUSED) {
         snprintf(msg, sizeof msg, "relay: %s: %s: recording locally", rr->url, st.reason);
         cli_error("record", "%s", msg);
-        rec_add_msg(r, "error", msg);
+        rec_add_msg(r, "error", "arbiter", msg);
         rr->said_down = 1;
     } else if (st.link == RLY_LINK_DOWN && !rr->said_down) {
         snprintf(msg, sizeof msg, "relay: broker unreachable (%s): recording locally, "
                  "retrying", st.reason);
         rec_print_note(r, "relay", r->t_now, "%s", msg);
-        rec_add_msg(r, "warn", msg);
+        rec_add_msg(r, "warn", "arbiter", msg);
         rr->said_down = 1;
     }
 }

@@ -4,6 +4,7 @@
  * the last proposal and a growing log of events. Only stones are ever marked dead.
  */
 #include "rules/go_session.h"
+#include "rules/go_point.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -387,7 +388,7 @@ int go_session_comment(const go_session_t *s, char *buf, size_t len)
         len = 0;
     for (int i = 0; i < s->nlog; i++) {
         const go_session_event_t *e = &s->log[i];
-        char pt[3];
+        char pt[4];
         switch (e->kind) {
         case GO_SEV_PROPOSE:
             put(buf, len, &pos, "Dead stones proposed by the station: %d group%s, %d stone%s.\n",
@@ -398,7 +399,7 @@ int go_session_comment(const go_session_t *s, char *buf, size_t len)
                 e->ngroups == 1 ? "" : "s", e->nstones, e->nstones == 1 ? "" : "s");
             break;
         case GO_SEV_TOGGLE:
-            go_point_to_sgf(e->point, pt);
+            go_point_human(s->board.size, e->point, pt);
             put(buf, len, &pos, "%s marked the %s group at %s %s (%d stone%s).\n", who(e->by),
                 e->color == GO_BLACK ? "black" : "white", pt, e->dead ? "dead" : "alive",
                 e->nstones, e->nstones == 1 ? "" : "s");
@@ -422,11 +423,11 @@ int go_session_comment(const go_session_t *s, char *buf, size_t len)
         for (int y = 0; y < s->board.size; y++)
             for (int x = 0; x < s->board.size; x++) {
                 int p = GO_PT(x, y);
-                char pt[3];
+                char pt[4];
                 if (!s->dead[p])
                     continue;
-                go_point_to_sgf(p, pt);
-                if (dp + 4 < sizeof dead)
+                go_point_human(s->board.size, p, pt);
+                if (dp + 5 < sizeof dead)
                     dp += (size_t)snprintf(dead + dp, sizeof dead - dp, "%s%s", dp ? " " : "", pt);
             }
         put(buf, len, &pos, "Dead: %s\n", dp ? dead : "none");

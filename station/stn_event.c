@@ -1,4 +1,5 @@
-/* stn_event.c: the station's event list (a growable array) and the kinds' names.
+/* stn_event.c: the station's event list (a growable array), the kinds' names and their
+ * audience (viewer or arbiter: one table, here).
  * Invariant: 0 <= n <= cap; v is NULL exactly when cap is 0. */
 #include "station/stn_event.h"
 
@@ -84,6 +85,19 @@ const char *stn_event_kind_name(stn_event_kind_t kind)
     return names[kind];
 }
 
+const char *stn_event_audience(stn_event_kind_t kind)
+{
+    static const bool arbiter[STN_EV_KIND_COUNT] = {
+        [STN_EV_WRONG_COLOUR] = true, [STN_EV_AMBIGUOUS] = true, [STN_EV_VOID] = true,
+        [STN_EV_TWO_IN_A_ROW] = true, [STN_EV_MOVED] = true, [STN_EV_RESTORE] = true,
+        [STN_EV_AGREES] = true, [STN_EV_CYCLE] = true, [STN_EV_UNEXPLAINED] = true,
+        [STN_EV_BOARD_LOST] = true, [STN_EV_RECORD_ERROR] = true, [STN_EV_RECORD_OK] = true,
+    };
+    if ((int)kind < 0 || kind >= STN_EV_KIND_COUNT || arbiter[kind])
+        return "arbiter";
+    return "viewer";
+}
+
 /* Append to buf[0..len) at *pos, keeping count of the full length. */
 static void ev_put(char *buf, size_t len, size_t *pos, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
@@ -138,6 +152,7 @@ int stn_event_json(const stn_event_t *e, char *buf, size_t len)
         }
         ev_put(buf, len, &pos, "]");
     }
+    ev_put(buf, len, &pos, ",\"audience\":\"%s\"", stn_event_audience(e->kind));
     ev_put(buf, len, &pos, ",\"msg\":\"");
     ev_text(buf, len, &pos, e->msg);
     ev_put(buf, len, &pos, "\"");

@@ -87,10 +87,18 @@ const stn_event_t *stn_events_find(const stn_events_t *l, stn_event_kind_t kind)
 /* Lower-case name of a kind ("move", "void", ...) as the JSON events use it; never NULL. */
 const char *stn_event_kind_name(stn_event_kind_t kind);
 
+/* Who the kind is for, the one classification the pages and the JSON use: "viewer" (what
+ * a broadcast shows: moves, passes, takebacks, the end, the count and its result, the
+ * clock, warnings and losses) or "arbiter" (housekeeping for the players and the
+ * arbiter: stones to restore or put back, the board agreeing again, a void or
+ * wrong-colour move, two moves in a row, a repeated position, a lost board, the
+ * record's health). Never NULL. */
+const char *stn_event_audience(stn_event_kind_t kind);
+
 /* The event as one line of JSON (INTERFACE.md, record --format json), no newline:
  * {"event":"move","n":12,"color":"B","point":"qd","t":12.4,"frame":372,"latency":0.23,
- *  "points":["qd","qc"],"msg":"...","zh":"..."}; "color"/"point"/"points"/"zh" only when
- * set. Writes at
+ *  "points":["qd","qc"],"audience":"viewer","msg":"...","zh":"..."}; "color"/"point"/
+ * "points"/"zh" only when set; points are SGF letters, msg names them as people do (Q16). Writes at
  * most len bytes with a NUL; returns the full length (as snprintf). */
 int stn_event_json(const stn_event_t *e, char *buf, size_t len);
 

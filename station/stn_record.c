@@ -6,6 +6,7 @@
  */
 #include "station/stn_record.h"
 
+#include "rules/go_point.h"
 #include "rules/sgf.h"
 #include "rules/sgf_game.h"
 #include "safeio/sio.h"
@@ -416,8 +417,8 @@ int stn_record_parse(const char *text, size_t len, const char *rules_fallback,
         const sgf_illegal_t *m = &r.illegal[i];
         if (m->reason == GO_ETURN)
             continue;
-        char pt[3];
-        go_point_to_sgf(m->point, pt);
+        char pt[4];
+        go_point_human(r.size, m->point, pt);
         rc = rec_why(why, whylen, STN_EILLEGAL, "line %d: move %d (%c %s): %s", m->line,
                      m->move, m->color == GO_BLACK ? 'B' : 'W',
                      m->point == GO_PASS ? "pass" : pt, go_strerror(m->reason));

@@ -10,6 +10,8 @@
  */
 #include "station/stn_track.h"
 
+#include "rules/go_point.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -115,9 +117,12 @@ static const char *trk_cword(go_color_t c)
     return c == GO_BLACK ? "Black" : c == GO_WHITE ? "White" : "nobody";
 }
 
-static void trk_pname(int p, char out[3])
+/* A point as people read it (Q16: the board's edge letters, no I, row 1 at the bottom);
+ * the events' points[] and the record keep the point itself (SGF letters in files and
+ * JSON). */
+static void trk_pname(const stn_track_t *k, int p, char out[4])
 {
-    go_point_to_sgf(p, out);
+    go_point_human(k->size, p, out);
 }
 
 static go_point_t trk_pt(int size, int i)
@@ -143,13 +148,13 @@ static void trk_ev_point(stn_event_t *e, int p)
         e->points[e->npoints++] = (go_point_t)p;
 }
 
-/* Append ", dd" for each point of e from index `from` to msg (bounded). */
-static void trk_ev_list(stn_event_t *e, int from)
+/* Append " Q16" for each point of e from index `from` to msg (bounded), space separated. */
+static void trk_ev_list(const stn_track_t *k, stn_event_t *e, int from)
 {
     size_t len = strlen(e->msg);
     for (int i = from; i < e->npoints && len + 5 < sizeof e->msg; i++) {
-        char s[3];
-        trk_pname(e->points[i], s);
+        char s[4];
+        trk_pname(k, e->points[i], s);
         len += (size_t)snprintf(e->msg + len, sizeof e->msg - len, "%s%s", i > from ? " " : "", s);
     }
 }
@@ -1278,8 +1283,8 @@ static int trk_apply(stn_track_t *k, const trk_plan_t *plan, const stn_view_t *v
     int together = 0;
     for (int i = 0; i < plan->n && rc == GO_OK; i++) {
         const trk_step_t *st = &plan->steps[i];
-        char pn[3];
-        trk_pname(st->p, pn);
+        char pn[4];
+        trk_pname(k, st->p, pn);
         int at = 0, cyc = 0;
         if (go_game_board(k->g)->color[st->p] == GO_EMPTY)
             cyc = trk_cycle(k, st->c, st->p, &at);
@@ -1579,8 +1584,8 @@ static int trk_takeback(stn_track_t *k, const stn_view_t *v, stn_events_t *out)
     int n = go_game_move_count(k->g);
     const go_move_t *m = go_game_move(k->g, n - 1);
     stn_event_t e;
-    char pn[3];
-    trk_pname(m->point, pn);
+    char pn[4];
+    trk_pname(k, m->point, pn);
     trk_ev(&e, STN_EV_TAKEBACK, m->color, n, v->frame, v->t, v->t_clear);
     trk_ev_point(&e, m->point);
     snprintf(e.msg, sizeof e.msg, "move %d (%s %s) taken back", n, trk_cname(m->color), pn);
@@ -1620,7 +1625,7 @@ static int trk_reconcile(stn_track_t *k, const stn_view_t *v, const uint8_t *ack
                 trk_ev_point(&e, p);
         }
         snprintf(e.msg, sizeof e.msg, "the board disagrees with the record: restore ");
-        trk_ev_list(&e, 0);
+        trk_ev_list(k, &e, 0);
         return stn_events_push(out, &e);
     }
     if (had && !now) {
@@ -1682,8 +1687,8 @@ static int trk_hidden_on_dead(stn_track_t *k, const stn_view_t *v, const int *cl
     if (rc != GO_OK)
         return rc;
     *moves += go_game_move_count(k->g) - first;
-    char hp[3], note[160];
-    trk_pname(h, hp);
+    char hp[4], note[160];
+    trk_pname(k, h, hp);
     snprintf(note, sizeof note,
              "%s %s was not seen: the dead stones around were taken off but the one at %s, "
              "where %s played", trk_cname(t), hp, hp, trk_cword(t));
@@ -1937,7 +1942,7 @@ int stn_track_feed(stn_track_t *k, const stn_view_t *v, stn_events_t *out)
                 snprintf(e.msg, sizeof e.msg,
                          "%d new stones at once and no order of play explains them: not "
                          "read as moves; waiting: ", plan->n);
-                trk_ev_list(&e, 0);
+                trk_ev_list(k, &e, 0);
                 rc = stn_events_push(out, &e);
             }
             goto done;
@@ -1988,13 +1993,13 @@ int stn_track_feed(stn_track_t *k, const stn_view_t *v, stn_events_t *out)
             if (go_game_move_count(k->g) > first)
                 moves += go_game_move_count(k->g) - first;
             if (plan->hidden && go_game_move_count(k->g) > first) {
-                char hp[3], hp2[3];
-                trk_pname(plan->hidden, hp);
+                char hp[4], hp2[4];
+                trk_pname(k, plan->hidden, hp);
                 char note[200];
                 int at = first;
                 if (plan->hidden2) {
                     /* noted on the first of them (the plan is perfect: one move a step) */
-                    trk_pname(plan->hidden2, hp2);
+                    trk_pname(k, plan->hidden2, hp2);
                     for (int q = plan->n - 1; q >= 0; q--)
                         if (plan->steps[q].hidden && first + q < go_game_move_count(k->g))
                             at = first + q;
@@ -2031,7 +2036,7 @@ int stn_track_feed(stn_track_t *k, const stn_view_t *v, stn_events_t *out)
                 snprintf(e.msg, sizeof e.msg,
                          "%d stones at once: %d of %d orders fit the rules; recorded the one "
                          "with the closest replies: ", plan->n, plan->nfit, plan->norders);
-                trk_ev_list(&e, 0);
+                trk_ev_list(k, &e, 0);
                 if ((rc = stn_track_note(k, first, e.msg)) != GO_OK ||
                     (rc = stn_events_push(out, &e)) != GO_OK)
                     goto done;
@@ -2041,9 +2046,9 @@ int stn_track_feed(stn_track_t *k, const stn_view_t *v, stn_events_t *out)
         /* Nudged stones: put back, a warning. */
         for (int q = 0; q < nn; q++) {
             stn_event_t e;
-            char a[3], b[3];
-            trk_pname(nu[q].from, a);
-            trk_pname(nu[q].to, b);
+            char a[4], b[4];
+            trk_pname(k, nu[q].from, a);
+            trk_pname(k, nu[q].to, b);
             trk_ev(&e, STN_EV_MOVED, nu[q].c, go_game_move_count(k->g), v->frame, v->t,
                    v->t_clear);
             trk_ev_point(&e, nu[q].from);
@@ -2096,8 +2101,8 @@ int stn_track_feed(stn_track_t *k, const stn_view_t *v, stn_events_t *out)
                 for (int j = 0; j < ng; j++)
                     if (trk_displaced_by(k, plan, gone[j]) == knock)
                         k->knock_from = gone[j];
-                char kp[3];
-                trk_pname(plan->steps[knock].p, kp);
+                char kp[4];
+                trk_pname(k, plan->steps[knock].p, kp);
                 snprintf(e.msg, sizeof e.msg,
                          "stones off their points (knocked by the hand that played %s), put "
                          "them back: ", kp);
@@ -2108,7 +2113,7 @@ int stn_track_feed(stn_track_t *k, const stn_view_t *v, stn_events_t *out)
             } else {
                 snprintf(e.msg, sizeof e.msg, "stones removed without capture, put them back: ");
             }
-            trk_ev_list(&e, 0);
+            trk_ev_list(k, &e, 0);
             if ((rc = stn_events_push(out, &e)) != GO_OK ||
                 (!unreached && (rc = trk_warn(k, by, knock >= 0, gone, ng, v, out)) != GO_OK))
                 goto done;
@@ -2211,8 +2216,8 @@ int stn_track_undo(stn_track_t *k, double t, stn_events_t *out)
     stn_event_t e;
     trk_ev(&e, STN_EV_TAKEBACK, m.color, n, 0, t, t);
     if (m.kind == GO_MOVE_PLAY) {
-        char pn[3];
-        trk_pname(m.point, pn);
+        char pn[4];
+        trk_pname(k, m.point, pn);
         trk_ev_point(&e, m.point);
         /* The stone is still on the board: it must be taken off. */
         k->ack[m.point] = (uint8_t)(1 + (k->alias[m.point] ? k->alias[m.point] : m.color));

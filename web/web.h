@@ -64,7 +64,10 @@
  *   "result": "B+3.5",                    when over (SGF RE[] text), else absent
  *   "black": {"name":"Lee","rank":"9p"}, "white": {"name":"Gu","rank":"9p"},
  *   "komi": 7.5, "rules": "chinese", "handicap": 0,
- *   "messages": [{"level":"warn"|"info"|"error","text":"illegal move at qd (ko)"}],
+ *   "messages": [{"level":"warn"|"info"|"error","text":"White Q16 is illegal (ko)",
+ *                 "audience":"viewer"|"arbiter"}],   text names points as people do;
+ *                                     "arbiter": housekeeping (restore, put back, agrees,
+ *                                     void...), which /overlay hides unless ?housekeeping=1
  *   "count": {                            during the count (phase "counting" or "over")
  *     "dead": ["dd", ...],                the proposed dead stones (every stone listed)
  *     "territory": ["XX..O", ...],        optional: owner per point ('X','O','.')

@@ -21,6 +21,8 @@
 typedef struct web_message {
     const char *level;          /* "info", "warn" or "error" */
     const char *text;           /* UTF-8 */
+    const char *audience;       /* "viewer" or "arbiter" (stn_event_audience); NULL:
+                                   "arbiter" (the overlay hides it unless asked) */
 } web_message_t;
 
 typedef struct web_state_info {

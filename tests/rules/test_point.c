@@ -1,7 +1,8 @@
 /* test_point.c: the one point parser (go_point.h): SGF letters and the human form (Q16,
  * no I, row 1 at the bottom, any case) on 9x9, 19x19 and 25x25, the round trip of every
- * point of every size, what is refused; and the --dead calls: auto, none, a list, +/-
- * calls on a proposal (whole chains), a mix refused, the call at fault named. */
+ * point of every size, what is refused, the human form written for each size; and the
+ * --dead calls: auto, none, a list, +/- calls on a proposal (whole chains), a mix
+ * refused, the call at fault named. */
 #include <stddef.h>
 #include <stdarg.h>
 #include <setjmp.h>
@@ -84,6 +85,38 @@ static void test_round_trip(void **state)
     assert_string_equal(h, "");
     go_point_human(19, P(15, 3), h);
     assert_string_equal(h, "Q16");
+}
+
+/* The human form of SGF letters on a size x size board, as the messages write it. */
+static const char *human(int size, const char *sgf)
+{
+    static char h[4];
+    go_point_human(size, go_point_from_sgf(size, sgf, 2), h);
+    return h;
+}
+
+/* The formatter people read (every message of record, check, score, count): the edge's
+ * letters without I, row 1 at the bottom, for the board's own size. */
+static void test_human_form(void **state)
+{
+    (void)state;
+    assert_string_equal(human(19, "pd"), "Q16");
+    assert_string_equal(human(19, "aa"), "A19");
+    assert_string_equal(human(19, "ss"), "T1");
+    assert_string_equal(human(19, "as"), "A1");
+    assert_string_equal(human(19, "sa"), "T19");
+    assert_string_equal(human(19, "dp"), "D4");
+    assert_string_equal(human(9, "ee"), "E5");
+    assert_string_equal(human(9, "aa"), "A9");
+    assert_string_equal(human(9, "ii"), "J1");
+    assert_string_equal(human(13, "dd"), "D10");
+    /* the column after H is J: I is never written */
+    assert_string_equal(human(19, "ha"), "H19");
+    assert_string_equal(human(19, "ia"), "J19");
+    assert_string_equal(human(19, "ja"), "K19");
+    /* the same point reads differently on another size (rows count from the bottom) */
+    assert_string_equal(human(13, "pd"), "");   /* off a 13x13 board */
+    assert_string_equal(human(25, "yy"), "Z1");
 }
 
 static void test_dead_spec_parse(void **state)
@@ -193,6 +226,7 @@ int main(void)
         cmocka_unit_test(test_human_and_sgf),
         cmocka_unit_test(test_refused),
         cmocka_unit_test(test_round_trip),
+        cmocka_unit_test(test_human_form),
         cmocka_unit_test(test_dead_spec_parse),
         cmocka_unit_test(test_dead_spec_apply),
     };

@@ -476,7 +476,9 @@ static void test_session(void **state)
         assert_null(go_session_log(s, 8));
     }
     assert_true(go_session_comment(s, text, sizeof text) > 0);
-    assert_non_null(strstr(text, "White marked the white group at cb alive (1 stone)."));
+    /* people read the comment: points in the human form (SGF cb, hd on 9x9) */
+    assert_non_null(strstr(text, "White marked the white group at C8 alive (1 stone)."));
+    assert_non_null(strstr(text, "Dead: C8 H6\n"));
     assert_non_null(strstr(text, "Both players agreed."));
     assert_non_null(strstr(text, "Result (japanese): B+2.5, agreed"));
     /* a short buffer is cut, never overrun */

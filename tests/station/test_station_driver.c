@@ -203,10 +203,28 @@ static void test_events_and_errors(void **state)
     assert_int_equal(n, (int)strlen(js));
     assert_string_equal(js, "{\"event\":\"move\",\"n\":12,\"color\":\"B\",\"point\":\"qd\","
                             "\"t\":12.400,\"frame\":372,\"latency\":0.250,"
-                            "\"points\":[\"qd\",\"qc\"],\"msg\":\"say \\\"hi\\\"\\\\\"}");
+                            "\"points\":[\"qd\",\"qc\"],\"audience\":\"viewer\","
+                            "\"msg\":\"say \\\"hi\\\"\\\\\"}");
     char small[10];
     assert_int_equal(stn_event_json(&ev, small, sizeof small), n);
     assert_int_equal(strlen(small), 9);
+    /* who each kind is for: housekeeping for the arbiter, the game for the viewers */
+    static const stn_event_kind_t arbiter[] = {
+        STN_EV_RESTORE, STN_EV_MOVED, STN_EV_AGREES, STN_EV_VOID, STN_EV_WRONG_COLOUR,
+        STN_EV_UNEXPLAINED, STN_EV_BOARD_LOST, STN_EV_RECORD_ERROR, STN_EV_RECORD_OK
+    };
+    static const stn_event_kind_t viewer[] = {
+        STN_EV_MOVE, STN_EV_PASS, STN_EV_RESIGN, STN_EV_END, STN_EV_TAKEBACK, STN_EV_COUNT,
+        STN_EV_RESULT, STN_EV_CLOCK, STN_EV_LOSS
+    };
+    for (size_t i = 0; i < sizeof arbiter / sizeof arbiter[0]; i++)
+        assert_string_equal(stn_event_audience(arbiter[i]), "arbiter");
+    for (size_t i = 0; i < sizeof viewer / sizeof viewer[0]; i++)
+        assert_string_equal(stn_event_audience(viewer[i]), "viewer");
+    assert_string_equal(stn_event_audience(STN_EV_KIND_COUNT), "arbiter");
+    ev.kind = STN_EV_RESTORE;
+    stn_event_json(&ev, js, sizeof js);
+    assert_non_null(strstr(js, "\"audience\":\"arbiter\""));
     stn_config_t c;
     stn_config_defaults(&c);
     int err = 0;

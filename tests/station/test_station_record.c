@@ -366,7 +366,7 @@ static void test_resume_refusals(void **state)
         { "(;SZ[9];B[ee]WL[30])", STN_EKEEP, "other side" },
         { "(;SZ[9];B[ee]OB[3])", STN_EKEEP, "OB" },
         { "(;SZ[19]AB[ba][ab];W[aa])", STN_EILLEGAL, "suicide" },
-        { "(;SZ[9];B[ee];W[ee])", STN_EILLEGAL, "move 2 (W ee)" },
+        { "(;SZ[9];B[ee];W[ee])", STN_EILLEGAL, "move 2 (W E5)" },
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         stn_loaded_t l;

@@ -702,7 +702,7 @@ static void test_hidden_ko_pair(void **state)
     assert_int_equal(go_game_turn(f.g), GO_BLACK);
     const stn_move_info_t *in = stn_track_info(f.k, 0);
     assert_non_null(in->comment);
-    assert_non_null(strstr(in->comment, "cc and dc were not seen"));
+    assert_non_null(strstr(in->comment, "C7 and D7 were not seen"));
     assert_non_null(strstr(in->comment, "a guess"));
     assert_int_equal(stn_events_count(&f.ev, STN_EV_MOVE), 4);
     assert_int_equal(stn_events_count(&f.ev, STN_EV_RESTORE), 0);
@@ -824,7 +824,7 @@ static void test_hidden_two_throw_ins(void **state)
     assert_int_equal(stn_events_count(&f.ev, STN_EV_RESTORE), 0);
     const stn_move_info_t *in = stn_track_info(f.k, 0);
     assert_non_null(in->comment);
-    assert_non_null(strstr(in->comment, "aa and ia were not seen"));
+    assert_non_null(strstr(in->comment, "A9 and J9 were not seen"));
     fx_close(&f);
 }
 

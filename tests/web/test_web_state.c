@@ -56,7 +56,8 @@ static void test_game_state(void **state)
     play(g, GO_WHITE, "ee");
     play(g, GO_BLACK, "ca");   /* captures ba */
     assert_int_equal(go_game_pass(g, GO_WHITE, false), GO_OK);
-    web_message_t msgs[2] = { { "warn", "illegal move at cc (ko)" }, { NULL, "hello \"quoted\"" } };
+    web_message_t msgs[2] = { { "warn", "White C7 is illegal (ko)", "viewer" },
+                              { NULL, "hello \"quoted\"", NULL } };
     info.black_name = "Kuro";
     info.black_rank = "3d";
     info.white_name = "Shiro";
@@ -93,6 +94,9 @@ static void test_game_state(void **state)
     assert_int_equal(json_array_size(jm), 2);
     assert_string_equal(json_string_value(json_object_get(json_array_get(jm, 1), "text")), "hello \"quoted\"");
     assert_string_equal(json_string_value(json_object_get(json_array_get(jm, 1), "level")), "info");
+    /* who each message is for; none given: the arbiter (the overlay hides it) */
+    assert_string_equal(json_string_value(json_object_get(json_array_get(jm, 0), "audience")), "viewer");
+    assert_string_equal(json_string_value(json_object_get(json_array_get(jm, 1), "audience")), "arbiter");
     assert_true(json_real_value(json_object_get(json_object_get(json_object_get(o, "clock"), "B"), "left")) == 61.5);
     assert_null(json_object_get(o, "count"));
     json_decref(o);

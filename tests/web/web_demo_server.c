@@ -8,10 +8,12 @@
  *
  * Usage: web_demo_server [--sgf FILE] [--port N] [--token T] [--interval MS] [--moves N]
  *                        [--start N] [--wait MS] [--wait-client] [--no-count] [--address A]
- *                        [--clock-main S]
+ *                        [--clock-main S] [--housekeeping TEXT]
  * (--wait: a pause before the first move; --wait-client: no move before an /events client
  * has connected, so that a test sees the game from its first move; --clock-main: the
- * made-up clock's main time per side in seconds, default 3600, then 5 x 30 s byo-yomi)
+ * made-up clock's main time per side in seconds, default 3600, then 5 x 30 s byo-yomi;
+ * --housekeeping: an arbiter's message, shown once the --start moves are played, as the
+ * station's housekeeping is: the overlay hides it unless ?housekeeping=1)
  * Prints "READY port=N token=T" on stdout once serving, then "MOVE n" after each move,
  * "COUNT" when the count starts; runs until SIGINT/SIGTERM. */
 #include <errno.h>
@@ -25,6 +27,7 @@
 #include <unistd.h>
 
 #include "rules/go_game.h"
+#include "rules/go_point.h"
 #include "rules/go_session.h"
 #include "rules/sgf.h"
 #include "rules/sgf_game.h"
@@ -47,6 +50,7 @@ typedef struct demo {
     char result[32];
     char message[200];
     char level[8];
+    char audience[8];           /* "viewer" or "arbiter" (stn_event_audience) */
     double clock_main;          /* main time per side, seconds (--clock-main) */
 } demo_t;
 
@@ -63,9 +67,10 @@ static void copy_str(char *dst, size_t n, const char *src)
     dst[l] = '\0';
 }
 
-static void say(demo_t *d, const char *level, const char *text)
+static void say(demo_t *d, const char *level, const char *audience, const char *text)
 {
     copy_str(d->level, sizeof d->level, level);
+    copy_str(d->audience, sizeof d->audience, audience);
     copy_str(d->message, sizeof d->message, text);
 }
 
@@ -137,7 +142,7 @@ static void publish(demo_t *d)
 {
     char clk[512];
     clock_text(d, clk, sizeof clk);
-    web_message_t msg = { d->level, d->message };
+    web_message_t msg = { d->level, d->message, d->audience };
     web_state_info_t info = {
         .black_name = d->pb, .black_rank = d->br, .white_name = d->pw, .white_rank = d->wr,
         .komi2 = d->komi2, .phase = d->phase, .result = d->result[0] ? d->result : NULL,
@@ -183,11 +188,11 @@ static void play_rec(demo_t *d, int i)
     else if (go_game_play_tolerant(d->game, m->color, m->point, &why) != GO_OK)
         why = GO_EOCCUPIED;
     if (why != GO_OK) {
-        char pt[3], t[160];
-        go_point_to_sgf(m->point, pt);
+        char pt[4], t[160];
+        go_point_human(d->size, m->point, pt);
         snprintf(t, sizeof t, "Move %d (%s %s): %s", i + 1, m->color == GO_WHITE ? "W" : "B", pt,
                  go_strerror(why));
-        say(d, "warn", t);
+        say(d, "warn", "arbiter", t);   /* a void move: housekeeping, as the station's */
     }
 }
 
@@ -228,7 +233,7 @@ static int on_action(void *user, const web_action_t *a, char *msg, size_t msglen
                 copy_str(d->phase, sizeof d->phase, "over");
                 char t[96];
                 snprintf(t, sizeof t, "Both players accepted: %s", d->result);
-                say(d, "info", t);
+                say(d, "info", "viewer", t);
             }
         }
     } else if (strcmp(a->name, "resume") == 0 || strcmp(a->name, "reject") == 0) {
@@ -240,7 +245,7 @@ static int on_action(void *user, const web_action_t *a, char *msg, size_t msglen
             d->session = NULL;
             copy_str(d->phase, sizeof d->phase, "play");
             snprintf(msg, msglen, "play resumes");
-            say(d, "info", msg);
+            say(d, "info", "viewer", msg);
         }
     } else if (!play) {
         snprintf(msg, msglen, "the game is not in play");
@@ -261,14 +266,14 @@ static int on_action(void *user, const web_action_t *a, char *msg, size_t msglen
     } else if (strcmp(a->name, "end") == 0) {
         start_count(d);
         snprintf(msg, msglen, "counting starts");
-        say(d, "info", "The end is confirmed: mark the dead stones, then accept");
+        say(d, "info", "viewer", "The end is confirmed: mark the dead stones, then accept");
     } else if (strcmp(a->name, "resign") == 0) {
         rc = go_game_resign(d->game, who);
         if (rc == GO_OK) {
             snprintf(d->result, sizeof d->result, "%c+R", who == GO_BLACK ? 'W' : 'B');
             copy_str(d->phase, sizeof d->phase, "over");
             snprintf(msg, msglen, "%s resigns", who == GO_BLACK ? "Black" : "White");
-            say(d, "info", msg);
+            say(d, "info", "viewer", msg);
         } else {
             snprintf(msg, msglen, "%s", go_strerror(rc));
         }
@@ -324,6 +329,7 @@ int main(int argc, char **argv)
     static demo_t d;
     const char *sgf = NULL, *token = "demo-token", *address = NULL;
     int port = 0, interval = 150, maxmoves = -1, start = 0, wait = 0;
+    const char *housekeeping = NULL;
     bool count = true, wait_client = false;
     d.clock_main = 3600;
     for (int i = 1; i < argc; i++) {
@@ -339,10 +345,11 @@ int main(int argc, char **argv)
         else if (!strcmp(a, "--wait-client")) wait_client = true;
         else if (!strcmp(a, "--no-count")) count = false;
         else if (!strcmp(a, "--clock-main") && v) d.clock_main = atof(v), i++;
+        else if (!strcmp(a, "--housekeeping") && v) housekeeping = v, i++;
         else {
             fprintf(stderr, "usage: %s [--sgf FILE] [--port N] [--token T] [--interval MS] "
                             "[--moves N] [--start N] [--wait MS] [--wait-client] [--no-count] [--address A] "
-                            "[--clock-main S]\n",
+                            "[--clock-main S] [--housekeeping TEXT]\n",
                     argv[0]);
             return 2;
         }
@@ -379,6 +386,8 @@ int main(int argc, char **argv)
     int next = 0;
     for (; next < start && next < d.nrec; next++)
         play_rec(&d, next);
+    if (housekeeping)
+        say(&d, "warn", "arbiter", housekeeping);
     publish(&d);
     pthread_mutex_unlock(&d.mu);
     printf("READY port=%d token=%s\n", web_server_port(d.srv), web_server_token(d.srv));
@@ -405,7 +414,7 @@ int main(int argc, char **argv)
         } else if (next >= d.nrec && count && !counted) {
             counted = true;
             start_count(&d);
-            say(&d, "info", "The game is over: mark the dead stones, then accept");
+            say(&d, "info", "viewer", "The game is over: mark the dead stones, then accept");
             publish(&d);
             printf("COUNT\n");
             fflush(stdout);

@@ -9,6 +9,9 @@
 //   4. the overlay reconnects when the station comes back;
 //   5. the overlay shows both clocks: each side's time left and byo-yomi periods, in main
 //      time and in overtime, as the state's clock object (the station's shape) gives them.
+//   6. housekeeping (a message for the arbiter: stones to put back...) is not on the
+//      overlay, is with ?housekeeping=1, and is always on the console; the viewers'
+//      messages (the game over) are on the overlay.
 // Screenshots of the overlay (a 19x19 game in progress) and of the console (the count at
 // the end of that game) go to OUTDIR.
 // Usage: node e2e.mjs DEMO_SERVER GAME9.sgf GAME19.sgf OUTDIR
@@ -98,6 +101,8 @@ try {
   // the replay goes on while we watch; wait for the count
   await overlay.waitForSelector('#count:not([hidden])', { timeout: 60000 });
   const final = await stateAt();
+  const viewerMsg = await overlay.locator('#messages').textContent();
+  check(viewerMsg.includes('The game is over'), `the overlay shows the viewers' messages ("${viewerMsg}")`);
   const nmoves = final.moves.length;
   const seen = await overlay.evaluate(() => window.__seen);
   const ns = seen.map(s => s.n).filter(n => n > 0);
@@ -219,6 +224,34 @@ try {
   const inByo = await clockShown(['--start', '30', '--clock-main', '60'], 'byo-yomi');
   check(/\(overtime\) ×[1-4]$/.test(inByo.shown.B) && /\(overtime\) ×[1-4]$/.test(inByo.shown.W),
     `byo-yomi: both sides in overtime with the periods left (${inByo.shown.B} / ${inByo.shown.W})`);
+
+  // ---- 6. housekeeping: for the arbiter (console), not for viewers (overlay) ----
+  {
+    const hk = 'stones off their points (knocked by the hand that played D4), put them back: C3';
+    const dh = await startDemo(['--sgf', game9, '--start', '4', '--interval', '100000', '--no-count',
+      '--housekeeping', hk]);
+    const hbase = `http://127.0.0.1:${dh.port}`;
+    const st = await (await fetch(hbase + '/state.json')).json();
+    check(st.messages.length === 1 && st.messages[0].text === hk && st.messages[0].audience === 'arbiter',
+      `the state names the housekeeping message's audience (${JSON.stringify(st.messages)})`);
+    const shownOn = async (path) => {
+      const pg = await ctx.newPage();
+      await pg.goto(hbase + path);
+      await pg.waitForFunction(() => +document.body.dataset.moves > 0 ||
+        /\S/.test((document.getElementById('messages') || {}).textContent || ''));
+      await pg.waitForTimeout(200);
+      const t = await pg.locator('#messages').textContent();
+      await pg.close();
+      return t;
+    };
+    const plain = await shownOn('/overlay');
+    check(!plain.includes('put them back'), `the overlay does not show housekeeping ("${plain}")`);
+    const asked = await shownOn('/overlay?housekeeping=1');
+    check(asked.includes(hk), `the overlay with ?housekeeping=1 shows it ("${asked}")`);
+    const onConsole = await shownOn(`/console?token=${TOKEN}`);
+    check(onConsole.includes(hk), `the console shows it ("${onConsole}")`);
+    dh.proc.kill('SIGTERM');
+  }
 
   // ---- screenshot of the overlay on a 19x19 game in progress ----
   if (game19 && existsSync(game19)) {
