@@ -5,6 +5,7 @@
 #ifndef KIFUCAM_CLI_H
 #define KIFUCAM_CLI_H
 
+#include <pthread.h>
 #include <stddef.h>
 
 int cmd_check(int argc, char **argv);
@@ -27,6 +28,13 @@ int count_main(const char *cmd, int argc, char **argv);
 struct cvb_image;
 int cli_write_image(const char *path, const struct cvb_image *img, int quality, char *why,
                     size_t whylen);
+
+/* A page served until it is done (`calibrate --serve`, `count --serve`): waits on cv (a
+ * CLOCK_MONOTONIC condition, signalled under mu) until *done is set, SIGINT or SIGTERM
+ * arrives (caught for the wait only, the old handlers put back after), or timeout_s (> 0;
+ * 0 never) passes. The caller holds mu neither before nor after. Returns 1 done, 0 a
+ * signal, -1 the time ran out. */
+int cli_serve_wait(pthread_mutex_t *mu, pthread_cond_t *cv, const int *done, double timeout_s);
 
 /* Print "kifucam CMD: MESSAGE" to stderr as one line (printf-style). */
 void cli_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

@@ -15,7 +15,6 @@
 #include <jansson.h>
 #include <math.h>
 #include <pthread.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -371,14 +370,6 @@ static int parse_args(int argc, char **argv, args_t *a)
 
 /* ---- --serve: the console's corner editor ---- */
 
-static volatile sig_atomic_t g_stop;
-
-static void on_signal(int sig)
-{
-    (void)sig;
-    g_stop = 1;
-}
-
 typedef struct {
     pthread_mutex_t mu;
     pthread_cond_t cv;
@@ -530,35 +521,9 @@ static int serve_corners(const args_t *a, const cal_calib_opts_t *o, const cvb_i
                   : rep->detected ? "the grid found is shown" : "the grid of --corners is shown",
            a->timeout > 0 ? "waiting up to " : "no timeout", a->timeout > 0 ? a->timeout : 0);
     fflush(stdout);
-    struct sigaction sa, old_int, old_term;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_signal;
-    sigemptyset(&sa.sa_mask);
-    g_stop = 0;
-    sigaction(SIGINT, &sa, &old_int);
-    sigaction(SIGTERM, &sa, &old_term);
-    struct timespec t0, now;
-    clock_gettime(CLOCK_MONOTONIC, &t0);
-    pthread_mutex_lock(&s.mu);
-    while (!s.accepted && !g_stop) {
-        clock_gettime(CLOCK_MONOTONIC, &now);
-        double el = (double)(now.tv_sec - t0.tv_sec) + (now.tv_nsec - t0.tv_nsec) / 1e9;
-        if (a->timeout > 0 && el >= a->timeout)
-            break;
-        struct timespec until = now;    /* wake every 0.2 s to see a signal */
-        until.tv_nsec += 200000000L;
-        if (until.tv_nsec >= 1000000000L) {
-            until.tv_sec++;
-            until.tv_nsec -= 1000000000L;
-        }
-        pthread_cond_timedwait(&s.cv, &s.mu, &until);
-    }
-    int accepted = s.accepted;
-    pthread_mutex_unlock(&s.mu);
-    sigaction(SIGINT, &old_int, NULL);
-    sigaction(SIGTERM, &old_term, NULL);
-    if (!accepted) {
-        cli_error("calibrate", "%s: nothing written", g_stop ? "stopped" : "no corners accepted in time");
+    int w = cli_serve_wait(&s.mu, &s.cv, &s.accepted, a->timeout > 0 ? a->timeout : 0);
+    if (w != 1) {
+        cli_error("calibrate", "%s: nothing written", w == 0 ? "stopped" : "no corners accepted in time");
         exit_code = 1;
         goto out;
     }

@@ -53,7 +53,6 @@
 
 #include <math.h>
 #include <pthread.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -115,14 +114,6 @@ int count_serve_guess(const char *cmd, const photo_opts_t *o, photo_t *out)
     return photo_read(cmd, &g, out);
 }
 
-static volatile sig_atomic_t g_stop;
-
-static void on_signal(int sig)
-{
-    (void)sig;
-    g_stop = 1;
-}
-
 typedef struct serve {
     const char *cmd;
     count_state_t *st;
@@ -131,7 +122,7 @@ typedef struct serve {
     web_server_t *srv;
     pthread_mutex_t mu;         /* st, accepted, message */
     pthread_cond_t cv;          /* accepted */
-    bool accepted;
+    int accepted;               /* 0/1 (cli_serve_wait's flag) */
     char message[256];          /* the last action's answer, shown on the page */
 } serve_t;
 
@@ -470,28 +461,7 @@ int count_serve(const char *cmd, count_state_t *st, const count_serve_opts_t *o)
            s.sgf);
     fflush(stdout);
 
-    struct sigaction sa, old_int, old_term;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_signal;
-    sigemptyset(&sa.sa_mask);
-    g_stop = 0;
-    sigaction(SIGINT, &sa, &old_int);
-    sigaction(SIGTERM, &sa, &old_term);
-    pthread_mutex_lock(&s.mu);
-    while (!s.accepted && !g_stop) {
-        struct timespec until;
-        clock_gettime(CLOCK_MONOTONIC, &until);
-        until.tv_nsec += 200000000L;    /* wake every 0.2 s to see a signal */
-        if (until.tv_nsec >= 1000000000L) {
-            until.tv_sec++;
-            until.tv_nsec -= 1000000000L;
-        }
-        pthread_cond_timedwait(&s.cv, &s.mu, &until);
-    }
-    bool accepted = s.accepted;
-    pthread_mutex_unlock(&s.mu);
-    sigaction(SIGINT, &old_int, NULL);
-    sigaction(SIGTERM, &old_term, NULL);
+    bool accepted = cli_serve_wait(&s.mu, &s.cv, &s.accepted, 0) == 1;
     if (!accepted) {
         cli_error(cmd, "stopped before Accept: nothing written");
         exit_code = 1;

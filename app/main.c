@@ -1,10 +1,12 @@
 /* main.c: the kifucam executable: dispatches to one subcommand (cli.h); the helpers the
- * subcommands share (one-line errors, the safe image write). */
+ * subcommands share (one-line errors, the safe image write, the wait of a served page). */
+#include <signal.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "app/cli.h"
 #include "safeio/sio.h"
@@ -46,6 +48,48 @@ int cli_write_image(const char *path, const cvb_image_t *img, int quality, char 
         return -1;
     }
     return 0;
+}
+
+static volatile sig_atomic_t g_serve_stop;
+
+static void on_serve_signal(int sig)
+{
+    (void)sig;
+    g_serve_stop = 1;
+}
+
+int cli_serve_wait(pthread_mutex_t *mu, pthread_cond_t *cv, const int *done, double timeout_s)
+{
+    struct sigaction sa, old_int, old_term;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_serve_signal;
+    sigemptyset(&sa.sa_mask);
+    g_serve_stop = 0;
+    sigaction(SIGINT, &sa, &old_int);
+    sigaction(SIGTERM, &sa, &old_term);
+    struct timespec t0, now;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    int rc = 0;
+    pthread_mutex_lock(mu);
+    while (!(rc = *done) && !g_serve_stop) {
+        clock_gettime(CLOCK_MONOTONIC, &now);
+        double el = (double)(now.tv_sec - t0.tv_sec) + (now.tv_nsec - t0.tv_nsec) / 1e9;
+        if (timeout_s > 0 && el >= timeout_s) {
+            rc = -1;
+            break;
+        }
+        struct timespec until = now; /* wake every 0.2 s to see a signal */
+        until.tv_nsec += 200000000L;
+        if (until.tv_nsec >= 1000000000L) {
+            until.tv_sec++;
+            until.tv_nsec -= 1000000000L;
+        }
+        pthread_cond_timedwait(cv, mu, &until);
+    }
+    pthread_mutex_unlock(mu);
+    sigaction(SIGINT, &old_int, NULL);
+    sigaction(SIGTERM, &old_term, NULL);
+    return rc > 0 ? 1 : rc;
 }
 
 void cli_error(const char *cmd, const char *fmt, ...)
