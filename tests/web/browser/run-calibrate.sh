@@ -11,15 +11,8 @@ here=$(cd "$(dirname "$0")" && pwd)
 kifucam=$1
 out=${2:-.}
 mkdir -p "$out"
-command -v node >/dev/null || { echo "SKIP: node is not installed"; exit 77; }
-[ -x "${KC_CHROMIUM:-/usr/bin/chromium}" ] || { echo "SKIP: chromium is not installed (scripts/bootstrap.sh test)"; exit 77; }
-if [ ! -f "$here/node_modules/playwright-core/package.json" ]; then
-  command -v npm >/dev/null || { echo "SKIP: npm is not installed"; exit 77; }
-  ( flock 9
-    [ -f "$here/node_modules/playwright-core/package.json" ] ||
-      (cd "$here" && npm install --no-audit --no-fund --loglevel=error >&2) ) 9>"$out/npm.lock" ||
-    { echo "SKIP: npm install playwright-core failed"; exit 77; }
-fi
+. "$here/browser-env.sh"
+kc_browser_ready "$out"
 frame="$out/empty"
 if [ ! -f "$frame/truth.txt" ]; then
   rm -rf "$frame"

@@ -12,17 +12,10 @@ kifucam=$1
 demo=$2
 out=${3:-.}
 mkdir -p "$out"
-command -v node >/dev/null || { echo "SKIP: node is not installed"; exit 77; }
-[ -x "${KC_CHROMIUM:-/usr/bin/chromium}" ] || { echo "SKIP: chromium is not installed (scripts/bootstrap.sh test)"; exit 77; }
+. "$here/browser-env.sh"
+kc_browser_ready "$out"
 mosq=$(command -v mosquitto || echo /usr/sbin/mosquitto)
 [ -x "$mosq" ] || { echo "SKIP: mosquitto is not installed (scripts/bootstrap.sh test)"; exit 77; }
-if [ ! -f "$here/node_modules/playwright-core/package.json" ]; then
-  command -v npm >/dev/null || { echo "SKIP: npm is not installed"; exit 77; }
-  ( flock 9
-    [ -f "$here/node_modules/playwright-core/package.json" ] ||
-      (cd "$here" && npm install --no-audit --no-fund --loglevel=error >&2) ) 9>"$out/npm.lock" ||
-    { echo "SKIP: npm install playwright-core failed"; exit 77; }
-fi
 port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
 bp=$(port); hp=$(port)
 printf 'listener %s 127.0.0.1\nallow_anonymous true\npersistence false\n' "$bp" > "$out/mosquitto.conf"
