@@ -16,31 +16,14 @@
 //   node e2e-calibrate.mjs KIFUCAM FRAME_DIR OUTDIR      (FRAME_DIR: still.png, truth.txt)
 // Exit 0 pass, 1 fail, 77 skip (no chromium / playwright-core).
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, existsSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync, existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 
-const [kifucam, frameDir, outDir] = process.argv.slice(2);
-const CHROMIUM = process.env.KC_CHROMIUM || '/usr/bin/chromium';
-const TOL_PX = 2;
-if (!existsSync(CHROMIUM)) {
-  console.log(`SKIP: ${CHROMIUM} is not installed`);
-  process.exit(77);
-}
-let chromium;
-try {
-  ({ chromium } = await import('playwright-core'));
-} catch (e) {
-  console.log('SKIP: playwright-core is not installed (npm install failed?)');
-  process.exit(77);
-}
+import { check, openBrowser, results } from './kc-browser.mjs';
 
-let failures = 0;
-function check(cond, what) {
-  console.log((cond ? 'ok   ' : 'FAIL ') + what);
-  if (!cond) failures++;
-}
+const [kifucam, frameDir, outDir] = process.argv.slice(2);
+const TOL_PX = 2;
 
 // the truth: the four corner intersections in the record's order
 const truthLine = readFileSync(join(frameDir, 'truth.txt'), 'utf8').split('\n').find(l => l.startsWith('frame '));
@@ -50,21 +33,8 @@ const wrong = truth.map((c, k) => [c[0] + off[k][0], c[1] + off[k][1]]);
 const profile = join(outDir, 'calibrated.json');
 rmSync(profile, { force: true });
 
-const userDir = mkdtempSync(join(tmpdir(), 'kc-chromium-'));
-let ctx, cal;
-try {
-  ctx = await chromium.launchPersistentContext(userDir, {
-    executablePath: CHROMIUM,
-    headless: true,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-      '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-    viewport: { width: 1280, height: 720 },
-  });
-} catch (e) {
-  console.log('SKIP: chromium does not start: ' + String(e.message).split('\n')[0]);
-  rmSync(userDir, { recursive: true, force: true });
-  process.exit(77);
-}
+const { ctx, userDir } = await openBrowser();
+let cal;
 
 try {
   cal = spawn(kifucam, ['calibrate', '--input', join(frameDir, 'still.png'), '--out', profile,
@@ -158,11 +128,11 @@ try {
   console.log(stdout.trim().split('\n').map(l => '  | ' + l).join('\n'));
 } catch (e) {
   console.log('FAIL ' + (e.stack || e));
-  failures++;
+  results.failures++;
 } finally {
   if (cal && cal.exitCode === null) cal.kill('SIGINT');
   await ctx.close();
   rmSync(userDir, { recursive: true, force: true });
 }
-console.log(failures ? `${failures} check(s) failed` : 'all checks passed');
-process.exit(failures ? 1 : 0);
+console.log(results.failures ? `${results.failures} check(s) failed` : 'all checks passed');
+process.exit(results.failures ? 1 : 0);

@@ -19,49 +19,19 @@
 //   node e2e-count.mjs KIFUCAM PHOTO OUTDIR
 // Exit 0 pass, 1 fail, 77 skip (no chromium / playwright-core).
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, existsSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync, existsSync, readFileSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 
+import { check, openBrowser, results } from './kc-browser.mjs';
+
 const [kifucamArg, photo, outDirArg] = process.argv.slice(2);
 const kifucam = resolve(kifucamArg), outDir = resolve(outDirArg);
-const CHROMIUM = process.env.KC_CHROMIUM || '/usr/bin/chromium';
-if (!existsSync(CHROMIUM)) {
-  console.log(`SKIP: ${CHROMIUM} is not installed`);
-  process.exit(77);
-}
-let chromium;
-try {
-  ({ chromium } = await import('playwright-core'));
-} catch (e) {
-  console.log('SKIP: playwright-core is not installed (npm install failed?)');
-  process.exit(77);
-}
-
-let failures = 0;
-function check(cond, what) {
-  console.log((cond ? 'ok   ' : 'FAIL ') + what);
-  if (!cond) failures++;
-}
 
 const sgfPath = join(outDir, 'count.sgf');
 rmSync(sgfPath, { force: true });
-const userDir = mkdtempSync(join(tmpdir(), 'kc-chromium-'));
-let ctx, proc;
-try {
-  ctx = await chromium.launchPersistentContext(userDir, {
-    executablePath: CHROMIUM,
-    headless: true,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-      '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-    viewport: { width: 1280, height: 720 },
-  });
-} catch (e) {
-  console.log('SKIP: chromium does not start: ' + String(e.message).split('\n')[0]);
-  rmSync(userDir, { recursive: true, force: true });
-  process.exit(77);
-}
+const { ctx, userDir } = await openBrowser();
+let proc;
 
 try {
   // run beside the photo: the page and the printed count name it as given, short
@@ -201,11 +171,11 @@ try {
   console.log(stdout.trim().split('\n').map(l => '  | ' + l).join('\n'));
 } catch (e) {
   console.log('FAIL ' + (e.stack || e));
-  failures++;
+  results.failures++;
 } finally {
   if (proc && proc.exitCode === null) proc.kill('SIGINT');
   await ctx.close();
   rmSync(userDir, { recursive: true, force: true });
 }
-console.log(failures ? `${failures} check(s) failed` : 'all checks passed');
-process.exit(failures ? 1 : 0);
+console.log(results.failures ? `${results.failures} check(s) failed` : 'all checks passed');
+process.exit(results.failures ? 1 : 0);

@@ -7,35 +7,15 @@
 //   4. POST /api/forget without the token (or a wrong one) answers 401.
 // Screenshots: OUTDIR/hub.png (the tournament page), OUTDIR/wall.png (the OBS overlay).
 // Usage: node e2e-hub.mjs HUB_PORT NBOARDS OUTDIR. Exit 0 pass, 1 fail, 77 skip.
-import { mkdtempSync, rmSync, existsSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
+
+import { check, openBrowser, results } from './kc-browser.mjs';
 
 const [port, nboards, outDir] = process.argv.slice(2);
 const N = parseInt(nboards, 10);
 const base = `http://127.0.0.1:${port}`;
-const CHROMIUM = process.env.KC_CHROMIUM || '/usr/bin/chromium';
-if (!existsSync(CHROMIUM)) { console.log(`SKIP: ${CHROMIUM} is not installed`); process.exit(77); }
-let chromium;
-try { ({ chromium } = await import('playwright-core')); } catch (e) {
-  console.log('SKIP: playwright-core is not installed'); process.exit(77);
-}
-let failures = 0;
-function check(cond, what) { console.log((cond ? 'ok   ' : 'FAIL ') + what); if (!cond) failures++; }
-const userDir = mkdtempSync(join(tmpdir(), 'kc-chromium-'));
-let ctx;
-try {
-  ctx = await chromium.launchPersistentContext(userDir, {
-    executablePath: CHROMIUM, headless: true,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-      '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-    viewport: { width: 1280, height: 860 },
-  });
-} catch (e) {
-  console.log('SKIP: chromium does not start: ' + String(e.message).split('\n')[0]);
-  rmSync(userDir, { recursive: true, force: true });
-  process.exit(77);
-}
+const { ctx, userDir } = await openBrowser({ width: 1280, height: 860 });
 try {
   // the stations have published
   let boards = [];
@@ -107,5 +87,5 @@ try {
   await ctx.close();
   rmSync(userDir, { recursive: true, force: true });
 }
-console.log(failures ? `${failures} failed` : 'all passed');
-process.exit(failures ? 1 : 0);
+console.log(results.failures ? `${results.failures} failed` : 'all passed');
+process.exit(results.failures ? 1 : 0);

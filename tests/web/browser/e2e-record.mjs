@@ -9,47 +9,17 @@
 // Usage: node e2e-record.mjs KIFUCAM FOOTAGE_DIR FPS OUTDIR
 // Exit 0 pass, 1 fail, 77 skip (no chromium / playwright-core).
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, existsSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 
+import { check, openBrowser, results } from './kc-browser.mjs';
+
 const [kifucam, footage, fps, outDir] = process.argv.slice(2);
-const CHROMIUM = process.env.KC_CHROMIUM || '/usr/bin/chromium';
 const LAG_MS = 1000;
-if (!existsSync(CHROMIUM)) {
-  console.log(`SKIP: ${CHROMIUM} is not installed`);
-  process.exit(77);
-}
-let chromium;
-try {
-  ({ chromium } = await import('playwright-core'));
-} catch (e) {
-  console.log('SKIP: playwright-core is not installed (npm install failed?)');
-  process.exit(77);
-}
 
-let failures = 0;
-function check(cond, what) {
-  console.log((cond ? 'ok   ' : 'FAIL ') + what);
-  if (!cond) failures++;
-}
-
-const userDir = mkdtempSync(join(tmpdir(), 'kc-chromium-'));
-let ctx, rec;
-try {
-  ctx = await chromium.launchPersistentContext(userDir, {
-    executablePath: CHROMIUM,
-    headless: true,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-      '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-    viewport: { width: 1280, height: 720 },
-  });
-} catch (e) {
-  console.log('SKIP: chromium does not start: ' + String(e.message).split('\n')[0]);
-  rmSync(userDir, { recursive: true, force: true });
-  process.exit(77);
-}
+const { ctx, userDir } = await openBrowser();
+let rec;
 
 try {
   // the overlay page is ready (and notes each change of its move number) before the
@@ -132,11 +102,11 @@ try {
   await overlay.screenshot({ path: join(outDir, 'overlay-record.png') });
 } catch (e) {
   console.log('FAIL ' + (e && e.stack ? e.stack : e));
-  failures++;
+  results.failures++;
 } finally {
   await ctx.close().catch(() => {});
   if (rec && rec.exitCode === null) rec.kill('SIGTERM');
   rmSync(userDir, { recursive: true, force: true });
 }
-console.log(failures ? `${failures} check(s) failed` : 'all browser checks (recording) passed');
-process.exit(failures ? 1 : 0);
+console.log(results.failures ? `${results.failures} check(s) failed` : 'all browser checks (recording) passed');
+process.exit(results.failures ? 1 : 0);

@@ -17,25 +17,14 @@
 // Usage: node e2e.mjs DEMO_SERVER GAME9.sgf GAME19.sgf OUTDIR
 // Exit 0 pass, 1 fail, 77 skip (no chromium).
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, existsSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync, existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 
+import { check, openBrowser, results } from './kc-browser.mjs';
+
 const [demoBin, game9, game19, outDir] = process.argv.slice(2);
-const CHROMIUM = process.env.KC_CHROMIUM || '/usr/bin/chromium';
 const TOKEN = 'e2e-' + Math.random().toString(36).slice(2);
-if (!existsSync(CHROMIUM)) {
-  console.log(`SKIP: ${CHROMIUM} is not installed`);
-  process.exit(77);
-}
-let chromium;
-try {
-  ({ chromium } = await import('playwright-core'));
-} catch (e) {
-  console.log('SKIP: playwright-core is not installed (npm install failed?)');
-  process.exit(77);
-}
 
 const procs = [];
 function startDemo(args) {
@@ -54,27 +43,7 @@ function startDemo(args) {
   });
 }
 
-let failures = 0;
-function check(cond, what) {
-  console.log((cond ? 'ok   ' : 'FAIL ') + what);
-  if (!cond) failures++;
-}
-
-const userDir = mkdtempSync(join(tmpdir(), 'kc-chromium-'));
-let ctx;
-try {
-  ctx = await chromium.launchPersistentContext(userDir, {
-    executablePath: CHROMIUM,
-    headless: true,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-      '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-    viewport: { width: 1280, height: 720 },
-  });
-} catch (e) {
-  console.log('SKIP: chromium does not start: ' + String(e.message).split('\n')[0]);
-  rmSync(userDir, { recursive: true, force: true });
-  process.exit(77);
-}
+const { ctx, userDir } = await openBrowser();
 
 try {
   // ---- 1. the overlay follows a replayed game, move by move ----
@@ -278,11 +247,11 @@ try {
   }
 } catch (e) {
   console.log('FAIL ' + (e && e.stack ? e.stack : e));
-  failures++;
+  results.failures++;
 } finally {
   await ctx.close().catch(() => {});
   for (const p of procs) if (p.exitCode === null) p.kill('SIGTERM');
   rmSync(userDir, { recursive: true, force: true });
 }
-console.log(failures ? `${failures} check(s) failed` : 'all browser checks passed');
-process.exit(failures ? 1 : 0);
+console.log(results.failures ? `${results.failures} check(s) failed` : 'all browser checks passed');
+process.exit(results.failures ? 1 : 0);
