@@ -72,7 +72,6 @@ static vis_net_t *one_net;
  * says how many), for a recipe trained on some folds only; by default a missing model
  * stops the bench */
 static int opt_skip_missing;
-#define NET_MISSING ((vis_net_t *)&opt_skip_missing)
 
 static vis_net_t *net_for(const char *set, const char *source)
 {
@@ -93,14 +92,25 @@ static vis_net_t *net_for(const char *set, const char *source)
     if (!fold_nets[k]) {
         char p[1200];
         snprintf(p, sizeof p, "%s/fold%d.onnx", opt_fold_dir, k);
-        if (opt_skip_missing && access(p, R_OK) != 0)
-            return NET_MISSING;
         if (vis_net_load(p, &fold_nets[k])) {
             fprintf(stderr, "bench_vision: %s: cannot load the model\n", p);
             exit(2);
         }
     }
     return fold_nets[k];
+}
+
+/* Whether --skip-missing-folds leaves the photo out: its fold's model is not in DIR. */
+static int fold_model_missing(const char *set, const char *source)
+{
+    if (!opt_skip_missing || !opt_fold_dir || opt_model)
+        return 0;
+    int k = rf_fold(opt_folds, set, source);
+    if (k < 0)
+        return 0; /* net_for says so, and stops */
+    char p[1200];
+    snprintf(p, sizeof p, "%s/fold%d.onnx", opt_fold_dir, k);
+    return access(p, R_OK) != 0;
 }
 
 /* The config every bench read uses: the model of --model when given. */
@@ -407,6 +417,21 @@ static int occlusion(int ndirs, char **dirs, int verbose)
     return 0;
 }
 
+/* The point a stone's box lies on under g: its index, or -1 when the box maps beyond the
+ * board (or nowhere); *near: within 0.45 of that point along both lines. */
+static int box_point(const vis_geom_t *g, const cvb_image_t *img, const rf_box_t *b, int *near)
+{
+    double bx, by;
+    *near = 0;
+    if (vis_homog_apply(g->Hinv, b->cx * img->w, b->cy * img->h, &bx, &by))
+        return -1;
+    int x = (int)lround(bx), y = (int)lround(by);
+    if (x < 0 || y < 0 || x >= g->size || y >= g->size)
+        return -1;
+    *near = fabs(bx - x) <= 0.45 && fabs(by - y) <= 0.45;
+    return y * g->size + x;
+}
+
 /* VIS_VERBOSE: under a grid that agrees with the labels, each point read otherwise than
  * labelled, a line each (where it lies in the picture, what was read and how surely), so
  * that a mistake can be looked at rather than guessed from a count. A point two labels
@@ -419,13 +444,9 @@ static void stones_wrong_points(const char *source, const cvb_image_t *img, cons
     for (int k = 0; k < s->size * s->size; k++)
         label[k] = VIS_EMPTY;
     for (int k = 0; k < nb; k++) {
-        double bx, by;
-        if (b[k].cls > 1 || vis_homog_apply(g->Hinv, b[k].cx * img->w, b[k].cy * img->h, &bx, &by))
-            continue;
-        int x = (int)lround(bx), y = (int)lround(by);
-        if (x < 0 || y < 0 || x >= s->size || y >= s->size || label[y * s->size + x] != VIS_EMPTY)
-            continue;
-        label[y * s->size + x] = b[k].cls == 0 ? VIS_BLACK : VIS_WHITE;
+        int near, p = b[k].cls > 1 ? -1 : box_point(g, img, &b[k], &near);
+        if (p >= 0 && label[p] == VIS_EMPTY)
+            label[p] = b[k].cls == 0 ? VIS_BLACK : VIS_WHITE;
     }
     for (int k = 0; k < s->size * s->size; k++) {
         int got = s->occluded[k] ? VIS_EMPTY : s->color[k];
@@ -462,8 +483,7 @@ static int stones(const char *data, int verbose)
         }
         cvb_image_t img = { 0 };
         dev[i] = tb + tw;
-        vis_net_t *net = net_for("roboflow-stones", e[i].source);
-        if (net == NET_MISSING) {
+        if (fold_model_missing("roboflow-stones", e[i].source)) {
             dev[i] = -1; /* sorted first, and left out of the median */
             skipped++;
             continue;
@@ -477,7 +497,7 @@ static int stones(const char *data, int verbose)
         memset(&s, 0, sizeof s);
         vis_config_t cfg;
         vis_config_defaults(&cfg);
-        cfg.net = net;
+        cfg.net = net_for("roboflow-stones", e[i].source);
         if (opt_photo)
             vis_config_for_photo(&cfg);
         int rc = vis_detect(&img, &cfg, 0, &g, &s, NULL), rb = 0, rw = 0;
@@ -491,14 +511,8 @@ static int stones(const char *data, int verbose)
          * photo read wrong under such a grid is the reader's mistake, not board finding's */
         int odd = 0;
         for (int k = 0; !rc && k < nb; k++) {
-            double bx, by;
-            if (vis_homog_apply(g.Hinv, b[k].cx * img.w, b[k].cy * img.h, &bx, &by)) {
-                odd++;
-                continue;
-            }
-            int x = (int)lround(bx), y = (int)lround(by);
-            odd += x < 0 || y < 0 || x >= g.size || y >= g.size || fabs(bx - x) > 0.45 ||
-                   fabs(by - y) > 0.45;
+            int near;
+            odd += box_point(&g, &img, &b[k], &near) < 0 || !near;
         }
         int agrees = !rc && odd <= 1 + nb * 3 / 100;
         if (verbose && agrees) /* which points are wrong, and how: the labels on the grid */
@@ -847,7 +861,10 @@ int main(int argc, char **argv)
     const char *verbose = getenv("VIS_VERBOSE");
     for (int i = 1; i < argc; i++) /* --photo, --skip-missing-folds anywhere */
         if (!strcmp(argv[i], "--photo") || !strcmp(argv[i], "--skip-missing-folds")) {
-            *(argv[i][2] == 'p' ? &opt_photo : &opt_skip_missing) = 1;
+            if (!strcmp(argv[i], "--photo"))
+                opt_photo = 1;
+            else
+                opt_skip_missing = 1;
             memmove(argv + i, argv + i + 1, (size_t)(argc - i - 1) * sizeof *argv);
             argc--;
             i--;
