@@ -1861,6 +1861,18 @@ static int grid_verify(const cvb_image_t *img, const cvb_image_t *gray,
 static int detect_at(const cvb_image_t *img, const vis_config_t *cfg, int size_hint,
                      vis_geom_t *geom, vis_snapshot_t *snap, vis_timing_t *tm);
 
+/* A second look under another config: *tm is the timing of the look that found the
+ * board (left as the first look's when this one finds none). */
+static int detect_again(const cvb_image_t *img, const vis_config_t *cfg, int size_hint,
+                        vis_geom_t *geom, vis_snapshot_t *snap, vis_timing_t *tm)
+{
+    vis_timing_t t2;
+    int rc = detect_at(img, cfg, size_hint, geom, snap, tm ? &t2 : NULL);
+    if (tm && !rc)
+        *tm = t2;
+    return rc;
+}
+
 int vis_detect(const cvb_image_t *img, const vis_config_t *cfg, int size_hint,
                vis_geom_t *geom, vis_snapshot_t *snap, vis_timing_t *tm)
 {
@@ -1879,20 +1891,14 @@ int vis_detect(const cvb_image_t *img, const vis_config_t *cfg, int size_hint,
         vis_config_t c2 = *cfg;
         c2.work_max = longest < 2 * cfg->work_max ? longest : 2 * cfg->work_max;
         c2.blackhat_k = 0;
-        vis_timing_t t2;
-        rc = detect_at(img, &c2, size_hint, geom, snap, tm ? &t2 : NULL);
-        if (tm && !rc)
-            *tm = t2;
+        rc = detect_again(img, &c2, size_hint, geom, snap, tm);
     }
     if (rc == VIS_ENOBOARD && cfg->window_outside_retry > cfg->window_outside) {
         /* a board filling the picture and cut off by it (its far lines beyond the edge):
          * windows further out of the picture, judged by the reader on the points in it */
         vis_config_t c2 = *cfg;
         c2.window_outside = cfg->window_outside_retry;
-        vis_timing_t t2;
-        rc = detect_at(img, &c2, size_hint, geom, snap, tm ? &t2 : NULL);
-        if (tm && !rc)
-            *tm = t2;
+        rc = detect_again(img, &c2, size_hint, geom, snap, tm);
     }
     return rc;
 }
