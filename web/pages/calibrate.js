@@ -83,15 +83,8 @@ const KCCalib = (() => {
     });
   }
 
-  /* Client (page) coordinates <-> frame pixels, through the SVG's own transform. */
-  function toFrame(cx, cy) {
-    const m = svg.getScreenCTM().inverse();
-    return [m.a * cx + m.c * cy + m.e, m.b * cx + m.d * cy + m.f];
-  }
-  function toClient(x, y) {
-    const m = svg.getScreenCTM();
-    return [m.a * x + m.c * y + m.e, m.b * x + m.d * y + m.f];
-  }
+  const toFrame = (cx, cy) => KC.toFrame(svg, cx, cy);
+  const toClient = (x, y) => KC.toClient(svg, x, y);
 
   function move(k, x, y) {
     const [W, H] = cal.image;

@@ -52,6 +52,17 @@ const KC = (() => {
     return [(H[0] * u + H[1] * v + H[2]) / w, (H[3] * u + H[4] * v + H[5]) / w];
   }
   /* The n x n grid's lines through the quad q as an SVG path. */
+  /* Client (page) coordinates <-> an SVG's own user units (a photo's frame pixels), through
+   * its current transform (the corner editors' handles). */
+  function toFrame(svg, cx, cy) {
+    const m = svg.getScreenCTM().inverse();
+    return [m.a * cx + m.c * cy + m.e, m.b * cx + m.d * cy + m.f];
+  }
+  function toClient(svg, x, y) {
+    const m = svg.getScreenCTM();
+    return [m.a * x + m.c * y + m.e, m.b * x + m.d * y + m.f];
+  }
+
   function gridPath(q, n) {
     const H = homography(q);
     let d = '';
@@ -302,5 +313,6 @@ const KC = (() => {
     try { return sessionStorage.getItem('kc-token') || ''; } catch (e) { return ''; }
   }
 
-  return { boardSvg, panel, live, params, token, label, xy, esc, homography, apply, gridPath };
+  return { boardSvg, panel, live, params, token, label, xy, esc, homography, apply, gridPath,
+           toFrame, toClient };
 })();
