@@ -10,7 +10,7 @@
  *                       [--rules NAME] [--komi K] [--handicap N] [--dead auto|none|LIST|+P,-P]
  *                       [--fix POINT=COLOUR,...] [--unsure refuse|empty]
  *                       [--prisoners B=N,W=N] [--format text|json] [--picture FILE.png]
- *                       [--serve ADDR:PORT [--sgf OUT.sgf] [--serve-host NAMES]]
+ *                       [--sgf OUT.sgf] [--serve ADDR:PORT [--serve-host NAMES]]
  *
  * Invariants: a point the reader was unsure of (covered, or under PHOTO_SURE_CONF) is
  * never counted as empty silently: unless --fix settles it or --unsure empty says so, the
@@ -52,7 +52,7 @@ static void usage(FILE *f, const char *cmd)
             "                     [--fix POINT=COLOUR,...] [--unsure refuse|empty]\n"
             "                     [--prisoners B=N,W=N] [--format text|json] [--model FILE]\n"
             "                     [--debug DIR] [--picture FILE.png]\n"
-            "                     [--serve ADDR:PORT [--sgf OUT.sgf] [--serve-host NAMES]]\n"
+            "                     [--sgf OUT.sgf] [--serve ADDR:PORT [--serve-host NAMES]]\n"
             "Count a finished game from one photo: read the position (as detect does), propose\n"
             "the dead stones, count under the rules, print the result as score does.\n"
             "  --size, --corners, --calib, --model, --debug   as kifucam detect\n"
@@ -86,9 +86,11 @@ static void usage(FILE *f, const char *cmd)
                "                 change. Accept writes the record, prints the count as without\n"
                "                 --serve (then \"sgf: FILE\") and exits 0; Ctrl-C: exit 1,\n"
                "                 nothing written. Unsure points are asked for on the page\n"
-               "  --sgf FILE     with --serve: the record Accept writes (default: the photo's\n"
-               "                 name with .sgf): the position (AB/AW), the dead stones (KD),\n"
-               "                 territory (TB/TW), RE, RU, KM, the count in C\n"
+               "  --sgf FILE     the record of the count (then \"sgf: FILE\"; with --serve the\n"
+               "                 one Accept writes, default the photo's name with .sgf): the\n"
+               "                 position (AB/AW), the dead stones (KD), territory (TB/TW),\n"
+               "                 the prisoners given (KP, which `score` counts), RE, RU, KM,\n"
+               "                 the count in C\n"
                "  --serve-host NAMES  with --serve: names (comma-separated) the page may be\n"
                "                 reached by besides its address\n"
                "Exit: 0 counted (--serve: accepted); 1 no board found, or unsure points left\n"
@@ -172,9 +174,8 @@ static int parse_args(const char *cmd, int argc, char **argv, count_opts_t *o)
         cli_error(cmd, "--unsure must be refuse or empty, not '%s'", o->unsure);
         return 2;
     }
-    if (!o->serve && (o->sgf || o->serve_host)) {
-        cli_error(cmd, "%s goes with --serve (the record written on Accept)",
-                  o->sgf ? "--sgf" : "--serve-host");
+    if (!o->serve && o->serve_host) {
+        cli_error(cmd, "--serve-host goes with --serve (the names the page may be reached by)");
         return 2;
     }
     return -1;
@@ -334,8 +335,17 @@ int count_main(const char *cmd, int argc, char **argv)
             goto out;
         }
     }
+    if (o.sgf) {   /* the record of the count, as Accept writes it */
+        int arc = count_state_accept(st, o.sgf);
+        if (arc) {
+            cli_error(cmd, "%s: %s", o.sgf, count_strerror(arc));
+            goto out;
+        }
+    }
     if (!strcmp(o.format, "json")) {
         json_t *obj = count_state_json(st, o.picture);
+        if (obj && o.sgf)
+            json_object_set_new(obj, "sgf", json_string(o.sgf));
         char *txt = obj ? json_dumps(obj, JSON_COMPACT | JSON_REAL_PRECISION(8)) : NULL;
         json_decref(obj);
         if (!txt) {
@@ -346,6 +356,8 @@ int count_main(const char *cmd, int argc, char **argv)
         free(txt);
     } else {
         count_state_print_text(st, stdout, o.picture);
+        if (o.sgf)
+            printf("sgf: %s\n", o.sgf);
     }
     rc = 0;
 out:

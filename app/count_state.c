@@ -18,9 +18,6 @@
 #include "rules/sgf.h"
 #include "rules/sgf_game.h"
 
-/* The most prisoners a side may be said to hold: more than any board's points. */
-#define COUNT_MAX_PRISONERS 100000
-
 struct count_state {
     const char *cmd;                /* the command's name, for photo_read's messages */
     photo_t ph;                     /* the photo as read (owned) */
@@ -383,7 +380,7 @@ int count_state_corners(count_state_t *st, const double corners[4][2])
 
 int count_state_prisoners(count_state_t *st, int b, int w)
 {
-    if (!st || b < 0 || w < 0 || b > COUNT_MAX_PRISONERS || w > COUNT_MAX_PRISONERS)
+    if (!st || b < 0 || w < 0 || b > GO_MAX_PRISONERS || w > GO_MAX_PRISONERS)
         return COUNT_EINVAL;
     if (st->done)
         return COUNT_EDONE;
@@ -443,6 +440,9 @@ static int build_record(const count_state_t *st, sgf_collection_t **out)
     h.komi2 = st->par.komi2;
     h.has_komi = true;
     h.initial = b;              /* the position as AB/AW; no move */
+    h.has_prisoners = st->par.prisoners_given;   /* KP[]: `score` counts them too */
+    h.prisoners[GO_BLACK] = st->par.captures[GO_BLACK];
+    h.prisoners[GO_WHITE] = st->par.captures[GO_WHITE];
     if (sgf_from_game(g, &h, &c) != GO_OK)
         goto out;
     sgf_node_t *root = c->games[0];

@@ -67,6 +67,11 @@ typedef struct go_board {
     int prisoners[3];              /* stones captured BY colour c (index GO_BLACK/GO_WHITE) */
 } go_board_t;
 
+/* More prisoners than any game can take (every point captured over and over): the bound
+ * on a count of prisoners people or a record give (go_prisoners_parse, SGF KP[]), which
+ * keeps a total of half points far from int overflow. */
+#define GO_MAX_PRISONERS 100000
+
 /* Result of one placement: what it captured (the points, for undo and for the tracker). */
 typedef struct go_place_info {
     int ncaptured;                 /* stones removed */

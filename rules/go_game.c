@@ -359,6 +359,15 @@ int go_game_zuozi(go_game_t *g)
     return go_game_set_turn(g, GO_WHITE);
 }
 
+int go_game_set_prisoners(go_game_t *g, int b, int w)
+{
+    if (!g || g->nrec > 0 || b < 0 || w < 0 || b > GO_MAX_PRISONERS || w > GO_MAX_PRISONERS)
+        return GO_EINVAL;
+    g->b.prisoners[GO_BLACK] = b;
+    g->b.prisoners[GO_WHITE] = w;
+    return GO_OK;
+}
+
 int go_game_set_turn(go_game_t *g, go_color_t c)
 {
     if (!g || !go_is_stone(c))

@@ -54,6 +54,10 @@ int go_game_setup(go_game_t *g, go_color_t c, const go_point_t *pts, int n);
  * points (Black at the top-right and bottom-left, White at the top-left and bottom-right
  * as the record is drawn), White to move. Needs size >= 7. */
 int go_game_zuozi(go_game_t *g);
+/* The stones each colour captured before the game's first move (b by Black, w by
+ * White): a position counted off a board, whose record holds no moves (SGF KP[]).
+ * Moves then add to them. GO_EINVAL after a move or out of 0..GO_MAX_PRISONERS. */
+int go_game_set_prisoners(go_game_t *g, int b, int w);
 /* Set whose turn it is (SGF PL[], setup). */
 int go_game_set_turn(go_game_t *g, go_color_t c);
 

@@ -10,9 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* More prisoners than any game can take (every point captured over and over): the
- * bound that keeps a total of half points far from int overflow. */
-#define GO_MAX_PRISONERS 100000
 
 static int parse_colour(const char *s, int n, go_color_t *c)
 {

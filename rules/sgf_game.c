@@ -284,6 +284,16 @@ int sgf_replay(const sgf_node_t *root, const sgf_replay_opts_t *opts, sgf_replay
     }
     int cap = 0, rc = GO_OK;
     bool setup = false, pl_given = false;
+    const char *kp = sgf_node_value(root, "KP");
+    if (kp) {   /* the prisoners before the first move: "b:w", two counts */
+        int kb = -1, kw = -1, used = 0;
+        if (sscanf(kp, "%6d:%6d%n", &kb, &kw, &used) != 2 || kp[used]
+            || go_game_set_prisoners(r.game, kb, kw) != GO_OK) {
+            free(pts);
+            sgf_replay_fini(&r);
+            return node_err(err, root, GO_EPARSE, "KP[%.16s]: not the prisoners as b:w%s", kp, "");
+        }
+    }
     if (sgf_node_find(root, "AB") == NULL && sgf_node_find(root, "AW") == NULL) {
         if (r.rules.zuozi)
             setup = go_game_zuozi(r.game) == GO_OK;
@@ -455,6 +465,11 @@ int sgf_from_game(const go_game_t *g, const sgf_header_t *h, sgf_collection_t **
         rc = add_stones(c, root, "AB", init, GO_BLACK);
     if (!rc && init)
         rc = add_stones(c, root, "AW", init, GO_WHITE);
+    if (!rc && h->has_prisoners) {
+        char kp[32];
+        snprintf(kp, sizeof kp, "%d:%d", h->prisoners[GO_BLACK], h->prisoners[GO_WHITE]);
+        rc = add1(c, root, "KP", kp);
+    }
     if (!rc && init && go_game_move_count(g) > 0) {
         const go_move_t *m0 = go_game_move(g, 0);
         if (m0 && m0->color == GO_WHITE)

@@ -4,7 +4,8 @@
  * Root properties read: SZ ("19" or "19:19"; non-square is rejected; 2..25; default 19),
  * KM (see sgf_parse_komi), HA, RU (go_rules_from_sgf, unless the caller gives rules;
  * unknown or absent: chinese), AB/AW/AE (point lists, "aa:cc" rectangles included) and PL
- * in the root or any later node (setup in mid-game is played tolerantly), B/W moves with
+ * in the root or any later node (setup in mid-game is played tolerantly), KP (kifucam's
+ * own, see sgf_header_t.has_prisoners), B/W moves with
  * the pass as "" or "tt" (boards up to 19). The first move after a setup node without PL
  * sets the turn to its own colour (SGF needs no PL there).
  *
@@ -86,6 +87,13 @@ typedef struct sgf_header {
     const go_board_t *initial;            /* the initial position (AB/AW); NULL: the
                                              standard handicap / zuozi stones the game's
                                              handicap count and rules imply */
+    bool has_prisoners;                   /* KP[b:w], kifucam's own property (readers
+                                             ignore it): the stones each colour captured
+                                             before the record's first move, as counted off
+                                             the board (a position from a photo, counted
+                                             under territory rules); the replay starts the
+                                             game with them (go_game_set_prisoners) */
+    int prisoners[3];                     /* by GO_BLACK / GO_WHITE, 0..GO_MAX_PRISONERS */
 } sgf_header_t;
 
 /* A new collection holding one game tree for game g: a root with GM, FF, CA, AP, SZ, KM,

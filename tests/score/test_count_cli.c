@@ -92,6 +92,26 @@ static void test_final_position(void **state)
     assert_non_null(strstr(out, "19x19, 128 black and 126 white stones as counted"));
     assert_null(strstr(out, "prisoners: none given"));
     assert_string_equal(err, "");
+    /* --sgf: the record of that count, its prisoners in KP[], which `score` counts: the
+     * same result, B+0.5 (without them White would win by 0.5) */
+    char sgf[512], sout[16384];
+    snprintf(sgf, sizeof sgf, "%s/final.sgf", dir);
+    snprintf(a, sizeof a, "count '%s' --rules korean --komi 6.5 --prisoners B=52,W=51 --sgf '%s'",
+             final_png, sgf);
+    assert_int_equal(run(a, out, sizeof out, err, sizeof err), 0);
+    assert_memory_equal(out, "B+0.5\n", 6);
+    char want[600];
+    snprintf(want, sizeof want, "\nsgf: %s\n", sgf);
+    assert_non_null(strstr(out, want));
+    snprintf(a, sizeof a, "score '%s'", sgf);
+    assert_int_equal(run(a, sout, sizeof sout, err, sizeof err), 0);
+    assert_memory_equal(sout, "B+0.5\n", 6);
+    assert_non_null(strstr(sout, "Black: 55 territory + 52 prisoners"));
+    /* a record it cannot write: exit 2, one line, nothing on stdout */
+    snprintf(a, sizeof a, "count '%s' --sgf '%s/no/such/dir/f.sgf'", final_png, dir);
+    assert_int_equal(run(a, out, sizeof out, err, sizeof err), 2);
+    assert_int_equal(lines(err), 1);
+    assert_string_equal(out, "");
     /* territory rules without prisoners: counted, and said */
     snprintf(a, sizeof a, "count '%s' --rules japanese", final_png);
     assert_int_equal(run(a, out, sizeof out, err, sizeof err), 0);

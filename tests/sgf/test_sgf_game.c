@@ -342,6 +342,58 @@ static void test_game_to_sgf_and_back(void **state)
     go_game_destroy(g);
 }
 
+/* KP[b:w]: the prisoners before the first move, written from the header and read back
+ * into the game's board, moves adding to them; a KP that is not two counts is refused. */
+static void test_prisoners_before_moves(void **state)
+{
+    (void)state;
+    go_rules_t ja;
+    assert_int_equal(go_rules_preset("japanese", &ja), GO_OK);
+    go_game_t *g = go_game_create(9, &ja);
+    assert_non_null(g);
+    sgf_header_t h = { 0 };
+    h.has_prisoners = true;
+    h.prisoners[GO_BLACK] = 12;
+    h.prisoners[GO_WHITE] = 7;
+    char *text;
+    size_t len;
+    assert_int_equal(sgf_game_text(g, &h, &text, &len), 0);
+    assert_non_null(strstr(text, "KP[12:7]"));
+    sgf_collection_t *col = NULL;
+    assert_int_equal(sgf_parse(text, len, NULL, &col, NULL), 0);
+    sgf_replay_t r;
+    assert_int_equal(sgf_replay(col->games[0], NULL, &r, NULL), 0);
+    assert_int_equal(go_game_board(r.game)->prisoners[GO_BLACK], 12);
+    assert_int_equal(go_game_board(r.game)->prisoners[GO_WHITE], 7);
+    assert_int_equal(go_game_check(r.game), GO_OK);
+    sgf_replay_fini(&r);
+    sgf_collection_destroy(col);
+    free(text);
+    /* without has_prisoners: no KP */
+    h.has_prisoners = false;
+    assert_int_equal(sgf_game_text(g, &h, &text, &len), 0);
+    assert_null(strstr(text, "KP["));
+    free(text);
+    go_game_destroy(g);
+
+    /* moves add to them; a capture by Black makes 13 */
+    assert_int_equal(replay("(;SZ[5]KP[12:7]AW[aa]AB[ba];W[ee];B[ab])", NULL, &r, NULL), 0);
+    assert_int_equal(go_game_board(r.game)->prisoners[GO_BLACK], 13);
+    assert_int_equal(go_game_board(r.game)->prisoners[GO_WHITE], 7);
+    assert_int_equal(go_game_undo(r.game), GO_OK);
+    assert_int_equal(go_game_board(r.game)->prisoners[GO_BLACK], 12);
+    assert_int_equal(go_game_set_prisoners(r.game, 1, 1), GO_EINVAL);   /* after a move */
+    sgf_replay_fini(&r);
+    static const char *bad[] = { "(;SZ[5]KP[12])", "(;SZ[5]KP[-1:3])", "(;SZ[5]KP[3:4x])",
+                                 "(;SZ[5]KP[100001:0])", "(;SZ[5]KP[])" };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        sgf_error_t err;
+        memset(&err, 0, sizeof err);
+        assert_int_equal(replay(bad[i], NULL, &r, &err), GO_EPARSE);
+        assert_non_null(strstr(err.msg, "not the prisoners as b:w"));
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -354,6 +406,7 @@ int main(void)
         cmocka_unit_test(test_illegal_kinds),
         cmocka_unit_test(test_setup),
         cmocka_unit_test(test_game_to_sgf_and_back),
+        cmocka_unit_test(test_prisoners_before_moves),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
