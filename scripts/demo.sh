@@ -1,20 +1,24 @@
 #!/usr/bin/env bash
-# make demo: the station's main job on the bundled sample. Renders footage of
-# samples/games/demo.sgf (a physical board filmed by a webcam, hands bringing the stones;
-# the game's first DEMO_MOVES moves, then two passes, dead stones lifted and the Chinese
-# end signals) into BUILD/demo (generated at demo time, never committed), records it with
-# `kifucam record`, and prints the record, the count, how many moves match the source, the
+# make demo: the station's main job on the bundled sample, a whole game to its count.
+# Renders footage of samples/games/demo9.sgf (a whole 9x9 game, GNU Go against itself:
+# samples/games/README.md) as a webcam would film a physical board (hands bringing the
+# stones, captures lifted, the game's own two passes, the dead stones lifted and the
+# Chinese end signals) into BUILD/demo (generated at demo time, never committed), records
+# it with `kifucam record` under the game's rules and komi, and prints the record, how
+# many moves match the source, the station's count against the game's own result, the
 # count of the record by `kifucam score` and the path of a picture of the final position
-# (BUILD/demo/demo-count.png).
-#   DEMO_MOVES=N   moves of the sample to play (default 60; "all" for the whole game,
-#                  which takes several minutes)
+# (BUILD/demo/demo-count.png). About half a minute.
+#   DEMO_GAME=FILE  another game (samples/games/demo.sgf: a 357-move 19x19 game between
+#                   9-dan players, several minutes whole)
+#   DEMO_MOVES=N    play only its first N moves, then two passes (default: all)
 set -euo pipefail
 build=${1:-build}
 bin="$build/app/kifucam"
-game=samples/games/demo.sgf
-moves=${DEMO_MOVES:-60}
+game=${DEMO_GAME:-samples/games/demo9.sgf}
+moves=${DEMO_MOVES:-all}
+name=$(basename "$game" .sgf)
 out="$build/demo"
-footage="$out/footage-$moves"
+footage="$out/footage-$name-$moves"
 record="$out/demo-record.sgf"
 mkdir -p "$out"
 
@@ -32,9 +36,13 @@ else
   echo "== footage already rendered: $footage"
 fi
 
-echo "== kifucam record --input $footage --fps 15 --sgf $record"
+# the game's own rules and komi (RU[], KM[]), as the players would set the station
+prop() { tr -d '\n\r' < "$game" | grep -o "$1\\[[^]]*\\]" | head -1 | sed "s/^$1\\[\\(.*\\)\\]$/\\1/"; }
+rules=$(prop RU | tr 'A-Z' 'a-z'); rules=${rules:-chinese}
+komi=$(prop KM); komi=${komi:-7.5}
+echo "== kifucam record --input $footage --fps 15 --sgf $record --rules $rules --komi $komi"
 rm -f "$record"
-"$bin" record --input "$footage" --fps 15 --sgf "$record" --rules korean --komi 6.5 \
+"$bin" record --input "$footage" --fps 15 --sgf "$record" --rules "$rules" --komi "$komi" \
   --black Black --white White
 
 echo
@@ -54,6 +62,9 @@ same=$(paste -d' ' <(extract "$game" | head -n "$want") <(extract "$record" | he
   awk '$1 == $2 { s++ } END { print s + 0 }')
 echo "== moves right: $same / $want (the record holds $n moves and passes)"
 grep -o 'RE\[[^]]*\]' "$record" | sed 's/^/== result in the record: /' || echo "== no result in the record"
+if [ "$moves" = all ] && [ -n "$(prop RE)" ]; then
+  echo "== the game's own result: $(prop RE)"
+fi
 
 # The count of the record as `kifucam score` makes it (the same count as the station's:
 # the dead stones agreed there, the record's KD[]), and a picture of the final position.
