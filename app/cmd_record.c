@@ -1653,6 +1653,12 @@ int cmd_record(int argc, char **argv)
             code = 1;
             goto done;
         }
+        if (src_rc != CAP_OK) {
+            cli_error("record", "%s: cannot go to frame %lld: %s", u->o.input, u->o.start_frame,
+                      cap_source_why(src)[0] ? cap_source_why(src) : cap_strerror(src_rc));
+            code = 2;
+            goto done;
+        }
         footage0 = (double)u->o.start_frame / (info.fps > 0 ? info.fps : u->o.fps);
     }
     int lost_said = 0, bad_frames = 0, missing = 0;

@@ -505,6 +505,8 @@ static int files_next(cap_source_t *s, cap_frame_t *f)
         idx = fs->idx++;
         break;
     case CAP_KIND_VIDEO: {
+        if (!fs->video)
+            return CAP_EEOF;   /* lost by a seek (cap_source_seek) */
         while (pass_over(s, fs->idx, fps)) {
             if (s->stop)
                 return CAP_ESTOPPED;
@@ -608,8 +610,23 @@ int cap_source_seek(cap_source_t *s, uint64_t index)
             rc = CAP_EEOF;
         }
         break;
-    case CAP_KIND_VIDEO:
-        /* cv_bridge has no seek: each frame is grabbed, never converted, paced or read */
+    case CAP_KIND_VIDEO: {
+        /* by the container's index when it lands exactly on the frame, else each frame
+         * grabbed, never converted, paced or read */
+        int vrc = cvb_video_seek(fs->video, fs->idx, index);
+        if (vrc == CVB_OK) {
+            fs->idx = (size_t)index;
+            break;
+        }
+        if (vrc != CVB_EEOF) {
+            /* the video's position is lost: nothing more is read from it */
+            snprintf(s->why, sizeof s->why, "the video cannot be put back at frame %zu after "
+                     "a seek to frame %llu", fs->idx, (unsigned long long)index);
+            cvb_video_close(fs->video);
+            fs->video = NULL;
+            rc = CAP_EIO;
+            break;
+        }
         while (fs->idx < index) {
             if (s->stop) {
                 rc = CAP_ESTOPPED;
@@ -622,6 +639,7 @@ int cap_source_seek(cap_source_t *s, uint64_t index)
             fs->idx++;
         }
         break;
+    }
     default: /* folder: the index, no file opened */
         if (index >= fs->n) {
             fs->idx = fs->n;

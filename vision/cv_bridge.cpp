@@ -608,6 +608,24 @@ int cvb_video_skip(cvb_video_t *v)
     CVB_CATCH
 }
 
+int cvb_video_seek(cvb_video_t *v, uint64_t from, uint64_t to)
+{
+    if (!v || to < from)
+        return CVB_EINVAL;
+    if (to == from)
+        return CVB_OK;
+    CVB_TRY
+    if (v->cap.set(cv::CAP_PROP_POS_FRAMES, (double)to) &&
+        (uint64_t)v->cap.get(cv::CAP_PROP_POS_FRAMES) == to)
+        return CVB_OK;
+    // back where it was, for the caller to grab on from there
+    if (v->cap.set(cv::CAP_PROP_POS_FRAMES, (double)from) &&
+        (uint64_t)v->cap.get(cv::CAP_PROP_POS_FRAMES) == from)
+        return CVB_EEOF;
+    return CVB_ECV;
+    CVB_CATCH
+}
+
 // ---------------------------------------------------------------- render
 int cvb_render_blur(const cvb_image_t *src, cvb_image_t *dst, int x, int y, int w, int h,
                     double sigma)

@@ -147,6 +147,13 @@ int cvb_imdecode_reduced_into(const uint8_t *buf, size_t len, int reduce, cvb_im
 /* Pass over the next frame of a video without converting it (VideoCapture::grab).
  * CVB_EEOF at the end. */
 int cvb_video_skip(cvb_video_t *v);
+/* Go from frame `from` (where the video is now, 0-based) to frame `to` (>= from) by the
+ * container's index (VideoCapture::set of CAP_PROP_POS_FRAMES), without decoding what
+ * lies between: CVB_OK when the position read back is `to` (the next cvb_video_read is
+ * frame `to`). Otherwise (no index, an inexact seek, `to` past the end) the video is put
+ * back at `from` and CVB_EEOF is returned, so that the caller grabs its way on
+ * (cvb_video_skip); CVB_ECV when it cannot be put back (the position is lost). */
+int cvb_video_seek(cvb_video_t *v, uint64_t from, uint64_t to);
 
 /* ---- render ---- */
 /* Gaussian blur (sigma in pixels) of the box (x, y, w, h) of src into the same box of dst

@@ -372,8 +372,10 @@ static void test_video_analyse_fps(void **state)
 }
 
 /* cap_source_seek: a folder jumps its index (the frames before are never opened: garbage
- * there is not noticed), analyse_fps counts from the frame sought, a video grabs its way
- * there; past the end is CAP_EEOF, backwards CAP_EINVAL. */
+ * there is not noticed), analyse_fps counts from the frame sought, a video seeks by its
+ * container's index (MJPG AVI, and an inter-coded mp4, where the frame sought is decoded
+ * from its key frame) and lands on the very frame; past the end is CAP_EEOF, backwards
+ * CAP_EINVAL. */
 static void test_seek(void **state)
 {
     (void)state;
@@ -425,6 +427,34 @@ static void test_seek(void **state)
     cap_source_info(s, &info);
     assert_int_equal(info.skipped, 5);
     assert_int_equal(cap_source_seek(s, 9), CAP_EEOF);
+    cap_source_close(s);
+
+    /* mp4v: 40 frames, seeks forward twice, then past the end */
+    snprintf(path, sizeof path, "%s/clip.mp4", tmpdir);
+    assert_int_equal(cvb_writer_open(path, 25, 96, 64, &wr), CVB_OK);
+    for (int k = 0; k < 40; k++) {
+        cvb_image_t img;
+        solid(&img, 96, 64, k % 8);
+        assert_int_equal(cvb_writer_write(wr, &img), CVB_OK);
+        cvb_image_free(&img);
+    }
+    cvb_writer_close(wr);
+    assert_int_equal(cap_source_open(path, NULL, &s), CAP_OK);
+    assert_int_equal(cap_source_next(s, &f), CAP_OK);
+    assert_int_equal(f.index, 0);
+    assert_int_equal(cap_source_seek(s, 19), CAP_OK);
+    assert_int_equal(cap_source_next(s, &f), CAP_OK);
+    assert_int_equal(f.index, 19);
+    assert_color(&f, 19 % 8, 16);
+    assert_int_equal(cap_source_next(s, &f), CAP_OK);
+    assert_int_equal(f.index, 20);
+    assert_color(&f, 20 % 8, 16);
+    assert_int_equal(cap_source_seek(s, 37), CAP_OK);
+    assert_int_equal(cap_source_next(s, &f), CAP_OK);
+    assert_int_equal(f.index, 37);
+    assert_color(&f, 37 % 8, 16);
+    assert_int_equal(cap_source_seek(s, 41), CAP_EEOF);
+    assert_int_equal(cap_source_next(s, &f), CAP_EEOF);
     cap_source_close(s);
     assert_int_equal(cap_source_seek(NULL, 0), CAP_EINVAL);
 }
