@@ -842,6 +842,15 @@ static void on_signals(run_t *u, double t)
         int seat = sb == REC_SIG_WHITE ? 1 : 2;
         rec_print_note(&u->r, "signal", t, "signal: %s signals the end",
                        seat == 1 ? "Black" : "White");
+        {   /* the overlay and the console say it too, and whose signal is awaited, until
+             * the other comes (a stone of the first player's colour by the other's corner) */
+            char m[160];
+            snprintf(m, sizeof m, "%s signals the end: waiting for %s's end signal (a %s "
+                     "stone beside %s's corner)", seat == 1 ? "Black" : "White",
+                     seat == 1 ? "White" : "Black", seat == 1 ? "black" : "white",
+                     seat == 1 ? "White" : "Black");
+            rec_add_msg(&u->r, "info", "viewer", m);
+        }
         if (go_game_turn(g) == (seat == 1 ? GO_BLACK : GO_WHITE)) {
             /* the side to move first: a pass if the opponent plays on (signals_after_move) */
             u->sig_end_seat = seat;

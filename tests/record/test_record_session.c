@@ -17,7 +17,9 @@
  *    the board is found on frame N itself;
  *  - footage that ends after Black's end signal, before White's (a played-out game cut
  *    there, its last frame held 2 s): Black's pass is written, exit 1, one line saying the
- *    game's end was not recorded and how to finish it (it said nothing, exit 0).
+ *    game's end was not recorded and how to finish it (it said nothing, exit 0); served,
+ *    the overlay's messages (for viewers) say that Black signalled the end and whose
+ *    signal is awaited.
  */
 #include <stddef.h>
 #include <stdarg.h>
@@ -364,13 +366,14 @@ static double mono_s(void)
     return ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
-/* kifucam record --serve on tmp/rsg with extra options, in the background; stdout to
+/* kifucam record --serve on tmp/INPUT with extra options, in the background; stdout to
  * tmp/serve.out. */
-static pid_t serve_run(const char *b, const char *extra)
+static pid_t serve_run(const char *b, const char *input, const char *extra)
 {
     char cmd[2048];
-    snprintf(cmd, sizeof cmd, "exec '%s' record --input '%s/rsg' --sgf '%s/rsg.sgf' --serve "
-             "127.0.0.1:0 %s >'%s/serve.out' 2>'%s/serve.err'", b, tmp, tmp, extra, tmp, tmp);
+    snprintf(cmd, sizeof cmd, "exec '%s' record --input '%s/%s' --sgf '%s/%s.sgf' --serve "
+             "127.0.0.1:0 %s >'%s/serve.out' 2>'%s/serve.err'", b, tmp, input, tmp, input, extra,
+             tmp, tmp);
     pid_t pid = fork();
     assert_true(pid >= 0);
     if (pid == 0) {
@@ -407,7 +410,7 @@ static void test_serve_stays_on_result(void **state)
     assert_int_equal(sh("'%s' render '%s/samples/games/demo.sgf' --out '%s/rsg' --size 640x360 "
                         "--seed 2 --fps 15 --pace 0.3 --moves 6 --end resign", b, kc_source_dir(),
                         tmp), 0);
-    pid_t pid = serve_run(b, "");
+    pid_t pid = serve_run(b, "rsg", "");
     int port = serve_wait(pid, "record: ");   /* the footage's end: the record is done */
     assert_true(port > 0);
     print_message("%s", out);
@@ -432,7 +435,7 @@ static void test_serve_stays_on_result(void **state)
     assert_int_equal(wait_exit(pid), 0);
 
     /* --linger 1: it stops by itself */
-    pid = serve_run(b, "--linger 1");
+    pid = serve_run(b, "rsg", "--linger 1");
     serve_wait(pid, "record: ");
     double t0 = mono_s();
     assert_int_equal(wait_exit(pid), 0);
@@ -440,7 +443,7 @@ static void test_serve_stays_on_result(void **state)
     print_message("--linger 1: exited %.2f s after the footage's end\n", dt);
     assert_true(dt > 0.5 && dt < 10);
     /* --linger 0: at once, as before */
-    pid = serve_run(b, "--linger 0");
+    pid = serve_run(b, "rsg", "--linger 0");
     serve_wait(pid, "record: ");
     assert_int_equal(wait_exit(pid), 0);
 }
@@ -511,6 +514,24 @@ static void test_end_not_lost_silently(void **state)
     assert_non_null(strstr(t, ";B[])"));   /* Black's pass, the last node */
     free(t);
     free(m);
+
+    /* served: the overlay's messages (viewers') said it while waiting, and still do */
+    assert_int_equal(unlink(sgf), 0);
+    pid_t pid = serve_run(b, "endcut", "--fps 15 --linger 60");
+    int port = serve_wait(pid, "the pages stay up");
+    assert_true(port > 0);
+    hc_resp_t r;
+    memset(&r, 0, sizeof r);
+    assert_int_equal(hc_request(port, "GET", "/state.json", NULL, NULL, &r), 0);
+    char *body = r.body ? strdup(r.body) : NULL;
+    hc_resp_free(&r);
+    assert_non_null(body);
+    print_message("state: %.400s\n", body);
+    assert_non_null(strstr(body, "{\"level\":\"info\",\"audience\":\"viewer\",\"text\":\"Black "
+                                 "signals the end: waiting for White's end signal"));
+    free(body);
+    assert_int_equal(kill(pid, SIGINT), 0);
+    wait_exit(pid);
 }
 
 int main(void)
