@@ -109,8 +109,8 @@ static int write_overlay(const char *path, const cvb_image_t *frame, const cal_p
     double S1 = g->size - 1, m = 0.6, b[2][2];
     for (int k = 0; k < 2; k++) {
         double bx = e[2 * k] * S1, by = e[2 * k + 1] * S1;
-        bx += (p->black_side == CAL_SIDE_RIGHT) ? m : (p->black_side == CAL_SIDE_LEFT) ? -m : 0;
-        by += (p->black_side == CAL_SIDE_BOTTOM) ? m : (p->black_side == CAL_SIDE_TOP) ? -m : 0;
+        bx += (p->black_side == VIS_SIDE_RIGHT) ? m : (p->black_side == VIS_SIDE_LEFT) ? -m : 0;
+        by += (p->black_side == VIS_SIDE_BOTTOM) ? m : (p->black_side == VIS_SIDE_TOP) ? -m : 0;
         if (vis_homog_apply(g->H, bx, by, &b[k][0], &b[k][1]))
             b[k][0] = b[k][1] = NAN; /* at infinity: no line */
     }
@@ -283,7 +283,7 @@ static int do_lens(const double *views, int nviews, int cols, int rows, double s
 static int parse_args(int argc, char **argv, args_t *a)
 {
     memset(a, 0, sizeof *a);
-    a->black_side = CAL_SIDE_BOTTOM;
+    a->black_side = VIS_SIDE_BOTTOM;
     a->frames = -1;
     a->timeout = 600;
     for (int i = 1; i < argc; i++) {
@@ -554,7 +554,7 @@ int cmd_calibrate(int argc, char **argv)
     cal_calib_opts_defaults(&o);
     o.size = a.size;
     o.rotate = a.rotate;
-    o.black_side = (cal_side_t)a.black_side;
+    o.black_side = (vis_side_t)a.black_side;
     if (a.corners_s) {
         if (cal_parse_corners(a.corners_s, o.corners)) {
             cli_error("calibrate", "--corners must be \"x1,y1;x2,y2;x3,y3;x4,y4\", not '%s'", a.corners_s);

@@ -785,8 +785,8 @@ static void signals_after_move(run_t *u, double t)
             /* the seats were moved on that one stone: back where they were */
             seats_moved(u, t);
             rec_print_note(&u->r, "signal", t, "signal: the players sit at the record's %s and %s "
-                           "sides again", cal_side_name((cal_side_t)rec_signal_black_side(&u->sig)),
-                           cal_side_name((cal_side_t)((rec_signal_black_side(&u->sig) + 2) & 3)));
+                           "sides again", cal_side_name((vis_side_t)rec_signal_black_side(&u->sig)),
+                           cal_side_name((vis_side_t)((rec_signal_black_side(&u->sig) + 2) & 3)));
             break;
         }
     }
@@ -1127,7 +1127,7 @@ static int signal_feed(run_t *u, const cvb_image_t *img, const vis_snapshot_t *s
         rec_signal_refresh(&u->sig, img, &u->geom, stones);
     if (u->sig.swaps != u->sig_swaps) {
         seats_moved(u, t);
-        const char *side = cal_side_name((cal_side_t)rec_signal_black_side(&u->sig));
+        const char *side = cal_side_name((vis_side_t)rec_signal_black_side(&u->sig));
         if (u->sig.guessed)
             rec_print_note(&u->r, "signal", t, "signal: a stone beside a corner where no "
                            "seat's signal goes: the side to move sits there (Black at the "

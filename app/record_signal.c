@@ -33,7 +33,7 @@ static void seat_to_grid(int size, int side, double u, double v, double *x, doub
     }
 }
 
-/* Set up corner c: the signal corner of a seat on `side` (cal_side_t). */
+/* Set up corner c: the signal corner of a seat on `side` (vis_side_t). */
 static void corner_init(rec_corner_t *c, int size, int side, int seat)
 {
     memset(c, 0, sizeof *c);

@@ -45,7 +45,7 @@ typedef struct rec_corner {
     int confirmed;                   /* rec_sig_t held long enough */
     double confirmed_since;          /* when the confirmed reading's run began */
     int cx, cy;                      /* the board's corner point nearest the patch */
-    int side;                        /* the seat's side (cal_side_t) whose corner this is */
+    int side;                        /* the seat's side (vis_side_t) whose corner this is */
     int spent;                       /* a reading play went on past (rec_signal_revert): it
                                         moves no seats until the corner reads otherwise */
 } rec_corner_t;
@@ -68,7 +68,7 @@ typedef struct rec_signal {
 } rec_signal_t;
 
 /* Set up the watcher for a board of this size; black_side: 0 bottom, 1 right, 2 top,
- * 3 left (cal_side_t: the record's side facing Black's seat; White sits opposite).
+ * 3 left (vis_side_t: the record's side facing Black's seat; White sits opposite).
  * Without a calibration the seats are a guess (the record's bottom: a camera behind
  * Black): the corners of the other diagonal are watched too, and when the two end
  * signals (a white stone at one, a black stone at the other) lie there, the players sit
@@ -107,7 +107,7 @@ int rec_signal_get(const rec_signal_t *s, int seat);
  * half on the board can be read there as a stone). */
 int rec_signal_near(const rec_signal_t *s, int seat, int x, int y, int d);
 
-/* The side (cal_side_t) of Black's seat as the watcher now takes it. */
+/* The side (vis_side_t) of Black's seat as the watcher now takes it. */
 int rec_signal_black_side(const rec_signal_t *s);
 
 #endif

@@ -14,7 +14,7 @@
 void cal_calib_opts_defaults(cal_calib_opts_t *o)
 {
     memset(o, 0, sizeof *o);
-    o->black_side = CAL_SIDE_BOTTOM;
+    o->black_side = VIS_SIDE_BOTTOM;
     o->min_conf = 0.6;
 }
 

@@ -23,7 +23,7 @@ typedef struct cal_calib_opts {
     double corners[4][2];   /* image pixels, in the order the record should start from
                                (top-left, top-right, bottom-right, bottom-left) */
     int rotate;             /* 0..3 quarter turns clockwise (see above); default 0 */
-    cal_side_t black_side;  /* default CAL_SIDE_BOTTOM */
+    vis_side_t black_side;  /* default VIS_SIDE_BOTTOM */
     double min_conf;        /* 0..1, default 0.6: a point's colour is learned only when
                                the classifier is at least this sure */
     const vis_config_t *vis; /* NULL: vision defaults */

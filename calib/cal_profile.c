@@ -34,7 +34,7 @@ const char *cal_strerror(int code)
     }
 }
 
-const char *cal_side_name(cal_side_t s)
+const char *cal_side_name(vis_side_t s)
 {
     return (unsigned)s < 4 ? side_names[s] : "?";
 }
@@ -76,7 +76,7 @@ void cal_profile_defaults(cal_profile_t *p, int size, int w, int h)
     p->corners[1][0] = p->corners[2][0] = 0.9 * w;
     p->corners[0][1] = p->corners[1][1] = 0.1 * h;
     p->corners[2][1] = p->corners[3][1] = 0.9 * h;
-    p->black_side = CAL_SIDE_BOTTOM;
+    p->black_side = VIS_SIDE_BOTTOM;
 }
 
 static int colour_ok(const double c[3])
@@ -248,7 +248,7 @@ static int parse_root(json_t *root, cal_profile_t *p, char *err, size_t errlen)
         int s = json_is_string(v) ? cal_side_from_name(json_string_value(v)) : -1;
         if (s < 0)
             return fail(err, errlen, CAL_EFIELD, "bad field 'black_side' (bottom/right/top/left)");
-        p->black_side = (cal_side_t)s;
+        p->black_side = (vis_side_t)s;
     }
     if ((v = json_object_get(root, "lens")) && !json_is_null(v)) {
         if (!json_is_object(v) || get_num(v, "fx", &p->fx) || get_num(v, "fy", &p->fy) ||
@@ -321,7 +321,7 @@ int cal_profile_parse(const char *text, size_t len, cal_profile_t *out, char *er
         return fail(err, errlen, CAL_EPARSE, "line %d column %d: %s", je.line, je.column, je.text);
     cal_profile_t p;
     memset(&p, 0, sizeof p);
-    p.black_side = CAL_SIDE_BOTTOM;
+    p.black_side = VIS_SIDE_BOTTOM;
     int rc = parse_root(root, &p, err, errlen);
     json_decref(root);
     if (rc == CAL_OK)

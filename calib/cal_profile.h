@@ -12,6 +12,8 @@
 
 #include <stddef.h>
 
+#include "vision/vis_snapshot.h"
+
 #define CAL_PROFILE_VERSION 1
 
 enum {
@@ -27,7 +29,6 @@ enum {
 /* A short description of a status code; never NULL. */
 const char *cal_strerror(int code);
 
-typedef enum { CAL_SIDE_BOTTOM = 0, CAL_SIDE_RIGHT, CAL_SIDE_TOP, CAL_SIDE_LEFT } cal_side_t;
 
 typedef struct cal_profile {
     int version;              /* CAL_PROFILE_VERSION */
@@ -37,7 +38,7 @@ typedef struct cal_profile {
                                  top-left, top-right, bottom-right, bottom-left of the
                                  record as drawn (after rotation) */
     int rotate;               /* quarter turns applied to the camera's view, 0..3 */
-    cal_side_t black_side;    /* the side of the record facing Black's seat (default
+    vis_side_t black_side;    /* the side of the record facing Black's seat (default
                                  bottom); White sits opposite */
     int has_lens;             /* 1: camera matrix and distortion below are valid */
     double fx, fy, cx, cy;    /* camera matrix, pixels */
@@ -78,8 +79,8 @@ int cal_profile_parse(const char *text, size_t len, cal_profile_t *out, char *er
  * crash never leaves half a profile). */
 int cal_profile_save(const char *path, const cal_profile_t *p, char *err, size_t errlen);
 
-/* Side names "bottom", "right", "top", "left" <-> cal_side_t; -1 for an unknown name. */
-const char *cal_side_name(cal_side_t s);
+/* Side names "bottom", "right", "top", "left" <-> vis_side_t; -1 for an unknown name. */
+const char *cal_side_name(vis_side_t s);
 int cal_side_from_name(const char *name);
 
 #endif

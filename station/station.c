@@ -778,23 +778,23 @@ stn_stats_t stn_stats(const stn_t *s)
 
 /* ---- the physical signals ---- */
 
-stn_corner_t stn_seat_corner(stn_edge_t e)
+stn_corner_t stn_seat_corner(vis_side_t e)
 {
     switch (e) {
-    case STN_EDGE_TOP: return STN_CORNER_TL;
-    case STN_EDGE_LEFT: return STN_CORNER_BL;
-    case STN_EDGE_RIGHT: return STN_CORNER_TR;
+    case VIS_SIDE_TOP: return STN_CORNER_TL;
+    case VIS_SIDE_LEFT: return STN_CORNER_BL;
+    case VIS_SIDE_RIGHT: return STN_CORNER_TR;
     default: return STN_CORNER_BR;
     }
 }
 
-static stn_edge_t stn_opposite(stn_edge_t e)
+static vis_side_t stn_opposite(vis_side_t e)
 {
     switch (e) {
-    case STN_EDGE_TOP: return STN_EDGE_BOTTOM;
-    case STN_EDGE_LEFT: return STN_EDGE_RIGHT;
-    case STN_EDGE_RIGHT: return STN_EDGE_LEFT;
-    default: return STN_EDGE_TOP;
+    case VIS_SIDE_TOP: return VIS_SIDE_BOTTOM;
+    case VIS_SIDE_LEFT: return VIS_SIDE_RIGHT;
+    case VIS_SIDE_RIGHT: return VIS_SIDE_LEFT;
+    default: return VIS_SIDE_TOP;
     }
 }
 

@@ -39,12 +39,11 @@
 
 #define STN_KOMI_DEFAULT (-100000)   /* komi2 value meaning "the rules' standard komi" */
 
-/* Edges and corners of the board as the record is drawn (row 0 at the top). */
-typedef enum { STN_EDGE_BOTTOM = 0, STN_EDGE_TOP, STN_EDGE_LEFT, STN_EDGE_RIGHT } stn_edge_t;
+/* Corners of the board as the record is drawn (row 0 at the top); its sides: vis_side_t. */
 typedef enum { STN_CORNER_TL = 0, STN_CORNER_TR, STN_CORNER_BR, STN_CORNER_BL } stn_corner_t;
 /* The lower-right corner as seen from a seat at edge e (bottom: BR, top: TL, left: BL,
  * right: TR). */
-stn_corner_t stn_seat_corner(stn_edge_t e);
+stn_corner_t stn_seat_corner(vis_side_t e);
 
 typedef struct stn_config {
     int size;                  /* board size 2..25; default 19 (ignored when resuming) */
@@ -69,8 +68,8 @@ typedef struct stn_config {
     char *resume_why;          /* NULL, or a buffer of resume_why_len bytes that gets the
                                   one-line reason when resume_path is refused */
     size_t resume_why_len;
-    stn_edge_t black_edge;     /* the edge Black sits at (from the calibration); White sits
-                                  at the opposite one; default STN_EDGE_BOTTOM */
+    vis_side_t black_edge;     /* the edge Black sits at (from the calibration); White sits
+                                  at the opposite one; default VIS_SIDE_BOTTOM */
     stn_stab_config_t stab;    /* stabiliser settings (stn_stab_defaults) */
     stn_track_config_t track;  /* tracker and referee settings (stn_track_defaults) */
     const char *time_control;  /* the clock: a spec of clock/clk.h ("main=60m,byoyomi=5x60s",

@@ -15,6 +15,11 @@
 
 typedef enum { VIS_EMPTY = 0, VIS_BLACK = 1, VIS_WHITE = 2 } vis_color_t;
 
+/* A side of the board as the picture shows it (bottom: the edge nearest the picture's
+ * bottom, where row 1 is drawn), clockwise: the one side type of vision, calib (a
+ * profile's black_side) and station (the seats). */
+typedef enum { VIS_SIDE_BOTTOM = 0, VIS_SIDE_RIGHT, VIS_SIDE_TOP, VIS_SIDE_LEFT } vis_side_t;
+
 typedef struct vis_snapshot {
     int size;                          /* 9, 13, 19 (any 2..25 for scripted tests) */
     uint8_t color[VIS_MAX_POINTS];     /* vis_color_t; meaningless where occluded */

@@ -162,7 +162,7 @@ static void test_calibrate_one_frame(void **state)
     assert_true(e < 3.0);
     assert_true(prof.fit > 0.6);
     assert_int_equal(prof.rotate, 0);
-    assert_int_equal(prof.black_side, CAL_SIDE_BOTTOM);
+    assert_int_equal(prof.black_side, VIS_SIDE_BOTTOM);
     assert_true(prof.has_colors);
     assert_true(prof.color_n[0] > (S * S - nb - nw) / 2);
     assert_true(prof.color_n[1] >= nb * 3 / 4 && prof.color_n[1] <= nb);
@@ -215,7 +215,7 @@ static void test_rotate_and_corners(void **state)
     o.have_corners = 1;
     memcpy(o.corners, warm.corners, sizeof o.corners);
     o.rotate = 1;
-    o.black_side = CAL_SIDE_LEFT;
+    o.black_side = VIS_SIDE_LEFT;
     cal_profile_t p;
     memset(&p, 0, sizeof p);
     cal_calib_report_t *r = calloc(1, sizeof *r);
@@ -224,7 +224,7 @@ static void test_rotate_and_corners(void **state)
     assert_false(r->detected);
     assert_int_equal(p.size, S); /* guessed from the corners */
     assert_int_equal(p.rotate, 1);
-    assert_int_equal(p.black_side, CAL_SIDE_LEFT);
+    assert_int_equal(p.black_side, VIS_SIDE_LEFT);
     /* one turn clockwise: the view's bottom-left corner is the record's top-left */
     for (int k = 0; k < 4; k++) {
         assert_true(fabs(p.corners[k][0] - warm.corners[(k + 3) % 4][0]) < 1e-9);

@@ -318,7 +318,7 @@ static void test_corners_rotate_debug(void **state)
     cal_profile_t p;
     assert_int_equal(load("r.json", &p), CAL_OK);
     assert_int_equal(p.rotate, 1);
-    assert_int_equal(p.black_side, CAL_SIDE_LEFT);
+    assert_int_equal(p.black_side, VIS_SIDE_LEFT);
     for (int k = 0; k < 4; k++)
         assert_true(hypot(p.corners[k][0] - truth_corners[(k + 3) % 4][0],
                           p.corners[k][1] - truth_corners[(k + 3) % 4][1]) < 0.01);

@@ -34,7 +34,7 @@ static void test_good_profile(void **state)
     assert_int_equal(p.size, 19);
     assert_int_equal(p.image_w, 1280);
     assert_int_equal(p.rotate, 1);
-    assert_int_equal(p.black_side, CAL_SIDE_TOP);
+    assert_int_equal(p.black_side, VIS_SIDE_TOP);
     assert_true(p.has_lens);
     assert_true(p.has_colors);
     assert_true(p.corners[2][0] == 1000 && p.corners[2][1] == 650);

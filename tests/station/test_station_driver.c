@@ -256,10 +256,10 @@ static void test_events_and_errors(void **state)
 static void test_physical_signals(void **state)
 {
     (void)state;
-    assert_int_equal(stn_seat_corner(STN_EDGE_BOTTOM), STN_CORNER_BR);
-    assert_int_equal(stn_seat_corner(STN_EDGE_TOP), STN_CORNER_TL);
-    assert_int_equal(stn_seat_corner(STN_EDGE_LEFT), STN_CORNER_BL);
-    assert_int_equal(stn_seat_corner(STN_EDGE_RIGHT), STN_CORNER_TR);
+    assert_int_equal(stn_seat_corner(VIS_SIDE_BOTTOM), STN_CORNER_BR);
+    assert_int_equal(stn_seat_corner(VIS_SIDE_TOP), STN_CORNER_TL);
+    assert_int_equal(stn_seat_corner(VIS_SIDE_LEFT), STN_CORNER_BL);
+    assert_int_equal(stn_seat_corner(VIS_SIDE_RIGHT), STN_CORNER_TR);
 
     /* Black at the bottom: Black's corner BR, White's TL */
     stn_t *s = station5(NULL);
@@ -289,7 +289,7 @@ static void test_physical_signals(void **state)
     stn_config_t c;
     stn_config_defaults(&c);
     c.size = 5;
-    c.black_edge = STN_EDGE_LEFT;
+    c.black_edge = VIS_SIDE_LEFT;
     int err;
     s = stn_create(&c, &err);
     assert_non_null(s);
