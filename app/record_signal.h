@@ -7,12 +7,16 @@
  * the colour seen in a seat's corner tells what that player said.
  *
  * The watcher samples a patch of the table beside each seat's corner (in board grid units,
- * through the board's homography), remembers how it looked when the board was found
- * (rec_signal_reference) and calls a corner "black" or "white" when a stone-sized share
- * of the patch changed (in brightness, or in colour: a black stone on dark brown wood is
- * hardly darker than the wood, but grey) to dark or bright (not a hand covering all of it)
- * and stayed so for hold_s seconds, with no change to a strong colour (skin, a sleeve) in
- * the patch. Plain C: reads BGR pixels directly; never prints.
+ * through the board's homography; the patch reaches toward the camera as far as a stone
+ * on the table, below the board's surface, is seen shifted: rec_sig_params_t), remembers
+ * how it looked when the board was found (rec_signal_reference) and calls a corner
+ * "black" or "white" when a stone-sized share of the patch changed (in brightness, or in
+ * colour: a black stone on dark brown wood is hardly darker than the wood, but grey) to
+ * dark or bright (not a hand covering all of it) and stayed so for hold_s seconds, with
+ * no change to a strong colour (skin, a sleeve) in the patch. The colour is told by
+ * counts of changed samples (strongly darker; much brighter; darker against brighter),
+ * so a black stone's small bright highlight does not make it white on a dark table.
+ * Plain C: reads BGR pixels directly; never prints.
  */
 #ifndef KIFUCAM_RECORD_SIGNAL_H
 #define KIFUCAM_RECORD_SIGNAL_H
