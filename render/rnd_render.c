@@ -143,6 +143,20 @@ int rnd_light_parse(const char *s, rnd_light_t *out)
     return RND_EINVAL;
 }
 const char *rnd_view_name(rnd_view_t v) { return (unsigned)v < 3 ? view_names[v] : "?"; }
+static const char *const table_names[RND_TABLE_COUNT] = { "wood", "cloth", "dark", "grey", "pale" };
+
+int rnd_table_parse(const char *s, int *out)
+{
+    for (int i = 0; i < RND_TABLE_COUNT; i++)
+        if (s && !strcmp(s, table_names[i])) {
+            *out = i;
+            return RND_OK;
+        }
+    return RND_EINVAL;
+}
+
+const char *rnd_table_name(int kind) { return kind >= 0 && kind < RND_TABLE_COUNT ? table_names[kind] : "?"; }
+
 const char *rnd_light_name(rnd_light_t l) { return (unsigned)l < RND_LIGHT_COUNT ? light_names[l] : "?"; }
 
 void rnd_scene_opts_defaults(rnd_scene_opts_t *o)
@@ -183,6 +197,7 @@ struct rnd_renderer {
     double board_spec, board_spec_exp; /* the board top's gloss: strength, exponent */
     int plain;                 /* 1: the board top has no wood grain (plastic, paper) */
     int table_kind, paper;
+    int table_name;  /* RND_TABLE_*: table_kind before the pale wood is drawn as wood */
     double table_a[3], table_b[3];
     double table_c[2], table_hw[2], floor_alb[3]; /* the table's extent; the floor's colour */
     double paper_c[2], paper_hw[2], paper_ang;
@@ -445,6 +460,8 @@ static double ink_at(const rnd_renderer_t *r, double x, double y, double s)
         }
     return cov;
 }
+
+int rnd_renderer_table(const rnd_renderer_t *r) { return r->table_name; }
 
 /* Albedo of the table at (x, y). */
 static void table_at(const rnd_renderer_t *r, double x, double y, double out[3])
@@ -882,6 +899,10 @@ static void choose_scene(rnd_renderer_t *r)
         { { 170, 178, 182 }, { 140, 150, 160 } }, /* pale grey-beige wood */
     };
     r->table_kind = rnd_rng_int(&rng, 5);
+    if (r->o.table > 0 && r->o.table <= RND_TABLE_COUNT)
+        r->table_kind = r->o.table - 1; /* forced: the draw above still made, so the rest of
+                                           the scene is the seed's */
+    r->table_name = r->table_kind;
     srgb_to_lin3(tables[r->table_kind][0][0], tables[r->table_kind][0][1], tables[r->table_kind][0][2], r->table_a);
     srgb_to_lin3(tables[r->table_kind][1][0], tables[r->table_kind][1][1], tables[r->table_kind][1][2], r->table_b);
     if (r->table_kind == 4)

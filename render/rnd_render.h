@@ -67,6 +67,17 @@ typedef enum {
     RND_LIGHT_COUNT
 } rnd_light_t;
 
+/* Tables (--table): the kinds the seed draws from, lightest to darkest by name:
+ * wood (light wood, sRGB around 195/160/120), cloth (white cloth, ~235), pale (pale
+ * grey-beige wood, ~180/175/150), grey (grey laminate, ~150), dark (dark wood,
+ * ~88/62/45). */
+enum { RND_TABLE_WOOD, RND_TABLE_CLOTH, RND_TABLE_DARK, RND_TABLE_GREY, RND_TABLE_PALE,
+       RND_TABLE_COUNT };
+/* Parse a table name into RND_TABLE_*; RND_EINVAL when unknown. */
+int rnd_table_parse(const char *s, int *out);
+/* The name of a table kind; never NULL. */
+const char *rnd_table_name(int kind);
+
 /* Parse a view or light name (as listed above, lower case). RND_EINVAL when unknown. */
 int rnd_view_parse(const char *s, rnd_view_t *out);
 int rnd_light_parse(const char *s, rnd_light_t *out);
@@ -90,6 +101,9 @@ typedef struct rnd_scene_opts {
                             colour, glare, blur, camera elevation 30..90 degrees, framing
                             that may cut the board off); 0 (default): the scenes as
                             before, exactly (drawn from a separate stream) */
+    int table;           /* 0 (default): the table as the seed draws it; otherwise the
+                            table kind + 1 (rnd_table_parse): only the table changes, every
+                            other draw from the seed stays as it was */
 } rnd_scene_opts_t;
 /* Fill *o with the defaults above (seed 1). */
 void rnd_scene_opts_defaults(rnd_scene_opts_t *o);
@@ -157,6 +171,8 @@ int rnd_renderer_create(const rnd_scene_opts_t *opts, rnd_renderer_t **out);
 /* Free the renderer. Does nothing if NULL. */
 void rnd_renderer_destroy(rnd_renderer_t *r);
 
+/* The table kind of this renderer's scene (RND_TABLE_*), forced or from the seed. */
+int rnd_renderer_table(const rnd_renderer_t *r);
 /* The scene's geometry; never NULL. */
 const rnd_geometry_t *rnd_renderer_geometry(const rnd_renderer_t *r);
 /* World position (mm) of the intersection at column x, row y (0-based, SGF order). */

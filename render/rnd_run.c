@@ -53,6 +53,8 @@ const char *rnd_usage(void)
            "                     default steep)\n"
            "  --light L          warm | cool | daylight | blue | green | pink | yellow |\n"
            "                     uneven | shadow (default: warm, cool or daylight by seed)\n"
+           "  --table T          wood | cloth | pale | grey | dark: force the table (the rest\n"
+           "                     of the scene stays the seed's; default: from the seed)\n"
            "  --hands on|off     hands bring the stones (default on)\n"
            "  --moves N          play only the first N moves of the record\n"
            "  --end E            none | pass (both pass, dead stones lifted, end signals)\n"
@@ -187,6 +189,13 @@ int rnd_opts_parse(int argc, char **argv, rnd_opts_t *o, int *help, char *err, s
                 return RND_EINVAL;
             }
             o->light_set = 1;
+        } else if (!strcmp(a, "--table")) {
+            int t;
+            if (rnd_table_parse(v, &t)) {
+                seterr(err, errlen, "bad --table '%s' (wood, cloth, pale, grey or dark)", v);
+                return RND_EINVAL;
+            }
+            o->table = t + 1;
         } else if (!strcmp(a, "--hands")) {
             if (strcmp(v, "on") && strcmp(v, "off")) {
                 seterr(err, errlen, "bad --hands '%s' (on or off)", v);
@@ -523,6 +532,7 @@ int rnd_run(const rnd_opts_t *o, rnd_progress_fn fn, void *ctx, char *err, size_
     so.seed = o->seed;
     so.noise = !o->clean;
     so.distortion = !o->clean;
+    so.table = o->table;
     so.signal_corners = o->end != 0;   /* an --end puts signal stones beside the corners */
     if (o->light_set) {
         so.light = o->light;
@@ -597,6 +607,8 @@ int rnd_run(const rnd_opts_t *o, rnd_progress_fn fn, void *ctx, char *err, size_
     fprintf(R.truth, "fps %d\n", o->fps);
     fprintf(R.truth, "view %s\n", rnd_view_name(o->view));
     fprintf(R.truth, "light %s\n", rnd_light_name(so.light));
+    if (o->table) /* only when forced: the truth of every other run stays as it was */
+        fprintf(R.truth, "table %s\n", rnd_table_name(rnd_renderer_table(R.r)));
     fprintf(R.truth, "hands %s\n", to.hands ? "on" : "off");
     fprintf(R.truth, "end %s\n", to.end == 1 ? "pass" : to.end == 2 ? "resign" : "none");
     fprintf(R.truth, "moves %d\n", g.nmoves);

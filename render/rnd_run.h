@@ -20,6 +20,7 @@ typedef struct rnd_opts {
     rnd_view_t view;       /* default steep */
     rnd_light_t light;     /* default: drawn from the seed among warm, cool, daylight */
     int light_set;         /* 1 when --light was given */
+    int table;             /* --table: RND_TABLE_* + 1; 0 (default) the seed's table */
     int hands;             /* default 1 */
     int moves;             /* moves of the record to play; -1 (default) all */
     int end;               /* 0 none (default), 1 pass, 2 resign, 3 auto (from RE[]) */

@@ -9,7 +9,10 @@
  *  - seed 10, above: White's white stones on dark wood (their edges are no hand);
  *  - seed 30, above: White resigns at a corner of the other diagonal (no calibration);
  *  - a pass in mid-game: the passer's end signal, answered by the opponent's move;
- *  - an end signal withdrawn: the passer takes it back and plays himself.
+ *  - an end signal withdrawn: the passer takes it back and plays himself;
+ *  - seed 3, steep, --table dark: both pass on dark wood; White's black stone at the far
+ *    corner (seen shifted toward the camera, hardly darker than the wood, its highlight
+ *    bright) is read: two passes and the count's result (issue 21).
  * Drives the kifucam binary ($KIFUCAM_BIN).
  */
 #include <stddef.h>
@@ -26,6 +29,7 @@
 
 static char tmp[64];
 static const char *bin;
+static const char *render_extra = "";   /* more render options (e.g. --table dark) */
 
 static int setup(void **state)
 {
@@ -53,9 +57,9 @@ static char *render_game(const char *game, const char *name, int seed, const cha
     char cmd[2048];
     int n = snprintf(cmd, sizeof cmd,
                      "'%s' render '%s' --out '%s/%s' --size 640x360 "
-                     "--seed %d --view %s --fps 15 --pace 0.3 --moves %d --end %s "
+                     "--seed %d --view %s --fps 15 --pace 0.3 --moves %d --end %s %s "
                      ">/dev/null 2>'%s/%s.rerr'",
-                     bin, game, tmp, name, seed, view, moves, end, tmp, name);
+                     bin, game, tmp, name, seed, view, moves, end, render_extra, tmp, name);
     assert_true(n > 0 && (size_t)n < sizeof cmd);
     if (kc_run(cmd) != 0)
         fail_msg("kifucam render failed: %s", name);
@@ -106,6 +110,27 @@ static void test_signal_pass_side_camera(void **state)
     int ok = passes == 2 && re && (re[3] == 'B' || re[3] == 'W' || re[3] == '0');
     if (!ok)
         print_message("the end signals were not read: %d passes, %s\n%s\n", passes,
+                      re ? "a result" : "no result", sgf);
+    free(sgf);
+    assert_true(ok);
+}
+
+/* Both pass on a dark wood table (issue 21: White's black end signal was never seen):
+ * two passes and the count's result, no resignation read. */
+static void test_signal_pass_dark_table(void **state)
+{
+    (void)state;
+    render_extra = "--table dark";
+    char *sgf = render_and_record("dark_pass", 3, 6, "pass");
+    render_extra = "";
+    int passes = 0;
+    for (const char *p = sgf; (p = strstr(p, ";")) != NULL; p++)
+        passes += (!strncmp(p + 1, "B[]", 3) || !strncmp(p + 1, "W[]", 3));
+    const char *re = strstr(sgf, "RE[");
+    int ok = passes == 2 && re && (re[3] == 'B' || re[3] == 'W' || re[3] == '0') && re[4] == '+' &&
+             re[5] != 'R';
+    if (!ok)
+        print_message("the end signals on dark wood were not read: %d passes, %s\n%s\n", passes,
                       re ? "a result" : "no result", sgf);
     free(sgf);
     assert_true(ok);
@@ -206,6 +231,7 @@ int main(void)
         cmocka_unit_test(test_signal_resign_other_diagonal),
         cmocka_unit_test(test_signal_pass_mid_game),
         cmocka_unit_test(test_signal_pass_withdrawn),
+        cmocka_unit_test(test_signal_pass_dark_table),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
