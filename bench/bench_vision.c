@@ -21,6 +21,7 @@
 #include "render/rnd_truth.h"
 #include "tests/vision/golden_util.h"
 #include "tests/vision/roboflow_util.h"
+#include "tests/vision/synth.h"
 #include "vision/vis.h"
 #include "vision/vis_homog.h"
 #include "vision/vis_internal.h"
@@ -856,6 +857,61 @@ static int detect_one(const char *path, const char *dir)
     return 0;
 }
 
+/* bench_vision pages [--model F] [--fold-models DIR]: 16 photos of pages that are no board
+ * (tests/vision/synth.h synth_page: text in OpenCV's font and text as word bars, 1280x720
+ * and 1000x1400; issue 22, defect 7), each read as `detect` reads a photo: how many are
+ * taken for a board. With --fold-models, every foldK.onnx in DIR in turn. */
+static int pages_one(const vis_config_t *cfg, const char *name)
+{
+    int boards = 0;
+    for (unsigned seed = 1; seed <= 16; seed++) {
+        int text = seed % 2, tall = (seed / 2) % 2;
+        cvb_image_t img = { 0 };
+        if (synth_page(tall ? 1000 : 1280, tall ? 1400 : 720, text, seed, &img)) {
+            fprintf(stderr, "bench_vision: out of memory\n");
+            return -1;
+        }
+        vis_geom_t g;
+        vis_snapshot_t s;
+        memset(&s, 0, sizeof s);
+        if (vis_detect(&img, cfg, 0, &g, &s, NULL) == VIS_OK) {
+            printf("  page %2u (%s, %dx%d): a %dx%d board, the reader's belief %.2f\n", seed,
+                   text ? "text" : "word bars", img.w, img.h, g.size, g.size, s.grid_belief);
+            boards++;
+        }
+        cvb_image_free(&img);
+    }
+    printf("pages read as a board (%s): %d of 16\n", name, boards);
+    return boards;
+}
+
+static int pages(void)
+{
+    if (!opt_fold_dir)
+        return pages_one(bench_cfg(), opt_model ? opt_model : "built-in model") < 0;
+    for (int k = 0; k < 16; k++) {
+        char p[1200];
+        snprintf(p, sizeof p, "%s/fold%d.onnx", opt_fold_dir, k);
+        if (access(p, R_OK) != 0)
+            continue;
+        vis_net_t *net = NULL;
+        if (vis_net_load(p, &net)) {
+            fprintf(stderr, "bench_vision: %s: cannot load the model\n", p);
+            return 1;
+        }
+        vis_config_t c;
+        vis_config_defaults(&c);
+        c.net = net;
+        if (opt_photo)
+            vis_config_for_photo(&c);
+        int n = pages_one(&c, p);
+        vis_net_destroy(net);
+        if (n < 0)
+            return 1;
+    }
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     const char *verbose = getenv("VIS_VERBOSE");
@@ -890,10 +946,12 @@ int main(int argc, char **argv)
         return footage(argc - 2, argv + 2, verbose != NULL);
     if (argc >= 3 && !strcmp(argv[1], "occlusion"))
         return occlusion(argc - 2, argv + 2, verbose ? 1 + (verbose[0] == '2') : 0);
+    if (argc >= 2 && !strcmp(argv[1], "pages"))
+        return pages();
     if (argc >= 2 && !strcmp(argv[1], "speed"))
         return speed(argc > 2 ? argv[2] : "/work/shared/data/photos/gomrade/images/gomrade_testing_sequence_11.jpg");
     if (argc >= 3 && !strcmp(argv[1], "detect"))
         return detect_one(argv[2], argc > 3 ? argv[3] : NULL);
-    fprintf(stderr, "usage: bench_vision accuracy DATA_DIR [--verbose] | speed [IMAGE] | detect IMAGE [DEBUG_DIR]\n");
+    fprintf(stderr, "usage: bench_vision accuracy DATA_DIR [--verbose] | speed [IMAGE] | detect IMAGE [DEBUG_DIR] | pages\n");
     return 2;
 }

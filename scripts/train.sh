@@ -31,7 +31,9 @@ pids=()
 renders=()
 # TRAIN_KNOCKED=1 TRAIN_NEGATIVES=1: the v4 candidate's recipe (stones knocked halfway to
 # a neighbour labelled on neither point; 600 views of no board), measured and not shipped
-# (vision/model/README.md); the default is the shipped weights' (v2)
+# (vision/model/README.md); TRAIN_NEGATIVES=tune: the views of no board in the fine-tuning
+# only (the folds and the model that ships), the base v2's (the "v5" recipe); the default
+# is the shipped weights' (v2)
 KNOCKED=${TRAIN_KNOCKED:-0}
 NEGATIVES=${TRAIN_NEGATIVES:-0}
 sfx=""; [ "$KNOCKED" = 1 ] && sfx="-k1"
@@ -49,10 +51,11 @@ done
 for p in "${pids[@]}"; do wait "$p"; done
 # views of no board (pages of text, blobs, noise; every point off), so that the reader
 # does not believe a grid that board finding lays along the lines of a page (v4)
-if [ "$NEGATIVES" = 1 ]; then
+tune=()   # what the fine-tuning reads besides the base's renders and the photos
+if [ "$NEGATIVES" != 0 ]; then
   negs="$DATA/negatives-s5-n600.bin"
   [ -f "$negs" ] || { "$GEN" negatives --out "$negs.part" --count 600 --seed 5 && mv "$negs.part" "$negs"; }
-  renders+=("$negs")
+  if [ "$NEGATIVES" = tune ]; then tune=("$negs"); else renders+=("$negs"); fi
 fi
 photos=()
 if [ -d "$SHARED/data/photos/roboflow-stones" ]; then
@@ -63,9 +66,14 @@ if [ -d "$SHARED/data/photos/roboflow-stones" ]; then
 else
   echo "SKIP: $SHARED/data is absent: the model is trained on renders alone, no held-out figure"
 fi
+# v5's base is v2's: the same renders, the same steps
+if [ "$NEGATIVES$KNOCKED" = tune0 ] && [ ! -f "$MODELS/base.pt" ] && [ -f "$DATA/models/base.pt" ]; then
+  cp "$DATA/models/base.pt" "$DATA/models/base.onnx" "$DATA/models/base.json" "$MODELS/"
+fi
 echo "== 3 base model, renders only ($BASE_STEPS steps)"
 [ -f "$MODELS/base.pt" ] || "$PY" "$HERE/train/train_points.py" --data "${renders[@]}" \
   --out "$MODELS/base.onnx" --steps "$BASE_STEPS" --photo-share 0 --threads "$THREADS"
+renders+=(${tune[@]+"${tune[@]}"})
 if [ ${#photos[@]} -gt 0 ]; then
   for k in 0 1 2 3 4; do
     echo "== 4 fold $k held out ($TUNE_STEPS steps from the base)"

@@ -374,6 +374,19 @@ int cvb_draw_line(cvb_image_t *img, double x0, double y0, double x1, double y1, 
     CVB_CATCH
 }
 
+int cvb_draw_text(cvb_image_t *img, const char *text, double x, double y, double scale, int b,
+                  int g, int r, int thickness)
+{
+    if (!valid(img) || !text || scale <= 0 || thickness < 1)
+        return CVB_EINVAL;
+    CVB_TRY
+    cv::Mat m = wrap(img);
+    cv::putText(m, text, cv::Point(cvRound(x), cvRound(y)), cv::FONT_HERSHEY_SIMPLEX, scale,
+                cv::Scalar(b, g, r), thickness, cv::LINE_AA);
+    return CVB_OK;
+    CVB_CATCH
+}
+
 int cvb_draw_circle(cvb_image_t *img, double x, double y, double radius, int b, int g,
                     int r, int thickness)
 {

@@ -100,6 +100,10 @@ int cvb_draw_line(cvb_image_t *img, double x0, double y0, double x1, double y1, 
                   int g, int r, int thickness);
 int cvb_draw_circle(cvb_image_t *img, double x, double y, double radius, int b, int g,
                     int r, int thickness);
+/* Text in OpenCV's Hershey sans-serif font (putText), its baseline's left end at (x, y),
+ * height about 22 * scale pixels; thickness >= 1. */
+int cvb_draw_text(cvb_image_t *img, const char *text, double x, double y, double scale, int b,
+                  int g, int r, int thickness);
 /* Gaussian blur with an odd ksize (0: from sigma). Caller frees *out. */
 int cvb_gaussian_blur(const cvb_image_t *img, int ksize, double sigma, cvb_image_t *out);
 /* Limit OpenCV's worker threads (1: one core, for benchmarks). */

@@ -106,4 +106,65 @@ static inline int synth_render(const synth_t *s, cvb_image_t *img)
     return 0;
 }
 
+/* A photo of a page that is no board (issue 22, defect 7): paper with a soft light fall-off,
+ * rows of text at a steady line pitch (text 1: OpenCV's Hershey font, words of random
+ * letters; text 0: words as dark bars, as a page seen from afar), margins and short last
+ * lines, a little noise. The line pitch, the words and the paper come from the seed. */
+static inline int synth_page(int w, int h, int text, unsigned seed, cvb_image_t *img)
+{
+    unsigned st = seed * 2654435761u + 7u;
+    if (cvb_image_alloc(img, w, h, 3))
+        return -1;
+    int pv = 215 + (int)(synth_rand(&st) % 30);
+    for (int y = 0; y < h; y++)
+        for (int x = 0; x < w; x++) {
+            double dx = (x - 0.4 * w) / w, dy = (y - 0.45 * h) / h;
+            int v = pv - (int)(40 * (dx * dx + dy * dy));
+            uint8_t *q = img->data + (size_t)y * img->stride + (size_t)x * 3;
+            q[0] = (uint8_t)(v - 12);
+            q[1] = (uint8_t)(v - 4);
+            q[2] = (uint8_t)v;
+        }
+    double scale = 0.6 + (synth_rand(&st) % 50) / 100.0;   /* 13 to 24 px letters */
+    int pitch = (int)(22 * scale * (1.5 + (synth_rand(&st) % 60) / 100.0));
+    int left = w / 12 + (int)(synth_rand(&st) % (unsigned)(w / 12));
+    int right = w - w / 12;
+    int ink = 20 + (int)(synth_rand(&st) % 50);
+    for (int y = h / 10 + pitch; y < h - h / 12; y += pitch) {
+        if (synth_rand(&st) % 12 == 0)
+            continue;   /* a blank line between paragraphs */
+        int end = synth_rand(&st) % 6 == 0 ? left + (right - left) / 3 : right;
+        int x = left;
+        while (x < end) {
+            int nl = 2 + (int)(synth_rand(&st) % 8);
+            int ww = (int)(nl * 12 * scale);
+            if (x + ww > end)
+                break;
+            if (text) {
+                char word[12];
+                for (int i = 0; i < nl; i++)
+                    word[i] = (char)('a' + synth_rand(&st) % 26);
+                word[nl] = '\0';
+                if (cvb_draw_text(img, word, x, y, scale, ink, ink, ink + 10, scale > 0.9 ? 2 : 1))
+                    return -1;
+            } else {
+                for (int yy = y - (int)(14 * scale); yy < y; yy++)
+                    for (int xx = x; xx < x + ww; xx++) {
+                        uint8_t *q = img->data + (size_t)yy * img->stride + (size_t)xx * 3;
+                        q[0] = q[1] = (uint8_t)ink;
+                        q[2] = (uint8_t)(ink + 10);
+                    }
+            }
+            x += ww + (int)(8 * scale) + (int)(synth_rand(&st) % 6);
+        }
+    }
+    for (int y = 0; y < h; y++)
+        for (int i = 0; i < w * 3; i++) {
+            uint8_t *q = img->data + (size_t)y * img->stride + (size_t)i;
+            int v = *q + (int)(synth_rand(&st) % 9) - 4;
+            *q = (uint8_t)(v < 0 ? 0 : v > 255 ? 255 : v);
+        }
+    return 0;
+}
+
 #endif
