@@ -56,9 +56,12 @@ void rec_out_flush(rec_t *r);
 /* Print one station event (text or JSON line) and keep referee messages for the overlay. */
 void rec_print_event(rec_t *r, const stn_event_t *e);
 /* Print a free line at footage time t (t < 0: none): text "   12.40s  text" (or the text
- * alone); JSON {"event":kind,"t":t,"message":text}. */
+ * alone); JSON {"event":kind,"t":t,"audience":rec_note_audience(kind),"message":text}. */
 void rec_print_note(rec_t *r, const char *kind, double t, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
+/* Who a note of this kind is for: "viewer" (signal, count, result) or "arbiter" (the
+ * rest), as stn_event_audience says it of the station's events. Never NULL. */
+const char *rec_note_audience(const char *kind);
 /* The line a file or folder run interrupted by Ctrl-C prints: the one command that
  * resumes it (`kifucam record --input INPUT --resume SGF`, with --calib and --fps when
  * given: fps 0 for none), each path quoted for a shell when it needs it. */

@@ -160,6 +160,18 @@ void rec_print_event(rec_t *r, const stn_event_t *e)
     rec_out_flush(r);
 }
 
+const char *rec_note_audience(const char *kind)
+{
+    /* what a viewer follows: the signals of the game's end, the count, the result; the
+     * rest (the board found or lost, the camera, resuming, serving, the relay, the
+     * voice) is the arbiter's, as stn_event_audience has it for the station's events */
+    static const char *const viewer[] = { "signal", "count", "result", NULL };
+    for (int i = 0; kind && viewer[i]; i++)
+        if (!strcmp(kind, viewer[i]))
+            return "viewer";
+    return "arbiter";
+}
+
 void rec_print_note(rec_t *r, const char *kind, double t, const char *fmt, ...)
 {
     char buf[1024];
@@ -172,6 +184,7 @@ void rec_print_note(rec_t *r, const char *kind, double t, const char *fmt, ...)
         json_object_set_new(o, "event", json_string(kind));
         if (t >= 0)
             json_object_set_new(o, "t", json_real((double)(long long)(t * 1000 + 0.5) / 1000));
+        json_object_set_new(o, "audience", json_string(rec_note_audience(kind)));
         json_object_set_new(o, "message", json_string(buf));
         rec_relay_event(r, o);
         json_decref(o);
@@ -183,6 +196,7 @@ void rec_print_note(rec_t *r, const char *kind, double t, const char *fmt, ...)
         json_object_set_new(o, "event", json_string(kind));
         if (t >= 0)
             json_object_set_new(o, "t", json_real((double)(long long)(t * 1000 + 0.5) / 1000));
+        json_object_set_new(o, "audience", json_string(rec_note_audience(kind)));
         json_object_set_new(o, "message", json_string(buf));
         put_json(r, o);
     } else {
