@@ -59,8 +59,9 @@ void rec_print_event(rec_t *r, const stn_event_t *e);
  * alone); JSON {"event":kind,"t":t,"audience":rec_note_audience(kind),"message":text}. */
 void rec_print_note(rec_t *r, const char *kind, double t, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
-/* Who a note of this kind is for: "viewer" (signal, count, result) or "arbiter" (the
- * rest), as stn_event_audience says it of the station's events. Never NULL. */
+/* Who a note of this kind is for: "viewer" (count, result) or "arbiter" (the rest: the
+ * signal reader's readings among them), as stn_event_audience says it of the station's
+ * events. Never NULL. */
 const char *rec_note_audience(const char *kind);
 /* The line a file or folder run interrupted by Ctrl-C prints: the one command that
  * resumes it (`kifucam record --input INPUT --resume SGF`, with --calib and --fps when

@@ -162,10 +162,12 @@ void rec_print_event(rec_t *r, const stn_event_t *e)
 
 const char *rec_note_audience(const char *kind)
 {
-    /* what a viewer follows: the signals of the game's end, the count, the result; the
-     * rest (the board found or lost, the camera, resuming, serving, the relay, the
-     * voice) is the arbiter's, as stn_event_audience has it for the station's events */
-    static const char *const viewer[] = { "signal", "count", "result", NULL };
+    /* what a viewer follows: the count and the result; the rest (the signal reader's
+     * readings, which play often undoes, the board found or lost, the camera, resuming,
+     * serving, the relay, the voice) is the arbiter's, as stn_event_audience has it for
+     * the station's events. The station's passes and end are viewers' events, and one end
+     * signal seen is told to viewers in /state.json's messages (signals()). */
+    static const char *const viewer[] = { "count", "result", NULL };
     for (int i = 0; kind && viewer[i]; i++)
         if (!strcmp(kind, viewer[i]))
             return "viewer";

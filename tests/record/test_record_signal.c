@@ -134,8 +134,9 @@ static void test_signal_pass_dark_table(void **state)
                       re ? "a result" : "no result", sgf);
     free(sgf);
     assert_true(ok);
-    /* the JSON lines say whom each event and note is for: the signals and the result
-     * viewers', the board found the arbiter's (the last line, the run's stats, no one's) */
+    /* the JSON lines say whom each event and note is for: the result and the station's
+     * passes viewers', the signal reader's readings and the board found the arbiter's (the
+     * last line, the run's stats, no one's) */
     char p[256];
     snprintf(p, sizeof p, "%s/dark_pass.out", tmp);
     char *out = kc_slurp(p, NULL);
@@ -146,9 +147,9 @@ static void test_signal_pass_dark_table(void **state)
         int len = end ? (int)(end - l) : (int)strlen(l);
         char line[1024];
         snprintf(line, sizeof line, "%.*s", len < 1023 ? len : 1023, l);
-        if (!strncmp(line, "{\"event\":\"signal\"", 17) || !strncmp(line, "{\"event\":\"result\"", 17))
+        if (!strncmp(line, "{\"event\":\"result\"", 17) || !strncmp(line, "{\"event\":\"pass\"", 15))
             assert_non_null(strstr(line, "\"audience\":\"viewer\""));
-        if (!strncmp(line, "{\"event\":\"board\"", 16))
+        if (!strncmp(line, "{\"event\":\"board\"", 16) || !strncmp(line, "{\"event\":\"signal\"", 17))
             assert_non_null(strstr(line, "\"audience\":\"arbiter\""));
         if (strncmp(line, "{\"event\":\"stats\"", 16))   /* the run's figures: no one's */
             assert_non_null(strstr(line, "\"audience\":"));
