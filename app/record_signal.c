@@ -10,10 +10,6 @@
 #include <string.h>
 #include <stdlib.h>
 
-#ifndef M_PI
-#define M_PI 3.14159265358979323846
-#endif
-
 #include "vision/vis_homog.h"
 
 /* Patch beside a seat's lower right corner, for a seat at the record's bottom, in grid
@@ -37,47 +33,6 @@ static void seat_to_grid(int size, int side, double u, double v, double *x, doub
     }
 }
 
-/* Seat-frame vector (du, dv) from grid vector (gx, gy) for a seat on `side`. */
-static void grid_to_seat_vec(int side, double gx, double gy, double *du, double *dv)
-{
-    switch (side & 3) {
-    case 0: *du = gx; *dv = gy; break;
-    case 1: *du = -gy; *dv = gx; break;
-    case 2: *du = -gx; *dv = -gy; break;
-    default: *du = gy; *dv = -gx; break;
-    }
-}
-
-/* Lay out corner c's samples: the base patch (PATCH_*) stretched by the reach (reach_u,
- * reach_v, seat frame) at the base patch's sample spacing. */
-static void corner_layout(rec_corner_t *c, int size)
-{
-    double su = (PATCH_X1 - PATCH_X0) / REC_SIG_N, sv = (PATCH_Y1 - PATCH_Y0) / REC_SIG_N;
-    double u0 = PATCH_X0, u1 = PATCH_X1 + (c->reach_u > 0 ? c->reach_u : 0);
-    double v0 = PATCH_Y0 + (c->reach_v < 0 ? c->reach_v : 0);
-    double v1 = PATCH_Y1 + (c->reach_v > 0 ? c->reach_v : 0);
-    int nu = (int)lround((u1 - u0) / su), nv = (int)lround((v1 - v0) / sv);
-    nu = nu < REC_SIG_N ? REC_SIG_N : nu;
-    nv = nv < REC_SIG_N ? REC_SIG_N : nv;
-    if (nu * nv > REC_SIG_MAX) { /* never with the default reach_max: keep the density */
-        nv = REC_SIG_MAX / nu;
-    }
-    c->nu = nu;
-    c->nv = nv;
-    for (int j = 0; j < nv; j++)
-        for (int i = 0; i < nu; i++) {
-            double u = size - 1 + u0 + su * (i + 0.5);
-            double v = size - 1 + v0 + sv * (j + 0.5);
-            int k = j * nu + i;
-            seat_to_grid(size, c->side, u, v, &c->gx[k], &c->gy[k]);
-            int px = (int)lround(c->gx[k]), py = (int)lround(c->gy[k]);
-            px = px < 0 ? 0 : px >= size ? size - 1 : px;
-            py = py < 0 ? 0 : py >= size ? size - 1 : py;
-            double dd = hypot(c->gx[k] - px, c->gy[k] - py);
-            c->near_pt[k] = (int16_t)(dd < 1.6 ? py * size + px : -1);
-        }
-}
-
 /* Set up corner c: the signal corner of a seat on `side` (vis_side_t). */
 static void corner_init(rec_corner_t *c, int size, int side, int seat)
 {
@@ -88,18 +43,18 @@ static void corner_init(rec_corner_t *c, int size, int side, int seat)
     seat_to_grid(size, side, size - 1, size - 1, &cx, &cy);
     c->cx = (int)(cx + 0.5);
     c->cy = (int)(cy + 0.5);
-    corner_layout(c, size);
-}
-
-void rec_signal_params_defaults(rec_sig_params_t *p)
-{
-    p->drop_mm = 60;
-    p->line_mm = 22.5;
-    p->reach_max = 4;
-    p->stone_r = 0.47;
-    p->none_share = 0.26;
-    p->sure_share = 0.43;
-    p->hidden_frac = 0.45;
+    for (int j = 0; j < REC_SIG_N; j++)
+        for (int i = 0; i < REC_SIG_N; i++) {
+            double u = size - 1 + PATCH_X0 + (PATCH_X1 - PATCH_X0) * (i + 0.5) / REC_SIG_N;
+            double v = size - 1 + PATCH_Y0 + (PATCH_Y1 - PATCH_Y0) * (j + 0.5) / REC_SIG_N;
+            int k = j * REC_SIG_N + i;
+            seat_to_grid(size, side, u, v, &c->gx[k], &c->gy[k]);
+            int px = (int)lround(c->gx[k]), py = (int)lround(c->gy[k]);
+            px = px < 0 ? 0 : px >= size ? size - 1 : px;
+            py = py < 0 ? 0 : py >= size ? size - 1 : py;
+            double dd = hypot(c->gx[k] - px, c->gy[k] - py);
+            c->near_pt[k] = (int16_t)(dd < 1.6 ? py * size + px : -1);
+        }
 }
 
 void rec_signal_init(rec_signal_t *s, int size, int black_side)
@@ -107,7 +62,6 @@ void rec_signal_init(rec_signal_t *s, int size, int black_side)
     memset(s, 0, sizeof *s);
     s->size = size;
     s->hold_s = 0.5;
-    rec_signal_params_defaults(&s->p);
     corner_init(&s->corner[1], size, black_side, 1);
     corner_init(&s->corner[2], size, black_side + 2, 2);
     /* the other diagonal: the seats' corners were the players sitting at the other two
@@ -214,63 +168,10 @@ static void sample_reference(rec_corner_t *c, const cvb_image_t *img, const vis_
     }
 }
 
-/* How far toward the camera (seat frame, lines) a stone on a table p->drop_mm below the
- * board is seen shifted through the board's homography, at corner c's base patch: the
- * camera's elevation e there from the homography's foreshortening (the image Jacobian's
- * singular values: sin e = smallest / largest), the shift drop / tan e along the most
- * foreshortened direction, signed toward the image's bottom (a lower point is seen lower).
- * 0 when the geometry does not tell. */
-static void corner_reach(rec_corner_t *c, int size, const vis_geom_t *g, const rec_sig_params_t *p)
+static void corner_reference(rec_corner_t *c, const cvb_image_t *img, const vis_geom_t *g)
 {
-    c->reach_u = c->reach_v = 0;
-    double gx, gy, ax, ay, bx, by, ox, oy;
-    seat_to_grid(size, c->side, size - 1 + 0.5 * (PATCH_X0 + PATCH_X1), size - 1 + 0.5 * (PATCH_Y0 + PATCH_Y1),
-                 &gx, &gy);
-    if (vis_homog_apply_front(g->H, gx, gy, &ox, &oy) || vis_homog_apply_front(g->H, gx + 0.5, gy, &ax, &ay) ||
-        vis_homog_apply_front(g->H, gx, gy + 0.5, &bx, &by))
-        return;
-    double j00 = 2 * (ax - ox), j10 = 2 * (ay - oy), j01 = 2 * (bx - ox), j11 = 2 * (by - oy);
-    /* J^T J = [a b; b d] */
-    double a = j00 * j00 + j10 * j10, b = j00 * j01 + j10 * j11, d = j01 * j01 + j11 * j11;
-    double tr = 0.5 * (a + d), disc = sqrt(0.25 * (a - d) * (a - d) + b * b);
-    double lmax = tr + disc, lmin = tr - disc;
-    if (!(lmax > 0) || !(lmin >= 0))
-        return;
-    double sine = sqrt(lmin / lmax);
-    if (sine >= 0.999)
-        return; /* seen from straight above: no shift */
-    double wx, wy; /* eigenvector of lmin: the most foreshortened grid direction */
-    if (fabs(b) > 1e-12) {
-        wx = b;
-        wy = lmin - a;
-    } else if (a <= d) {
-        wx = 1;
-        wy = 0;
-    } else {
-        wx = 0;
-        wy = 1;
-    }
-    double wn = hypot(wx, wy);
-    if (!(wn > 0))
-        return;
-    wx /= wn;
-    wy /= wn;
-    if (j10 * wx + j11 * wy < 0) { /* toward the image's bottom */
-        wx = -wx;
-        wy = -wy;
-    }
-    double reach = p->drop_mm / p->line_mm * sqrt(1 - sine * sine) / (sine > 0.05 ? sine : 0.05);
-    reach = reach > p->reach_max ? p->reach_max : reach;
-    grid_to_seat_vec(c->side, reach * wx, reach * wy, &c->reach_u, &c->reach_v);
-}
-
-static void corner_reference(rec_corner_t *c, int size, const cvb_image_t *img, const vis_geom_t *g,
-                             const rec_sig_params_t *p)
-{
-    corner_reach(c, size, g, p);
-    corner_layout(c, size);
     int rad = shift_rad(c, g);
-    for (int k = 0; k < c->nu * c->nv; k++) {
+    for (int k = 0; k < REC_SIG_N * REC_SIG_N; k++) {
         sample_reference(c, img, g, k, rad);
         c->ref_stone[k] = 0;
     }
@@ -283,9 +184,9 @@ static void corner_reference(rec_corner_t *c, int size, const cvb_image_t *img, 
 void rec_signal_reference(rec_signal_t *s, const cvb_image_t *img, const vis_geom_t *g)
 {
     for (int seat = 1; seat <= 2; seat++)
-        corner_reference(&s->corner[seat], s->size, img, g, &s->p);
+        corner_reference(&s->corner[seat], img, g);
     for (int k = 0; k < 2; k++)
-        corner_reference(&s->other[k], s->size, img, g, &s->p);
+        corner_reference(&s->other[k], img, g);
     s->have_ref = 1;
 }
 
@@ -308,13 +209,12 @@ static int cmp_float(const void *a, const void *b)
  * sample changed when its brightness or its colour did: a black stone on dark wood is
  * hardly darker than the wood (its sheen), but grey where the wood was brown. */
 static int read_corner(const rec_corner_t *c, const cvb_image_t *img, const vis_geom_t *g,
-                       const uint8_t *stones, const rec_sig_params_t *p)
+                       const uint8_t *stones)
 {
-    enum { MAXS = REC_SIG_MAX };
-    const int NS = c->nu * c->nv;
-    float d[MAXS], ds[MAXS], dcb[MAXS], dcr[MAXS], ry[MAXS];
-    px_t sp[MAXS];
-    int n = 0, dark = 0, bright = 0, dim = 0, hand = 0, glare = 0;
+    enum { NS = REC_SIG_N * REC_SIG_N };
+    float d[NS], ds[NS], dcb[NS], dcr[NS], ry[NS];
+    px_t sp[NS];
+    int n = 0, dark = 0, bright = 0, dim = 0, hand = 0;
     float net = 0;   /* the changed samples' change in brightness, summed */
     for (int k = 0; k < NS; k++) {
         d[k] = 0;
@@ -383,22 +283,16 @@ static int read_corner(const rec_corner_t *c, const cvb_image_t *img, const vis_
             dark++; /* much darker, or darker and of another colour: a black stone */
         else if (dd < 0)
             dim++; /* a little darker: a stone's shadow, or a white stone on white cloth */
-        else {
+        else
             bright++; /* brighter: a white stone, or a rim or highlight */
-            glare += dd > dth; /* much brighter: a white stone on a darker table, or a
-                                  black stone's specular highlight (a few samples) */
-        }
         net += dd;
     }
-    /* a stone's footprint in samples (the patch's spacing is the base patch's) */
-    double su = (PATCH_X1 - PATCH_X0) / REC_SIG_N, sv = (PATCH_Y1 - PATCH_Y0) / REC_SIG_N;
-    double foot = M_PI * p->stone_r * p->stone_r / (su * sv);
-    int changed = dark + bright + dim;
-    if (changed > p->hidden_frac * n || hand > foot / 6)
+    double fd = (double)dark / n, fb = (double)(bright + dim) / n;
+    if (fd + fb > 0.45 || hand > n / 50)
         return -1;
-    if (changed < p->none_share * foot)
+    if (fd + fb < 0.03)
         return REC_SIG_NONE;
-    if (changed < p->sure_share * foot)
+    if (fd + fb < 0.05)
         return -1; /* unsure: neither starts nor ends a run */
     /* a black stone: a solid share of strongly darker samples against the brighter ones
      * (its highlight; its shadow, a little darker, counts for neither: on a plain table
@@ -406,26 +300,19 @@ static int read_corner(const rec_corner_t *c, const cvb_image_t *img, const vis_
      * any (a shadow is not that dark) */
     if (dark >= 3 && dark >= 0.35 * (dark + bright))
         return REC_SIG_BLACK;
-    /* no solid share of strongly darker samples. A white stone on a table darker than
-     * itself is much brighter over much of its footprint; a black stone on a dark table
-     * (wood) is only a little darker than the wood and a little greyer over most of its
-     * footprint, with a few much brighter samples in its specular highlight: more of its
-     * changed samples got darker than brighter. On a bright table (white cloth) a white
-     * stone's shading is darker too, so there only strongly darker samples tell a black
-     * stone (above). Counts, not sums: a highlight is a few samples, however bright. */
+    /* a black stone on a dark table (wood): only a little darker than the wood and a
+     * little greyer, but darker all over (its highlight is small), while a white stone
+     * there is brighter all over; on a bright table (white cloth) a white stone's shading
+     * is darker too, so there only strongly darker samples tell a black stone */
     float table = refmed + med;
-    if (table >= BRIGHT_TABLE || glare >= p->sure_share * foot)
-        return REC_SIG_WHITE;
-    (void)net;
-    return dark + dim > bright ? REC_SIG_BLACK : REC_SIG_WHITE;
+    return table < BRIGHT_TABLE && net < 0 ? REC_SIG_BLACK : REC_SIG_WHITE;
 }
 
 /* One frame's reading into corner c's run; 1 when its confirmed reading changed. */
-static int corner_feed(rec_corner_t *c, const rec_signal_t *s, const cvb_image_t *img, const vis_geom_t *g,
+static int corner_feed(rec_corner_t *c, double hold_s, const cvb_image_t *img, const vis_geom_t *g,
                        const uint8_t *stones, double t)
 {
-    double hold_s = s->hold_s;
-    int r = read_corner(c, img, g, stones, &s->p);
+    int r = read_corner(c, img, g, stones);
     if (r < 0)
         return 0;
     if (r != c->reading) {
@@ -471,7 +358,7 @@ int rec_signal_feed(rec_signal_t *s, const cvb_image_t *img, const vis_geom_t *g
         return 0;
     int changed = 0;
     for (int seat = 1; seat <= 2; seat++)
-        if (corner_feed(&s->corner[seat], s, img, g, stones, t))
+        if (corner_feed(&s->corner[seat], s->hold_s, img, g, stones, t))
             changed |= 1 << (seat - 1);
     if (s->seats_known)
         return changed;
@@ -485,7 +372,7 @@ int rec_signal_feed(rec_signal_t *s, const cvb_image_t *img, const vis_geom_t *g
         return changed | 3;
     }
     for (int k = 0; k < 2; k++)
-        corner_feed(&s->other[k], s, img, g, stones, t);
+        corner_feed(&s->other[k], s->hold_s, img, g, stones, t);
     int o[2];
     for (int k = 0; k < 2; k++) {
         rec_corner_t *c = &s->other[k];
@@ -539,7 +426,7 @@ static void corner_refresh(rec_corner_t *c, const cvb_image_t *img, const vis_ge
     if (c->reading != REC_SIG_NONE || c->confirmed != REC_SIG_NONE)
         return;
     int rad = -1;
-    for (int k = 0; k < c->nu * c->nv; k++) {
+    for (int k = 0; k < REC_SIG_N * REC_SIG_N; k++) {
         int q = c->near_pt[k];
         if (q < 0 || (stones[q] != 0) == c->ref_stone[k])
             continue;

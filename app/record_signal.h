@@ -7,16 +7,12 @@
  * the colour seen in a seat's corner tells what that player said.
  *
  * The watcher samples a patch of the table beside each seat's corner (in board grid units,
- * through the board's homography; the patch reaches toward the camera as far as a stone
- * on the table, below the board's surface, is seen shifted: rec_sig_params_t), remembers
- * how it looked when the board was found (rec_signal_reference) and calls a corner
- * "black" or "white" when a stone-sized share of the patch changed (in brightness, or in
- * colour: a black stone on dark brown wood is hardly darker than the wood, but grey) to
- * dark or bright (not a hand covering all of it) and stayed so for hold_s seconds, with
- * no change to a strong colour (skin, a sleeve) in the patch. The colour is told by
- * counts of changed samples (strongly darker; much brighter; darker against brighter),
- * so a black stone's small bright highlight does not make it white on a dark table.
- * Plain C: reads BGR pixels directly; never prints.
+ * through the board's homography), remembers how it looked when the board was found
+ * (rec_signal_reference) and calls a corner "black" or "white" when a stone-sized share
+ * of the patch changed (in brightness, or in colour: a black stone on dark brown wood is
+ * hardly darker than the wood, but grey) to dark or bright (not a hand covering all of it)
+ * and stayed so for hold_s seconds, with no change to a strong colour (skin, a sleeve) in
+ * the patch. Plain C: reads BGR pixels directly; never prints.
  */
 #ifndef KIFUCAM_RECORD_SIGNAL_H
 #define KIFUCAM_RECORD_SIGNAL_H
@@ -26,49 +22,23 @@
 
 #include "vision/vis.h"
 
-#define REC_SIG_N 12   /* samples across a corner patch, and down its base part */
-#define REC_SIG_MAXV 34 /* samples down (or across) a patch at most, reaching toward the camera */
-#define REC_SIG_MAX (32 * REC_SIG_MAXV)
-
-/* What the watcher assumes and counts as a stone (rec_signal_params_defaults). */
-typedef struct rec_sig_params {
-    double drop_mm;     /* how far the table may lie below the playing surface (the board's
-                           thickness), mm; default 60. A stone on the table is seen through
-                           the board's homography shifted toward the camera by up to
-                           drop / tan(elevation): the patch reaches that far */
-    double line_mm;     /* a line's spacing, mm; default 22.5 (to put drop_mm in lines) */
-    double reach_max;   /* the patch's reach toward the camera at most, lines; default 4 */
-    double stone_r;     /* a stone's radius, lines; default 0.47 */
-    double none_share;  /* fewer changed samples than this share of a stone's footprint:
-                           nothing there; default 0.26 */
-    double sure_share;  /* at least this share of a stone's footprint: a stone (between
-                           the two: unsure, neither starts nor ends a run); default 0.43 */
-    double hidden_frac; /* more than this fraction of the patch changed: hidden (a hand);
-                           default 0.45 */
-} rec_sig_params_t;
-
-/* Fill *p with the defaults above. */
-void rec_signal_params_defaults(rec_sig_params_t *p);
+#define REC_SIG_N 12   /* samples per side of a corner patch (REC_SIG_N^2 in all) */
 
 typedef enum { REC_SIG_NONE = 0, REC_SIG_BLACK = 1, REC_SIG_WHITE = 2 } rec_sig_t;
 
 typedef struct rec_corner {
     int seat;                        /* 1 Black, 2 White */
-    int nu, nv;                      /* columns and rows of samples: REC_SIG_N, more when the patch
-                                        reaches toward the camera (rec_signal_reference) */
-    double reach_u, reach_v;         /* that reach, lines, in the seat's frame (u along the
-                                        seat's side, v away from it) */
-    double gx[REC_SIG_MAX], gy[REC_SIG_MAX]; /* grid coordinates */
-    float ref_y[REC_SIG_MAX];   /* luma at reference time, -1 off the image */
-    float ref_cb[REC_SIG_MAX], ref_cr[REC_SIG_MAX]; /* and chroma:
+    double gx[REC_SIG_N * REC_SIG_N], gy[REC_SIG_N * REC_SIG_N]; /* grid coordinates */
+    float ref_y[REC_SIG_N * REC_SIG_N];   /* luma at reference time, -1 off the image */
+    float ref_cb[REC_SIG_N * REC_SIG_N], ref_cr[REC_SIG_N * REC_SIG_N]; /* and chroma:
                                              blue - luma, red - luma */
-    float ref_lo[3][REC_SIG_MAX], ref_hi[3][REC_SIG_MAX]; /* the range of
+    float ref_lo[3][REC_SIG_N * REC_SIG_N], ref_hi[3][REC_SIG_N * REC_SIG_N]; /* the range of
                                              luma, cb, cr within a tenth of a cell around */
-    int16_t near_pt[REC_SIG_MAX]; /* board point (y*size+x) within 1.6 lines of
+    int16_t near_pt[REC_SIG_N * REC_SIG_N]; /* board point (y*size+x) within 1.6 lines of
                                                the sample, or -1: the sample is skipped
                                                while that point is not as it was when the
                                                sample's reference was taken */
-    uint8_t ref_stone[REC_SIG_MAX]; /* 1: near_pt held a stone then */
+    uint8_t ref_stone[REC_SIG_N * REC_SIG_N]; /* 1: near_pt held a stone then */
     int reading;                     /* rec_sig_t of the current run */
     double since;                    /* time the run began */
     int frames;                      /* frames in the run */
@@ -84,7 +54,6 @@ typedef struct rec_signal {
     int size;
     int have_ref;
     double hold_s;                   /* seconds a reading must hold; default 0.5 */
-    rec_sig_params_t p;              /* rec_signal_params_defaults; set before the reference */
     rec_corner_t corner[3];          /* index 1 Black's, 2 White's */
     rec_corner_t other[2];           /* the other diagonal's corners (seats at the other two
                                         sides: a camera beside a player, no calibration) */
@@ -116,10 +85,7 @@ void rec_signal_set_turn(rec_signal_t *s, int seat);
 /* Play went on past a reading: when the seats were moved on one signal (guessed), that was
  * no signal: the seats go back to where they were. Returns 1 when they did. */
 int rec_signal_revert(rec_signal_t *s);
-/* Take the reference look of both corners from this frame (empty corners). The patches
- * are laid out then, from g: beside each corner, reaching toward the camera as far as a
- * stone on a table p.drop_mm below the board would be seen shifted (the elevation at the
- * corner measured from the homography's foreshortening there). */
+/* Take the reference look of both corners from this frame (empty corners). */
 void rec_signal_reference(rec_signal_t *s, const cvb_image_t *img, const vis_geom_t *g);
 /* After a frame read with nothing over the board: samples beside a board point whose
  * stone came or went since their reference (stones: as for the feed) take their

@@ -33,8 +33,7 @@ set_tests_properties(test_record_signal_undo PROPERTIES TIMEOUT 600)
 
 # The end-signal watcher itself (app/record_signal.c) on drawn pictures: samples beside
 # the corner's stones taken again (a signal stone put down there is read), and the seats
-# moved by one signal on the other diagonal and moved back; a black stone on dark wood and a
-# white one on white cloth read; a stone seen shifted toward the camera at the far corner read.
+# moved by one signal on the other diagonal and moved back.
 kc_test(test_record_signal_unit
   SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/record/test_record_signal_unit.c
           ${CMAKE_SOURCE_DIR}/app/record_signal.c
