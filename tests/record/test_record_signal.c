@@ -27,7 +27,6 @@
 
 static char tmp[64];
 static const char *bin;
-static const char *render_extra = "";   /* more render options (e.g. --table dark) */
 
 static int setup(void **state)
 {
@@ -55,9 +54,9 @@ static char *render_game(const char *game, const char *name, int seed, const cha
     char cmd[2048];
     int n = snprintf(cmd, sizeof cmd,
                      "'%s' render '%s' --out '%s/%s' --size 640x360 "
-                     "--seed %d --view %s --fps 15 --pace 0.3 --moves %d --end %s %s "
+                     "--seed %d --view %s --fps 15 --pace 0.3 --moves %d --end %s "
                      ">/dev/null 2>'%s/%s.rerr'",
-                     bin, game, tmp, name, seed, view, moves, end, render_extra, tmp, name);
+                     bin, game, tmp, name, seed, view, moves, end, tmp, name);
     assert_true(n > 0 && (size_t)n < sizeof cmd);
     if (kc_run(cmd) != 0)
         fail_msg("kifucam render failed: %s", name);

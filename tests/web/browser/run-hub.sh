@@ -28,9 +28,10 @@ for i in $(seq 50); do (exec 3<>"/dev/tcp/127.0.0.1/$bp") 2>/dev/null && break; 
 "$kifucam" hub --broker "mqtt://127.0.0.1:$bp/e2e" --serve "127.0.0.1:$hp" --token e2e-token \
   >"$out/hub.log" 2>&1 & pids+=($!)
 for i in $(seq 50); do (exec 3<>"/dev/tcp/127.0.0.1/$hp") 2>/dev/null && break; sleep 0.1; done
-"$demo" --url "mqtt://127.0.0.1:$bp/e2e" --moves 60 --interval 1500 "$src/tests/web/data/demo19.sgf" \
-  "$src"/samples/games/*.sgf >"$out/demo.log" 2>&1 & pids+=($!)
-node "$here/e2e-hub.mjs" "$hp" 6 "$out"
+games=("$src/tests/web/data/demo19.sgf" "$src"/samples/games/*.sgf)   # a board each
+"$demo" --url "mqtt://127.0.0.1:$bp/e2e" --moves 60 --interval 1500 "${games[@]}" \
+  >"$out/demo.log" 2>&1 & pids+=($!)
+node "$here/e2e-hub.mjs" "$hp" "${#games[@]}" "$out"
 rc=$?
 if [ $rc = 0 ] && [ -n "${KC_DOCS:-}" ]; then
   for f in hub.png; do
