@@ -286,9 +286,12 @@ int sgf_replay(const sgf_node_t *root, const sgf_replay_opts_t *opts, sgf_replay
     bool setup = false, pl_given = false;
     const char *kp = sgf_node_value(root, "KP");
     if (kp) {   /* the prisoners before the first move: "b:w", two counts */
-        int kb = -1, kw = -1, used = 0;
-        if (sscanf(kp, "%6d:%6d%n", &kb, &kw, &used) != 2 || kp[used]
-            || go_game_set_prisoners(r.game, kb, kw) != GO_OK) {
+        char *mid = NULL, *end = NULL;
+        long kb = isdigit((unsigned char)kp[0]) ? strtol(kp, &mid, 10) : -1;
+        long kw = kb >= 0 && *mid == ':' && isdigit((unsigned char)mid[1])
+                      ? strtol(mid + 1, &end, 10) : -1;
+        if (kb < 0 || kw < 0 || *end || kb > GO_MAX_PRISONERS || kw > GO_MAX_PRISONERS
+            || go_game_set_prisoners(r.game, (int)kb, (int)kw) != GO_OK) {
             free(pts);
             sgf_replay_fini(&r);
             return node_err(err, root, GO_EPARSE, "KP[%.16s]: not the prisoners as b:w%s", kp, "");
