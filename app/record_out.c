@@ -181,27 +181,24 @@ void rec_print_note(rec_t *r, const char *kind, double t, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(buf, sizeof buf, fmt, ap);
     va_end(ap);
-    if (r->relay) {   /* notes (the count, the result, signals) are the relay's events too */
-        json_t *o = json_object();
+    json_t *o = NULL;   /* the note as the relay and --format json carry it, built once */
+    if (r->relay || (r->json && !r->out_lost)) {
+        o = json_object();
         json_object_set_new(o, "event", json_string(kind));
         if (t >= 0)
             json_object_set_new(o, "t", json_real((double)(long long)(t * 1000 + 0.5) / 1000));
         json_object_set_new(o, "audience", json_string(rec_note_audience(kind)));
         json_object_set_new(o, "message", json_string(buf));
-        rec_relay_event(r, o);
-        json_decref(o);
     }
-    if (r->out_lost)
+    rec_relay_event(r, o);   /* notes (the count, the result, signals) are the relay's too */
+    if (r->out_lost) {
+        json_decref(o);
         return;
+    }
     if (r->json) {
-        json_t *o = json_object();
-        json_object_set_new(o, "event", json_string(kind));
-        if (t >= 0)
-            json_object_set_new(o, "t", json_real((double)(long long)(t * 1000 + 0.5) / 1000));
-        json_object_set_new(o, "audience", json_string(rec_note_audience(kind)));
-        json_object_set_new(o, "message", json_string(buf));
         put_json(r, o);
     } else {
+        json_decref(o);   /* the relay's, when there is one */
         if (t >= 0)
             fprintf(r->out, "%8.2fs  %s\n", t, buf);
         else

@@ -10,7 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-
 static int parse_colour(const char *s, int n, go_color_t *c)
 {
     if (n == 5 && !strncmp(s, "black", 5)) {
