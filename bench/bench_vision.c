@@ -74,6 +74,21 @@ static vis_net_t *one_net;
  * stops the bench */
 static int opt_skip_missing;
 
+/* DIR/foldK.onnx of --fold-models, loaded once (0 <= k < 16); a model that does not load
+ * stops the bench. */
+static vis_net_t *fold_net(int k)
+{
+    if (!fold_nets[k]) {
+        char p[1200];
+        snprintf(p, sizeof p, "%s/fold%d.onnx", opt_fold_dir, k);
+        if (vis_net_load(p, &fold_nets[k])) {
+            fprintf(stderr, "bench_vision: %s: cannot load the model\n", p);
+            exit(2);
+        }
+    }
+    return fold_nets[k];
+}
+
 static vis_net_t *net_for(const char *set, const char *source)
 {
     if (opt_model) {
@@ -90,15 +105,7 @@ static vis_net_t *net_for(const char *set, const char *source)
         fprintf(stderr, "bench_vision: %s of %s is in no fold of %s\n", source, set, opt_folds);
         exit(2);
     }
-    if (!fold_nets[k]) {
-        char p[1200];
-        snprintf(p, sizeof p, "%s/fold%d.onnx", opt_fold_dir, k);
-        if (vis_net_load(p, &fold_nets[k])) {
-            fprintf(stderr, "bench_vision: %s: cannot load the model\n", p);
-            exit(2);
-        }
-    }
-    return fold_nets[k];
+    return fold_net(k);
 }
 
 /* Whether --skip-missing-folds leaves the photo out: its fold's model is not in DIR. */
@@ -114,14 +121,21 @@ static int fold_model_missing(const char *set, const char *source)
     return access(p, R_OK) != 0;
 }
 
+/* A bench read's config: the defaults with reader `net` (NULL: the built-in one), as a
+ * photo with --photo. */
+static void read_cfg(vis_config_t *c, vis_net_t *net)
+{
+    vis_config_defaults(c);
+    c->net = net;
+    if (opt_photo)
+        vis_config_for_photo(c);
+}
+
 /* The config every bench read uses: the model of --model when given. */
 static const vis_config_t *bench_cfg(void)
 {
     static vis_config_t c;
-    vis_config_defaults(&c);
-    c.net = opt_model ? net_for("", "") : NULL;
-    if (opt_photo)
-        vis_config_for_photo(&c);
+    read_cfg(&c, opt_model ? net_for("", "") : NULL);
     return &c;
 }
 
@@ -497,10 +511,7 @@ static int stones(const char *data, int verbose)
         vis_snapshot_t s;
         memset(&s, 0, sizeof s);
         vis_config_t cfg;
-        vis_config_defaults(&cfg);
-        cfg.net = net_for("roboflow-stones", e[i].source);
-        if (opt_photo)
-            vis_config_for_photo(&cfg);
+        read_cfg(&cfg, net_for("roboflow-stones", e[i].source));
         int rc = vis_detect(&img, &cfg, 0, &g, &s, NULL), rb = 0, rw = 0;
 
         for (int k = 0; !rc && k < s.size * s.size; k++) {
@@ -894,19 +905,9 @@ static int pages(void)
         snprintf(p, sizeof p, "%s/fold%d.onnx", opt_fold_dir, k);
         if (access(p, R_OK) != 0)
             continue;
-        vis_net_t *net = NULL;
-        if (vis_net_load(p, &net)) {
-            fprintf(stderr, "bench_vision: %s: cannot load the model\n", p);
-            return 1;
-        }
         vis_config_t c;
-        vis_config_defaults(&c);
-        c.net = net;
-        if (opt_photo)
-            vis_config_for_photo(&c);
-        int n = pages_one(&c, p);
-        vis_net_destroy(net);
-        if (n < 0)
+        read_cfg(&c, fold_net(k));
+        if (pages_one(&c, p) < 0)
             return 1;
     }
     return 0;
