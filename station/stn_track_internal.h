@@ -1,0 +1,192 @@
+/* stn_track_internal.h: the tracker's state, the types its reading passes between the
+ * steps, and the helpers shared by its sources (not public API: stn_track.h is).
+ *
+ * The tracker's sources (station/stn_track*.c) include it; each opens with what it holds.
+ *
+ * Invariants of stn_track_t (after every public call):
+ *  - info[0..ninfo) parallels the game's moves (ninfo == go_game_move_count(g));
+ *  - pending[p] != 0 only where the game's board is empty (a captured stone still seen);
+ *  - alias[p] != 0 only where the game has a stone (its physical colour differs);
+ *  - ack[p] = 1 + the colour seen at p when that disagreement was reported; cleared as
+ *    soon as the board shows what the record says there.
+ */
+#ifndef KIFUCAM_STN_TRACK_INTERNAL_H
+#define KIFUCAM_STN_TRACK_INTERNAL_H
+
+#include "station/stn_track.h"
+
+#include "rules/go_point.h"
+
+#include <string.h>
+
+#define TRK_NPTS (GO_MAX_SIZE * GO_MAX_SIZE)
+#define TRK_MAX_UNDO 8
+#define TRK_MAX_HELD 8   /* warnings held back for their grace at once */
+#define TRK_HELD_PTS 8   /* points a held warning watches */
+
+/* A warning held back for its grace: given when the board still disagrees at pts after
+ * t0 + warn_grace_s, or once `c`'s opponent has moved since move0; dropped when the
+ * board agrees there again first. t0 moves on while `c` is still taking off the stones
+ * it captured (trk_held_busy). */
+typedef struct trk_held {
+    go_color_t c;        /* the side to warn */
+    int moved;           /* 1: a stone moved; 0: stones removed without capture */
+    double t0;           /* when the disagreement was seen */
+    int move0;           /* moves recorded then */
+    int np;
+    go_point_t pts[TRK_HELD_PTS];
+} trk_held_t;
+
+struct stn_track {
+    go_game_t *g;
+    stn_track_config_t cfg;
+    int size;
+    uint8_t pending[GO_CELLS];
+    uint8_t alias[GO_CELLS];
+    uint8_t ack[GO_CELLS];
+    go_point_t ack_pair[GO_CELLS]; /* a nudge's two points, each naming the other */
+    uint8_t gone_dead[GO_CELLS];   /* this view: dead stones (pending) no longer seen */
+    uint8_t pend_gcol[GO_CELLS];   /* the recorded colour of a pending dead stone */
+    int pend_move[GO_CELLS];       /* the move that captured a pending dead stone */
+    uint8_t unseen_cap[GO_CELLS];  /* a stone the last move captured that its view read
+                                      gone (colour), and that move's number */
+    int unseen_move[GO_CELLS];
+    int gone_move[GO_CELLS];       /* this view: the move that captured a stone now gone
+                                      (0: none) */
+    int warnings[3];
+    int lost[3];
+    trk_held_t held[TRK_MAX_HELD];
+    int nheld;
+    stn_move_info_t *info;
+    int ninfo, capinfo;
+    uint64_t unexplained_sig;
+    int knock_n;                   /* the move (count) recorded with a stone of its colour
+                                      knocked off next to it, or 0 */
+    go_point_t knock_pt, knock_from; /* that move's point, the knocked stone's point */
+};
+
+typedef struct trk_add {
+    go_point_t p;
+    go_color_t c;
+    int hidden;          /* a move the camera could not see, tried by the two-move search
+                            (its point's first_t and late capture say nothing: see
+                            trk_view_fit); 0 for every stone seen */
+} trk_add_t;
+
+typedef struct trk_diff {
+    int na, nr;
+    trk_add_t a[TRK_NPTS];
+    go_point_t r[TRK_NPTS];
+} trk_diff_t;
+
+typedef struct trk_step {
+    go_point_t p;
+    go_color_t c;        /* the colour recorded */
+    go_color_t seen;     /* the colour seen (differs for a wrong colour) */
+    int tolerant;        /* out of turn: a second move in a row */
+    int hidden;          /* trk_add_t.hidden */
+} trk_step_t;
+
+typedef struct trk_score {
+    int over;            /* steps that could not be recorded at all */
+    int voids;           /* illegal moves (void, a pass) */
+    int unexplained;     /* missing stones no capture explains */
+    int late;            /* stones the order captures that the view still shows (an order
+                            that needs no late removal fits the view better) */
+    int inversions;      /* pairs of moves in the reverse of the order the camera first
+                            saw their stones (stn_view_t.first_t, between hands) */
+    int dist;            /* sum of distances between consecutive moves */
+} trk_score_t;
+
+typedef struct trk_run {
+    int applied;                 /* game moves added */
+    uint8_t captured[GO_CELLS];  /* colour of each stone captured by the sequence, or
+                                    that a void ko retake would have captured (the
+                                    player took them off with it: part of the void move) */
+    int result[TRK_NPTS];        /* per step: GO_OK or the reason it is void */
+    int oom;                     /* an allocation failed: the trial means nothing */
+    go_color_t dropped;          /* a pass before the run dropped with a void move after
+                                    it (end_by_signals), replayed by trk_unplay */
+} trk_run_t;
+
+typedef struct trk_plan {
+    int n;
+    trk_step_t steps[TRK_NPTS];
+    trk_score_t score;
+    int nfit;            /* orders that fit as well as the chosen one */
+    int norders;         /* orders tried */
+    int hidden;          /* a move the camera could not see (see trk_search), or 0 */
+    int hidden2;         /* a second one (two hidden moves: trk_search_pairs), or 0 */
+    int nhidden;         /* how many such moves (or pairs) would have fitted */
+} trk_plan_t;
+
+typedef struct trk_nudge {
+    go_point_t from, to;
+    go_color_t c;
+    int cont;            /* a stone already reported off its point (acknowledged, read
+                            empty) seen again on a neighbouring point: the same accident */
+} trk_nudge_t;
+
+/* ---- small helpers ---- */
+
+static inline const char *trk_cname(go_color_t c)
+{
+    return c == GO_BLACK ? "B" : c == GO_WHITE ? "W" : "-";
+}
+
+static inline const char *trk_cword(go_color_t c)
+{
+    return c == GO_BLACK ? "Black" : c == GO_WHITE ? "White" : "nobody";
+}
+
+/* A point as people read it (Q16: the board's edge letters, no I, row 1 at the bottom);
+ * the events' points[] and the record keep the point itself (SGF letters in files and
+ * JSON). */
+static inline void trk_pname(const stn_track_t *k, int p, char out[4])
+{
+    go_point_human(k->size, p, out);
+}
+
+static inline go_point_t trk_pt(int size, int i)
+{
+    return (go_point_t)GO_PT(i % size, i / size);
+}
+
+static inline void trk_ev(stn_event_t *e, stn_event_kind_t kind, go_color_t c, int move,
+                          uint64_t frame, double t, double t_hand)
+{
+    memset(e, 0, sizeof *e);
+    e->kind = kind;
+    e->color = c;
+    e->move = move;
+    e->frame = frame;
+    e->t = t;
+    e->t_hand = t_hand;
+}
+
+static inline void trk_ev_point(stn_event_t *e, int p)
+{
+    if (e->npoints < STN_EV_MAX_POINTS)
+        e->points[e->npoints++] = (go_point_t)p;
+}
+
+static inline int trk_view_at(const stn_track_t *k, const stn_view_t *v, int p)
+{
+    return v->color[GO_Y(p) * k->size + GO_X(p)];
+}
+
+/* No hand reached p since the last view (stn_view_t.unreached). */
+static inline int trk_view_unreached(const stn_track_t *k, const stn_view_t *v, int p)
+{
+    return v->unreached[GO_Y(p) * k->size + GO_X(p)] != 0;
+}
+
+static inline int trk_in(const go_point_t *v, int n, int p)
+{
+    for (int i = 0; i < n; i++)
+        if (v[i] == p)
+            return 1;
+    return 0;
+}
+
+#endif
