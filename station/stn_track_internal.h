@@ -189,4 +189,26 @@ static inline int trk_in(const go_point_t *v, int n, int p)
     return 0;
 }
 
+/* ---- the diff-to-plan search (stn_track_search.c) ---- */
+
+/* Play one step (of a trial, or for real): GO_OK, a void reason (recorded as a pass), GO_EOVER / GO_EINVAL
+ * (nothing recordable) or GO_ENOMEM; run->applied counts game moves. */
+int trk_step(stn_track_t *k, const trk_step_t *st, trk_run_t *run);
+/* Mark in captured[] what the void step st would have captured on the board `before` it.
+ * 0 or GO_ENOMEM. */
+int trk_would_capture(const stn_track_t *k, const trk_step_t *st, const uint8_t *before,
+                      uint8_t *captured);
+/* Play steps[0..n) as a trial, filling *run and *sc (run->oom: an allocation failed). */
+void trk_play(stn_track_t *k, const trk_step_t *steps, int n, trk_run_t *run,
+              trk_score_t *sc);
+/* Undo the trial trk_play made (run->oom set when a dropped pass could not be replayed). */
+void trk_unplay(stn_track_t *k, trk_run_t *run);
+/* Does the plan explain the view fully (nothing void, over, unexplained, recoloured or
+ * out of turn)? */
+int trk_perfect(const trk_plan_t *p);
+/* Choose the moves explaining adds[0..na) and their order into *best (hidden moves
+ * included). 0 or GO_ENOMEM (game unchanged, *best meaningless). */
+int trk_search(stn_track_t *k, const trk_diff_t *d, const trk_add_t *adds, int na,
+               const stn_view_t *v, trk_plan_t *best);
+
 #endif
