@@ -189,6 +189,40 @@ static inline int trk_in(const go_point_t *v, int n, int p)
     return 0;
 }
 
+/* ---- what the board should show (stn_track.c) ---- */
+
+/* Keep pending/alias consistent with the game's board (after undo, captures). */
+void trk_clean(stn_track_t *k);
+/* The colour the record says the board should show at p. */
+go_color_t trk_ideal(const stn_track_t *k, int p);
+/* Is seeing s at p expected (or already reported)? */
+int trk_ok(const stn_track_t *k, int p, int s);
+
+/* ---- the move ledger (stn_track_ledger.c) ---- */
+
+typedef struct trk_backup trk_backup_t;
+
+/* Append an empty info (this frame and times) for a new move. 0 or GO_ENOMEM. */
+int trk_info_push(stn_track_t *k, uint64_t frame, double t, double t_hand);
+/* Drop the infos of moves n and later (their comments freed). */
+void trk_info_truncate(stn_track_t *k, int n);
+/* Bring infos in line with the game's move count. 0 or GO_ENOMEM. */
+int trk_info_follow(stn_track_t *k);
+/* The state before a feed (or a tick), or NULL when out of memory (nothing changed). */
+trk_backup_t *trk_backup(const stn_track_t *k, const stn_events_t *out);
+/* Free a backup no longer needed. Does nothing if NULL. */
+void trk_backup_free(trk_backup_t *bk);
+/* Put the state kept in bk back, *out's events too (consumes bk). 0 or GO_ENOMEM. */
+int trk_restore(stn_track_t *k, trk_backup_t *bk, stn_events_t *out);
+/* Record the plan's moves with their events and notes (run gets their captures). 0 or an
+ * error (the caller rolls the feed back). */
+int trk_apply(stn_track_t *k, const trk_plan_t *plan, const stn_view_t *v,
+              stn_events_t *out, trk_run_t *run);
+/* Mark in cap[] the stones the last move captured. 0 or GO_ENOMEM (move lost: roll back). */
+int trk_last_captures(stn_track_t *k, uint8_t *cap);
+/* Undo the last move as a takeback seen on the board (v), reported in *out. */
+int trk_takeback(stn_track_t *k, const stn_view_t *v, stn_events_t *out);
+
 /* ---- the diff-to-plan search (stn_track_search.c) ---- */
 
 /* Play one step (of a trial, or for real): GO_OK, a void reason (recorded as a pass), GO_EOVER / GO_EINVAL
