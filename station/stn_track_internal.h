@@ -223,6 +223,21 @@ int trk_last_captures(stn_track_t *k, uint8_t *cap);
 /* Undo the last move as a takeback seen on the board (v), reported in *out. */
 int trk_takeback(stn_track_t *k, const stn_view_t *v, stn_events_t *out);
 
+/* ---- warnings, held back for their grace (stn_track_held.c) ---- */
+
+/* A warning to c (moved: a stone moved, else stones removed) for the disagreement at
+ * pts[0..np) seen in v: held back for the grace, or given at once. 0 or an error. */
+int trk_warn(stn_track_t *k, go_color_t c, int moved, const go_point_t *pts, int np,
+             const stn_view_t *v, stn_events_t *out);
+/* A stone held warnings watch at `from` lies at `to` now: they watch `to` too. */
+void trk_held_extend(stn_track_t *k, int from, int to);
+/* The grace starts again for the sides still taking off the stones they captured. */
+void trk_held_busy(stn_track_t *k, const stn_view_t *v, const int cleared[3]);
+/* Settle the held warnings after a view (v; NULL: a settled frame at frame/t). Returns
+ * the warnings given (>= 0) or an error. */
+int trk_held_settle(stn_track_t *k, const stn_view_t *v, uint64_t frame, double t,
+                    stn_events_t *out);
+
 /* ---- the diff-to-plan search (stn_track_search.c) ---- */
 
 /* Play one step (of a trial, or for real): GO_OK, a void reason (recorded as a pass), GO_EOVER / GO_EINVAL
