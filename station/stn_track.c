@@ -21,7 +21,7 @@ void stn_track_defaults(stn_track_config_t *c)
 }
 
 /* Append " Q16" for each point of e from index `from` to msg (bounded), space separated. */
-static void trk_ev_list(const stn_track_t *k, stn_event_t *e, int from)
+void trk_ev_list(const stn_track_t *k, stn_event_t *e, int from)
 {
     size_t len = strlen(e->msg);
     for (int i = from; i < e->npoints && len + 5 < sizeof e->msg; i++) {
@@ -118,14 +118,6 @@ int trk_ok(const stn_track_t *k, int p, int s)
     return k->ack[p] && s == k->ack[p] - 1;
 }
 
-static int trk_nack(const stn_track_t *k)
-{
-    int n = 0;
-    for (int i = 0; i < k->size * k->size; i++)
-        n += k->ack[trk_pt(k->size, i)] != 0;
-    return n;
-}
-
 /* Forget expectations the view settles: captured stones gone, disagreements restored,
  * reported disagreements that changed into something else (they are new differences). */
 static void trk_refresh(stn_track_t *k, const stn_view_t *v, int cleared[3])
@@ -177,152 +169,6 @@ static void trk_diff(const stn_track_t *k, const stn_view_t *v, trk_diff_t *d)
 }
 
 /* ---- reading a view ---- */
-
-/* An added stone of colour pc on a point next to r (8-neighbourhood), empty in the record
- * and not yet paired: taken (used_a) as r's stone nudged there, into *nu. 1 when found. */
-static int trk_nudge_pair(const stn_track_t *k, const trk_diff_t *d, uint8_t *used_a, int r,
-                          go_color_t pc, int cont, trk_nudge_t *nu)
-{
-    for (int j = 0; j < d->na; j++) {
-        int a = d->a[j].p;
-        if (used_a[j] || d->a[j].c != pc || trk_ideal(k, a) != GO_EMPTY)
-            continue;
-        if (abs(GO_X(a) - GO_X(r)) <= 1 && abs(GO_Y(a) - GO_Y(r)) <= 1) {
-            used_a[j] = 1;
-            nu->from = (go_point_t)r;
-            nu->to = (go_point_t)a;
-            nu->c = pc;
-            nu->cont = cont;
-            return 1;
-        }
-    }
-    return 0;
-}
-
-/* Pair missing stones with stones of their colour on a neighbouring point; then stones
- * already reported missing (acknowledged, still read empty) with such stones (cont). */
-static int trk_nudges(const stn_track_t *k, const trk_diff_t *d, const stn_view_t *v,
-                      trk_nudge_t *nu, uint8_t *used_a)
-{
-    int n = 0;
-    memset(used_a, 0, (size_t)d->na);
-    for (int i = 0; i < d->nr; i++) {
-        int r = d->r[i];
-        if (trk_view_at(k, v, r) == GO_EMPTY)
-            n += trk_nudge_pair(k, d, used_a, r, trk_ideal(k, r), 0, &nu[n]);
-    }
-    for (int i = 0; i < k->size * k->size; i++) {
-        int r = trk_pt(k->size, i);
-        go_color_t pc = trk_ideal(k, r);
-        if (k->ack[r] == 1 + GO_EMPTY && pc != GO_EMPTY && v->color[i] == GO_EMPTY)
-            n += trk_nudge_pair(k, d, used_a, r, pc, 1, &nu[n]);
-    }
-    return n;
-}
-
-/* The plan's one move (in turn, its colour seen) when it was played next to p
- * (8-neighbourhood) and has the colour the record has at p, or -1: a stone of the
- * mover's colour missing next to its move was most likely knocked off its point by the
- * hand that played (the move is due; a stone moved a whole point onto it is rarer).
- * With several moves, a stone next to a missing one of its colour is a nudge as before. */
-static int trk_displaced_by(const stn_track_t *k, const trk_plan_t *plan, int p)
-{
-    go_color_t pc = trk_ideal(k, p);
-    for (int j = 0; plan && plan->n == 1 && j < plan->n; j++) {
-        const trk_step_t *st = &plan->steps[j];
-        if (st->c != pc || st->seen != st->c || st->tolerant || st->hidden)
-            continue;
-        if (abs(GO_X(st->p) - GO_X(p)) <= 1 && abs(GO_Y(st->p) - GO_Y(p)) <= 1)
-            return j;
-    }
-    return -1;
-}
-
-/* How unlikely a reading is: steps that cannot be recorded, void moves, missing stones
- * nothing explains, stones of the wrong colour or out of turn (nudges cost 6 each, added
- * by the caller), a stone of the mover's colour knocked off its point next to its move
- * (trk_displaced_by: 3, likelier than a nudge onto the move's point). plan may be NULL
- * (no moves). Leaves the game as it was; run gets the plan's captures. GO_ENOMEM (< 0)
- * when a trial could not be played. */
-static int trk_cost(stn_track_t *k, const trk_diff_t *d, const trk_plan_t *plan,
-                    const trk_nudge_t *nu, int nn, trk_run_t *run)
-{
-    trk_score_t sc;
-    memset(&sc, 0, sizeof sc);
-    memset(run->captured, 0, sizeof run->captured);
-    int odd = 0;
-    if (plan && plan->n > 0) {
-        trk_play(k, plan->steps, plan->n, run, &sc);
-        trk_unplay(k, run);
-        if (run->oom)
-            return GO_ENOMEM;
-        for (int i = 0; i < plan->n; i++)
-            odd += plan->steps[i].seen != plan->steps[i].c || plan->steps[i].tolerant;
-    }
-    int unexpl = 0, displaced = 0;
-    for (int i = 0; i < d->nr; i++) {
-        int p = d->r[i], hit = run->captured[p] != 0;
-        for (int j = 0; plan && j < plan->n && !hit; j++)
-            hit = plan->steps[j].p == p;
-        for (int j = 0; j < nn && !hit; j++)
-            hit = nu[j].from == p;
-        if (!hit && trk_displaced_by(k, plan, p) >= 0)
-            displaced++;   /* knocked by the hand that played next to it */
-        else
-            unexpl += !hit;
-    }
-    return sc.over * 1000 + sc.voids * 100 + unexpl * 10 + odd * 5 + displaced * 3;
-}
-
-/* Is the last move the one read next to a knocked stone (k->knock_n), its stone now gone
- * (not captured: it took nothing) and the knocked stone back home? */
-static int trk_knock_undone(const stn_track_t *k, const stn_view_t *v)
-{
-    int nm = go_game_move_count(k->g);
-    if (!k->knock_n || k->knock_n != nm)
-        return 0;
-    const go_move_t *m = go_game_move(k->g, nm - 1);
-    if (m->kind != GO_MOVE_PLAY || m->point != k->knock_pt || m->ncaptured > 0)
-        return 0;
-    go_color_t home = trk_ideal(k, k->knock_from);
-    return home != GO_EMPTY && trk_view_at(k, v, k->knock_pt) == GO_EMPTY &&
-           trk_view_at(k, v, k->knock_from) == (int)home;
-}
-
-/* Acknowledge every point still disagreeing; report the list when it grew. */
-static int trk_reconcile(stn_track_t *k, const stn_view_t *v, const uint8_t *ack0,
-                         stn_events_t *out)
-{
-    int grew = 0, had = 0;
-    for (int i = 0; i < k->size * k->size; i++) {
-        int p = trk_pt(k->size, i);
-        if (!trk_ok(k, p, v->color[i]))
-            k->ack[p] = (uint8_t)(1 + v->color[i]);
-        grew |= k->ack[p] && k->ack[p] != ack0[p];
-        had |= ack0[p] != 0;
-    }
-    int now = trk_nack(k);
-    stn_event_t e;
-    if (grew) {
-        trk_ev(&e, STN_EV_RESTORE, GO_EMPTY, go_game_move_count(k->g), v->frame, v->t,
-               v->t_clear);
-        for (int i = 0; i < k->size * k->size; i++) {
-            int p = trk_pt(k->size, i);
-            if (k->ack[p])
-                trk_ev_point(&e, p);
-        }
-        snprintf(e.msg, sizeof e.msg, "the board disagrees with the record: restore ");
-        trk_ev_list(k, &e, 0);
-        return stn_events_push(out, &e);
-    }
-    if (had && !now) {
-        trk_ev(&e, STN_EV_AGREES, GO_EMPTY, go_game_move_count(k->g), v->frame, v->t,
-               v->t_clear);
-        snprintf(e.msg, sizeof e.msg, "the board agrees with the record again");
-        return stn_events_push(out, &e);
-    }
-    return GO_OK;
-}
 
 static uint64_t trk_sig(const trk_diff_t *d)
 {

@@ -191,6 +191,8 @@ static inline int trk_in(const go_point_t *v, int n, int p)
 
 /* ---- what the board should show (stn_track.c) ---- */
 
+/* Append " Q16" for each point of e from index `from` to msg (bounded), space separated. */
+void trk_ev_list(const stn_track_t *k, stn_event_t *e, int from);
 /* Keep pending/alias consistent with the game's board (after undo, captures). */
 void trk_clean(stn_track_t *k);
 /* The colour the record says the board should show at p. */
@@ -237,6 +239,25 @@ void trk_held_busy(stn_track_t *k, const stn_view_t *v, const int cleared[3]);
  * the warnings given (>= 0) or an error. */
 int trk_held_settle(stn_track_t *k, const stn_view_t *v, uint64_t frame, double t,
                     stn_events_t *out);
+
+/* ---- accidents: nudged and knocked stones, the restore list (stn_track_accident.c) ---- */
+
+/* Pair missing stones with stones of their colour on a neighbouring point (nu[], used_a[]
+ * marks the added stones taken); returns how many. */
+int trk_nudges(const stn_track_t *k, const trk_diff_t *d, const stn_view_t *v,
+               trk_nudge_t *nu, uint8_t *used_a);
+/* The plan's one move next to p, of p's recorded colour (it knocked p's stone), or -1. */
+int trk_displaced_by(const stn_track_t *k, const trk_plan_t *plan, int p);
+/* How unlikely a reading is (plan NULL: no moves; the nudges' own cost is the caller's),
+ * or GO_ENOMEM. The game as it was; run gets the plan's captures. */
+int trk_cost(stn_track_t *k, const trk_diff_t *d, const trk_plan_t *plan,
+             const trk_nudge_t *nu, int nn, trk_run_t *run);
+/* Is the last move the stone read next to a knocked one, slid back (knock_n)? */
+int trk_knock_undone(const stn_track_t *k, const stn_view_t *v);
+/* Acknowledge every point still disagreeing; report the list when it grew (ack0: the
+ * acks before the view), or that the board agrees again. */
+int trk_reconcile(stn_track_t *k, const stn_view_t *v, const uint8_t *ack0,
+                  stn_events_t *out);
 
 /* ---- the diff-to-plan search (stn_track_search.c) ---- */
 
