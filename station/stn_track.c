@@ -484,80 +484,11 @@ int stn_track_feed(stn_track_t *k, const stn_view_t *v, stn_events_t *out)
             mover = plan->steps[plan->n - 1].c;
         }
         /* Nudged stones: put back, a warning. */
-        for (int q = 0; q < nn; q++) {
-            stn_event_t e;
-            char a[4], b[4];
-            trk_pname(k, nu[q].from, a);
-            trk_pname(k, nu[q].to, b);
-            trk_ev(&e, STN_EV_MOVED, nu[q].c, go_game_move_count(k->g), v->frame, v->t,
-                   v->t_clear);
-            trk_ev_point(&e, nu[q].from);
-            trk_ev_point(&e, nu[q].to);
-            snprintf(e.msg, sizeof e.msg, "the %s stone at %s %s %s: put it back",
-                     nu[q].c == GO_BLACK ? "black" : "white", a,
-                     nu[q].cont ? "(off its point) lies at" : "was moved to", b);
-            k->ack_pair[nu[q].from] = nu[q].to;
-            k->ack_pair[nu[q].to] = nu[q].from;
-            go_point_t pair[2] = { nu[q].from, nu[q].to };
-            if ((rc = stn_events_push(out, &e)) != GO_OK)
-                goto done;
-            /* the same accident as before: its held warning watches the new point too
-             * (given already or never held: nothing new) */
-            if (nu[q].cont)
-                trk_held_extend(k, nu[q].from, nu[q].to);
-            else if ((rc = trk_warn(k, mover, 1, pair, 2, v, out)) != GO_OK)
-                goto done;
-        }
+        if ((rc = trk_report_nudges(k, nu, nn, mover, v, out)) != GO_OK)
+            goto done;
         /* Missing stones nothing explains: removed without capture. */
-        go_point_t gone[TRK_NPTS];
-        int ng = 0;
-        for (int j = 0; j < nrest; j++) {
-            int p = rest[j], hit = run->captured[p] != 0;
-            for (int q = 0; q < plan->n && !hit; q++)
-                hit = plan->steps[q].p == p;
-            if (!hit && !trk_ok(k, p, trk_view_at(k, v, p)))
-                gone[ng++] = (go_point_t)p;
-        }
-        if (ng > 0) {
-            stn_event_t e;
-            go_color_t owner = trk_ideal(k, gone[0]), by = GO_OTHER(owner);
-            /* a stone next to a move of its colour: knocked by the hand that played */
-            int knock = -1;
-            for (int j = 0; j < ng && knock < 0; j++)
-                knock = trk_displaced_by(k, plan, gone[j]);
-            if (knock >= 0)
-                by = plan->steps[knock].c;
-            /* read gone where no hand reached since the last view: a misread, no warning */
-            int unreached = knock < 0;
-            for (int j = 0; j < ng && unreached; j++)
-                unreached = trk_view_unreached(k, v, gone[j]);
-            trk_ev(&e, STN_EV_MOVED, owner, go_game_move_count(k->g), v->frame, v->t,
-                   v->t_clear);
-            for (int j = 0; j < ng; j++)
-                trk_ev_point(&e, gone[j]);
-            if (knock >= 0) {
-                k->knock_n = go_game_move_count(k->g);
-                k->knock_pt = plan->steps[knock].p;
-                for (int j = 0; j < ng; j++)
-                    if (trk_displaced_by(k, plan, gone[j]) == knock)
-                        k->knock_from = gone[j];
-                char kp[4];
-                trk_pname(k, plan->steps[knock].p, kp);
-                snprintf(e.msg, sizeof e.msg,
-                         "stones off their points (knocked by the hand that played %s), put "
-                         "them back: ", kp);
-            } else if (unreached) {
-                snprintf(e.msg, sizeof e.msg,
-                         "stones read gone where no hand reached (misread?), put them back "
-                         "if they are off: ");
-            } else {
-                snprintf(e.msg, sizeof e.msg, "stones removed without capture, put them back: ");
-            }
-            trk_ev_list(k, &e, 0);
-            if ((rc = stn_events_push(out, &e)) != GO_OK ||
-                (!unreached && (rc = trk_warn(k, by, knock >= 0, gone, ng, v, out)) != GO_OK))
-                goto done;
-        }
+        if ((rc = trk_report_gone(k, rest, nrest, plan, run, v, out)) != GO_OK)
+            goto done;
         break;
     }
     if ((rc = trk_hidden_on_dead(k, v, cleared, plan, run, out, &moves)) != GO_OK)

@@ -1,14 +1,16 @@
-/* stn_track_accident.c: accidents, what the hands do to the stones already there: a
- * stone nudged onto a neighbouring point (STN_EV_MOVED), one knocked off its point by the
- * hand that played next to it (or the move's stone slid there and back: taken back), the
- * cost that weighs such readings against reading the stones as moves, and the restore
- * list (STN_EV_RESTORE, STN_EV_AGREES) that acknowledges every point still disagreeing.
+/* stn_track_accident.c: accidents, what the hands do to the stones already there (steps 2
+ * and 6 of how a view is read, stn_track.h): a stone nudged onto a neighbouring point, one
+ * knocked off its point by the hand that played next to it (or the move's stone slid
+ * there and back: read as a takeback by the feed), stones removed without capture or
+ * read gone where no hand reached; the cost that weighs such readings against reading the
+ * stones as moves; and the restore list that acknowledges every point still disagreeing.
  *
  * Invariants: nothing here plays for real (trk_cost tries the plan and undoes it: the
  * game as it was); a nudge pairs a missing stone with a new stone of its colour on one of
- * its 8 neighbours, each added stone used at most once; after trk_reconcile every point
- * the view disagrees at is acknowledged (ack[p] = 1 + the colour seen), so each
- * disagreement is reported once.
+ * its 8 neighbours, each added stone used at most once, and its two points name each
+ * other in ack_pair[]; knock_n is made non-zero only here (the move a knocked stone was
+ * read next to); after trk_reconcile every point the view disagrees at is acknowledged
+ * (ack[p] = 1 + the colour seen), so each disagreement is reported once.
  */
 #include "station/stn_track_internal.h"
 
@@ -65,7 +67,7 @@ int trk_nudges(const stn_track_t *k, const trk_diff_t *d, const stn_view_t *v,
  * mover's colour missing next to its move was most likely knocked off its point by the
  * hand that played (the move is due; a stone moved a whole point onto it is rarer).
  * With several moves, a stone next to a missing one of its colour is a nudge as before. */
-int trk_displaced_by(const stn_track_t *k, const trk_plan_t *plan, int p)
+static int trk_displaced_by(const stn_track_t *k, const trk_plan_t *plan, int p)
 {
     go_color_t pc = trk_ideal(k, p);
     for (int j = 0; plan && plan->n == 1 && j < plan->n; j++) {
@@ -127,6 +129,103 @@ int trk_knock_undone(const stn_track_t *k, const stn_view_t *v)
     go_color_t home = trk_ideal(k, k->knock_from);
     return home != GO_EMPTY && trk_view_at(k, v, k->knock_pt) == GO_EMPTY &&
            trk_view_at(k, v, k->knock_from) == (int)home;
+}
+
+/* ---- reporting them ---- */
+
+/* Nudged stones (nu[0..nn), seen in v): put back, a warning to the mover (held for its
+ * grace), or, for a stone already reported off its point, the same accident. 0 or an
+ * error. */
+int trk_report_nudges(stn_track_t *k, const trk_nudge_t *nu, int nn, go_color_t mover,
+                      const stn_view_t *v, stn_events_t *out)
+{
+    int rc;
+    for (int q = 0; q < nn; q++) {
+        stn_event_t e;
+        char a[4], b[4];
+        trk_pname(k, nu[q].from, a);
+        trk_pname(k, nu[q].to, b);
+        trk_ev(&e, STN_EV_MOVED, nu[q].c, go_game_move_count(k->g), v->frame, v->t,
+               v->t_clear);
+        trk_ev_point(&e, nu[q].from);
+        trk_ev_point(&e, nu[q].to);
+        snprintf(e.msg, sizeof e.msg, "the %s stone at %s %s %s: put it back",
+                 nu[q].c == GO_BLACK ? "black" : "white", a,
+                 nu[q].cont ? "(off its point) lies at" : "was moved to", b);
+        k->ack_pair[nu[q].from] = nu[q].to;
+        k->ack_pair[nu[q].to] = nu[q].from;
+        go_point_t pair[2] = { nu[q].from, nu[q].to };
+        if ((rc = stn_events_push(out, &e)) != GO_OK)
+            return rc;
+        /* the same accident as before: its held warning watches the new point too
+         * (given already or never held: nothing new) */
+        if (nu[q].cont)
+            trk_held_extend(k, nu[q].from, nu[q].to);
+        else if ((rc = trk_warn(k, mover, 1, pair, 2, v, out)) != GO_OK)
+            return rc;
+    }
+    return GO_OK;
+}
+
+/* Missing stones nothing explains (of rest[0..nrest), once the plan is recorded, run
+ * holding its captures): removed without capture, knocked off their points by the hand
+ * that played next to them (knock_n), or misread where no hand reached: put back, and a
+ * warning but for a misread. 0 or an error. */
+int trk_report_gone(stn_track_t *k, const go_point_t *rest, int nrest,
+                    const trk_plan_t *plan, const trk_run_t *run, const stn_view_t *v,
+                    stn_events_t *out)
+{
+    int rc;
+    go_point_t gone[TRK_NPTS];
+    int ng = 0;
+    for (int j = 0; j < nrest; j++) {
+        int p = rest[j], hit = run->captured[p] != 0;
+        for (int q = 0; q < plan->n && !hit; q++)
+            hit = plan->steps[q].p == p;
+        if (!hit && !trk_ok(k, p, trk_view_at(k, v, p)))
+            gone[ng++] = (go_point_t)p;
+    }
+    if (ng > 0) {
+        stn_event_t e;
+        go_color_t owner = trk_ideal(k, gone[0]), by = GO_OTHER(owner);
+        /* a stone next to a move of its colour: knocked by the hand that played */
+        int knock = -1;
+        for (int j = 0; j < ng && knock < 0; j++)
+            knock = trk_displaced_by(k, plan, gone[j]);
+        if (knock >= 0)
+            by = plan->steps[knock].c;
+        /* read gone where no hand reached since the last view: a misread, no warning */
+        int unreached = knock < 0;
+        for (int j = 0; j < ng && unreached; j++)
+            unreached = trk_view_unreached(k, v, gone[j]);
+        trk_ev(&e, STN_EV_MOVED, owner, go_game_move_count(k->g), v->frame, v->t,
+               v->t_clear);
+        for (int j = 0; j < ng; j++)
+            trk_ev_point(&e, gone[j]);
+        if (knock >= 0) {
+            k->knock_n = go_game_move_count(k->g);
+            k->knock_pt = plan->steps[knock].p;
+            for (int j = 0; j < ng; j++)
+                if (trk_displaced_by(k, plan, gone[j]) == knock)
+                    k->knock_from = gone[j];
+            char kp[4];
+            trk_pname(k, plan->steps[knock].p, kp);
+            snprintf(e.msg, sizeof e.msg,
+                     "stones off their points (knocked by the hand that played %s), put "
+                     "them back: ", kp);
+        } else if (unreached) {
+            snprintf(e.msg, sizeof e.msg,
+                     "stones read gone where no hand reached (misread?), put them back "
+                     "if they are off: ");
+        } else {
+            snprintf(e.msg, sizeof e.msg, "stones removed without capture, put them back: ");
+        }
+        trk_ev_list(k, &e, 0);
+        if ((rc = stn_events_push(out, &e)) != GO_OK ||
+            (!unreached && (rc = trk_warn(k, by, knock >= 0, gone, ng, v, out)) != GO_OK))
+            return rc;
+    }
+    return GO_OK;
 }
 
 /* ---- the restore list ---- */

@@ -1,7 +1,16 @@
 /* stn_track_internal.h: the tracker's state, the types its reading passes between the
  * steps, and the helpers shared by its sources (not public API: stn_track.h is).
  *
- * The tracker's sources (station/stn_track*.c) include it; each opens with what it holds.
+ * The tracker's sources, one seam each (each opens with what it holds):
+ *  - stn_track.c: create/destroy, what the board should show (the expectations), the
+ *    feed (reading a view) and the queries;
+ *  - stn_track_ledger.c: the move ledger (info[], recording a chosen plan, takebacks,
+ *    console pass/undo/resign) and the feed as a transaction;
+ *  - stn_track_search.c: the diff-to-plan search (trial sequences, the orders, the moves
+ *    the camera could not see);
+ *  - stn_track_held.c: the warnings, given at once or held back for their grace;
+ *  - stn_track_accident.c: accidents (nudged and knocked stones, stones removed) and the
+ *    restore list.
  *
  * Invariants of stn_track_t (after every public call):
  *  - info[0..ninfo) parallels the game's moves (ninfo == go_game_move_count(g));
@@ -246,12 +255,18 @@ int trk_held_settle(stn_track_t *k, const stn_view_t *v, uint64_t frame, double 
  * marks the added stones taken); returns how many. */
 int trk_nudges(const stn_track_t *k, const trk_diff_t *d, const stn_view_t *v,
                trk_nudge_t *nu, uint8_t *used_a);
-/* The plan's one move next to p, of p's recorded colour (it knocked p's stone), or -1. */
-int trk_displaced_by(const stn_track_t *k, const trk_plan_t *plan, int p);
 /* How unlikely a reading is (plan NULL: no moves; the nudges' own cost is the caller's),
  * or GO_ENOMEM. The game as it was; run gets the plan's captures. */
 int trk_cost(stn_track_t *k, const trk_diff_t *d, const trk_plan_t *plan,
              const trk_nudge_t *nu, int nn, trk_run_t *run);
+/* Report the nudges: put back, a warning to mover (or the same accident). 0 or an error. */
+int trk_report_nudges(stn_track_t *k, const trk_nudge_t *nu, int nn, go_color_t mover,
+                      const stn_view_t *v, stn_events_t *out);
+/* Report the stones of rest[0..nrest) the recorded plan does not explain (removed,
+ * knocked, misread): put back, a warning but for a misread. 0 or an error. */
+int trk_report_gone(stn_track_t *k, const go_point_t *rest, int nrest,
+                    const trk_plan_t *plan, const trk_run_t *run, const stn_view_t *v,
+                    stn_events_t *out);
 /* Is the last move the stone read next to a knocked one, slid back (knock_n)? */
 int trk_knock_undone(const stn_track_t *k, const stn_view_t *v);
 /* Acknowledge every point still disagreeing; report the list when it grew (ack0: the
