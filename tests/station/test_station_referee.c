@@ -18,10 +18,18 @@ static void test_void_occupied(void **state)
 {
     (void)state;
     fx_t f;
-    const char *pos = ". . . . .\n. . . . .\n. . X . .\n. . . . .\n. . . . .\n";
+    const char *pos = ". . . . .\n"
+                      ". . . . .\n"
+                      ". . X . .\n"
+                      ". . . . .\n"
+                      ". . . . .\n";
     fx_open(&f, "chinese", pos, GO_WHITE, NULL);
     /* White puts a stone onto Black's cc */
-    assert_int_equal(fx_feed(&f, ". . . . .\n. . . . .\n. . O . .\n. . . . .\n. . . . .\n"), 1);
+    assert_int_equal(fx_feed(&f, ". . . . .\n"
+                                 ". . . . .\n"
+                                 ". . O . .\n"
+                                 ". . . . .\n"
+                                 ". . . . .\n"), 1);
     const stn_event_t *e = stn_events_find(&f.ev, STN_EV_VOID);
     assert_non_null(e);
     assert_int_equal(e->color, GO_WHITE);
@@ -44,9 +52,17 @@ static void test_void_suicide(void **state)
 {
     (void)state;
     fx_t f;
-    const char *pos = ". X . . .\nX . X . .\n. X . . .\n. . . . .\n. . . . .\n";
+    const char *pos = ". X . . .\n"
+                      "X . X . .\n"
+                      ". X . . .\n"
+                      ". . . . .\n"
+                      ". . . . .\n";
     fx_open(&f, "chinese", pos, GO_WHITE, NULL);
-    assert_int_equal(fx_feed(&f, ". X . . .\nX O X . .\n. X . . .\n. . . . .\n. . . . .\n"), 1);
+    assert_int_equal(fx_feed(&f, ". X . . .\n"
+                                 "X O X . .\n"
+                                 ". X . . .\n"
+                                 ". . . . .\n"
+                                 ". . . . .\n"), 1);
     const stn_event_t *e = stn_events_find(&f.ev, STN_EV_VOID);
     assert_non_null(e);
     assert_non_null(strstr(e->msg, "suicide"));
@@ -60,13 +76,25 @@ static void test_void_ko(void **state)
 {
     (void)state;
     fx_t f;
-    fx_open(&f, "chinese", ". X O . .\nX . X O .\n. X O . .\n. . . . .\n. . . . .\n",
+    fx_open(&f, "chinese", ". X O . .\n"
+                           "X . X O .\n"
+                           ". X O . .\n"
+                           ". . . . .\n"
+                           ". . . . .\n",
             GO_WHITE, NULL);
-    const char *taken = ". X O . .\nX O . O .\n. X O . .\n. . . . .\n. . . . .\n";
+    const char *taken = ". X O . .\n"
+                        "X O . O .\n"
+                        ". X O . .\n"
+                        ". . . . .\n"
+                        ". . . . .\n";
     assert_int_equal(fx_feed(&f, taken), 1);
     assert_int_equal(stn_events_find(&f.ev, STN_EV_MOVE)->ncaptured, 1);
     /* Black retakes at once: void, a pass; removing bb was part of it (no warning) */
-    assert_int_equal(fx_feed(&f, ". X O . .\nX . X O .\n. X O . .\n. . . . .\n. . . . .\n"), 1);
+    assert_int_equal(fx_feed(&f, ". X O . .\n"
+                                 "X . X O .\n"
+                                 ". X O . .\n"
+                                 ". . . . .\n"
+                                 ". . . . .\n"), 1);
     const stn_event_t *e = stn_events_find(&f.ev, STN_EV_VOID);
     assert_non_null(e);
     assert_non_null(strstr(e->msg, "ko"));
@@ -88,7 +116,11 @@ static void test_void_ko(void **state)
 static void void_after_pass(const char *rules, int end_by_signals, int expect_over)
 {
     fx_t f;
-    const char *pos = ". X . . .\nX . X . .\n. X . . .\n. . . . .\n. . . . .\n";
+    const char *pos = ". X . . .\n"
+                      "X . X . .\n"
+                      ". X . . .\n"
+                      ". . . . .\n"
+                      ". . . . .\n";
     stn_track_config_t cfg;
     stn_track_defaults(&cfg);
     cfg.end_by_signals = end_by_signals;
@@ -96,7 +128,11 @@ static void void_after_pass(const char *rules, int end_by_signals, int expect_ov
     assert_int_equal(stn_track_pass(f.k, GO_EMPTY, 1.0, &f.ev), GO_OK);
     assert_int_equal(go_game_move_count(f.g), 1);
     /* White plays into Black's eye: suicide, void */
-    const char *bad = ". X . . .\nX O X . .\n. X . . .\n. . . . .\n. . . . .\n";
+    const char *bad = ". X . . .\n"
+                      "X O X . .\n"
+                      ". X . . .\n"
+                      ". . . . .\n"
+                      ". . . . .\n";
     fx_feed(&f, bad);
     const stn_event_t *e = stn_events_find(&f.ev, STN_EV_VOID);
     assert_non_null(e);
@@ -116,7 +152,11 @@ static void void_after_pass(const char *rules, int end_by_signals, int expect_ov
     /* the stone taken back, Black plays on: recorded */
     assert_int_equal(fx_feed(&f, pos), 0);
     assert_non_null(stn_events_find(&f.ev, STN_EV_AGREES));
-    assert_int_equal(fx_feed(&f, ". X . . .\nX . X . .\n. X . . .\n. . . X .\n. . . . .\n"), 1);
+    assert_int_equal(fx_feed(&f, ". X . . .\n"
+                                 "X . X . .\n"
+                                 ". X . . .\n"
+                                 ". . . X .\n"
+                                 ". . . . .\n"), 1);
     assert_int_equal(go_game_move_count(f.g), 1);
     assert_int_equal(go_game_move(f.g, 0)->color, GO_BLACK);
     assert_int_equal(go_game_move(f.g, 0)->point, st_pt(5, "dd"));
@@ -145,10 +185,22 @@ static void test_two_in_a_row(void **state)
     stn_track_defaults(&cfg);
     cfg.trust_colour = 1;
     fx_t f;
-    const char *empty = ". . . . .\n. . . . .\n. . . . .\n. . . . .\n. . . . .\n";
+    const char *empty = ". . . . .\n"
+                        ". . . . .\n"
+                        ". . . . .\n"
+                        ". . . . .\n"
+                        ". . . . .\n";
     fx_open(&f, "chinese", empty, GO_BLACK, &cfg);
-    assert_int_equal(fx_feed(&f, ". . . . .\n. X . . .\n. . . . .\n. . . . .\n. . . . .\n"), 1);
-    assert_int_equal(fx_feed(&f, ". . . . .\n. X . . .\n. . . . .\n. . . X .\n. . . . .\n"), 1);
+    assert_int_equal(fx_feed(&f, ". . . . .\n"
+                                 ". X . . .\n"
+                                 ". . . . .\n"
+                                 ". . . . .\n"
+                                 ". . . . .\n"), 1);
+    assert_int_equal(fx_feed(&f, ". . . . .\n"
+                                 ". X . . .\n"
+                                 ". . . . .\n"
+                                 ". . . X .\n"
+                                 ". . . . .\n"), 1);
     const stn_event_t *e = stn_events_find(&f.ev, STN_EV_TWO_IN_A_ROW);
     assert_non_null(e);
     assert_int_equal(e->color, GO_BLACK);
@@ -162,7 +214,11 @@ static void test_two_in_a_row(void **state)
      * once cannot alternate: recorded in their colours; nobody saw them played one
      * after the other, so no two-in-a-row call (a note and an ambiguity instead) */
     fx_open(&f, "chinese", empty, GO_WHITE, NULL);
-    assert_int_equal(fx_feed(&f, ". . . . .\n. X . . .\n. . . . .\n. . . X .\n. . . . .\n"), 2);
+    assert_int_equal(fx_feed(&f, ". . . . .\n"
+                                 ". X . . .\n"
+                                 ". . . . .\n"
+                                 ". . . X .\n"
+                                 ". . . . .\n"), 2);
     assert_int_equal(stn_events_count(&f.ev, STN_EV_TWO_IN_A_ROW), 0);
     assert_true(stn_events_count(&f.ev, STN_EV_AMBIGUOUS) >= 1);
     assert_int_equal(go_game_move(f.g, 0)->color, GO_BLACK);
@@ -178,17 +234,32 @@ static void test_together_not_two_in_a_row(void **state)
 {
     (void)state;
     fx_t f;
-    fx_open(&f, "chinese", ". . . . . . .\n. . . . . . .\n. . . . . . .\n. . . X . . .\n"
-            ". . . . . . .\n. . . . . . .\n. . . . . . .\n", GO_WHITE, NULL);
-    assert_int_equal(fx_feed(&f, ". . . . . . .\n. O . . . O .\n. . . . . . .\n. . . X . . .\n"
-                                 ". . . . . . .\n. O . . . . .\n. . . . . . .\n"), 3);
+    fx_open(&f, "chinese", ". . . . . . .\n"
+                           ". . . . . . .\n"
+                           ". . . . . . .\n"
+                           ". . . X . . .\n"
+            ". . . . . . .\n"
+            ". . . . . . .\n"
+            ". . . . . . .\n", GO_WHITE, NULL);
+    assert_int_equal(fx_feed(&f, ". . . . . . .\n"
+                                 ". O . . . O .\n"
+                                 ". . . . . . .\n"
+                                 ". . . X . . .\n"
+                                 ". . . . . . .\n"
+                                 ". O . . . . .\n"
+                                 ". . . . . . .\n"), 3);
     assert_int_equal(stn_events_count(&f.ev, STN_EV_TWO_IN_A_ROW), 0);
     assert_int_equal(stn_events_count(&f.ev, STN_EV_WRONG_COLOUR), 0);
     for (int i = 0; i < 3; i++)
         assert_int_equal(go_game_move(f.g, i)->color, GO_WHITE);
     assert_int_equal(go_game_turn(f.g), GO_BLACK);
-    assert_int_equal(fx_feed(&f, ". . . . . . .\n. O . . . O .\n. . . . . . .\n. . . X . . .\n"
-                                 ". . . . . . .\n. O . . . X .\n. . . . . . .\n"), 1);
+    assert_int_equal(fx_feed(&f, ". . . . . . .\n"
+                                 ". O . . . O .\n"
+                                 ". . . . . . .\n"
+                                 ". . . X . . .\n"
+                                 ". . . . . . .\n"
+                                 ". O . . . X .\n"
+                                 ". . . . . . .\n"), 1);
     assert_int_equal(go_game_move(f.g, 3)->color, GO_BLACK);
     assert_int_equal(stn_events_count(&f.ev, STN_EV_TWO_IN_A_ROW), 0);
     fx_close(&f);
@@ -200,11 +271,21 @@ static void test_together_alternates(void **state)
 {
     (void)state;
     fx_t f;
-    const char *empty = ". . . . . . .\n. . . . . . .\n. . . . . . .\n. . . . . . .\n"
-                        ". . . . . . .\n. . . . . . .\n. . . . . . .\n";
+    const char *empty = ". . . . . . .\n"
+                        ". . . . . . .\n"
+                        ". . . . . . .\n"
+                        ". . . . . . .\n"
+                        ". . . . . . .\n"
+                        ". . . . . . .\n"
+                        ". . . . . . .\n";
     fx_open(&f, "chinese", empty, GO_BLACK, NULL);
-    assert_int_equal(fx_feed(&f, ". . . . . . .\n. O . . . X .\n. . . . . . .\n. . . . . . .\n"
-                                 ". . . . . . .\n. X . . . . .\n. . . . . . .\n"), 3);
+    assert_int_equal(fx_feed(&f, ". . . . . . .\n"
+                                 ". O . . . X .\n"
+                                 ". . . . . . .\n"
+                                 ". . . . . . .\n"
+                                 ". . . . . . .\n"
+                                 ". X . . . . .\n"
+                                 ". . . . . . .\n"), 3);
     assert_int_equal(go_game_move(f.g, 0)->color, GO_BLACK);
     assert_int_equal(go_game_move(f.g, 1)->color, GO_WHITE);
     assert_int_equal(go_game_move(f.g, 2)->color, GO_BLACK);
@@ -217,8 +298,16 @@ static void test_removed_twice_is_a_loss(void **state)
 {
     (void)state;
     fx_t f;
-    const char *pos = ". . . . .\n. X . O .\n. . . . .\n. O . . .\n. . . . .\n";
-    const char *gone = ". . . . .\n. X . . .\n. . . . .\n. O . . .\n. . . . .\n";
+    const char *pos = ". . . . .\n"
+                      ". X . O .\n"
+                      ". . . . .\n"
+                      ". O . . .\n"
+                      ". . . . .\n";
+    const char *gone = ". . . . .\n"
+                       ". X . . .\n"
+                       ". . . . .\n"
+                       ". O . . .\n"
+                       ". . . . .\n";
     fx_open(&f, "chinese", pos, GO_BLACK, NULL);
     assert_int_equal(fx_feed(&f, gone), 0);
     const stn_event_t *e = stn_events_find(&f.ev, STN_EV_MOVED);
@@ -244,7 +333,11 @@ static void test_removed_twice_is_a_loss(void **state)
     assert_int_equal(fx_feed(&f, pos), 0);
     assert_non_null(stn_events_find(&f.ev, STN_EV_AGREES));
     /* a second time, not put back: a loss */
-    const char *gone2 = ". . . . .\n. X . O .\n. . . . .\n. . . . .\n. . . . .\n";
+    const char *gone2 = ". . . . .\n"
+                        ". X . O .\n"
+                        ". . . . .\n"
+                        ". . . . .\n"
+                        ". . . . .\n";
     assert_int_equal(fx_feed(&f, gone2), 0);
     assert_null(stn_events_find(&f.ev, STN_EV_WARNING));
     fx_wait(&f, 3.0);
@@ -263,7 +356,12 @@ static void test_removed_twice_is_a_loss(void **state)
 static void test_bump_put_back_is_no_warning(void **state)
 {
     (void)state;
-    const char *pos = ". . . . . .\n. X . O . .\n. . . . . .\n. O . . . .\n. . . . . .\n. . . . . .\n";
+    const char *pos = ". . . . . .\n"
+                      ". X . O . .\n"
+                      ". . . . . .\n"
+                      ". O . . . .\n"
+                      ". . . . . .\n"
+                      ". . . . . .\n";
     for (int grace = 1; grace >= 0; grace--) {
         stn_track_config_t cfg;
         stn_track_defaults(&cfg);
@@ -272,13 +370,23 @@ static void test_bump_put_back_is_no_warning(void **state)
         fx_t f;
         fx_open(&f, "chinese", pos, GO_BLACK, &cfg);
         /* Black plays ee and knocks White's db off its point (read empty) */
-        const char *m1 = ". . . . . .\n. X . . . .\n. . . . . .\n. O . . . .\n. . . . X .\n. . . . . .\n";
+        const char *m1 = ". . . . . .\n"
+                         ". X . . . .\n"
+                         ". . . . . .\n"
+                         ". O . . . .\n"
+                         ". . . . X .\n"
+                         ". . . . . .\n";
         assert_int_equal(fx_feed(&f, m1), 1);
         assert_non_null(stn_events_find(&f.ev, STN_EV_RESTORE));
         assert_int_equal(stn_events_count(&f.ev, STN_EV_WARNING), grace ? 0 : 1);
         /* pushed back 1.5 s later */
         fx_wait(&f, 1.2);
-        const char *back = ". . . . . .\n. X . O . .\n. . . . . .\n. O . . . .\n. . . . X .\n. . . . . .\n";
+        const char *back = ". . . . . .\n"
+                           ". X . O . .\n"
+                           ". . . . . .\n"
+                           ". O . . . .\n"
+                           ". . . . X .\n"
+                           ". . . . . .\n";
         assert_int_equal(fx_feed(&f, back), 0);
         assert_non_null(stn_events_find(&f.ev, STN_EV_AGREES));
         assert_null(stn_events_find(&f.ev, STN_EV_WARNING));
@@ -291,13 +399,28 @@ static void test_bump_put_back_is_no_warning(void **state)
         }
         /* White plays cc, Black answers at ce and slides White's cc to dc on the way
          * (a nudge): put back in time, again no warning */
-        const char *m2 = ". . . . . .\n. X . O . .\n. . O . . .\n. O . . . .\n. . . . X .\n. . . . . .\n";
+        const char *m2 = ". . . . . .\n"
+                         ". X . O . .\n"
+                         ". . O . . .\n"
+                         ". O . . . .\n"
+                         ". . . . X .\n"
+                         ". . . . . .\n";
         assert_int_equal(fx_feed(&f, m2), 1);
-        const char *m3 = ". . . . . .\n. X . O . .\n. . . O . .\n. O . . . .\n. . X . X .\n. . . . . .\n";
+        const char *m3 = ". . . . . .\n"
+                         ". X . O . .\n"
+                         ". . . O . .\n"
+                         ". O . . . .\n"
+                         ". . X . X .\n"
+                         ". . . . . .\n";
         assert_int_equal(fx_feed(&f, m3), 1);
         assert_non_null(stn_events_find(&f.ev, STN_EV_MOVED));
         assert_int_equal(stn_events_count(&f.ev, STN_EV_WARNING), grace ? 0 : 1);
-        const char *m3b = ". . . . . .\n. X . O . .\n. . O . . .\n. O . . . .\n. . X . X .\n. . . . . .\n";
+        const char *m3b = ". . . . . .\n"
+                          ". X . O . .\n"
+                          ". . O . . .\n"
+                          ". O . . . .\n"
+                          ". . X . X .\n"
+                          ". . . . . .\n";
         fx_wait(&f, 1.0);
         assert_int_equal(fx_feed(&f, m3b), 0);
         assert_non_null(stn_events_find(&f.ev, STN_EV_AGREES));
@@ -316,13 +439,25 @@ static void test_removed_then_opponent_moves_warns(void **state)
 {
     (void)state;
     fx_t f;
-    const char *pos = ". . . . .\n. X . O .\n. . . . .\n. O . . .\n. . . . .\n";
+    const char *pos = ". . . . .\n"
+                      ". X . O .\n"
+                      ". . . . .\n"
+                      ". O . . .\n"
+                      ". . . . .\n";
     fx_open(&f, "chinese", pos, GO_BLACK, NULL);
     /* Black plays dd and takes White's db off */
-    assert_int_equal(fx_feed(&f, ". . . . .\n. X . . .\n. . . . .\n. O . X .\n. . . . .\n"), 1);
+    assert_int_equal(fx_feed(&f, ". . . . .\n"
+                                 ". X . . .\n"
+                                 ". . . . .\n"
+                                 ". O . X .\n"
+                                 ". . . . .\n"), 1);
     assert_null(stn_events_find(&f.ev, STN_EV_WARNING));
     /* White plays cc 0.7 s later, db still missing: Black is warned */
-    assert_int_equal(fx_feed(&f, ". . . . .\n. X . . .\n. . O . .\n. O . X .\n. . . . .\n"), 1);
+    assert_int_equal(fx_feed(&f, ". . . . .\n"
+                                 ". X . . .\n"
+                                 ". . O . .\n"
+                                 ". O . X .\n"
+                                 ". . . . .\n"), 1);
     const stn_event_t *e = stn_events_find(&f.ev, STN_EV_WARNING);
     assert_non_null(e);
     assert_int_equal(e->color, GO_BLACK);
@@ -340,22 +475,47 @@ static void test_knock_put_back_after_taking_dead(void **state)
 {
     (void)state;
     fx_t f;
-    const char *pos = ". . . . . . .\n. . . . . . .\n. O O . O . .\nO X X . . . .\n"
-                      "O X X O . . .\n. O O . . . .\n. . . . . . .\n";
+    const char *pos = ". . . . . . .\n"
+                      ". . . . . . .\n"
+                      ". O O . O . .\n"
+                      "O X X . . . .\n"
+                      "O X X O . . .\n"
+                      ". O O . . . .\n"
+                      ". . . . . . .\n";
     fx_open(&f, "chinese", pos, GO_WHITE, NULL);
-    assert_int_equal(fx_feed(&f, ". . . . . . .\n. . . . . . .\n. O O . . . .\nO X X O . . .\n"
-                                 "O X X O . . .\n. O O . . . .\n. . . . . . .\n"), 1);
+    assert_int_equal(fx_feed(&f, ". . . . . . .\n"
+                                 ". . . . . . .\n"
+                                 ". O O . . . .\n"
+                                 "O X X O . . .\n"
+                                 "O X X O . . .\n"
+                                 ". O O . . . .\n"
+                                 ". . . . . . .\n"), 1);
     const char *want[] = { "W dd" };
     fx_expect_moves(&f, want, 1);
     assert_int_equal(stn_track_pending(f.k, NULL, 0), 4);
     assert_int_equal(stn_track_held(f.k), 1);
     const char *steps[] = {
-        ". . . . . . .\n. . . . . . .\n. O O . . . .\nO . . O . . .\n"
-        "O X X O . . .\n. O O . . . .\n. . . . . . .\n",
-        ". . . . . . .\n. . . . . . .\n. O O . . . .\nO . . O . . .\n"
-        "O . . O . . .\n. O O . . . .\n. . . . . . .\n",
-        ". . . . . . .\n. . . . . . .\n. O O . O . .\nO . . O . . .\n"
-        "O . . O . . .\n. O O . . . .\n. . . . . . .\n",
+        ". . . . . . .\n"
+        ". . . . . . .\n"
+        ". O O . . . .\n"
+        "O . . O . . .\n"
+        "O X X O . . .\n"
+        ". O O . . . .\n"
+        ". . . . . . .\n",
+        ". . . . . . .\n"
+        ". . . . . . .\n"
+        ". O O . . . .\n"
+        "O . . O . . .\n"
+        "O . . O . . .\n"
+        ". O O . . . .\n"
+        ". . . . . . .\n",
+        ". . . . . . .\n"
+        ". . . . . . .\n"
+        ". O O . O . .\n"
+        "O . . O . . .\n"
+        "O . . O . . .\n"
+        ". O O . . . .\n"
+        ". . . . . . .\n",
     };
     for (int i = 0; i < 3; i++) {
         double t = f.frame / 30.0;
@@ -371,8 +531,13 @@ static void test_knock_put_back_after_taking_dead(void **state)
     assert_int_equal(stn_track_pending(f.k, NULL, 0), 0);
     fx_expect_moves(&f, want, 1);
     /* Black plays on: still no warning */
-    assert_int_equal(fx_feed(&f, ". . . . . . .\n. . . . . . .\n. O O . O . .\nO . . O . . .\n"
-                                 "O . . O . . .\n. O O . . X .\n. . . . . . .\n"), 1);
+    assert_int_equal(fx_feed(&f, ". . . . . . .\n"
+                                 ". . . . . . .\n"
+                                 ". O O . O . .\n"
+                                 "O . . O . . .\n"
+                                 "O . . O . . .\n"
+                                 ". O O . . X .\n"
+                                 ". . . . . . .\n"), 1);
     assert_int_equal(stn_track_warnings(f.k, GO_BLACK), 0);
     assert_int_equal(stn_track_warnings(f.k, GO_WHITE), 0);
     fx_close(&f);
@@ -384,13 +549,25 @@ static void test_knocked_left_off_warns_mover(void **state)
 {
     (void)state;
     fx_t f;
-    const char *pos = ". . . . .\n. X . O .\n. . . . .\n. O . . .\n. . . . .\n";
+    const char *pos = ". . . . .\n"
+                      ". X . O .\n"
+                      ". . . . .\n"
+                      ". O . . .\n"
+                      ". . . . .\n";
     fx_open(&f, "chinese", pos, GO_WHITE, NULL);
     /* White plays dc and knocks its own db off */
-    assert_int_equal(fx_feed(&f, ". . . . .\n. X . . .\n. . . O .\n. O . . .\n. . . . .\n"), 1);
+    assert_int_equal(fx_feed(&f, ". . . . .\n"
+                                 ". X . . .\n"
+                                 ". . . O .\n"
+                                 ". O . . .\n"
+                                 ". . . . .\n"), 1);
     assert_null(stn_events_find(&f.ev, STN_EV_WARNING));
     /* Black plays cc, db still off: White is warned */
-    assert_int_equal(fx_feed(&f, ". . . . .\n. X . . .\n. . X O .\n. O . . .\n. . . . .\n"), 1);
+    assert_int_equal(fx_feed(&f, ". . . . .\n"
+                                 ". X . . .\n"
+                                 ". . X O .\n"
+                                 ". O . . .\n"
+                                 ". . . . .\n"), 1);
     const stn_event_t *e = stn_events_find(&f.ev, STN_EV_WARNING);
     assert_non_null(e);
     assert_int_equal(e->color, GO_WHITE);
@@ -424,10 +601,18 @@ static void test_gone_unreached_is_no_warning(void **state)
 {
     (void)state;
     fx_t f;
-    const char *pos = ". . . . .\n. X . O .\n. . . . .\n. O . . .\n. . . . .\n";
+    const char *pos = ". . . . .\n"
+                      ". X . O .\n"
+                      ". . . . .\n"
+                      ". O . . .\n"
+                      ". . . . .\n";
     fx_open(&f, "chinese", pos, GO_BLACK, NULL);
     /* Black plays ee; db (far from the hand) read empty */
-    assert_int_equal(feed_reached(&f, ". . . . .\n. X . . .\n. . . . .\n. O . . .\n. . . . X\n",
+    assert_int_equal(feed_reached(&f, ". . . . .\n"
+                                      ". X . . .\n"
+                                      ". . . . .\n"
+                                      ". O . . .\n"
+                                      ". . . . X\n",
                                   "ee ed de dd"), 1);
     const stn_event_t *e = stn_events_find(&f.ev, STN_EV_MOVED);
     assert_non_null(e);
@@ -436,26 +621,46 @@ static void test_gone_unreached_is_no_warning(void **state)
     assert_non_null(stn_events_find(&f.ev, STN_EV_RESTORE));
     assert_int_equal(stn_track_held(f.k), 0);
     /* White plays aa, db still read empty: no warning */
-    assert_int_equal(feed_reached(&f, "O . . . .\n. X . . .\n. . . . .\n. O . . .\n. . . . X\n",
+    assert_int_equal(feed_reached(&f, "O . . . .\n"
+                                      ". X . . .\n"
+                                      ". . . . .\n"
+                                      ". O . . .\n"
+                                      ". . . . X\n",
                                   "aa ab ba bb"), 1);
     assert_null(stn_events_find(&f.ev, STN_EV_WARNING));
     fx_wait(&f, 3.0);
-    assert_int_equal(feed_reached(&f, "O . . . X\n. X . . .\n. . . . .\n. O . . .\n. . . . X\n",
+    assert_int_equal(feed_reached(&f, "O . . . X\n"
+                                      ". X . . .\n"
+                                      ". . . . .\n"
+                                      ". O . . .\n"
+                                      ". . . . X\n",
                                   "ea eb"), 1);
     assert_null(stn_events_find(&f.ev, STN_EV_WARNING));
     const char *want[] = { "B ee", "W aa", "B ea" };
     fx_expect_moves(&f, want, 3);
     /* read back */
-    assert_int_equal(feed_reached(&f, "O . . . X\n. X . O .\n. . . . .\n. O . . .\n. . . . X\n", ""), 0);
+    assert_int_equal(feed_reached(&f, "O . . . X\n"
+                                      ". X . O .\n"
+                                      ". . . . .\n"
+                                      ". O . . .\n"
+                                      ". . . . X\n", ""), 0);
     assert_non_null(stn_events_find(&f.ev, STN_EV_AGREES));
     assert_int_equal(stn_track_warnings(f.k, GO_BLACK) + stn_track_warnings(f.k, GO_WHITE), 0);
     fx_close(&f);
     /* the hand was over db: a removal, warned when the opponent moves */
     fx_open(&f, "chinese", pos, GO_BLACK, NULL);
-    assert_int_equal(feed_reached(&f, ". . . . .\n. X . . .\n. . . . .\n. O . . .\n. . . . X\n",
+    assert_int_equal(feed_reached(&f, ". . . . .\n"
+                                      ". X . . .\n"
+                                      ". . . . .\n"
+                                      ". O . . .\n"
+                                      ". . . . X\n",
                                   "ee ed de dd db"), 1);
     assert_int_equal(stn_track_held(f.k), 1);
-    assert_int_equal(feed_reached(&f, "O . . . .\n. X . . .\n. . . . .\n. O . . .\n. . . . X\n",
+    assert_int_equal(feed_reached(&f, "O . . . .\n"
+                                      ". X . . .\n"
+                                      ". . . . .\n"
+                                      ". O . . .\n"
+                                      ". . . . X\n",
                                   "aa ab ba bb"), 1);
     e = stn_events_find(&f.ev, STN_EV_WARNING);
     assert_non_null(e);
@@ -469,9 +674,17 @@ static void test_held_warning_by_tick(void **state)
 {
     (void)state;
     fx_t f;
-    const char *pos = ". . . . .\n. X . O .\n. . . . .\n. O . . .\n. . . . .\n";
+    const char *pos = ". . . . .\n"
+                      ". X . O .\n"
+                      ". . . . .\n"
+                      ". O . . .\n"
+                      ". . . . .\n";
     fx_open(&f, "chinese", pos, GO_BLACK, NULL);
-    assert_int_equal(fx_feed(&f, ". . . . .\n. X . . .\n. . . . .\n. O . . .\n. . . . .\n"), 0);
+    assert_int_equal(fx_feed(&f, ". . . . .\n"
+                                 ". X . . .\n"
+                                 ". . . . .\n"
+                                 ". O . . .\n"
+                                 ". . . . .\n"), 0);
     double t = f.frame / 30.0;
     stn_events_clear(&f.ev);
     assert_int_equal(stn_track_tick(f.k, f.frame + 30, t + 1.0, &f.ev), 0);

@@ -13,9 +13,15 @@
 #include "stn_testutil.h"
 #include "stn_fixture.h"
 
-#define EMPTY9 ". . . . . . . . .\n. . . . . . . . .\n. . . . . . . . .\n" \
-               ". . . . . . . . .\n. . . . . . . . .\n. . . . . . . . .\n" \
-               ". . . . . . . . .\n. . . . . . . . .\n. . . . . . . . .\n"
+#define EMPTY9 ". . . . . . . . .\n" \
+               ". . . . . . . . .\n" \
+               ". . . . . . . . .\n" \
+               ". . . . . . . . .\n" \
+               ". . . . . . . . .\n" \
+               ". . . . . . . . .\n" \
+               ". . . . . . . . .\n" \
+               ". . . . . . . . .\n" \
+               ". . . . . . . . .\n"
 
 /* White's dc in atari: Black captures at ec. */
 #define ATARI ". . . . . . . . .\n" \
@@ -36,9 +42,15 @@ static void test_single_move(void **state)
     assert_int_equal(fx_feed(&f, EMPTY9), 0);
     assert_int_equal(f.ev.n, 0);
     assert_int_equal(fx_feed(&f,
-        ". . . . . . . . .\n. . . . . . . . .\n. . X . . . . . .\n"
-        ". . . . . . . . .\n. . . . . . . . .\n. . . . . . . . .\n"
-        ". . . . . . . . .\n. . . . . . . . .\n. . . . . . . . .\n"), 1);
+        ". . . . . . . . .\n"
+        ". . . . . . . . .\n"
+        ". . X . . . . . .\n"
+        ". . . . . . . . .\n"
+        ". . . . . . . . .\n"
+        ". . . . . . . . .\n"
+        ". . . . . . . . .\n"
+        ". . . . . . . . .\n"
+        ". . . . . . . . .\n"), 1);
     const stn_event_t *e = stn_events_find(&f.ev, STN_EV_MOVE);
     assert_non_null(e);
     assert_int_equal(e->color, GO_BLACK);
@@ -54,15 +66,27 @@ static void test_single_move(void **state)
     assert_int_equal(f.ev.n, 1);   /* nothing else: no restore, no warning */
     /* the same view again is nothing */
     assert_int_equal(fx_feed(&f,
-        ". . . . . . . . .\n. . . . . . . . .\n. . X . . . . . .\n"
-        ". . . . . . . . .\n. . . . . . . . .\n. . . . . . . . .\n"
-        ". . . . . . . . .\n. . . . . . . . .\n. . . . . . . . .\n"), 0);
+        ". . . . . . . . .\n"
+        ". . . . . . . . .\n"
+        ". . X . . . . . .\n"
+        ". . . . . . . . .\n"
+        ". . . . . . . . .\n"
+        ". . . . . . . . .\n"
+        ". . . . . . . . .\n"
+        ". . . . . . . . .\n"
+        ". . . . . . . . .\n"), 0);
     assert_int_equal(f.ev.n, 0);
     /* White answers */
     assert_int_equal(fx_feed(&f,
-        ". . . . . . . . .\n. . . . . . . . .\n. . X . . . . . .\n"
-        ". . . . . . . . .\n. . . . . . . . .\n. . . . . . . . .\n"
-        ". . . . . . O . .\n. . . . . . . . .\n. . . . . . . . .\n"), 1);
+        ". . . . . . . . .\n"
+        ". . . . . . . . .\n"
+        ". . X . . . . . .\n"
+        ". . . . . . . . .\n"
+        ". . . . . . . . .\n"
+        ". . . . . . . . .\n"
+        ". . . . . . O . .\n"
+        ". . . . . . . . .\n"
+        ". . . . . . . . .\n"), 1);
     const char *want[] = { "B cc", "W gg" };
     fx_expect_moves(&f, want, 2);
     fx_close(&f);
@@ -75,9 +99,15 @@ static void test_unknown_points_are_not_empty(void **state)
     fx_open(&f, "chinese", ATARI, GO_WHITE, NULL);
     /* the stones under '?' are unknown: nothing was removed */
     assert_int_equal(fx_feed(&f,
-        ". . . . . . . . .\n. . . ? ? . . . .\n. . X ? ? . . . .\n"
-        ". . . X . . . . .\n. . . . . . . . .\n. . . . . . . . .\n"
-        ". . . . . . . . .\n. . . . . . . . .\n. . . . . . . . .\n"), 0);
+        ". . . . . . . . .\n"
+        ". . . ? ? . . . .\n"
+        ". . X ? ? . . . .\n"
+        ". . . X . . . . .\n"
+        ". . . . . . . . .\n"
+        ". . . . . . . . .\n"
+        ". . . . . . . . .\n"
+        ". . . . . . . . .\n"
+        ". . . . . . . . .\n"), 0);
     assert_int_equal(f.ev.n, 0);
     fx_close(&f);
 }
@@ -88,9 +118,15 @@ static void test_capture(void **state)
     fx_t f;
     fx_open(&f, "chinese", ATARI, GO_BLACK, NULL);
     assert_int_equal(fx_feed(&f,
-        ". . . . . . . . .\n. . . X . . . . .\n. . X . X . . . .\n"
-        ". . . X . . . . .\n. . . . . . . . .\n. . . . . . . . .\n"
-        ". . . . . . . . .\n. . . . . . . . .\n. . . . . . . . .\n"), 1);
+        ". . . . . . . . .\n"
+        ". . . X . . . . .\n"
+        ". . X . X . . . .\n"
+        ". . . X . . . . .\n"
+        ". . . . . . . . .\n"
+        ". . . . . . . . .\n"
+        ". . . . . . . . .\n"
+        ". . . . . . . . .\n"
+        ". . . . . . . . .\n"), 1);
     const stn_event_t *e = stn_events_find(&f.ev, STN_EV_MOVE);
     assert_non_null(e);
     assert_int_equal(e->ncaptured, 1);
@@ -109,9 +145,15 @@ static void test_late_capture(void **state)
     fx_open(&f, "chinese", ATARI, GO_BLACK, NULL);
     /* Black plays ec; the captured white stone is still on the board */
     assert_int_equal(fx_feed(&f,
-        ". . . . . . . . .\n. . . X . . . . .\n. . X O X . . . .\n"
-        ". . . X . . . . .\n. . . . . . . . .\n. . . . . . . . .\n"
-        ". . . . . . . . .\n. . . . . . . . .\n. . . . . . . . .\n"), 1);
+        ". . . . . . . . .\n"
+        ". . . X . . . . .\n"
+        ". . X O X . . . .\n"
+        ". . . X . . . . .\n"
+        ". . . . . . . . .\n"
+        ". . . . . . . . .\n"
+        ". . . . . . . . .\n"
+        ". . . . . . . . .\n"
+        ". . . . . . . . .\n"), 1);
     const stn_event_t *e = stn_events_find(&f.ev, STN_EV_MOVE);
     assert_non_null(e);
     assert_int_equal(e->ncaptured, 1);
@@ -123,15 +165,27 @@ static void test_late_capture(void **state)
     assert_int_equal(go_game_board(f.g)->color[st_pt(9, "dc")], GO_EMPTY);
     /* White answers while the dead stone is still there: a normal move */
     assert_int_equal(fx_feed(&f,
-        ". . . . . . . . .\n. . . X . . . . .\n. . X O X . . . .\n"
-        ". . . X . . . . .\n. . . . . . . . .\n. . . . . . . . .\n"
-        ". . . . . . O . .\n. . . . . . . . .\n. . . . . . . . .\n"), 1);
+        ". . . . . . . . .\n"
+        ". . . X . . . . .\n"
+        ". . X O X . . . .\n"
+        ". . . X . . . . .\n"
+        ". . . . . . . . .\n"
+        ". . . . . . . . .\n"
+        ". . . . . . O . .\n"
+        ". . . . . . . . .\n"
+        ". . . . . . . . .\n"), 1);
     assert_int_equal(f.ev.n, 1);
     /* the stone is finally taken off: nothing happens */
     assert_int_equal(fx_feed(&f,
-        ". . . . . . . . .\n. . . X . . . . .\n. . X . X . . . .\n"
-        ". . . X . . . . .\n. . . . . . . . .\n. . . . . . . . .\n"
-        ". . . . . . O . .\n. . . . . . . . .\n. . . . . . . . .\n"), 0);
+        ". . . . . . . . .\n"
+        ". . . X . . . . .\n"
+        ". . X . X . . . .\n"
+        ". . . X . . . . .\n"
+        ". . . . . . . . .\n"
+        ". . . . . . . . .\n"
+        ". . . . . . O . .\n"
+        ". . . . . . . . .\n"
+        ". . . . . . . . .\n"), 0);
     assert_int_equal(f.ev.n, 0);
     assert_int_equal(stn_track_pending(f.k, NULL, 0), 0);
     assert_int_equal(stn_track_warnings(f.k, GO_BLACK) + stn_track_warnings(f.k, GO_WHITE), 0);
@@ -146,9 +200,15 @@ static void test_two_moves_at_once(void **state)
     fx_t f;
     fx_open(&f, "chinese", EMPTY9, GO_BLACK, NULL);
     assert_int_equal(fx_feed(&f,
-        ". . . . . . . . .\n. . . . . . . . .\n. . X . . . . . .\n"
-        ". . . . . . . . .\n. . . . . . . . .\n. . . . . . . . .\n"
-        ". . . . . . O . .\n. . . . . . . . .\n. . . . . . . . .\n"), 2);
+        ". . . . . . . . .\n"
+        ". . . . . . . . .\n"
+        ". . X . . . . . .\n"
+        ". . . . . . . . .\n"
+        ". . . . . . . . .\n"
+        ". . . . . . . . .\n"
+        ". . . . . . O . .\n"
+        ". . . . . . . . .\n"
+        ". . . . . . . . .\n"), 2);
     const char *want[] = { "B cc", "W gg" };
     fx_expect_moves(&f, want, 2);
     assert_int_equal(stn_events_count(&f.ev, STN_EV_MOVE), 2);
@@ -164,9 +224,15 @@ static void test_forced_order(void **state)
     /* Black ec captures dc, White gg, Black fills dc: only this order is legal
      * (dc first would be onto White's stone). */
     assert_int_equal(fx_feed(&f,
-        ". . . . . . . . .\n. . . X . . . . .\n. . X X X . . . .\n"
-        ". . . X . . . . .\n. . . . . . . . .\n. . . . . . . . .\n"
-        ". . . . . . O . .\n. . . . . . . . .\n. . . . . . . . .\n"), 3);
+        ". . . . . . . . .\n"
+        ". . . X . . . . .\n"
+        ". . X X X . . . .\n"
+        ". . . X . . . . .\n"
+        ". . . . . . . . .\n"
+        ". . . . . . . . .\n"
+        ". . . . . . O . .\n"
+        ". . . . . . . . .\n"
+        ". . . . . . . . .\n"), 3);
     const char *want[] = { "B ec", "W gg", "B dc" };
     fx_expect_moves(&f, want, 3);
     assert_int_equal(stn_events_count(&f.ev, STN_EV_AMBIGUOUS), 0);
@@ -180,21 +246,39 @@ static void test_ambiguous_order(void **state)
     (void)state;
     fx_t f;
     fx_open(&f, "chinese",
-        ". . . . . . . . .\n. . . . . . . . .\n. . . . . . . . .\n"
-        ". . . . . . . . .\n. . . . . . . . .\n. . . . . . . . .\n"
-        ". . . . . . . . .\n. . . . . . . . .\n. . . . . . . . .\n", GO_WHITE, NULL);
+        ". . . . . . . . .\n"
+        ". . . . . . . . .\n"
+        ". . . . . . . . .\n"
+        ". . . . . . . . .\n"
+        ". . . . . . . . .\n"
+        ". . . . . . . . .\n"
+        ". . . . . . . . .\n"
+        ". . . . . . . . .\n"
+        ". . . . . . . . .\n", GO_WHITE, NULL);
     /* White plays gg (one view) */
     assert_int_equal(fx_feed(&f,
-        ". . . . . . . . .\n. . . . . . . . .\n. . . . . . . . .\n"
-        ". . . . . . . . .\n. . . . . . . . .\n. . . . . . . . .\n"
-        ". . . . . . O . .\n. . . . . . . . .\n. . . . . . . . .\n"), 1);
+        ". . . . . . . . .\n"
+        ". . . . . . . . .\n"
+        ". . . . . . . . .\n"
+        ". . . . . . . . .\n"
+        ". . . . . . . . .\n"
+        ". . . . . . . . .\n"
+        ". . . . . . O . .\n"
+        ". . . . . . . . .\n"
+        ". . . . . . . . .\n"), 1);
     /* then Black, White, Black at once: Black at hh (next to gg) and cc, White at dd.
      * Both orders of Black's stones are legal; the reply next to White's last move is
      * the likelier first. */
     assert_int_equal(fx_feed(&f,
-        ". . . . . . . . .\n. . . . . . . . .\n. . X . . . . . .\n"
-        ". . . O . . . . .\n. . . . . . . . .\n. . . . . . . . .\n"
-        ". . . . . . O . .\n. . . . . . . X .\n. . . . . . . . .\n"), 3);
+        ". . . . . . . . .\n"
+        ". . . . . . . . .\n"
+        ". . X . . . . . .\n"
+        ". . . O . . . . .\n"
+        ". . . . . . . . .\n"
+        ". . . . . . . . .\n"
+        ". . . . . . O . .\n"
+        ". . . . . . . X .\n"
+        ". . . . . . . . .\n"), 3);
     const char *want[] = { "W gg", "B hh", "W dd", "B cc" };
     fx_expect_moves(&f, want, 4);
     const stn_event_t *e = stn_events_find(&f.ev, STN_EV_AMBIGUOUS);
@@ -214,15 +298,27 @@ static void test_nudge_pushed_back(void **state)
     (void)state;
     fx_t f;
     const char *pos =
-        ". . . . . . . . .\n. . . . . . . . .\n. . X . . . . . .\n"
-        ". . . . . . . . .\n. . . . . . . . .\n. . . . . . . . .\n"
-        ". . . . . . O . .\n. . . . . . . . .\n. . . . . . . . .\n";
+        ". . . . . . . . .\n"
+        ". . . . . . . . .\n"
+        ". . X . . . . . .\n"
+        ". . . . . . . . .\n"
+        ". . . . . . . . .\n"
+        ". . . . . . . . .\n"
+        ". . . . . . O . .\n"
+        ". . . . . . . . .\n"
+        ". . . . . . . . .\n";
     fx_open(&f, "chinese", pos, GO_WHITE, NULL);
     /* cc slides to dd */
     assert_int_equal(fx_feed(&f,
-        ". . . . . . . . .\n. . . . . . . . .\n. . . . . . . . .\n"
-        ". . . X . . . . .\n. . . . . . . . .\n. . . . . . . . .\n"
-        ". . . . . . O . .\n. . . . . . . . .\n. . . . . . . . .\n"), 0);
+        ". . . . . . . . .\n"
+        ". . . . . . . . .\n"
+        ". . . . . . . . .\n"
+        ". . . X . . . . .\n"
+        ". . . . . . . . .\n"
+        ". . . . . . . . .\n"
+        ". . . . . . O . .\n"
+        ". . . . . . . . .\n"
+        ". . . . . . . . .\n"), 0);
     assert_int_equal(go_game_move_count(f.g), 0);
     const stn_event_t *e = stn_events_find(&f.ev, STN_EV_MOVED);
     assert_non_null(e);
@@ -234,9 +330,15 @@ static void test_nudge_pushed_back(void **state)
     assert_int_equal(stn_track_disagreements(f.k, NULL, 0), 2);
     /* still displaced: nothing new */
     assert_int_equal(fx_feed(&f,
-        ". . . . . . . . .\n. . . . . . . . .\n. . . . . . . . .\n"
-        ". . . X . . . . .\n. . . . . . . . .\n. . . . . . . . .\n"
-        ". . . . . . O . .\n. . . . . . . . .\n. . . . . . . . .\n"), 0);
+        ". . . . . . . . .\n"
+        ". . . . . . . . .\n"
+        ". . . . . . . . .\n"
+        ". . . X . . . . .\n"
+        ". . . . . . . . .\n"
+        ". . . . . . . . .\n"
+        ". . . . . . O . .\n"
+        ". . . . . . . . .\n"
+        ". . . . . . . . .\n"), 0);
     assert_int_equal(f.ev.n, 0);
     /* pushed back */
     assert_int_equal(fx_feed(&f, pos), 0);
@@ -244,9 +346,15 @@ static void test_nudge_pushed_back(void **state)
     assert_int_equal(stn_track_disagreements(f.k, NULL, 0), 0);
     /* and play goes on */
     assert_int_equal(fx_feed(&f,
-        ". . . . . . . . .\n. . . . . . . . .\n. . X . . . . . .\n"
-        ". . . . . . . . .\n. . . . O . . . .\n. . . . . . . . .\n"
-        ". . . . . . O . .\n. . . . . . . . .\n. . . . . . . . .\n"), 1);
+        ". . . . . . . . .\n"
+        ". . . . . . . . .\n"
+        ". . X . . . . . .\n"
+        ". . . . . . . . .\n"
+        ". . . . O . . . .\n"
+        ". . . . . . . . .\n"
+        ". . . . . . O . .\n"
+        ". . . . . . . . .\n"
+        ". . . . . . . . .\n"), 1);
     fx_close(&f);
 }
 
@@ -259,14 +367,26 @@ static void test_knocked_by_own_move(void **state)
     (void)state;
     fx_t f;
     const char *pos =
-        ". . . . . . . . .\n. . . . . . . . .\n. . X . . . . . .\n"
-        ". . . . . . . . .\n. . . . . . . . .\n. . . . . . . . .\n"
-        ". . . . . . O . .\n. . . . . . . . .\n. . . . . . . . .\n";
+        ". . . . . . . . .\n"
+        ". . . . . . . . .\n"
+        ". . X . . . . . .\n"
+        ". . . . . . . . .\n"
+        ". . . . . . . . .\n"
+        ". . . . . . . . .\n"
+        ". . . . . . O . .\n"
+        ". . . . . . . . .\n"
+        ". . . . . . . . .\n";
     fx_open(&f, "chinese", pos, GO_BLACK, NULL);
     assert_int_equal(fx_feed(&f,
-        ". . . . . . . . .\n. . . . . . . . .\n. . . . . . . . .\n"
-        ". . . X . . . . .\n. . . . . . . . .\n. . . . . . . . .\n"
-        ". . . . . . O . .\n. . . . . . . . .\n. . . . . . . . .\n"), 1);
+        ". . . . . . . . .\n"
+        ". . . . . . . . .\n"
+        ". . . . . . . . .\n"
+        ". . . X . . . . .\n"
+        ". . . . . . . . .\n"
+        ". . . . . . . . .\n"
+        ". . . . . . O . .\n"
+        ". . . . . . . . .\n"
+        ". . . . . . . . .\n"), 1);
     const char *want[] = { "B dd" };
     fx_expect_moves(&f, want, 1);
     const stn_event_t *e = stn_events_find(&f.ev, STN_EV_MOVED);
@@ -278,9 +398,15 @@ static void test_knocked_by_own_move(void **state)
     /* the knocked stone is read on the next point, on White's turn: not a move */
     fx_wait(&f, 0.6);
     assert_int_equal(fx_feed(&f,
-        ". . . . . . . . .\n. X . . . . . . .\n. . . . . . . . .\n"
-        ". . . X . . . . .\n. . . . . . . . .\n. . . . . . . . .\n"
-        ". . . . . . O . .\n. . . . . . . . .\n. . . . . . . . .\n"), 0);
+        ". . . . . . . . .\n"
+        ". X . . . . . . .\n"
+        ". . . . . . . . .\n"
+        ". . . X . . . . .\n"
+        ". . . . . . . . .\n"
+        ". . . . . . . . .\n"
+        ". . . . . . O . .\n"
+        ". . . . . . . . .\n"
+        ". . . . . . . . .\n"), 0);
     fx_expect_moves(&f, want, 1);
     assert_null(stn_events_find(&f.ev, STN_EV_WRONG_COLOUR));
     assert_null(stn_events_find(&f.ev, STN_EV_WARNING));
@@ -291,18 +417,30 @@ static void test_knocked_by_own_move(void **state)
     /* put back */
     fx_wait(&f, 0.6);
     assert_int_equal(fx_feed(&f,
-        ". . . . . . . . .\n. . . . . . . . .\n. . X . . . . . .\n"
-        ". . . X . . . . .\n. . . . . . . . .\n. . . . . . . . .\n"
-        ". . . . . . O . .\n. . . . . . . . .\n. . . . . . . . .\n"), 0);
+        ". . . . . . . . .\n"
+        ". . . . . . . . .\n"
+        ". . X . . . . . .\n"
+        ". . . X . . . . .\n"
+        ". . . . . . . . .\n"
+        ". . . . . . . . .\n"
+        ". . . . . . O . .\n"
+        ". . . . . . . . .\n"
+        ". . . . . . . . .\n"), 0);
     assert_non_null(stn_events_find(&f.ev, STN_EV_AGREES));
     assert_null(stn_events_find(&f.ev, STN_EV_TAKEBACK));
     assert_int_equal(stn_track_held(f.k), 0);
     assert_int_equal(stn_track_disagreements(f.k, NULL, 0), 0);
     /* and play goes on, without a warning */
     assert_int_equal(fx_feed(&f,
-        ". . . . . . . . .\n. . . . . . . . .\n. . X . . . . . .\n"
-        ". . . X . . . . .\n. . . . . . . . .\n. . . . . O . . .\n"
-        ". . . . . . O . .\n. . . . . . . . .\n. . . . . . . . .\n"), 1);
+        ". . . . . . . . .\n"
+        ". . . . . . . . .\n"
+        ". . X . . . . . .\n"
+        ". . . X . . . . .\n"
+        ". . . . . . . . .\n"
+        ". . . . . O . . .\n"
+        ". . . . . . O . .\n"
+        ". . . . . . . . .\n"
+        ". . . . . . . . .\n"), 1);
     assert_int_equal(stn_track_warnings(f.k, GO_BLACK), 0);
     assert_int_equal(stn_track_warnings(f.k, GO_WHITE), 0);
     fx_close(&f);
@@ -313,14 +451,26 @@ static void test_nudge_while_playing(void **state)
     (void)state;
     fx_t f;
     fx_open(&f, "chinese",
-        ". . . . . . . . .\n. . . . . . . . .\n. . X . . . . . .\n"
-        ". . . . . . . . .\n. . . . . . . . .\n. . . . . . . . .\n"
-        ". . . . . . O . .\n. . . . . . . . .\n. . . . . . . . .\n", GO_BLACK, NULL);
+        ". . . . . . . . .\n"
+        ". . . . . . . . .\n"
+        ". . X . . . . . .\n"
+        ". . . . . . . . .\n"
+        ". . . . . . . . .\n"
+        ". . . . . . . . .\n"
+        ". . . . . . O . .\n"
+        ". . . . . . . . .\n"
+        ". . . . . . . . .\n", GO_BLACK, NULL);
     /* Black plays ee and bumps White's gg to gh on the way */
     assert_int_equal(fx_feed(&f,
-        ". . . . . . . . .\n. . . . . . . . .\n. . X . . . . . .\n"
-        ". . . . . . . . .\n. . . . X . . . .\n. . . . . . . . .\n"
-        ". . . . . . . . .\n. . . . . . O . .\n. . . . . . . . .\n"), 1);
+        ". . . . . . . . .\n"
+        ". . . . . . . . .\n"
+        ". . X . . . . . .\n"
+        ". . . . . . . . .\n"
+        ". . . . X . . . .\n"
+        ". . . . . . . . .\n"
+        ". . . . . . . . .\n"
+        ". . . . . . O . .\n"
+        ". . . . . . . . .\n"), 1);
     const char *want[] = { "B ee" };
     fx_expect_moves(&f, want, 1);
     assert_non_null(stn_events_find(&f.ev, STN_EV_MOVED));
@@ -334,9 +484,15 @@ static void test_takeback(void **state)
     fx_t f;
     fx_open(&f, "chinese", EMPTY9, GO_BLACK, NULL);
     assert_int_equal(fx_feed(&f,
-        ". . . . . . . . .\n. . . . . . . . .\n. . X . . . . . .\n"
-        ". . . . . . . . .\n. . . . . . . . .\n. . . . . . . . .\n"
-        ". . . . . . . . .\n. . . . . . . . .\n. . . . . . . . .\n"), 1);
+        ". . . . . . . . .\n"
+        ". . . . . . . . .\n"
+        ". . X . . . . . .\n"
+        ". . . . . . . . .\n"
+        ". . . . . . . . .\n"
+        ". . . . . . . . .\n"
+        ". . . . . . . . .\n"
+        ". . . . . . . . .\n"
+        ". . . . . . . . .\n"), 1);
     assert_int_equal(fx_feed(&f, EMPTY9), 0);
     assert_non_null(stn_events_find(&f.ev, STN_EV_TAKEBACK));
     assert_int_equal(go_game_move_count(f.g), 0);
@@ -344,14 +500,26 @@ static void test_takeback(void **state)
     assert_int_equal(stn_events_count(&f.ev, STN_EV_WARNING), 0);
     /* replayed elsewhere */
     assert_int_equal(fx_feed(&f,
-        ". . . . . . . . .\n. . . . . . . . .\n. . . . . . . . .\n"
-        ". . . X . . . . .\n. . . . . . . . .\n. . . . . . . . .\n"
-        ". . . . . . . . .\n. . . . . . . . .\n. . . . . . . . .\n"), 1);
+        ". . . . . . . . .\n"
+        ". . . . . . . . .\n"
+        ". . . . . . . . .\n"
+        ". . . X . . . . .\n"
+        ". . . . . . . . .\n"
+        ". . . . . . . . .\n"
+        ". . . . . . . . .\n"
+        ". . . . . . . . .\n"
+        ". . . . . . . . .\n"), 1);
     /* and moved again, in one view, far away: a takeback and a new move */
     assert_int_equal(fx_feed(&f,
-        ". . . . . . . . .\n. . . . . . . . .\n. . . . . . . . .\n"
-        ". . . . . . . . .\n. . . . . . . . .\n. . . . . . . . .\n"
-        ". . . . . . . X .\n. . . . . . . . .\n. . . . . . . . .\n"), 1);
+        ". . . . . . . . .\n"
+        ". . . . . . . . .\n"
+        ". . . . . . . . .\n"
+        ". . . . . . . . .\n"
+        ". . . . . . . . .\n"
+        ". . . . . . . . .\n"
+        ". . . . . . . X .\n"
+        ". . . . . . . . .\n"
+        ". . . . . . . . .\n"), 1);
     assert_non_null(stn_events_find(&f.ev, STN_EV_TAKEBACK));
     const char *want[] = { "B hg" };
     fx_expect_moves(&f, want, 1);
@@ -364,9 +532,15 @@ static void test_takeback_of_capture(void **state)
     fx_t f;
     fx_open(&f, "chinese", ATARI, GO_BLACK, NULL);
     assert_int_equal(fx_feed(&f,
-        ". . . . . . . . .\n. . . X . . . . .\n. . X . X . . . .\n"
-        ". . . X . . . . .\n. . . . . . . . .\n. . . . . . . . .\n"
-        ". . . . . . . . .\n. . . . . . . . .\n. . . . . . . . .\n"), 1);
+        ". . . . . . . . .\n"
+        ". . . X . . . . .\n"
+        ". . X . X . . . .\n"
+        ". . . X . . . . .\n"
+        ". . . . . . . . .\n"
+        ". . . . . . . . .\n"
+        ". . . . . . . . .\n"
+        ". . . . . . . . .\n"
+        ". . . . . . . . .\n"), 1);
     /* Black takes ec back and returns White's stone */
     assert_int_equal(fx_feed(&f, ATARI), 0);
     assert_non_null(stn_events_find(&f.ev, STN_EV_TAKEBACK));
@@ -378,13 +552,25 @@ static void test_takeback_of_capture(void **state)
     /* taken back but the captured stone not yet returned: it must be restored */
     fx_open(&f, "chinese", ATARI, GO_BLACK, NULL);
     fx_feed(&f,
-        ". . . . . . . . .\n. . . X . . . . .\n. . X . X . . . .\n"
-        ". . . X . . . . .\n. . . . . . . . .\n. . . . . . . . .\n"
-        ". . . . . . . . .\n. . . . . . . . .\n. . . . . . . . .\n");
+        ". . . . . . . . .\n"
+        ". . . X . . . . .\n"
+        ". . X . X . . . .\n"
+        ". . . X . . . . .\n"
+        ". . . . . . . . .\n"
+        ". . . . . . . . .\n"
+        ". . . . . . . . .\n"
+        ". . . . . . . . .\n"
+        ". . . . . . . . .\n");
     assert_int_equal(fx_feed(&f,
-        ". . . . . . . . .\n. . . X . . . . .\n. . X . . . . . .\n"
-        ". . . X . . . . .\n. . . . . . . . .\n. . . . . . . . .\n"
-        ". . . . . . . . .\n. . . . . . . . .\n. . . . . . . . .\n"), 0);
+        ". . . . . . . . .\n"
+        ". . . X . . . . .\n"
+        ". . X . . . . . .\n"
+        ". . . X . . . . .\n"
+        ". . . . . . . . .\n"
+        ". . . . . . . . .\n"
+        ". . . . . . . . .\n"
+        ". . . . . . . . .\n"
+        ". . . . . . . . .\n"), 0);
     assert_non_null(stn_events_find(&f.ev, STN_EV_TAKEBACK));
     const stn_event_t *e = stn_events_find(&f.ev, STN_EV_RESTORE);
     assert_non_null(e);
@@ -400,22 +586,40 @@ static void test_wrong_colour(void **state)
     fx_open(&f, "chinese", EMPTY9, GO_BLACK, NULL);
     /* a white stone on Black's turn: Black's move */
     assert_int_equal(fx_feed(&f,
-        ". . . . . . . . .\n. . . . . . . . .\n. . O . . . . . .\n"
-        ". . . . . . . . .\n. . . . . . . . .\n. . . . . . . . .\n"
-        ". . . . . . . . .\n. . . . . . . . .\n. . . . . . . . .\n"), 1);
+        ". . . . . . . . .\n"
+        ". . . . . . . . .\n"
+        ". . O . . . . . .\n"
+        ". . . . . . . . .\n"
+        ". . . . . . . . .\n"
+        ". . . . . . . . .\n"
+        ". . . . . . . . .\n"
+        ". . . . . . . . .\n"
+        ". . . . . . . . .\n"), 1);
     assert_non_null(stn_events_find(&f.ev, STN_EV_WRONG_COLOUR));
     assert_non_null(stn_track_info(f.k, 0)->comment);
     /* seen again: nothing */
     assert_int_equal(fx_feed(&f,
-        ". . . . . . . . .\n. . . . . . . . .\n. . O . . . . . .\n"
-        ". . . . . . . . .\n. . . . . . . . .\n. . . . . . . . .\n"
-        ". . . . . . . . .\n. . . . . . . . .\n. . . . . . . . .\n"), 0);
+        ". . . . . . . . .\n"
+        ". . . . . . . . .\n"
+        ". . O . . . . . .\n"
+        ". . . . . . . . .\n"
+        ". . . . . . . . .\n"
+        ". . . . . . . . .\n"
+        ". . . . . . . . .\n"
+        ". . . . . . . . .\n"
+        ". . . . . . . . .\n"), 0);
     assert_int_equal(f.ev.n, 0);
     /* White plays with a white stone */
     assert_int_equal(fx_feed(&f,
-        ". . . . . . . . .\n. . . . . . . . .\n. . O . . . . . .\n"
-        ". . . . . . . . .\n. . . . . . . . .\n. . . . . . . . .\n"
-        ". . . . . . O . .\n. . . . . . . . .\n. . . . . . . . .\n"), 1);
+        ". . . . . . . . .\n"
+        ". . . . . . . . .\n"
+        ". . O . . . . . .\n"
+        ". . . . . . . . .\n"
+        ". . . . . . . . .\n"
+        ". . . . . . . . .\n"
+        ". . . . . . O . .\n"
+        ". . . . . . . . .\n"
+        ". . . . . . . . .\n"), 1);
     const char *want[] = { "B cc", "W gg" };
     fx_expect_moves(&f, want, 2);
     assert_int_equal(stn_events_count(&f.ev, STN_EV_WRONG_COLOUR), 0);
@@ -428,9 +632,15 @@ static void test_console_actions(void **state)
     fx_t f;
     fx_open(&f, "chinese", EMPTY9, GO_BLACK, NULL);
     fx_feed(&f,
-        ". . . . . . . . .\n. . . . . . . . .\n. . X . . . . . .\n"
-        ". . . . . . . . .\n. . . . . . . . .\n. . . . . . . . .\n"
-        ". . . . . . . . .\n. . . . . . . . .\n. . . . . . . . .\n");
+        ". . . . . . . . .\n"
+        ". . . . . . . . .\n"
+        ". . X . . . . . .\n"
+        ". . . . . . . . .\n"
+        ". . . . . . . . .\n"
+        ". . . . . . . . .\n"
+        ". . . . . . . . .\n"
+        ". . . . . . . . .\n"
+        ". . . . . . . . .\n");
     stn_events_clear(&f.ev);
     /* undo from the console: the stone must come off */
     assert_int_equal(stn_track_undo(f.k, 3.0, &f.ev), GO_OK);
@@ -506,11 +716,21 @@ static void test_bulk_change_refused(void **state)
 {
     (void)state;
     fx_t f;
-    const char *pos = ". . . . . . .\n. X . . . O .\n. . . . . . .\n. . . X . . .\n"
-                      ". . . . . . .\n. O . . . X .\n. . . . . . .\n";
+    const char *pos = ". . . . . . .\n"
+                      ". X . . . O .\n"
+                      ". . . . . . .\n"
+                      ". . . X . . .\n"
+                      ". . . . . . .\n"
+                      ". O . . . X .\n"
+                      ". . . . . . .\n";
     fx_open(&f, "chinese", pos, GO_WHITE, NULL);
-    const char *arm = ". . . . . . .\n. X . . . O .\n. . . . . . .\nX X X . X X .\n"
-                      ". . . . . . .\n. O . . . X .\n. . . . . . .\n";
+    const char *arm = ". . . . . . .\n"
+                      ". X . . . O .\n"
+                      ". . . . . . .\n"
+                      "X X X . X X .\n"
+                      ". . . . . . .\n"
+                      ". O . . . X .\n"
+                      ". . . . . . .\n";
     assert_int_equal(fx_feed(&f, arm), 0);
     assert_int_equal(go_game_move_count(f.g), 0);
     const stn_event_t *e = stn_events_find(&f.ev, STN_EV_UNEXPLAINED);
@@ -522,8 +742,13 @@ static void test_bulk_change_refused(void **state)
     assert_int_equal(stn_events_count(&f.ev, STN_EV_UNEXPLAINED), 0);
     assert_int_equal(go_game_move_count(f.g), 0);
     /* seen right: White's move */
-    assert_int_equal(fx_feed(&f, ". . . . . . .\n. X . . . O .\n. . . . . . .\n. . . X . . .\n"
-                                 ". . . . O . .\n. O . . . X .\n. . . . . . .\n"), 1);
+    assert_int_equal(fx_feed(&f, ". . . . . . .\n"
+                                 ". X . . . O .\n"
+                                 ". . . . . . .\n"
+                                 ". . . X . . .\n"
+                                 ". . . . O . .\n"
+                                 ". O . . . X .\n"
+                                 ". . . . . . .\n"), 1);
     assert_int_equal(go_game_move(f.g, 0)->color, GO_WHITE);
     assert_int_equal(stn_events_count(&f.ev, STN_EV_WARNING), 0);
     fx_close(&f);
@@ -538,8 +763,13 @@ static void test_bulk_change_refused(void **state)
 
     /* four stones that alternate (W B W B): fast play, recorded */
     fx_open(&f, "chinese", pos, GO_WHITE, NULL);
-    assert_int_equal(fx_feed(&f, ". . . . . . .\n. X . O . O .\n. . . . . . .\n. . . X . . .\n"
-                                 "X . . . . . O\n. O . . . X .\n. . . X . . .\n"), 4);
+    assert_int_equal(fx_feed(&f, ". . . . . . .\n"
+                                 ". X . O . O .\n"
+                                 ". . . . . . .\n"
+                                 ". . . X . . .\n"
+                                 "X . . . . . O\n"
+                                 ". O . . . X .\n"
+                                 ". . . X . . .\n"), 4);
     assert_int_equal(stn_events_count(&f.ev, STN_EV_UNEXPLAINED), 0);
     fx_close(&f);
 }
@@ -551,19 +781,35 @@ static void test_capture_dead_stone_unread(void **state)
 {
     (void)state;
     fx_t f;
-    fx_open(&f, "chinese", ". . . . .\n. . O . .\n. O X O .\n. X . X .\n. . X . .\n", GO_WHITE,
+    fx_open(&f, "chinese", ". . . . .\n"
+                           ". . O . .\n"
+                           ". O X O .\n"
+                           ". X . X .\n"
+                           ". . X . .\n", GO_WHITE,
             NULL);
     /* White captures at cd; cc not read */
-    assert_int_equal(fx_feed(&f, ". . . . .\n. . O . .\n. O ? O .\n. X O X .\n. . X . .\n"), 1);
+    assert_int_equal(fx_feed(&f, ". . . . .\n"
+                                 ". . O . .\n"
+                                 ". O ? O .\n"
+                                 ". X O X .\n"
+                                 ". . X . .\n"), 1);
     assert_int_equal(go_game_move(f.g, 0)->point, st_pt(5, "cd"));
     go_point_t pend[4];
     assert_int_equal(stn_track_pending(f.k, pend, 4), 1);
     /* the dead stone seen again: nothing new */
-    assert_int_equal(fx_feed(&f, ". . . . .\n. . O . .\n. O X O .\n. X O X .\n. . X . .\n"), 0);
+    assert_int_equal(fx_feed(&f, ". . . . .\n"
+                                 ". . O . .\n"
+                                 ". O X O .\n"
+                                 ". X O X .\n"
+                                 ". . X . .\n"), 0);
     assert_int_equal(stn_events_count(&f.ev, STN_EV_VOID), 0);
     assert_int_equal(go_game_move_count(f.g), 1);
     /* taken off: nothing to say */
-    assert_int_equal(fx_feed(&f, ". . . . .\n. . O . .\n. O . O .\n. X O X .\n. . X . .\n"), 0);
+    assert_int_equal(fx_feed(&f, ". . . . .\n"
+                                 ". . O . .\n"
+                                 ". O . O .\n"
+                                 ". X O X .\n"
+                                 ". . X . .\n"), 0);
     assert_int_equal(stn_events_count(&f.ev, STN_EV_WARNING), 0);
     assert_int_equal(stn_events_count(&f.ev, STN_EV_RESTORE), 0);
     assert_int_equal(stn_track_pending(f.k, pend, 4), 0);
@@ -577,19 +823,39 @@ static void test_ko_dead_stone_misread(void **state)
 {
     (void)state;
     fx_t f;
-    fx_open(&f, "chinese", ". X O . .\n X . X O .\n. X O . .\n. . . . .\n. . . . .\n", GO_WHITE,
+    fx_open(&f, "chinese", ". X O . .\n"
+                           " X . X O .\n"
+                           ". X O . .\n"
+                           ". . . . .\n"
+                           ". . . . .\n", GO_WHITE,
             NULL);
-    assert_int_equal(fx_feed(&f, ". X O . .\nX O . O .\n. X O . .\n. . . . .\n. . . . .\n"), 1);
+    assert_int_equal(fx_feed(&f, ". X O . .\n"
+                                 "X O . O .\n"
+                                 ". X O . .\n"
+                                 ". . . . .\n"
+                                 ". . . . .\n"), 1);
     assert_int_equal(go_game_move(f.g, 0)->point, st_pt(5, "bb"));
-    assert_int_equal(fx_feed(&f, ". X O . .\nX O X O .\n. X O . .\n. . . . .\n. . . . .\n"), 0);
+    assert_int_equal(fx_feed(&f, ". X O . .\n"
+                                 "X O X O .\n"
+                                 ". X O . .\n"
+                                 ". . . . .\n"
+                                 ". . . . .\n"), 0);
     assert_int_equal(stn_events_count(&f.ev, STN_EV_VOID), 0);
     assert_int_equal(go_game_move_count(f.g), 1);
     go_point_t pend[4];
     assert_int_equal(stn_track_pending(f.k, pend, 4), 1);
     /* taken off, then Black plays elsewhere: an ordinary move */
-    assert_int_equal(fx_feed(&f, ". X O . .\nX O . O .\n. X O . .\n. . . . .\n. . . . .\n"), 0);
+    assert_int_equal(fx_feed(&f, ". X O . .\n"
+                                 "X O . O .\n"
+                                 ". X O . .\n"
+                                 ". . . . .\n"
+                                 ". . . . .\n"), 0);
     assert_int_equal(stn_events_count(&f.ev, STN_EV_WARNING), 0);
-    assert_int_equal(fx_feed(&f, ". X O . .\nX O . O .\n. X O . .\n. . . . .\n. . . X .\n"), 1);
+    assert_int_equal(fx_feed(&f, ". X O . .\n"
+                                 "X O . O .\n"
+                                 ". X O . .\n"
+                                 ". . . . .\n"
+                                 ". . . X .\n"), 1);
     assert_int_equal(go_game_move(f.g, 1)->color, GO_BLACK);
     fx_close(&f);
 }
@@ -600,10 +866,20 @@ static void test_ko_dead_stone_misread(void **state)
 static void test_order_first_seen(void **state)
 {
     (void)state;
-    const char *empty = ". . . . . . .\n. . . . . . .\n. . . . . . .\n. . . . . . .\n"
-                        ". . . . . . .\n. . . . . . .\n. . . . . . .\n";
-    const char *three = ". . . . . . .\n. X . . . . .\n. . . . . . .\n. . . . . . .\n"
-                        ". . . . . . .\n. . . . . O X\n. . . . . . .\n";
+    const char *empty = ". . . . . . .\n"
+                        ". . . . . . .\n"
+                        ". . . . . . .\n"
+                        ". . . . . . .\n"
+                        ". . . . . . .\n"
+                        ". . . . . . .\n"
+                        ". . . . . . .\n";
+    const char *three = ". . . . . . .\n"
+                        ". X . . . . .\n"
+                        ". . . . . . .\n"
+                        ". . . . . . .\n"
+                        ". . . . . . .\n"
+                        ". . . . . O X\n"
+                        ". . . . . . .\n";
     for (int first = 0; first < 2; first++) {
         fx_t f;
         fx_open(&f, "chinese", empty, GO_BLACK, NULL);
@@ -627,9 +903,15 @@ static void test_order_first_seen(void **state)
 static void test_order_first_seen_all_orders(void **state)
 {
     (void)state;
-    const char *four = ". . . . . . . . .\n. . . . . . . . .\n. . X . . . O . .\n"
-                       ". . . . . . . . .\n. . . . . . . . .\n. . . . . . . . .\n"
-                       ". . X . . . O . .\n. . . . . . . . .\n. . . . . . . . .\n";
+    const char *four = ". . . . . . . . .\n"
+                       ". . . . . . . . .\n"
+                       ". . X . . . O . .\n"
+                       ". . . . . . . . .\n"
+                       ". . . . . . . . .\n"
+                       ". . . . . . . . .\n"
+                       ". . X . . . O . .\n"
+                       ". . . . . . . . .\n"
+                       ". . . . . . . . .\n";
     const char *bs[2] = { "cc", "cg" }, *ws[2] = { "gc", "gg" };
     for (int ob = 0; ob < 2; ob++)
         for (int ow = 0; ow < 2; ow++) {
@@ -711,9 +993,15 @@ static void test_hidden_ko_pair(void **state)
     assert_int_equal(stn_track_pending(f.k, NULL, 0), 0);
     assert_int_equal(stn_track_disagreements(f.k, NULL, 0), 0);
     /* the fight goes on: Black, barred from cc at once, plays elsewhere: one move */
-    assert_int_equal(fx_feed(&f, ". . . . . . . . .\n. . O X . . . . .\n. O . O X . . . .\n"
-                                 ". . O X . . . . .\n. . . . . . . . .\n. . . . . . . . .\n"
-                                 ". . . . . . O X .\n. . . . . . . . .\n. . . . X . . . .\n"), 1);
+    assert_int_equal(fx_feed(&f, ". . . . . . . . .\n"
+                                 ". . O X . . . . .\n"
+                                 ". O . O X . . . .\n"
+                                 ". . O X . . . . .\n"
+                                 ". . . . . . . . .\n"
+                                 ". . . . . . . . .\n"
+                                 ". . . . . . O X .\n"
+                                 ". . . . . . . . .\n"
+                                 ". . . . X . . . .\n"), 1);
     assert_int_equal(go_game_move(f.g, 4)->color, GO_BLACK);
     assert_int_equal(go_game_move(f.g, 4)->point, st_pt(9, "ei"));
     fx_close(&f);
@@ -727,9 +1015,15 @@ static void test_hidden_ko_pair_four_seen(void **state)
     fx_t f;
     fx_open(&f, "chinese", KO9, GO_BLACK, NULL);
     stn_view_t v;
-    ko_view(&f, &v, ". . . . . . . . .\n. . O X . . . . .\n. O . O X . O X .\n"
-                    ". . O X . . . . .\n. . . . . . . . .\n. . . . . . . . .\n"
-                    ". . . . . . O X .\n. . . . . . . . .\n. . . . . . . . .\n", 0.1f, 0.5f);
+    ko_view(&f, &v, ". . . . . . . . .\n"
+                    ". . O X . . . . .\n"
+                    ". O . O X . O X .\n"
+                    ". . O X . . . . .\n"
+                    ". . . . . . . . .\n"
+                    ". . . . . . . . .\n"
+                    ". . . . . . O X .\n"
+                    ". . . . . . . . .\n"
+                    ". . . . . . . . .\n", 0.1f, 0.5f);
     v.first_t[2 * 9 + 6] = 0.9f;   /* gc */
     v.first_t[2 * 9 + 7] = 1.3f;   /* hc */
     assert_int_equal(fx_view(&f, &v), 6);
@@ -765,9 +1059,15 @@ static void test_hidden_ko_pair_not_invented(void **state)
     {
         fx_t f;
         fx_open(&f, "chinese", KO9, GO_BLACK, NULL);
-        assert_int_equal(fx_feed(&f, ". . . . . . . . .\n. . O X . . . . .\n. O . O X . . . .\n"
-                                     ". . O X . . . . .\n. . . . . . . . .\n. . . . . . . . .\n"
-                                     ". . . . . . O . .\n. . . . . . . . .\n. . . . . . . . .\n"),
+        assert_int_equal(fx_feed(&f, ". . . . . . . . .\n"
+                                     ". . O X . . . . .\n"
+                                     ". O . O X . . . .\n"
+                                     ". . O X . . . . .\n"
+                                     ". . . . . . . . .\n"
+                                     ". . . . . . . . .\n"
+                                     ". . . . . . O . .\n"
+                                     ". . . . . . . . .\n"
+                                     ". . . . . . . . .\n"),
                          1);
         const char *want[] = { "B gg" };
         fx_expect_moves(&f, want, 1);
@@ -779,9 +1079,15 @@ static void test_hidden_ko_pair_not_invented(void **state)
     {
         fx_t f;
         fx_open(&f, "chinese", KO9, GO_BLACK, NULL);
-        assert_int_equal(fx_feed(&f, ". . . . . . . . .\n. . O X . . . . .\n. O . . X . . . .\n"
-                                     ". . O X . . . . .\n. . . . . . . . .\n. . . . . . . . .\n"
-                                     ". . . . . . X . .\n. . . . . . . . .\n. . . . . . . . .\n"),
+        assert_int_equal(fx_feed(&f, ". . . . . . . . .\n"
+                                     ". . O X . . . . .\n"
+                                     ". O . . X . . . .\n"
+                                     ". . O X . . . . .\n"
+                                     ". . . . . . . . .\n"
+                                     ". . . . . . . . .\n"
+                                     ". . . . . . X . .\n"
+                                     ". . . . . . . . .\n"
+                                     ". . . . . . . . .\n"),
                          1);
         const char *want[] = { "B gg" };
         fx_expect_moves(&f, want, 1);
@@ -792,9 +1098,15 @@ static void test_hidden_ko_pair_not_invented(void **state)
         const stn_move_info_t *in = stn_track_info(f.k, 0);
         assert_true(in->comment == NULL || strstr(in->comment, "not seen") == NULL);
         /* read back: the board agrees, nothing else */
-        assert_int_equal(fx_feed(&f, ". . . . . . . . .\n. . O X . . . . .\n. O . O X . . . .\n"
-                                     ". . O X . . . . .\n. . . . . . . . .\n. . . . . . . . .\n"
-                                     ". . . . . . X . .\n. . . . . . . . .\n. . . . . . . . .\n"),
+        assert_int_equal(fx_feed(&f, ". . . . . . . . .\n"
+                                     ". . O X . . . . .\n"
+                                     ". O . O X . . . .\n"
+                                     ". . O X . . . . .\n"
+                                     ". . . . . . . . .\n"
+                                     ". . . . . . . . .\n"
+                                     ". . . . . . X . .\n"
+                                     ". . . . . . . . .\n"
+                                     ". . . . . . . . .\n"),
                          0);
         assert_non_null(stn_events_find(&f.ev, STN_EV_AGREES));
         assert_int_equal(go_game_move_count(f.g), 1);
@@ -811,13 +1123,25 @@ static void test_hidden_two_throw_ins(void **state)
     (void)state;
     fx_t f;
     fx_open(&f, "chinese",
-        ". O . . . . . O .\n. . . . . . . . .\n. . . . . . . . .\n"
-        ". . . . . . . . .\n. . . . X . . . .\n. . . . . . . . .\n"
-        ". . . . . . . . .\n. . . . . . . . .\n. . . . . . . . .\n", GO_BLACK, NULL);
+        ". O . . . . . O .\n"
+        ". . . . . . . . .\n"
+        ". . . . . . . . .\n"
+        ". . . . . . . . .\n"
+        ". . . . X . . . .\n"
+        ". . . . . . . . .\n"
+        ". . . . . . . . .\n"
+        ". . . . . . . . .\n"
+        ". . . . . . . . .\n", GO_BLACK, NULL);
     assert_int_equal(fx_feed(&f,
-        ". O . . . . . O .\nO . . . . . . . O\n. . . . . . . . .\n"
-        ". . . . . . . . .\n. . . . X . . . .\n. . . . . . . . .\n"
-        ". . . . . . . . .\n. . . . . . . . .\n. . . . . . . . .\n"), 4);
+        ". O . . . . . O .\n"
+        "O . . . . . . . O\n"
+        ". . . . . . . . .\n"
+        ". . . . . . . . .\n"
+        ". . . . X . . . .\n"
+        ". . . . . . . . .\n"
+        ". . . . . . . . .\n"
+        ". . . . . . . . .\n"
+        ". . . . . . . . .\n"), 4);
     const char *want[] = { "B aa", "W ab", "B ia", "W ib" };
     fx_expect_moves(&f, want, 4);
     assert_int_equal(stn_events_count(&f.ev, STN_EV_TWO_IN_A_ROW), 0);
