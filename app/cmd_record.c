@@ -1315,7 +1315,7 @@ static int on_frame(run_t *u, const cap_frame_t *f)
         else
             rec_print_note(&u->r, "board", f->t, "board: found again");
         if (u->ever_found && u->sig_ready)
-            u->sig.have_ref = 0; /* the board may have moved: look at the corners again */
+            vis_outside_forget(&u->sig.vo); /* the board may have moved: look again */
         u->ever_found = 1;
         if (!u->r.stn && create_station(u, u->geom.size))
             return -1;
@@ -1359,7 +1359,7 @@ static int on_frame(run_t *u, const cap_frame_t *f)
             u->sig_swaps = u->sig.swaps;
             u->sig_ready = 1;
         }
-        if (u->sig_ready && !u->sig.have_ref && !snap.occluder) {
+        if (u->sig_ready && !u->sig.vo.have_ref && !snap.occluder) {
             rec_signal_reference(&u->sig, &f->img, &u->geom);
         } else if (u->sig_ready) {
             int ch = signal_feed(u, &f->img, &snap, f->t);

@@ -6,53 +6,37 @@
  * like two passes); a player resigns by putting his OWN colour there (two stones). So
  * the colour seen in a seat's corner tells what that player said.
  *
- * The watcher samples a patch of the table beside each seat's corner (in board grid units,
- * through the board's homography), remembers how it looked when the board was found
- * (rec_signal_reference) and calls a corner "black" or "white" when a stone-sized share
- * of the patch changed (in brightness, or in colour: a black stone on dark brown wood is
- * hardly darker than the wood, but grey) to dark or bright (not a hand covering all of it)
- * and stayed so for hold_s seconds, with no change to a strong colour (skin, a sleeve) in
- * the patch. Plain C: reads BGR pixels directly; never prints.
+ * The pixels are vision's (vision/vis_outside.h: the patch of table beside each corner,
+ * its reference look, one reading per frame); the watcher calls a seat's corner "black"
+ * or "white" when the same reading stayed so for hold_s seconds. Never prints.
  */
 #ifndef KIFUCAM_RECORD_SIGNAL_H
 #define KIFUCAM_RECORD_SIGNAL_H
 
-#include "vision/cv_bridge.h"
 #include <stdint.h>
 
 #include "vision/vis.h"
-
-#define REC_SIG_N 12   /* samples per side of a corner patch (REC_SIG_N^2 in all) */
+#include "vision/vis_outside.h"
 
 typedef enum { REC_SIG_NONE = 0, REC_SIG_BLACK = 1, REC_SIG_WHITE = 2 } rec_sig_t;
 
 typedef struct rec_corner {
     int seat;                        /* 1 Black, 2 White */
-    double gx[REC_SIG_N * REC_SIG_N], gy[REC_SIG_N * REC_SIG_N]; /* grid coordinates */
-    float ref_y[REC_SIG_N * REC_SIG_N];   /* luma at reference time, -1 off the image */
-    float ref_cb[REC_SIG_N * REC_SIG_N], ref_cr[REC_SIG_N * REC_SIG_N]; /* and chroma:
-                                             blue - luma, red - luma */
-    float ref_lo[3][REC_SIG_N * REC_SIG_N], ref_hi[3][REC_SIG_N * REC_SIG_N]; /* the range of
-                                             luma, cb, cr within a tenth of a cell around */
-    int16_t near_pt[REC_SIG_N * REC_SIG_N]; /* board point (y*size+x) within 1.6 lines of
-                                               the sample, or -1: the sample is skipped
-                                               while that point is not as it was when the
-                                               sample's reference was taken */
-    uint8_t ref_stone[REC_SIG_N * REC_SIG_N]; /* 1: near_pt held a stone then */
     int reading;                     /* rec_sig_t of the current run */
     double since;                    /* time the run began */
     int frames;                      /* frames in the run */
     int confirmed;                   /* rec_sig_t held long enough */
     double confirmed_since;          /* when the confirmed reading's run began */
     int cx, cy;                      /* the board's corner point nearest the patch */
-    int side;                        /* the seat's side (vis_side_t) whose corner this is */
+    int side;                        /* the seat's side (vis_side_t) whose corner this is:
+                                        the reader's corner (vis_outside_t.corner[side]) */
     int spent;                       /* a reading play went on past (rec_signal_revert): it
                                         moves no seats until the corner reads otherwise */
 } rec_corner_t;
 
 typedef struct rec_signal {
     int size;
-    int have_ref;
+    vis_outside_t vo;                /* the table beside the corners, as pixels */
     double hold_s;                   /* seconds a reading must hold; default 0.5 */
     rec_corner_t corner[3];          /* index 1 Black's, 2 White's */
     rec_corner_t other[2];           /* the other diagonal's corners (seats at the other two

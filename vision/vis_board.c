@@ -12,6 +12,7 @@
  * positive-definite covariance (a floor is added to its diagonal).
  */
 #include "vision/vis.h"
+#include "vision/vis_internal.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -52,7 +53,7 @@ void vis_board_view_features(const cvb_image_t *v, int S, float *f)
             g /= n;
             rr /= n;
             float *o = f + 3 * (y * S + x);
-            o[0] = (float)log((0.114 * b + 0.587 * g + 0.299 * rr + 1) / 256.0);
+            o[0] = (float)log((vis_luma(b, g, rr) + 1) / 256.0);
             o[1] = (float)log((rr + 4) / (g + 4));
             o[2] = (float)log((b + 4) / (g + 4));
         }

@@ -363,8 +363,8 @@ static void seg_one(const cvb_image_t *g, const cvb_image_t *col, const double H
         return;
     ux /= ul;
     uy /= ul;
-    double la = 0.114 * ca[0] + 0.587 * ca[1] + 0.299 * ca[2];
-    double lq = 0.114 * cq[0] + 0.587 * cq[1] + 0.299 * cq[2];
+    double la = vis_luma(ca[0], ca[1], ca[2]);
+    double lq = vis_luma(cq[0], cq[1], cq[2]);
     double side = 0.5 * (la + lq);
     if (fabs(la - lq) > 0.18 * side + 4 || side < 25)
         return;

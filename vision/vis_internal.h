@@ -9,6 +9,26 @@
 #include <stdint.h>
 #include <stdlib.h>
 
+/* ---- the one luma formula (BT.601 weights on B, G, R), in the precisions in use ---- */
+
+/* Luma of a BGR colour, in double (colour statistics, line contrast). */
+static inline double vis_luma(double b, double g, double r)
+{
+    return 0.114 * b + 0.587 * g + 0.299 * r;
+}
+
+/* ... in float (the table beside the board, vis_outside.c). */
+static inline float vis_luma_f(float b, float g, float r)
+{
+    return 0.114f * b + 0.587f * g + 0.299f * r;
+}
+
+/* ... in integers, of 8-bit values: floor((114 B + 587 G + 299 R) / 1000). */
+static inline int vis_luma_u8(int b, int g, int r)
+{
+    return (114 * b + 587 * g + 299 * r) / 1000;
+}
+
 /* ---- pixel access and medians (shared by classification and tracking) ---- */
 
 static inline int luma_at(const cvb_image_t *img, int x, int y)
@@ -16,7 +36,7 @@ static inline int luma_at(const cvb_image_t *img, int x, int y)
     const uint8_t *p = img->data + (size_t)y * img->stride + (size_t)x * img->channels;
     if (img->channels == 1)
         return p[0];
-    return (114 * p[0] + 587 * p[1] + 299 * p[2]) / 1000;
+    return vis_luma_u8(p[0], p[1], p[2]);
 }
 
 /* Mean luma of the 3x3 block at (x, y); -1 outside the image. */
