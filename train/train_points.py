@@ -38,22 +38,32 @@ IGNORE = 255
 
 
 class PointNet(nn.Module):
-    """16 px a point in, one logit vector a point out (stride 16). About 45 M multiply-adds
-    for a 19x19 board's view (336 x 336): the costly full-resolution layers are strided."""
+    """16 px a point in, one logit vector a point out (stride 16).
 
-    def __init__(self, ch=(16, 32, 32, 48)):
+    arch "v2" (the shipped weights, 49,749 weights): about 45 M multiply-adds for a 19x19
+    board's view (336 x 336): the costly full-resolution layers are strided.
+    arch "w" (wider, 113,749 weights, about 71 M multiply-adds): more channels where a
+    block is 4 and 2 px a point (what tells a pale stone from a pale board, glare from a
+    white stone), the third layer strided instead of pooled, and two layers at a point's
+    pixel of 64 channels. Same input, same output, same receptive field's order (~6
+    points), so the C side reads either."""
+
+    ARCHS = {"v2": ((16, 32, 32, 48), False), "w": ((24, 48, 64, 64), True)}
+
+    def __init__(self, arch="v2"):
         super().__init__()
-        c1, c2, c3, c4 = ch
+        (c1, c2, c3, c4), strided = self.ARCHS[arch]
 
         def block(cin, cout, k, s=1):
             pad = k // 2 if k % 2 else 0
             return [nn.Conv2d(cin, cout, k, stride=s, padding=pad, bias=False),
                     nn.BatchNorm2d(cout), nn.ReLU(inplace=True)]
 
+        third = block(c2, c3, 3, 2) if strided else block(c2, c3, 3) + [nn.MaxPool2d(2)]
         self.body = nn.Sequential(
             *block(3, c1, 4, 4),                  # 4 px a point
             *block(c1, c2, 3, 2),                 # 2 px a point
-            *block(c2, c3, 3), nn.MaxPool2d(2),   # 1 px a point
+            *third,                               # 1 px a point
             *block(c3, c4, 3),
             *block(c4, c4, 3),
             nn.Conv2d(c4, NCLASS, 1))
@@ -200,6 +210,9 @@ def main():
     # held out, and its ring no more use to the occlusion pass)
     ap.add_argument("--crop", type=float, default=0.0)
     ap.add_argument("--threads", type=int, default=2)
+    # v2: the shipped weights' network; w: wider (PointNet's docstring). --init must be
+    # of the same arch
+    ap.add_argument("--arch", choices=sorted(PointNet.ARCHS), default="v2")
     a = ap.parse_args()
     torch.manual_seed(a.seed)
     torch.set_num_threads(a.threads)
@@ -224,7 +237,7 @@ def main():
           (len(renders), len(val), len(photos), a.holdout_fold if a.holdout_fold >= 0 else "none"),
           file=sys.stderr)
 
-    model = PointNet()
+    model = PointNet(a.arch)
     if a.init:
         model.load_state_dict(torch.load(a.init))
     opt = torch.optim.AdamW(model.parameters(), lr=a.lr, weight_decay=1e-4)
@@ -270,7 +283,7 @@ def main():
     meta = dict(model=os.path.basename(a.out), cell_px=16, margin=1,
                 classes=["empty", "black", "white", "covered", "off"], data=files,
                 holdout_fold=a.holdout_fold, init=os.path.basename(a.init) if a.init else None,
-                steps=a.steps, lr=a.lr, photo_share=a.photo_share, seed=a.seed, crop=a.crop,
+                arch=a.arch, steps=a.steps, lr=a.lr, photo_share=a.photo_share, seed=a.seed, crop=a.crop,
                 commit=git_commit(), torch=torch.__version__,
                 params=sum(p.numel() for p in model.parameters()),
                 renders_apart=dict(points=round(100 * acc, 4), perfect=perfect, boards=n),
