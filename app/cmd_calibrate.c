@@ -391,8 +391,8 @@ static char *calib_state(const serve_t *s, int found, const char *saved)
     for (int y = 0; y < n; y++) {
         char row[VIS_MAX_SIZE + 1];
         for (int x = 0; x < n; x++) {
-            int c = s->rep->snap.size == n ? s->rep->snap.color[y * n + x] : VIS_EMPTY;
-            row[x] = c == VIS_BLACK ? 'X' : c == VIS_WHITE ? 'O' : '.';
+            int c = s->rep->snap.size == n ? s->rep->snap.color[y * n + x] : GO_EMPTY;
+            row[x] = c == GO_BLACK ? 'X' : c == GO_WHITE ? 'O' : '.';
         }
         row[n] = '\0';
         json_array_append_new(rows, json_string(row));

@@ -86,12 +86,12 @@ int cmd_detect(int argc, char **argv)
         }
     } else if (!strcmp(format, "sgf")) {
         printf("(;GM[1]FF[4]SZ[%d]", S);
-        for (int c = VIS_BLACK; c <= VIS_WHITE; c++) {
+        for (int c = GO_BLACK; c <= GO_WHITE; c++) {
             int first = 1;
             for (int k = 0; k < S * S; k++)
                 if (sn->color[k] == c && txt[k] != '?') {
                     if (first)
-                        printf(c == VIS_BLACK ? "AB" : "AW");
+                        printf(c == GO_BLACK ? "AB" : "AW");
                     first = 0;
                     printf("[%c%c]", 'a' + k % S, 'a' + k / S);
                 }

@@ -460,7 +460,7 @@ typedef struct run {
     int last_sgf_moves;
     int sig_stale[3];              /* per seat: a reading play went on past (sig_get) */
     int sig_quiet[3];              /* per seat: the confirmed reading that held with no hand
-                                      near the corner (sig_settle), else REC_SIG_NONE */
+                                      near the corner (sig_settle), else GO_EMPTY */
     double occ_last[3];            /* per seat: the last frame with a board point near the
                                       corner hidden (a hand there; corner_hands) */
     double occ_visit[3];           /* ... and when that hand's visit began */
@@ -655,9 +655,9 @@ static int sig_settle(run_t *u, double t, int force)
     int changed = 0;
     for (int seat = 1; seat <= 2; seat++) {
         const rec_corner_t *c = &u->sig.corner[seat];
-        int r = c->confirmed, q = REC_SIG_NONE;
+        int r = c->confirmed, q = GO_EMPTY;
         double from = c->since > u->occ_last[seat] ? c->since : u->occ_last[seat];
-        if (r != REC_SIG_NONE &&
+        if (r != GO_EMPTY &&
             (u->sig_quiet[seat] == r ||
              force || (c->reading == r && t - from >= SIG_QUIET_S && u->quiet_frames[seat] >= 3)))
             q = r;
@@ -694,7 +694,7 @@ static void undo_signal_moves(run_t *u, int seat, double t)
     const go_game_t *g = stn_game(u->r.stn);
     double since = u->sig.corner[seat].confirmed_since;
     int r = rec_signal_get(&u->sig, seat);
-    go_color_t col = r == REC_SIG_BLACK ? GO_BLACK : r == REC_SIG_WHITE ? GO_WHITE : GO_EMPTY;
+    go_color_t col = r == GO_BLACK ? GO_BLACK : r == GO_WHITE ? GO_WHITE : GO_EMPTY;
     for (;;) {
         int n = go_game_move_count(g);
         const go_move_t *m = n > 0 ? go_game_move(g, n - 1) : NULL;
@@ -721,7 +721,7 @@ static void seats_moved(run_t *u, double t)
     u->sig_swaps = u->sig.swaps;
     for (int seat = 1; seat <= 2; seat++) {
         u->sig_stale[seat] = 0;
-        u->sig_quiet[seat] = REC_SIG_NONE;
+        u->sig_quiet[seat] = GO_EMPTY;
         u->occ_last[seat] = t;
         u->occ_visit[seat] = t;
         u->quiet_frames[seat] = 0;
@@ -735,7 +735,7 @@ static int sig_get(run_t *u, int seat)
     int r = u->sig_quiet[seat];
     if (u->sig_stale[seat] && r != u->sig_stale[seat])
         u->sig_stale[seat] = 0;   /* the corner changed since: read it again */
-    return u->sig_stale[seat] ? REC_SIG_NONE : r;
+    return u->sig_stale[seat] ? GO_EMPTY : r;
 }
 
 /* A move was recorded: a corner reading something then (and the move not at that corner:
@@ -772,7 +772,7 @@ static void signals_after_move(run_t *u, double t)
     }
     for (int seat = 1; seat <= 2; seat++) {
         int r = rec_signal_get(&u->sig, seat);
-        if (r == REC_SIG_NONE || u->sig_stale[seat] == r)
+        if (r == GO_EMPTY || u->sig_stale[seat] == r)
             continue;
         if (m && m->kind == GO_MOVE_PLAY &&
             signal_point(u, seat, GO_X(m->point), GO_Y(m->point)))
@@ -805,10 +805,10 @@ static void on_signals(run_t *u, double t)
     int waiting = u->resign_wait;
     u->resign_wait = 0;
     for (int seat = 1; seat <= 2 && !waiting; seat++)
-        if (sig_get(u, seat) != REC_SIG_NONE)
+        if (sig_get(u, seat) != GO_EMPTY)
             undo_signal_moves(u, seat, t);
-    if (sb == REC_SIG_BLACK || sw == REC_SIG_WHITE) {
-        go_color_t c = sb == REC_SIG_BLACK ? GO_BLACK : GO_WHITE;
+    if (sb == GO_BLACK || sw == GO_WHITE) {
+        go_color_t c = sb == GO_BLACK ? GO_BLACK : GO_WHITE;
         /* a resignation ends the game for good: the stones must stay a while (a hand's
          * highlight, a bowl pushed past the corner, a captured stone carried off do not),
          * and the last of it with no hand over the board */
@@ -832,14 +832,14 @@ static void on_signals(run_t *u, double t)
         game_over(u);
         return;
     }
-    if (sb == REC_SIG_WHITE && sw == REC_SIG_BLACK) {
+    if (sb == GO_WHITE && sw == GO_BLACK) {
         rec_print_note(&u->r, "signal", t, "signal: both end signals beside the board: "
                        "the game ends");
         if (!go_game_over(g) && stn_end(u->r.stn, t) == GO_OK)
             print_events(u);
         game_over(u);
-    } else if (sb == REC_SIG_WHITE || sw == REC_SIG_BLACK) {
-        int seat = sb == REC_SIG_WHITE ? 1 : 2;
+    } else if (sb == GO_WHITE || sw == GO_BLACK) {
+        int seat = sb == GO_WHITE ? 1 : 2;
         rec_print_note(&u->r, "signal", t, "signal: %s signals the end",
                        seat == 1 ? "Black" : "White");
         {   /* the overlay and the console say it too, and whose signal is awaited, until
@@ -883,11 +883,11 @@ static void gate(run_t *u, vis_snapshot_t *s)
             int i = y * S + x, p = GO_PT(x, y);
             if (s->occluded[i] || s->conf[i] < u->scfg.stab.min_conf)
                 continue;
-            if (b->color[p] == GO_EMPTY && s->color[i] != VIS_EMPTY && !pend[p])
+            if (b->color[p] == GO_EMPTY && s->color[i] != GO_EMPTY && !pend[p])
                 adds++;
-            else if (b->color[p] != GO_EMPTY && s->color[i] == VIS_EMPTY && p != last)
+            else if (b->color[p] != GO_EMPTY && s->color[i] == GO_EMPTY && p != last)
                 rem[nrem++] = i;
-            else if (b->color[p] != GO_EMPTY && s->color[i] == VIS_EMPTY)
+            else if (b->color[p] != GO_EMPTY && s->color[i] == GO_EMPTY)
                 ilast = i;
         }
     if (adds)
@@ -1444,7 +1444,7 @@ static void print_resume_hint(run_t *u)
 static void end_unfinished(run_t *u, stn_unfinished_t *out)
 {
     int sb = sig_get(u, 1), sw = sig_get(u, 2);
-    if (stn_finish_signals(stn_game(u->r.stn), sb == REC_SIG_WHITE, sw == REC_SIG_BLACK, out) !=
+    if (stn_finish_signals(stn_game(u->r.stn), sb == GO_WHITE, sw == GO_BLACK, out) !=
         GO_OK || !out->unfinished)
         return;
     if (out->pass) {

@@ -83,7 +83,7 @@ static void reading_from(const photo_t *ph, go_reading_t *r)
     r->size = S;
     for (int k = 0; k < S * S; k++) {
         int c = ph->snap.color[k];
-        r->color[k] = (uint8_t)(c == VIS_BLACK ? GO_BLACK : c == VIS_WHITE ? GO_WHITE : GO_EMPTY);
+        r->color[k] = (uint8_t)(c == GO_BLACK ? GO_BLACK : c == GO_WHITE ? GO_WHITE : GO_EMPTY);
         r->unsure[k] = (uint8_t)photo_unsure(ph, k);
     }
 }

@@ -50,7 +50,7 @@ void rec_signal_init(rec_signal_t *s, int size, int black_side)
 /* A new reference look: every corner's run starts afresh. */
 static void corner_reference(rec_corner_t *c)
 {
-    c->reading = c->confirmed = REC_SIG_NONE;
+    c->reading = c->confirmed = GO_EMPTY;
     c->frames = 0;
     c->spent = 0;
     c->since = 0;
@@ -122,7 +122,7 @@ int rec_signal_feed(rec_signal_t *s, const cvb_image_t *img, const vis_geom_t *g
             changed |= 1 << (seat - 1);
     if (s->seats_known)
         return changed;
-    if (s->corner[1].confirmed == REC_SIG_BLACK && s->corner[2].confirmed == REC_SIG_WHITE) {
+    if (s->corner[1].confirmed == GO_BLACK && s->corner[2].confirmed == GO_WHITE) {
         /* each his own colour: no double resignation, but the two end signals with the
          * seats the other way round on this diagonal (Black at the white stone) */
         seat_corners(s, s->corner[2], s->corner[1]);
@@ -138,23 +138,23 @@ int rec_signal_feed(rec_signal_t *s, const cvb_image_t *img, const vis_geom_t *g
         rec_corner_t *c = &s->other[k];
         if (c->spent && c->confirmed != c->spent)
             c->spent = 0;
-        o[k] = c->spent ? REC_SIG_NONE : c->confirmed;
+        o[k] = c->spent ? GO_EMPTY : c->confirmed;
     }
     int o0 = o[0], o1 = o[1];
-    if (s->corner[1].confirmed != REC_SIG_NONE || s->corner[2].confirmed != REC_SIG_NONE)
+    if (s->corner[1].confirmed != GO_EMPTY || s->corner[2].confirmed != GO_EMPTY)
         return changed;
-    if (o0 != REC_SIG_NONE && o1 != REC_SIG_NONE && o0 != o1) {
+    if (o0 != GO_EMPTY && o1 != GO_EMPTY && o0 != o1) {
         /* both end signals on the other diagonal: the players sit at the other two sides;
          * the white stone lies at Black's corner (the one colour pair that is no double
          * resignation). From now on those are the seats' corners. */
-        swap_seats(s, o0 == REC_SIG_WHITE ? 0 : 1);
+        swap_seats(s, o0 == GO_WHITE ? 0 : 1);
         s->seats_known = 1;
         s->guessed = 0;
         changed |= 3;
-    } else if ((o0 != REC_SIG_NONE) != (o1 != REC_SIG_NONE) && s->to_move) {
+    } else if ((o0 != GO_EMPTY) != (o1 != GO_EMPTY) && s->to_move) {
         /* one signal there: the side to move's (his end signal comes first, and he
          * resigns on his turn), so he sits at that side */
-        int k = o0 != REC_SIG_NONE ? 0 : 1;
+        int k = o0 != GO_EMPTY ? 0 : 1;
         swap_seats(s, s->to_move == 1 ? k : 1 - k);
         s->guessed = 1;
         changed |= 3;
@@ -183,7 +183,7 @@ int rec_signal_revert(rec_signal_t *s)
 /* The reader's sides of the corners reading nothing (their references may be refreshed). */
 static unsigned quiet_side(const rec_corner_t *c)
 {
-    return c->reading == REC_SIG_NONE && c->confirmed == REC_SIG_NONE ? 1u << c->side : 0;
+    return c->reading == GO_EMPTY && c->confirmed == GO_EMPTY ? 1u << c->side : 0;
 }
 
 void rec_signal_refresh(rec_signal_t *s, const cvb_image_t *img, const vis_geom_t *g,
@@ -196,7 +196,7 @@ void rec_signal_refresh(rec_signal_t *s, const cvb_image_t *img, const vis_geom_
 
 int rec_signal_get(const rec_signal_t *s, int seat)
 {
-    return seat == 1 || seat == 2 ? s->corner[seat].confirmed : REC_SIG_NONE;
+    return seat == 1 || seat == 2 ? s->corner[seat].confirmed : GO_EMPTY;
 }
 
 int rec_signal_near(const rec_signal_t *s, int seat, int x, int y, int d)

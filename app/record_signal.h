@@ -18,14 +18,13 @@
 #include "vision/vis.h"
 #include "vision/vis_outside.h"
 
-typedef enum { REC_SIG_NONE = 0, REC_SIG_BLACK = 1, REC_SIG_WHITE = 2 } rec_sig_t;
 
 typedef struct rec_corner {
     int seat;                        /* 1 Black, 2 White */
-    int reading;                     /* rec_sig_t of the current run */
+    int reading;                     /* go_color_t of the current run */
     double since;                    /* time the run began */
     int frames;                      /* frames in the run */
-    int confirmed;                   /* rec_sig_t held long enough */
+    int confirmed;                   /* go_color_t held long enough */
     double confirmed_since;          /* when the confirmed reading's run began */
     int cx, cy;                      /* the board's corner point nearest the patch */
     int side;                        /* the seat's side (vis_side_t) whose corner this is:
@@ -85,7 +84,7 @@ void rec_signal_refresh(rec_signal_t *s, const cvb_image_t *img, const vis_geom_
  * changed (bit 1 Black's, bit 2 White's); 0 when nothing changed or no reference yet. */
 int rec_signal_feed(rec_signal_t *s, const cvb_image_t *img, const vis_geom_t *g,
                     const uint8_t *stones, int occluder, double t);
-/* The confirmed reading of seat's corner (1 Black, 2 White): rec_sig_t. */
+/* The confirmed reading of seat's corner (1 Black, 2 White): go_color_t. */
 int rec_signal_get(const rec_signal_t *s, int seat);
 /* Whether point (x, y) lies within `d` lines of seat's signal corner (a signal stone put
  * half on the board can be read there as a stone). */

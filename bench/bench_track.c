@@ -119,7 +119,7 @@ static int each_frame(const char *dir, int step, int mode, tally_t *c)
                 c->cov++;
                 c->cov_flag += s.occluded[k];
                 unflag += !s.occluded[k];
-                stone += !s.occluded[k] && s.color[k] != VIS_EMPTY && s.color[k] != f->shown[k];
+                stone += !s.occluded[k] && s.color[k] != GO_EMPTY && s.color[k] != f->shown[k];
             }
             if (f->hand) {
                 c->hf++;

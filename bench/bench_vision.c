@@ -291,7 +291,7 @@ static int footage(int ndirs, char **dirs, int verbose)
             int n = 0;
             for (; *q && n < size * size; q++)
                 if (*q == '.' || *q == 'X' || *q == 'O')
-                    truth[n++] = *q == '.' ? VIS_EMPTY : *q == 'X' ? VIS_BLACK : VIS_WHITE;
+                    truth[n++] = *q == '.' ? GO_EMPTY : *q == 'X' ? GO_BLACK : GO_WHITE;
             if (n != size * size)
                 continue;
             snprintf(path, sizeof path, "%s/%s", dirs[d], file);
@@ -379,8 +379,8 @@ static int occlusion(int ndirs, char **dirs, int verbose)
             }
             int bad = 0, flagged = 0, wrong = 0, uw = 0;
             for (int k = 0; k < size * size && verbose > 1; k++)
-                if ((f->occluded[k] && s.color[k] != VIS_EMPTY && s.color[k] != f->shown[k]) ||
-                    (!f->occluded[k] && f->shown[k] != VIS_EMPTY && (k + count) % 7 == 0) ||
+                if ((f->occluded[k] && s.color[k] != GO_EMPTY && s.color[k] != f->shown[k]) ||
+                    (!f->occluded[k] && f->shown[k] != GO_EMPTY && (k + count) % 7 == 0) ||
                     (!f->occluded[k] && s.occluded[k]))
                     printf("    %s %d got %d P(empty %.3f black %.3f white %.3f covered %.3f off %.3f)\n",
                            f->occluded[k] ? "HAND " : s.occluded[k] ? "FALSE" : "STONE",
@@ -392,7 +392,7 @@ static int occlusion(int ndirs, char **dirs, int verbose)
                 if (f->occluded[k]) {
                     cov++;
                     cov_flag += s.occluded[k];
-                    if (!s.occluded[k] && s.color[k] != VIS_EMPTY && s.color[k] != f->shown[k]) {
+                    if (!s.occluded[k] && s.color[k] != GO_EMPTY && s.color[k] != f->shown[k]) {
                         cov_stone++;
                         bad++;
                     }
@@ -457,14 +457,14 @@ static void stones_wrong_points(const char *source, const cvb_image_t *img, cons
     static const char *name[] = { "empty", "black", "white" };
     int label[VIS_MAX_POINTS];
     for (int k = 0; k < s->size * s->size; k++)
-        label[k] = VIS_EMPTY;
+        label[k] = GO_EMPTY;
     for (int k = 0; k < nb; k++) {
         int near, p = b[k].cls > 1 ? -1 : box_point(g, img, &b[k], &near);
-        if (p >= 0 && label[p] == VIS_EMPTY)
-            label[p] = b[k].cls == 0 ? VIS_BLACK : VIS_WHITE;
+        if (p >= 0 && label[p] == GO_EMPTY)
+            label[p] = b[k].cls == 0 ? GO_BLACK : GO_WHITE;
     }
     for (int k = 0; k < s->size * s->size; k++) {
-        int got = s->occluded[k] ? VIS_EMPTY : s->color[k];
+        int got = s->occluded[k] ? GO_EMPTY : s->color[k];
         if (got != label[k])
             printf("    wrong %s %2d %2d px %6.1f %6.1f radius %5.1f label %s read %s%s conf %.2f\n",
                    source, k % s->size, k / s->size, g->px[k], g->py[k], g->radius[k],
@@ -515,8 +515,8 @@ static int stones(const char *data, int verbose)
         int rc = vis_detect(&img, &cfg, 0, &g, &s, NULL), rb = 0, rw = 0;
 
         for (int k = 0; !rc && k < s.size * s.size; k++) {
-            rb += !s.occluded[k] && s.color[k] == VIS_BLACK;
-            rw += !s.occluded[k] && s.color[k] == VIS_WHITE;
+            rb += !s.occluded[k] && s.color[k] == GO_BLACK;
+            rw += !s.occluded[k] && s.color[k] == GO_WHITE;
         }
         /* whether the grid found agrees with the labelled stones (each within 0.45 of a
          * point, none beyond the board; 3% slack as train/traingen.c's photo_labels): a

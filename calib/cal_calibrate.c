@@ -101,7 +101,7 @@ static void learn_colors(const cvb_image_t *img, const vis_geom_t *g, const vis_
             if (s->occluded[k] || s->conf[k] < min_conf || c > 2)
                 continue;
             double m[3];
-            int ok = c == VIS_EMPTY ? mean_bgr(img, g->H, x, y, board_off, 8, m)
+            int ok = c == GO_EMPTY ? mean_bgr(img, g->H, x, y, board_off, 8, m)
                                     : mean_bgr(img, g->H, x, y, (const double (*)[2])disc, dn, m);
             if (!ok)
                 continue;

@@ -29,11 +29,11 @@ typedef struct clk_state {
 struct clk {
     clk_spec_t spec;
     clk_state_t s[3];
-    clk_side_t turn;       /* whose clock runs (or would, when paused) */
+    go_color_t turn;       /* whose clock runs (or would, when paused) */
     bool started, paused, over;
     int64_t seg_start;     /* wall time the running segment began */
     int64_t last_run;      /* running time of the segment already scanned for calls */
-    clk_side_t loser;
+    go_color_t loser;
     int64_t loss_t;
     clk_event_t q[CLK_QCAP];
     int qhead, qlen, dropped;
@@ -346,10 +346,10 @@ clk_t *clk_create(const clk_spec_t *spec)
     if (!c)
         return NULL;
     c->spec = *spec;
-    c->s[CLK_BLACK] = clk_full(spec);
-    c->s[CLK_WHITE] = clk_full(spec);
-    c->turn = CLK_NONE;
-    c->loser = CLK_NONE;
+    c->s[GO_BLACK] = clk_full(spec);
+    c->s[GO_WHITE] = clk_full(spec);
+    c->turn = GO_EMPTY;
+    c->loser = GO_EMPTY;
     return c;
 }
 
@@ -365,7 +365,7 @@ const clk_spec_t *clk_get_spec(const clk_t *c)
 
 /* ---- events ---- */
 
-static void clk_push(clk_t *c, int64_t t, clk_side_t side, clk_event_kind_t kind, int value,
+static void clk_push(clk_t *c, int64_t t, go_color_t side, clk_event_kind_t kind, int value,
                      const char *zh, const char *en)
 {
     if (c->qlen == CLK_QCAP) {
@@ -388,7 +388,7 @@ static const char *const clk_zh_digit[11] = { "零", "一", "二", "三", "四",
 /* Emission window of a segment: calls at running time r with a < r <= b. */
 typedef struct clk_win {
     clk_t *c;
-    clk_side_t side;
+    go_color_t side;
     int64_t a, b, origin;
     bool lost;
 } clk_win_t;
@@ -552,12 +552,12 @@ int clk_dropped(const clk_t *c)
 
 /* ---- driving ---- */
 
-static bool clk_side_ok(clk_side_t s)
+static bool clk_side_ok(go_color_t s)
 {
-    return s == CLK_BLACK || s == CLK_WHITE;
+    return s == GO_BLACK || s == GO_WHITE;
 }
 
-int clk_start(clk_t *c, clk_side_t side, int64_t t)
+int clk_start(clk_t *c, go_color_t side, int64_t t)
 {
     if (!c || !clk_side_ok(side))
         return CLK_EINVAL;
@@ -585,7 +585,7 @@ static void clk_commit(clk_t *c, int64_t t)
 }
 
 /* Drop queued calls of side due after t (a move made before them makes them void). */
-static void clk_unqueue_after(clk_t *c, clk_side_t side, int64_t t)
+static void clk_unqueue_after(clk_t *c, go_color_t side, int64_t t)
 {
     int n = 0;
     for (int i = 0; i < c->qlen; i++) {
@@ -597,7 +597,7 @@ static void clk_unqueue_after(clk_t *c, clk_side_t side, int64_t t)
     c->qlen = n;
 }
 
-int clk_move(clk_t *c, clk_side_t side, int64_t t)
+int clk_move(clk_t *c, go_color_t side, int64_t t)
 {
     if (!c || !clk_side_ok(side))
         return CLK_EINVAL;
@@ -606,7 +606,7 @@ int clk_move(clk_t *c, clk_side_t side, int64_t t)
     /* a move corrected back to before a flag that was seen to fall: the move counts */
     if (c->over && c->loser == side && c->turn == side && t < c->loss_t) {
         c->over = false;
-        c->loser = CLK_NONE;
+        c->loser = GO_EMPTY;
     }
     if (c->over)
         return CLK_EOVER;
@@ -621,14 +621,14 @@ int clk_move(clk_t *c, clk_side_t side, int64_t t)
         clk_consume(&c->spec, &c->s[side], t - c->seg_start);
     }
     clk_end_move(&c->spec, &c->s[side]);
-    c->turn = side == CLK_BLACK ? CLK_WHITE : CLK_BLACK;
+    c->turn = side == GO_BLACK ? GO_WHITE : GO_BLACK;
     if (!c->paused)
         c->seg_start = t;
     c->last_run = 0;
     return CLK_OK;
 }
 
-int clk_pass(clk_t *c, clk_side_t side, int64_t t)
+int clk_pass(clk_t *c, go_color_t side, int64_t t)
 {
     return clk_move(c, side, t);
 }
@@ -665,7 +665,7 @@ int clk_resume(clk_t *c, int64_t t)
 }
 
 /* After an arbiter's change: a spent current period passes to the next; no time: loss. */
-static void clk_normalize(clk_t *c, clk_side_t side, int64_t t)
+static void clk_normalize(clk_t *c, go_color_t side, int64_t t)
 {
     clk_state_t *st = &c->s[side];
     if (st->main < 0)
@@ -682,7 +682,7 @@ static void clk_normalize(clk_t *c, clk_side_t side, int64_t t)
     }
 }
 
-static int clk_arbiter_begin(clk_t *c, clk_side_t side, int64_t t)
+static int clk_arbiter_begin(clk_t *c, go_color_t side, int64_t t)
 {
     if (!c || !clk_side_ok(side))
         return CLK_EINVAL;
@@ -698,7 +698,7 @@ static int clk_arbiter_begin(clk_t *c, clk_side_t side, int64_t t)
     return CLK_OK;
 }
 
-int clk_adjust(clk_t *c, clk_side_t side, int64_t delta_ms, int64_t t)
+int clk_adjust(clk_t *c, go_color_t side, int64_t delta_ms, int64_t t)
 {
     int rc = clk_arbiter_begin(c, side, t);
     if (rc)
@@ -717,7 +717,7 @@ int clk_adjust(clk_t *c, clk_side_t side, int64_t delta_ms, int64_t t)
     return CLK_OK;
 }
 
-int clk_set(clk_t *c, clk_side_t side, int64_t main_ms, int periods_or_moves,
+int clk_set(clk_t *c, go_color_t side, int64_t main_ms, int periods_or_moves,
             int64_t period_ms, int64_t t)
 {
     if (!c || main_ms < 0 || periods_or_moves < 0 || period_ms < 0)
@@ -757,9 +757,9 @@ int clk_stop(clk_t *c, int64_t t)
 
 /* ---- views ---- */
 
-clk_side_t clk_running(const clk_t *c)
+go_color_t clk_running(const clk_t *c)
 {
-    return c && c->started && !c->over ? c->turn : CLK_NONE;
+    return c && c->started && !c->over ? c->turn : GO_EMPTY;
 }
 
 bool clk_paused(const clk_t *c)
@@ -767,16 +767,16 @@ bool clk_paused(const clk_t *c)
     return c && c->paused;
 }
 
-clk_side_t clk_loser(const clk_t *c, int64_t *t_ms)
+go_color_t clk_loser(const clk_t *c, int64_t *t_ms)
 {
     if (!c)
-        return CLK_NONE;
-    if (t_ms && c->loser != CLK_NONE)
+        return GO_EMPTY;
+    if (t_ms && c->loser != GO_EMPTY)
         *t_ms = c->loss_t;
     return c->loser;
 }
 
-int clk_view(const clk_t *c, clk_side_t side, int64_t now, clk_view_t *out)
+int clk_view(const clk_t *c, go_color_t side, int64_t now, clk_view_t *out)
 {
     if (!c || !clk_side_ok(side) || !out)
         return CLK_EINVAL;
@@ -838,7 +838,7 @@ int clk_sgf_header(const clk_t *c, char *tm, size_t tmlen, char *ot, size_t otle
     return CLK_OK;
 }
 
-int clk_sgf_move(const clk_t *c, clk_side_t side, double *left_s, int *ob)
+int clk_sgf_move(const clk_t *c, go_color_t side, double *left_s, int *ob)
 {
     if (!c || !clk_side_ok(side) || !left_s || !ob)
         return CLK_EINVAL;
@@ -855,7 +855,7 @@ int clk_sgf_move(const clk_t *c, clk_side_t side, double *left_s, int *ob)
 
 const char *clk_sgf_result(const clk_t *c)
 {
-    if (!c || c->loser == CLK_NONE)
+    if (!c || c->loser == GO_EMPTY)
         return NULL;
-    return c->loser == CLK_BLACK ? "W+T" : "B+T";
+    return c->loser == GO_BLACK ? "W+T" : "B+T";
 }

@@ -37,6 +37,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "rules/go_color.h"
+
 enum {
     CLK_OK = 0,
     CLK_EINVAL = -1,   /* bad argument */
@@ -71,7 +73,6 @@ int clk_spec_parse(const char *text, clk_spec_t *out, char *err, size_t errlen);
 /* Write the spec back in the syntax above (canonical form). CLK_EINVAL if len too small. */
 int clk_spec_format(const clk_spec_t *spec, char *buf, size_t len);
 
-typedef enum { CLK_NONE = 0, CLK_BLACK = 1, CLK_WHITE = 2 } clk_side_t; /* = go_color_t */
 
 /* One side's clock, as shown on the overlay. */
 typedef struct clk_view {
@@ -94,7 +95,7 @@ typedef enum {
 
 typedef struct clk_event {
     int64_t t_ms;          /* when it is due (on the caller's time base) */
-    clk_side_t side;
+    go_color_t side;
     clk_event_kind_t kind;
     int value;
     char zh[48];           /* as a Chinese arbiter says it, UTF-8 */
@@ -110,24 +111,24 @@ void clk_destroy(clk_t *c);
 const clk_spec_t *clk_get_spec(const clk_t *c);
 
 /* Start side's clock at time t (the game begins). CLK_ESTATE if already started. */
-int clk_start(clk_t *c, clk_side_t side, int64_t t);
+int clk_start(clk_t *c, go_color_t side, int64_t t);
 /* side made a move (or passed) at time t (when the hand left the board): its clock stops,
  * its period/increment rules apply, the opponent's starts at t. t earlier than the
  * start of the turn counts as the start. CLK_ETURN if side's clock was not the running one,
  * CLK_EOVER if its flag fell at or before t (the move is then not counted). */
-int clk_move(clk_t *c, clk_side_t side, int64_t t);
+int clk_move(clk_t *c, go_color_t side, int64_t t);
 /* A pass: for the clock, the same as a move. */
-int clk_pass(clk_t *c, clk_side_t side, int64_t t);
+int clk_pass(clk_t *c, go_color_t side, int64_t t);
 /* The arbiter stops the clock (a warning being resolved, a break) / starts it again. */
 int clk_pause(clk_t *c, int64_t t);
 int clk_resume(clk_t *c, int64_t t);
 /* The arbiter adds delta_ms (may be negative) to side's time at t: to the main time, or,
  * in overtime, to the current period. Never below zero; a clock adjusted to zero falls
  * at the next update. */
-int clk_adjust(clk_t *c, clk_side_t side, int64_t delta_ms, int64_t t);
+int clk_adjust(clk_t *c, go_color_t side, int64_t delta_ms, int64_t t);
 /* The arbiter sets side's time at t: main time, periods (byoyomi/chinese) or moves left
  * (canadian), and the time left in the current period (0: a full period). */
-int clk_set(clk_t *c, clk_side_t side, int64_t main_ms, int periods_or_moves,
+int clk_set(clk_t *c, go_color_t side, int64_t main_ms, int periods_or_moves,
             int64_t period_ms, int64_t t);
 /* Stop for good (the game ended otherwise); later calls return CLK_EOVER. */
 int clk_stop(clk_t *c, int64_t t);
@@ -141,12 +142,12 @@ bool clk_next_event(clk_t *c, clk_event_t *ev);
 int clk_dropped(const clk_t *c);
 
 /* A side's clock as of now (nothing changes). */
-int clk_view(const clk_t *c, clk_side_t side, int64_t now, clk_view_t *out);
-/* Whose clock runs (CLK_NONE before the start, after a loss or stop); paused or not. */
-clk_side_t clk_running(const clk_t *c);
+int clk_view(const clk_t *c, go_color_t side, int64_t now, clk_view_t *out);
+/* Whose clock runs (GO_EMPTY, nobody: before the start, after a loss or stop); paused or not. */
+go_color_t clk_running(const clk_t *c);
 bool clk_paused(const clk_t *c);
-/* Who lost on time, or CLK_NONE; and when (the flag-fall time). */
-clk_side_t clk_loser(const clk_t *c, int64_t *t_ms);
+/* Who lost on time, or GO_EMPTY (nobody); and when (the flag-fall time). */
+go_color_t clk_loser(const clk_t *c, int64_t *t_ms);
 
 /* The SGF RE[] value after a loss on time ("W+T" when Black lost, "B+T" when White
  * lost), or NULL while no flag has fallen. Static storage. */
@@ -157,6 +158,6 @@ int clk_sgf_header(const clk_t *c, char *tm, size_t tmlen, char *ot, size_t otle
 /* SGF values for the move side just made (call right after clk_move): BL/WL = time left
  * in seconds (main time, or in overtime the period's time), OB/OW = periods left
  * (byoyomi/chinese) or moves left (canadian), -1 when there is no OB/OW to write. */
-int clk_sgf_move(const clk_t *c, clk_side_t side, double *left_s, int *ob);
+int clk_sgf_move(const clk_t *c, go_color_t side, double *left_s, int *ob);
 
 #endif

@@ -22,6 +22,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "rules/go_color.h"
+
 #define GO_MIN_SIZE 2
 #define GO_MAX_SIZE 25
 #define GO_STRIDE (GO_MAX_SIZE + 2)
@@ -31,8 +33,6 @@
 #define GO_X(p) ((p) % GO_STRIDE - 1)
 #define GO_Y(p) ((p) / GO_STRIDE - 1)
 
-typedef enum { GO_EMPTY = 0, GO_BLACK = 1, GO_WHITE = 2, GO_OFF = 3 } go_color_t;
-#define GO_OTHER(c) ((go_color_t)(3 - (c)))
 
 typedef int16_t go_point_t;
 

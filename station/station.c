@@ -852,9 +852,9 @@ static void stn_clock_resumed(stn_t *s)
                 continue;
             int64_t left = stn_ms(in->time_left);
             if (in->periods_left >= 0)   /* in overtime */
-                clk_set(s->clk, (clk_side_t)c, 0, in->periods_left, left, 0);
+                clk_set(s->clk, (go_color_t)c, 0, in->periods_left, left, 0);
             else
-                clk_set(s->clk, (clk_side_t)c, left, sp->periods, 0, 0);
+                clk_set(s->clk, (go_color_t)c, left, sp->periods, 0, 0);
             break;
         }
     }
@@ -904,7 +904,7 @@ static int stn_clock_drain(stn_t *s)
 static int stn_time_loss(stn_t *s, double t)
 {
     int64_t lt = 0;
-    clk_side_t loser = clk_loser(s->clk, &lt);
+    go_color_t loser = clk_loser(s->clk, &lt);
     const char *re = clk_sgf_result(s->clk);
     s->time_lost = 1;
     s->phase = STN_PHASE_DONE;
@@ -934,7 +934,7 @@ static int stn_clock_advance(stn_t *s, double t)
     if (!s->clk_started) {
         if (s->phase != STN_PHASE_PLAY)
             return GO_OK;
-        if (clk_start(s->clk, (clk_side_t)go_game_turn(s->game), stn_ms(t)) != CLK_OK)
+        if (clk_start(s->clk, (go_color_t)go_game_turn(s->game), stn_ms(t)) != CLK_OK)
             return GO_EINVAL;
         s->clk_started = 1;
         s->clk_now = t;
@@ -943,7 +943,7 @@ static int stn_clock_advance(stn_t *s, double t)
         s->clk_now = t;
     }
     int rc = stn_clock_drain(s);
-    if (rc == GO_OK && clk_loser(s->clk, NULL) != CLK_NONE)
+    if (rc == GO_OK && clk_loser(s->clk, NULL) != GO_EMPTY)
         rc = stn_time_loss(s, t);
     return rc;
 }
@@ -986,8 +986,8 @@ static int stn_clock_follow(stn_t *s, double t)
             s->clk_ref = 0;
         } else if (e.kind == STN_EV_MOVE || e.kind == STN_EV_PASS || e.kind == STN_EV_VOID) {
             go_color_t c = e.color;
-            int r = e.kind == STN_EV_MOVE ? clk_move(s->clk, (clk_side_t)c, stn_ms(e.t_hand))
-                                          : clk_pass(s->clk, (clk_side_t)c, stn_ms(e.t_hand));
+            int r = e.kind == STN_EV_MOVE ? clk_move(s->clk, (go_color_t)c, stn_ms(e.t_hand))
+                                          : clk_pass(s->clk, (go_color_t)c, stn_ms(e.t_hand));
             if (r == CLK_EOVER) {
                 rc = stn_clock_drain(s);
                 return rc == GO_OK ? stn_time_loss(s, t) : rc;
@@ -996,16 +996,16 @@ static int stn_clock_follow(stn_t *s, double t)
             double left;
             int ob;
             if (r == CLK_OK && m && m->color == c &&
-                clk_sgf_move(s->clk, (clk_side_t)c, &left, &ob) == CLK_OK)
+                clk_sgf_move(s->clk, (go_color_t)c, &left, &ob) == CLK_OK)
                 stn_track_set_time(s->trk, e.move - 1, left, ob);
         }
     }
     if (rc == GO_OK)
         rc = stn_clock_drain(s);
     /* the clock runs for the side to move (a takeback, a pass left out) */
-    clk_side_t run = clk_running(s->clk);
+    go_color_t run = clk_running(s->clk);
     go_color_t turn = go_game_turn(s->game);
-    if (rc == GO_OK && run != CLK_NONE && !go_game_over(s->game) && (go_color_t)run != turn)
+    if (rc == GO_OK && run != GO_EMPTY && !go_game_over(s->game) && (go_color_t)run != turn)
         clk_pass(s->clk, run, stn_ms(t));
     if (rc == GO_OK)
         rc = stn_clock_pauses(s, t);
@@ -1066,7 +1066,7 @@ int stn_clock_adjust(stn_t *s, go_color_t c, double delta_s, double t)
         rc = GO_EINVAL;
     if (rc != GO_OK)
         return stn_after(s, rc);
-    if (clk_adjust(s->clk, (clk_side_t)c, stn_ms(delta_s), stn_ms(t)) != CLK_OK)
+    if (clk_adjust(s->clk, (go_color_t)c, stn_ms(delta_s), stn_ms(t)) != CLK_OK)
         return stn_after(s, GO_EINVAL);
     char en[STN_EV_MSG];
     snprintf(en, sizeof en, "the arbiter %s %.0f s %s %s's clock", delta_s >= 0 ? "adds" : "takes",
@@ -1112,7 +1112,7 @@ int stn_clock_json(const stn_t *s, double now, char *buf, size_t len)
     char part[2][160];
     const clk_spec_t *sp = clk_get_spec(s->clk);
     for (int i = 0; i < 2; i++) {
-        clk_side_t side = i == 0 ? CLK_BLACK : CLK_WHITE;
+        go_color_t side = i == 0 ? GO_BLACK : GO_WHITE;
         clk_view_t v;
         memset(&v, 0, sizeof v);
         if (clk_view(s->clk, side, stn_ms(now), &v) != CLK_OK)
@@ -1130,10 +1130,10 @@ int stn_clock_json(const stn_t *s, double now, char *buf, size_t len)
                  (double)(left > 0 ? left : 0) / 1000.0, extra, txt,
                  v.in_overtime && !v.lost ? " (overtime)" : "", v.lost ? ",\"lost\":true" : "");
     }
-    clk_side_t run = clk_running(s->clk);
+    go_color_t run = clk_running(s->clk);
     int n = snprintf(buf, len, "{\"B\":%s,\"W\":%s,\"running\":%s,\"paused\":%s,\"announce\":\"",
                      part[0], part[1],
-                     run == CLK_BLACK ? "\"B\"" : run == CLK_WHITE ? "\"W\"" : "null",
+                     run == GO_BLACK ? "\"B\"" : run == GO_WHITE ? "\"W\"" : "null",
                      clk_paused(s->clk) ? "true" : "false");
     size_t pos = n > 0 ? (size_t)n : 0;
     pos = stn_json_str(buf, len, pos, s->announce, 0);

@@ -60,7 +60,7 @@ void stn_align_snapshot(const stn_align_t *a, const vis_snapshot_t *in, vis_snap
         for (int x = 0; x < S; x++) {
             int i = y * S + x, j = stn_align_map(a, S, x, y);
             if (j < 0) {
-                out->color[i] = VIS_EMPTY;
+                out->color[i] = GO_EMPTY;
                 out->conf[i] = 0.0f;
                 out->occluded[i] = 1;
             } else {
@@ -106,7 +106,7 @@ static void aln_score(stn_align_t *a, const uint8_t *exp, const uint8_t *pend,
     /* stones read on points no game point maps to (a shifted grid's extra line) */
     for (int j = 0; j < S * S; j++)
         if (!hit[j] && !snap->occluded[j] && snap->conf[j] >= min_conf &&
-            snap->color[j] != VIS_EMPTY) {
+            snap->color[j] != GO_EMPTY) {
             a->mismatch++;
             a->extra++;
         }

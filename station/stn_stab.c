@@ -103,7 +103,7 @@ void stn_view_init(stn_view_t *v, int size)
 
 static uint8_t stab_value(const stn_stab_t *s, const vis_snapshot_t *f, int i)
 {
-    if (f->occluded[i] || f->conf[i] < s->cfg.min_conf || f->color[i] > VIS_WHITE)
+    if (f->occluded[i] || f->conf[i] < s->cfg.min_conf || f->color[i] > GO_WHITE)
         return STN_UNKNOWN;
     return f->color[i];
 }

@@ -55,7 +55,7 @@ vis_net_t *vis_net_builtin(void);
  * reader's probabilities. A point's feature is the mean colour of a disc of 0.3 cell at
  * its centre in the board view: (log luma, log R/G, log B/G). */
 typedef struct vis_board_model {
-    int n[3];          /* points fitted per colour (VIS_EMPTY, VIS_BLACK, VIS_WHITE); a
+    int n[3];          /* points fitted per colour (GO_EMPTY, GO_BLACK, GO_WHITE); a
                           colour under 4 is left to the network */
     double mean[3][3]; /* the feature's mean per colour */
     double cov[3][6];  /* its covariance (xx, xy, xz, yy, yz, zz) */

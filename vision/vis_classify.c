@@ -161,9 +161,9 @@ int vis_draw(cvb_image_t *img, const vis_geom_t *geom, const vis_snapshot_t *sna
             double r = geom->radius[k] * 0.6;
             if (snap->occluded[k])
                 cvb_draw_circle(img, geom->px[k], geom->py[k], r * 0.5, 255, 0, 255, -1);
-            else if (snap->color[k] == VIS_BLACK)
+            else if (snap->color[k] == GO_BLACK)
                 cvb_draw_circle(img, geom->px[k], geom->py[k], r, 255, 64, 0, 2 * th);
-            else if (snap->color[k] == VIS_WHITE)
+            else if (snap->color[k] == GO_WHITE)
                 cvb_draw_circle(img, geom->px[k], geom->py[k], r, 0, 255, 255, 2 * th);
         }
     return VIS_OK;

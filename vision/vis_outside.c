@@ -198,7 +198,7 @@ void vis_outside_forget(vis_outside_t *o)
         o->have_ref = 0;
 }
 
-/* The corner's reading in this frame: vis_color_t, or VIS_OUTSIDE_UNSURE when the patch is
+/* The corner's reading in this frame: go_color_t, or VIS_OUTSIDE_UNSURE when the patch is
  * hidden or the reading unsure. Differences from the reference are taken relative to their
  * median (the table's own change: exposure, light), so only a stone-sized change counts. A
  * sample changed when its brightness or its colour did: a black stone on dark wood is
@@ -287,7 +287,7 @@ static int read_corner(const vis_outside_params_t *pa, const vis_outside_corner_
     if (fd + fb > pa->hidden_share || hand > n / 50)
         return VIS_OUTSIDE_UNSURE;
     if (fd + fb < pa->none_share)
-        return VIS_EMPTY;
+        return GO_EMPTY;
     if (fd + fb < pa->sure_share)
         return VIS_OUTSIDE_UNSURE; /* unsure: neither starts nor ends a run */
     /* a black stone: a solid share of strongly darker samples against the brighter ones
@@ -295,13 +295,13 @@ static int read_corner(const vis_outside_params_t *pa, const vis_outside_corner_
      * a stone's soft shadow changes more samples than the stone); a white one: hardly
      * any (a shadow is not that dark) */
     if (dark >= 3 && dark >= 0.35 * (dark + bright))
-        return VIS_BLACK;
+        return GO_BLACK;
     /* a black stone on a dark table (wood): only a little darker than the wood and a
      * little greyer, but darker all over (its highlight is small), while a white stone
      * there is brighter all over; on a bright table (white cloth) a white stone's shading
      * is darker too, so there only strongly darker samples tell a black stone */
     float table = refmed + med;
-    return table < pa->bright_table && net < 0 ? VIS_BLACK : VIS_WHITE;
+    return table < pa->bright_table && net < 0 ? GO_BLACK : GO_WHITE;
 }
 
 int vis_outside_read(const vis_outside_t *o, const cvb_image_t *img, const vis_geom_t *g,

@@ -63,8 +63,8 @@ typedef struct vis_outside_params {
                             starts nor ends a run); a stone's share lies above */
 } vis_outside_params_t;
 
-/* A reading of one corner in one frame: VIS_OUTSIDE_UNSURE, or vis_color_t (VIS_EMPTY:
- * nothing there, VIS_BLACK, VIS_WHITE) */
+/* A reading of one corner in one frame: VIS_OUTSIDE_UNSURE, or go_color_t (GO_EMPTY:
+ * nothing there, GO_BLACK, GO_WHITE) */
 #define VIS_OUTSIDE_UNSURE (-1)
 
 /* One corner's samples and their reference look. */

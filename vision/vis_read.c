@@ -7,7 +7,7 @@
  *   2 decision (vis_decide, pure): probabilities -> colour, confidence, covered;
  *   3 occlusion (vis_occlusion_pass, pure): the covered mask grown around each hand.
  * Invariants: an occluded point (something covers it: a hand, a sleeve, the picture's
- * edge) has colour VIS_EMPTY and confidence 0 (its colour is unknown, never "empty");
+ * edge) has colour GO_EMPTY and confidence 0 (its colour is unknown, never "empty");
  * the confidence of a colour is its probability given that nothing covers the point, so
  * under 0.5 means the reader could not tell, or finds no point there (off): stn_stab
  * takes it as unknown, and it is no hand over the board.
@@ -27,7 +27,7 @@ void vis_decide(const vis_reading_t *r, const vis_config_t *cfg, vis_snapshot_t 
         const float *p = r->prob[k];
         float seen = 1.0f - p[VIS_CLASS_COVERED];
         if (p[VIS_CLASS_COVERED] >= cfg->covered_min || seen <= 0) {
-            snap->color[k] = VIS_EMPTY;
+            snap->color[k] = GO_EMPTY;
             snap->conf[k] = 0;
             snap->occluded[k] = 1;
             continue;
@@ -36,8 +36,8 @@ void vis_decide(const vis_reading_t *r, const vis_config_t *cfg, vis_snapshot_t 
         for (int c = VIS_CLASS_BLACK; c <= VIS_CLASS_WHITE; c++)
             if (p[c] > p[best])
                 best = c;
-        snap->color[k] = (uint8_t)(best == VIS_CLASS_BLACK ? VIS_BLACK
-                                   : best == VIS_CLASS_WHITE ? VIS_WHITE : VIS_EMPTY);
+        snap->color[k] = (uint8_t)(best == VIS_CLASS_BLACK ? GO_BLACK
+                                   : best == VIS_CLASS_WHITE ? GO_WHITE : GO_EMPTY);
         /* the colour's probability given that nothing covers the point: where the reader
          * finds no point there (off), every colour is unlikely and the point unsure */
         snap->conf[k] = p[best] / seen;
@@ -161,7 +161,7 @@ void vis_occlusion_pass(vis_snapshot_t *s, const vis_config_t *cfg, const uint8_
         for (int k = 0; k < S * S; k++)
             if (grow[k] && !s->occluded[k]) {
                 s->occluded[k] = 1;
-                s->color[k] = VIS_EMPTY;
+                s->color[k] = GO_EMPTY;
                 s->conf[k] = 0;
             }
     }
@@ -352,9 +352,9 @@ int vis_draw_reading(const cvb_image_t *img, const vis_geom_t *geom, const vis_s
         c = c < 0 ? 0 : c > 1 ? 1 : c;
         int g = (int)(255 * c), r = (int)(255 * (1 - c));
         cvb_draw_circle(&v, x, y, CELL * 0.42, 0, g, r, snap->conf[k] < 0.9 ? 3 : 1);
-        if (snap->color[k] == VIS_BLACK)
+        if (snap->color[k] == GO_BLACK)
             cvb_draw_circle(&v, x, y, CELL * 0.16, 255, 64, 0, -1);
-        else if (snap->color[k] == VIS_WHITE)
+        else if (snap->color[k] == GO_WHITE)
             cvb_draw_circle(&v, x, y, CELL * 0.16, 0, 255, 255, -1);
     }
     cvb_image_free(out);

@@ -3,17 +3,18 @@
  * nothing of games: this is only what the camera saw.
  *
  * Points are row-major, index y*size + x, row 0 at the top of the board as the record is
- * drawn (SGF "aa" is index 0). Colour values match rules/go_board.h's go_color_t.
+ * drawn (SGF "aa" is index 0). Colours are go_color_t
+ * (rules/go_color.h, header only: the one colour type of the project).
  */
 #ifndef KIFUCAM_VIS_SNAPSHOT_H
 #define KIFUCAM_VIS_SNAPSHOT_H
 
 #include <stdint.h>
 
+#include "rules/go_color.h"
+
 #define VIS_MAX_SIZE 25
 #define VIS_MAX_POINTS (VIS_MAX_SIZE * VIS_MAX_SIZE)
-
-typedef enum { VIS_EMPTY = 0, VIS_BLACK = 1, VIS_WHITE = 2 } vis_color_t;
 
 /* A side of the board as the picture shows it (bottom: the edge nearest the picture's
  * bottom, where row 1 is drawn), clockwise: the one side type of vision, calib (a
@@ -22,7 +23,7 @@ typedef enum { VIS_SIDE_BOTTOM = 0, VIS_SIDE_RIGHT, VIS_SIDE_TOP, VIS_SIDE_LEFT 
 
 typedef struct vis_snapshot {
     int size;                          /* 9, 13, 19 (any 2..25 for scripted tests) */
-    uint8_t color[VIS_MAX_POINTS];     /* vis_color_t; meaningless where occluded */
+    uint8_t color[VIS_MAX_POINTS];     /* go_color_t; meaningless where occluded */
     float conf[VIS_MAX_POINTS];        /* 0..1: how sure the colour is */
     uint8_t occluded[VIS_MAX_POINTS];  /* 1: hidden; the colour is unknown, not empty */
     int occluder;                      /* 1: something is over the board in this frame */

@@ -125,7 +125,7 @@ static void masked_fit(const cvb_image_t *img, const vis_geom_t *geom,
                 int a = dir ? j * S + i : i * S + j, b = dir ? a + S : a + 1;
                 if (s->occluded[a] || s->occluded[b])
                     continue;
-                if (ee && (s->color[a] != VIS_EMPTY || s->color[b] != VIS_EMPTY))
+                if (ee && (s->color[a] != GO_EMPTY || s->color[b] != GO_EMPTY))
                     continue;
                 int g, v, t;
                 line_support_k(img, geom->H, dir, i, j, j + 1, lk, &g, &v, &t);
@@ -160,16 +160,16 @@ static void grid_offset(const cvb_image_t *img, const vis_geom_t *geom, const vi
         for (int i = 0; i < S; i++)
             for (int j = 0; j + 1 < S; j++) {
                 int a = dir ? j * S + i : i * S + j, b = dir ? a + S : a + 1;
-                cand += !s->occluded[a] && !s->occluded[b] && s->color[a] == VIS_EMPTY &&
-                        s->color[b] == VIS_EMPTY;
+                cand += !s->occluded[a] && !s->occluded[b] && s->color[a] == GO_EMPTY &&
+                        s->color[b] == GO_EMPTY;
             }
         /* at most VIS_OFF_MAX of them, spread over the board */
         int every = cand / VIS_OFF_MAX + 1, c = 0;
         for (int i = 0; i < S; i++)
             for (int j = 0; j + 1 < S; j++) {
                 int a = dir ? j * S + i : i * S + j, b = dir ? a + S : a + 1;
-                if (s->occluded[a] || s->occluded[b] || s->color[a] != VIS_EMPTY ||
-                    s->color[b] != VIS_EMPTY)
+                if (s->occluded[a] || s->occluded[b] || s->color[a] != GO_EMPTY ||
+                    s->color[b] != GO_EMPTY)
                     continue;
                 if (c++ % every || n >= VIS_OFF_MAX)
                     continue;
@@ -541,7 +541,7 @@ int vis_line_contrast(const cvb_image_t *img, const vis_geom_t *geom, const vis_
             for (int j = 0; j + 1 < S; j++) {
                 int a = dir ? j * S + i : i * S + j, b = dir ? a + S : a + 1;
                 if (snap && (snap->occluded[a] || snap->occluded[b] ||
-                             snap->color[a] != VIS_EMPTY || snap->color[b] != VIS_EMPTY))
+                             snap->color[a] != GO_EMPTY || snap->color[b] != GO_EMPTY))
                     continue;
                 double d, m;
                 if (segment_dip(img, geom->H, dir, i, j, &d, &m) == 2)
@@ -549,8 +549,8 @@ int vis_line_contrast(const cvb_image_t *img, const vis_geom_t *geom, const vis_
                 /* half a cell over, still between empty points */
                 int c = dir ? a + 1 : a + S, e = dir ? b + 1 : b + S;
                 if (i + 2 < S && !(snap && (snap->occluded[c] || snap->occluded[e] ||
-                                            snap->color[c] != VIS_EMPTY ||
-                                            snap->color[e] != VIS_EMPTY)) &&
+                                            snap->color[c] != GO_EMPTY ||
+                                            snap->color[e] != GO_EMPTY)) &&
                     segment_dip(img, geom->H, dir, i + 0.5, j, &d, &m) == 2)
                     off[noff++] = d / m;
             }

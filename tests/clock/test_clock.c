@@ -22,7 +22,7 @@ static clk_t *mk(const char *spec)
     return c;
 }
 
-static clk_view_t view(clk_t *c, clk_side_t s, int64_t now)
+static clk_view_t view(clk_t *c, go_color_t s, int64_t now)
 {
     clk_view_t v;
     assert_int_equal(clk_view(c, s, now, &v), CLK_OK);
@@ -99,40 +99,40 @@ static void test_absolute(void **state)
 {
     (void)state;
     clk_t *c = mk("main=10m");
-    assert_int_equal(clk_move(c, CLK_BLACK, 0), CLK_ESTATE); /* not started */
-    assert_int_equal(clk_start(c, CLK_BLACK, SEC(100)), CLK_OK);
-    assert_int_equal(clk_start(c, CLK_BLACK, SEC(100)), CLK_ESTATE);
-    assert_int_equal(clk_running(c), CLK_BLACK);
-    assert_true(view(c, CLK_BLACK, SEC(130)).main_ms == SEC(570));
-    assert_true(view(c, CLK_WHITE, SEC(130)).main_ms == SEC(600));
-    assert_int_equal(clk_move(c, CLK_WHITE, SEC(130)), CLK_ETURN);
-    assert_int_equal(clk_move(c, CLK_BLACK, SEC(130)), CLK_OK);
-    assert_int_equal(clk_running(c), CLK_WHITE);
-    assert_true(view(c, CLK_BLACK, SEC(200)).main_ms == SEC(570));
-    assert_false(view(c, CLK_BLACK, SEC(200)).running);
-    assert_true(view(c, CLK_WHITE, SEC(200)).running);
-    assert_true(view(c, CLK_WHITE, SEC(200)).main_ms == SEC(530));
+    assert_int_equal(clk_move(c, GO_BLACK, 0), CLK_ESTATE); /* not started */
+    assert_int_equal(clk_start(c, GO_BLACK, SEC(100)), CLK_OK);
+    assert_int_equal(clk_start(c, GO_BLACK, SEC(100)), CLK_ESTATE);
+    assert_int_equal(clk_running(c), GO_BLACK);
+    assert_true(view(c, GO_BLACK, SEC(130)).main_ms == SEC(570));
+    assert_true(view(c, GO_WHITE, SEC(130)).main_ms == SEC(600));
+    assert_int_equal(clk_move(c, GO_WHITE, SEC(130)), CLK_ETURN);
+    assert_int_equal(clk_move(c, GO_BLACK, SEC(130)), CLK_OK);
+    assert_int_equal(clk_running(c), GO_WHITE);
+    assert_true(view(c, GO_BLACK, SEC(200)).main_ms == SEC(570));
+    assert_false(view(c, GO_BLACK, SEC(200)).running);
+    assert_true(view(c, GO_WHITE, SEC(200)).running);
+    assert_true(view(c, GO_WHITE, SEC(200)).main_ms == SEC(530));
     /* a move time before the turn began counts as the start */
-    assert_int_equal(clk_move(c, CLK_WHITE, SEC(120)), CLK_OK);
+    assert_int_equal(clk_move(c, GO_WHITE, SEC(120)), CLK_OK);
     assert_null(clk_sgf_result(c));
-    assert_true(view(c, CLK_WHITE, SEC(500)).main_ms == SEC(600));
+    assert_true(view(c, GO_WHITE, SEC(500)).main_ms == SEC(600));
     /* Black's flag falls at 130 + 570 = 700 s */
     assert_int_equal(clk_update(c, SEC(699)), CLK_OK);
-    assert_int_equal(clk_loser(c, NULL), CLK_NONE);
+    assert_int_equal(clk_loser(c, NULL), GO_EMPTY);
     assert_int_equal(clk_update(c, SEC(750)), CLK_EOVER);
     int64_t t = 0;
-    assert_int_equal(clk_loser(c, &t), CLK_BLACK);
+    assert_int_equal(clk_loser(c, &t), GO_BLACK);
     assert_true(t == SEC(700));
     assert_string_equal(clk_sgf_result(c), "W+T");
     clk_event_t ev;
     assert_true(clk_next_event(c, &ev));
     assert_int_equal(ev.kind, CLK_EV_LOSS);
     assert_true(ev.t_ms == SEC(700));
-    assert_int_equal(ev.side, CLK_BLACK);
+    assert_int_equal(ev.side, GO_BLACK);
     assert_false(clk_next_event(c, &ev));
-    assert_int_equal(clk_move(c, CLK_BLACK, SEC(760)), CLK_EOVER);
-    assert_true(view(c, CLK_BLACK, SEC(760)).lost);
-    assert_int_equal(clk_running(c), CLK_NONE);
+    assert_int_equal(clk_move(c, GO_BLACK, SEC(760)), CLK_EOVER);
+    assert_true(view(c, GO_BLACK, SEC(760)).lost);
+    assert_int_equal(clk_running(c), GO_EMPTY);
     clk_destroy(c);
     clk_destroy(NULL);
 }
@@ -141,28 +141,28 @@ static void test_fischer(void **state)
 {
     (void)state;
     clk_t *c = mk("main=10s,fischer=5s");
-    assert_int_equal(clk_start(c, CLK_BLACK, 0), CLK_OK);
-    assert_int_equal(clk_move(c, CLK_BLACK, SEC(3)), CLK_OK);
-    assert_true(view(c, CLK_BLACK, SEC(3)).main_ms == SEC(12));
+    assert_int_equal(clk_start(c, GO_BLACK, 0), CLK_OK);
+    assert_int_equal(clk_move(c, GO_BLACK, SEC(3)), CLK_OK);
+    assert_true(view(c, GO_BLACK, SEC(3)).main_ms == SEC(12));
     double left;
     int ob;
-    assert_int_equal(clk_sgf_move(c, CLK_BLACK, &left, &ob), CLK_OK);
+    assert_int_equal(clk_sgf_move(c, GO_BLACK, &left, &ob), CLK_OK);
     assert_true(left == 12.0 && ob == -1);
     /* White uses all 10 s: the flag falls as the move is made, the move does not count */
-    assert_int_equal(clk_move(c, CLK_WHITE, SEC(13)), CLK_EOVER);
+    assert_int_equal(clk_move(c, GO_WHITE, SEC(13)), CLK_EOVER);
     int64_t t = 0;
-    assert_int_equal(clk_loser(c, &t), CLK_WHITE);
+    assert_int_equal(clk_loser(c, &t), GO_WHITE);
     assert_true(t == SEC(13));
     assert_string_equal(clk_sgf_result(c), "B+T");
     clk_destroy(c);
     c = mk("main=10s,fischer=5s");
-    assert_int_equal(clk_start(c, CLK_BLACK, 0), CLK_OK);
-    assert_int_equal(clk_move(c, CLK_BLACK, SEC(3)), CLK_OK);
-    assert_int_equal(clk_move(c, CLK_WHITE, SEC(12)), CLK_OK);
-    assert_true(view(c, CLK_WHITE, SEC(12)).main_ms == SEC(6));
+    assert_int_equal(clk_start(c, GO_BLACK, 0), CLK_OK);
+    assert_int_equal(clk_move(c, GO_BLACK, SEC(3)), CLK_OK);
+    assert_int_equal(clk_move(c, GO_WHITE, SEC(12)), CLK_OK);
+    assert_true(view(c, GO_WHITE, SEC(12)).main_ms == SEC(6));
     assert_int_equal(clk_update(c, SEC(12) + SEC(12) - 1), CLK_OK);
     assert_int_equal(clk_update(c, SEC(24)), CLK_EOVER);
-    assert_int_equal(clk_loser(c, NULL), CLK_BLACK);
+    assert_int_equal(clk_loser(c, NULL), GO_BLACK);
     clk_destroy(c);
 }
 
@@ -170,30 +170,30 @@ static void test_byoyomi_arithmetic(void **state)
 {
     (void)state;
     clk_t *c = mk("main=60s,byoyomi=3x30s");
-    assert_int_equal(clk_start(c, CLK_BLACK, 0), CLK_OK);
-    clk_view_t v = view(c, CLK_BLACK, SEC(105)); /* main spent, one period used, 15 s in */
+    assert_int_equal(clk_start(c, GO_BLACK, 0), CLK_OK);
+    clk_view_t v = view(c, GO_BLACK, SEC(105)); /* main spent, one period used, 15 s in */
     assert_true(v.in_overtime && v.main_ms == 0 && v.periods == 2 && v.period_ms == SEC(15));
-    assert_int_equal(clk_move(c, CLK_BLACK, SEC(105)), CLK_OK);
-    v = view(c, CLK_BLACK, SEC(105));
+    assert_int_equal(clk_move(c, GO_BLACK, SEC(105)), CLK_OK);
+    v = view(c, GO_BLACK, SEC(105));
     assert_true(v.periods == 2 && v.period_ms == SEC(30)); /* the period starts afresh */
     double left;
     int ob;
-    assert_int_equal(clk_sgf_move(c, CLK_BLACK, &left, &ob), CLK_OK);
+    assert_int_equal(clk_sgf_move(c, GO_BLACK, &left, &ob), CLK_OK);
     assert_true(left == 30.0 && ob == 2);
-    assert_int_equal(clk_move(c, CLK_WHITE, SEC(110)), CLK_OK);
-    assert_int_equal(clk_sgf_move(c, CLK_WHITE, &left, &ob), CLK_OK);
+    assert_int_equal(clk_move(c, GO_WHITE, SEC(110)), CLK_OK);
+    assert_int_equal(clk_sgf_move(c, GO_WHITE, &left, &ob), CLK_OK);
     assert_true(left == 55.0 && ob == -1);
     /* within the period: costs nothing, again and again */
     for (int i = 0; i < 10; i++) {
-        assert_int_equal(clk_move(c, CLK_BLACK, SEC(110 + 58 * i + 29)), CLK_OK);
-        assert_int_equal(clk_move(c, CLK_WHITE, SEC(110 + 58 * i + 58)), CLK_OK);
+        assert_int_equal(clk_move(c, GO_BLACK, SEC(110 + 58 * i + 29)), CLK_OK);
+        assert_int_equal(clk_move(c, GO_WHITE, SEC(110 + 58 * i + 58)), CLK_OK);
     }
-    v = view(c, CLK_BLACK, SEC(690));
+    v = view(c, GO_BLACK, SEC(690));
     assert_true(v.periods == 2 && v.period_ms == SEC(30));
     /* Black now has 2 x 30 s: the flag falls at exactly 60 s */
     assert_int_equal(clk_update(c, SEC(690 + 59)), CLK_OK);
     assert_int_equal(clk_update(c, SEC(690 + 60)), CLK_EOVER);
-    assert_int_equal(clk_loser(c, NULL), CLK_BLACK);
+    assert_int_equal(clk_loser(c, NULL), GO_BLACK);
     clk_destroy(c);
 }
 
@@ -201,19 +201,19 @@ static void test_chinese_arithmetic(void **state)
 {
     (void)state;
     clk_t *c = mk("main=1m,chinese=3");
-    assert_int_equal(clk_start(c, CLK_BLACK, 0), CLK_OK);
+    assert_int_equal(clk_start(c, GO_BLACK, 0), CLK_OK);
     /* 60 s main + 45 s: within the first minute, nothing is taken */
-    assert_int_equal(clk_move(c, CLK_BLACK, SEC(105)), CLK_OK);
-    clk_view_t v = view(c, CLK_BLACK, SEC(105));
+    assert_int_equal(clk_move(c, GO_BLACK, SEC(105)), CLK_OK);
+    clk_view_t v = view(c, GO_BLACK, SEC(105));
     assert_true(v.periods == 3 && v.period_ms == SEC(60) && v.in_overtime);
-    assert_int_equal(clk_move(c, CLK_WHITE, SEC(110)), CLK_OK);
+    assert_int_equal(clk_move(c, GO_WHITE, SEC(110)), CLK_OK);
     /* 2 min 10 s: two full minutes used, two periods taken */
-    assert_int_equal(clk_move(c, CLK_BLACK, SEC(110 + 130)), CLK_OK);
-    v = view(c, CLK_BLACK, SEC(240));
+    assert_int_equal(clk_move(c, GO_BLACK, SEC(110 + 130)), CLK_OK);
+    v = view(c, GO_BLACK, SEC(240));
     assert_true(v.periods == 1 && v.period_ms == SEC(60));
     double left;
     int ob;
-    assert_int_equal(clk_sgf_move(c, CLK_BLACK, &left, &ob), CLK_OK);
+    assert_int_equal(clk_sgf_move(c, GO_BLACK, &left, &ob), CLK_OK);
     assert_true(left == 60.0 && ob == 1);
     clk_destroy(c);
 }
@@ -222,37 +222,37 @@ static void test_canadian(void **state)
 {
     (void)state;
     clk_t *c = mk("main=1m,canadian=3/2m");
-    assert_int_equal(clk_start(c, CLK_BLACK, 0), CLK_OK);
+    assert_int_equal(clk_start(c, GO_BLACK, 0), CLK_OK);
     int64_t t = 0;
     /* Black's main time runs out during move 1: it is the first of the 3 */
     t += SEC(70);
-    assert_int_equal(clk_move(c, CLK_BLACK, t), CLK_OK);
-    clk_view_t v = view(c, CLK_BLACK, t);
+    assert_int_equal(clk_move(c, GO_BLACK, t), CLK_OK);
+    clk_view_t v = view(c, GO_BLACK, t);
     assert_true(v.in_overtime && v.moves_left == 2 && v.period_ms == SEC(110));
     double left;
     int ob;
-    assert_int_equal(clk_sgf_move(c, CLK_BLACK, &left, &ob), CLK_OK);
+    assert_int_equal(clk_sgf_move(c, GO_BLACK, &left, &ob), CLK_OK);
     assert_true(left == 110.0 && ob == 2);
     t += SEC(1);
-    assert_int_equal(clk_move(c, CLK_WHITE, t), CLK_OK);
+    assert_int_equal(clk_move(c, GO_WHITE, t), CLK_OK);
     t += SEC(50);
-    assert_int_equal(clk_move(c, CLK_BLACK, t), CLK_OK);
-    v = view(c, CLK_BLACK, t);
+    assert_int_equal(clk_move(c, GO_BLACK, t), CLK_OK);
+    v = view(c, GO_BLACK, t);
     assert_true(v.moves_left == 1 && v.period_ms == SEC(60));
     t += SEC(1);
-    assert_int_equal(clk_move(c, CLK_WHITE, t), CLK_OK);
+    assert_int_equal(clk_move(c, GO_WHITE, t), CLK_OK);
     t += SEC(59);
-    assert_int_equal(clk_move(c, CLK_BLACK, t), CLK_OK); /* third move: a new period */
-    v = view(c, CLK_BLACK, t);
+    assert_int_equal(clk_move(c, GO_BLACK, t), CLK_OK); /* third move: a new period */
+    v = view(c, GO_BLACK, t);
     assert_true(v.moves_left == 3 && v.period_ms == SEC(120));
     t += SEC(1);
-    assert_int_equal(clk_move(c, CLK_WHITE, t), CLK_OK);
+    assert_int_equal(clk_move(c, GO_WHITE, t), CLK_OK);
     /* Black does not make 3 moves in 2 minutes */
-    assert_int_equal(clk_move(c, CLK_BLACK, t + SEC(100)), CLK_OK);
-    assert_int_equal(clk_move(c, CLK_WHITE, t + SEC(101)), CLK_OK);
+    assert_int_equal(clk_move(c, GO_BLACK, t + SEC(100)), CLK_OK);
+    assert_int_equal(clk_move(c, GO_WHITE, t + SEC(101)), CLK_OK);
     assert_int_equal(clk_update(c, t + SEC(101) + SEC(20) - 1), CLK_OK);
     assert_int_equal(clk_update(c, t + SEC(101) + SEC(20)), CLK_EOVER);
-    assert_int_equal(clk_loser(c, NULL), CLK_BLACK);
+    assert_int_equal(clk_loser(c, NULL), GO_BLACK);
     clk_event_t ev;
     int overtime = 0, loss = 0;
     while (clk_next_event(c, &ev)) {
@@ -317,7 +317,7 @@ static void test_chinese_calls(void **state)
     /* one update far ahead gives the same calls as an update every 250 ms */
     for (int step = 0; step < 3; step++) {
         clk_t *c = mk("main=1m,chinese=3");
-        assert_int_equal(clk_start(c, CLK_BLACK, 0), CLK_OK);
+        assert_int_equal(clk_start(c, GO_BLACK, 0), CLK_OK);
         if (step == 0) {
             assert_int_equal(clk_update(c, SEC(1000)), CLK_EOVER);
         } else {
@@ -329,7 +329,7 @@ static void test_chinese_calls(void **state)
         }
         expect_events(c, chinese_calls, n);
         int64_t t = 0;
-        assert_int_equal(clk_loser(c, &t), CLK_BLACK);
+        assert_int_equal(clk_loser(c, &t), GO_BLACK);
         assert_true(t == SEC(240));
         assert_int_equal(clk_dropped(c), 0);
         clk_destroy(c);
@@ -341,11 +341,11 @@ static void test_chinese_calls_after_move(void **state)
     (void)state;
     /* a move within the minute: the next turn's calls start from a fresh minute */
     clk_t *c = mk("main=0s,chinese=2");
-    assert_int_equal(clk_start(c, CLK_BLACK, 0), CLK_OK);
+    assert_int_equal(clk_start(c, GO_BLACK, 0), CLK_OK);
     assert_int_equal(clk_update(c, SEC(45)), CLK_OK);
-    assert_int_equal(clk_move(c, CLK_BLACK, SEC(45)), CLK_OK);
+    assert_int_equal(clk_move(c, GO_BLACK, SEC(45)), CLK_OK);
     /* the move was seen late: calls after the hand left the board are void */
-    assert_int_equal(clk_move(c, CLK_WHITE, SEC(50)), CLK_OK);
+    assert_int_equal(clk_move(c, GO_WHITE, SEC(50)), CLK_OK);
     assert_int_equal(clk_update(c, SEC(51)), CLK_OK);
     static const want_t w[] = {
         { 30, CLK_EV_SECONDS, 30, "30秒" }, { 40, CLK_EV_SECONDS, 40, "40秒" },
@@ -360,8 +360,8 @@ static void test_chinese_calls_after_move(void **state)
     };
     expect_events(c, w2, 7);
     /* the move at 112 s: 1 period left, the minute starts afresh */
-    assert_int_equal(clk_move(c, CLK_BLACK, SEC(112)), CLK_OK);
-    clk_view_t v = view(c, CLK_BLACK, SEC(112));
+    assert_int_equal(clk_move(c, GO_BLACK, SEC(112)), CLK_OK);
+    clk_view_t v = view(c, GO_BLACK, SEC(112));
     assert_true(v.periods == 1 && v.period_ms == SEC(60));
     clk_destroy(c);
 }
@@ -370,7 +370,7 @@ static void test_japanese_calls(void **state)
 {
     (void)state;
     clk_t *c = mk("byoyomi=2x30s");
-    assert_int_equal(clk_start(c, CLK_WHITE, SEC(1)), CLK_OK);
+    assert_int_equal(clk_start(c, GO_WHITE, SEC(1)), CLK_OK);
     assert_int_equal(clk_update(c, SEC(100)), CLK_EOVER);
     static const want_t w[] = {
         { 11, CLK_EV_SECONDS, 10, "10秒" }, { 21, CLK_EV_SECONDS, 20, "20秒" },
@@ -387,7 +387,7 @@ static void test_japanese_calls(void **state)
         { 60, CLK_EV_COUNT, 9, NULL }, { 61, CLK_EV_LOSS, 10, NULL },
     };
     expect_events(c, w, (int)(sizeof w / sizeof w[0]));
-    assert_int_equal(clk_loser(c, NULL), CLK_WHITE);
+    assert_int_equal(clk_loser(c, NULL), GO_WHITE);
     clk_destroy(c);
 }
 
@@ -398,12 +398,12 @@ static void test_pause_resume(void **state)
     (void)state;
     clk_t *c = mk("main=1m,chinese=1");
     assert_int_equal(clk_pause(c, 0), CLK_ESTATE); /* not started */
-    assert_int_equal(clk_start(c, CLK_BLACK, 0), CLK_OK);
+    assert_int_equal(clk_start(c, GO_BLACK, 0), CLK_OK);
     assert_int_equal(clk_resume(c, SEC(1)), CLK_ESTATE); /* not paused */
     assert_int_equal(clk_pause(c, SEC(70)), CLK_OK);
     assert_true(clk_paused(c));
     assert_int_equal(clk_pause(c, SEC(71)), CLK_ESTATE);
-    clk_view_t v = view(c, CLK_BLACK, SEC(500));
+    clk_view_t v = view(c, GO_BLACK, SEC(500));
     assert_true(v.in_overtime && v.period_ms == SEC(50) && !v.running);
     assert_int_equal(clk_update(c, SEC(500)), CLK_OK); /* nothing runs while paused */
     clk_event_t ev;
@@ -428,12 +428,12 @@ static void test_pause_resume(void **state)
 
     /* a move during a pause: the opponent's clock starts at the resumption */
     c = mk("main=10m");
-    assert_int_equal(clk_start(c, CLK_BLACK, 0), CLK_OK);
+    assert_int_equal(clk_start(c, GO_BLACK, 0), CLK_OK);
     assert_int_equal(clk_pause(c, SEC(10)), CLK_OK);
-    assert_int_equal(clk_move(c, CLK_BLACK, SEC(20)), CLK_OK);
+    assert_int_equal(clk_move(c, GO_BLACK, SEC(20)), CLK_OK);
     assert_int_equal(clk_resume(c, SEC(100)), CLK_OK);
-    assert_true(view(c, CLK_BLACK, SEC(200)).main_ms == SEC(590));
-    assert_true(view(c, CLK_WHITE, SEC(200)).main_ms == SEC(500));
+    assert_true(view(c, GO_BLACK, SEC(200)).main_ms == SEC(590));
+    assert_true(view(c, GO_WHITE, SEC(200)).main_ms == SEC(500));
     clk_destroy(c);
 }
 
@@ -441,41 +441,41 @@ static void test_adjust_and_set(void **state)
 {
     (void)state;
     clk_t *c = mk("main=5m,byoyomi=3x30s");
-    assert_int_equal(clk_start(c, CLK_BLACK, 0), CLK_OK);
-    assert_int_equal(clk_adjust(c, CLK_BLACK, SEC(60), SEC(100)), CLK_OK);
-    assert_true(view(c, CLK_BLACK, SEC(100)).main_ms == SEC(260));
-    assert_true(view(c, CLK_BLACK, SEC(160)).main_ms == SEC(200));
-    assert_int_equal(clk_adjust(c, CLK_WHITE, -SEC(30), SEC(100)), CLK_OK);
-    assert_true(view(c, CLK_WHITE, SEC(160)).main_ms == SEC(270));
+    assert_int_equal(clk_start(c, GO_BLACK, 0), CLK_OK);
+    assert_int_equal(clk_adjust(c, GO_BLACK, SEC(60), SEC(100)), CLK_OK);
+    assert_true(view(c, GO_BLACK, SEC(100)).main_ms == SEC(260));
+    assert_true(view(c, GO_BLACK, SEC(160)).main_ms == SEC(200));
+    assert_int_equal(clk_adjust(c, GO_WHITE, -SEC(30), SEC(100)), CLK_OK);
+    assert_true(view(c, GO_WHITE, SEC(160)).main_ms == SEC(270));
     /* in overtime, the adjustment goes to the current period */
     assert_int_equal(clk_update(c, SEC(370)), CLK_OK);
-    clk_view_t v = view(c, CLK_BLACK, SEC(370));
+    clk_view_t v = view(c, GO_BLACK, SEC(370));
     assert_true(v.in_overtime && v.periods == 3 && v.period_ms == SEC(20));
-    assert_int_equal(clk_adjust(c, CLK_BLACK, SEC(5), SEC(370)), CLK_OK);
-    v = view(c, CLK_BLACK, SEC(370));
+    assert_int_equal(clk_adjust(c, GO_BLACK, SEC(5), SEC(370)), CLK_OK);
+    v = view(c, GO_BLACK, SEC(370));
     assert_true(v.periods == 3 && v.period_ms == SEC(25));
     /* set: two periods, a full one */
-    assert_int_equal(clk_set(c, CLK_BLACK, 0, 2, 0, SEC(371)), CLK_OK);
-    v = view(c, CLK_BLACK, SEC(371));
+    assert_int_equal(clk_set(c, GO_BLACK, 0, 2, 0, SEC(371)), CLK_OK);
+    v = view(c, GO_BLACK, SEC(371));
     assert_true(v.periods == 2 && v.period_ms == SEC(30));
-    assert_int_equal(clk_set(c, CLK_BLACK, -1, 2, 0, SEC(371)), CLK_EINVAL);
+    assert_int_equal(clk_set(c, GO_BLACK, -1, 2, 0, SEC(371)), CLK_EINVAL);
     /* no periods left but some main time: the flag falls when the main time ends */
-    assert_int_equal(clk_move(c, CLK_BLACK, SEC(372)), CLK_OK);
-    assert_int_equal(clk_set(c, CLK_BLACK, SEC(10), 0, 0, SEC(373)), CLK_OK);
-    assert_int_equal(clk_move(c, CLK_WHITE, SEC(374)), CLK_OK);
+    assert_int_equal(clk_move(c, GO_BLACK, SEC(372)), CLK_OK);
+    assert_int_equal(clk_set(c, GO_BLACK, SEC(10), 0, 0, SEC(373)), CLK_OK);
+    assert_int_equal(clk_move(c, GO_WHITE, SEC(374)), CLK_OK);
     assert_int_equal(clk_update(c, SEC(383)), CLK_OK);
     assert_int_equal(clk_update(c, SEC(384)), CLK_EOVER);
     int64_t t = 0;
-    assert_int_equal(clk_loser(c, &t), CLK_BLACK);
+    assert_int_equal(clk_loser(c, &t), GO_BLACK);
     assert_true(t == SEC(384));
     clk_destroy(c);
     c = mk("main=5m,byoyomi=3x30s");
-    assert_int_equal(clk_start(c, CLK_BLACK, 0), CLK_OK);
+    assert_int_equal(clk_start(c, GO_BLACK, 0), CLK_OK);
     /* adjusting the waiting side to nothing: loss at once */
-    assert_int_equal(clk_set(c, CLK_WHITE, 0, 0, 0, SEC(380)), CLK_OK);
-    assert_int_equal(clk_loser(c, NULL), CLK_WHITE);
+    assert_int_equal(clk_set(c, GO_WHITE, 0, 0, 0, SEC(380)), CLK_OK);
+    assert_int_equal(clk_loser(c, NULL), GO_WHITE);
     assert_int_equal(clk_update(c, SEC(381)), CLK_EOVER);
-    assert_int_equal(clk_adjust(c, CLK_WHITE, SEC(60), SEC(390)), CLK_EOVER);
+    assert_int_equal(clk_adjust(c, GO_WHITE, SEC(60), SEC(390)), CLK_EOVER);
     clk_destroy(c);
 }
 
@@ -485,20 +485,20 @@ static void test_late_move_before_flag(void **state)
     /* the station saw the flag fall, then the move arrives, timed (hand off the board)
      * before the flag: the move counts and the loss is withdrawn */
     clk_t *c = mk("main=10s");
-    assert_int_equal(clk_start(c, CLK_BLACK, 0), CLK_OK);
+    assert_int_equal(clk_start(c, GO_BLACK, 0), CLK_OK);
     assert_int_equal(clk_update(c, SEC(11)), CLK_EOVER);
-    assert_int_equal(clk_loser(c, NULL), CLK_BLACK);
-    assert_int_equal(clk_move(c, CLK_BLACK, SEC(9)), CLK_OK);
-    assert_int_equal(clk_loser(c, NULL), CLK_NONE);
-    assert_int_equal(clk_running(c), CLK_WHITE);
+    assert_int_equal(clk_loser(c, NULL), GO_BLACK);
+    assert_int_equal(clk_move(c, GO_BLACK, SEC(9)), CLK_OK);
+    assert_int_equal(clk_loser(c, NULL), GO_EMPTY);
+    assert_int_equal(clk_running(c), GO_WHITE);
     clk_event_t ev;
     assert_false(clk_next_event(c, &ev)); /* the loss call was withdrawn */
-    assert_true(view(c, CLK_BLACK, SEC(20)).main_ms == SEC(1));
-    assert_true(view(c, CLK_WHITE, SEC(12)).main_ms == SEC(7));
+    assert_true(view(c, GO_BLACK, SEC(20)).main_ms == SEC(1));
+    assert_true(view(c, GO_WHITE, SEC(12)).main_ms == SEC(7));
     /* too late: after the flag */
     assert_int_equal(clk_update(c, SEC(25)), CLK_EOVER);
-    assert_int_equal(clk_move(c, CLK_WHITE, SEC(19)), CLK_EOVER);
-    assert_int_equal(clk_loser(c, NULL), CLK_WHITE);
+    assert_int_equal(clk_move(c, GO_WHITE, SEC(19)), CLK_EOVER);
+    assert_int_equal(clk_loser(c, NULL), GO_WHITE);
     clk_destroy(c);
 }
 
@@ -506,16 +506,16 @@ static void test_stop_and_passes(void **state)
 {
     (void)state;
     clk_t *c = mk("main=1m");
-    assert_int_equal(clk_start(c, CLK_BLACK, 0), CLK_OK);
-    assert_int_equal(clk_pass(c, CLK_BLACK, SEC(5)), CLK_OK);
-    assert_int_equal(clk_pass(c, CLK_WHITE, SEC(7)), CLK_OK);
+    assert_int_equal(clk_start(c, GO_BLACK, 0), CLK_OK);
+    assert_int_equal(clk_pass(c, GO_BLACK, SEC(5)), CLK_OK);
+    assert_int_equal(clk_pass(c, GO_WHITE, SEC(7)), CLK_OK);
     assert_int_equal(clk_stop(c, SEC(8)), CLK_OK);
-    assert_int_equal(clk_running(c), CLK_NONE);
-    assert_int_equal(clk_move(c, CLK_BLACK, SEC(9)), CLK_EOVER);
+    assert_int_equal(clk_running(c), GO_EMPTY);
+    assert_int_equal(clk_move(c, GO_BLACK, SEC(9)), CLK_EOVER);
     assert_int_equal(clk_update(c, SEC(1000)), CLK_EOVER);
-    assert_int_equal(clk_loser(c, NULL), CLK_NONE);
-    assert_true(view(c, CLK_BLACK, SEC(1000)).main_ms == SEC(54));
-    assert_true(view(c, CLK_WHITE, SEC(1000)).main_ms == SEC(58));
+    assert_int_equal(clk_loser(c, NULL), GO_EMPTY);
+    assert_true(view(c, GO_BLACK, SEC(1000)).main_ms == SEC(54));
+    assert_true(view(c, GO_WHITE, SEC(1000)).main_ms == SEC(58));
     clk_destroy(c);
 }
 
@@ -523,7 +523,7 @@ static void test_queue_overflow(void **state)
 {
     (void)state;
     clk_t *c = mk("byoyomi=40x10s");
-    assert_int_equal(clk_start(c, CLK_BLACK, 0), CLK_OK);
+    assert_int_equal(clk_start(c, GO_BLACK, 0), CLK_OK);
     assert_int_equal(clk_update(c, SEC(1000)), CLK_EOVER);
     /* 40 periods of 10 s: 9 counts + a notice each = 400 calls; the queue keeps 256 */
     assert_int_equal(clk_dropped(c), 400 - 256);

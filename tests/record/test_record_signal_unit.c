@@ -112,15 +112,15 @@ static void test_refresh_reads_signal_beside_corner_stones(void **state)
         disc(18, 17, 30);
         disc(18, 18, 230);
         double t = feed(&s, &g, stones, 0, 1.0);
-        assert_int_equal(rec_signal_get(&s, 1), REC_SIG_NONE);
+        assert_int_equal(rec_signal_get(&s, 1), GO_EMPTY);
         if (refresh)
             rec_signal_refresh(&s, &im, &g, stones);
         disc(19.2, 18.0, 225);   /* a white stone: Black's end signal */
         feed(&s, &g, stones, t, 1.5);
         if (refresh)
-            assert_int_equal(rec_signal_get(&s, 1), REC_SIG_WHITE);
+            assert_int_equal(rec_signal_get(&s, 1), GO_WHITE);
         else
-            assert_int_equal(rec_signal_get(&s, 1), REC_SIG_NONE);
+            assert_int_equal(rec_signal_get(&s, 1), GO_EMPTY);
     }
 }
 
@@ -136,12 +136,12 @@ static void test_no_refresh_while_reading(void **state)
     cvb_image_t im = image();
     disc(20.5, 18.0, 25);   /* a black stone, away from the board's points */
     double t = feed(&s, &g, stones, 0, 1.5);
-    assert_int_equal(rec_signal_get(&s, 1), REC_SIG_BLACK);
+    assert_int_equal(rec_signal_get(&s, 1), GO_BLACK);
     stones[18 * N + 18] = 1;   /* a move on the corner point now */
     disc(18, 18, 30);
     rec_signal_refresh(&s, &im, &g, stones);
     feed(&s, &g, stones, t, 1.0);
-    assert_int_equal(rec_signal_get(&s, 1), REC_SIG_BLACK);
+    assert_int_equal(rec_signal_get(&s, 1), GO_BLACK);
 }
 
 /* No calibration: one stone at a corner of the other diagonal with White to move: White
@@ -159,7 +159,7 @@ static void test_one_signal_moves_seats(void **state)
     disc(18.0, -2.0, 25);
     feed(&s, &g, stones, 0, 1.5);
     assert_int_equal(s.guessed, 1);
-    assert_int_equal(rec_signal_get(&s, 2), REC_SIG_BLACK);   /* White's end signal */
+    assert_int_equal(rec_signal_get(&s, 2), GO_BLACK);   /* White's end signal */
     assert_int_equal(rec_signal_black_side(&s), 3);
     assert_int_equal(rec_signal_revert(&s), 1);
     assert_int_equal(rec_signal_black_side(&s), side_before);

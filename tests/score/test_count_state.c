@@ -69,7 +69,7 @@ static void fake_photo(const char *const *rows, photo_t *ph)
         for (int x = 0; x < 9; x++) {
             char ch = rows[y][x];
             int k = y * 9 + x;
-            ph->snap.color[k] = ch == 'X' ? VIS_BLACK : ch == 'O' ? VIS_WHITE : VIS_EMPTY;
+            ph->snap.color[k] = ch == 'X' ? GO_BLACK : ch == 'O' ? GO_WHITE : GO_EMPTY;
             ph->snap.conf[k] = 1.0f;
             ph->snap.occluded[k] = ch == '?';
         }

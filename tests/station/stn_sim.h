@@ -106,11 +106,11 @@ static inline int sim_frame(sim_t *s, int hand, int x0, int y0, int x1, int y1, 
         int x = i % s->size, y = i / s->size;
         int hid = hand && x >= x0 && x <= x1 && y >= y0 && y <= y1;
         f->occluded[i] = (uint8_t)hid;
-        f->color[i] = hid ? VIS_BLACK : s->phys[i];
+        f->color[i] = hid ? GO_BLACK : s->phys[i];
         f->conf[i] = hid ? 0.3f : 0.95f;
     }
     if (flick >= 0)
-        f->color[flick] = f->color[flick] == VIS_EMPTY ? VIS_WHITE : VIS_EMPTY;
+        f->color[flick] = f->color[flick] == GO_EMPTY ? GO_WHITE : GO_EMPTY;
     s->frame++;
     s->st->frames++;
     uint64_t views = stn_stats(s->stn).views;
@@ -176,7 +176,7 @@ static inline int sim_still(sim_t *s, int n)
 static inline void sim_take_pending(sim_t *s)
 {
     for (int i = 0; i < s->npend; i++)
-        s->phys[s->pend[i]] = VIS_EMPTY;
+        s->phys[s->pend[i]] = GO_EMPTY;
     s->took_dead += s->npend > 0;
     s->npend = 0;
 }
@@ -191,7 +191,7 @@ static inline void sim_push_back(sim_t *s)
 {
     if (s->bump_from >= 0) {
         s->phys[s->bump_from] = s->phys[s->bump_to];
-        s->phys[s->bump_to] = VIS_EMPTY;
+        s->phys[s->bump_to] = GO_EMPTY;
         s->bump_from = s->bump_to = -1;
     }
 }
@@ -211,8 +211,8 @@ static inline void sim_act_place(sim_t *s, void *ctx)
     sim_place_t *pl = ctx;
     int i = sim_idx(s->size, pl->p);
     sim_push_back(s);
-    pl->onto_dead = s->phys[i] != VIS_EMPTY;
-    if (s->phys[i] != VIS_EMPTY || (s->npend && s->pend_due <= 0))
+    pl->onto_dead = s->phys[i] != GO_EMPTY;
+    if (s->phys[i] != GO_EMPTY || (s->npend && s->pend_due <= 0))
         sim_take_pending(s);   /* playing where dead stones still lie: clear them first */
     s->phys[i] = (uint8_t)(pl->wrongcol ? GO_OTHER(pl->c) : pl->c);
     if (pl->late) {
@@ -220,7 +220,7 @@ static inline void sim_act_place(sim_t *s, void *ctx)
             s->pend[s->npend++] = pl->cap[j];
     } else {
         for (int j = 0; j < pl->ncap; j++)
-            s->phys[pl->cap[j]] = VIS_EMPTY;
+            s->phys[pl->cap[j]] = GO_EMPTY;
     }
 }
 
@@ -232,14 +232,14 @@ static inline void sim_act_wrong(sim_t *s, void *ctx)
     if (i >= 0)
         s->phys[i] = (uint8_t)s->bump_to;   /* the colour, stashed by the caller */
     else
-        s->phys[-1 - i] = VIS_EMPTY;
+        s->phys[-1 - i] = GO_EMPTY;
 }
 
 static inline void sim_act_bump(sim_t *s, void *ctx)
 {
     (void)ctx;
     uint8_t c = s->phys[s->bump_from];
-    s->phys[s->bump_from] = VIS_EMPTY;
+    s->phys[s->bump_from] = GO_EMPTY;
     s->phys[s->bump_to] = c;
 }
 
@@ -250,14 +250,14 @@ static inline int sim_pick_bump(sim_t *s, int next_p)
     for (int tries = 0; tries < 50; tries++) {
         int i = (int)(sim_rand(s) % (uint32_t)n);
         int p = GO_PT(i % s->size, i / s->size);
-        if (s->phys[i] == VIS_EMPTY || s->truth->color[p] != s->phys[i])
+        if (s->phys[i] == GO_EMPTY || s->truth->color[p] != s->phys[i])
             continue;
         int dx = (int)(sim_rand(s) % 3) - 1, dy = (int)(sim_rand(s) % 3) - 1;
         int x = i % s->size + dx, y = i / s->size + dy;
         if ((!dx && !dy) || x < 0 || y < 0 || x >= s->size || y >= s->size)
             continue;
         int j = y * s->size + x;
-        if (s->phys[j] != VIS_EMPTY || GO_PT(x, y) == next_p)
+        if (s->phys[j] != GO_EMPTY || GO_PT(x, y) == next_p)
             continue;
         /* not onto the last liberty of its own chain: there the bumped stone looks like
          * an opponent's stone of the wrong colour capturing it (no camera can tell) */
@@ -329,7 +329,7 @@ static inline int sim_run(const go_board_t *init, const go_move_t *moves, int n,
             int wp = GO_PT(w % s->size, w / s->size);
             int dx = abs(GO_X(wp) - GO_X(mv->point)), dy = abs(GO_Y(wp) - GO_Y(mv->point));
             go_board_t *tb = malloc(sizeof *tb);
-            if (tb && s->phys[w] == VIS_EMPTY && dx + dy > 2) {
+            if (tb && s->phys[w] == GO_EMPTY && dx + dy > 2) {
                 *tb = *s->truth;
                 if (go_board_play(tb, mv->color, wp, &info) == GO_OK && info.ncaptured == 0) {
                     st->takebacks++;
@@ -373,7 +373,7 @@ static inline int sim_run(const go_board_t *init, const go_move_t *moves, int n,
                     pl.late ? " late" : "", s->npend);
         }
         s->took_dead = 0;
-        pl.wrongcol = !fast_prev && s->phys[sim_idx(s->size, mv->point)] == VIS_EMPTY &&
+        pl.wrongcol = !fast_prev && s->phys[sim_idx(s->size, mv->point)] == GO_EMPTY &&
                       sim_unit(s) < o->p_wrongcol;
         st->wrongcols += pl.wrongcol;
         rc = rc ? rc : sim_hand(s, mv->color, mv->point, sim_act_place, &pl);
@@ -389,7 +389,7 @@ static inline int sim_run(const go_board_t *init, const go_move_t *moves, int n,
          * the next move captures this stone at once (several throw-ins may fit). */
         int fast = !fast_prev && m + 1 < n && moves[m + 1].kind == GO_MOVE_PLAY &&
                    !pl.onto_dead && !pl.wrongcol && !s->took_dead &&
-                   s->phys[sim_idx(s->size, moves[m + 1].point)] == VIS_EMPTY &&
+                   s->phys[sim_idx(s->size, moves[m + 1].point)] == GO_EMPTY &&
                    sim_unit(s) < o->p_fast;
         if (fast) {
             go_board_t *nb = malloc(sizeof *nb);

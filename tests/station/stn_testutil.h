@@ -81,7 +81,7 @@ static inline void st_snap_put(void *ctx, int x, int y, char c)
 {
     vis_snapshot_t *s = ctx;
     int i = y * 25 + x;
-    s->color[i] = c == 'X' ? VIS_BLACK : c == 'O' || c == '#' ? VIS_WHITE : VIS_EMPTY;
+    s->color[i] = c == 'X' ? GO_BLACK : c == 'O' || c == '#' ? GO_WHITE : GO_EMPTY;
     s->conf[i] = c == '?' ? 0.2f : 0.95f;
     s->occluded[i] = c == '#';
 }

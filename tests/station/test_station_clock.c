@@ -271,11 +271,11 @@ static void test_takeback_clock_follows(void **state)
     stn_t *s = station("main=60s");
     view_at(s, E5, 0.0);
     view_at(s, M1, 5.0);
-    assert_int_equal(clk_running(stn_clock(s)), CLK_WHITE);
+    assert_int_equal(clk_running(stn_clock(s)), GO_WHITE);
     assert_int_equal(stn_undo(s, 7.0), GO_OK);
-    assert_int_equal(clk_running(stn_clock(s)), CLK_BLACK);
+    assert_int_equal(clk_running(stn_clock(s)), GO_BLACK);
     assert_int_equal(stn_pass(s, 9.0), GO_OK);               /* a pass is a move */
-    assert_int_equal(clk_running(stn_clock(s)), CLK_WHITE);
+    assert_int_equal(clk_running(stn_clock(s)), GO_WHITE);
     expect_time(s, 0, 60.0 - 5.0 - 2.0, -1);
     stn_destroy(s);
 }

@@ -10,18 +10,18 @@
 
 #include "vision/vis_snapshot.h"
 
-/* Read a truth file into t (VIS_MAX_POINTS entries, row-major, vis_color_t; every entry is
- * written, those past the board VIS_EMPTY). 0 on success. */
+/* Read a truth file into t (VIS_MAX_POINTS entries, row-major, go_color_t; every entry is
+ * written, those past the board GO_EMPTY). 0 on success. */
 static inline int vg_read_truth(const char *path, uint8_t *t, int *size)
 {
-    memset(t, VIS_EMPTY, VIS_MAX_POINTS);
+    memset(t, GO_EMPTY, VIS_MAX_POINTS);
     FILE *f = fopen(path, "r");
     if (!f)
         return -1;
     int n = 0, c, rows = 0, cols = 0, maxcols = 0;
     while ((c = fgetc(f)) != EOF && n < VIS_MAX_POINTS) {
         if (c == '.' || c == 'B' || c == 'W') {
-            t[n++] = c == '.' ? VIS_EMPTY : c == 'B' ? VIS_BLACK : VIS_WHITE;
+            t[n++] = c == '.' ? GO_EMPTY : c == 'B' ? GO_BLACK : GO_WHITE;
             cols++;
         } else if (c == '\n') {
             if (cols) {

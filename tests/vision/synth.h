@@ -16,7 +16,7 @@
 typedef struct {
     int w, h, size;
     double corners[4][2];       /* TL, TR, BR, BL corner intersections in pixels */
-    const uint8_t *stones;      /* size*size vis_color_t, or NULL */
+    const uint8_t *stones;      /* size*size go_color_t, or NULL */
     uint8_t table[3], board[3]; /* BGR */
     int noise;                  /* +- amplitude of uniform noise */
     unsigned seed;
@@ -87,7 +87,7 @@ static inline int synth_render(const synth_t *s, cvb_image_t *img)
                     if (v && d < 0.47) {
                         double shade = 1.0 - 0.25 * d;
                         for (int c = 0; c < 3; c++)
-                            col[c] = v == VIS_BLACK ? 28 + 40 * (1 - d) * (d < 0.12)
+                            col[c] = v == GO_BLACK ? 28 + 40 * (1 - d) * (d < 0.12)
                                                     : 238 * shade;
                     } else if (v && ds < 0.5) {
                         for (int c = 0; c < 3; c++)

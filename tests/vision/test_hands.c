@@ -77,7 +77,7 @@ static void score_view(const char *view, int seed, hand_count_t *c)
                 c->covered++;
                 c->covered_flag += s.occluded[k];
                 c->covered_flag0 += s0.occluded[k];
-                int bad = !s.occluded[k] && s.color[k] != VIS_EMPTY && s.color[k] != f->shown[k];
+                int bad = !s.occluded[k] && s.color[k] != GO_EMPTY && s.color[k] != f->shown[k];
                 if (bad)
                     print_message("%s %s: point %d,%d read %d (shown %d, conf %.2f)\n", view,
                                   f->file, k % size, k / size, s.color[k], f->shown[k], s.conf[k]);

@@ -264,8 +264,8 @@ static void test_decide_and_occlusion(void **state)
     memset(&s, 0, sizeof s);
     s.size = S;
     vis_decide(r, &cfg, &s);
-    assert_int_equal(s.color[0], VIS_EMPTY);
-    assert_int_equal(s.color[1], VIS_BLACK);
+    assert_int_equal(s.color[0], GO_EMPTY);
+    assert_int_equal(s.color[1], GO_BLACK);
     assert_true(fabsf(s.conf[1] - 0.85f / 0.99f) < 1e-5f);
     /* the grid belief: 1 - P(off) over the points not covered (the hand's left out) and
      * P(off) over the ring's blocks in the picture */
@@ -277,7 +277,7 @@ static void test_decide_and_occlusion(void **state)
     for (int k = 1; k < r->nring; k++)
         r->ring_off[k] = 0.1f;
     assert_true(vis_grid_belief(r) < 0.6);
-    assert_int_equal(s.color[2], VIS_WHITE);
+    assert_int_equal(s.color[2], GO_WHITE);
     assert_false(s.occluded[2]);
     assert_true(s.conf[3] < 0.5f); /* unsure: the station takes it as unknown */
     for (int x = 1; x <= 3; x++)
@@ -311,13 +311,13 @@ static void test_decide_and_occlusion(void **state)
     t.size = S;
     for (int k = 3 * S; k < S * S; k++)
         t.occluded[k] = outside[k] = 1;
-    t.color[2 * S + 1] = VIS_BLACK;
+    t.color[2 * S + 1] = GO_BLACK;
     t.conf[2 * S + 1] = 0.99f;
     vis_snapshot_t v = t;
     vis_occlusion_pass(&t, &cfg, outside);
     assert_true(t.occluded[3 * S] && t.occluded[4 * S + 4]);
     assert_false(t.occluded[2 * S + 1]);
-    assert_int_equal(t.color[2 * S + 1], VIS_BLACK);
+    assert_int_equal(t.color[2 * S + 1], GO_BLACK);
     vis_occlusion_pass(&v, &cfg, NULL); /* as a hand, the same rows hide the row beside */
     assert_true(v.occluded[2 * S + 1]);
     free(r);

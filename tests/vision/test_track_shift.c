@@ -25,7 +25,7 @@ static void position(int S, unsigned seed, int fill, uint8_t *st)
     for (int k = 0; k < S * S; k++) {
         seed = seed * 1664525u + 1013904223u;
         unsigned r = (seed >> 24) % 6;
-        st[k] = (int)r >= fill ? VIS_EMPTY : (r & 1) ? VIS_WHITE : VIS_BLACK;
+        st[k] = (int)r >= fill ? GO_EMPTY : (r & 1) ? GO_WHITE : GO_BLACK;
     }
 }
 
@@ -273,7 +273,7 @@ static void test_faint_lines(void **state)
     assert_int_equal(s.board_lost, 0);
     int wrong = 0;
     for (int p = 0; p < 361; p++)
-        wrong += s.occluded[p] || s.color[p] != VIS_EMPTY;
+        wrong += s.occluded[p] || s.color[p] != GO_EMPTY;
     assert_int_equal(wrong, 0);
     memset(&s, 0, sizeof s);
     assert_int_equal(vis_track(&img, &g, NULL, &s), 0);

@@ -66,7 +66,7 @@ static void position(int S, unsigned seed, uint8_t *st)
     for (int k = 0; k < S * S; k++) {
         seed = seed * 1664525u + 1013904223u;
         unsigned r = (seed >> 24) % 6;
-        st[k] = r == 0 ? VIS_BLACK : r == 1 ? VIS_WHITE : VIS_EMPTY;
+        st[k] = r == 0 ? GO_BLACK : r == 1 ? GO_WHITE : GO_EMPTY;
     }
 }
 
@@ -186,8 +186,8 @@ static void test_detect_rotated_and_small(void **state)
     }
     int stones = 0, found = 0;
     for (int k = 0; k < 361; k++) {
-        stones += st[k] != VIS_EMPTY;
-        found += s.color[k] != VIS_EMPTY;
+        stones += st[k] != GO_EMPTY;
+        found += s.color[k] != GO_EMPTY;
     }
     assert_int_equal(found, stones);
     cvb_image_free(&img);
@@ -207,7 +207,7 @@ static void test_detect_crowded(void **state)
     synth_t sy;
     uint8_t st[361];
     for (int k = 0; k < 361; k++)
-        st[k] = (k * 7 % 3 == 0) ? VIS_EMPTY : (k * 13 % 5 < 2 ? VIS_WHITE : VIS_BLACK);
+        st[k] = (k * 7 % 3 == 0) ? GO_EMPTY : (k * 13 % 5 < 2 ? GO_WHITE : GO_BLACK);
     synth_defaults(&sy, 800, 600, 19);
     sy.stones = st;
     check_detect(&sy, 0, 2.0);

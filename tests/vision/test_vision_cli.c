@@ -59,7 +59,7 @@ static int setup(void **state)
     if (!mkdtemp(tmpdir))
         return -1;
     for (int k = 0; k < 361; k++)
-        stones[k] = (k * 37 % 11 == 0) ? VIS_BLACK : (k * 53 % 13 == 0) ? VIS_WHITE : VIS_EMPTY;
+        stones[k] = (k * 37 % 11 == 0) ? GO_BLACK : (k * 53 % 13 == 0) ? GO_WHITE : GO_EMPTY;
     synth_defaults(&sy, 800, 600, 19);
     sy.stones = stones;
     cvb_image_t img = { 0 };
@@ -172,7 +172,7 @@ static void test_json_sgf_debug(void **state)
     assert_memory_equal(out, "(;GM[1]FF[4]SZ[19]AB[", 21);
     int nb = 0;
     for (int k = 0; k < 361; k++)
-        nb += stones[k] != VIS_EMPTY;
+        nb += stones[k] != GO_EMPTY;
     int nbr = 0;
     for (const char *p = out; *p; p++)
         nbr += *p == '[';
