@@ -82,8 +82,7 @@ static void reading_from(const photo_t *ph, go_reading_t *r)
     memset(r, 0, sizeof *r);
     r->size = S;
     for (int k = 0; k < S * S; k++) {
-        int c = ph->snap.color[k];
-        r->color[k] = (uint8_t)(c == GO_BLACK ? GO_BLACK : c == GO_WHITE ? GO_WHITE : GO_EMPTY);
+        r->color[k] = ph->snap.color[k];   /* go_color_t both: vision writes only 0..2 */
         r->unsure[k] = (uint8_t)photo_unsure(ph, k);
     }
 }

@@ -18,7 +18,6 @@
 #include "vision/vis.h"
 #include "vision/vis_outside.h"
 
-
 typedef struct rec_corner {
     int seat;                        /* 1 Black, 2 White */
     int reading;                     /* go_color_t of the current run */

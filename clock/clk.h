@@ -73,7 +73,6 @@ int clk_spec_parse(const char *text, clk_spec_t *out, char *err, size_t errlen);
 /* Write the spec back in the syntax above (canonical form). CLK_EINVAL if len too small. */
 int clk_spec_format(const clk_spec_t *spec, char *buf, size_t len);
 
-
 /* One side's clock, as shown on the overlay. */
 typedef struct clk_view {
     int64_t main_ms;       /* main time left */

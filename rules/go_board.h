@@ -33,7 +33,6 @@
 #define GO_X(p) ((p) % GO_STRIDE - 1)
 #define GO_Y(p) ((p) / GO_STRIDE - 1)
 
-
 typedef int16_t go_point_t;
 
 /* Status codes shared by rules/ (0 is success, errors negative). */

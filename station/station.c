@@ -892,8 +892,8 @@ static int stn_clock_drain(stn_t *s)
         snprintf(s->announce, sizeof s->announce, "%s", ce.en);
         snprintf(s->announce_zh, sizeof s->announce_zh, "%s", ce.zh);
         char en[STN_EV_MSG];
-        snprintf(en, sizeof en, "%s: %s", stn_cword((go_color_t)ce.side), ce.en);
-        int rc = stn_clock_event(s, (go_color_t)ce.side, (double)ce.t_ms / 1000.0, en, ce.zh);
+        snprintf(en, sizeof en, "%s: %s", stn_cword(ce.side), ce.en);
+        int rc = stn_clock_event(s, ce.side, (double)ce.t_ms / 1000.0, en, ce.zh);
         if (rc != GO_OK)
             return rc;
     }
