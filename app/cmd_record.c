@@ -42,7 +42,6 @@
 #include "app/cli.h"
 #include "app/record.h"
 #include "app/record_relay.h"   /* --relay (issue 23) */
-#include "app/record_signal.h"
 
 #include <errno.h>
 #include <math.h>
@@ -63,8 +62,10 @@
 #include "rules/go_session.h"
 #include "station/stn_align.h"
 #include "station/stn_finish.h"
+#include "station/stn_signal.h"
 #include "station/stn_start.h"
 #include "vision/vis.h"
+#include "vision/vis_outside.h"
 #include "vision/vis_track.h"
 
 static const char usage_text[] =
@@ -451,27 +452,14 @@ typedef struct run {
     int have_geom;
     double line_k;                 /* the board's line contrast (vis_line_contrast) */
     int ever_found;
-    rec_signal_t sig;
+    vis_outside_t sig_vo;          /* the table beside the corners, as pixels (vision) */
+    stn_signal_t sig;              /* the end signals as the referee reads them */
     int sig_ready;
     int count_auto;                /* the marking was accepted with no players */
     double tm_capture, tm_detect, tm_track, tm_station, tm_signal, tm_web;
     uint64_t frames, detects, transient;
     double last_frame_pub;
     int last_sgf_moves;
-    int sig_stale[3];              /* per seat: a reading play went on past (sig_get) */
-    int sig_quiet[3];              /* per seat: the confirmed reading that held with no hand
-                                      near the corner (sig_settle), else GO_EMPTY */
-    double occ_last[3];            /* per seat: the last frame with a board point near the
-                                      corner hidden (a hand there; corner_hands) */
-    double occ_visit[3];           /* ... and when that hand's visit began */
-    int quiet_frames[3];           /* frames read since, with no hand near the corner */
-    int sig_swaps;                 /* the watcher's swaps (rec_signal_t) the above follow */
-    int sig_end_seat;              /* the side to move's end signal was confirmed (on his
-                                      turn, at move sig_end_n): 1 Black, 2 White, 0 none */
-    int sig_end_n;                 /* the moves in the record then */
-    double hand_last;              /* the last frame with something over the board */
-    int resign_wait;               /* a resignation signal waits for REC_RESIGN_HOLD_S */
-    int resign_force;              /* the footage ended with it there: it stands */
     int align_refused;             /* detections refused in a row by realign() */
     double align_since;            /* the first of them */
     uint64_t frame_off;            /* --resume of a camera: added to its frame numbers ... */
@@ -613,250 +601,31 @@ static void count_done(run_t *u)
     u->r.dirty = 1;
 }
 
-/* A hand near a signal corner: something over the board (the occluder) hiding board
- * points within SIG_HAND_D lines of it. The watcher's runs go on under a hand over the
- * board (such frames neither start nor end one), so a hand that first touched the patch
- * beside the corner and then reached over the corner can leave a reading confirmed on its
- * first clear frame: a reading counts only once it held SIG_QUIET_S (and 3 frames) after
- * the hand left (sig_settle). A visit begins after SIG_VISIT_GAP_S with no such hand. */
-#define SIG_HAND_D 3
-#define SIG_QUIET_S 0.5
-#define SIG_VISIT_GAP_S 0.3
-#define SIG_VISIT_SLACK_S 0.1
-static void corner_hands(run_t *u, const vis_snapshot_t *snap, double t)
+/* The end signals' events (stn_signal.h): the station's own as any other, the referee's
+ * readings as "signal" notes, one end signal awaited as the viewers' message too. */
+static void print_signal_events(run_t *u)
 {
-    int S = snap->size;
-    if (!u->sig_ready || S != u->sig.size || snap->board_lost)
-        return;
-    if (snap->occluder)
-        u->hand_last = t;
-    for (int seat = 1; seat <= 2; seat++) {
-        const rec_corner_t *c = &u->sig.corner[seat];
-        int hidden = 0;
-        for (int y = c->cy - SIG_HAND_D; snap->occluder && y <= c->cy + SIG_HAND_D && !hidden; y++)
-            for (int x = c->cx - SIG_HAND_D; x <= c->cx + SIG_HAND_D && !hidden; x++)
-                hidden = x >= 0 && y >= 0 && x < S && y < S && snap->occluded[y * S + x];
-        if (hidden) {
-            if (t - u->occ_last[seat] > SIG_VISIT_GAP_S)
-                u->occ_visit[seat] = t;
-            u->occ_last[seat] = t;
-            u->quiet_frames[seat] = 0;
-        } else if (!snap->occluder) {
-            u->quiet_frames[seat]++;   /* a frame the watcher read with no hand there */
+    int n;
+    const stn_event_t *ev = stn_signal_events(&u->sig, &n);
+    for (int i = 0; i < n; i++) {
+        if (ev[i].kind == STN_EV_SIGNAL) {
+            rec_print_note(&u->r, "signal", ev[i].t, "%s", ev[i].msg);
+        } else if (ev[i].kind == STN_EV_END_AWAITED) {
+            rec_add_msg(&u->r, "info", "viewer", ev[i].msg);
+        } else {
+            rec_print_event(&u->r, &ev[i]);
+            rec_speak(&u->r, &ev[i]);
         }
     }
 }
 
-/* The confirmed readings that count (sig_quiet): held SIG_QUIET_S and 3 read frames after
- * the last hand near the corner; force (a file ended): any reading the patch still shows.
- * Returns the mask of seats whose counted reading changed (bit 1 Black, bit 2 White). */
-static int sig_settle(run_t *u, double t, int force)
+/* What the end signals mean now (stn_signal_judge), said; the game over by them. */
+static void judge_signals(run_t *u, int changed, int end_of_file, double t)
 {
-    int changed = 0;
-    for (int seat = 1; seat <= 2; seat++) {
-        const rec_corner_t *c = &u->sig.corner[seat];
-        int r = c->confirmed, q = GO_EMPTY;
-        double from = c->since > u->occ_last[seat] ? c->since : u->occ_last[seat];
-        if (r != GO_EMPTY &&
-            (u->sig_quiet[seat] == r ||
-             force || (c->reading == r && t - from >= SIG_QUIET_S && u->quiet_frames[seat] >= 3)))
-            q = r;
-        if (q != u->sig_quiet[seat]) {
-            u->sig_quiet[seat] = q;
-            changed |= 1 << (seat - 1);
-        }
-    }
-    return changed;
-}
-
-/* Whether a stone at (x, y) can be a signal stone put half on the board beside seat's
- * corner: on the board's edge line next to the watched patch (the patch lies beyond that
- * edge), at most one line from the corner. A stone a line inside the edge (bb beside aa)
- * is a move: half a stone off the board cannot be read there. */
-static int signal_point(const run_t *u, int seat, int x, int y)
-{
-    if (!rec_signal_near(&u->sig, seat, x, y, 1))
-        return 0;
-    const rec_corner_t *c = &u->sig.corner[seat];
-    /* the patch lies beyond the vertical edge (x = cx) for a seat at the bottom or the
-     * top (seat_to_grid), beyond the horizontal one for a seat at either side */
-    return (c->side & 1) ? y == c->cy : x == c->cx;
-}
-
-/* A signal stone put half on the board can have been read as a move at the corner just
- * before the signal was confirmed: take such moves back (and say so). Only a stone the
- * signal can be: of the reading's colour (the station read the same stone), seen at most
- * 1.5 s before the reading began, and not before the last hand came over that corner (a
- * stone seen before is a move played there; the hand came after it, and what it left
- * beside the corner is another matter). */
-static void undo_signal_moves(run_t *u, int seat, double t)
-{
-    const go_game_t *g = stn_game(u->r.stn);
-    double since = u->sig.corner[seat].confirmed_since;
-    int r = rec_signal_get(&u->sig, seat);
-    go_color_t col = r == GO_BLACK ? GO_BLACK : r == GO_WHITE ? GO_WHITE : GO_EMPTY;
-    for (;;) {
-        int n = go_game_move_count(g);
-        const go_move_t *m = n > 0 ? go_game_move(g, n - 1) : NULL;
-        const stn_move_info_t *mi = n > 0 ? stn_track_info(stn_tracker(u->r.stn), n - 1) : NULL;
-        if (!m || !mi || m->kind != GO_MOVE_PLAY || m->color != col || mi->t < since - 1.5 ||
-            mi->t < u->occ_visit[seat] - SIG_VISIT_SLACK_S ||
-            !signal_point(u, seat, GO_X(m->point), GO_Y(m->point)))
-            return;
-        char pt[4];
-        go_point_human(go_game_board(g)->size, m->point, pt);
-        if (stn_undo(u->r.stn, t) != GO_OK)
-            return;
-        rec_print_note(&u->r, "signal", t, "signal: the stone read at %s was the end "
-                       "signal beside the corner: move %d taken back", pt, n);
-        print_events(u);
-    }
-}
-
-/* The watcher's corners changed places: what was known of each seat's corner (hands near
- * it, readings that held or went stale) was about the old corners: start afresh, as if a
- * hand had just left (a reading must hold SIG_QUIET_S there again). */
-static void seats_moved(run_t *u, double t)
-{
-    u->sig_swaps = u->sig.swaps;
-    for (int seat = 1; seat <= 2; seat++) {
-        u->sig_stale[seat] = 0;
-        u->sig_quiet[seat] = GO_EMPTY;
-        u->occ_last[seat] = t;
-        u->occ_visit[seat] = t;
-        u->quiet_frames[seat] = 0;
-    }
-}
-
-/* A corner's reading, unless play went on past it (stale, below): a stone, a bowl or a
- * shadow that stays beside the board while the players keep playing is no signal. */
-static int sig_get(run_t *u, int seat)
-{
-    int r = u->sig_quiet[seat];
-    if (u->sig_stale[seat] && r != u->sig_stale[seat])
-        u->sig_stale[seat] = 0;   /* the corner changed since: read it again */
-    return u->sig_stale[seat] ? GO_EMPTY : r;
-}
-
-/* A move was recorded: a corner reading something then (and the move not at that corner:
- * a signal stone read as a move, undo_signal_moves) was no signal: play goes on. */
-static void signals_after_move(run_t *u, double t)
-{
-    if (!u->sig_ready || !u->r.stn)
-        return;
-    const go_game_t *g = stn_game(u->r.stn);
-    int n = go_game_move_count(g);
-    const go_move_t *m = n > 0 ? go_game_move(g, n - 1) : NULL;
-    if (u->sig_end_seat && u->sig_end_n == n - 1 && m && m->kind == GO_MOVE_PLAY &&
-        m->color == (u->sig_end_seat == 1 ? GO_BLACK : GO_WHITE)) {
-        /* the side to move put out his end signal, and the next stone is the opponent's
-         * colour (recorded as his, a wrong colour): he passed, and the opponent played on.
-         * The move goes back, the pass goes in, and the stone is read again as the
-         * opponent's (stn_pass_before_last). A signal alone records nothing (a stone or
-         * a shadow beside a corner can look like one); with a stone of the other colour
-         * next, it is a pass. */
-        int nev = 0, wrong = 0;
-        const stn_event_t *ev = stn_events(u->r.stn, &nev);
-        for (int i = 0; i < nev; i++)
-            wrong |= ev[i].kind == STN_EV_WRONG_COLOUR && ev[i].move == n;
-        int seat = u->sig_end_seat;
-        if (wrong && stn_pass_before_last(u->r.stn, t) == GO_OK) {
-            print_events(u);
-            rec_print_note(&u->r, "signal", t, "signal: %s's end signal was his pass: %s "
-                           "played on", seat == 1 ? "Black" : "White",
-                           seat == 1 ? "White" : "Black");
-            u->sig_stale[seat] = rec_signal_get(&u->sig, seat);
-            u->sig_end_seat = 0;
-            return;
-        }
-    }
-    for (int seat = 1; seat <= 2; seat++) {
-        int r = rec_signal_get(&u->sig, seat);
-        if (r == GO_EMPTY || u->sig_stale[seat] == r)
-            continue;
-        if (m && m->kind == GO_MOVE_PLAY &&
-            signal_point(u, seat, GO_X(m->point), GO_Y(m->point)))
-            continue;
-        u->sig_stale[seat] = r;
-        u->resign_wait = 0;
-        rec_print_note(&u->r, "signal", t, "signal: play goes on: what lies beside %s's corner "
-                       "is no signal", seat == 1 ? "Black" : "White");
-        if (rec_signal_revert(&u->sig)) {
-            /* the seats were moved on that one stone: back where they were */
-            seats_moved(u, t);
-            rec_print_note(&u->r, "signal", t, "signal: the players sit at the record's %s and %s "
-                           "sides again", cal_side_name((vis_side_t)rec_signal_black_side(&u->sig)),
-                           cal_side_name((vis_side_t)((rec_signal_black_side(&u->sig) + 2) & 3)));
-            break;
-        }
-    }
-}
-
-/* The end signals changed: a resignation (own colour, held REC_RESIGN_HOLD_S) or the end
- * by agreement (both). Also called on every frame while a resignation waits. */
-#define REC_RESIGN_HOLD_S 2.0
-#define REC_RESIGN_GUESS_S 4.0
-static void on_signals(run_t *u, double t)
-{
-    if (u->r.phase != 0 || !u->r.stn)
-        return;
-    const go_game_t *g = stn_game(u->r.stn);
-    int sb = sig_get(u, 1), sw = sig_get(u, 2);
-    int waiting = u->resign_wait;
-    u->resign_wait = 0;
-    for (int seat = 1; seat <= 2 && !waiting; seat++)
-        if (sig_get(u, seat) != GO_EMPTY)
-            undo_signal_moves(u, seat, t);
-    if (sb == GO_BLACK || sw == GO_WHITE) {
-        go_color_t c = sb == GO_BLACK ? GO_BLACK : GO_WHITE;
-        /* a resignation ends the game for good: the stones must stay a while (a hand's
-         * highlight, a bowl pushed past the corner, a captured stone carried off do not),
-         * and the last of it with no hand over the board */
-        double since = u->sig.corner[c == GO_BLACK ? 1 : 2].confirmed_since;
-        if (u->hand_last > since)
-            since = u->hand_last;
-        /* seats that are a guess wait longer: the opponent's stone at the other corner
-         * would make it the two end signals with the seats the other way round */
-        double hold = u->sig.seats_known ? REC_RESIGN_HOLD_S : REC_RESIGN_GUESS_S;
-        if (t - since < hold && !u->resign_force) {
-            if (!waiting)
-                rec_print_note(&u->r, "signal", t, "signal: %s's own colour beside his corner: "
-                               "a resignation if it stays", c == GO_BLACK ? "Black" : "White");
-            u->resign_wait = 1;
-            return;
-        }
-        rec_print_note(&u->r, "signal", t, "signal: %s put his own stone beside the board: "
-                       "resignation", c == GO_BLACK ? "Black" : "White");
-        if (!go_game_over(g) && stn_resign(u->r.stn, c, t) == GO_OK)
-            print_events(u);
+    int over = stn_signal_judge(&u->sig, u->r.stn, changed, u->r.phase == 0, end_of_file, t);
+    print_signal_events(u);
+    if (over)
         game_over(u);
-        return;
-    }
-    if (sb == GO_WHITE && sw == GO_BLACK) {
-        rec_print_note(&u->r, "signal", t, "signal: both end signals beside the board: "
-                       "the game ends");
-        if (!go_game_over(g) && stn_end(u->r.stn, t) == GO_OK)
-            print_events(u);
-        game_over(u);
-    } else if (sb == GO_WHITE || sw == GO_BLACK) {
-        int seat = sb == GO_WHITE ? 1 : 2;
-        rec_print_note(&u->r, "signal", t, "signal: %s signals the end",
-                       seat == 1 ? "Black" : "White");
-        {   /* the overlay and the console say it too, and whose signal is awaited, until
-             * the other comes (a stone of the first player's colour by the other's corner) */
-            char m[160];
-            snprintf(m, sizeof m, "%s signals the end: waiting for %s's end signal (a %s "
-                     "stone beside %s's corner)", seat == 1 ? "Black" : "White",
-                     seat == 1 ? "White" : "Black", seat == 1 ? "black" : "white",
-                     seat == 1 ? "White" : "Black");
-            rec_add_msg(&u->r, "info", "viewer", m);
-        }
-        if (go_game_turn(g) == (seat == 1 ? GO_BLACK : GO_WHITE)) {
-            /* the side to move first: a pass if the opponent plays on (signals_after_move) */
-            u->sig_end_seat = seat;
-            u->sig_end_n = go_game_move_count(g);
-        }
-    }
 }
 
 /* The removal gate (file comment): mask stones gone without capture while nothing new;
@@ -1090,52 +859,21 @@ static int open_input(run_t *u, cap_source_t **src)
     return -1;
 }
 
-/* The end-signal watcher on one frame: the record's stones mask the samples beside them,
- * except a move of the last 3 s right at a signal corner (maybe a signal stone misread). */
+/* The end signals on one frame: the table beside the corners read (vision), the record's
+ * stones masking the samples beside them (stn_signal_stones), the readings to the
+ * referee. Returns the mask of seats whose confirmed reading changed. */
 static int signal_feed(run_t *u, const cvb_image_t *img, const vis_snapshot_t *snap, double t)
 {
     uint8_t stones[VIS_MAX_POINTS];
-    memset(stones, 0, sizeof stones);
-    if (u->r.stn) {
-        const go_game_t *g = stn_game(u->r.stn);
-        const go_board_t *b = go_game_board(g);
-        if (b->size != u->sig.size)
-            return 0;
-        for (int y = 0; y < b->size; y++)
-            for (int x = 0; x < b->size; x++)
-                stones[y * b->size + x] = b->color[GO_PT(x, y)] != GO_EMPTY;
-        /* captured stones not yet taken off are still there */
-        go_point_t pend[GO_MAX_SIZE * GO_MAX_SIZE];
-        int np = stn_track_pending(stn_tracker(u->r.stn), pend, GO_MAX_SIZE * GO_MAX_SIZE);
-        for (int i = 0; i < np && i < GO_MAX_SIZE * GO_MAX_SIZE; i++)
-            stones[GO_Y(pend[i]) * b->size + GO_X(pend[i])] = 1;
-        int n = go_game_move_count(g);
-        for (int i = n - 1; i >= 0 && i >= n - 3; i--) {
-            const go_move_t *m = go_game_move(g, i);
-            const stn_move_info_t *mi = stn_track_info(stn_tracker(u->r.stn), i);
-            if (m->kind != GO_MOVE_PLAY || !mi || mi->t < t - 3)
-                continue;
-            int x = GO_X(m->point), y = GO_Y(m->point);
-            if (signal_point(u, 1, x, y) || signal_point(u, 2, x, y))
-                stones[y * b->size + x] = 0;
-        }
-    }
-    if (u->r.stn)
-        rec_signal_set_turn(&u->sig, go_game_turn(stn_game(u->r.stn)) == GO_BLACK ? 1 : 2);
-    int ch = rec_signal_feed(&u->sig, img, &u->geom, stones, snap->occluder, t);
-    if (!snap->occluder && u->r.stn)
-        rec_signal_refresh(&u->sig, img, &u->geom, stones);
-    if (u->sig.swaps != u->sig_swaps) {
-        seats_moved(u, t);
-        const char *side = cal_side_name((vis_side_t)rec_signal_black_side(&u->sig));
-        if (u->sig.guessed)
-            rec_print_note(&u->r, "signal", t, "signal: a stone beside a corner where no "
-                           "seat's signal goes: the side to move sits there (Black at the "
-                           "record's %s side), unless play goes on", side);
-        else
-            rec_print_note(&u->r, "signal", t, "signal: the two end signals tell the seats: "
-                           "Black at the record's %s side", side);
-    }
+    if (stn_signal_stones(&u->sig, u->r.stn, t, stones) != GO_OK)
+        return 0;
+    int rd[4];
+    int ok = !snap->occluder && vis_outside_read(&u->sig_vo, img, &u->geom, stones,
+                                                 stn_signal_sides(&u->sig), rd) == VIS_OK;
+    int ch = stn_signal_read(&u->sig, u->r.stn, ok ? rd : NULL, t);
+    if (!snap->occluder)
+        vis_outside_refresh(&u->sig_vo, img, &u->geom, stones, stn_signal_quiet_sides(&u->sig));
+    print_signal_events(u);
     return ch;
 }
 
@@ -1315,7 +1053,7 @@ static int on_frame(run_t *u, const cap_frame_t *f)
         else
             rec_print_note(&u->r, "board", f->t, "board: found again");
         if (u->ever_found && u->sig_ready)
-            vis_outside_forget(&u->sig.vo); /* the board may have moved: look again */
+            vis_outside_forget(&u->sig_vo); /* the board may have moved: look again */
         u->ever_found = 1;
         if (!u->r.stn && create_station(u, u->geom.size))
             return -1;
@@ -1328,15 +1066,18 @@ static int on_frame(run_t *u, const cap_frame_t *f)
     double t1 = cpu_s();
     if (u->r.phase <= 1) {
         int phase0 = u->r.phase;
-        corner_hands(u, &snap, f->t);   /* before the gate hides stones lifted */
+        if (u->sig_ready)
+            stn_signal_hands(&u->sig, &snap);   /* before the gate hides stones lifted */
         if (phase0 == 0)
             gate(u, &snap);
         int nm0 = go_game_move_count(stn_game(u->r.stn));
         int n = stn_feed(u->r.stn, &snap);
         if (n > 0) {
             print_events(u);
-            if (phase0 == 0 && go_game_move_count(stn_game(u->r.stn)) > nm0)
-                signals_after_move(u, f->t);
+            if (phase0 == 0 && go_game_move_count(stn_game(u->r.stn)) > nm0 && u->sig_ready) {
+                stn_signal_after_move(&u->sig, u->r.stn, f->t);
+                print_signal_events(u);
+            }
             if (phase0 == 1)
                 count_line(u, "the board now");
         }
@@ -1354,17 +1095,17 @@ static int on_frame(run_t *u, const cap_frame_t *f)
         u->have_geom = 0;
     } else {
         if (!u->sig_ready && fresh) {
-            rec_signal_init(&u->sig, u->geom.size, u->have_cal ? (int)u->cal.black_side : 0);
-            u->sig.seats_known = u->have_cal;   /* the calibration tells the seats */
-            u->sig_swaps = u->sig.swaps;
-            u->sig_ready = 1;
+            /* the calibration tells the seats; else a guess (the record's bottom) */
+            vis_side_t bs = u->have_cal ? u->cal.black_side : VIS_SIDE_BOTTOM;
+            u->sig_ready = vis_outside_init(&u->sig_vo, u->geom.size, NULL) == VIS_OK &&
+                           stn_signal_init(&u->sig, u->geom.size, bs, u->have_cal, NULL) == GO_OK;
         }
-        if (u->sig_ready && !u->sig.vo.have_ref && !snap.occluder) {
-            rec_signal_reference(&u->sig, &f->img, &u->geom);
+        if (u->sig_ready && !u->sig_vo.have_ref && !snap.occluder) {
+            vis_outside_reference(&u->sig_vo, &f->img, &u->geom);
+            stn_signal_reference(&u->sig);
         } else if (u->sig_ready) {
             int ch = signal_feed(u, &f->img, &snap, f->t);
-            if (sig_settle(u, f->t, 0) || ch || u->resign_wait)
-                on_signals(u, f->t);
+            judge_signals(u, ch, 0, f->t);
         }
     }
     double t3 = cpu_s();
@@ -1443,21 +1184,10 @@ static void print_resume_hint(run_t *u)
  * the signaller's pass goes in when it is his turn; *out says what to tell. */
 static void end_unfinished(run_t *u, stn_unfinished_t *out)
 {
-    int sb = sig_get(u, 1), sw = sig_get(u, 2);
-    if (stn_finish_signals(stn_game(u->r.stn), sb == GO_WHITE, sw == GO_BLACK, out) !=
-        GO_OK || !out->unfinished)
-        return;
-    if (out->pass) {
-        if (stn_pass(u->r.stn, u->r.t_now) == GO_OK) {
-            print_events(u);
-            rec_print_note(&u->r, "signal", u->r.t_now, "signal: %s's end signal: his pass "
-                           "recorded; %s's was not seen", out->signalled == GO_BLACK ? "Black"
-                           : "White", out->missing == GO_BLACK ? "Black" : "White");
-        } else {
-            out->pass = 0;
-        }
-    }
-    u->r.dirty = 1;
+    stn_signal_finish(&u->sig, u->r.stn, u->r.t_now, out);
+    print_signal_events(u);
+    if (out->unfinished)
+        u->r.dirty = 1;
 }
 
 /* A file or folder with --serve, at its end: the pages stay up on the final state (the
@@ -1531,9 +1261,6 @@ int cmd_record(int argc, char **argv)
         cli_error("record", "out of memory");
         return 2;
     }
-    for (int seat = 1; seat <= 2; seat++)
-        u->occ_last[seat] = u->occ_visit[seat] = -1e9;   /* no hand seen yet */
-    u->hand_last = -1e9;
     int code = 2, prc = parse_opts(argc, argv, &u->o);
     cap_source_t *src = NULL;
     if (prc == 1) {
@@ -1735,13 +1462,8 @@ int cmd_record(int argc, char **argv)
         print_resume_hint(u);
     double wall = now_s() - wall0;
     pthread_mutex_lock(&u->r.mu);
-    if (code == 0 && u->sig_ready && sig_settle(u, u->r.t_now, 1))
-        on_signals(u, u->r.t_now);   /* a file ended with the signals there: they stand */
-    if (code == 0 && u->resign_wait) {
-        /* a file or folder ended with the stones still there: nobody took them back */
-        u->resign_force = 1;
-        on_signals(u, u->r.t_now);
-    }
+    if (code == 0 && u->sig_ready)   /* a file ended with the signals there: they stand */
+        judge_signals(u, 0, 1, u->r.t_now);
     stn_unfinished_t unfinished;
     memset(&unfinished, 0, sizeof unfinished);
     if (code == 0 && !live && u->sig_ready && u->r.stn && u->r.phase == 0)
@@ -1808,6 +1530,8 @@ done:
     web_server_destroy(u->r.web);
     rec_relay_destroy(&u->r);
     cap_source_close(src);
+    if (u->sig_ready)
+        stn_signal_fini(&u->sig);
     stn_destroy(u->r.stn);
     rec_speak_fini(&u->r);
     pthread_mutex_destroy(&u->r.mu);

@@ -17,8 +17,6 @@
 
 #define CAL_MAX_FILE (1 << 20) /* a profile is a few hundred bytes; refuse anything huge */
 
-static const char *const side_names[4] = { "bottom", "right", "top", "left" };
-
 const char *cal_strerror(int code)
 {
     switch (code) {
@@ -36,13 +34,13 @@ const char *cal_strerror(int code)
 
 const char *cal_side_name(vis_side_t s)
 {
-    return (unsigned)s < 4 ? side_names[s] : "?";
+    return vis_side_name(s);
 }
 
 int cal_side_from_name(const char *name)
 {
     for (int i = 0; name && i < 4; i++)
-        if (!strcmp(name, side_names[i]))
+        if (!strcmp(name, vis_side_name((vis_side_t)i)))
             return i;
     return -1;
 }

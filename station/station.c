@@ -31,7 +31,6 @@ struct stn {
     stn_phase_t phase;
     go_session_t *sess;            /* during and after the count */
     uint8_t removed[GO_CELLS];     /* count: stones seen taken off the board */
-    int outside[4][3];             /* stones last seen outside each corner, per colour */
     clk_t *clk;                    /* the time control, or NULL */
     int clk_started;
     double clk_now;                /* the furthest time given to the clock */
@@ -774,69 +773,6 @@ int stn_record_status(const stn_t *s)
 stn_stats_t stn_stats(const stn_t *s)
 {
     return s->stats;
-}
-
-/* ---- the physical signals ---- */
-
-stn_corner_t stn_seat_corner(vis_side_t e)
-{
-    switch (e) {
-    case VIS_SIDE_TOP: return STN_CORNER_TL;
-    case VIS_SIDE_LEFT: return STN_CORNER_BL;
-    case VIS_SIDE_RIGHT: return STN_CORNER_TR;
-    default: return STN_CORNER_BR;
-    }
-}
-
-static vis_side_t stn_opposite(vis_side_t e)
-{
-    switch (e) {
-    case VIS_SIDE_TOP: return VIS_SIDE_BOTTOM;
-    case VIS_SIDE_LEFT: return VIS_SIDE_RIGHT;
-    case VIS_SIDE_RIGHT: return VIS_SIDE_LEFT;
-    default: return VIS_SIDE_TOP;
-    }
-}
-
-int stn_outside(stn_t *s, stn_corner_t c, int nblack, int nwhite, double t)
-{
-    stn_events_clear(&s->ev);
-    if ((int)c < 0 || c > STN_CORNER_BL || nblack < 0 || nwhite < 0)
-        return GO_EINVAL;
-    int ck = stn_clock_advance(s, t);
-    if (ck < 0)
-        return ck;
-    if (s->phase == STN_PHASE_PLAY && go_game_over(s->game) && !s->time_lost)
-        return stn_action_done(s, GO_OK, t);   /* the count a failed call could not start */
-    int add[3] = { 0, nblack - s->outside[c][GO_BLACK], nwhite - s->outside[c][GO_WHITE] };
-    s->outside[c][GO_BLACK] = nblack;
-    s->outside[c][GO_WHITE] = nwhite;
-    go_color_t p = GO_EMPTY;
-    if (c == stn_seat_corner(s->cfg.black_edge))
-        p = GO_BLACK;
-    else if (c == stn_seat_corner(stn_opposite(s->cfg.black_edge)))
-        p = GO_WHITE;
-    if (p == GO_EMPTY || s->phase != STN_PHASE_PLAY)
-        return stn_after(s, GO_OK);   /* not a seat's corner, or over: stones put aside */
-    int own = p == GO_BLACK ? nblack : nwhite;
-    if (add[p] > 0 && own >= 2)
-        return stn_action_done(s, stn_track_resign(s->trk, p, t, &s->ev), t);
-    if (add[GO_OTHER(p)] > 0) {
-        if (go_game_turn(s->game) != p) {
-            stn_event_t e;
-            memset(&e, 0, sizeof e);
-            e.kind = STN_EV_UNEXPLAINED;
-            e.color = p;
-            e.t = e.t_hand = t;
-            e.move = go_game_move_count(s->game);
-            snprintf(e.msg, sizeof e.msg,
-                     "%s signalled the end out of turn (the side to move signals first)",
-                     p == GO_BLACK ? "Black" : "White");
-            return stn_events_push(&s->ev, &e);
-        }
-        return stn_action_done(s, stn_track_pass(s->trk, p, t, &s->ev), t);
-    }
-    return GO_OK;
 }
 
 /* ---- the clock ---- */

@@ -6,7 +6,8 @@
  *                    const stn_event_t *ev = stn_events(s, &n);   // what happened
  *                    stn_event_json(&ev[i], line, sizeof line);   // --format json
  *   console:         stn_pass(s, t) / stn_undo(s, t) / stn_resign(s, color, t) / stn_end(s, t)
- *   signals:         stn_outside(s, corner, nblack, nwhite, t)   // stones beside the board
+ *   signals:         stn_signal.h (the end signals beside the board, read by vision's
+ *                    vis_outside: the referee acts on the station through this API)
  *   the count:       stn_phase(s), stn_count_toggle(s, p, by, t), stn_count_accept(s, c, t)
  *   the clock:       cfg.time_control = "main=60m,byoyomi=5x60s"; stn_clock_json(s, now, ...)
  *                    stn_clock_pause / stn_clock_resume / stn_clock_adjust (arbiter)
@@ -39,12 +40,6 @@
 
 #define STN_KOMI_DEFAULT (-100000)   /* komi2 value meaning "the rules' standard komi" */
 
-/* Corners of the board as the record is drawn (row 0 at the top); its sides: vis_side_t. */
-typedef enum { STN_CORNER_TL = 0, STN_CORNER_TR, STN_CORNER_BR, STN_CORNER_BL } stn_corner_t;
-/* The lower-right corner as seen from a seat at edge e (bottom: BR, top: TL, left: BL,
- * right: TR). */
-stn_corner_t stn_seat_corner(vis_side_t e);
-
 typedef struct stn_config {
     int size;                  /* board size 2..25; default 19 (ignored when resuming) */
     const char *rules;         /* preset name (go_rules.h); default "chinese" */
@@ -68,8 +63,6 @@ typedef struct stn_config {
     char *resume_why;          /* NULL, or a buffer of resume_why_len bytes that gets the
                                   one-line reason when resume_path is refused */
     size_t resume_why_len;
-    vis_side_t black_edge;     /* the edge Black sits at (from the calibration); White sits
-                                  at the opposite one; default VIS_SIDE_BOTTOM */
     stn_stab_config_t stab;    /* stabiliser settings (stn_stab_defaults) */
     stn_track_config_t track;  /* tracker and referee settings (stn_track_defaults) */
     const char *time_control;  /* the clock: a spec of clock/clk.h ("main=60m,byoyomi=5x60s",
@@ -129,15 +122,6 @@ int stn_count_toggle(stn_t *s, int p, go_color_t by, double t);
 int stn_count_accept(stn_t *s, go_color_t c, double t);
 /* The scoring session during and after the count, or NULL. */
 const go_session_t *stn_session(const stn_t *s);
-
-/* The physical signals of the Chinese competition rules, from what lies just outside the
- * board at corner c now (nblack, nwhite stones; whoever sees them — vision — reports the
- * counts, as often as it likes). New stones at a player's own lower-right corner (his
- * seat's, see black_edge): one of the other colour is his end signal — the side to move
- * first, then the opponent (each a pass; the second ends the game and starts the count);
- * two of his own colour are his resignation. Returns 0, or the GO_E* code of the action;
- * an end signal out of turn is reported (STN_EV_UNEXPLAINED) and ignored. */
-int stn_outside(stn_t *s, stn_corner_t c, int nblack, int nwhite, double t);
 
 /* The game (never NULL; owned by the station). */
 const go_game_t *stn_game(const stn_t *s);

@@ -78,7 +78,7 @@ const char *stn_event_kind_name(stn_event_kind_t kind)
         "move", "pass", "resign", "end", "takeback", "wrong_colour", "ambiguous", "void",
         "two_in_a_row", "moved", "restore", "agrees", "warning", "loss", "cycle",
         "unexplained", "board_lost", "record_error", "record_ok", "count", "result",
-        "clock", "handicap"
+        "clock", "handicap", "signal", "end_awaited"
     };
     if ((int)kind < 0 || kind >= STN_EV_KIND_COUNT)
         return "unknown";
@@ -92,6 +92,7 @@ const char *stn_event_audience(stn_event_kind_t kind)
         [STN_EV_TWO_IN_A_ROW] = true, [STN_EV_MOVED] = true, [STN_EV_RESTORE] = true,
         [STN_EV_AGREES] = true, [STN_EV_CYCLE] = true, [STN_EV_UNEXPLAINED] = true,
         [STN_EV_BOARD_LOST] = true, [STN_EV_RECORD_ERROR] = true, [STN_EV_RECORD_OK] = true,
+        [STN_EV_SIGNAL] = true,
     };
     if ((int)kind < 0 || kind >= STN_EV_KIND_COUNT || arbiter[kind])
         return "arbiter";

@@ -42,6 +42,11 @@ typedef enum {
                               time, a pause or resume; color = the side concerned */
     STN_EV_HANDICAP,       /* black stones on a standard handicap placement before move 1
                               taken as the handicap (points[]: the stones; stn_start.h) */
+    STN_EV_SIGNAL,         /* what the end signals beside the board were taken to mean
+                              (stn_signal.h): msg "signal: ..."; the referee's reading,
+                              which play often undoes: the arbiter's */
+    STN_EV_END_AWAITED,    /* `color` signalled the end; the opponent's end signal is
+                              awaited (msg says whose, and how): told to viewers too */
     STN_EV_KIND_COUNT
 } stn_event_kind_t;
 

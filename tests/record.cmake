@@ -31,13 +31,13 @@ kc_test(test_record_signal_undo
 add_dependencies(test_record_signal_undo kifucam)
 set_tests_properties(test_record_signal_undo PROPERTIES TIMEOUT 600)
 
-# The end-signal watcher itself (app/record_signal.c) on drawn pictures: samples beside
-# the corner's stones taken again (a signal stone put down there is read), and the seats
-# moved by one signal on the other diagonal and moved back.
+# The end signals read from pixels (vision/vis_outside.c) and taken by the referee
+# (station/stn_signal.c) on drawn pictures: samples beside the corner's stones taken again
+# (a signal stone put down there is read), and the seats moved by one signal on the other
+# diagonal and moved back when play goes on.
 kc_test(test_record_signal_unit
   SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/record/test_record_signal_unit.c
-          ${CMAKE_SOURCE_DIR}/app/record_signal.c
-  LIBS kc_vision m)
+  LIBS kc_vision kc_station kc_rules m)
 target_include_directories(test_record_signal_unit PRIVATE ${CMAKE_SOURCE_DIR})
 
 # The rate a folder of frames is timed at: its own (the truth.txt kifucam render writes)

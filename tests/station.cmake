@@ -9,6 +9,7 @@ kc_test(test_station_stab SOURCES station/test_station_stab.c LIBS kc_station kc
 kc_test(test_station_record SOURCES station/test_station_record.c LIBS kc_station kc_rules)
 kc_test(test_station_replay SOURCES station/test_station_replay.c LIBS kc_station kc_rules)
 kc_test(test_station_driver SOURCES station/test_station_driver.c LIBS kc_station kc_rules)
+kc_test(test_station_signal SOURCES station/test_station_signal.c LIBS kc_station kc_rules)
 kc_test(test_station_count SOURCES station/test_station_count.c LIBS kc_station kc_rules)
 add_dependencies(test_station_count kifucam)
 kc_test(test_station_clock SOURCES station/test_station_clock.c LIBS kc_station kc_clock kc_rules)

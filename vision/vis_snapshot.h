@@ -21,6 +21,14 @@
  * profile's black_side) and station (the seats). */
 typedef enum { VIS_SIDE_BOTTOM = 0, VIS_SIDE_RIGHT, VIS_SIDE_TOP, VIS_SIDE_LEFT } vis_side_t;
 
+/* The side's name as profiles and messages spell it ("bottom", "right", "top", "left"),
+ * "?" for no side; never NULL. */
+static inline const char *vis_side_name(vis_side_t s)
+{
+    static const char *const names[4] = { "bottom", "right", "top", "left" };
+    return (unsigned)s < 4 ? names[s] : "?";
+}
+
 typedef struct vis_snapshot {
     int size;                          /* 9, 13, 19 (any 2..25 for scripted tests) */
     uint8_t color[VIS_MAX_POINTS];     /* go_color_t; meaningless where occluded */

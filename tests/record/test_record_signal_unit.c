@@ -1,13 +1,15 @@
-/* test_record_signal_unit.c: the end-signal watcher (app/record_signal.c) on drawn
- * pictures: a plain table seen straight from above (20 pixels a line), stones drawn as
- * discs.
+/* test_record_signal_unit.c: the end signals read from pixels (vision/vis_outside.c) and
+ * taken by the station's referee (station/stn_signal.c), as `kifucam record` joins them,
+ * on drawn pictures: a plain table seen straight from above (20 pixels a line), stones
+ * drawn as discs.
  *  - a signal stone put down right beside the board's corner, where stones on the
- *    corner's points hid the table until the watcher took those samples again
- *    (rec_signal_refresh): read; before, every sample it covers was skipped;
+ *    corner's points hid the table until the reader took those samples again
+ *    (vis_outside_refresh of the referee's quiet sides): read; before, every sample it
+ *    covers was skipped;
  *  - a corner reading something is not refreshed (a signal stone is never taken for the
  *    table);
  *  - one signal alone on the other diagonal moves the seats to the side to move's, and
- *    rec_signal_revert moves them back. */
+ *    play going on moves them back. */
 #include <stddef.h>
 #include <stdarg.h>
 #include <setjmp.h>
@@ -18,7 +20,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "app/record_signal.h"
+#include "station/station.h"
+#include "station/stn_signal.h"
+#include "vision/vis_outside.h"
 
 #define IMG_W 640
 #define IMG_H 640
@@ -72,28 +76,56 @@ static void disc(double x, double y, uint8_t v)
                     pix[3 * (py * IMG_W + px) + k] = v;
 }
 
+/* The reader and the referee, with a station whose game they follow (whose turn). */
+typedef struct watch {
+    vis_outside_t vo;
+    stn_signal_t sig;
+    stn_t *stn;
+} watch_t;
+
 /* Feed the picture for `secs` seconds at 15 frames a second from t; returns the time. */
-static double feed(rec_signal_t *s, const vis_geom_t *g, const uint8_t *stones, double t,
-                   double secs)
+static double feed(watch_t *w, const vis_geom_t *g, const uint8_t *stones, double t, double secs)
 {
     cvb_image_t im = image();
     int n = (int)(secs * 15);
-    for (int i = 0; i < n; i++)
-        rec_signal_feed(s, &im, g, stones, 0, t + i / 15.0);
+    for (int i = 0; i < n; i++) {
+        int rd[4];
+        int ok = vis_outside_read(&w->vo, &im, g, stones, stn_signal_sides(&w->sig), rd) == VIS_OK;
+        stn_signal_read(&w->sig, w->stn, ok ? rd : NULL, t + i / 15.0);
+    }
     return t + n / 15.0;
 }
 
 /* A watcher on a bare table (no stones: stones cleared), its reference taken; the seats
  * known (a calibration) or a guess. */
-static void watcher(rec_signal_t *s, vis_geom_t *g, int seats_known, uint8_t *stones)
+static void watcher(watch_t *w, vis_geom_t *g, int seats_known, uint8_t *stones)
 {
     geometry(g);
-    rec_signal_init(s, N, 0);
-    s->seats_known = seats_known;
+    stn_config_t cfg;
+    stn_config_defaults(&cfg);
+    cfg.size = N;
+    int err = 0;
+    w->stn = stn_create(&cfg, &err);
+    assert_non_null(w->stn);
+    assert_int_equal(vis_outside_init(&w->vo, N, NULL), VIS_OK);
+    assert_int_equal(stn_signal_init(&w->sig, N, VIS_SIDE_BOTTOM, seats_known, NULL), GO_OK);
     table();
     cvb_image_t im = image();
-    rec_signal_reference(s, &im, g);
+    vis_outside_reference(&w->vo, &im, g);
+    stn_signal_reference(&w->sig);
     memset(stones, 0, N * N);
+}
+
+static void unwatch(watch_t *w)
+{
+    stn_signal_fini(&w->sig);
+    stn_destroy(w->stn);
+}
+
+/* The confirmed reading of seat's corner. */
+static int confirmed(const watch_t *w, int seat)
+{
+    return w->sig.corner[seat].confirmed;
 }
 
 /* Black's corner is the board's lower right (18, 18), his patch beyond the right edge.
@@ -105,22 +137,23 @@ static void test_refresh_reads_signal_beside_corner_stones(void **state)
     vis_geom_t g;
     cvb_image_t im = image();
     for (int refresh = 0; refresh <= 1; refresh++) {
-        rec_signal_t s;
+        watch_t w;
         uint8_t stones[N * N];
-        watcher(&s, &g, 1, stones);
+        watcher(&w, &g, 1, stones);
         stones[17 * N + 18] = stones[18 * N + 18] = 1;
         disc(18, 17, 30);
         disc(18, 18, 230);
-        double t = feed(&s, &g, stones, 0, 1.0);
-        assert_int_equal(rec_signal_get(&s, 1), GO_EMPTY);
+        double t = feed(&w, &g, stones, 0, 1.0);
+        assert_int_equal(confirmed(&w, GO_BLACK), GO_EMPTY);
         if (refresh)
-            rec_signal_refresh(&s, &im, &g, stones);
+            vis_outside_refresh(&w.vo, &im, &g, stones, stn_signal_quiet_sides(&w.sig));
         disc(19.2, 18.0, 225);   /* a white stone: Black's end signal */
-        feed(&s, &g, stones, t, 1.5);
+        feed(&w, &g, stones, t, 1.5);
         if (refresh)
-            assert_int_equal(rec_signal_get(&s, 1), GO_WHITE);
+            assert_int_equal(confirmed(&w, GO_BLACK), GO_WHITE);
         else
-            assert_int_equal(rec_signal_get(&s, 1), GO_EMPTY);
+            assert_int_equal(confirmed(&w, GO_BLACK), GO_EMPTY);
+        unwatch(&w);
     }
 }
 
@@ -130,41 +163,51 @@ static void test_no_refresh_while_reading(void **state)
 {
     (void)state;
     vis_geom_t g;
-    rec_signal_t s;
+    watch_t w;
     uint8_t stones[N * N];
-    watcher(&s, &g, 1, stones);
+    watcher(&w, &g, 1, stones);
     cvb_image_t im = image();
     disc(20.5, 18.0, 25);   /* a black stone, away from the board's points */
-    double t = feed(&s, &g, stones, 0, 1.5);
-    assert_int_equal(rec_signal_get(&s, 1), GO_BLACK);
+    double t = feed(&w, &g, stones, 0, 1.5);
+    assert_int_equal(confirmed(&w, GO_BLACK), GO_BLACK);
     stones[18 * N + 18] = 1;   /* a move on the corner point now */
     disc(18, 18, 30);
-    rec_signal_refresh(&s, &im, &g, stones);
-    feed(&s, &g, stones, t, 1.0);
-    assert_int_equal(rec_signal_get(&s, 1), GO_BLACK);
+    vis_outside_refresh(&w.vo, &im, &g, stones, stn_signal_quiet_sides(&w.sig));
+    feed(&w, &g, stones, t, 1.0);
+    assert_int_equal(confirmed(&w, GO_BLACK), GO_BLACK);
+    unwatch(&w);
 }
 
-/* No calibration: one stone at a corner of the other diagonal with White to move: White
- * sits at that side (his corner), Black opposite; reverted, the seats are as before. */
+/* No calibration: one stone at a corner of the other diagonal with White to move (Black
+ * passed): White sits at that side (his corner), Black opposite; when play goes on (a move
+ * is recorded with the stone still there), the seats are as before. */
 static void test_one_signal_moves_seats(void **state)
 {
     (void)state;
     vis_geom_t g;
-    rec_signal_t s;
+    watch_t w;
     uint8_t stones[N * N];
-    watcher(&s, &g, 0, stones);
-    int side_before = rec_signal_black_side(&s);
-    rec_signal_set_turn(&s, 2);
+    watcher(&w, &g, 0, stones);
+    int side_before = stn_signal_black_side(&w.sig);
+    assert_int_equal(stn_pass(w.stn, 0.0), GO_OK);   /* White to move */
     /* the corner of a seat at the right side (side 1): beyond the top edge at (18, 0) */
     disc(18.0, -2.0, 25);
-    feed(&s, &g, stones, 0, 1.5);
-    assert_int_equal(s.guessed, 1);
-    assert_int_equal(rec_signal_get(&s, 2), GO_BLACK);   /* White's end signal */
-    assert_int_equal(rec_signal_black_side(&s), 3);
-    assert_int_equal(rec_signal_revert(&s), 1);
-    assert_int_equal(rec_signal_black_side(&s), side_before);
-    assert_int_equal(s.guessed, 0);
-    assert_int_equal(rec_signal_revert(&s), 0);
+    feed(&w, &g, stones, 0, 1.5);
+    assert_int_equal(w.sig.guessed, 1);
+    assert_int_equal(confirmed(&w, GO_WHITE), GO_BLACK);   /* White's end signal */
+    assert_int_equal(stn_signal_black_side(&w.sig), VIS_SIDE_LEFT);
+    /* a move recorded (White passes) with the stone still there: it was no signal */
+    assert_int_equal(stn_pass(w.stn, 2.0), GO_OK);
+    stn_signal_after_move(&w.sig, w.stn, 2.0);
+    int n = 0;
+    const stn_event_t *ev = stn_signal_events(&w.sig, &n);
+    assert_int_equal(n, 2);
+    assert_int_equal(ev[0].kind, STN_EV_SIGNAL);
+    assert_non_null(strstr(ev[0].msg, "play goes on: what lies beside White's corner"));
+    assert_non_null(strstr(ev[1].msg, "sit at the record's bottom and top sides again"));
+    assert_int_equal(stn_signal_black_side(&w.sig), side_before);
+    assert_int_equal(w.sig.guessed, 0);
+    unwatch(&w);
 }
 
 int main(void)

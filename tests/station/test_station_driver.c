@@ -253,56 +253,6 @@ static void test_events_and_errors(void **state)
     stn_destroy(s);
 }
 
-static void test_physical_signals(void **state)
-{
-    (void)state;
-    assert_int_equal(stn_seat_corner(VIS_SIDE_BOTTOM), STN_CORNER_BR);
-    assert_int_equal(stn_seat_corner(VIS_SIDE_TOP), STN_CORNER_TL);
-    assert_int_equal(stn_seat_corner(VIS_SIDE_LEFT), STN_CORNER_BL);
-    assert_int_equal(stn_seat_corner(VIS_SIDE_RIGHT), STN_CORNER_TR);
-
-    /* Black at the bottom: Black's corner BR, White's TL */
-    stn_t *s = station5(NULL);
-    play_walls(s);   /* ... and White invaded: Black to move */
-    /* White signals first: out of turn, ignored */
-    assert_int_equal(stn_outside(s, STN_CORNER_TL, 1, 0, 30.0), GO_OK);
-    assert_non_null(find(s, STN_EV_UNEXPLAINED));
-    assert_int_equal(go_game_move_count(stn_game(s)), 12);
-    assert_int_equal(stn_outside(s, STN_CORNER_TL, 0, 0, 30.5), GO_OK);
-    /* stones at a corner nobody sits at: nothing */
-    assert_int_equal(stn_outside(s, STN_CORNER_TR, 1, 1, 31.0), GO_OK);
-    assert_int_equal(go_game_move_count(stn_game(s)), 12);
-    /* Black (to move) puts a white stone at his lower right: a pass */
-    stn_outside(s, STN_CORNER_BR, 0, 1, 32.0);
-    assert_non_null(find(s, STN_EV_PASS));
-    assert_int_equal(stn_phase(s), STN_PHASE_PLAY);
-    /* seen again: nothing new */
-    assert_int_equal(stn_outside(s, STN_CORNER_BR, 0, 1, 32.5), GO_OK);
-    assert_int_equal(go_game_move_count(stn_game(s)), 13);
-    /* White answers with a black stone at his own: the game ends, the count starts */
-    stn_outside(s, STN_CORNER_TL, 1, 0, 33.0);
-    assert_true(go_game_over(stn_game(s)));
-    assert_int_equal(stn_phase(s), STN_PHASE_COUNT);
-    stn_destroy(s);
-
-    /* White sits at the right edge; two white stones at his lower right: he resigns */
-    stn_config_t c;
-    stn_config_defaults(&c);
-    c.size = 5;
-    c.black_edge = VIS_SIDE_LEFT;
-    int err;
-    s = stn_create(&c, &err);
-    assert_non_null(s);
-    /* one of his own colour is nothing yet */
-    assert_int_equal(stn_outside(s, STN_CORNER_TR, 0, 1, 1.0), GO_OK);
-    assert_int_equal(go_game_move_count(stn_game(s)), 0);
-    stn_outside(s, STN_CORNER_TR, 0, 2, 2.0);
-    assert_int_equal(go_game_resigned(stn_game(s)), GO_WHITE);
-    assert_int_equal(stn_phase(s), STN_PHASE_DONE);
-    assert_non_null(find(s, STN_EV_RESIGN));
-    stn_destroy(s);
-}
-
 /* Frames through the stabiliser: a flicker is no move, a hand hides a move until it
  * leaves, a nudged stone pushed back is only a warning. */
 static void test_frames_through_the_station(void **state)
@@ -451,7 +401,6 @@ int main(void)
         cmocka_unit_test(test_count_by_console_and_undo),
         cmocka_unit_test(test_events_and_errors),
         cmocka_unit_test(test_handicap_komi),
-        cmocka_unit_test(test_physical_signals),
         cmocka_unit_test(test_frames_through_the_station),
         cmocka_unit_test(test_held_warning_through_frames),
     };
