@@ -3,15 +3,9 @@
  *
  * The loop: cap_source_next -> (no geometry yet: cold detection, vis_detect, on every
  * frame until the board is found; else vis_track, and back to cold detection when the
- * grid is lost) -> the removal gate (below) -> stn_feed -> the events on stdout -> the
- * end-signal watcher -> the state published to the web pages.
- *
- * The removal gate: stones that vanish from the board without a capture and without any
- * new stone (the players lifting dead stones after two unseen passes, before their end
- * signals) are shown to the station as hidden, not empty, until something else changes:
- * a new stone means the game goes on, the gate opens, and the station sees the removal
- * (and warns) as usual; the end signals instead start the count, where those stones are
- * marked dead. The last move's stone is never gated (a takeback).
+ * grid is lost) -> the removal gate (stn_gate) -> stn_feed -> the events on stdout -> the
+ * end signals (vision's vis_outside reads the corners, the station's stn_signal judges
+ * them) -> the state published to the web pages.
  *
  * The count is the station's (stn_phase, stn_count_toggle/accept over go_session): it
  * proposes the dead stones, marks those seen leaving the board, and writes RE[] with the
@@ -628,51 +622,6 @@ static void judge_signals(run_t *u, int changed, int end_of_file, double t)
         game_over(u);
 }
 
-/* The removal gate (file comment): mask stones gone without capture while nothing new;
- * the last move's stone too when others are gone with it (a takeback lifts it alone). */
-static void gate(run_t *u, vis_snapshot_t *s)
-{
-    const go_game_t *g = stn_game(u->r.stn);
-    const go_board_t *b = go_game_board(g);
-    if (s->size != b->size || s->board_lost)
-        return;
-    uint8_t pend[GO_CELLS];
-    go_point_t pts[GO_MAX_SIZE * GO_MAX_SIZE];
-    memset(pend, 0, sizeof pend);
-    int np = stn_track_pending(stn_tracker(u->r.stn), pts, GO_MAX_SIZE * GO_MAX_SIZE);
-    for (int i = 0; i < np && i < GO_MAX_SIZE * GO_MAX_SIZE; i++)
-        pend[pts[i]] = 1;
-    int nm = go_game_move_count(g), last = -1;
-    if (nm > 0 && go_game_move(g, nm - 1)->kind == GO_MOVE_PLAY)
-        last = go_game_move(g, nm - 1)->point;
-    int S = b->size, adds = 0, nrem = 0, ilast = -1;
-    int rem[VIS_MAX_POINTS];
-    for (int y = 0; y < S; y++)
-        for (int x = 0; x < S; x++) {
-            int i = y * S + x, p = GO_PT(x, y);
-            if (s->occluded[i] || s->conf[i] < u->scfg.stab.min_conf)
-                continue;
-            if (b->color[p] == GO_EMPTY && s->color[i] != GO_EMPTY && !pend[p])
-                adds++;
-            else if (b->color[p] != GO_EMPTY && s->color[i] == GO_EMPTY && p != last)
-                rem[nrem++] = i;
-            else if (b->color[p] != GO_EMPTY && s->color[i] == GO_EMPTY)
-                ilast = i;
-        }
-    if (adds)
-        return;
-    /* a takeback lifts the last stone alone: gone together with other stones, it is one
-     * of the dead stones being lifted */
-    if (ilast >= 0 && nrem > 0) {
-        s->occluded[ilast] = 1;
-        s->conf[ilast] = 0;
-    }
-    for (int k = 0; k < nrem; k++) {
-        s->occluded[rem[k]] = 1;
-        s->conf[rem[k]] = 0;
-    }
-}
-
 static void publish(run_t *u, const cvb_image_t *img, const vis_snapshot_t *snap, int force)
 {
     rec_relay_poll(&u->r, force);   /* --relay: before the web clears r.dirty */
@@ -1069,7 +1018,7 @@ static int on_frame(run_t *u, const cap_frame_t *f)
         if (u->sig_ready)
             stn_signal_hands(&u->sig, &snap);   /* before the gate hides stones lifted */
         if (phase0 == 0)
-            gate(u, &snap);
+            stn_gate(u->r.stn, &snap);   /* the removal gate (station.h) */
         int nm0 = go_game_move_count(stn_game(u->r.stn));
         int n = stn_feed(u->r.stn, &snap);
         if (n > 0) {

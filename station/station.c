@@ -559,6 +559,48 @@ int stn_feed_view(stn_t *s, const stn_view_t *v)
     return rc < 0 ? rc : s->ev.n;
 }
 
+void stn_gate(const stn_t *s, vis_snapshot_t *snap)
+{
+    const go_board_t *b = go_game_board(s->game);
+    if (snap->size != b->size || snap->board_lost)
+        return;
+    uint8_t pend[GO_CELLS];
+    go_point_t pts[GO_MAX_SIZE * GO_MAX_SIZE];
+    memset(pend, 0, sizeof pend);
+    int np = stn_track_pending(s->trk, pts, GO_MAX_SIZE * GO_MAX_SIZE);
+    for (int i = 0; i < np && i < GO_MAX_SIZE * GO_MAX_SIZE; i++)
+        pend[pts[i]] = 1;
+    int nm = go_game_move_count(s->game), last = -1;
+    if (nm > 0 && go_game_move(s->game, nm - 1)->kind == GO_MOVE_PLAY)
+        last = go_game_move(s->game, nm - 1)->point;
+    int S = b->size, adds = 0, nrem = 0, ilast = -1;
+    int rem[VIS_MAX_POINTS];
+    for (int y = 0; y < S; y++)
+        for (int x = 0; x < S; x++) {
+            int i = y * S + x, p = GO_PT(x, y);
+            if (snap->occluded[i] || snap->conf[i] < s->cfg.stab.min_conf)
+                continue;
+            if (b->color[p] == GO_EMPTY && snap->color[i] != GO_EMPTY && !pend[p])
+                adds++;
+            else if (b->color[p] != GO_EMPTY && snap->color[i] == GO_EMPTY && p != last)
+                rem[nrem++] = i;
+            else if (b->color[p] != GO_EMPTY && snap->color[i] == GO_EMPTY)
+                ilast = i;
+        }
+    if (adds)
+        return;
+    /* a takeback lifts the last stone alone: gone together with other stones, it is one
+     * of the dead stones being lifted */
+    if (ilast >= 0 && nrem > 0) {
+        snap->occluded[ilast] = 1;
+        snap->conf[ilast] = 0;
+    }
+    for (int k = 0; k < nrem; k++) {
+        snap->occluded[rem[k]] = 1;
+        snap->conf[rem[k]] = 0;
+    }
+}
+
 int stn_feed(stn_t *s, const vis_snapshot_t *snap)
 {
     stn_events_clear(&s->ev);

@@ -87,6 +87,17 @@ void stn_destroy(stn_t *s);
 /* Feed one frame's snapshot. Returns the number of events it produced (read them with
  * stn_events), or GO_EINVAL (a snapshot of another size), GO_ENOMEM. */
 int stn_feed(stn_t *s, const vis_snapshot_t *snap);
+/* The removal gate, for a snapshot about to be fed in play: stones that vanish from the
+ * board without a capture and without any new stone (the players lifting dead stones
+ * after two unseen passes, before their end signals) are marked hidden (occluded,
+ * confidence 0), not empty, while nothing else changes: a new stone (sure, where the
+ * record has none and no captured stone waits to be taken off) means the game goes on,
+ * the gate opens, and the station sees the removal (and warns) as usual; the end signals
+ * instead start the count, where those stones are marked dead. The last move's stone
+ * lifted alone is a takeback and passes; lifted with others, it is gated too. Unsure
+ * points (under stab.min_conf) and hidden ones count for nothing. A snapshot of another
+ * size, or of a lost board, is left as it is. */
+void stn_gate(const stn_t *s, vis_snapshot_t *snap);
 /* Feed an already stable view (scripted tests, replays): skips the stabiliser. */
 int stn_feed_view(stn_t *s, const stn_view_t *v);
 /* The events of the last call (feed or console action); *n gets their count. */

@@ -253,6 +253,52 @@ static void test_events_and_errors(void **state)
     stn_destroy(s);
 }
 
+/* The removal gate: stones lifted with nothing new are hidden, not empty; a new stone
+ * opens it; the last move's stone lifted alone is a takeback and passes. */
+static void test_removal_gate(void **state)
+{
+    (void)state;
+    stn_t *s = station5(NULL);
+    feed(s, ". X . . .\n. . . . .\n. . . . .\n. . . . .\n. . . . .\n");
+    feed(s, ". X O . .\n. . . . .\n. . . . .\n. . . . .\n. . . . .\n");
+    feed(s, ". X O . .\n. . . . .\n. . . . .\n. . . . .\n. . . X .\n");
+    assert_int_equal(go_game_move_count(stn_game(s)), 3);
+    vis_snapshot_t *v = calloc(1, sizeof *v);
+    assert_non_null(v);
+    int ba = 1, ca = 2, de = 4 * 5 + 3;
+    /* ba and ca lifted, nothing new: both hidden */
+    st_snap(v, ". . . . .\n. . . . .\n. . . . .\n. . . . .\n. . . X .\n", 0, 100, 5.0);
+    stn_gate(s, v);
+    assert_int_equal(v->occluded[ba], 1);
+    assert_int_equal(v->occluded[ca], 1);
+    assert_true(v->conf[ba] == 0 && v->conf[ca] == 0);
+    assert_int_equal(v->occluded[de], 0);
+    /* ... with the last move's stone too: all three */
+    st_snap(v, ". . . . .\n. . . . .\n. . . . .\n. . . . .\n. . . . .\n", 0, 101, 5.1);
+    stn_gate(s, v);
+    assert_int_equal(v->occluded[ba] + v->occluded[ca] + v->occluded[de], 3);
+    /* the last move's stone alone: a takeback, seen */
+    st_snap(v, ". X O . .\n. . . . .\n. . . . .\n. . . . .\n. . . . .\n", 0, 102, 5.2);
+    stn_gate(s, v);
+    assert_int_equal(v->occluded[de], 0);
+    /* a new stone besides: the game goes on, nothing hidden */
+    st_snap(v, ". . O . .\n. . . . .\n. . X . .\n. . . . .\n. . . X .\n", 0, 103, 5.3);
+    stn_gate(s, v);
+    assert_int_equal(v->occluded[ba], 0);
+    /* an unsure new stone is no new stone */
+    st_snap(v, ". . O . .\n. . . . .\n. . ? . .\n. . . . .\n. . . X .\n", 0, 104, 5.4);
+    v->color[2 * 5 + 2] = GO_BLACK;
+    stn_gate(s, v);
+    assert_int_equal(v->occluded[ba], 1);
+    /* another size: untouched */
+    memset(v, 0, sizeof *v);
+    v->size = 9;
+    stn_gate(s, v);
+    assert_int_equal(v->occluded[0], 0);
+    free(v);
+    stn_destroy(s);
+}
+
 /* Frames through the stabiliser: a flicker is no move, a hand hides a move until it
  * leaves, a nudged stone pushed back is only a warning. */
 static void test_frames_through_the_station(void **state)
@@ -397,6 +443,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_count_by_taking_stones_off),
+        cmocka_unit_test(test_removal_gate),
         cmocka_unit_test(test_pass_before_last),
         cmocka_unit_test(test_count_by_console_and_undo),
         cmocka_unit_test(test_events_and_errors),
