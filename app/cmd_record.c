@@ -881,36 +881,17 @@ static int realign(run_t *u, const cvb_image_t *img, vis_snapshot_t *snap, doubl
     u->align_refused = 0;
     if (stn_align_is_identity(&a))
         return 1;
-    /* the grid turned to the record: H' = H * M (game coordinates -> the detected grid's) */
-    double m[6], H2[9];
-    stn_align_affine(&a, snap->size, m);
-    const double M[9] = { m[0], m[1], m[2], m[3], m[4], m[5], 0, 0, 1 };
-    for (int r = 0; r < 3; r++)
-        for (int c = 0; c < 3; c++)
-            H2[r * 3 + c] = u->geom.H[r * 3 + 0] * M[0 * 3 + c] + u->geom.H[r * 3 + 1] * M[1 * 3 + c] +
-                            u->geom.H[r * 3 + 2] * M[2 * 3 + c];
-    if (H2[8] != 0)
-        for (int k = 0; k < 9; k++)
-            H2[k] /= H2[8];
+    /* the grid turned to the record (game coordinates -> the detected grid's), its
+     * refined points kept where the old grid had them */
+    double m[6];
+    int S = snap->size, map[VIS_MAX_POINTS];
+    stn_align_affine(&a, S, m);
+    for (int y = 0; y < S; y++)
+        for (int x = 0; x < S; x++)
+            map[y * S + x] = stn_align_map(&a, S, x, y);
     vis_geom_t ng;
-    if (vis_geom_from_h(H2, snap->size, u->geom.img_w, u->geom.img_h, &ng) != VIS_OK)
+    if (vis_geom_transform(&u->geom, m, map, &ng) != VIS_OK)
         return 0;
-    int S = snap->size;
-    for (int y = 0; y < S; y++)   /* the refined points where the old grid had them */
-        for (int x = 0; x < S; x++) {
-            int j = stn_align_map(&a, S, x, y);
-            if (j >= 0) {
-                ng.px[y * S + x] = u->geom.px[j];
-                ng.py[y * S + x] = u->geom.py[j];
-                ng.radius[y * S + x] = u->geom.radius[j];
-            }
-        }
-    static const int cx[4] = { 0, 1, 1, 0 }, cy[4] = { 0, 0, 1, 1 };
-    for (int k = 0; k < 4; k++) {
-        int i = cy[k] * (S - 1) * S + cx[k] * (S - 1);
-        ng.corners[k][0] = ng.px[i];
-        ng.corners[k][1] = ng.py[i];
-    }
     vis_snapshot_t turned;
     if (a.dx || a.dy) {
         /* a line the detection did not take is now the edge: fit the lines again (the
@@ -969,14 +950,10 @@ static int on_frame(run_t *u, const cap_frame_t *f)
         }
         u->detects++;
         u->tm_detect += cpu_s() - t0;
-        /* a grid that tracking would reject at once is no board (no lost/found flapping):
-         * its lines clearly darker than the board between them, and the grid on them by
-         * that board's own line contrast (faint thin lines on a far board) */
+        /* a grid that tracking would reject at once is no board (vis_board_accept) */
         double fit = 0, lk = 1.0;
         if (rc != VIS_OK || (hint && u->geom.size != hint) ||
-            vis_line_contrast(&f->img, &u->geom, &snap, &lk) != VIS_OK ||
-            vis_grid_fit_k(&f->img, &u->geom, lk, &fit) != VIS_OK ||
-            fit < u->vcfg.track_min_fit) {
+            vis_board_accept(&f->img, &u->geom, &snap, &u->vcfg, &lk, &fit) != VIS_OK) {
             clock_tick(u, f->t);   /* no board in sight: the clock runs on */
             publish(u, NULL, NULL, 0);
             return 0;

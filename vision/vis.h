@@ -218,6 +218,14 @@ int vis_geom_from_corners(double corners[4][2], int size, int img_w, int img_h,
 /* Build a geometry from a board->image homography. */
 int vis_geom_from_h(const double H[9], int size, int img_w, int img_h, vis_geom_t *geom);
 
+/* geom with its board coordinates mapped by m, an affine map (2x3, row-major: a point
+ * (x, y) of the new grid lies at (m[0] x + m[1] y + m[2], m[3] x + m[4] y + m[5]) of geom's
+ * grid): the homography H * M, normalised. map (size*size, row-major, may be NULL): the
+ * index in geom of each new point (-1: none), whose refined position and radius it keeps
+ * (the homography alone misses the lens's bend); the corners are the new corner points.
+ * Returns VIS_OK, or VIS_EINVAL (a degenerate map; *out untouched). */
+int vis_geom_transform(const vis_geom_t *geom, const double m[6], const int *map, vis_geom_t *out);
+
 /* Refine geom from the grid lines themselves at full resolution (sub-pixel; absorbs some
  * lens distortion and corner error). *geom unchanged unless it returns 0; VIS_ENOBOARD
  * when too few lines are visible to refine. */

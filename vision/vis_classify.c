@@ -89,6 +89,37 @@ int vis_geom_from_h(const double H[9], int size, int img_w, int img_h, vis_geom_
     return VIS_OK;
 }
 
+int vis_geom_transform(const vis_geom_t *geom, const double m[6], const int *map, vis_geom_t *out)
+{
+    const double M[9] = { m[0], m[1], m[2], m[3], m[4], m[5], 0, 0, 1 };
+    double H2[9];
+    for (int r = 0; r < 3; r++)
+        for (int c = 0; c < 3; c++)
+            H2[r * 3 + c] = geom->H[r * 3 + 0] * M[0 * 3 + c] + geom->H[r * 3 + 1] * M[1 * 3 + c] +
+                            geom->H[r * 3 + 2] * M[2 * 3 + c];
+    if (H2[8] != 0)
+        for (int k = 0; k < 9; k++)
+            H2[k] /= H2[8];
+    vis_geom_t ng;
+    int S = geom->size;
+    if (vis_geom_from_h(H2, S, geom->img_w, geom->img_h, &ng) != VIS_OK)
+        return VIS_EINVAL;
+    for (int i = 0; map && i < S * S; i++) /* the refined points where the old grid had them */
+        if (map[i] >= 0) {
+            ng.px[i] = geom->px[map[i]];
+            ng.py[i] = geom->py[map[i]];
+            ng.radius[i] = geom->radius[map[i]];
+        }
+    static const int cx[4] = { 0, 1, 1, 0 }, cy[4] = { 0, 0, 1, 1 };
+    for (int k = 0; k < 4; k++) {
+        int i = cy[k] * (S - 1) * S + cx[k] * (S - 1);
+        ng.corners[k][0] = ng.px[i];
+        ng.corners[k][1] = ng.py[i];
+    }
+    *out = ng;
+    return VIS_OK;
+}
+
 int vis_geom_from_corners(double corners[4][2], int size, int img_w, int img_h,
                           vis_geom_t *geom)
 {

@@ -573,3 +573,17 @@ int vis_line_contrast(const cvb_image_t *img, const vis_geom_t *geom, const vis_
         *k = kmin; /* never stricter than the default test */
     return rc;
 }
+
+int vis_board_accept(const cvb_image_t *img, const vis_geom_t *geom, const vis_snapshot_t *snap,
+                     const vis_config_t *cfg, double *k, double *fit)
+{
+    if (!img || !geom || !cfg || !k || !fit)
+        return VIS_EINVAL;
+    double lk = 1.0, f = 0;
+    if (vis_line_contrast(img, geom, snap, &lk) != VIS_OK || vis_grid_fit_k(img, geom, lk, &f) != VIS_OK ||
+        f < cfg->track_min_fit)
+        return VIS_ENOBOARD;
+    *k = lk;
+    *fit = f;
+    return VIS_OK;
+}

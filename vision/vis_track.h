@@ -23,6 +23,15 @@ int vis_line_contrast(const cvb_image_t *img, const vis_geom_t *geom, const vis_
 /* vis_grid_fit with the line margin scaled by k (> 0). */
 int vis_grid_fit_k(const cvb_image_t *img, const vis_geom_t *geom, double k, double *out);
 
+/* Whether a grid just found by cold detection (geom, its snapshot snap) is a board that
+ * tracking would keep, so that a grid it would reject at once is no board (no lost/found
+ * flapping): its lines clearly darker than the board between them (vis_line_contrast),
+ * and the grid on them, by that board's own line contrast, at least cfg->track_min_fit
+ * (vis_grid_fit_k; faint thin lines on a far board). VIS_OK with *k (the line contrast,
+ * for vis_track_k) and *fit written; VIS_ENOBOARD when it is no such board; VIS_EINVAL. */
+int vis_board_accept(const cvb_image_t *img, const vis_geom_t *geom, const vis_snapshot_t *snap,
+                     const vis_config_t *cfg, double *k, double *fit);
+
 /* vis_track / vis_track_update with the line margin (both the fit's and the shift
  * search's valleys) scaled by k (> 0). */
 int vis_track_k(const cvb_image_t *img, const vis_geom_t *geom, const vis_config_t *cfg,

@@ -248,6 +248,43 @@ static void faint_board(synth_t *sy, double keep, cvb_image_t *img)
             }
 }
 
+/* A grid turned by an affine map of its board coordinates (a quarter turn, a shift by a
+ * line): its points where the map sends them, refined positions kept through map[]. */
+static void test_geom_transform(void **state)
+{
+    (void)state;
+    double c[4][2] = { { 100, 80 }, { 560, 90 }, { 580, 540 }, { 90, 530 } };
+    vis_geom_t g, t;
+    const int S = 19;
+    assert_int_equal(vis_geom_from_corners(c, S, 640, 640, &g), 0);
+    /* a quarter turn: the new (x, y) is the old (S-1-y, x) */
+    const double quarter[6] = { 0, -1, S - 1, 1, 0, 0 };
+    assert_int_equal(vis_geom_transform(&g, quarter, NULL, &t), VIS_OK);
+    for (int y = 0; y < S; y++)
+        for (int x = 0; x < S; x++) {
+            int i = y * S + x, j = x * S + (S - 1 - y);
+            assert_true(fabs(t.px[i] - g.px[j]) < 1e-6 && fabs(t.py[i] - g.py[j]) < 1e-6);
+        }
+    assert_true(fabs(t.corners[0][0] - g.px[S - 1]) < 1e-6);   /* the old top right */
+    /* refined points kept through the map: the old grid's point moved by 3 pixels */
+    vis_geom_t r = g;
+    r.px[5 * S + 7] += 3;
+    int map[19 * 19];
+    for (int y = 0; y < S; y++)
+        for (int x = 0; x < S; x++)
+            map[y * S + x] = x * S + (S - 1 - y);
+    assert_int_equal(vis_geom_transform(&r, quarter, map, &t), VIS_OK);
+    int i = (S - 1 - 7) * S + 5;   /* the new point whose old one is (7, 5) */
+    assert_true(fabs(t.px[i] - r.px[5 * S + 7]) < 1e-9);
+    /* a shift by one line */
+    const double shift[6] = { 1, 0, 1, 0, 1, 0 };
+    assert_int_equal(vis_geom_transform(&g, shift, NULL, &t), VIS_OK);
+    assert_true(fabs(t.px[0] - g.px[1]) < 1e-6 && fabs(t.py[0] - g.py[1]) < 1e-6);
+    /* degenerate: everything on one point */
+    const double zero[6] = { 0, 0, 0, 0, 0, 0 };
+    assert_int_equal(vis_geom_transform(&g, zero, NULL, &t), VIS_EINVAL);
+}
+
 static void test_faint_lines(void **state)
 {
     (void)state;
@@ -295,6 +332,18 @@ static void test_faint_lines(void **state)
     assert_int_equal(s.board_lost, 0);
     assert_int_equal(s.refined, 1);
     assert_true(corner_err(&g2, &g) < 0.1 * (img.w * 0.6) / 18);
+    /* board acceptance (cold detection) takes that contrast: the faint grid is a board,
+     * the one a third of a cell off is not */
+    vis_config_t cfg;
+    vis_config_defaults(&cfg);
+    double ak = 0, afit = 0;
+    assert_int_equal(vis_board_accept(&img, &g, NULL, &cfg, &ak, &afit), VIS_OK);
+    assert_true(fabs(ak - k) < 1e-12 && afit > 0.9);
+    shifted(&g, 1.0 / 3, 0, &off);
+    assert_int_equal(vis_board_accept(&img, &off, NULL, &cfg, &ak, &afit), VIS_ENOBOARD);
+    cfg.track_min_fit = 0.99;   /* a fit below the config's threshold: refused */
+    assert_int_equal(vis_board_accept(&img, &g, NULL, &cfg, &ak, &afit), afit >= 0.99 ? VIS_OK : VIS_ENOBOARD);
+    assert_int_equal(vis_board_accept(NULL, &g, NULL, &cfg, &ak, &afit), VIS_EINVAL);
     /* bad arguments */
     assert_int_equal(vis_line_contrast(NULL, &g, NULL, &k2), VIS_EINVAL);
     assert_int_equal(vis_grid_fit_k(&img, &g, 0, &fitk), VIS_EINVAL);
@@ -311,6 +360,7 @@ int main(void)
         cmocka_unit_test(test_bump_needs_search),
         cmocka_unit_test(test_occluded_not_moved),
         cmocka_unit_test(test_faint_lines),
+        cmocka_unit_test(test_geom_transform),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
