@@ -405,29 +405,6 @@ static int parse_opts(int argc, char **argv, rec_opts_t *o)
     return 0;
 }
 
-/* "ADDR:PORT", "[v6]:PORT" or ":PORT" / "PORT" (127.0.0.1). */
-static int parse_serve(const char *s, char *addr, size_t alen, int *port)
-{
-    const char *colon = strrchr(s, ':');
-    const char *ps = colon ? colon + 1 : s;
-    if (parse_int(ps, 0, 65535, port))
-        return -1;
-    size_t n = colon ? (size_t)(colon - s) : 0;
-    if (n >= 2 && s[0] == '[' && s[n - 1] == ']') {
-        s++;
-        n -= 2;
-    }
-    if (n == 0) {
-        snprintf(addr, alen, "127.0.0.1");
-        return 0;
-    }
-    if (n >= alen)
-        return -1;
-    memcpy(addr, s, n);
-    addr[n] = 0;
-    return 0;
-}
-
 /* ---------------------------------------------------------------- the run */
 
 typedef struct run {
@@ -1271,11 +1248,10 @@ int cmd_record(int argc, char **argv)
         char addr[128];
         web_config_t wc;
         web_config_defaults(&wc);
-        if (parse_serve(u->o.serve, addr, sizeof addr, &wc.port)) {
+        if (web_config_parse_listen(&wc, u->o.serve, addr, sizeof addr)) {
             cli_error("record", "--serve: '%s' is not ADDR:PORT", u->o.serve);
             goto done;
         }
-        wc.address = addr;
         wc.hosts = u->o.serve_host;
         int wrc = web_server_create(&wc, on_action, u, &u->r.web);
         if (wrc != WEB_OK) {

@@ -1,6 +1,6 @@
 /* record_out.c: what `kifucam record` says: the station's events on stdout (text, or one
- * JSON object per line) and the state JSON published to the web pages (web.h documents
- * its fields). Callers hold r->mu when the web server runs. A failed write to stdout (a
+ * JSON object per line) and the state JSON published to the web pages (built by
+ * web_state_json, the one schema the pages read: web.h documents its fields). Callers hold r->mu when the web server runs. A failed write to stdout (a
  * reader that closed the pipe: SIGPIPE is ignored, the write says EPIPE) is said once on
  * stderr; from then on nothing is printed and the recording goes on.
  */
@@ -8,6 +8,7 @@
 #include "app/cli.h"
 #include "app/record_relay.h"
 #include "rules/go_point.h"
+#include "web/web_state.h"
 
 #include <errno.h>
 #include <jansson.h>
@@ -207,135 +208,39 @@ void rec_print_note(rec_t *r, const char *kind, double t, const char *fmt, ...)
     }
 }
 
-static json_t *board_rows(const go_board_t *b, const uint8_t *dead, char dead_b, char dead_w)
-{
-    json_t *a = json_array();
-    char row[GO_MAX_SIZE + 1];
-    for (int y = 0; y < b->size; y++) {
-        for (int x = 0; x < b->size; x++) {
-            int p = GO_PT(x, y), c = b->color[p];
-            row[x] = c == GO_BLACK ? (dead && dead[p] ? dead_b : 'X')
-                   : c == GO_WHITE ? (dead && dead[p] ? dead_w : 'O') : '.';
-        }
-        row[b->size] = 0;
-        json_array_append_new(a, json_string(row));
-    }
-    return a;
-}
-
-static json_t *half_json(int v2)
-{
-    return v2 % 2 ? json_real(v2 / 2.0) : json_integer(v2 / 2);
-}
-
 char *rec_state_json(rec_t *r)
 {
     if (!r->stn)
         return NULL;
-    const go_game_t *g = stn_game(r->stn);
-    const go_board_t *b = go_game_board(g);
+    /* the one schema the pages read (web_state.h), from the station's game and count */
     const stn_meta_t *m = stn_meta(r->stn);
-    json_t *o = json_object();
-    json_object_set_new(o, "size", json_integer(b->size));
-    json_object_set_new(o, "board", board_rows(b, NULL, 0, 0));
-    json_t *mv = json_array();
-    int n = go_game_move_count(g);
-    for (int i = 0; i < n; i++) {
-        const go_move_t *mm = go_game_move(g, i);
-        json_t *e = json_object();
-        char pt[3] = "";
-        if (mm->kind == GO_MOVE_PLAY)
-            go_point_to_sgf(mm->point, pt);
-        json_object_set_new(e, "n", json_integer(i + 1));
-        json_object_set_new(e, "color", json_string(col_name(mm->color)));
-        json_object_set_new(e, "point", json_string(pt));
-        if (mm->kind == GO_MOVE_PASS)
-            json_object_set_new(e, "pass", json_true());
-        if (mm->kind == GO_MOVE_RESIGN)
-            json_object_set_new(e, "resign", json_true());
-        if (i == n - 1)
-            json_object_set(o, "last", e);
-        json_array_append_new(mv, e);
+    web_message_t msgs[REC_MSGS];
+    for (int i = 0; i < r->nmsgs && i < REC_MSGS; i++) {
+        msgs[i].level = r->msgs[i].level;
+        msgs[i].text = r->msgs[i].text;
+        msgs[i].audience = r->msgs[i].audience;
     }
-    if (!n)
-        json_object_set_new(o, "last", json_null());
-    json_object_set_new(o, "moves", mv);
-    json_t *cap = json_object();
-    json_object_set_new(cap, "B", json_integer(b->prisoners[GO_BLACK]));
-    json_object_set_new(cap, "W", json_integer(b->prisoners[GO_WHITE]));
-    json_object_set_new(o, "captures", cap);
-    json_object_set_new(o, "turn", json_string(col_name(go_game_turn(g))));
-    json_object_set_new(o, "phase", json_string(r->phase == 0 ? "play"
-                                                : r->phase == 1 ? "counting" : "over"));
+    web_state_info_t info;
+    memset(&info, 0, sizeof info);
+    info.black_name = m->black[0] ? m->black : "Black";
+    info.white_name = m->white[0] ? m->white : "White";
+    info.komi2 = m->komi2;
+    info.handicap = m->handicap;
+    info.phase = r->phase == 0 ? "play" : r->phase == 1 ? "counting" : "over";
     const char *res = r->result[0] ? r->result : m->result;
-    if (res[0])
-        json_object_set_new(o, "result", json_string(res));
-    json_t *pb = json_object(), *pw = json_object();
-    json_object_set_new(pb, "name", json_string(m->black[0] ? m->black : "Black"));
-    json_object_set_new(pw, "name", json_string(m->white[0] ? m->white : "White"));
-    json_object_set_new(o, "black", pb);
-    json_object_set_new(o, "white", pw);
-    json_object_set_new(o, "komi", half_json(m->komi2));
-    json_object_set_new(o, "rules", json_string(go_game_rules(g)->name));
-    json_object_set_new(o, "handicap", json_integer(m->handicap));
-    json_t *msgs = json_array();
-    for (int i = 0; i < r->nmsgs; i++) {
-        json_t *e = json_object();
-        json_object_set_new(e, "level", json_string(r->msgs[i].level));
-        json_object_set_new(e, "audience", json_string(r->msgs[i].audience));
-        json_object_set_new(e, "text", json_string(r->msgs[i].text));
-        json_array_append_new(msgs, e);
-    }
-    json_object_set_new(o, "messages", msgs);
-    const go_session_t *sess = stn_session(r->stn);
-    if (sess) {
-        json_t *c = json_object();
-        const uint8_t *dead = go_session_dead(sess);
-        const go_board_t *sb = go_session_board(sess);
-        json_t *d = json_array();
-        for (int p = 0; p < GO_CELLS; p++)
-            if (dead[p] && go_board_on(sb, p)) {
-                char q[3];
-                go_point_to_sgf(p, q);
-                json_array_append_new(d, json_string(q));
-            }
-        json_object_set_new(c, "dead", d);
-        go_score_t sc;
-        if (go_session_score(sess, &sc) == GO_OK) {
-            json_t *terr = json_array();
-            char row[GO_MAX_SIZE + 1];
-            for (int y = 0; y < sb->size; y++) {
-                for (int x = 0; x < sb->size; x++) {
-                    go_color_t ow = GO_SP_OWNER(sc.point[GO_PT(x, y)]);
-                    row[x] = ow == GO_BLACK ? 'X' : ow == GO_WHITE ? 'O' : '.';
-                }
-                row[sb->size] = 0;
-                json_array_append_new(terr, json_string(row));
-            }
-            json_object_set_new(c, "territory", terr);
-            json_t *s = json_object();
-            json_object_set_new(s, "B", half_json(sc.side[GO_BLACK].total2));
-            json_object_set_new(s, "W", half_json(sc.side[GO_WHITE].total2));
-            json_object_set_new(s, "result", json_string(sc.re));
-            json_object_set_new(c, "score", s);
-        }
-        json_t *acc = json_object();
-        json_object_set_new(acc, "B", json_boolean(go_session_accepted(sess, GO_BLACK)));
-        json_object_set_new(acc, "W", json_boolean(go_session_accepted(sess, GO_WHITE)));
-        json_object_set_new(c, "accepted", acc);
-        json_object_set_new(o, "count", c);
-    }
+    info.result = res[0] ? res : NULL;
+    info.session = stn_session(r->stn);
+    info.messages = msgs;
+    info.nmessages = r->nmsgs < REC_MSGS ? r->nmsgs : REC_MSGS;
+    char cj[1024];
     if (r->has_clock) {
-        char cj[1024];
         double now = r->t_now - r->clock_lag;
         int n = stn_clock_json(r->stn, now > 0 ? now : 0, cj, sizeof cj);
-        json_t *c = n > 0 && (size_t)n < sizeof cj ? json_loads(cj, 0, NULL) : NULL;
-        if (c)
-            json_object_set_new(o, "clock", c);
+        if (n > 0 && (size_t)n < sizeof cj)
+            info.clock_json = cj;
     }
-    char *s = json_dumps(o, JSON_COMPACT);
-    json_decref(o);
-    return s;
+    char *js = NULL;
+    return web_state_json(stn_game(r->stn), &info, &js) == WEB_OK ? js : NULL;
 }
 
 /* ---------------------------------------------------------------- --speak */
