@@ -120,9 +120,9 @@ int web_state_json(const go_game_t *g, const web_state_info_t *info, char **out)
     for (int i = 0; i < info->nmessages && info->messages; i++) {
         const web_message_t *m = &info->messages[i];
         json_array_append_new(msgs, json_pack("{s:s,s:s,s:s}", "level",
-                                              m->level ? m->level : "info", "text",
-                                              m->text ? m->text : "", "audience",
-                                              m->audience ? m->audience : "arbiter"));
+                                              m->level ? m->level : "info", "audience",
+                                              m->audience ? m->audience : "arbiter", "text",
+                                              m->text ? m->text : ""));
     }
     json_object_set_new(st, "messages", msgs);
     if (info->session) {
