@@ -365,6 +365,12 @@ int stn_signal_read(stn_signal_t *g, const stn_t *s, const int *rd, double t)
     stn_events_clear(&g->ev);
     g->to_move = go_game_turn(stn_game(s)) == GO_BLACK ? GO_BLACK : GO_WHITE;
     int ch = rd ? corners_feed(g, rd, t) : 0;
+    /* a reading play went on past is stale until the corner reads otherwise: once it
+     * confirmed something else (nothing, when the stone or the hand's highlight went), what
+     * comes next is read afresh; its settled reading may never have been the stale one */
+    for (int seat = GO_BLACK; seat <= GO_WHITE; seat++)
+        if (g->stale[seat] && g->corner[seat].confirmed != g->stale[seat])
+            g->stale[seat] = 0;
     if (g->swaps != g->swaps_seen) {
         seats_moved(g, t);
         const char *side = vis_side_name((vis_side_t)stn_signal_black_side(g));

@@ -277,6 +277,37 @@ static void test_play_goes_on(void **state)
     teardown_ref(&r);
 }
 
+/* A reading confirmed but not yet settled when a move came (a hand's highlight beside
+ * the corner) goes stale; the board is bumped and found again (the reference taken
+ * afresh: the corner reads nothing); the player's real end signal later, confirmed and
+ * settled on one frame, is read (it was masked as the stale one: a game's end was lost so,
+ * `render demo.sgf --view above --seed 16 --moves 10 --end pass`). */
+static void test_stale_reading_gone_then_signal(void **state)
+{
+    (void)state;
+    ref_t r;
+    setup_ref(&r, 1);
+    run(&r, rd4(GO_EMPTY, GO_EMPTY, GO_EMPTY, GO_EMPTY), 0.5);
+    /* a white glint beside Black's corner while a hand is near it (every other frame) */
+    for (int i = 0; i < 12; i++)
+        frame(&r, rd4(GO_WHITE, GO_EMPTY, GO_EMPTY, GO_EMPTY), i % 2 ? 3 * N + 4 : -1);
+    assert_int_equal(r.g.corner[GO_BLACK].confirmed, GO_WHITE);   /* confirmed, not settled */
+    assert_int_equal(r.g.quiet[GO_BLACK], GO_EMPTY);
+    view(&r, ". . . . .\n. . . . .\n. . X . .\n. . . . .\n. . . . .\n");   /* B cc */
+    assert_int_equal(r.g.stale[GO_BLACK], GO_WHITE);
+    /* the board bumped and found again: the table's look taken again (the glint gone) */
+    stn_signal_reference(&r.g);
+    run(&r, rd4(GO_EMPTY, GO_EMPTY, GO_EMPTY, GO_EMPTY), 1.0);
+    assert_int_equal(r.g.stale[GO_BLACK], GO_EMPTY);
+    view(&r, ". . . . .\n. . . . .\n. . X . .\n. . O . .\n. . . . .\n");   /* W cd */
+    run(&r, rd4(GO_WHITE, GO_EMPTY, GO_EMPTY, GO_EMPTY), 1.2);     /* Black's end signal */
+    assert_int_equal(stn_signal_get(&r.g, GO_BLACK), GO_WHITE);
+    assert_int_equal(logged(&r, STN_EV_SIGNAL, "Black signals the end"), 1);
+    assert_int_equal(run(&r, rd4(GO_WHITE, GO_EMPTY, GO_BLACK, GO_EMPTY), 1.2), 1);
+    assert_int_equal(stn_phase(r.s), STN_PHASE_COUNT);
+    teardown_ref(&r);
+}
+
 /* Black (to move) signals the end, and the next stone is White's (read as Black's, a
  * wrong colour): Black passed and White played on. */
 static void test_pass_before_last(void **state)
@@ -426,6 +457,7 @@ int main(void)
         cmocka_unit_test(test_hand_near_corner),
         cmocka_unit_test(test_resignation_holds),
         cmocka_unit_test(test_play_goes_on),
+        cmocka_unit_test(test_stale_reading_gone_then_signal),
         cmocka_unit_test(test_pass_before_last),
         cmocka_unit_test(test_signal_stone_misread),
         cmocka_unit_test(test_seats_from_other_diagonal),
