@@ -1,11 +1,11 @@
 /* cmd_record.c: `kifucam record --input SOURCE`: camera / video / folder -> vision ->
  * station -> the SGF record (and the web pages with --serve), then the count.
  *
- * The loop: cap_source_next -> (no geometry yet: cold detection, vis_detect, on every
- * frame until the board is found; else vis_track, and back to cold detection when the
- * grid is lost) -> the removal gate (stn_gate) -> stn_feed -> the events on stdout -> the
- * end signals (vision's vis_outside reads the corners, the station's stn_signal judges
- * them) -> the state published to the web pages.
+ * The loop: cap_source_next -> the recording loop (loop/rl_loop.h: vision, the removal
+ * gate, the station, the end signals, one frame at a time; what it did comes back through
+ * the sink below and is printed here) -> the clock -> the state published to the web
+ * pages. This file keeps the options, the input, the console's actions, the count's and
+ * the result's lines, and the run's end.
  *
  * The count is the station's (stn_phase, stn_count_toggle/accept over go_session): it
  * proposes the dead stones, marks those seen leaving the board, and writes RE[] with the
@@ -36,12 +36,12 @@
 #include "app/cli.h"
 #include "app/record.h"
 #include "app/record_relay.h"   /* --relay (issue 23) */
+#include "loop/rl_loop.h"
 
 #include <errno.h>
 #include <math.h>
 #include <signal.h>
 #include <jansson.h>
-#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -49,18 +49,14 @@
 #include <sys/stat.h>
 #include <time.h>
 
-#include "calib/cal_calibrate.h"
 #include "calib/cal_profile.h"
 #include "capture/cap_source.h"
 #include "rules/go_point.h"
 #include "rules/go_session.h"
 #include "station/stn_align.h"
 #include "station/stn_finish.h"
-#include "station/stn_signal.h"
 #include "station/stn_start.h"
 #include "vision/vis.h"
-#include "vision/vis_outside.h"
-#include "vision/vis_track.h"
 
 static const char usage_text[] =
     "usage: kifucam record --input SOURCE [OPTIONS]\n"
@@ -410,35 +406,19 @@ static int parse_opts(int argc, char **argv, rec_opts_t *o)
 typedef struct run {
     rec_t r;
     rec_opts_t o;
-    stn_config_t scfg;
+    rl_config_t lc;                /* the loop's settings: the station's and vision's */
+    rl_t *loop;                    /* the recording loop (loop/rl_loop.h) */
     const char *sgf_path;          /* --sgf, --resume's file or sgf_default: never cut */
     char sgf_default[64];          /* game-DATE-TIME.sgf */
-    char resume_why[256];          /* why --resume refused its file */
     cal_profile_t cal;
     int have_cal;
-    vis_config_t vcfg;
-    vis_board_model_t board; /* the calibration's colour model (vcfg.board points here) */
-    vis_read_cache_t read_cache; /* the last reading, kept while the board looks the same */
-    vis_geom_t geom;
-    int have_geom;
-    double line_k;                 /* the board's line contrast (vis_line_contrast) */
-    int ever_found;
-    vis_outside_t sig_vo;          /* the table beside the corners, as pixels (vision) */
-    stn_signal_t sig;              /* the end signals as the referee reads them */
-    int sig_ready;
     int count_auto;                /* the marking was accepted with no players */
-    double tm_capture, tm_detect, tm_track, tm_station, tm_signal, tm_web;
-    uint64_t frames, detects, transient;
+    double tm_capture, tm_web;
+    uint64_t frames, transient;
     double last_frame_pub;
     int last_sgf_moves;
-    int align_refused;             /* detections refused in a row by realign() */
-    double align_since;            /* the first of them */
     uint64_t frame_off;            /* --resume of a camera: added to its frame numbers ... */
     double t_off;                  /* ... and times, so the record's KF[] continue */
-    stn_resume_check_t resume_chk; /* --resume: the first boards seen judged against the
-                                      record (station/stn_start.h) */
-    stn_align_t align;             /* realign()'s last comparison */
-    int align_valid;               /* ... made (0: nothing to compare) */
 } run_t;
 
 static void print_events(run_t *u)
@@ -451,26 +431,16 @@ static void print_events(run_t *u)
     }
 }
 
-static int create_station(run_t *u, int size)
+/* The station could not start (rl_start_error): say why. */
+static void station_failed(run_t *u)
 {
-    u->scfg.size = size;
-    int err = 0;
-    u->scfg.resume_why = u->resume_why;
-    u->scfg.resume_why_len = sizeof u->resume_why;
-    u->resume_why[0] = '\0';
-    u->r.stn = stn_create(&u->scfg, &err);
-    if (!u->r.stn) {
-        if (u->o.resume)
-            cli_error("record", "%s: cannot resume (%s%s%s): the file is left as it was",
-                      u->o.resume, stn_strerror(err), u->resume_why[0] ? ": " : "",
-                      u->resume_why);
-        else
-            cli_error("record", "cannot start the station (%s)", go_strerror(err));
-        return -1;
-    }
-    print_events(u);
-    u->r.dirty = 1;
-    return 0;
+    const char *why = "";
+    int err = rl_start_error(u->loop, &why);
+    if (u->o.resume)
+        cli_error("record", "%s: cannot resume (%s%s%s): the file is left as it was", u->o.resume,
+                  stn_strerror(err), why[0] ? ": " : "", why);
+    else
+        cli_error("record", "cannot start the station (%s)", go_strerror(err));
 }
 
 /* Mirror the station's phase (0 play, 1 counting, 2 over). */
@@ -572,31 +542,59 @@ static void count_done(run_t *u)
     u->r.dirty = 1;
 }
 
-/* The end signals' events (stn_signal.h): the station's own as any other, the referee's
- * readings as "signal" notes, one end signal awaited as the viewers' message too. */
-static void print_signal_events(run_t *u)
+/* ---- the loop's sink (loop/rl_loop.h): what the loop did, printed here ---- */
+
+static int sink_phase(void *ctx)
 {
-    int n;
-    const stn_event_t *ev = stn_signal_events(&u->sig, &n);
-    for (int i = 0; i < n; i++) {
-        if (ev[i].kind == STN_EV_SIGNAL) {
-            rec_print_note(&u->r, "signal", ev[i].t, "%s", ev[i].msg);
-        } else if (ev[i].kind == STN_EV_END_AWAITED) {
-            rec_add_msg(&u->r, "info", "viewer", ev[i].msg);
-        } else {
-            rec_print_event(&u->r, &ev[i]);
-            rec_speak(&u->r, &ev[i]);
-        }
+    return ((run_t *)ctx)->r.phase;
+}
+
+/* An event: the station's as any other; the end signals' readings as "signal" notes; one
+ * end signal awaited as the viewers' message too. */
+static void sink_event(void *ctx, const stn_event_t *e)
+{
+    run_t *u = ctx;
+    if (e->kind == STN_EV_SIGNAL) {
+        rec_print_note(&u->r, "signal", e->t, "%s", e->msg);
+    } else if (e->kind == STN_EV_END_AWAITED) {
+        rec_add_msg(&u->r, "info", "viewer", e->msg);
+    } else {
+        rec_print_event(&u->r, e);
+        rec_speak(&u->r, e);
     }
 }
 
-/* What the end signals mean now (stn_signal_judge), said; the game over by them. */
-static void judge_signals(run_t *u, int changed, int end_of_file, double t)
+static void sink_note(void *ctx, const char *kind, double t, const char *text)
 {
-    int over = stn_signal_judge(&u->sig, u->r.stn, changed, u->r.phase == 0, end_of_file, t);
-    print_signal_events(u);
-    if (over)
+    rec_print_note(&((run_t *)ctx)->r, kind, t, "%s", text);
+}
+
+static void sink_station(void *ctx, stn_t *s)
+{
+    run_t *u = ctx;
+    u->r.stn = s;
+    u->r.dirty = 1;
+}
+
+/* The station read a frame: the count's board, the phase, a loss on time, the end, the
+ * count agreed. */
+static void sink_fed(void *ctx, int phase0, int nev)
+{
+    run_t *u = ctx;
+    if (nev > 0 && phase0 == 1)
+        count_line(u, "the board now");
+    sync_phase(u);
+    if (phase0 == 0 && time_check(u))
+        ;
+    else if (phase0 == 0 && go_game_over(stn_game(u->r.stn)))
         game_over(u);
+    else if (phase0 == 1 && u->r.phase == 2)
+        count_done(u);
+}
+
+static void sink_over(void *ctx)
+{
+    game_over((run_t *)ctx);
 }
 
 static void publish(run_t *u, const cvb_image_t *img, const vis_snapshot_t *snap, int force)
@@ -627,8 +625,8 @@ static void publish(run_t *u, const cvb_image_t *img, const vis_snapshot_t *snap
             for (int y = 0; y < img->h; y++)
                 memcpy(copy.data + (size_t)y * copy.stride, img->data + (size_t)y * img->stride,
                        (size_t)img->w * (size_t)img->channels);
-            if (u->have_geom)
-                vis_draw(&copy, &u->geom, snap);
+            if (rl_geom(u->loop))
+                vis_draw(&copy, rl_geom(u->loop), snap);
             uint8_t *jpg;
             size_t len;
             if (cvb_imencode_jpeg(&copy, 80, &jpg, &len) == CVB_OK) {
@@ -785,24 +783,6 @@ static int open_input(run_t *u, cap_source_t **src)
     return -1;
 }
 
-/* The end signals on one frame: the table beside the corners read (vision), the record's
- * stones masking the samples beside them (stn_signal_stones), the readings to the
- * referee. Returns the mask of seats whose confirmed reading changed. */
-static int signal_feed(run_t *u, const cvb_image_t *img, const vis_snapshot_t *snap, double t)
-{
-    uint8_t stones[VIS_MAX_POINTS];
-    if (stn_signal_stones(&u->sig, u->r.stn, t, stones) != GO_OK)
-        return 0;
-    int rd[4];
-    int ok = !snap->occluder && vis_outside_read(&u->sig_vo, img, &u->geom, stones,
-                                                 stn_signal_sides(&u->sig), rd) == VIS_OK;
-    int ch = stn_signal_read(&u->sig, u->r.stn, ok ? rd : NULL, t);
-    if (!snap->occluder)
-        vis_outside_refresh(&u->sig_vo, img, &u->geom, stones, stn_signal_quiet_sides(&u->sig));
-    print_signal_events(u);
-    return ch;
-}
-
 /* The clock on every frame, the board seen or not: calls and a loss on time come without
  * moves (the station keeps its lag behind the frames, station.h). */
 static void clock_tick(run_t *u, double t)
@@ -816,206 +796,26 @@ static void clock_tick(run_t *u, double t)
     u->r.dirty = 1;
 }
 
-/* A board found (again, or on a resumed game) is turned to the game's position before
- * its snapshot is believed (station/stn_align.h): the grid under the symmetry (or shift)
- * that agrees with the record, the snapshot too. 1: go on with u->geom and *snap;
- * 0: it disagrees with the record (a misread under an arm, another board): keep looking.
- * After REALIGN_GIVE_UP_S of disagreeing, the best fit is taken anyway (the station then
- * reports what must be restored; a bulk change is refused there). */
-#define REALIGN_GIVE_UP_S 30.0
-static int realign(run_t *u, const cvb_image_t *img, vis_snapshot_t *snap, double t)
-{
-    if (!u->r.stn)
-        return 1;
-    const go_game_t *g = stn_game(u->r.stn);
-    if (go_game_board(g)->size != snap->size || snap->board_lost)
-        return 1;
-    go_point_t pend[GO_MAX_SIZE * GO_MAX_SIZE];
-    int np = stn_track_pending(stn_tracker(u->r.stn), pend, GO_MAX_SIZE * GO_MAX_SIZE);
-    if (np > GO_MAX_SIZE * GO_MAX_SIZE)
-        np = GO_MAX_SIZE * GO_MAX_SIZE;
-    stn_align_t a;
-    if (stn_align_find(g, pend, np, snap, u->scfg.stab.min_conf, STN_ALIGN_MAX_SHIFT, &a) != GO_OK)
-        return 1;
-    u->align = a;
-    u->align_valid = 1;
-    if (!a.accept && u->o.resume && u->resume_chk.verdict != STN_RESUME_GO)
-        return 0;   /* a resumed game: resume_judged() decides, never "taken as it is" */
-    if (!a.accept) {
-        if (u->align_refused == 0)
-            u->align_since = t;
-        u->align_refused++;
-        if (t - u->align_since < REALIGN_GIVE_UP_S || a.seen * 2 < a.stones) {
-            if (u->align_refused == 1)
-                rec_print_note(&u->r, "board", t, "board: found, but it disagrees with the record "
-                               "(%d points of %d stones, %d seen): still looking", a.mismatch,
-                               a.stones, a.seen);
-            return 0;
-        }
-        rec_print_note(&u->r, "board", t, "board: disagrees with the record for %.0f s: taken "
-                       "as it is (%d points differ)", t - u->align_since, a.mismatch);
-    }
-    u->align_refused = 0;
-    if (stn_align_is_identity(&a))
-        return 1;
-    /* the grid turned to the record (game coordinates -> the detected grid's), its
-     * refined points kept where the old grid had them */
-    double m[6];
-    int S = snap->size, map[VIS_MAX_POINTS];
-    stn_align_affine(&a, S, m);
-    for (int y = 0; y < S; y++)
-        for (int x = 0; x < S; x++)
-            map[y * S + x] = stn_align_map(&a, S, x, y);
-    vis_geom_t ng;
-    if (vis_geom_transform(&u->geom, m, map, &ng) != VIS_OK)
-        return 0;
-    vis_snapshot_t turned;
-    if (a.dx || a.dy) {
-        /* a line the detection did not take is now the edge: fit the lines again (the
-         * homography alone misses the lens's bend there) and read the board again */
-        vis_geom_t rg = ng;
-        if (vis_refine(img, &rg) == VIS_OK)
-            ng = rg;
-        u->geom = ng;
-        if (vis_classify(img, &u->geom, &u->vcfg, &turned) == VIS_OK) {
-            turned.frame = snap->frame;
-            turned.t = snap->t;
-        } else {
-            stn_align_snapshot(&a, snap, &turned);
-        }
-    } else {
-        u->geom = ng;
-        stn_align_snapshot(&a, snap, &turned);
-    }
-    *snap = turned;
-    static const char *const names[8] = { "as found", "turned a quarter", "turned half",
-                                          "turned three quarters", "mirrored",
-                                          "turned a quarter and mirrored",
-                                          "turned half and mirrored",
-                                          "turned three quarters and mirrored" };
-    char shift[48] = "";
-    if (a.dx || a.dy)
-        snprintf(shift, sizeof shift, ", shifted %+d,%+d lines", a.dx, a.dy);
-    rec_print_note(&u->r, "board", t, "board: %s%s: aligned with the record (%d of %d stones "
-                   "agree, %d points differ)", names[a.sym], shift, a.agree, a.stones, a.mismatch);
-    return 1;
-}
-
 /* on_frame's code for a resumed game whose board is not the record's (stn_resume_judge) */
 #define REC_RESUME_REFUSED (-3)
 
-/* One frame through vision, the station, the signals and the count. Returns 0, -1 (the
- * station could not start) or REC_RESUME_REFUSED. */
+/* One frame through the recording loop (rl_feed: vision, the station, the signals, said
+ * through the sink), then the clock and the pages. Returns 0, -1 (the station could not
+ * start) or REC_RESUME_REFUSED. */
 static int on_frame(run_t *u, const cap_frame_t *f)
 {
-    vis_snapshot_t snap;
-    memset(&snap, 0, sizeof snap);
-    snap.frame = f->index;
-    snap.t = f->t;
-    double t0 = cpu_s();
-    int fresh = 0;
-    if (!u->have_geom) {
-        int hint = u->r.stn ? go_game_board(stn_game(u->r.stn))->size : u->o.size;
-        int rc = VIS_ENOBOARD;
-        /* the profile's corners, scaled to this frame (a reduced decode, another size of
-         * the same aspect); a frame of another aspect falls back to detection */
-        if (u->have_cal && !u->ever_found && (!hint || hint == u->cal.size) &&
-            cal_profile_to_geom(&u->cal, f->img.w, f->img.h, &u->geom) == CAL_OK) {
-            rc = vis_classify(&f->img, &u->geom, &u->vcfg, &snap);
-        } else {
-            rc = vis_detect(&f->img, &u->vcfg, hint, &u->geom, &snap, NULL);
-        }
-        u->detects++;
-        u->tm_detect += cpu_s() - t0;
-        /* a grid that tracking would reject at once is no board (vis_board_accept) */
-        double fit = 0, lk = 1.0;
-        if (rc != VIS_OK || (hint && u->geom.size != hint) ||
-            vis_board_accept(&f->img, &u->geom, &snap, &u->vcfg, &lk, &fit) != VIS_OK) {
-            clock_tick(u, f->t);   /* no board in sight: the clock runs on */
-            publish(u, NULL, NULL, 0);
-            return 0;
-        }
-        snap.frame = f->index;
-        snap.t = f->t;
-        u->align_valid = 0;
-        int aligned = realign(u, &f->img, &snap, f->t);
-        if (u->o.resume && u->align_valid &&
-            stn_resume_judge(&u->resume_chk, &u->align, f->t) == STN_RESUME_REFUSE)
-            return REC_RESUME_REFUSED;
-        if (!aligned) {
-            clock_tick(u, f->t);   /* not the game's board yet: keep looking */
-            publish(u, NULL, NULL, 0);
-            return 0;
-        }
-        u->have_geom = 1;
-        u->line_k = lk;
-        fresh = 1;
-        if (!u->ever_found)
-            rec_print_note(&u->r, "board", f->t, "board: %dx%d found", u->geom.size,
-                           u->geom.size);
-        else
-            rec_print_note(&u->r, "board", f->t, "board: found again");
-        if (u->ever_found && u->sig_ready)
-            vis_outside_forget(&u->sig_vo); /* the board may have moved: look again */
-        u->ever_found = 1;
-        if (!u->r.stn && create_station(u, u->geom.size))
-            return -1;
-    } else {
-        vis_track_k(&f->img, &u->geom, &u->vcfg, u->line_k, &snap);
-        snap.frame = f->index;
-        snap.t = f->t;
-        u->tm_track += cpu_s() - t0;
-    }
-    double t1 = cpu_s();
-    if (u->r.phase <= 1) {
-        int phase0 = u->r.phase;
-        if (u->sig_ready)
-            stn_signal_hands(&u->sig, &snap);   /* before the gate hides stones lifted */
-        if (phase0 == 0)
-            stn_gate(u->r.stn, &snap);   /* the removal gate (station.h) */
-        int nm0 = go_game_move_count(stn_game(u->r.stn));
-        int n = stn_feed(u->r.stn, &snap);
-        if (n > 0) {
-            print_events(u);
-            if (phase0 == 0 && go_game_move_count(stn_game(u->r.stn)) > nm0 && u->sig_ready) {
-                stn_signal_after_move(&u->sig, u->r.stn, f->t);
-                print_signal_events(u);
-            }
-            if (phase0 == 1)
-                count_line(u, "the board now");
-        }
-        sync_phase(u);
-        if (phase0 == 0 && time_check(u))
-            ;
-        else if (phase0 == 0 && go_game_over(stn_game(u->r.stn)))
-            game_over(u);
-        else if (phase0 == 1 && u->r.phase == 2)
-            count_done(u);
-    }
-    double t2 = cpu_s();
-    u->tm_station += t2 - t1;
-    if (snap.board_lost) {
-        u->have_geom = 0;
-    } else {
-        if (!u->sig_ready && fresh) {
-            /* the calibration tells the seats; else a guess (the record's bottom) */
-            vis_side_t bs = u->have_cal ? u->cal.black_side : VIS_SIDE_BOTTOM;
-            u->sig_ready = vis_outside_init(&u->sig_vo, u->geom.size, NULL) == VIS_OK &&
-                           stn_signal_init(&u->sig, u->geom.size, bs, u->have_cal, NULL) == GO_OK;
-        }
-        if (u->sig_ready && !u->sig_vo.have_ref && !snap.occluder) {
-            vis_outside_reference(&u->sig_vo, &f->img, &u->geom);
-            stn_signal_reference(&u->sig);
-        } else if (u->sig_ready) {
-            int ch = signal_feed(u, &f->img, &snap, f->t);
-            judge_signals(u, ch, 0, f->t);
-        }
+    int read = 0, rc = rl_feed(u->loop, &f->img, f->index, f->t, &read);
+    if (rc == RL_EREFUSED)
+        return REC_RESUME_REFUSED;
+    if (rc != RL_OK) {
+        station_failed(u);
+        return -1;
     }
     double t3 = cpu_s();
-    u->tm_signal += t3 - t2;
-    clock_tick(u, f->t);
-    publish(u, &f->img, &snap, 0);
-    u->tm_web += cpu_s() - t3;
+    clock_tick(u, f->t);   /* the board seen or not: the clock runs on */
+    publish(u, read ? &f->img : NULL, read ? rl_snapshot(u->loop) : NULL, 0);
+    if (read)
+        u->tm_web += cpu_s() - t3;
     return 0;
 }
 
@@ -1056,7 +856,6 @@ static void resume_start(run_t *u, cap_source_t **src)
     cap_info_t info;
     memset(&info, 0, sizeof info);
     cap_source_info(*src, &info);
-    stn_resume_check_init(&u->resume_chk, NULL);
     int n = go_game_move_count(stn_game(u->r.stn));
     uint64_t f = 0;
     if (info.kind == CAP_KIND_CAMERA) {
@@ -1081,16 +880,6 @@ static void print_resume_hint(run_t *u)
 {
     rec_print_resume(&u->r, u->o.input, u->sgf_path, u->o.calib, u->o.fps_set ? u->o.fps : 0,
                      go_game_move_count(stn_game(u->r.stn)));
-}
-
-/* A file or folder ended with one end signal seen and not the other (stn_finish_signals):
- * the signaller's pass goes in when it is his turn; *out says what to tell. */
-static void end_unfinished(run_t *u, stn_unfinished_t *out)
-{
-    stn_signal_finish(&u->sig, u->r.stn, u->r.t_now, out);
-    print_signal_events(u);
-    if (out->unfinished)
-        u->r.dirty = 1;
 }
 
 /* A file or folder with --serve, at its end: the pages stay up on the final state (the
@@ -1122,8 +911,9 @@ static void print_stats(run_t *u, double wall, double footage)
 {
     if (u->r.out_lost)
         return;
-    double vis = u->tm_detect + u->tm_track;
-    double tot = u->tm_capture + vis + u->tm_station + u->tm_signal + u->tm_web;
+    rl_stats_t ls = rl_stats(u->loop);
+    double vis = ls.detect_s + ls.track_s;
+    double tot = u->tm_capture + vis + ls.station_s + ls.signal_s + u->tm_web;
     if (tot <= 0)
         tot = 1e-9;
     double fps = wall > 0 ? u->frames / wall : 0, cfps = u->frames / tot;
@@ -1134,18 +924,18 @@ static void print_stats(run_t *u, double wall, double footage)
                 "\"cpu_speed\":%.2f,\"detects\":%llu,\"ms\":{\"capture\":%.1f,\"detect\":%.1f,"
                 "\"track\":%.1f,\"station\":%.1f,\"signals\":%.1f,\"web\":%.1f}}\n",
                 (unsigned long long)u->frames, wall, fps, tot, cfps, footage,
-                wall > 0 ? footage / wall : 0, footage / tot, (unsigned long long)u->detects,
-                u->tm_capture * 1e3, u->tm_detect * 1e3, u->tm_track * 1e3,
-                u->tm_station * 1e3, u->tm_signal * 1e3, u->tm_web * 1e3);
+                wall > 0 ? footage / wall : 0, footage / tot, (unsigned long long)ls.detects,
+                u->tm_capture * 1e3, ls.detect_s * 1e3, ls.track_s * 1e3,
+                ls.station_s * 1e3, ls.signal_s * 1e3, u->tm_web * 1e3);
     } else {
         fprintf(u->r.out,
                 "frames: %llu in %.2f s (%.1f fps, %.1fx real time; CPU %.2f s: %.1f fps, "
                 "%.1fx); CPU per stage: capture %.0f%%, detect %.0f%% (%llu runs), track %.0f%%, "
                 "station %.0f%%, signals %.0f%%, web %.0f%%\n",
                 (unsigned long long)u->frames, wall, fps, wall > 0 ? footage / wall : 0, tot,
-                cfps, footage / tot, 100 * u->tm_capture / tot, 100 * u->tm_detect / tot,
-                (unsigned long long)u->detects, 100 * u->tm_track / tot,
-                100 * u->tm_station / tot, 100 * u->tm_signal / tot, 100 * u->tm_web / tot);
+                cfps, footage / tot, 100 * u->tm_capture / tot, 100 * ls.detect_s / tot,
+                (unsigned long long)ls.detects, 100 * ls.track_s / tot,
+                100 * ls.station_s / tot, 100 * ls.signal_s / tot, 100 * u->tm_web / tot);
     }
     rec_out_flush(&u->r);
 }
@@ -1181,11 +971,7 @@ int cmd_record(int argc, char **argv)
     u->r.json = u->o.json;
     cvb_quiet();   /* OpenCV's own log lines: its failures come back as status codes */
     pthread_mutex_init(&u->r.mu, NULL);
-    vis_config_defaults(&u->vcfg);
-    vis_config_for_video(&u->vcfg);
-    vis_read_cache_init(&u->read_cache);
-    u->vcfg.cache = &u->read_cache;
-    stn_config_defaults(&u->scfg);
+    rl_config_defaults(&u->lc);
     u->last_sgf_moves = -1;
     char err[256];
     if (u->o.calib) {
@@ -1194,9 +980,7 @@ int cmd_record(int argc, char **argv)
             goto done;
         }
         u->have_cal = 1;
-        /* this board's own colours, learned at calibration, when there are some */
-        if (cal_profile_board_model(&u->cal, &u->board))
-            u->vcfg.board = &u->board;
+        u->lc.cal = &u->cal;   /* its corners, its colours, its seats (rl_loop.h) */
         if (u->o.size && u->o.size != u->cal.size) {
             cli_error("record", "--size %d disagrees with the calibration (%d)", u->o.size,
                       u->cal.size);
@@ -1210,7 +994,7 @@ int cmd_record(int argc, char **argv)
             cli_error("record", "--time: %s", err);
             goto done;
         }
-        u->scfg.time_control = u->o.time;   /* the station runs the one clock */
+        u->lc.station.time_control = u->o.time;   /* the station runs the one clock */
         u->r.has_clock = 1;
     }
     u->r.speak = u->o.speak;
@@ -1225,22 +1009,31 @@ int cmd_record(int argc, char **argv)
         strftime(u->sgf_default, sizeof u->sgf_default, "game-%Y%m%d-%H%M%S.sgf", &tm);
         u->sgf_path = u->sgf_default;
     }
-    u->scfg.rules = u->o.rules;
-    u->scfg.komi2 = u->o.komi_set ? u->o.komi2 : STN_KOMI_DEFAULT;
-    u->scfg.handicap = u->o.handicap;
-    u->scfg.handicap_seen = !u->o.handicap_set;   /* --handicap 0: none, whatever is seen */
-    u->scfg.stab.stable_s = u->o.stable_s;
-    u->scfg.track.warn_grace_s = u->o.warn_grace_s;
-    u->r.clock_lag = u->scfg.stab.stable_s + STN_CLOCK_LAG_S;
-    u->scfg.black = u->o.black;
-    u->scfg.white = u->o.white;
-    u->scfg.sgf_path = u->sgf_path;
-    u->scfg.resume_path = u->o.resume;
+    u->lc.station.rules = u->o.rules;
+    u->lc.station.komi2 = u->o.komi_set ? u->o.komi2 : STN_KOMI_DEFAULT;
+    u->lc.station.handicap = u->o.handicap;
+    u->lc.station.handicap_seen = !u->o.handicap_set;   /* --handicap 0: none, whatever is seen */
+    u->lc.station.stab.stable_s = u->o.stable_s;
+    u->lc.station.track.warn_grace_s = u->o.warn_grace_s;
+    u->r.clock_lag = u->lc.station.stab.stable_s + STN_CLOCK_LAG_S;
+    u->lc.station.black = u->o.black;
+    u->lc.station.white = u->o.white;
+    u->lc.station.sgf_path = u->sgf_path;
+    u->lc.station.resume_path = u->o.resume;
     if (open_input(u, &src))
         goto done;
+    u->lc.size = u->o.size;
+    u->lc.resume = u->o.resume != NULL;
+    const rl_sink_t sink = { u, sink_phase, sink_event, sink_note, sink_station, sink_fed, sink_over };
+    if (!(u->loop = rl_create(&u->lc, &sink))) {
+        cli_error("record", "out of memory");
+        goto done;
+    }
     if (u->o.resume || u->o.size) {
-        if (create_station(u, u->o.size ? u->o.size : 19))
+        if (rl_start(u->loop, u->o.size ? u->o.size : 19) != RL_OK) {
+            station_failed(u);
             goto done;
+        }
         if (u->o.resume)
             resume_start(u, &src);
     }
@@ -1347,7 +1140,7 @@ int cmd_record(int argc, char **argv)
         int frc = on_frame(u, &f);
         pthread_mutex_unlock(&u->r.mu);
         if (frc == REC_RESUME_REFUSED) {
-            const stn_align_t *a = &u->resume_chk.last;
+            const stn_align_t *a = &rl_resume_check(u->loop)->last;
             cli_error("record", "%s: cannot resume: the board at frame %llu (%.2f s) is not the "
                       "record's position (%d points differ, %d stones recorded): the file is "
                       "left as it was; give the frame that shows it with --start-frame N",
@@ -1364,12 +1157,14 @@ int cmd_record(int argc, char **argv)
         print_resume_hint(u);
     double wall = now_s() - wall0;
     pthread_mutex_lock(&u->r.mu);
-    if (code == 0 && u->sig_ready)   /* a file ended with the signals there: they stand */
-        judge_signals(u, 0, 1, u->r.t_now);
+    /* the end signals there stand; one seen and not the other: the signaller's pass */
     stn_unfinished_t unfinished;
     memset(&unfinished, 0, sizeof unfinished);
-    if (code == 0 && !live && u->sig_ready && u->r.stn && u->r.phase == 0)
-        end_unfinished(u, &unfinished);
+    if (code == 0) {
+        rl_finish(u->loop, u->r.t_now, !live, &unfinished);
+        if (unfinished.unfinished)
+            u->r.dirty = 1;
+    }
     if (code == 0 && u->r.phase == 1 && (!live || !u->r.web)) {
         /* a file run, or no console to accept with: nobody can confirm the count */
         rec_print_note(&u->r, "count", -1, "count: %s: the marking is accepted automatically",
@@ -1402,7 +1197,7 @@ int cmd_record(int argc, char **argv)
         print_stats(u, wall, footage);
         code = 2;
     } else if (code == 0) {
-        if (!u->ever_found) {
+        if (!rl_ever_found(u->loop)) {
             cli_error("record", "%s: no board found in %llu frames", u->o.input,
                       (unsigned long long)u->frames);
             code = 1;
@@ -1432,9 +1227,8 @@ done:
     web_server_destroy(u->r.web);
     rec_relay_destroy(&u->r);
     cap_source_close(src);
-    if (u->sig_ready)
-        stn_signal_fini(&u->sig);
-    stn_destroy(u->r.stn);
+    rl_destroy(u->loop);   /* the station with it */
+    u->r.stn = NULL;
     rec_speak_fini(&u->r);
     pthread_mutex_destroy(&u->r.mu);
     free(u);
