@@ -411,7 +411,6 @@ typedef struct run {
     const char *sgf_path;          /* --sgf, --resume's file or sgf_default: never cut */
     char sgf_default[64];          /* game-DATE-TIME.sgf */
     cal_profile_t cal;
-    int have_cal;
     int count_auto;                /* the marking was accepted with no players */
     double tm_capture, tm_web;
     uint64_t frames, transient;
@@ -979,7 +978,6 @@ int cmd_record(int argc, char **argv)
             cli_error("record", "%s: %s", u->o.calib, err);
             goto done;
         }
-        u->have_cal = 1;
         u->lc.cal = &u->cal;   /* its corners, its colours, its seats (rl_loop.h) */
         if (u->o.size && u->o.size != u->cal.size) {
             cli_error("record", "--size %d disagrees with the calibration (%d)", u->o.size,
