@@ -103,14 +103,27 @@ typedef struct run {
     double t_off;                  /* ... and times, so the record's KF[] continue */
 } run_t;
 
+/* One event: the station's as any other; the end signals' readings (stn_signal.h) as
+ * "signal" notes; one end signal awaited as the viewers' message too. */
+static void print_event(run_t *u, const stn_event_t *e)
+{
+    if (e->kind == STN_EV_SIGNAL) {
+        rec_print_note(&u->r, "signal", e->t, "%s", e->msg);
+    } else if (e->kind == STN_EV_END_AWAITED) {
+        rec_add_msg(&u->r, "info", "viewer", e->msg);
+    } else {
+        rec_print_event(&u->r, e);
+        rec_speak(&u->r, e);
+    }
+}
+
+/* The events of the station's last call. */
 static void print_events(run_t *u)
 {
     int n;
     const stn_event_t *ev = stn_events(u->r.stn, &n);
-    for (int i = 0; i < n; i++) {
-        rec_print_event(&u->r, &ev[i]);
-        rec_speak(&u->r, &ev[i]);
-    }
+    for (int i = 0; i < n; i++)
+        print_event(u, &ev[i]);
 }
 
 /* The station could not start (rl_start_error): say why. */
@@ -231,19 +244,9 @@ static int sink_phase(void *ctx)
     return ((run_t *)ctx)->r.phase;
 }
 
-/* An event: the station's as any other; the end signals' readings as "signal" notes; one
- * end signal awaited as the viewers' message too. */
 static void sink_event(void *ctx, const stn_event_t *e)
 {
-    run_t *u = ctx;
-    if (e->kind == STN_EV_SIGNAL) {
-        rec_print_note(&u->r, "signal", e->t, "%s", e->msg);
-    } else if (e->kind == STN_EV_END_AWAITED) {
-        rec_add_msg(&u->r, "info", "viewer", e->msg);
-    } else {
-        rec_print_event(&u->r, e);
-        rec_speak(&u->r, e);
-    }
+    print_event(ctx, e);
 }
 
 static void sink_note(void *ctx, const char *kind, double t, const char *text)

@@ -102,6 +102,18 @@ static go_point_t sym(go_point_t p, int k)
     return (go_point_t)GO_PT(x, y);
 }
 
+/* A loop with the defaults whose sink fills *s. */
+static rl_t *new_loop(seen_t *s)
+{
+    rl_config_t c;
+    rl_config_defaults(&c);
+    memset(s, 0, sizeof *s);
+    const rl_sink_t sink = { s, k_phase, k_event, k_note, k_station, k_fed, k_over };
+    rl_t *l = rl_create(&c, &sink);
+    assert_non_null(l);
+    return l;
+}
+
 static void test_loop_records_a_clip(void **state)
 {
     (void)state;
@@ -117,13 +129,8 @@ static void test_loop_records_a_clip(void **state)
     assert_true(n > 0 && (size_t)n < sizeof cmd);
     assert_int_equal(kc_run(cmd), 0);
 
-    rl_config_t c;
-    rl_config_defaults(&c);
     seen_t s;
-    memset(&s, 0, sizeof s);
-    const rl_sink_t sink = { &s, k_phase, k_event, k_note, k_station, k_fed, k_over };
-    rl_t *l = rl_create(&c, &sink);
-    assert_non_null(l);
+    rl_t *l = new_loop(&s);
     assert_null(rl_station(l));
     cap_options_t o;
     cap_options_defaults(&o);
@@ -188,13 +195,8 @@ static void test_loop_records_a_clip(void **state)
 static void test_loop_no_board(void **state)
 {
     (void)state;
-    rl_config_t c;
-    rl_config_defaults(&c);
     seen_t s;
-    memset(&s, 0, sizeof s);
-    const rl_sink_t sink = { &s, k_phase, k_event, k_note, k_station, k_fed, k_over };
-    rl_t *l = rl_create(&c, &sink);
-    assert_non_null(l);
+    rl_t *l = new_loop(&s);
     cvb_image_t img;
     assert_int_equal(cvb_image_alloc(&img, 320, 240, 3), CVB_OK);
     memset(img.data, 128, (size_t)img.stride * (size_t)img.h);

@@ -124,6 +124,14 @@ static int run(ref_t *r, const int *rd, double secs)
     return over;
 }
 
+/* 12 frames of a white reading at Black's corner, a hand near the corner point (4,3) on
+ * every other one (no reading then). */
+static void white_under_hand(ref_t *r)
+{
+    for (int i = 0; i < 12; i++)
+        frame(r, rd4(GO_WHITE, GO_EMPTY, GO_EMPTY, GO_EMPTY), i % 2 ? 3 * N + 4 : -1);
+}
+
 /* A move seen by the station (a stable view of the diagram), then the referee told. */
 static void view(ref_t *r, const char *d)
 {
@@ -195,8 +203,7 @@ static void test_hand_near_corner(void **state)
     setup_ref(&r, 1);
     run(&r, rd4(GO_EMPTY, GO_EMPTY, GO_EMPTY, GO_EMPTY), 0.5);
     /* the reading begins while a hand is near Black's corner (4,3) on alternate frames */
-    for (int i = 0; i < 12; i++)
-        frame(&r, rd4(GO_WHITE, GO_EMPTY, GO_EMPTY, GO_EMPTY), i % 2 ? 3 * N + 4 : -1);
+    white_under_hand(&r);
     double left = r.t - DT;
     assert_int_equal(r.g.corner[GO_BLACK].confirmed, GO_WHITE);
     assert_int_equal(stn_signal_get(&r.g, GO_BLACK), GO_EMPTY);   /* not yet: the hand */
@@ -289,8 +296,7 @@ static void test_stale_reading_gone_then_signal(void **state)
     setup_ref(&r, 1);
     run(&r, rd4(GO_EMPTY, GO_EMPTY, GO_EMPTY, GO_EMPTY), 0.5);
     /* a white glint beside Black's corner while a hand is near it (every other frame) */
-    for (int i = 0; i < 12; i++)
-        frame(&r, rd4(GO_WHITE, GO_EMPTY, GO_EMPTY, GO_EMPTY), i % 2 ? 3 * N + 4 : -1);
+    white_under_hand(&r);
     assert_int_equal(r.g.corner[GO_BLACK].confirmed, GO_WHITE);   /* confirmed, not settled */
     assert_int_equal(r.g.quiet[GO_BLACK], GO_EMPTY);
     view(&r, ". . . . .\n. . . . .\n. . X . .\n. . . . .\n. . . . .\n");   /* B cc */
