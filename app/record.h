@@ -10,6 +10,7 @@
 #define KIFUCAM_RECORD_H
 
 #include <pthread.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <sys/types.h>
@@ -48,6 +49,8 @@ typedef struct rec {
     rec_msg_t msgs[REC_MSGS];
     int nmsgs;
     int dirty;                     /* the state changed since it was last published */
+    int last_sgf_moves;            /* the move count of the SGF last published (-1: none) */
+    double last_frame_pub;         /* wall time the overlay's picture was last published */
     struct rec_relay *relay;       /* --relay (record_relay.h), or NULL */
 } rec_t;
 
@@ -79,5 +82,53 @@ void rec_speak_fini(rec_t *r);
 void rec_add_msg(rec_t *r, const char *level, const char *audience, const char *text);
 /* The whole state as the web pages read it (web.h), malloc'd; NULL when out of memory. */
 char *rec_state_json(rec_t *r);
+/* The run's last line: frames, speed, CPU per stage (text or a JSON "stats" object);
+ * nothing once out is lost. */
+struct rl_stats;
+void rec_print_stats(rec_t *r, const struct rl_stats *ls, uint64_t frames, double wall,
+                     double footage, double capture_s, double web_s);
+
+/* ---- the game's course as the station tells it (record_count.c) ---- */
+/* One station event printed: the end signals' readings as "signal" notes, one end signal
+ * awaited as the viewers' message, any other as rec_print_event (and spoken). */
+void rec_print_station_event(rec_t *r, const stn_event_t *e);
+/* The events of the station's last call, each as rec_print_station_event. */
+void rec_print_events(rec_t *r);
+/* Mirror the station's phase into r->phase (0 play, 1 counting, 2 over). */
+void rec_sync_phase(rec_t *r);
+/* "count: WHAT: N dead stones: Q16 ...; result R" (the counting session's marking). */
+void rec_count_line(rec_t *r, const char *what);
+/* The game is over (two passes, the end, a resignation): the result of a resignation, or
+ * the dead stones proposed. */
+void rec_game_over(rec_t *r);
+/* A flag fell (the station wrote RE[B+T] / RE[W+T]): said once. 1 when the game is over
+ * on time. */
+int rec_time_check(rec_t *r);
+/* The count was agreed (the station wrote RE[]): the result in points and in stones. */
+void rec_count_done(rec_t *r);
+/* After the station read a frame (phase0: r->phase before it, nev its events): the
+ * count's board, a loss on time, the game's end, the count agreed. */
+void rec_after_feed(rec_t *r, int phase0, int nev);
+/* The clock on every frame at footage time t, the board seen or not (calls and a loss on
+ * time come without moves). */
+void rec_clock_tick(rec_t *r, double t);
+/* At the end of the input while counting with nobody to accept (a file run, or a camera
+ * without a console when live): both accept, said so. 1 when it did. */
+int rec_count_auto(rec_t *r, int live);
+
+/* ---- --serve (record_web.c) ---- */
+/* Start the web server on serve (ADDR:PORT; hosts: --serve-host, or NULL) and print the
+ * console's and the overlay's addresses. 0, or -1 said on stderr. */
+int rec_serve_start(rec_t *r, const char *serve, const char *hosts);
+/* Publish to the pages (and poll --relay): the state when dirty or forced, the SGF, and
+ * img (may be NULL) with geom's grid and snap drawn on it (geom may be NULL). */
+struct vis_geom;
+struct vis_snapshot;
+struct cvb_image;
+void rec_publish(rec_t *r, const struct vis_geom *geom, const struct cvb_image *img,
+                 const struct vis_snapshot *snap, int force);
+/* A file run with --serve at its end: the pages stay up linger_s seconds (< 0: until
+ * *stop), publishing what the console still changes. Takes r->mu itself. */
+void rec_linger(rec_t *r, double linger_s, volatile sig_atomic_t *stop);
 
 #endif

@@ -7,6 +7,7 @@
 #include "app/record.h"
 #include "app/cli.h"
 #include "app/record_relay.h"
+#include "loop/rl_loop.h"
 #include "rules/go_point.h"
 #include "web/web_state.h"
 
@@ -355,4 +356,38 @@ void rec_print_resume(rec_t *r, const char *input, const char *sgf, const char *
         snprintf(fp, sizeof fp, " --fps %g", fps);
     rec_print_note(r, "interrupted", -1, "interrupted after %d moves: resume with: kifucam "
                    "record --input %s --resume %s%s%s", nmoves, in, rec, cal, fp);
+}
+
+void rec_print_stats(rec_t *r, const rl_stats_t *lsp, uint64_t frames, double wall,
+                     double footage, double capture_s, double web_s)
+{
+    if (r->out_lost)
+        return;
+    const rl_stats_t ls = *lsp;
+    double vis = ls.detect_s + ls.track_s;
+    double tot = capture_s + vis + ls.station_s + ls.signal_s + web_s;
+    if (tot <= 0)
+        tot = 1e-9;
+    double fps = wall > 0 ? frames / wall : 0, cfps = frames / tot;
+    if (r->json) {
+        fprintf(r->out,
+                "{\"event\":\"stats\",\"frames\":%llu,\"seconds\":%.3f,\"fps\":%.1f,"
+                "\"cpu_seconds\":%.3f,\"cpu_fps\":%.1f,\"footage_s\":%.2f,\"speed\":%.2f,"
+                "\"cpu_speed\":%.2f,\"detects\":%llu,\"ms\":{\"capture\":%.1f,\"detect\":%.1f,"
+                "\"track\":%.1f,\"station\":%.1f,\"signals\":%.1f,\"web\":%.1f}}\n",
+                (unsigned long long)frames, wall, fps, tot, cfps, footage,
+                wall > 0 ? footage / wall : 0, footage / tot, (unsigned long long)ls.detects,
+                capture_s * 1e3, ls.detect_s * 1e3, ls.track_s * 1e3,
+                ls.station_s * 1e3, ls.signal_s * 1e3, web_s * 1e3);
+    } else {
+        fprintf(r->out,
+                "frames: %llu in %.2f s (%.1f fps, %.1fx real time; CPU %.2f s: %.1f fps, "
+                "%.1fx); CPU per stage: capture %.0f%%, detect %.0f%% (%llu runs), track %.0f%%, "
+                "station %.0f%%, signals %.0f%%, web %.0f%%\n",
+                (unsigned long long)frames, wall, fps, wall > 0 ? footage / wall : 0, tot,
+                cfps, footage / tot, 100 * capture_s / tot, 100 * ls.detect_s / tot,
+                (unsigned long long)ls.detects, 100 * ls.track_s / tot,
+                100 * ls.station_s / tot, 100 * ls.signal_s / tot, 100 * web_s / tot);
+    }
+    rec_out_flush(r);
 }

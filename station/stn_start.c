@@ -25,6 +25,26 @@ int stn_resume_frame(const stn_track_t *k, const go_game_t *g, uint64_t *frame)
     return GO_EEMPTY;
 }
 
+int stn_resume_last(const stn_track_t *k, const go_game_t *g, uint64_t *frame, double *t)
+{
+    if (!k || !g || !frame || !t)
+        return GO_EINVAL;
+    int any = 0;
+    *frame = 0;
+    *t = 0;
+    for (int i = 0; i < go_game_move_count(g); i++) {
+        const stn_move_info_t *mi = stn_track_info(k, i);
+        if (mi && (mi->frame > 0 || mi->t > 0)) {
+            any = 1;
+            if (mi->frame > *frame)
+                *frame = mi->frame;
+            if (mi->t > *t)
+                *t = mi->t;
+        }
+    }
+    return any ? GO_OK : GO_EEMPTY;
+}
+
 void stn_resume_params_defaults(stn_resume_params_t *p)
 {
     p->refuse_s = 1.0;

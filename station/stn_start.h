@@ -28,6 +28,12 @@
  * written by kifucam, or no move yet). */
 int stn_resume_frame(const stn_track_t *k, const go_game_t *g, uint64_t *frame);
 
+/* Where a resumed camera's numbers continue: the largest frame number and footage time
+ * any move of the record names (KF[]), so that the new frames are numbered and timed
+ * after them (a camera has no frame of its own to pick up at). GO_OK (*frame, *t written)
+ * or GO_EEMPTY (no move names its frame). */
+int stn_resume_last(const stn_track_t *k, const go_game_t *g, uint64_t *frame, double *t);
+
 typedef struct stn_resume_params {
     double refuse_s;   /* a board that disagrees with the record this long (footage
                           seconds, from the first disagreeing view) refuses the resume;

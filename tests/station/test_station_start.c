@@ -14,6 +14,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <math.h>
 #include <string.h>
 
 #include "station/station.h"
@@ -45,6 +46,32 @@ static void test_resume_frame_after_last_kf(void **state)
     assert_int_equal(stn_track_set_info(k, 2, 120, 4.0, 4.0), GO_OK);
     assert_int_equal(stn_resume_frame(k, g, &f), GO_OK);
     assert_int_equal(f, 121);
+    stn_track_destroy(k);
+    go_game_destroy(g);
+}
+
+/* A camera's numbers continue after the largest frame and time any move names, not the
+ * last move's (a takeback can leave an earlier move with a later frame). */
+static void test_resume_last_is_the_largest(void **state)
+{
+    (void)state;
+    go_game_t *g = go_game_create(9, NULL);
+    assert_non_null(g);
+    stn_track_t *k = stn_track_create(g, NULL);
+    assert_non_null(k);
+    uint64_t f = 5;
+    double t = 9;
+    assert_int_equal(stn_resume_last(k, g, &f, &t), GO_EEMPTY);   /* no move */
+    assert_int_equal(go_game_play(g, GO_BLACK, st_pt(9, "cc")), GO_OK);
+    assert_int_equal(go_game_play(g, GO_WHITE, st_pt(9, "gg")), GO_OK);
+    assert_int_equal(stn_track_sync(k), GO_OK);
+    assert_int_equal(stn_resume_last(k, g, &f, &t), GO_EEMPTY);   /* no KF[] */
+    assert_int_equal(stn_track_set_info(k, 0, 300, 10.0, 9.5), GO_OK);
+    assert_int_equal(stn_track_set_info(k, 1, 120, 12.5, 12.0), GO_OK);
+    assert_int_equal(stn_resume_last(k, g, &f, &t), GO_OK);
+    assert_int_equal(f, 300);             /* the largest frame ... */
+    assert_true(fabs(t - 12.5) < 1e-9);   /* ... and the largest time, each its own */
+    assert_int_equal(stn_resume_last(NULL, g, &f, &t), GO_EINVAL);
     stn_track_destroy(k);
     go_game_destroy(g);
 }
@@ -478,6 +505,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_resume_frame_after_last_kf),
+        cmocka_unit_test(test_resume_last_is_the_largest),
         cmocka_unit_test(test_resume_judge),
         cmocka_unit_test(test_handicap_standard),
         cmocka_unit_test(test_handicap_not_standard),
