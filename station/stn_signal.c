@@ -408,14 +408,12 @@ static int settle(stn_signal_t *g, double t, int force)
     return changed;
 }
 
-int stn_signal_get(stn_signal_t *g, int seat)
+int stn_signal_get(const stn_signal_t *g, int seat)
 {
     if (seat != GO_BLACK && seat != GO_WHITE)
         return GO_EMPTY;
-    int r = g->quiet[seat];
-    if (g->stale[seat] && r != g->stale[seat])
-        g->stale[seat] = 0;   /* the corner changed since: read it again */
-    return g->stale[seat] ? GO_EMPTY : r;
+    int r = g->quiet[seat];   /* EMPTY or the confirmed reading, which a stale one is */
+    return r != GO_EMPTY && r == g->stale[seat] ? GO_EMPTY : r;
 }
 
 /* A signal stone put half on the board can have been read as a move at the corner just

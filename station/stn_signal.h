@@ -98,7 +98,8 @@ typedef struct stn_signal {
     int swaps;                       /* how often corner[] changed places */
     int to_move;                     /* go_color_t, GO_EMPTY unknown */
     /* the referee's state per seat */
-    int stale[3];                    /* a reading play went on past (stn_signal_get) */
+    int stale[3];                    /* a reading play went on past (stn_signal_after_move);
+                                        cleared once the corner confirms another */
     int quiet[3];                    /* the confirmed reading that held with no hand near the
                                         corner (stn_signal_settle), else GO_EMPTY */
     double occ_last[3];              /* the last frame with a board point near the corner
@@ -169,8 +170,10 @@ void stn_signal_after_move(stn_signal_t *g, stn_t *s, double t);
  * signaller's pass goes in when it is his turn (*out says so); events. */
 void stn_signal_finish(stn_signal_t *g, stn_t *s, double t, stn_unfinished_t *out);
 /* The reading of seat's corner (go_color_t) that counts: confirmed, settled, and not
- * gone stale by play going on past it. */
-int stn_signal_get(stn_signal_t *g, int seat);
+ * gone stale by play going on past it. A query: a stale reading stays stale until the
+ * corner confirms something else (stn_signal_read, the one place it clears) or the seats
+ * move. */
+int stn_signal_get(const stn_signal_t *g, int seat);
 /* The side (vis_side_t) of Black's seat as the referee now takes it. */
 int stn_signal_black_side(const stn_signal_t *g);
 /* The events of the last call that makes them. */
