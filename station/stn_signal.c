@@ -26,6 +26,10 @@ void stn_signal_params_defaults(stn_signal_params_t *p)
     p->recent_s = 3.0;
     p->resign_hold_s = 2.0;
     p->resign_guess_s = 4.0;
+    p->seat_moves = 3;
+    p->seat_share = 0.75;
+    p->seat_hand_min = 3;
+    p->seat_reach = 1.5;
 }
 
 static const char *seat_name(int seat)
@@ -298,8 +302,15 @@ void stn_signal_hands(stn_signal_t *g, const vis_snapshot_t *snap)
     double t = snap->t;
     if (S != g->size || snap->board_lost)
         return;
-    if (snap->occluder)
+    if (snap->occluder) {
         g->hand_last = t;
+        for (int k = 0; k < S * S; k++)   /* where the hands were, for the seats */
+            if (snap->occluded[k]) {
+                g->hand_sum[0] += k % S;
+                g->hand_sum[1] += k / S;
+                g->hand_sum[2] += 1;
+            }
+    }
     for (int seat = GO_BLACK; seat <= GO_WHITE; seat++) {
         const stn_signal_corner_t *c = &g->corner[seat];
         int hidden = 0;
@@ -447,12 +458,89 @@ static void undo_signal_moves(stn_signal_t *g, stn_t *s, int seat, double t)
     }
 }
 
+/* The side (vis_side_t) the hand that played at (x, y) came from, or -1: the arm reaches
+ * from the player's side to the stone, so the hidden points since the last move lie, on
+ * the whole, from the stone towards his side: their centre seat_reach lines or more from
+ * the stone, along one axis at least twice as far as along the other. */
+static int hand_side(const stn_signal_t *g, int x, int y)
+{
+    if (g->hand_sum[2] < g->p.seat_hand_min)
+        return -1;
+    double dx = g->hand_sum[0] / g->hand_sum[2] - x, dy = g->hand_sum[1] / g->hand_sum[2] - y;
+    double ax = dx < 0 ? -dx : dx, ay = dy < 0 ? -dy : dy;
+    if (ax * ax + ay * ay < g->p.seat_reach * g->p.seat_reach)
+        return -1;
+    if (ay >= 2 * ax)
+        return dy > 0 ? VIS_SIDE_BOTTOM : VIS_SIDE_TOP;
+    if (ax >= 2 * ay)
+        return dx > 0 ? VIS_SIDE_RIGHT : VIS_SIDE_LEFT;
+    return -1;
+}
+
+/* The side (vis_side_t) Black's seat is at by the hands, or -1: the moves whose hand came
+ * from that side (Black's) or from the opposite one (White's) are seat_moves at least and
+ * seat_share at least of all the moves that told a side (either player's; the players sit
+ * opposite, so one player's hands tell both seats). */
+static int voted_side(const stn_signal_t *g)
+{
+    int all = 0, best = -1, best_n = 0;
+    for (int side = 0; side < 4; side++)
+        all += g->seat_votes[GO_BLACK][side] + g->seat_votes[GO_WHITE][side];
+    for (int bs = 0; bs < 4; bs++) {
+        int n = g->seat_votes[GO_BLACK][bs] + g->seat_votes[GO_WHITE][(bs + 2) & 3];
+        if (n > best_n) {
+            best_n = n;
+            best = bs;
+        }
+    }
+    return best_n >= g->p.seat_moves && best_n >= g->p.seat_share * all ? best : -1;
+}
+
+/* Black sits at side bs (vis_side_t), White opposite: the seats' corners become those
+ * (from the seats' own diagonal, swapped, or from the other one). */
+static void seats_at(stn_signal_t *g, int bs)
+{
+    if (g->corner[GO_BLACK].side == bs)
+        return;
+    if (g->corner[GO_WHITE].side == bs) {
+        seat_corners(g, g->corner[GO_WHITE], g->corner[GO_BLACK]);
+        return;
+    }
+    swap_seats(g, g->other[0].side == bs ? 0 : 1);
+}
+
+/* A move of `seat` was recorded: its hand's side counts for his seat; with no calibration,
+ * once both players' hands agree on opposite sides, those are the seats, for good. */
+static void seats_from_hands(stn_signal_t *g, int seat, int x, int y, double t)
+{
+    int side = hand_side(g, x, y);
+    memset(g->hand_sum, 0, sizeof g->hand_sum);
+    if (side >= 0 && (seat == GO_BLACK || seat == GO_WHITE))
+        g->seat_votes[seat][side]++;
+    if (g->seats_known || g->p.seat_moves <= 0)
+        return;
+    int bs = voted_side(g), ws = (bs + 2) & 3;
+    if (bs < 0)
+        return;
+    seats_at(g, bs);
+    g->seats_known = 1;
+    g->guessed = 0;
+    g->seats_by_hands = 1;
+    seats_moved(g, t);   /* what was known of each seat's corner was another corner's */
+    note(g, STN_EV_SIGNAL, GO_EMPTY, t, "signal: the players' hands tell the seats: Black at "
+         "the record's %s side, White at the %s (the hand of %d and %d of their moves came "
+         "from there)", vis_side_name((vis_side_t)bs), vis_side_name((vis_side_t)ws),
+         g->seat_votes[GO_BLACK][bs], g->seat_votes[GO_WHITE][ws]);
+}
+
 void stn_signal_after_move(stn_signal_t *g, stn_t *s, double t)
 {
     stn_events_clear(&g->ev);
     const go_game_t *gm = stn_game(s);
     int n = go_game_move_count(gm);
     const go_move_t *m = n > 0 ? go_game_move(gm, n - 1) : NULL;
+    if (m && m->kind == GO_MOVE_PLAY)
+        seats_from_hands(g, m->color, GO_X(m->point), GO_Y(m->point), t);
     if (g->end_seat && g->end_n == n - 1 && m && m->kind == GO_MOVE_PLAY &&
         m->color == (go_color_t)g->end_seat) {
         /* the side to move put out his end signal, and the next stone is the opponent's

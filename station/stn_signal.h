@@ -24,7 +24,11 @@
  *    min_frames read frames after the last hand near that corner left, and only until play
  *    goes on past it (a stone, a bowl or a shadow left beside the board is no signal);
  *  - seats are indexed by go_color_t (1 Black, 2 White); sides are vis_side_t; a corner's
- *    `side` names the reader's corner (vis_outside_t.corner[side]) whose readings it takes.
+ *    `side` names the reader's corner (vis_outside_t.corner[side]) whose readings it takes;
+ *  - the seats are known from a calibration, from the players' hands (each move's hand
+ *    counted for its player's side: seat_moves of each from opposite sides), or from two
+ *    end signals; until then they are a guess, and a lone signal can move them only on
+ *    the other diagonal (the side to move's). Once known they never move.
  *
  *   stn_signal_t g;  stn_signal_init(&g, 19, VIS_SIDE_BOTTOM, have_calibration, NULL);
  *   once, nothing beside the corners:      stn_signal_reference(&g);
@@ -69,6 +73,22 @@ typedef struct stn_signal_params {
     double resign_guess_s; /* s, default 4: ... while the seats are a guess (the opponent's
                               stone at the other corner would make it the two end signals
                               with the seats the other way round) */
+    int seat_moves;        /* default 3: with no calibration, the seats are taken from the
+                              players' hands once this many of each player's moves came
+                              with a hand from one side of the board, Black's and White's
+                              from opposite sides (0: never; the seats stay a guess until
+                              the signals tell them); more: later, surer */
+    double seat_share;     /* 0..1, default 0.75: ... and at least this share of each
+                              player's moves that told a side came from that side (a hand
+                              reaching across to mend a stone, a kibitzer's) */
+    int seat_hand_min;     /* points, default 3: a move tells its player's side only when
+                              its hand hid at least this many points (summed over the
+                              frames since the move before): a hand that set a stone on
+                              its own edge hardly covers the board */
+    double seat_reach;     /* lines, default 1.5: ... and when the hidden points' centre
+                              lies this far or more from the stone, twice as far along one
+                              axis as along the other (the arm runs from the stone to the
+                              player's side; a reach across a corner tells no side) */
 } stn_signal_params_t;
 
 typedef struct stn_signal_corner {
@@ -112,6 +132,11 @@ typedef struct stn_signal {
     int end_n;                       /* the moves in the record then */
     double hand_last;                /* the last frame with something over the board */
     int resign_wait;                 /* a resignation signal waits for resign_hold_s */
+    double hand_sum[3];              /* the hidden points since the last move: the sums of
+                                        their x, their y, and their count */
+    int seat_votes[3][4];            /* per player (go_color_t), the moves whose hand came
+                                        from each side (vis_side_t) */
+    int seats_by_hands;              /* the seats were taken from the hands */
     stn_events_t ev;                 /* what the last call did */
 } stn_signal_t;
 

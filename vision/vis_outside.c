@@ -19,7 +19,7 @@ void vis_outside_params_defaults(vis_outside_params_t *p)
 {
     p->patch_u0 = 0.75;
     p->patch_u1 = 3.5;
-    p->patch_v0 = -0.9;
+    p->patch_v0 = -1.8;
     p->patch_v1 = 1.3;
     p->near_d = 1.6;
     p->chroma_th = 16.0f;
@@ -30,6 +30,7 @@ void vis_outside_params_defaults(vis_outside_params_t *p)
     p->hidden_share = 0.45;
     p->none_share = 0.03;
     p->sure_share = 0.05;
+    p->white_ratio = 1.12f;
 }
 
 /* Grid (x, y) of (u, v) in the frame of a seat at `side` (u rightwards, v towards him). */
@@ -208,9 +209,9 @@ static int read_corner(const vis_outside_params_t *pa, const vis_outside_corner_
 {
     enum { NS = VIS_OUTSIDE_NS };
     const float chroma_th = pa->chroma_th;
-    float d[NS], ds[NS], dcb[NS], dcr[NS], ry[NS];
+    float d[NS], ds[NS], dcb[NS], dcr[NS], ry[NS], ch[NS];
     px_t sp[NS];
-    int n = 0, dark = 0, bright = 0, dim = 0, hand = 0;
+    int n = 0, dark = 0, bright = 0, dim = 0, hand = 0, nch = 0;
     float net = 0;   /* the changed samples' change in brightness, summed */
     for (int k = 0; k < NS; k++) {
         d[k] = 0;
@@ -273,22 +274,29 @@ static int read_corner(const vis_outside_params_t *pa, const vis_outside_corner_
          * stone (a stone's edge blends the table with white or black: as coloured as the
          * table at most, so a white stone on brown wood is not a hand) */
         float more = hypotf(sp[k].cb, sp[k].cr) - hypotf(rcb, rcr);
-        if (sp[k].sat > 0.3f && sp[k].span > 30 && sp[k].y > 40 && more > pa->hand_chroma)
+        net += dd;
+        if (sp[k].sat > 0.3f && sp[k].span > 30 && sp[k].y > 40 && more > pa->hand_chroma) {
             hand++;
-        else if (dd < -dth || (chroma && dd < -6))
+            continue;
+        }
+        ch[nch++] = sp[k].y;   /* a stone's sample (or its shadow's): how bright it is */
+        if (dd < -dth || (chroma && dd < -6))
             dark++; /* much darker, or darker and of another colour: a black stone */
         else if (dd < 0)
             dim++; /* a little darker: a stone's shadow, or a white stone on white cloth */
         else
             bright++; /* brighter: a white stone, or a rim or highlight */
-        net += dd;
     }
+    /* the shares are of a patch of VIS_OUTSIDE_SHARE_AREA: a larger patch holds the same
+     * stone in a smaller share of its samples */
     double fd = (double)dark / n, fb = (double)(bright + dim) / n;
-    if (fd + fb > pa->hidden_share || hand > n / 50)
+    double sc = VIS_OUTSIDE_SHARE_AREA /
+                ((pa->patch_u1 - pa->patch_u0) * (pa->patch_v1 - pa->patch_v0));
+    if (fd + fb > pa->hidden_share * sc || hand > n / 50)
         return VIS_OUTSIDE_UNSURE;
-    if (fd + fb < pa->none_share)
+    if (fd + fb < pa->none_share * sc)
         return GO_EMPTY;
-    if (fd + fb < pa->sure_share)
+    if (fd + fb < pa->sure_share * sc)
         return VIS_OUTSIDE_UNSURE; /* unsure: neither starts nor ends a run */
     /* a black stone: a solid share of strongly darker samples against the brighter ones
      * (its highlight; its shadow, a little darker, counts for neither: on a plain table
@@ -296,12 +304,18 @@ static int read_corner(const vis_outside_params_t *pa, const vis_outside_corner_
      * any (a shadow is not that dark) */
     if (dark >= 3 && dark >= 0.35 * (dark + bright))
         return GO_BLACK;
-    /* a black stone on a dark table (wood): only a little darker than the wood and a
-     * little greyer, but darker all over (its highlight is small), while a white stone
-     * there is brighter all over; on a bright table (white cloth) a white stone's shading
-     * is darker too, so there only strongly darker samples tell a black stone */
+    /* a black stone on a dark table (wood) is only a little darker than the wood and a
+     * little greyer, darker all over (its highlight is small), or brighter by its sheen
+     * but no brighter than the table, on the whole (the median of what it changed); a
+     * white stone there is brighter all over, and much brighter. On a bright table (white
+     * cloth) a white stone's shading is darker too, so there only strongly darker samples
+     * (above) tell a black stone */
     float table = refmed + med;
-    return table < pa->bright_table && net < 0 ? GO_BLACK : GO_WHITE;
+    if (table >= pa->bright_table)
+        return GO_WHITE;
+    qsort(ch, (size_t)nch, sizeof ch[0], cmp_float);
+    int brighter = nch > 0 && ch[nch / 2] >= pa->white_ratio * table;
+    return net < 0 || !brighter ? GO_BLACK : GO_WHITE;
 }
 
 int vis_outside_read(const vis_outside_t *o, const cvb_image_t *img, const vis_geom_t *g,

@@ -28,6 +28,9 @@
 
 #define VIS_OUTSIDE_N 12 /* samples per side of a corner patch (VIS_OUTSIDE_N^2 in all) */
 #define VIS_OUTSIDE_NS (VIS_OUTSIDE_N * VIS_OUTSIDE_N)
+/* The patch area (grid units squared) the shares below are given for: 2.75 x 2.2 lines. A
+ * patch of another size scales them (a stone is the same share of this area) */
+#define VIS_OUTSIDE_SHARE_AREA 6.05
 
 typedef struct vis_outside_params {
     /* The patch, for a seat at the bottom, in grid units from the corner point (size-1,
@@ -38,7 +41,12 @@ typedef struct vis_outside_params {
     double patch_u0;     /* default 0.75: the board's rim (smaller: the rim is read) */
     double patch_u1;     /* default 3.5: a stone set down a stone or so apart from the
                             board's side (larger: more table, more bowls and hands) */
-    double patch_v0;     /* default -0.9 */
+    double patch_v0;     /* default -1.8: the far seat's stone, on the table below the
+                            board's surface, appears shifted towards a camera behind the
+                            near seat (by the board's height over the tangent of the view's
+                            elevation: 30 mm at 63 degrees is 0.7 of a line, and set down
+                            beside the corner it lies up to 1.9 lines along; -0.9 lost such
+                            an end signal) */
     double patch_v1;     /* default 1.3 */
     double near_d;       /* lines, default 1.6: a sample this near a board point is skipped
                             while that point is not as it was at the sample's reference (a
@@ -56,11 +64,20 @@ typedef struct vis_outside_params {
                             samples tell a black stone there */
     float hand_chroma;   /* levels, default 6: a changed sample this much more coloured than
                             the table was is skin or a sleeve (the patch is hidden) */
-    double hidden_share; /* 0..1, default 0.45: more of the patch changed is a hand over it,
+    double hidden_share; /* 0..1, default 0.45 (of VIS_OUTSIDE_SHARE_AREA, as the two below):
+                            more of the patch changed is a hand over it,
                             not a stone (unsure) */
     double none_share;   /* 0..1, default 0.03: less of the patch changed is nothing */
     double sure_share;   /* 0..1, default 0.05: between none_share and this, unsure (neither
                             starts nor ends a run); a stone's share lies above */
+    float white_ratio;   /* default 1.12: on a table darker than bright_table, a stone not
+                            plainly darker than it is white only when it made the patch
+                            brighter and the samples it changed are, at the median, this
+                            many times as bright as the table: a black stone's sheen makes
+                            a few samples brighter, its body a few darker (0.9 to 1.07 of
+                            the table on dark wood), a white stone is brighter all over
+                            (2.3 to 2.6 on dark wood, 1.17 on a pale table just under
+                            bright_table; measured on the signals bench's seeds 21-40) */
 } vis_outside_params_t;
 
 /* A reading of one corner in one frame: VIS_OUTSIDE_UNSURE, or go_color_t (GO_EMPTY:

@@ -9,7 +9,10 @@
  *  - a corner reading something is not refreshed (a signal stone is never taken for the
  *    table);
  *  - one signal alone on the other diagonal moves the seats to the side to move's, and
- *    play going on moves them back. */
+ *    play going on moves them back;
+ *  - a stone's colour on dark wood, a pale table and brown wood (a black stone's sheen on
+ *    dark wood is no white stone);
+ *  - the far seat's stone shifted along the board's side by the view is still read. */
 #include <stddef.h>
 #include <stdarg.h>
 #include <setjmp.h>
@@ -55,25 +58,47 @@ static void geometry(vis_geom_t *g)
     g->H[8] = 1;
 }
 
-/* A brown wood table (BGR), the board itself not drawn: only what lies beside it counts. */
-static void table(void)
+/* A table of one colour (BGR), the board itself not drawn: only what lies beside it counts. */
+static void table_bgr(uint8_t b, uint8_t g, uint8_t r)
 {
     for (int i = 0; i < IMG_W * IMG_H; i++) {
-        pix[3 * i] = 40;
-        pix[3 * i + 1] = 60;
-        pix[3 * i + 2] = 95;
+        pix[3 * i] = b;
+        pix[3 * i + 1] = g;
+        pix[3 * i + 2] = r;
     }
 }
 
-/* A stone of grey level v, centred on grid point (x, y), radius 0.47 of a line. */
-static void disc(double x, double y, uint8_t v)
+/* A brown wood table. */
+static void table(void)
 {
-    double cx = OFF + CELL * x, cy = OFF + CELL * y, r = 0.47 * CELL;
+    table_bgr(40, 60, 95);
+}
+
+/* A disc of grey level v, centred on grid point (x, y), radius rl lines. */
+static void disc_r(double x, double y, double rl, uint8_t v)
+{
+    double cx = OFF + CELL * x, cy = OFF + CELL * y, r = rl * CELL;
     for (int py = (int)(cy - r) - 1; py <= (int)(cy + r) + 1; py++)
         for (int px = (int)(cx - r) - 1; px <= (int)(cx + r) + 1; px++)
             if (px >= 0 && py >= 0 && px < IMG_W && py < IMG_H && hypot(px - cx, py - cy) <= r)
                 for (int k = 0; k < 3; k++)
                     pix[3 * (py * IMG_W + px) + k] = v;
+}
+
+/* A stone of grey level v, centred on grid point (x, y), radius 0.47 of a line. */
+static void disc(double x, double y, uint8_t v)
+{
+    disc_r(x, y, 0.47, v);
+}
+
+/* What the reader makes of Black's corner (the board's lower right, bottom seat) in the
+ * picture as it is, its reference taken on `ref` (drawn first by the caller). */
+static int read_black_corner(const vis_geom_t *g, const vis_outside_t *vo)
+{
+    cvb_image_t im = image();
+    int rd[4];
+    assert_int_equal(vis_outside_read(vo, &im, g, NULL, 1u << VIS_SIDE_BOTTOM, rd), VIS_OK);
+    return rd[VIS_SIDE_BOTTOM];
 }
 
 /* The reader and the referee, with a station whose game they follow (whose turn). */
@@ -210,12 +235,65 @@ static void test_one_signal_moves_seats(void **state)
     unwatch(&w);
 }
 
+/* Stones on tables of three brightnesses, beside Black's corner: a black stone on dark
+ * wood is no darker than the wood, on the whole (its body a little darker, its sheen
+ * brighter); a white stone there is far brighter; on a pale table a white stone is only a
+ * little brighter (1.2 times), and still white. (Before white_ratio, the dark table's
+ * black stone, brighter in sum by its sheen, was read white: a false resignation.) */
+static void test_stone_colour_on_dark_and_pale_tables(void **state)
+{
+    (void)state;
+    vis_geom_t g;
+    geometry(&g);
+    vis_outside_t vo;
+    struct { uint8_t bgr[3], body, sheen; int want; const char *what; } k[] = {
+        { { 28, 34, 44 }, 30, 100, GO_BLACK, "black, dark wood" },
+        { { 28, 34, 44 }, 200, 0, GO_WHITE, "white, dark wood" },
+        { { 135, 145, 150 }, 172, 0, GO_WHITE, "white, pale table" },
+        { { 135, 145, 150 }, 30, 110, GO_BLACK, "black, pale table" },
+        { { 40, 60, 95 }, 230, 0, GO_WHITE, "white, brown wood" },
+        { { 40, 60, 95 }, 25, 90, GO_BLACK, "black, brown wood" },
+    };
+    for (size_t i = 0; i < sizeof k / sizeof k[0]; i++) {
+        assert_int_equal(vis_outside_init(&vo, N, NULL), VIS_OK);
+        table_bgr(k[i].bgr[0], k[i].bgr[1], k[i].bgr[2]);
+        cvb_image_t im = image();
+        vis_outside_reference(&vo, &im, &g);
+        assert_int_equal(read_black_corner(&g, &vo), GO_EMPTY);
+        disc(20.0, 18.3, k[i].body);
+        if (k[i].sheen)
+            disc_r(19.85, 18.15, 0.22, k[i].sheen);   /* a highlight, up and to the left */
+        print_message("%s\n", k[i].what);
+        assert_int_equal(read_black_corner(&g, &vo), k[i].want);
+    }
+}
+
+/* The far seat's signal stone, seen from a camera behind the near seat, appears shifted
+ * along the board's side away from the far seat (it lies on the table, below the board's
+ * surface): 1.4 lines along, here at Black's corner 1.4 lines up the side, it is still
+ * read (the patch reaches 1.8 lines along; it reached 0.9). */
+static void test_stone_shifted_along_the_side(void **state)
+{
+    (void)state;
+    vis_geom_t g;
+    geometry(&g);
+    vis_outside_t vo;
+    assert_int_equal(vis_outside_init(&vo, N, NULL), VIS_OK);
+    table();
+    cvb_image_t im = image();
+    vis_outside_reference(&vo, &im, &g);
+    disc(20.0, 18.0 - 1.4, 25);
+    assert_int_equal(read_black_corner(&g, &vo), GO_BLACK);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_refresh_reads_signal_beside_corner_stones),
         cmocka_unit_test(test_no_refresh_while_reading),
         cmocka_unit_test(test_one_signal_moves_seats),
+        cmocka_unit_test(test_stone_colour_on_dark_and_pale_tables),
+        cmocka_unit_test(test_stone_shifted_along_the_side),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

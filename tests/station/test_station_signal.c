@@ -12,7 +12,7 @@
  *  - play going on makes a reading stale; the side to move's end signal followed by the
  *    opponent's stone is his pass (the move goes back, the pass goes in);
  *  - a signal stone put half on the board and read as a move is taken back;
- *  - the seats told by the two end signals on the other diagonal;
+ *  - the seats told by the two end signals on the other diagonal, and by the players' hands;
  *  - the end of a file with one end signal: the signaller's pass, unfinished;
  *  - the stones that mask the reader's samples. */
 #include <stddef.h>
@@ -387,6 +387,76 @@ static void test_seats_from_other_diagonal(void **state)
     teardown_ref(&r);
 }
 
+/* An arm over row `row` of the board from x0 to x1 (inclusive) for `frames` frames (no
+ * reading: the reader gives none under a hand). */
+static void arm_row(ref_t *r, int row, int x0, int x1, int frames)
+{
+    for (int i = 0; i < frames; i++) {
+        vis_snapshot_t snap;
+        memset(&snap, 0, sizeof snap);
+        snap.size = N;
+        snap.t = r->t;
+        snap.frame = ++r->frame;
+        snap.occluder = 1;
+        for (int x = x0; x <= x1; x++)
+            snap.occluded[row * N + x] = 1;
+        stn_signal_hands(&r->g, &snap);
+        stn_signal_read(&r->g, r->s, NULL, r->t);
+        keep(r);
+        r->t += DT;
+    }
+}
+
+/* No calibration, the camera beside a player (the seats' guess, Black at the bottom, is
+ * wrong): each move's arm reaches from the player's side (Black's from the left, White's
+ * from the right), so after three moves the hands tell the seats; Black's end signal (a
+ * white stone at the left seat's corner) is then his, not a resignation of White's. An arm
+ * that reaches no further than a line and a half tells nothing. */
+static void test_seats_from_hands(void **state)
+{
+    (void)state;
+    ref_t r;
+    setup_ref(&r, 0);
+    run(&r, rd4(GO_EMPTY, GO_EMPTY, GO_EMPTY, GO_EMPTY), 0.5);
+    arm_row(&r, 2, 0, 4, 6);   /* Black's arm from the left to (4,2) */
+    view(&r, ". . . . .\n. . . . .\n. . . . X\n. . . . .\n. . . . .\n");
+    assert_int_equal(r.g.seat_votes[GO_BLACK][VIS_SIDE_LEFT], 1);
+    arm_row(&r, 2, 0, 4, 6);   /* White's from the right to (0,2) */
+    view(&r, ". . . . .\n. . . . .\nO . . . X\n. . . . .\n. . . . .\n");
+    assert_int_equal(r.g.seat_votes[GO_WHITE][VIS_SIDE_RIGHT], 1);
+    assert_int_equal(r.g.seats_known, 0);
+    arm_row(&r, 3, 3, 4, 6);   /* a short reach to (3,3): its centre half a line off */
+    view(&r, ". . . . .\n. . . . .\nO . . . X\n. . . X .\n. . . . .\n");
+    assert_int_equal(r.g.seats_known, 0);
+    arm_row(&r, 1, 0, 4, 6);   /* White's from the right to (0,1): the third that tells */
+    view(&r, ". . . . .\nO . . . .\nO . . . X\n. . . X .\n. . . . .\n");
+    assert_int_equal(r.g.seats_known, 1);
+    assert_int_equal(stn_signal_black_side(&r.g), VIS_SIDE_LEFT);
+    assert_int_equal(logged(&r, STN_EV_SIGNAL, "the players' hands tell the seats: Black at "
+                                               "the record's left side, White at the right"), 1);
+    assert_int_equal(stn_signal_sides(&r.g), 1u << VIS_SIDE_LEFT | 1u << VIS_SIDE_RIGHT);
+    /* Black (to move) puts his end signal at his corner: the end awaited, no resignation */
+    run(&r, rd4(GO_EMPTY, GO_EMPTY, GO_EMPTY, GO_WHITE), 5.0);
+    assert_int_equal(logged(&r, STN_EV_SIGNAL, "Black signals the end"), 1);
+    assert_int_equal(go_game_resigned(stn_game(r.s)), GO_EMPTY);
+    /* White's answers at hers: the game ends */
+    assert_int_equal(run(&r, rd4(GO_EMPTY, GO_BLACK, GO_EMPTY, GO_WHITE), 1.5), 1);
+    assert_int_equal(stn_phase(r.s), STN_PHASE_COUNT);
+    teardown_ref(&r);
+
+    /* with a calibration the seats stay its own, whatever the hands */
+    setup_ref(&r, 1);
+    for (int i = 0; i < 3; i++) {
+        arm_row(&r, i, 0, 4, 6);
+        view(&r, i == 0 ? ". . . . X\n. . . . .\n. . . . .\n. . . . .\n. . . . .\n"
+               : i == 1 ? ". . . . X\nO . . . .\n. . . . .\n. . . . .\n. . . . .\n"
+                        : ". . . . X\nO . . . .\n. . . . X\n. . . . .\n. . . . .\n");
+    }
+    assert_int_equal(stn_signal_black_side(&r.g), VIS_SIDE_BOTTOM);
+    assert_int_equal(logged(&r, STN_EV_SIGNAL, "hands tell the seats"), 0);
+    teardown_ref(&r);
+}
+
 /* A file ends with Black's end signal alone, Black to move: his pass is recorded, the
  * game's end is not; with White to move, nothing is recorded. */
 static void test_finish_one_signal(void **state)
@@ -467,6 +537,7 @@ int main(void)
         cmocka_unit_test(test_pass_before_last),
         cmocka_unit_test(test_signal_stone_misread),
         cmocka_unit_test(test_seats_from_other_diagonal),
+        cmocka_unit_test(test_seats_from_hands),
         cmocka_unit_test(test_finish_one_signal),
         cmocka_unit_test(test_finish_resignation_waiting),
         cmocka_unit_test(test_stones_mask),
