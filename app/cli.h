@@ -36,6 +36,10 @@ int cli_write_image(const char *path, const struct cvb_image *img, int quality, 
  * signal, -1 the time ran out. */
 int cli_serve_wait(pthread_mutex_t *mu, pthread_cond_t *cv, const int *done, double timeout_s);
 
+/* Seconds on the monotonic clock (CLOCK_MONOTONIC): wall time between two calls, for
+ * speeds and waits; never goes back. */
+double cli_now_s(void);
+
 /* Print "kifucam CMD: MESSAGE" to stderr as one line (printf-style). */
 void cli_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 

@@ -80,13 +80,6 @@ static int list_devices(const char *dir)
     return 0;
 }
 
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
 static int probe(const char *spec, const cap_options_t *o, int frames, const char *save)
 {
     cap_source_t *s = NULL;
@@ -100,7 +93,7 @@ static int probe(const char *spec, const cap_options_t *o, int frames, const cha
     }
     int got = 0, errors = 0;
     uint64_t dropped = 0;
-    double t_first = 0, t_last = 0, w0 = now_s();
+    double t_first = 0, t_last = 0, w0 = cli_now_s();
     cap_frame_t f;
     memset(&f, 0, sizeof f);
     while (got < frames && errors < 10) {
@@ -118,7 +111,7 @@ static int probe(const char *spec, const cap_options_t *o, int frames, const cha
             fprintf(stderr, "kifucam devices: %s: %s\n", spec, cap_strerror(rc));
         }
     }
-    double wall = now_s() - w0;
+    double wall = cli_now_s() - w0;
     cap_info_t info;
     cap_source_info(s, &info);
     static const char *kinds[] = { "?", "camera", "video", "folder", "image" };

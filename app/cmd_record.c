@@ -60,13 +60,6 @@ static void on_signal(int sig)
     cap_source_stop(g_src);
 }
 
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec + ts.tv_nsec * 1e-9;
-}
-
 /* CPU time of this thread: the stage timings (the machine may be shared). */
 static double cpu_s(void)
 {
@@ -362,7 +355,7 @@ int cmd_record(int argc, char **argv)
     memset(&info, 0, sizeof info);
     cap_source_info(src, &info);
     int live = info.kind == CAP_KIND_CAMERA;
-    double wall0 = now_s(), footage = 0, footage0 = 0;
+    double wall0 = cli_now_s(), footage = 0, footage0 = 0;
     if (!live && u->o.start_frame > 0) {
         /* --start-frame (or --resume's): the frames before it are not read at all */
         int src_rc = cap_source_seek(src, (uint64_t)u->o.start_frame);
@@ -444,7 +437,7 @@ int cmd_record(int argc, char **argv)
     }
     if (g_stop && code == 0 && !live && u->r.stn)
         print_resume_hint(u);
-    double wall = now_s() - wall0;
+    double wall = cli_now_s() - wall0;
     rl_stats_t ls = rl_stats(u->loop);
     pthread_mutex_lock(&u->r.mu);
     /* the end signals there stand; one seen and not the other: the signaller's pass */

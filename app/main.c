@@ -92,6 +92,13 @@ int cli_serve_wait(pthread_mutex_t *mu, pthread_cond_t *cv, const int *done, dou
     return rc > 0 ? 1 : rc;
 }
 
+double cli_now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
 void cli_error(const char *cmd, const char *fmt, ...)
 {
     va_list ap;

@@ -45,13 +45,6 @@ const char rec_relay_usage[] =
     "                     exit 1 when some of the game could not be delivered (it stays\n"
     "                     in SGF.relay and goes with the next --resume)\n";
 
-static double mono_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
-}
-
 int rec_relay_parse(rec_relay_opts_t *o, int argc, char **argv, int *i)
 {
     static const char *const names[] = { "--relay", "--board", "--round", "--relay-user",
@@ -215,7 +208,7 @@ void rec_relay_poll(rec_t *r, int force)
     if (!r->stn)
         return;
     int moves = go_game_move_count(stn_game(r->stn));
-    double now = mono_s();
+    double now = cli_now_s();
     int news = moves != rr->last_moves || r->phase != rr->last_phase ||
                strcmp(r->result, rr->last_result) != 0;
     if (!force && !news && (!r->dirty || now - rr->last_t < RR_IDLE_S))

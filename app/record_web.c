@@ -23,13 +23,6 @@
 #define REC_FRAME_PUB_S 0.5    /* the overlay's picture at most twice a second */
 #define REC_LINGER_POLL_S 0.1  /* --linger: the pages' state looked at ten times a second */
 
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec + ts.tv_nsec * 1e-9;
-}
-
 void rec_publish(rec_t *r, const vis_geom_t *geom, const cvb_image_t *img,
                  const vis_snapshot_t *snap, int force)
 {
@@ -51,7 +44,7 @@ void rec_publish(rec_t *r, const vis_geom_t *geom, const cvb_image_t *img,
         }
         r->dirty = 0;
     }
-    double w = now_s();
+    double w = cli_now_s();
     if (img && img->data && (force || w - r->last_frame_pub > REC_FRAME_PUB_S)) {
         r->last_frame_pub = w;
         cvb_image_t copy;
@@ -220,8 +213,8 @@ void rec_linger(rec_t *r, double linger_s, volatile sig_atomic_t *stop)
         snprintf(until, sizeof until, "until Ctrl-C (--linger S to stop by itself)");
     rec_print_note(r, "serve", -1, "serve: the footage is over; the pages stay up on the "
                    "%s %s", r->result[0] ? "result" : "last state", until);
-    double t0 = now_s();
-    while (!*stop && (linger_s < 0 || now_s() - t0 < linger_s)) {
+    double t0 = cli_now_s();
+    while (!*stop && (linger_s < 0 || cli_now_s() - t0 < linger_s)) {
         struct timespec ts = { 0, (long)(REC_LINGER_POLL_S * 1e9) };
         nanosleep(&ts, NULL);
         pthread_mutex_lock(&r->mu);

@@ -525,7 +525,6 @@ static void seats_from_hands(stn_signal_t *g, int seat, int x, int y, double t)
     seats_at(g, bs);
     g->seats_known = 1;
     g->guessed = 0;
-    g->seats_by_hands = 1;
     seats_moved(g, t);   /* what was known of each seat's corner was another corner's */
     note(g, STN_EV_SIGNAL, GO_EMPTY, t, "signal: the players' hands tell the seats: Black at "
          "the record's %s side, White at the %s (the hand of %d and %d of their moves came "

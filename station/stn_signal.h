@@ -136,7 +136,6 @@ typedef struct stn_signal {
                                         their x, their y, and their count */
     int seat_votes[3][4];            /* per player (go_color_t), the moves whose hand came
                                         from each side (vis_side_t) */
-    int seats_by_hands;              /* the seats were taken from the hands */
     stn_events_t ev;                 /* what the last call did */
 } stn_signal_t;
 
