@@ -10,7 +10,11 @@
  *  - seed 30, above: White resigns at a corner of the other diagonal (no calibration);
  *  - a pass in mid-game: the passer's end signal, answered by the opponent's move;
  *  - an end signal withdrawn: the passer takes it back and plays himself;
- *  - the JSON lines say whom each event and note is for (the side camera's clip).
+ *  - the JSON lines say whom each event and note is for (the side camera's clip);
+ *  - seed 24, above, a dark table: White's black end signal (its sheen brighter than the
+ *    table) is no resignation; both pass, W+7.5;
+ *  - seed 31, steep: the far seat's end signal shifted along the board's side by the
+ *    view is read; both pass, W+7.5.
  * Drives the kifucam binary ($KIFUCAM_BIN).
  */
 #include <stddef.h>
@@ -46,17 +50,18 @@ static int teardown(void **state)
     return kc_run(cmd) == 0 ? 0 : -1;
 }
 
-/* Render `moves` moves of the game `game` (seed, view, 640x360 at 15 fps, hands on) with
- * the end `end` into tmp/NAME, record it, and return the record's text (malloc'd). */
-static char *render_game(const char *game, const char *name, int seed, const char *view,
-                         int moves, const char *end)
+/* Render `moves` moves of the game `game` (seed, view, 640x360 at 15 fps, hands on, the
+ * render options `extra`) with the end `end` into tmp/NAME, record it, and return the
+ * record's text (malloc'd). */
+static char *render_game_ex(const char *game, const char *name, int seed, const char *view,
+                            int moves, const char *end, const char *extra)
 {
     char cmd[2048];
     int n = snprintf(cmd, sizeof cmd,
                      "'%s' render '%s' --out '%s/%s' --size 640x360 "
-                     "--seed %d --view %s --fps 15 --pace 0.3 --moves %d --end %s "
+                     "--seed %d --view %s --fps 15 --pace 0.3 --moves %d --end %s %s "
                      ">/dev/null 2>'%s/%s.rerr'",
-                     bin, game, tmp, name, seed, view, moves, end, tmp, name);
+                     bin, game, tmp, name, seed, view, moves, end, extra, tmp, name);
     assert_true(n > 0 && (size_t)n < sizeof cmd);
     if (kc_run(cmd) != 0)
         fail_msg("kifucam render failed: %s", name);
@@ -73,6 +78,12 @@ static char *render_game(const char *game, const char *name, int seed, const cha
     char *sgf = kc_slurp(p, NULL);
     assert_non_null(sgf);
     return sgf;
+}
+
+static char *render_game(const char *game, const char *name, int seed, const char *view,
+                         int moves, const char *end)
+{
+    return render_game_ex(game, name, seed, view, moves, end, "");
 }
 
 /* The same on demo.sgf, seen from a steep view. */
@@ -236,6 +247,47 @@ static void test_signal_pass_withdrawn(void **state)
     assert_true(ok);
 }
 
+/* The record of 6 moves of demo.sgf and both end signals: the moves, two passes, the
+ * area count W+7.5 (nothing enclosed yet: Black 3 stones, White 3 + 7.5), no
+ * resignation. */
+static int ended_by_agreement(const char *sgf)
+{
+    return strstr(sgf, "B[]") && strstr(sgf, "W[]") && strstr(sgf, "RE[W+7.5]") &&
+           !strstr(sgf, "+R");
+}
+
+/* Seed 24 from above on a dark table: White's end signal, a black stone hardly darker
+ * than the table and brighter by its sheen, was read as a white one, White's own colour:
+ * a false resignation (RE[B+R]). Now the two end signals and the count. */
+static void test_signal_pass_dark_table(void **state)
+{
+    (void)state;
+    char demo[1024];
+    int n = snprintf(demo, sizeof demo, "%s/samples/games/demo.sgf", kc_source_dir());
+    assert_true(n > 0 && (size_t)n < sizeof demo);
+    char *sgf = render_game_ex(demo, "dark_pass", 24, "above", 6, "pass", "--table dark");
+    int ok = ended_by_agreement(sgf);
+    if (!ok)
+        print_message("%s\n", sgf);
+    free(sgf);
+    assert_true(ok);
+}
+
+/* Seed 31, steep, its own table: the far seat's end signal, on the table below the
+ * board's surface, appears shifted along the board's side towards the camera, out of the
+ * patch the reader looked at: the end was lost ("White's was not seen", exit 1). Now the
+ * two end signals and the count. */
+static void test_signal_pass_far_corner(void **state)
+{
+    (void)state;
+    char *sgf = render_and_record("far_pass", 31, 6, "pass");
+    int ok = ended_by_agreement(sgf);
+    if (!ok)
+        print_message("%s\n", sgf);
+    free(sgf);
+    assert_true(ok);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -245,6 +297,8 @@ int main(void)
         cmocka_unit_test(test_signal_resign_other_diagonal),
         cmocka_unit_test(test_signal_pass_mid_game),
         cmocka_unit_test(test_signal_pass_withdrawn),
+        cmocka_unit_test(test_signal_pass_dark_table),
+        cmocka_unit_test(test_signal_pass_far_corner),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
