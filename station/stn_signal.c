@@ -304,12 +304,13 @@ void stn_signal_hands(stn_signal_t *g, const vis_snapshot_t *snap)
         return;
     if (snap->occluder) {
         g->hand_last = t;
-        for (int k = 0; k < S * S; k++)   /* where the hands were, for the seats */
-            if (snap->occluded[k]) {
-                g->hand_sum[0] += k % S;
-                g->hand_sum[1] += k / S;
-                g->hand_sum[2] += 1;
-            }
+        for (int y = 0; y < S; y++)   /* where the hands were, for the seats */
+            for (int x = 0; x < S; x++)
+                if (snap->occluded[y * S + x]) {
+                    g->hand_sum[0] += x;
+                    g->hand_sum[1] += y;
+                    g->hand_sum[2] += 1;
+                }
     }
     for (int seat = GO_BLACK; seat <= GO_WHITE; seat++) {
         const stn_signal_corner_t *c = &g->corner[seat];
