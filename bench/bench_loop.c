@@ -23,6 +23,7 @@
 #include "rules/go_point.h"
 #include "rules/sgf.h"
 #include "rules/sgf_game.h"
+#include "station/stn_align.h"
 
 #define BL_ANALYSE_FPS 10   /* as `kifucam record --analyse-fps` by default */
 #define BL_MIN_W 960        /* ... and --decode-min 960x540 */
@@ -89,31 +90,21 @@ static int truth_header(const char *dir, char *source, size_t len, int *moves, d
     return source[0] && *moves >= 0 && *fps > 0 ? 0 : -1;
 }
 
-/* The point p of a size x size board under symmetry k (the 8 of the square). */
-static int sym(int size, int p, int k)
-{
-    int x = GO_X(p), y = GO_Y(p);
-    for (int i = 0; i < (k & 3); i++) {
-        int t = x;
-        x = size - 1 - y;
-        y = t;
-    }
-    if (k & 4)
-        x = size - 1 - x;
-    return GO_PT(x, y);
-}
-
 /* Moves of got equal to want's first n, in order, under the best symmetry. */
 static int moves_right(const go_game_t *got, const go_game_t *want, int n, int size)
 {
     int ng = go_game_move_count(got), best = 0;
     for (int k = 0; k < 8; k++) {
+        stn_align_t sym = { 0 };   /* one of the board's 8 symmetries, no shift */
+        sym.sym = k;
         int ok = 0;
         for (int i = 0; i < n && i < ng; i++) {
             const go_move_t *a = go_game_move(got, i), *b = go_game_move(want, i);
             if (a->kind != b->kind || a->color != b->color)
                 break;
-            if (a->kind == GO_MOVE_PLAY && sym(size, a->point, k) != b->point)
+            if (a->kind == GO_MOVE_PLAY &&
+                stn_align_map(&sym, size, GO_X(a->point), GO_Y(a->point)) !=
+                    GO_Y(b->point) * size + GO_X(b->point))
                 break;
             ok++;
         }

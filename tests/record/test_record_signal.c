@@ -86,22 +86,26 @@ static char *render_game(const char *game, const char *name, int seed, const cha
     return render_game_ex(game, name, seed, view, moves, end, "");
 }
 
-/* The same on demo.sgf, seen from a steep view. */
-static char *render_and_record(const char *name, int seed, int moves, const char *end)
+/* The same on demo.sgf (render options extra). */
+static char *render_demo(const char *name, int seed, const char *view, int moves,
+                         const char *end, const char *extra)
 {
     char demo[1024];
     int n = snprintf(demo, sizeof demo, "%s/samples/games/demo.sgf", kc_source_dir());
     assert_true(n > 0 && (size_t)n < sizeof demo);
-    return render_game(demo, name, seed, "steep", moves, end);
+    return render_game_ex(demo, name, seed, view, moves, end, extra);
+}
+
+/* The same on demo.sgf, seen from a steep view. */
+static char *render_and_record(const char *name, int seed, int moves, const char *end)
+{
+    return render_demo(name, seed, "steep", moves, end, "");
 }
 
 /* The same on demo.sgf seen from above. */
 static char *render_above(const char *name, int seed, int moves, const char *end)
 {
-    char demo[1024];
-    int n = snprintf(demo, sizeof demo, "%s/samples/games/demo.sgf", kc_source_dir());
-    assert_true(n > 0 && (size_t)n < sizeof demo);
-    return render_game(demo, name, seed, "above", moves, end);
+    return render_demo(name, seed, "above", moves, end, "");
 }
 
 /* A camera from one side, a white cloth table: both end signals on the other diagonal
@@ -262,10 +266,7 @@ static int ended_by_agreement(const char *sgf)
 static void test_signal_pass_dark_table(void **state)
 {
     (void)state;
-    char demo[1024];
-    int n = snprintf(demo, sizeof demo, "%s/samples/games/demo.sgf", kc_source_dir());
-    assert_true(n > 0 && (size_t)n < sizeof demo);
-    char *sgf = render_game_ex(demo, "dark_pass", 24, "above", 6, "pass", "--table dark");
+    char *sgf = render_demo("dark_pass", 24, "above", 6, "pass", "--table dark");
     int ok = ended_by_agreement(sgf);
     if (!ok)
         print_message("%s\n", sgf);
