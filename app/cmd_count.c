@@ -12,9 +12,9 @@
  *                       [--prisoners B=N,W=N] [--format text|json] [--picture FILE.png]
  *                       [--sgf OUT.sgf] [--serve ADDR:PORT [--serve-host NAMES]]
  *
- * Invariants: a point the reader was unsure of (covered, or under PHOTO_SURE_CONF) is
- * never counted as empty silently: unless --fix settles it or --unsure empty says so, the
- * count is refused, the points named in the Q16 form (with --serve: the page asks for
+ * Invariants: a point the reader was unsure of (vis_point_unsure: covered, or under
+ * VIS_SURE_CONF) is never counted as empty silently: unless --fix settles it or --unsure
+ * empty says so, the count is refused, the points named in the Q16 form (with --serve: the page asks for
  * them); the decisions (settling, dead stones, the count) are rules/', this file parses
  * options and prints.
  * Exit: 0 counted (with --serve: accepted, the record written); 1 no board in the photo,

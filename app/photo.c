@@ -108,7 +108,7 @@ int photo_is_image(const char *path)
 
 int photo_unsure(const photo_t *p, int k)
 {
-    return p->snap.occluded[k] || p->snap.conf[k] < PHOTO_SURE_CONF;
+    return vis_point_unsure(&p->snap, k);
 }
 
 void photo_free(photo_t *p)

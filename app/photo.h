@@ -3,19 +3,15 @@
  * lens and grid (--calib), given corners refined on the grid lines (--corners), or board
  * finding; then every point read (vis_classify / vis_detect) under the photo settings.
  *
- * Invariants: a point is unsure when it is covered or read with less confidence than
- * PHOTO_SURE_CONF: detect prints it as '?', count refuses to count it silently; only
- * app/ prints, through cli_error under the command's name; the caller frees what
- * photo_read filled (photo_free), on every return.
+ * Invariants: a point is unsure when vision calls it so (vis_point_unsure: covered, or
+ * read with less confidence than VIS_SURE_CONF): detect prints it as '?', count refuses
+ * to count it silently; only app/ prints, through cli_error under the command's name;
+ * the caller frees what photo_read filled (photo_free), on every return.
  */
 #ifndef KIFUCAM_PHOTO_H
 #define KIFUCAM_PHOTO_H
 
 #include "vision/vis.h"
-
-/* A point read with less confidence than this is unsure (detect's '?'): at 0.5 the
- * reader thinks another colour at least as likely as the one it gives. */
-#define PHOTO_SURE_CONF 0.5f
 
 typedef struct photo_opts {
     const char *image;     /* the photo's path (never NULL) */
@@ -47,8 +43,7 @@ int photo_read(const char *cmd, const photo_opts_t *o, photo_t *out);
 /* Free what photo_read filled. Does nothing if p is NULL. */
 void photo_free(photo_t *p);
 
-/* 1 when point k (y * size + x) of the reading is unsure (covered, or confidence under
- * PHOTO_SURE_CONF), else 0. */
+/* 1 when point k (y * size + x) of the reading is unsure (vis_point_unsure), else 0. */
 int photo_unsure(const photo_t *p, int k);
 
 /* 1 when path is an image whose header tells its size (a photo, not an SGF record). */

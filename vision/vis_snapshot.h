@@ -45,4 +45,16 @@ typedef struct vis_snapshot {
     double t;                          /* the frame's time, seconds from the start */
 } vis_snapshot_t;
 
+/* A point is sure when nothing covers it and its colour's confidence is at least this:
+ * at 0.5 the reader thinks another colour at least as likely as the one it gives. What a
+ * photo's reader prints as '?' (detect), what count refuses to count silently, and what
+ * bench_vision counts as a flag raised on a photo read wrong. */
+#define VIS_SURE_CONF 0.5f
+
+/* 1 when point k of s is unsure (covered, or confidence under VIS_SURE_CONF), else 0. */
+static inline int vis_point_unsure(const vis_snapshot_t *s, int k)
+{
+    return s->occluded[k] || s->conf[k] < VIS_SURE_CONF;
+}
+
 #endif
