@@ -22,6 +22,7 @@
 #include "tests/vision/golden_util.h"
 #include "tests/vision/roboflow_util.h"
 #include "tests/vision/synth.h"
+#include "tests/vision/truth_fixes.h"
 #include "vision/vis.h"
 #include "vision/vis_homog.h"
 #include "vision/vis_internal.h"
@@ -35,27 +36,47 @@ static double now_ms(void)
     return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
 }
 
+/* A photo's flags: how many of its points the reader calls unsure (vis_point_unsure:
+ * what detect prints as '?' and count will not count silently); -1 when no board was
+ * found (detect and count exit 1: a flag too). */
+static int unsure_points(const vis_snapshot_t *s, int rc)
+{
+    if (rc)
+        return -1;
+    int n = 0;
+    for (int k = 0; k < s->size * s->size; k++)
+        n += vis_point_unsure(s, k);
+    return n;
+}
+
 typedef struct {
     long points, wrong;
     int boards, perfect, found;
+    int silent;  /* read wrong with no point unsure: the user is told nothing */
+    int flagged; /* read right with some point unsure: the user is asked for nothing wrong */
 } acc_t;
 
 static void acc_print(const char *name, const acc_t *a)
 {
     if (!a->boards)
         return;
-    printf("  %-28s boards %3d  found %3d  perfect %3d (%5.1f%%)  points %6.3f%% (%ld wrong of %ld)\n",
+    printf("  %-28s boards %3d  found %3d  perfect %3d (%5.1f%%)  points %6.3f%% (%ld wrong of %ld)"
+           "  wrong unflagged %d, right flagged %d\n",
            name, a->boards, a->found, a->perfect, 100.0 * a->perfect / a->boards,
-           a->points ? 100.0 * (a->points - a->wrong) / a->points : 0.0, a->wrong, a->points);
+           a->points ? 100.0 * (a->points - a->wrong) / a->points : 0.0, a->wrong, a->points,
+           a->silent, a->flagged);
 }
 
-static void acc_add(acc_t *a, int n, int wrong, int found)
+/* One photo of n x n points, wrong of them read wrong, unsure as unsure_points gives. */
+static void acc_add(acc_t *a, int n, int wrong, int found, int unsure)
 {
     a->boards++;
     a->points += (long)n * n;
     a->wrong += wrong;
     a->perfect += wrong == 0;
     a->found += found;
+    a->silent += wrong > 0 && unsure == 0;
+    a->flagged += wrong == 0 && unsure != 0;
 }
 
 /* Board finding is developed on the Roboflow photos of folds 0..DEV_FOLDS-1 only (their
@@ -67,6 +88,21 @@ static void acc_add(acc_t *a, int n, int wrong, int found)
  * that every photo is read by a model that never saw it. NULL: the built-in model. */
 static const char *opt_model, *opt_fold_dir, *opt_folds = "train/folds.tsv";
 static int opt_photo; /* --photo: read as a photo read once (vis_config_for_photo) */
+/* --raw-truth: score against the sets' truths as they are, without truth_fixes.h */
+static int opt_raw_truth;
+static int fixes_applied, fixes_stale;
+
+/* What the truths were scored against, one line. */
+static void print_truth_note(void)
+{
+    if (opt_raw_truth)
+        printf("  truths: the sets' own (--raw-truth)\n");
+    else
+        printf("  truths: the sets' own with %d fix%s of tests/vision/truth_fixes.h "
+               "(bench/truth_fixes.py draws them)%s; --raw-truth for none\n",
+               fixes_applied, fixes_applied == 1 ? "" : "es",
+               fixes_stale ? ", some STALE: the set changed" : "");
+}
 static vis_net_t *fold_nets[16];
 static vis_net_t *one_net;
 /* --skip-missing-folds: a photo whose fold model is not in DIR is left out (the summary
@@ -161,6 +197,8 @@ static int accuracy(const char *data, int verbose)
                 fprintf(stderr, "bench_vision: %s: cannot read\n", e[i].id);
                 continue;
             }
+            if (!opt_raw_truth)
+                fixes_applied += vg_apply_fixes(e[i].id, truth, size, &fixes_stale);
             vis_geom_t g;
             vis_snapshot_t s;
             memset(&s, 0, sizeof s);
@@ -198,22 +236,24 @@ static int accuracy(const char *data, int verbose)
                 }
                 free(rd);
             }
-            acc_add(&aut[si], size, wrong, !rc);
-            acc_add(&all, size, wrong, !rc);
-            acc_add(vg_held_out(e[i].id) ? &held : &tuned, size, wrong, !rc);
+            int unsure = unsure_points(&s, rc);
+            acc_add(&aut[si], size, wrong, !rc, unsure);
+            acc_add(&all, size, wrong, !rc, unsure);
+            acc_add(vg_held_out(e[i].id) ? &held : &tuned, size, wrong, !rc, unsure);
             if (verbose)
-                printf("auto    %-30s %s size %2d wrong %3d%s\n", e[i].id, rc ? "NOBOARD" : "found  ",
-                       rc ? 0 : s.size, wrong, vg_held_out(e[i].id) ? "  (held out)" : "");
+                printf("auto    %-30s %s size %2d wrong %3d unsure %3d%s%s\n", e[i].id,
+                       rc ? "NOBOARD" : "found  ", rc ? 0 : s.size, wrong, unsure < 0 ? 0 : unsure,
+                       wrong > 0 && !unsure ? "  UNFLAGGED" : "",
+                       vg_held_out(e[i].id) ? "  (held out)" : "");
             if (e[i].has_corners && e[i].corners_ok) {
                 double c[4][2];
                 cvb_image_t raw = { 0 };
                 if (!vg_parse_corners(e[i].corners, c) && !cvb_imread(e[i].image, 0, &raw)) {
-                    int w2 = size * size;
-                    if (!vis_geom_from_corners(c, size, raw.w, raw.h, &g) &&
-                        (getenv("VIS_NOREFINE") || vis_refine(&raw, &g) || 1) &&
-                        !vis_classify(&raw, &g, bench_cfg(), &s))
-                        w2 = vg_mistakes(&s, truth, size, 0);
-                    acc_add(&cor, size, w2, 1);
+                    int ok = !vis_geom_from_corners(c, size, raw.w, raw.h, &g) &&
+                             (getenv("VIS_NOREFINE") || vis_refine(&raw, &g) || 1) &&
+                             !vis_classify(&raw, &g, bench_cfg(), &s);
+                    int w2 = ok ? vg_mistakes(&s, truth, size, 0) : size * size;
+                    acc_add(&cor, size, w2, 1, unsure_points(&s, !ok));
                     if (verbose)
                         printf("corners %-30s wrong %3d\n", e[i].id, w2);
                 }
@@ -231,6 +271,7 @@ static int accuracy(const char *data, int verbose)
     acc_print("held out (not tuned on)", &held);
     printf("given corners (gomrade corners_ok=1, direct):\n");
     acc_print("overall", &cor);
+    print_truth_note();
     return 0;
 }
 
@@ -303,19 +344,18 @@ static int footage(int ndirs, char **dirs, int verbose)
             memset(&s, 0, sizeof s);
             int rc = vis_detect(&img, bench_cfg(), 0, &g, &s, NULL);
             int wrong = rc ? size * size : vg_mistakes(&s, truth, size, 1);
-            acc_add(&aut, size, wrong, !rc);
+            acc_add(&aut, size, wrong, !rc, unsure_points(&s, rc));
             double c[4][2];
             double gerr = -1;
             if (!rc && g.size == size && !vg_parse_corners(corners, c))
                 gerr = grid_err(&g, c);
             grid_right += gerr >= 0 && gerr < 0.5;
-            int w2 = size * size;
-            if (!vg_parse_corners(corners, c) &&
-                !vis_geom_from_corners(c, size, img.w, img.h, &g) &&
-                (getenv("VIS_NOREFINE") || vis_refine(&img, &g) || 1) &&
-                !vis_classify(&img, &g, bench_cfg(), &s))
-                w2 = vg_mistakes(&s, truth, size, 0);
-            acc_add(&cor, size, w2, 1);
+            int ok = !vg_parse_corners(corners, c) &&
+                     !vis_geom_from_corners(c, size, img.w, img.h, &g) &&
+                     (getenv("VIS_NOREFINE") || vis_refine(&img, &g) || 1) &&
+                     !vis_classify(&img, &g, bench_cfg(), &s);
+            int w2 = ok ? vg_mistakes(&s, truth, size, 0) : size * size;
+            acc_add(&cor, size, w2, 1, unsure_points(&s, !ok));
             if (verbose)
                 printf("  %s/%s: auto %s %d wrong (grid off by %.2f spacings), corners %d "
                        "wrong\n", dirs[d], file, rc ? "NOBOARD" : "found", wrong, gerr, w2);
@@ -487,17 +527,12 @@ static int stones(const char *data, int verbose)
         free(b);
         return 2;
     }
-    int gagree = 0, gagree_exact = 0, skipped = 0;
+    int gagree = 0, gagree_exact = 0, skipped = 0, silent = 0, flagged = 0;
     int found = 0, exact = 0, dev[512] = { 0 }, gn[2] = { 0, 0 }, gfound[2] = { 0, 0 }, gexact[2] = { 0, 0 };
     long truth_stones = 0, read_stones = 0;
     for (int i = 0; i < n; i++) {
         int nb = rf_read_boxes(e[i].label, b, RF_MAX_BOXES), tb = 0, tw = 0;
-        for (int k = 0; k < nb; k++) {
-            tb += b[k].cls == 0;
-            tw += b[k].cls == 1;
-        }
         cvb_image_t img = { 0 };
-        dev[i] = tb + tw;
         if (fold_model_missing("roboflow-stones", e[i].source)) {
             dev[i] = -1; /* sorted first, and left out of the median */
             skipped++;
@@ -507,6 +542,16 @@ static int stones(const char *data, int verbose)
             fprintf(stderr, "bench_vision: %s: cannot read\n", e[i].name);
             continue;
         }
+        if (!opt_raw_truth) {
+            int before = nb;
+            nb = rf_apply_fixes(e[i].source, b, nb, RF_MAX_BOXES, img.w, img.h, &fixes_stale);
+            fixes_applied += nb - before;
+        }
+        for (int k = 0; k < nb; k++) {
+            tb += b[k].cls == 0;
+            tw += b[k].cls == 1;
+        }
+        dev[i] = tb + tw;
         vis_geom_t g;
         vis_snapshot_t s;
         memset(&s, 0, sizeof s);
@@ -527,6 +572,9 @@ static int stones(const char *data, int verbose)
             odd += box_point(&g, &img, &b[k], &near) < 0 || !near;
         }
         int agrees = !rc && odd <= 1 + nb * 3 / 100;
+        int right = !rc && rb == tb && rw == tw, unsure = unsure_points(&s, rc);
+        silent += !right && unsure == 0;
+        flagged += right && unsure != 0;
         if (verbose && agrees) /* which points are wrong, and how: the labels on the grid */
             stones_wrong_points(e[i].source, &img, &g, &s, b, nb);
         gagree += agrees;
@@ -541,8 +589,9 @@ static int stones(const char *data, int verbose)
         truth_stones += tb + tw;
         read_stones += rb + rw;
         if (verbose)
-            printf("  %-16s %s size %2d black %3d/%3d white %3d/%3d%s\n", e[i].source,
+            printf("  %-16s %s size %2d black %3d/%3d white %3d/%3d unsure %3d%s%s\n", e[i].source,
                    rc ? "NOBOARD" : "found  ", rc ? 0 : s.size, rb, tb, rw, tw,
+                   unsure < 0 ? 0 : unsure, !right && !unsure ? "  UNFLAGGED" : "",
                    rc ? "" : agrees ? "" : "  (grid disagrees with the labels)");
         cvb_image_free(&img);
     }
@@ -563,6 +612,9 @@ static int stones(const char *data, int verbose)
            read_stones, truth_stones);
     printf("  under a grid that agrees with the labelled stones: %d photos, both counts exact %d (%.1f%%)\n",
            gagree, gagree_exact, gagree ? 100.0 * gagree_exact / gagree : 0.0);
+    printf("  flags (a point unsure, or no board): counts wrong with nothing unsure %d, "
+           "counts exact with some point unsure %d\n", silent, flagged);
+    print_truth_note();
     for (int g = 0; g < 2; g++)
         printf("  %-34s %3d photos: board found %3d, both counts exact %3d (%.1f%%)\n",
                g ? "folds 3-4 (board finding not tuned)" : "folds 0-2 (board finding dev)", gn[g],
@@ -916,9 +968,12 @@ static int pages(void)
 int main(int argc, char **argv)
 {
     const char *verbose = getenv("VIS_VERBOSE");
-    for (int i = 1; i < argc; i++) /* --photo, --skip-missing-folds anywhere */
-        if (!strcmp(argv[i], "--photo") || !strcmp(argv[i], "--skip-missing-folds")) {
-            if (!strcmp(argv[i], "--photo"))
+    for (int i = 1; i < argc; i++) /* --photo, --raw-truth, --skip-missing-folds anywhere */
+        if (!strcmp(argv[i], "--photo") || !strcmp(argv[i], "--skip-missing-folds") ||
+            !strcmp(argv[i], "--raw-truth")) {
+            if (!strcmp(argv[i], "--raw-truth"))
+                opt_raw_truth = 1;
+            else if (!strcmp(argv[i], "--photo"))
                 opt_photo = 1;
             else
                 opt_skip_missing = 1;
