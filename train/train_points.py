@@ -80,9 +80,11 @@ def git_commit():
         return "unknown"
 
 
-def augment(x, y, rng):
+def augment(x, y, rng, strength=1.0):
     """x: B x 3 x H x W float in 0..1, y: B x S x S labels. Board symmetries, colour,
-    contrast, gamma, blur and noise, each drawn per sample."""
+    contrast, gamma, blur and noise, each drawn per sample. strength scales every range
+    and probability but the symmetries (1: the shipped recipe's; the random draws are the
+    same for any strength, so 1 gives the same batches as before the option)."""
     B = x.shape[0]
     k = int(rng.integers(4))
     x = torch.rot90(x, k, (2, 3))
@@ -90,17 +92,17 @@ def augment(x, y, rng):
     if rng.random() < 0.5:
         x = torch.flip(x, (3,))
         y = torch.flip(y, (2,))
-    g = torch.from_numpy(rng.uniform(0.7, 1.3, (B, 3, 1, 1)).astype(np.float32))
-    mix = torch.from_numpy((np.eye(3)[None] + rng.normal(0, 0.08, (B, 3, 3))).astype(np.float32))
+    g = torch.from_numpy(rng.uniform(1 - 0.3 * strength, 1 + 0.3 * strength, (B, 3, 1, 1)).astype(np.float32))
+    mix = torch.from_numpy((np.eye(3)[None] + rng.normal(0, 0.08 * strength, (B, 3, 3))).astype(np.float32))
     x = torch.einsum("bij,bjhw->bihw", mix, x) * g
     mean = x.mean((1, 2, 3), keepdim=True)
-    c = torch.from_numpy(rng.uniform(0.65, 1.35, (B, 1, 1, 1)).astype(np.float32))
-    bri = torch.from_numpy(rng.uniform(0.6, 1.4, (B, 1, 1, 1)).astype(np.float32))
+    c = torch.from_numpy(rng.uniform(1 - 0.35 * strength, 1 + 0.35 * strength, (B, 1, 1, 1)).astype(np.float32))
+    bri = torch.from_numpy(rng.uniform(1 - 0.4 * strength, 1 + 0.4 * strength, (B, 1, 1, 1)).astype(np.float32))
     x = ((x - mean) * c + mean) * bri
     x = x.clamp(0, 1)
-    gam = torch.from_numpy(np.exp(rng.uniform(-0.4, 0.4, (B, 1, 1, 1))).astype(np.float32))
+    gam = torch.from_numpy(np.exp(rng.uniform(-0.4 * strength, 0.4 * strength, (B, 1, 1, 1))).astype(np.float32))
     x = x ** gam
-    if rng.random() < 0.3:
+    if rng.random() < 0.3 * strength:
         s = float(rng.uniform(0.5, 1.8))
         r = int(math.ceil(2 * s))
         t = torch.arange(-r, r + 1, dtype=torch.float32)
@@ -110,9 +112,9 @@ def augment(x, y, rng):
         ky = kern.view(1, 1, -1, 1).repeat(3, 1, 1, 1)
         x = F.conv2d(F.pad(x, (r, r, 0, 0), mode="replicate"), kx, groups=3)
         x = F.conv2d(F.pad(x, (0, 0, r, r), mode="replicate"), ky, groups=3)
-    sig = torch.from_numpy(rng.uniform(0, 0.035, (B, 1, 1, 1)).astype(np.float32))
+    sig = torch.from_numpy(rng.uniform(0, 0.035 * strength, (B, 1, 1, 1)).astype(np.float32))
     x = x + torch.randn(x.shape, generator=None) * sig
-    gray = torch.from_numpy((rng.random((B, 1, 1, 1)) < 0.05).astype(np.float32))
+    gray = torch.from_numpy((rng.random((B, 1, 1, 1)) < 0.05 * strength).astype(np.float32))
     x = x * (1 - gray) + x.mean(1, keepdim=True) * gray
     return x.clamp(0, 1).contiguous(), y.contiguous()
 
@@ -213,12 +215,16 @@ def main():
     # v2: the shipped weights' network; w: wider (PointNet's docstring). --init must be
     # of the same arch
     ap.add_argument("--arch", choices=sorted(PointNet.ARCHS), default="v2")
+    # the augmentation's strength on photo batches (renders always 1): 1 for the shipped
+    # weights; the photos carry real light and colour of their own, and the full ranges
+    # may wash out what tells a pale stone from pale wood
+    ap.add_argument("--photo-aug", type=float, default=1.0)
     a = ap.parse_args()
     torch.manual_seed(a.seed)
     torch.set_num_threads(a.threads)
     rng = np.random.default_rng(a.seed)
 
-    renders, photos, files = [], [], []
+    renders, photos, held_out, files = [], [], [], []
     for f in a.data:
         ss = kcts.read(f)
         files.append("%s (%d samples)" % (os.path.basename(f), len(ss)))
@@ -228,6 +234,8 @@ def main():
                 renders.append(s)
             elif s["fold"] != a.holdout_fold:
                 photos.append(s)
+            else:
+                held_out.append(s)
     # a fixed share of the renders is kept apart to watch the training
     order = rng.permutation(len(renders))
     nval = max(1, len(renders) // 20)
@@ -256,7 +264,7 @@ def main():
         idx = rng.choice(pool[size], size=min(BATCH.get(size, 12), len(pool[size])), replace=False)
         src = photos if use_photo else renders
         x, y = make_batch(src, idx, rng, a.crop)
-        x, y = augment(x, y, rng)
+        x, y = augment(x, y, rng, a.photo_aug if use_photo else 1.0)
         loss, _ = loss_of(model, x, y)
         opt.zero_grad()
         loss.backward()
@@ -272,6 +280,15 @@ def main():
     acc, perfect, n = evaluate(model, val)
     print("train_points: renders kept apart: %.4f%% of points, %d/%d boards perfect" %
           (100 * acc, perfect, n), file=sys.stderr)
+    # the photos' views as the reader sees them (no augmentation): those trained on (a
+    # training figure, to tell a model that cannot fit the photos from one that does not
+    # carry over) and, with --holdout-fold, the fold's (never trained on)
+    fit = evaluate(model, photos) if photos else None
+    held = evaluate(model, held_out) if held_out else None
+    for name, r in (("trained on", fit), ("held out (fold %d)" % a.holdout_fold, held)):
+        if r:
+            print("train_points: photo views %s: %.4f%% of points, %d/%d views perfect" %
+                  (name, 100 * r[0], r[1], r[2]), file=sys.stderr)
 
     model.eval()
     base = os.path.splitext(a.out)[0]
@@ -283,10 +300,12 @@ def main():
     meta = dict(model=os.path.basename(a.out), cell_px=16, margin=1,
                 classes=["empty", "black", "white", "covered", "off"], data=files,
                 holdout_fold=a.holdout_fold, init=os.path.basename(a.init) if a.init else None,
-                arch=a.arch, steps=a.steps, lr=a.lr, photo_share=a.photo_share, seed=a.seed, crop=a.crop,
+                arch=a.arch, photo_aug=a.photo_aug, steps=a.steps, lr=a.lr, photo_share=a.photo_share, seed=a.seed, crop=a.crop,
                 commit=git_commit(), torch=torch.__version__,
                 params=sum(p.numel() for p in model.parameters()),
                 renders_apart=dict(points=round(100 * acc, 4), perfect=perfect, boards=n),
+                photos_trained_on=dict(points=round(100 * fit[0], 4), perfect=fit[1], views=fit[2]) if fit else None,
+                photos_held_out=dict(points=round(100 * held[0], 4), perfect=held[1], views=held[2]) if held else None,
                 seconds=round(time.time() - t0))
     with open(base + ".json", "w") as f:
         json.dump(meta, f, indent=1)
