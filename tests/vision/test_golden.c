@@ -1,5 +1,6 @@
 /* test_golden.c: golden tests over the shared photos (../shared/data/photos).
- *   vision_golden_data                      the sets are readable; skips visibly without
+ *   vision_golden_data                      the truth fixes (no data needed); the sets are
+ *                                           readable, which skips visibly without
  *   vision_golden_data ID auto IMG TRUTH     one photo, automatic mode, 8 symmetries
  *   vision_golden_data ID corners IMG TRUTH C1|C2|C3|C4   one photo with given corners
  * A photo passes when it has at most the mistakes recorded for it in
@@ -118,6 +119,40 @@ static void test_one(void **state)
     assert_true(wrong <= max);
 }
 
+/* The truth fixes, on truths made here (no shared data needed): a fix applies where the
+ * truth holds what it says the truth had, is stale elsewhere; a missing stone is added as
+ * a box of the photo's median size, and is stale where a box already holds it. */
+static void test_fixes(void **state)
+{
+    (void)state;
+    uint8_t t[VIS_MAX_POINTS];
+    memset(t, GO_EMPTY, sizeof t);
+    int stale = 0;
+    assert_int_equal(vg_apply_fixes("gomrade_2_67", t, 19, &stale), 2);
+    assert_int_equal(t[6 * 19 + 1], GO_WHITE);
+    assert_int_equal(t[6 * 19 + 2], GO_WHITE);
+    assert_int_equal(stale, 0);
+    assert_int_equal(vg_apply_fixes("gomrade_2_67", t, 19, &stale), 0); /* applied already */
+    assert_int_equal(stale, 2);
+    assert_int_equal(vg_apply_fixes("no_such_photo", t, 19, NULL), 0);
+
+    rf_box_t b[RF_MAX_BOXES];
+    const char *src = "72d1d29427814fcfa144622d0a2cecca"; /* a black stone at 449.5, 260.8 */
+    for (int k = 0; k < 3; k++)
+        b[k] = (rf_box_t){ .cls = 1, .cx = 0.1 * (k + 1), .cy = 0.1, .w = 0.04 + 0.01 * k, .h = 0.05 };
+    stale = 0;
+    int n = rf_apply_fixes(src, b, 3, RF_MAX_BOXES, 640, 640, &stale);
+    assert_int_equal(n, 4);
+    assert_int_equal(stale, 0);
+    assert_int_equal(b[3].cls, 0);
+    assert_true(fabs(b[3].cx - 449.5 / 640) < 1e-9 && fabs(b[3].cy - 260.8 / 640) < 1e-9);
+    assert_true(fabs(b[3].w - 0.05) < 1e-9); /* the median of 0.04, 0.05, 0.06 */
+    assert_int_equal(rf_apply_fixes(src, b, 4, RF_MAX_BOXES, 640, 640, &stale), 4);
+    assert_int_equal(stale, 1); /* the labels hold it now */
+    assert_int_equal(rf_apply_fixes("not_a_source", b, 4, RF_MAX_BOXES, 640, 640, NULL), 4);
+    assert_int_equal(rf_apply_fixes(src, b, 4, 4, 640, 640, NULL), 4); /* no room */
+}
+
 int main(int argc, char **argv)
 {
     g_argc = argc;
@@ -126,6 +161,6 @@ int main(int argc, char **argv)
         const struct CMUnitTest tests[] = { cmocka_unit_test(test_one) };
         return cmocka_run_group_tests(tests, NULL, NULL);
     }
-    const struct CMUnitTest tests[] = { cmocka_unit_test(test_sets) };
+    const struct CMUnitTest tests[] = { cmocka_unit_test(test_fixes), cmocka_unit_test(test_sets) };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
