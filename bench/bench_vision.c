@@ -7,6 +7,10 @@
  *   bench_vision occlusion DIR...                hands over rendered footage: covered points
  *                                                read as stones, hand-free frames flagged
  *   bench_vision detect IMAGE [DEBUG_DIR]        one image, the board and the stages' ms
+ *   bench_vision stones|corners DATA_DIR, pages  the Roboflow sets; pages that are no board
+ * Every photo figure also counts the flags: a photo read wrong with no point unsure
+ * (vis_point_unsure) is one the user is told nothing about. The truths are the sets'
+ * with tests/vision/truth_fixes.h applied; --raw-truth scores the sets as they are.
  * Developer switches: --verbosev / --verbosevv (accuracy: the reader's probabilities of
  * wrong / all points), VIS_VERBOSE=1 (footage: per frame), VIS_NOREFINE=1, VIS_WORK=N (detect).
  */
