@@ -23,6 +23,7 @@
 #include <string.h>
 
 #include "tests/vision/roboflow_util.h"
+#include "vision/vis_internal.h"
 #include "vision/vis_snapshot.h"
 
 /* imago / gomrade: a point of the truth file (x from the left, y from the top, as the
@@ -86,28 +87,21 @@ static inline int rf_apply_fixes(const char *source, rf_box_t *b, int nb, int ma
 {
     if (nb < 0 || img_w <= 0 || img_h <= 0)
         return nb;
+    int any = 0; /* most photos have no fix: nothing to measure then */
+    for (size_t i = 0; i < sizeof RF_FIXES / sizeof RF_FIXES[0]; i++)
+        any |= !strcmp(RF_FIXES[i].source, source);
+    if (!any)
+        return nb;
     double w = 0.05, h = 0.05; /* the median box, or a 19x19's stone when there is none */
     if (nb > 0) {
-        double ws[RF_MAX_BOXES], hs[RF_MAX_BOXES];
+        float ws[RF_MAX_BOXES], hs[RF_MAX_BOXES];
         int m = nb < RF_MAX_BOXES ? nb : RF_MAX_BOXES;
         for (int i = 0; i < m; i++) {
-            ws[i] = b[i].w;
-            hs[i] = b[i].h;
+            ws[i] = (float)b[i].w;
+            hs[i] = (float)b[i].h;
         }
-        for (int i = 1; i < m; i++) /* insertion sorts: at most a few hundred boxes */
-            for (int j = i; j > 0 && ws[j] < ws[j - 1]; j--) {
-                double s = ws[j];
-                ws[j] = ws[j - 1];
-                ws[j - 1] = s;
-            }
-        for (int i = 1; i < m; i++)
-            for (int j = i; j > 0 && hs[j] < hs[j - 1]; j--) {
-                double s = hs[j];
-                hs[j] = hs[j - 1];
-                hs[j - 1] = s;
-            }
-        w = ws[m / 2];
-        h = hs[m / 2];
+        w = median_f(ws, m);
+        h = median_f(hs, m);
     }
     for (size_t i = 0; i < sizeof RF_FIXES / sizeof RF_FIXES[0] && nb < max; i++) {
         const rf_fix_t *f = &RF_FIXES[i];
