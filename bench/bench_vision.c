@@ -8,9 +8,11 @@
  *                                                read as stones, hand-free frames flagged
  *   bench_vision detect IMAGE [DEBUG_DIR]        one image, the board and the stages' ms
  *   bench_vision stones|corners DATA_DIR, pages  the Roboflow sets; pages that are no board
+ *   bench_vision scale IN OUT WxH                IN resized (bench/count.sh's phone photos)
  * Every photo figure also counts the flags: a photo read wrong with no point unsure
  * (vis_point_unsure) is one the user is told nothing about. The truths are the sets'
- * with tests/vision/truth_fixes.h applied; --raw-truth scores the sets as they are.
+ * with tests/vision/truth_fixes.h applied; --raw-truth scores the sets as they are;
+ * --sweep (accuracy, stones) gives the flags under other confidences than VIS_SURE_CONF.
  * Developer switches: --verbosev / --verbosevv (accuracy: the reader's probabilities of
  * wrong / all points), VIS_VERBOSE=1 (footage: per frame), VIS_NOREFINE=1, VIS_WORK=N (detect).
  */
@@ -81,6 +83,44 @@ static void acc_add(acc_t *a, int n, int wrong, int found, int unsure)
     a->found += found;
     a->silent += wrong > 0 && unsure == 0;
     a->flagged += wrong == 0 && unsure != 0;
+}
+
+/* --sweep: the flags a photo would raise were a point unsure under another confidence
+ * than VIS_SURE_CONF (covered points and no board flag at any): per threshold, photos
+ * read wrong with no flag, photos read right with one, and the unsure points a photo
+ * asks about (the cost to the user). The threshold is chosen on the tuning photos only. */
+static int opt_sweep;
+static const float sweep_conf[] = { 0.5f, 0.6f, 0.7f, 0.8f, 0.9f, 0.95f, 0.98f };
+#define NSWEEP ((int)(sizeof sweep_conf / sizeof sweep_conf[0]))
+typedef struct {
+    int photos, wrong;
+    int silent[NSWEEP], flagged[NSWEEP];
+    long points[NSWEEP];
+} sweep_acc_t;
+
+static void sweep_add(sweep_acc_t *a, const vis_snapshot_t *s, int rc, int right)
+{
+    a->photos++;
+    a->wrong += !right;
+    for (int t = 0; t < NSWEEP; t++) {
+        int n = rc ? 1 : 0;
+        for (int k = 0; !rc && k < s->size * s->size; k++)
+            n += s->occluded[k] || s->conf[k] < sweep_conf[t];
+        a->silent[t] += !right && n == 0;
+        a->flagged[t] += right && n != 0;
+        a->points[t] += n;
+    }
+}
+
+static void sweep_print(const char *name, const sweep_acc_t *a)
+{
+    if (!opt_sweep || !a->photos)
+        return;
+    printf("  sweep %s (%d photos, %d read wrong):\n", name, a->photos, a->wrong);
+    for (int t = 0; t < NSWEEP; t++)
+        printf("    unsure under %.2f: wrong unflagged %3d, right flagged %3d, "
+               "unsure points a photo %5.1f\n", sweep_conf[t], a->silent[t], a->flagged[t],
+               (double)a->points[t] / a->photos);
 }
 
 /* Board finding is developed on the Roboflow photos of folds 0..DEV_FOLDS-1 only (their
@@ -183,6 +223,7 @@ static int accuracy(const char *data, int verbose)
 {
     static const char *sets[2] = { "imago", "gomrade" };
     acc_t aut[2] = { { 0 } }, all = { 0 }, held = { 0 }, tuned = { 0 }, cor = { 0 };
+    sweep_acc_t sw[2] = { { 0 } }; /* tuned on, held out */
     for (int si = 0; si < 2; si++) {
         char dir[1024];
         snprintf(dir, sizeof dir, "%s/photos/%s", data, sets[si]);
@@ -244,6 +285,7 @@ static int accuracy(const char *data, int verbose)
             acc_add(&aut[si], size, wrong, !rc, unsure);
             acc_add(&all, size, wrong, !rc, unsure);
             acc_add(vg_held_out(e[i].id) ? &held : &tuned, size, wrong, !rc, unsure);
+            sweep_add(&sw[vg_held_out(e[i].id)], &s, rc, wrong == 0);
             if (verbose)
                 printf("auto    %-30s %s size %2d wrong %3d unsure %3d%s%s\n", e[i].id,
                        rc ? "NOBOARD" : "found  ", rc ? 0 : s.size, wrong, unsure < 0 ? 0 : unsure,
@@ -273,6 +315,8 @@ static int accuracy(const char *data, int verbose)
     acc_print("overall", &all);
     acc_print("tuned on", &tuned);
     acc_print("held out (not tuned on)", &held);
+    sweep_print("tuned on", &sw[0]);
+    sweep_print("held out (not tuned on)", &sw[1]);
     printf("given corners (gomrade corners_ok=1, direct):\n");
     acc_print("overall", &cor);
     print_truth_note();
@@ -534,6 +578,7 @@ static int stones(const char *data, int verbose)
     int gagree = 0, gagree_exact = 0, skipped = 0, silent = 0, flagged = 0;
     int found = 0, exact = 0, dev[512] = { 0 }, gn[2] = { 0, 0 }, gfound[2] = { 0, 0 }, gexact[2] = { 0, 0 };
     long truth_stones = 0, read_stones = 0;
+    sweep_acc_t sw[2] = { { 0 } }; /* folds 0-2, folds 3-4 */
     for (int i = 0; i < n; i++) {
         int nb = rf_read_boxes(e[i].label, b, RF_MAX_BOXES), tb = 0, tw = 0;
         cvb_image_t img = { 0 };
@@ -589,6 +634,7 @@ static int stones(const char *data, int verbose)
         gn[grp]++;
         gfound[grp] += !rc;
         gexact[grp] += !rc && rb == tb && rw == tw;
+        sweep_add(&sw[grp], &s, rc, right);
         dev[i] = abs(rb - tb) + abs(rw - tw);
         truth_stones += tb + tw;
         read_stones += rb + rw;
@@ -623,6 +669,8 @@ static int stones(const char *data, int verbose)
         printf("  %-34s %3d photos: board found %3d, both counts exact %3d (%.1f%%)\n",
                g ? "folds 3-4 (board finding not tuned)" : "folds 0-2 (board finding dev)", gn[g],
                gfound[g], gexact[g], gn[g] ? 100.0 * gexact[g] / gn[g] : 0.0);
+    sweep_print("folds 0-2 (tuning)", &sw[0]);
+    sweep_print("folds 3-4 (held out)", &sw[1]);
     free(e);
     free(b);
     return 0;
@@ -969,14 +1017,37 @@ static int pages(void)
     return 0;
 }
 
+/* scale IN OUT WxH: IN resized to W x H and written to OUT (JPEG at quality 92 when OUT
+ * ends in .jpg): a phone-sized photo made from a smaller one, for bench/count.sh. */
+static int scale_one(const char *in, const char *out, const char *wh)
+{
+    int w = 0, h = 0;
+    cvb_image_t img = { 0 }, big = { 0 };
+    if (sscanf(wh, "%dx%d", &w, &h) != 2 || w < 1 || h < 1 || w > 16384 || h > 16384) {
+        fprintf(stderr, "bench_vision: scale: %s: not WxH\n", wh);
+        return 2;
+    }
+    if (cvb_imread(in, 1, &img) || cvb_resize(&img, w, h, &big) || cvb_imwrite(out, &big, 92)) {
+        fprintf(stderr, "bench_vision: scale: %s -> %s failed\n", in, out);
+        cvb_image_free(&img);
+        cvb_image_free(&big);
+        return 2;
+    }
+    cvb_image_free(&img);
+    cvb_image_free(&big);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     const char *verbose = getenv("VIS_VERBOSE");
-    for (int i = 1; i < argc; i++) /* --photo, --raw-truth, --skip-missing-folds anywhere */
+    for (int i = 1; i < argc; i++) /* --photo, --raw-truth, --skip-missing-folds, --sweep anywhere */
         if (!strcmp(argv[i], "--photo") || !strcmp(argv[i], "--skip-missing-folds") ||
-            !strcmp(argv[i], "--raw-truth")) {
+            !strcmp(argv[i], "--raw-truth") || !strcmp(argv[i], "--sweep")) {
             if (!strcmp(argv[i], "--raw-truth"))
                 opt_raw_truth = 1;
+            else if (!strcmp(argv[i], "--sweep"))
+                opt_sweep = 1;
             else if (!strcmp(argv[i], "--photo"))
                 opt_photo = 1;
             else
@@ -1010,6 +1081,8 @@ int main(int argc, char **argv)
         return pages();
     if (argc >= 2 && !strcmp(argv[1], "speed"))
         return speed(argc > 2 ? argv[2] : "/work/shared/data/photos/gomrade/images/gomrade_testing_sequence_11.jpg");
+    if (argc >= 5 && !strcmp(argv[1], "scale"))
+        return scale_one(argv[2], argv[3], argv[4]);
     if (argc >= 3 && !strcmp(argv[1], "detect"))
         return detect_one(argv[2], argc > 3 ? argv[3] : NULL);
     fprintf(stderr, "usage: bench_vision accuracy DATA_DIR [--verbose] | speed [IMAGE] | detect IMAGE [DEBUG_DIR] | pages\n");
