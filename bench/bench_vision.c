@@ -85,16 +85,20 @@ static void acc_add(acc_t *a, int n, int wrong, int found, int unsure)
     a->flagged += wrong == 0 && unsure != 0;
 }
 
-/* --sweep: the flags a photo would raise were a point unsure under another confidence
- * than VIS_SURE_CONF (covered points and no board flag at any): per threshold, photos
- * read wrong with no flag, photos read right with one, and the unsure points a photo
- * asks about (the cost to the user). The threshold is chosen on the tuning photos only. */
+/* --sweep: the flags a photo would raise under other rules than vis_point_unsure's: a
+ * point unsure under another confidence than VIS_SURE_CONF, or the whole reading unsure
+ * when the reader's belief in the grid (vis_grid_belief) is under a floor (covered
+ * points and no board flag under every rule). Per rule: photos read wrong with no flag,
+ * photos read right with one, and the unsure points a photo asks about (the cost to the
+ * user). A rule is chosen on the tuning photos only, and measured on the others. */
 static int opt_sweep;
-static const float sweep_conf[] = { 0.5f, 0.6f, 0.7f, 0.8f, 0.9f, 0.95f, 0.98f };
+static const float sweep_conf[] = { 0.5f, 0.6f, 0.7f, 0.8f, 0.9f, 0.95f };
+static const float sweep_belief[] = { 0.0f, 0.8f, 0.85f, 0.9f, 0.95f };
 #define NSWEEP ((int)(sizeof sweep_conf / sizeof sweep_conf[0]))
+#define NBELIEF ((int)(sizeof sweep_belief / sizeof sweep_belief[0]))
 typedef struct {
     int photos, wrong;
-    int silent[NSWEEP], flagged[NSWEEP];
+    int silent[NBELIEF][NSWEEP], flagged[NBELIEF][NSWEEP];
     long points[NSWEEP];
 } sweep_acc_t;
 
@@ -106,9 +110,12 @@ static void sweep_add(sweep_acc_t *a, const vis_snapshot_t *s, int rc, int right
         int n = rc ? 1 : 0;
         for (int k = 0; !rc && k < s->size * s->size; k++)
             n += s->occluded[k] || s->conf[k] < sweep_conf[t];
-        a->silent[t] += !right && n == 0;
-        a->flagged[t] += right && n != 0;
         a->points[t] += n;
+        for (int b = 0; b < NBELIEF; b++) {
+            int flag = n > 0 || (!rc && s->grid_belief < sweep_belief[b]);
+            a->silent[b][t] += !right && !flag;
+            a->flagged[b][t] += right && flag;
+        }
     }
 }
 
@@ -116,11 +123,21 @@ static void sweep_print(const char *name, const sweep_acc_t *a)
 {
     if (!opt_sweep || !a->photos)
         return;
-    printf("  sweep %s (%d photos, %d read wrong):\n", name, a->photos, a->wrong);
+    printf("  sweep %s (%d photos, %d read wrong): wrong unflagged / right flagged\n", name,
+           a->photos, a->wrong);
+    printf("    %-22s", "point conf under:");
     for (int t = 0; t < NSWEEP; t++)
-        printf("    unsure under %.2f: wrong unflagged %3d, right flagged %3d, "
-               "unsure points a photo %5.1f\n", sweep_conf[t], a->silent[t], a->flagged[t],
-               (double)a->points[t] / a->photos);
+        printf(" %8.2f", sweep_conf[t]);
+    printf("\n    %-22s", "unsure points a photo:");
+    for (int t = 0; t < NSWEEP; t++)
+        printf(" %8.1f", (double)a->points[t] / a->photos);
+    printf("\n");
+    for (int b = 0; b < NBELIEF; b++) {
+        printf("    grid belief under %.2f", sweep_belief[b]);
+        for (int t = 0; t < NSWEEP; t++)
+            printf(" %4d/%-3d", a->silent[b][t], a->flagged[b][t]);
+        printf("\n");
+    }
 }
 
 /* Board finding is developed on the Roboflow photos of folds 0..DEV_FOLDS-1 only (their
