@@ -45,11 +45,17 @@ typedef struct vis_snapshot {
     double t;                          /* the frame's time, seconds from the start */
 } vis_snapshot_t;
 
-/* A point is sure when nothing covers it and its colour's confidence is at least this:
- * at 0.5 the reader thinks another colour at least as likely as the one it gives. What a
- * photo's reader prints as '?' (detect), what count refuses to count silently, and what
- * bench_vision counts as a flag raised on a photo read wrong. */
-#define VIS_SURE_CONF 0.5f
+/* A point is sure when nothing covers it and its colour's confidence is at least this.
+ * What a photo's reader prints as '?' (detect), what count refuses to count silently,
+ * and what bench_vision counts as a flag raised on a photo read wrong. The station does
+ * not use it (its stabiliser has its own min_conf: a video has the next frames).
+ * 0.9, chosen on roboflow-stones folds 0-2 read by their held-out fold models
+ * (make train-folds; bench_vision stones --fold-models DIR --photo --sweep, 2026-12-04):
+ * photos read wrong with no flag 13 -> 6 of 30, photos read right but flagged 2 -> 10 of
+ * 42; past 0.9 each silent misread caught costs two or more right photos flagged (0.95:
+ * 3 and 17). Measured where it was not chosen: folds 3-4 silent 12 -> 2 of 24 wrong,
+ * right flagged 4 -> 8 of 24. It was 0.5 (another colour thought at least as likely). */
+#define VIS_SURE_CONF 0.9f
 
 /* 1 when point k of s is unsure (covered, or confidence under VIS_SURE_CONF), else 0. */
 static inline int vis_point_unsure(const vis_snapshot_t *s, int k)
