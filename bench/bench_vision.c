@@ -1044,15 +1044,12 @@ static int scale_one(const char *in, const char *out, const char *wh)
         fprintf(stderr, "bench_vision: scale: %s: not WxH\n", wh);
         return 2;
     }
-    if (cvb_imread(in, 1, &img) || cvb_resize(&img, w, h, &big) || cvb_imwrite(out, &big, 92)) {
+    int rc = cvb_imread(in, 1, &img) || cvb_resize(&img, w, h, &big) || cvb_imwrite(out, &big, 92);
+    if (rc)
         fprintf(stderr, "bench_vision: scale: %s -> %s failed\n", in, out);
-        cvb_image_free(&img);
-        cvb_image_free(&big);
-        return 2;
-    }
     cvb_image_free(&img);
     cvb_image_free(&big);
-    return 0;
+    return rc ? 2 : 0;
 }
 
 int main(int argc, char **argv)
