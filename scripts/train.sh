@@ -39,16 +39,23 @@ renders=()
 # is the shipped weights' (v2)
 KNOCKED=${TRAIN_KNOCKED:-0}
 NEGATIVES=${TRAIN_NEGATIVES:-0}
+# TRAIN_RING_HANDS=1: the renders also label the ring around the board covered under a
+# hand or an arm (kifucam-traingen --ring-hands 1), so that a reader learns an arm lying
+# on the border (the fingertips and held stones that pass unflagged, README); not yet
+# trained or measured
+RING=${TRAIN_RING_HANDS:-0}
 sfx=""; [ "$KNOCKED" = 1 ] && sfx="-k1"
+[ "$RING" = 1 ] && sfx="$sfx-r1"
 MODELS="$DATA/models"   # the models of another recipe apart: its base is not this one's
 [ "$KNOCKED$NEGATIVES" != 00 ] && MODELS="$DATA/models-k$KNOCKED-n$NEGATIVES"
+[ "$RING" = 1 ] && MODELS="$DATA/models-k$KNOCKED-n$NEGATIVES-r1"
 mkdir -p "$DATA" "$MODELS"
 for st in "${streams[@]}"; do
   set -- $st
   f="$DATA/render-s$1-v$2-m$3-n$4$sfx.bin"
   renders+=("$f")
   [ -f "$f" ] || { "$GEN" render --out "$f.part" --count 1000000 --seed "$1" --views "$2" \
-                     --misalign "$3" --max-samples "$4" --knocked "$KNOCKED" && mv "$f.part" "$f"; } &
+                     --misalign "$3" --max-samples "$4" --knocked "$KNOCKED" --ring-hands "$RING" && mv "$f.part" "$f"; } &
   pids+=($!)
 done
 for p in "${pids[@]}"; do wait "$p"; done
@@ -70,7 +77,7 @@ else
   echo "SKIP: $SHARED/data is absent: the model is trained on renders alone, no held-out figure"
 fi
 # v5's base is v2's: the same renders, the same steps
-if [ "$NEGATIVES$KNOCKED" = tune0 ] && [ ! -f "$MODELS/base.pt" ] && [ -f "$DATA/models/base.pt" ]; then
+if [ "$NEGATIVES$KNOCKED$RING" = tune00 ] && [ ! -f "$MODELS/base.pt" ] && [ -f "$DATA/models/base.pt" ]; then
   cp "$DATA/models/base.pt" "$DATA/models/base.onnx" "$DATA/models/base.json" "$MODELS/"
 fi
 echo "== 3 base model, renders only ($BASE_STEPS steps)"

@@ -76,3 +76,13 @@ if(EXISTS "${_kc_shared}/data/photos")
     endforeach()
   endforeach()
 endif()
+
+# The training data's ring labels (kifucam-traingen render --ring-hands 1): the same
+# views and point labels as without, the ring covered under a hand or an arm on the border.
+find_program(KC_PYTHON3 python3)
+if(KC_PYTHON3)
+  add_test(NAME test_traingen_ring
+    COMMAND ${KC_PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/vision/test_traingen_ring.py
+            $<TARGET_FILE:kifucam-traingen>)
+  set_tests_properties(test_traingen_ring PROPERTIES TIMEOUT 300)
+endif()

@@ -9,7 +9,8 @@ UNKNOWN = 255
 
 def read(path):
     """A list of samples: dicts with size, cell, margin, kind, fold, src, view (H x W x 3
-    uint8, BGR) and labels (size x size uint8)."""
+    uint8, BGR), labels (size x size uint8) and ring_labels (the margin ring's 4*size+4
+    labels in vis_reading_t's order, or None when the file has none: --ring-hands 0)."""
     out = []
     with open(path, "rb") as f:
         if f.read(4) != b"KCTS":
@@ -21,12 +22,14 @@ def read(path):
             hdr = f.read(32)
             if len(hdr) < 32:
                 break
-            size, cell, margin, kind, fold, src, side, _ = struct.unpack("<8i", hdr)
-            vb, lb = f.read(side * side * 3), f.read(size * size)
-            if len(vb) < side * side * 3 or len(lb) < size * size:
+            size, cell, margin, kind, fold, src, side, has_ring = struct.unpack("<8i", hdr)
+            nr = 4 * size + 4 if has_ring else 0
+            vb, lb, rb = f.read(side * side * 3), f.read(size * size), f.read(nr)
+            if len(vb) < side * side * 3 or len(lb) < size * size or len(rb) < nr:
                 break  # a file still being written: its last sample is not whole yet
             view = np.frombuffer(vb, np.uint8).reshape(side, side, 3)
             labels = np.frombuffer(lb, np.uint8).reshape(size, size)
+            ring = np.frombuffer(rb, np.uint8) if has_ring else None
             out.append(dict(size=size, cell=cell, margin=margin, kind=kind, fold=fold,
-                            src=src, view=view, labels=labels))
+                            src=src, view=view, labels=labels, ring_labels=ring))
     return out

@@ -135,7 +135,8 @@ OFF, COVERED = 4, 3
 def ring_labels(s):
     """The labels of the view's blocks, margin included: the board's points as labelled;
     the margin ring, where a right grid has no point, off, or covered where the block is
-    outside the picture (black). A view under a wrong grid (off inside) leaves its ring
+    outside the picture (black), or, where the file labels the ring (--ring-hands 1),
+    covered also under a hand or an arm. A view under a wrong grid (off inside) leaves its ring
     unknown: whether a board point lies there is not known."""
     S, P, M = s["size"], s["cell"], s["margin"]
     O = S + 2 * M
@@ -143,11 +144,18 @@ def ring_labels(s):
     out[M:M + S, M:M + S] = s["labels"]
     if (s["labels"] == OFF).any():
         return out
-    v = s["view"]
-    black = (v.reshape(O, P, O, P, 3).sum(axis=4) == 0).mean(axis=(1, 3)) > 0.5
     ring = np.ones((O, O), bool)
     ring[M:M + S, M:M + S] = False
-    out[ring] = np.where(black[ring], COVERED, OFF)
+    v = s["view"]
+    cov = (v.reshape(O, P, O, P, 3).sum(axis=4) == 0).mean(axis=(1, 3)) > 0.5
+    if s.get("ring_labels") is not None and M == 1:
+        # the render's own ring labels (kifucam-traingen --ring-hands 1), in row-major
+        # order as vis_reading_t's ring: covered also where a hand or an arm lies on the
+        # border
+        hand = np.zeros((O, O), bool)
+        hand[ring] = s["ring_labels"] == COVERED
+        cov |= hand
+    out[ring] = np.where(cov[ring], COVERED, OFF)
     return out
 
 

@@ -3,14 +3,18 @@
  * them: vis_board_view of the photo under a grid, with a label per point.
  *
  *   kifucam-traingen render --out FILE --count N [--seed S] [--misalign P] [--views V]
- *                           [--max-samples M] [--knocked 0|1]
+ *                           [--max-samples M] [--knocked 0|1] [--ring-hands 0|1]
  *       N renders (render/ with --variety: any wood, plastic and printed boards, stones of
  *       other shades, any light, glare, blur, steep views, crowded and sparse positions,
  *       hands and sleeves, boards cut off by the frame, JPEG), V views of each scene (default 3); with
  *       probability P each view is also written under a wrong grid (misalign()); at most
  *       M samples in all (a stream cut short, the same first M samples); --knocked 1: the
  *       positions of stones_knocked (stones knocked halfway to a neighbour, on neither
- *       point), the v4 candidate's; 0 (default) those of the shipped weights
+ *       point), the v4 candidate's; 0 (default) those of the shipped weights;
+ *       --ring-hands 1: each view under its true grid also labels the ring of blocks
+ *       around the board (covered where a hand or arm lies over the block's centre or it
+ *       is outside the picture, else off), so that a reader learns an arm on the border;
+ *       0 (default): no ring labels, the shipped weights' data
  *   kifucam-traingen photos --data DATA_DIR --folds FOLDS --out FILE [--copies K]
  *       roboflow-stones (CC BY 4.0): the grid found by vis_detect, kept only when the
  *       labelled stones agree with it (every stone within 0.45 of a point, no point
@@ -20,11 +24,15 @@
  *
  * The file: "KCTS" and a version (int32 1), then samples, each a header of 8 int32
  * (size, cell_px, margin, kind 0 render / 1 photo, fold (-1 for renders), source index,
- * view side in pixels, 0), the view (side x side x 3 bytes, BGR) and size*size labels:
+ * view side in pixels, ring: 1 when the ring's labels follow, else 0), the view
+ * (side x side x 3 bytes, BGR) and size*size labels:
  * 0 empty, 1 black, 2 white, 3 covered (a hand or arm over the point's stone centre, or
  * outside the picture), 4 off (the grid is wrong: no board point there), 255 unknown (a
  * stone half off its point: left out of the loss; with --knocked, one 0.4 to 0.47 of a
- * cell off, and one knocked halfway to a neighbour is on neither point: both empty).
+ * cell off, and one knocked halfway to a neighbour is on neither point: both empty);
+ * with ring 1, then 4*size+4 labels of the margin ring (3 covered, 4 off), row by row as
+ * vis_reading_t holds it: size+2 blocks above the board, a left and a right block for
+ * each row of points, size+2 below.
  * Deterministic for a seed. Progress on stderr.
  */
 #include <math.h>
@@ -48,16 +56,47 @@
 #define LBL_OFF 4 /* the grid is wrong here: no point of the board lies at this view point */
 #define LBL_UNKNOWN 255
 
-static int write_sample(FILE *f, int size, int kind, int fold, int src, const cvb_image_t *view,
-                        const uint8_t *labels)
+/* One sample; ring (4*size+4 labels, may be NULL: none) follows the labels. */
+static int write_sample_ring(FILE *f, int size, int kind, int fold, int src,
+                             const cvb_image_t *view, const uint8_t *labels, const uint8_t *ring)
 {
-    int32_t hdr[8] = { size, CELL_PX, MARGIN, kind, fold, src, view->w, 0 };
+    int32_t hdr[8] = { size, CELL_PX, MARGIN, kind, fold, src, view->w, ring != NULL };
     if (fwrite(hdr, sizeof hdr, 1, f) != 1)
         return -1;
     for (int y = 0; y < view->h; y++)
         if (fwrite(view->data + (size_t)y * view->stride, (size_t)view->w * 3, 1, f) != 1)
             return -1;
-    return fwrite(labels, (size_t)size * size, 1, f) == 1 ? 0 : -1;
+    if (fwrite(labels, (size_t)size * size, 1, f) != 1)
+        return -1;
+    return !ring || fwrite(ring, (size_t)(4 * size + 4), 1, f) == 1 ? 0 : -1;
+}
+
+static int write_sample(FILE *f, int size, int kind, int fold, int src, const cvb_image_t *view,
+                        const uint8_t *labels)
+{
+    return write_sample_ring(f, size, kind, fold, src, view, labels, NULL);
+}
+
+/* The ring's labels of a render (--ring-hands 1): each block of the margin ring around
+ * the n x n board, in vis_reading_t's order, covered where the hand mask (w x h) holds
+ * its centre on the board's plane or the centre is outside the picture, else off. */
+static void ring_labels(const rnd_renderer_t *r, int n, double top, int shake_x, int shake_y,
+                        const uint8_t *mask, int w, int h, uint8_t *ring)
+{
+    int O = n + 2, k = 0;
+    for (int j = 0; j < O; j++)
+        for (int i = 0; i < O; i++) {
+            int col = i - 1, row = j - 1;
+            if (col >= 0 && row >= 0 && col < n && row < n)
+                continue;
+            double wp[3], px, py;
+            rnd_renderer_point_world(r, col, row, &wp[0], &wp[1]);
+            wp[2] = top;
+            int out_of = rnd_renderer_project(r, wp, shake_x, shake_y, &px, &py) != 0;
+            int ix = (int)lround(px), iy = (int)lround(py);
+            out_of |= ix < 0 || iy < 0 || ix >= w || iy >= h;
+            ring[k++] = out_of || mask[(size_t)iy * w + ix] ? LBL_COVERED : LBL_OFF;
+        }
 }
 
 /* Corners moved by a Gaussian of sigma spacings (a grid found a little off). */
@@ -327,7 +366,7 @@ static int make_hands(rnd_rng_t *rng, const rnd_renderer_t *r, rnd_hand_t *h)
 }
 
 static int cmd_render(const char *out, int count, uint64_t seed, double misalign_share, int views,
-                      int max_samples, int knocked)
+                      int max_samples, int knocked, int ring_hands)
 {
     FILE *f = fopen(out, "wb");
     if (!f) {
@@ -438,7 +477,10 @@ static int cmd_render(const char *out, int count, uint64_t seed, double misalign
             if (bad || vis_geom_from_corners(c, n, img.w, img.h, &geom) ||
                 vis_board_view(&img, &geom, CELL_PX, MARGIN, &view))
                 continue;
-            if (write_sample(f, n, 0, -1, i + v, &view, labels)) {
+            uint8_t ring[4 * VIS_MAX_SIZE + 4];
+            if (ring_hands)
+                ring_labels(r, n, g->top, fx.shake_x, fx.shake_y, mask, img.w, img.h, ring);
+            if (write_sample_ring(f, n, 0, -1, i + v, &view, labels, ring_hands ? ring : NULL)) {
                 rc = 1;
                 break;
             }
@@ -771,13 +813,14 @@ int main(int argc, char **argv)
             return 2;
         }
         long knocked = arg_long(argc, argv, "--knocked", 0);
-        if (knocked != 0 && knocked != 1) {
-            fprintf(stderr, "kifucam-traingen: --knocked is 0 or 1\n");
+        long ring_hands = arg_long(argc, argv, "--ring-hands", 0);
+        if ((knocked != 0 && knocked != 1) || (ring_hands != 0 && ring_hands != 1)) {
+            fprintf(stderr, "kifucam-traingen: --knocked and --ring-hands are 0 or 1\n");
             return 2;
         }
         return cmd_render(arg(argc, argv, "--out", NULL), (int)count,
                           strtoull(arg(argc, argv, "--seed", "1"), NULL, 10), misalign, (int)views,
-                          (int)max, (int)knocked);
+                          (int)max, (int)knocked, (int)ring_hands);
     }
     if (argc >= 2 && !strcmp(argv[1], "photos") && arg(argc, argv, "--out", NULL) &&
         arg(argc, argv, "--data", NULL) && arg(argc, argv, "--folds", NULL)) {
@@ -800,7 +843,7 @@ int main(int argc, char **argv)
                              strtoull(arg(argc, argv, "--seed", "1"), NULL, 10));
     }
     fprintf(stderr, "usage: kifucam-traingen render --out FILE --count N [--seed S] [--misalign P] [--views V]\n"
-                    "                                 [--max-samples M] [--knocked 0|1]\n"
+                    "                                 [--max-samples M] [--knocked 0|1] [--ring-hands 0|1]\n"
                     "       kifucam-traingen photos --data DATA_DIR --folds FOLDS --out FILE [--copies K] [--misaligned M]\n"
                     "       kifucam-traingen negatives --out FILE [--count N] [--seed S]\n");
     return 2;

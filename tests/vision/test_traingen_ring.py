@@ -1,0 +1,80 @@
+#!/usr/bin/env python3
+"""test_traingen_ring.py TRAINGEN: kifucam-traingen render --ring-hands 1 labels the ring
+of blocks around the board (train/traingen.c's format): the same views and point labels
+as without it, 4*size+4 ring labels each 3 (covered) or 4 (off), covered under a hand or an
+arm lying on the border (a block of the view that shows no black of outside the picture),
+and never covered on a view that has no hand and is all in the picture. Plain struct,
+no numpy: it runs where make test runs."""
+import os
+import struct
+import subprocess
+import sys
+import tempfile
+
+
+def read(path):
+    out = []
+    with open(path, "rb") as f:
+        assert f.read(4) == b"KCTS", path
+        assert struct.unpack("<i", f.read(4))[0] == 1
+        while True:
+            hdr = f.read(32)
+            if len(hdr) < 32:
+                break
+            size, cell, margin, kind, fold, src, side, ring = struct.unpack("<8i", hdr)
+            view = f.read(side * side * 3)
+            labels = f.read(size * size)
+            rl = f.read(4 * size + 4) if ring else None
+            out.append(dict(size=size, cell=cell, side=side, view=view, labels=labels,
+                            ring=rl))
+    return out
+
+
+def block_black(s, i, j):
+    """Share of the pixels of view block (i, j) that are black (outside the picture)."""
+    P, side, v = s["cell"], s["side"], s["view"]
+    n = 0
+    for y in range(j * P, (j + 1) * P):
+        row = y * side * 3
+        for x in range(i * P, (i + 1) * P):
+            p = row + 3 * x
+            n += v[p] == 0 and v[p + 1] == 0 and v[p + 2] == 0
+    return n / (P * P)
+
+
+def main():
+    gen = sys.argv[1]
+    with tempfile.TemporaryDirectory() as d:
+        a, b = os.path.join(d, "a.bin"), os.path.join(d, "b.bin")
+        for path, ring in ((a, "1"), (b, "0")):
+            subprocess.run([gen, "render", "--out", path, "--count", "12", "--seed", "7",
+                            "--views", "2", "--ring-hands", ring], check=True,
+                           stderr=subprocess.DEVNULL)
+        bad = subprocess.run([gen, "render", "--out", os.path.join(d, "c.bin"),
+                              "--ring-hands", "2"], stderr=subprocess.PIPE, text=True)
+        assert bad.returncode == 2 and "--ring-hands are 0 or 1" in bad.stderr, bad.stderr
+        sa, sb = read(a), read(b)
+    assert len(sa) == len(sb) and len(sa) >= 10, (len(sa), len(sb))
+    hand_blocks = 0
+    for x, y in zip(sa, sb):
+        assert x["view"] == y["view"] and x["labels"] == y["labels"]
+        assert y["ring"] is None and x["ring"] is not None
+        S = x["size"]
+        assert len(x["ring"]) == 4 * S + 4 and set(x["ring"]) <= {3, 4}, set(x["ring"])
+        O, k, covered_inside = S + 2, 0, 3 in x["labels"]
+        for j in range(O):
+            for i in range(O):
+                if 1 <= i <= S and 1 <= j <= S:
+                    continue
+                if x["ring"][k] == 3 and block_black(x, i, j) == 0:
+                    # a hand or an arm: only on a view with a covered point
+                    assert covered_inside, "ring block %d covered on a view with no hand" % k
+                    hand_blocks += 1
+                k += 1
+    print("%d samples, %d ring blocks covered by a hand or an arm" % (len(sa), hand_blocks))
+    assert hand_blocks >= 5, hand_blocks
+    print("1 passed, 0 failed")
+
+
+if __name__ == "__main__":
+    main()
