@@ -68,7 +68,7 @@ static int write_sample_ring(FILE *f, int size, int kind, int fold, int src,
             return -1;
     if (fwrite(labels, (size_t)size * size, 1, f) != 1)
         return -1;
-    return !ring || fwrite(ring, (size_t)(4 * size + 4), 1, f) == 1 ? 0 : -1;
+    return !ring || fwrite(ring, 4 * (size_t)size + 4, 1, f) == 1 ? 0 : -1;
 }
 
 static int write_sample(FILE *f, int size, int kind, int fold, int src, const cvb_image_t *view,
@@ -477,7 +477,7 @@ static int cmd_render(const char *out, int count, uint64_t seed, double misalign
             if (bad || vis_geom_from_corners(c, n, img.w, img.h, &geom) ||
                 vis_board_view(&img, &geom, CELL_PX, MARGIN, &view))
                 continue;
-            uint8_t ring[4 * VIS_MAX_SIZE + 4];
+            uint8_t ring[4 * VIS_MAX_SIZE + 4] = { 0 };
             if (ring_hands)
                 ring_labels(r, n, g->top, fx.shake_x, fx.shake_y, mask, img.w, img.h, ring);
             if (write_sample_ring(f, n, 0, -1, i + v, &view, labels, ring_hands ? ring : NULL)) {
