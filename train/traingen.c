@@ -77,9 +77,23 @@ static int write_sample(FILE *f, int size, int kind, int fold, int src, const cv
     return write_sample_ring(f, size, kind, fold, src, view, labels, NULL);
 }
 
+/* 1 when board point (col, row), at height z, is hidden in the picture (w x h): outside
+ * it, or under the hand mask; (col, row) may lie off the grid (the margin ring). */
+static int hidden_at(const rnd_renderer_t *r, int col, int row, double z, int shake_x,
+                     int shake_y, const uint8_t *mask, int w, int h)
+{
+    double wp[3], px, py;
+    rnd_renderer_point_world(r, col, row, &wp[0], &wp[1]);
+    wp[2] = z;
+    if (rnd_renderer_project(r, wp, shake_x, shake_y, &px, &py))
+        return 1;
+    int ix = (int)lround(px), iy = (int)lround(py);
+    return ix < 0 || iy < 0 || ix >= w || iy >= h || mask[(size_t)iy * w + ix];
+}
+
 /* The ring's labels of a render (--ring-hands 1): each block of the margin ring around
- * the n x n board, in vis_reading_t's order, covered where the hand mask (w x h) holds
- * its centre on the board's plane or the centre is outside the picture, else off. */
+ * the n x n board, in vis_reading_t's order, covered where its centre on the board's
+ * plane is hidden (hidden_at), else off. */
 static void ring_labels(const rnd_renderer_t *r, int n, double top, int shake_x, int shake_y,
                         const uint8_t *mask, int w, int h, uint8_t *ring)
 {
@@ -89,13 +103,8 @@ static void ring_labels(const rnd_renderer_t *r, int n, double top, int shake_x,
             int col = i - 1, row = j - 1;
             if (col >= 0 && row >= 0 && col < n && row < n)
                 continue;
-            double wp[3], px, py;
-            rnd_renderer_point_world(r, col, row, &wp[0], &wp[1]);
-            wp[2] = top;
-            int out_of = rnd_renderer_project(r, wp, shake_x, shake_y, &px, &py) != 0;
-            int ix = (int)lround(px), iy = (int)lround(py);
-            out_of |= ix < 0 || iy < 0 || ix >= w || iy >= h;
-            ring[k++] = out_of || mask[(size_t)iy * w + ix] ? LBL_COVERED : LBL_OFF;
+            ring[k++] = hidden_at(r, col, row, top, shake_x, shake_y, mask, w, h) ? LBL_COVERED
+                                                                                  : LBL_OFF;
         }
 }
 
@@ -451,17 +460,10 @@ static int cmd_render(const char *out, int count, uint64_t seed, double misalign
             }
             /* truth per point: covered where a hand hides the stone's centre (as the
              * footage's truth has it) or outside the picture */
-            for (int p = 0; p < n * n; p++) {
-                double w[3], px, py;
-                int col = p % n, row = p / n;
-                rnd_renderer_point_world(r, col, row, &w[0], &w[1]);
-                w[2] = g->top + g->stone_h * 0.5;
-                int out_of = rnd_renderer_project(r, w, fx.shake_x, fx.shake_y, &px, &py) != 0;
-                int ix = (int)lround(px), iy = (int)lround(py);
-                if (out_of || ix < 0 || iy < 0 || ix >= o.width || iy >= o.height ||
-                    mask[(size_t)iy * o.width + ix])
+            for (int p = 0; p < n * n; p++)
+                if (hidden_at(r, p % n, p / n, g->top + g->stone_h * 0.5, fx.shake_x, fx.shake_y,
+                              mask, o.width, o.height))
                     labels[p] = LBL_COVERED;
-            }
             double c[4][2];
             static const int cc[4][2] = { { 0, 0 }, { 1, 0 }, { 1, 1 }, { 0, 1 } };
             int bad = 0;
