@@ -188,6 +188,12 @@ typedef struct vis_config {
                               wins (each costs a read: ~3 ms at 1080p) */
     double grid_min_belief;/* 0..1, default 0.5: no grid believed this much is no board
                               (more likely wrong than right, point for point) */
+    double told_min;       /* 0..1, default 0 (vis_config_for_photo: 0.5): a reading that
+                              shows no stone surely and tells under this share of its
+                              points surely (vis_point_unsure) is no board: a grid laid on
+                              a page of text reads every point unsure, a real board read
+                              without a stone is a bare board, its points surely empty
+                              (measured: pages of text 0-12% told; bench_vision pages) */
     int grid_candidates;   /* default 6: how many other grids are read at most */
     int grid_shift;        /* lines, default 2: the grid found is also tried moved this
                               many whole lines each way, all from one wider read (each
@@ -255,8 +261,9 @@ int vis_classify_reading(const cvb_image_t *img, const vis_geom_t *geom, const v
 /* A photo read once, where time allows (kifucam detect, a count from a photo): the
  * reading averaged over the board's 8 symmetries and a colour model of this board fitted
  * on the photo itself (read_symmetries 8, self_fit 1); a board the photo cuts off looked
- * for again when none is found (window_outside_retry 0.35). Not for every frame of a
- * video. */
+ * for again when none is found (window_outside_retry 0.35); a reading that tells no stone
+ * and under half its points surely is no board (told_min 0.5: a page of text). Not for
+ * every frame of a video. */
 void vis_config_for_photo(vis_config_t *cfg);
 /* cfg as a video is read, frame after frame (kifucam record): read_symmetries 2 (the view
  * and its mirror; with one, a bare corner of a pale board read white at 0.7-0.9 on some
@@ -312,6 +319,11 @@ double vis_grid_belief(const vis_reading_t *r);
  * (held-out models) it found fewer boards (110 against 114 of 120). 0 when nothing is in
  * the picture. */
 double vis_grid_side_belief(const vis_reading_t *r);
+/* Whether a snapshot reads as a board's (pure; vis_config_t.told_min): 1 when some stone
+ * is read surely, or at least told_min of its points are told surely (not
+ * vis_point_unsure). A grid laid on a page of text, on paper or on noise reads no stone
+ * and next to no point surely; a bare board reads its points surely empty. */
+int vis_reading_tells(const vis_snapshot_t *snap, double told_min);
 /* The occlusion pass (pure): grow the occluded mask by cfg->occ_margin rings around each
  * piece of at least cfg->occ_min_piece points; sets snap->occluder. outside (NULL: none)
  * marks the points whose centre lies outside the picture: occluded, but in no piece, so

@@ -2005,6 +2005,8 @@ static int detect_at(const cvb_image_t *img, const vis_config_t *cfg, int size_h
     free(prob);
     if (rc)
         return rc;
+    if (!vis_reading_tells(&s, cfg->told_min))
+        return VIS_ENOBOARD;
     if (cfg->debug) {
         cvb_image_t d = { 0 }, r = { 0 };
         if (!cvb_resize(img, img->w, img->h, &d) && d.channels == 3) {

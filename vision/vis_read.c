@@ -45,6 +45,17 @@ void vis_decide(const vis_reading_t *r, const vis_config_t *cfg, vis_snapshot_t 
     }
 }
 
+int vis_reading_tells(const vis_snapshot_t *snap, double told_min)
+{
+    int n = snap->size * snap->size, told = 0, stones = 0;
+    for (int k = 0; k < n; k++)
+        if (!vis_point_unsure(snap, k)) {
+            told++;
+            stones += snap->color[k] != GO_EMPTY;
+        }
+    return stones > 0 || told >= told_min * n;
+}
+
 /* One side's belief: the mean over its inner edge line of 1 - P(off) and the mean over
  * its ring blocks of P(off), the lower of the two (a grid a cell too far out puts its
  * edge line off the board; a cell too far in puts its ring on points). Blocks in no
@@ -319,6 +330,7 @@ void vis_config_for_photo(vis_config_t *cfg)
     cfg->read_symmetries = 8;
     cfg->self_fit = 1;
     cfg->window_outside_retry = 0.35;
+    cfg->told_min = 0.5;
 }
 
 void vis_config_for_video(vis_config_t *cfg)

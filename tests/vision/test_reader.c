@@ -24,6 +24,8 @@
 #include "vision/vis.h"
 #include "vision/vis_homog.h"
 
+#include "synth.h"
+
 /* Render a 19x19 scene (seed) with a position of both colours (and a hand when hand),
  * read it with the built-in model through the true corners; returns the points read
  * wrong (an occluded point counts as right only where the truth has a hand over it). */
@@ -169,6 +171,58 @@ static void test_noise_is_no_board(void **state)
         assert_int_equal(rc, VIS_ENOBOARD);
         cvb_image_free(&img);
     }
+}
+
+/* A page of text is no board for a photo (issue 22, defect 7, its second half): board
+ * finding lays a grid on the rows of text and the reader believes it (0.5-0.97), but it
+ * tells next to no point's colour surely and reads no stone (vis_reading_tells). Text in
+ * OpenCV's font and words as bars, 1280x720 and 1000x1400 (bench_vision pages: all 16). */
+static void test_page_is_no_board(void **state)
+{
+    (void)state;
+    static const unsigned seeds[] = { 2, 3, 4, 9 }; /* bars tall, text tall, bars, text */
+    for (size_t i = 0; i < sizeof seeds / sizeof seeds[0]; i++) {
+        unsigned seed = seeds[i];
+        int text = seed % 2, tall = (seed / 2) % 2;
+        cvb_image_t img = { 0 };
+        assert_int_equal(synth_page(tall ? 1000 : 1280, tall ? 1400 : 720, text, seed, &img), 0);
+        vis_config_t cfg;
+        vis_config_defaults(&cfg);
+        vis_config_for_photo(&cfg);
+        vis_geom_t g;
+        vis_snapshot_t s;
+        memset(&s, 0, sizeof s);
+        int rc = vis_detect(&img, &cfg, 0, &g, &s, NULL);
+        if (rc == VIS_OK)
+            print_message("page seed %u: a %dx%d board, the reader's belief %.2f\n", seed,
+                          g.size, g.size, s.grid_belief);
+        assert_int_equal(rc, VIS_ENOBOARD);
+        cvb_image_free(&img);
+    }
+}
+
+/* The rule itself (pure): a stone read surely, or enough points told surely. */
+static void test_reading_tells(void **state)
+{
+    (void)state;
+    vis_snapshot_t s;
+    memset(&s, 0, sizeof s);
+    s.size = 19;
+    int n = 19 * 19;
+    for (int k = 0; k < n; k++)
+        s.color[k] = GO_EMPTY, s.conf[k] = 0.99f; /* a bare board, read surely */
+    assert_true(vis_reading_tells(&s, 0.5));
+    for (int k = 0; k < n; k++)
+        s.conf[k] = k < n * 2 / 5 ? 0.99f : 0.6f; /* 40% told, no stone */
+    assert_false(vis_reading_tells(&s, 0.5));
+    assert_true(vis_reading_tells(&s, 0.3));
+    assert_true(vis_reading_tells(&s, 0)); /* the rule off (video) */
+    s.color[n - 1] = GO_BLACK;                 /* a stone, but unsure */
+    assert_false(vis_reading_tells(&s, 0.5));
+    s.conf[n - 1] = 0.95f;                     /* read surely */
+    assert_true(vis_reading_tells(&s, 0.5));
+    s.occluded[n - 1] = 1;                     /* covered: no stone seen */
+    assert_false(vis_reading_tells(&s, 0.5));
 }
 
 static void test_bad_model(void **state)
@@ -348,6 +402,8 @@ int main(void)
         cmocka_unit_test(test_builtin_reads_a_board),
         cmocka_unit_test(test_builtin_sees_a_hand),
         cmocka_unit_test(test_noise_is_no_board),
+        cmocka_unit_test(test_page_is_no_board),
+        cmocka_unit_test(test_reading_tells),
         cmocka_unit_test(test_bad_model),
         cmocka_unit_test(test_view_places_points),
         cmocka_unit_test(test_decide_and_occlusion),
