@@ -199,6 +199,32 @@ static void test_page_is_no_board(void **state)
         assert_int_equal(rc, VIS_ENOBOARD);
         cvb_image_free(&img);
     }
+    /* a crop of a sheet of paper: ruled lines at a steady pitch and a margin line (the
+     * attack pass's "a crop of a paper sheet gives a 9x9 board") */
+    for (int pitch = 24; pitch <= 44; pitch += 20) {
+        cvb_image_t img = { 0 };
+        assert_int_equal(cvb_image_alloc(&img, 1280, 720, 3), 0);
+        for (int y = 0; y < img.h; y++)
+            for (int x = 0; x < img.w; x++) {
+                uint8_t *q = img.data + (size_t)y * img.stride + (size_t)x * 3;
+                int ruled = y >= 2 * pitch && y % pitch < 2, margin = x >= 150 && x < 152;
+                int v = 228 - (x + y) / 80 + (int)((unsigned)(x * 7 + y * 13) % 5);
+                q[0] = (uint8_t)(margin ? 70 : ruled ? v - 40 : v - 12);
+                q[1] = (uint8_t)(margin ? 70 : ruled ? v - 70 : v - 4);
+                q[2] = (uint8_t)(margin ? 200 : ruled ? v - 110 : v);
+            }
+        vis_config_t cfg;
+        vis_config_defaults(&cfg);
+        vis_config_for_photo(&cfg);
+        vis_geom_t g;
+        vis_snapshot_t s;
+        memset(&s, 0, sizeof s);
+        int rc = vis_detect(&img, &cfg, 0, &g, &s, NULL);
+        if (rc == VIS_OK)
+            print_message("ruled paper, pitch %d: a %dx%d board\n", pitch, g.size, g.size);
+        assert_int_equal(rc, VIS_ENOBOARD);
+        cvb_image_free(&img);
+    }
 }
 
 /* The rule itself (pure): a stone read surely, or enough points told surely. */
