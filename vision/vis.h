@@ -194,6 +194,12 @@ typedef struct vis_config {
                               a page of text reads every point unsure, a real board read
                               without a stone is a bare board, its points surely empty
                               (measured: pages of text 0-12% told; bench_vision pages) */
+    int outside_hides;     /* default 0 (vis_config_for_photo: 1): a point whose centre lies
+                              outside the picture is occluded, whatever the reader reads
+                              in the black beyond the picture's edge (roboflow-stones,
+                              held-out fold models, folds 3-4: 1 photo silently misread
+                              fewer, 1 more exact; folds 0-2 unchanged). Video leaves it
+                              to the reader (not measured there) */
     int grid_candidates;   /* default 6: how many other grids are read at most */
     int grid_shift;        /* lines, default 2: the grid found is also tried moved this
                               many whole lines each way, all from one wider read (each
@@ -262,8 +268,9 @@ int vis_classify_reading(const cvb_image_t *img, const vis_geom_t *geom, const v
  * reading averaged over the board's 8 symmetries and a colour model of this board fitted
  * on the photo itself (read_symmetries 8, self_fit 1); a board the photo cuts off looked
  * for again when none is found (window_outside_retry 0.35); a reading that tells no stone
- * and under half its points surely is no board (told_min 0.5: a page of text). Not for
- * every frame of a video. */
+ * and under half its points surely is no board (told_min 0.5: a page of text); a point
+ * the picture does not show is occluded (outside_hides 1). Not for every frame of a
+ * video. */
 void vis_config_for_photo(vis_config_t *cfg);
 /* cfg as a video is read, frame after frame (kifucam record): read_symmetries 2 (the view
  * and its mirror; with one, a bare corner of a pale board read white at 0.7-0.9 on some

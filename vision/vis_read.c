@@ -290,6 +290,12 @@ int vis_snapshot_from_reading(const cvb_image_t *img, const vis_geom_t *geom,
     for (int k = 0; k < s.size * s.size; k++)
         outside[k] = img && (geom->px[k] < 0 || geom->py[k] < 0 || geom->px[k] > img->w - 1 ||
                              geom->py[k] > img->h - 1);
+    for (int k = 0; cfg->outside_hides && k < s.size * s.size; k++)
+        if (outside[k]) { /* the picture does not show it: its colour is unknown */
+            s.color[k] = GO_EMPTY;
+            s.conf[k] = 0;
+            s.occluded[k] = 1;
+        }
     vis_occlusion_pass(&s, cfg, outside);
     s.grid_belief = (float)vis_grid_belief(r);
     *snap = s;
@@ -331,6 +337,7 @@ void vis_config_for_photo(vis_config_t *cfg)
     cfg->self_fit = 1;
     cfg->window_outside_retry = 0.35;
     cfg->told_min = 0.5;
+    cfg->outside_hides = 1;
 }
 
 void vis_config_for_video(vis_config_t *cfg)

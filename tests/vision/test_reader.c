@@ -23,6 +23,7 @@
 #include "render/rnd_render.h"
 #include "vision/vis.h"
 #include "vision/vis_homog.h"
+#include "vision/vis_internal.h"
 
 #include "synth.h"
 
@@ -225,6 +226,48 @@ static void test_page_is_no_board(void **state)
         assert_int_equal(rc, VIS_ENOBOARD);
         cvb_image_free(&img);
     }
+}
+
+/* A photo's points whose centre the picture does not show are occluded (outside_hides,
+ * vis_config_for_photo), whatever the reader makes of the black beyond its edge; video
+ * leaves them to the reader. A 5x5 board whose two right columns lie past a 300x300
+ * picture, every point read black surely. */
+static void test_outside_hides(void **state)
+{
+    (void)state;
+    enum { S = 5 };
+    vis_reading_t *r = calloc(1, sizeof *r);
+    assert_non_null(r);
+    r->size = S;
+    for (int k = 0; k < S * S; k++) {
+        float *q = r->prob[k];
+        q[0] = 0.01f, q[1] = 0.97f, q[2] = 0.01f, q[3] = 0.005f, q[4] = 0.005f;
+    }
+    cvb_image_t img = { 0 };
+    assert_int_equal(cvb_image_alloc(&img, 300, 300, 3), 0);
+    double c[4][2] = { { 50, 50 }, { 450, 50 }, { 450, 250 }, { 50, 250 } };
+    vis_geom_t g;
+    assert_int_equal(vis_geom_from_corners(c, S, img.w, img.h, &g), VIS_OK);
+    for (int hides = 0; hides <= 1; hides++) {
+        vis_config_t cfg;
+        vis_config_defaults(&cfg);
+        cfg.outside_hides = hides;
+        vis_snapshot_t s;
+        memset(&s, 0, sizeof s);
+        assert_int_equal(vis_snapshot_from_reading(&img, &g, &cfg, r, &s, 0), VIS_OK);
+        for (int k = 0; k < S * S; k++) {
+            int out = k % S >= 3; /* columns at x = 350 and 450 */
+            assert_int_equal(s.occluded[k], hides && out);
+            assert_int_equal(s.color[k], hides && out ? GO_EMPTY : GO_BLACK);
+        }
+    }
+    vis_config_t photo;
+    vis_config_defaults(&photo);
+    assert_int_equal(photo.outside_hides, 0);
+    vis_config_for_photo(&photo);
+    assert_int_equal(photo.outside_hides, 1);
+    cvb_image_free(&img);
+    free(r);
 }
 
 /* The rule itself (pure): a stone read surely, or enough points told surely. */
@@ -430,6 +473,7 @@ int main(void)
         cmocka_unit_test(test_noise_is_no_board),
         cmocka_unit_test(test_page_is_no_board),
         cmocka_unit_test(test_reading_tells),
+        cmocka_unit_test(test_outside_hides),
         cmocka_unit_test(test_bad_model),
         cmocka_unit_test(test_view_places_points),
         cmocka_unit_test(test_decide_and_occlusion),
