@@ -188,6 +188,12 @@ typedef struct vis_config {
                               wins (each costs a read: ~3 ms at 1080p) */
     double grid_min_belief;/* 0..1, default 0.5: no grid believed this much is no board
                               (more likely wrong than right, point for point) */
+    double line_pct_retry; /* 0..1, default 0 (vis_config_for_photo: 0.75): when no board
+                              is found, board finding looks once more with this line_pct
+                              (one family of lines far fainter than the other gets none
+                              of the top tenth of the response); 0 or not under line_pct:
+                              no second look. Chosen on roboflow-stones folds 0-2 (boards
+                              found 69 -> 72 of 72); folds 3-4 46 -> 47 of 48 */
     double told_min;       /* 0..1, default 0 (vis_config_for_photo: 0.5): a reading that
                               shows no stone surely and tells under this share of its
                               points surely (vis_point_unsure) is no board: a grid laid on
@@ -267,7 +273,8 @@ int vis_classify_reading(const cvb_image_t *img, const vis_geom_t *geom, const v
 /* A photo read once, where time allows (kifucam detect, a count from a photo): the
  * reading averaged over the board's 8 symmetries and a colour model of this board fitted
  * on the photo itself (read_symmetries 8, self_fit 1); a board the photo cuts off looked
- * for again when none is found (window_outside_retry 0.35); a reading that tells no stone
+ * for again when none is found (window_outside_retry 0.35), and with more of the
+ * response taken as line (line_pct_retry 0.75); a reading that tells no stone
  * and under half its points surely is no board (told_min 0.5: a page of text); a point
  * the picture does not show is occluded (outside_hides 1). Not for every frame of a
  * video. */

@@ -1900,6 +1900,18 @@ int vis_detect(const cvb_image_t *img, const vis_config_t *cfg, int size_hint,
         c2.window_outside = cfg->window_outside_retry;
         rc = detect_again(img, &c2, size_hint, geom, snap, tm);
     }
+    if (rc == VIS_ENOBOARD && cfg->line_pct_retry > 0 && cfg->line_pct_retry < cfg->line_pct) {
+        /* one family of lines much fainter than the other (a photo blurred along one
+         * axis): the top share of the black-hat response went to the strong family; take
+         * more of it as line, with and without the windows further out */
+        vis_config_t c2 = *cfg;
+        c2.line_pct = cfg->line_pct_retry;
+        rc = detect_again(img, &c2, size_hint, geom, snap, tm);
+        if (rc == VIS_ENOBOARD && cfg->window_outside_retry > cfg->window_outside) {
+            c2.window_outside = cfg->window_outside_retry;
+            rc = detect_again(img, &c2, size_hint, geom, snap, tm);
+        }
+    }
     return rc;
 }
 

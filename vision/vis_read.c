@@ -337,6 +337,7 @@ void vis_config_for_photo(vis_config_t *cfg)
     cfg->self_fit = 1;
     cfg->window_outside_retry = 0.35;
     cfg->told_min = 0.5;
+    cfg->line_pct_retry = 0.75;
     cfg->outside_hides = 1;
 }
 
