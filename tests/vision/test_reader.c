@@ -174,6 +174,28 @@ static void test_noise_is_no_board(void **state)
     }
 }
 
+/* vis_detect as kifucam detect reads a photo (vis_config_for_photo); *g and *s set. */
+static int detect_photo(const cvb_image_t *img, vis_geom_t *g, vis_snapshot_t *s)
+{
+    vis_config_t cfg;
+    vis_config_defaults(&cfg);
+    vis_config_for_photo(&cfg);
+    memset(s, 0, sizeof *s);
+    return vis_detect(img, &cfg, 0, g, s, NULL);
+}
+
+/* A reading of an S x S board (calloc'd; the caller frees) with every point's five
+ * probabilities p (empty, black, white, covered, off). */
+static vis_reading_t *reading_filled(int S, const float p[VIS_NCLASS])
+{
+    vis_reading_t *r = calloc(1, sizeof *r);
+    assert_non_null(r);
+    r->size = S;
+    for (int k = 0; k < S * S; k++)
+        memcpy(r->prob[k], p, VIS_NCLASS * sizeof p[0]);
+    return r;
+}
+
 /* A page of text is no board for a photo (issue 22, defect 7, its second half): board
  * finding lays a grid on the rows of text and the reader believes it (0.5-0.97), but it
  * tells next to no point's colour surely and reads no stone (vis_reading_tells). Text in
@@ -187,13 +209,9 @@ static void test_page_is_no_board(void **state)
         int text = seed % 2, tall = (seed / 2) % 2;
         cvb_image_t img = { 0 };
         assert_int_equal(synth_page(tall ? 1000 : 1280, tall ? 1400 : 720, text, seed, &img), 0);
-        vis_config_t cfg;
-        vis_config_defaults(&cfg);
-        vis_config_for_photo(&cfg);
         vis_geom_t g;
         vis_snapshot_t s;
-        memset(&s, 0, sizeof s);
-        int rc = vis_detect(&img, &cfg, 0, &g, &s, NULL);
+        int rc = detect_photo(&img, &g, &s);
         if (rc == VIS_OK)
             print_message("page seed %u: a %dx%d board, the reader's belief %.2f\n", seed,
                           g.size, g.size, s.grid_belief);
@@ -214,13 +232,9 @@ static void test_page_is_no_board(void **state)
                 q[1] = (uint8_t)(margin ? 70 : ruled ? v - 70 : v - 4);
                 q[2] = (uint8_t)(margin ? 200 : ruled ? v - 110 : v);
             }
-        vis_config_t cfg;
-        vis_config_defaults(&cfg);
-        vis_config_for_photo(&cfg);
         vis_geom_t g;
         vis_snapshot_t s;
-        memset(&s, 0, sizeof s);
-        int rc = vis_detect(&img, &cfg, 0, &g, &s, NULL);
+        int rc = detect_photo(&img, &g, &s);
         if (rc == VIS_OK)
             print_message("ruled paper, pitch %d: a %dx%d board\n", pitch, g.size, g.size);
         assert_int_equal(rc, VIS_ENOBOARD);
@@ -236,13 +250,8 @@ static void test_outside_hides(void **state)
 {
     (void)state;
     enum { S = 5 };
-    vis_reading_t *r = calloc(1, sizeof *r);
-    assert_non_null(r);
-    r->size = S;
-    for (int k = 0; k < S * S; k++) {
-        float *q = r->prob[k];
-        q[0] = 0.01f, q[1] = 0.97f, q[2] = 0.01f, q[3] = 0.005f, q[4] = 0.005f;
-    }
+    static const float black[VIS_NCLASS] = { 0.01f, 0.97f, 0.01f, 0.005f, 0.005f };
+    vis_reading_t *r = reading_filled(S, black);
     cvb_image_t img = { 0 };
     assert_int_equal(cvb_image_alloc(&img, 300, 300, 3), 0);
     double c[4][2] = { { 50, 50 }, { 450, 50 }, { 450, 250 }, { 50, 250 } };
@@ -378,13 +387,8 @@ static void test_decide_and_occlusion(void **state)
 {
     (void)state;
     enum { S = 5 };
-    vis_reading_t *r = calloc(1, sizeof *r);
-    assert_non_null(r);
-    r->size = S;
-    for (int k = 0; k < S * S; k++) {
-        float *q = r->prob[k];
-        q[0] = 0.9f, q[1] = 0.05f, q[2] = 0.03f, q[3] = 0.01f, q[4] = 0.01f; /* empty */
-    }
+    static const float empty[VIS_NCLASS] = { 0.9f, 0.05f, 0.03f, 0.01f, 0.01f };
+    vis_reading_t *r = reading_filled(S, empty);
     float *b = r->prob[1], *w = r->prob[2], *u = r->prob[3];
     b[0] = 0.1f, b[1] = 0.85f, b[2] = 0.03f, b[3] = 0.01f, b[4] = 0.01f;
     w[0] = 0.2f, w[1] = 0.0f, w[2] = 0.4f, w[3] = 0.3f, w[4] = 0.1f; /* white, nearly covered */
