@@ -329,24 +329,6 @@ int vis_classify(const cvb_image_t *img, const vis_geom_t *geom, const vis_confi
     return vis_classify_reading(img, geom, cfg, snap, NULL);
 }
 
-void vis_config_for_photo(vis_config_t *cfg)
-{
-    if (!cfg)
-        return;
-    cfg->read_symmetries = 8;
-    cfg->self_fit = 1;
-    cfg->window_outside_retry = 0.35;
-    cfg->told_min = 0.5;
-    cfg->line_pct_retry = 0.75;
-    cfg->outside_hides = 1;
-}
-
-void vis_config_for_video(vis_config_t *cfg)
-{
-    if (cfg)
-        cfg->read_symmetries = 2;
-}
-
 int vis_draw_reading(const cvb_image_t *img, const vis_geom_t *geom, const vis_snapshot_t *snap,
                      cvb_image_t *out)
 {

@@ -1,11 +1,12 @@
-/* vis_classify.c: geometry helpers and the classification of every point (tracking and
- * the grid-fit measure are in vis_track.c). Plain C over the BGR pixels (sparse
- * sampling, no OpenCV).
- *
- * Classification is relative: each point's disc (sampled in board coordinates, so the
- * disc follows the perspective) is compared with the board colour read at the nearby
- * cell centres (x+.5, y+.5), which stones leave visible. Medians make it robust to glare
- * spots, grid lines and JPEG noise.
+/* vis_common.c: the small parts every stage of vision/ shares: error strings, the
+ * config's defaults and its settings for a photo and for a video, the geometry from four
+ * corners or a homography (and moved by a board-plane map), the size guessed from the
+ * corners, and the drawing of a reading over a frame. Reading the points is vis_read.c;
+ * board finding vis_detect.c; tracking vis_track.c.
+ * Invariants: a vis_geom_t made here has its homography, its inverse and every point's
+ * pixel position in agreement (vis_geom_from_h computes all three from H); a config's
+ * defaults are the documented ones of vis.h, and the photo and video settings change
+ * only what their comments in vis.h name.
  */
 #include "vision/vis.h"
 
@@ -53,6 +54,24 @@ void vis_config_defaults(vis_config_t *cfg)
     cfg->occ_margin = 1;
     cfg->track_shift = 0.045;
     cfg->track_shift_max = 0.42;
+}
+
+void vis_config_for_photo(vis_config_t *cfg)
+{
+    if (!cfg)
+        return;
+    cfg->read_symmetries = 8;
+    cfg->self_fit = 1;
+    cfg->window_outside_retry = 0.35;
+    cfg->told_min = 0.5;
+    cfg->line_pct_retry = 0.75;
+    cfg->outside_hides = 1;
+}
+
+void vis_config_for_video(vis_config_t *cfg)
+{
+    if (cfg)
+        cfg->read_symmetries = 2;
 }
 
 int vis_geom_from_h(const double H[9], int size, int img_w, int img_h, vis_geom_t *geom)
