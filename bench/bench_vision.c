@@ -13,6 +13,8 @@
  * (vis_point_unsure) is one the user is told nothing about. The truths are the sets'
  * with tests/vision/truth_fixes.h applied; --raw-truth scores the sets as they are;
  * --sweep (accuracy, stones) gives the flags under other confidences than VIS_SURE_CONF.
+ * --occ-ring: the margin ring's covered blocks join the occlusion pass (vis_config_t
+ * occ_ring; for a reader trained with the ring's hand labels).
  * Developer switches: --verbosev / --verbosevv (accuracy: the reader's probabilities of
  * wrong / all points), VIS_VERBOSE=1 (footage: per frame), VIS_NOREFINE=1, VIS_WORK=N (detect).
  */
@@ -149,6 +151,7 @@ static void sweep_print(const char *name, const sweep_acc_t *a)
  * that every photo is read by a model that never saw it. NULL: the built-in model. */
 static const char *opt_model, *opt_fold_dir, *opt_folds = "train/folds.tsv";
 static int opt_photo; /* --photo: read as a photo read once (vis_config_for_photo) */
+static int opt_occ_ring; /* --occ-ring: the ring's covered blocks join the occlusion pass */
 /* --raw-truth: score against the sets' truths as they are, without truth_fixes.h */
 static int opt_raw_truth;
 static int fixes_applied, fixes_stale;
@@ -226,6 +229,7 @@ static void read_cfg(vis_config_t *c, vis_net_t *net)
     c->net = net;
     if (opt_photo)
         vis_config_for_photo(c);
+    c->occ_ring = opt_occ_ring;
 }
 
 /* The config every bench read uses: the model of --model when given. */
@@ -1055,10 +1059,13 @@ static int scale_one(const char *in, const char *out, const char *wh)
 int main(int argc, char **argv)
 {
     const char *verbose = getenv("VIS_VERBOSE");
-    for (int i = 1; i < argc; i++) /* --photo, --raw-truth, --skip-missing-folds, --sweep anywhere */
+    for (int i = 1; i < argc; i++) /* --photo, --raw-truth, --skip-missing-folds, --sweep, --occ-ring anywhere */
         if (!strcmp(argv[i], "--photo") || !strcmp(argv[i], "--skip-missing-folds") ||
-            !strcmp(argv[i], "--raw-truth") || !strcmp(argv[i], "--sweep")) {
-            if (!strcmp(argv[i], "--raw-truth"))
+            !strcmp(argv[i], "--raw-truth") || !strcmp(argv[i], "--sweep") ||
+            !strcmp(argv[i], "--occ-ring")) {
+            if (!strcmp(argv[i], "--occ-ring"))
+                opt_occ_ring = 1;
+            else if (!strcmp(argv[i], "--raw-truth"))
                 opt_raw_truth = 1;
             else if (!strcmp(argv[i], "--sweep"))
                 opt_sweep = 1;

@@ -163,6 +163,10 @@ typedef struct vis_config {
     int occ_min_piece;     /* points, default 3: a piece of the occluded mask (8-connected)
                               smaller than this does not grow (a lone misread or a
                               fingertip is no arm) */
+    int occ_ring;          /* default 0: the margin ring's blocks the reader finds covered
+                              (in the picture) join the occlusion pass's pieces (an arm on
+                              the border); for a reader trained with the ring's hand labels
+                              (traingen --ring-hands 1) */
     int occ_margin;        /* points, default 1: the occluded mask grows by this many rings
                               of points (8-neighbours); 0 marks only the points seen
                               covered (a fingertip over a neighbour's centre is missed) */
@@ -342,11 +346,14 @@ int vis_reading_tells(const vis_snapshot_t *snap, double told_min);
  * piece of at least cfg->occ_min_piece points; sets snap->occluder. outside (NULL: none)
  * marks the points whose centre lies outside the picture: occluded, but in no piece, so
  * they never grow (roboflow-stones, v4's held-out models: 67 of 75 real stones read as
- * covered were the row beside a picture's edge). (The ring's covered
- * blocks taken as part of the mask, for an arm reaching in over the edge, were tried:
- * the ring learned covered from the view's black outside the picture, so a dark table
- * beside a board reads covered, and 44 of the 58 golden photos lost points.) */
-void vis_occlusion_pass(vis_snapshot_t *snap, const vis_config_t *cfg, const uint8_t *outside);
+ * covered were the row beside a picture's edge). ring (NULL: none; 4 size + 4 flags in
+ * vis_reading_t's ring order) marks the margin ring's blocks seen covered in the picture:
+ * they belong to the pieces, so an arm across the border grows into the edge line
+ * (cfg->occ_ring; the shipped reader's ring learned covered from the view's black
+ * outside the picture, so a dark table beside a board reads covered, and 44 of the 58
+ * golden photos lost points: off by default). */
+void vis_occlusion_pass(vis_snapshot_t *snap, const vis_config_t *cfg, const uint8_t *outside,
+                        const uint8_t *ring);
 
 /* The reading as a picture (out, made here; caller frees): the board seen from above, 40
  * px a point, each point ringed by its confidence (red: 0.5 or less, the station takes it

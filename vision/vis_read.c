@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "vision/vis_homog.h"
 #include "vision/vis_internal.h"
 
 void vis_decide(const vis_reading_t *r, const vis_config_t *cfg, vis_snapshot_t *snap)
@@ -125,29 +126,46 @@ double vis_grid_side_belief(const vis_reading_t *r)
     return any ? b : 0;
 }
 
-void vis_occlusion_pass(vis_snapshot_t *s, const vis_config_t *cfg, const uint8_t *outside)
+void vis_occlusion_pass(vis_snapshot_t *s, const vis_config_t *cfg, const uint8_t *outside,
+                        const uint8_t *ring)
 {
-    int S = s->size;
-    /* the 8-connected pieces of the mask: a lone point or a pair is a misread or a
-     * fingertip, and does not grow; a point outside the picture is in no piece (the
-     * picture's edge is no hand: a photo cropped along a row of stones keeps the row) */
-    int comp[VIS_MAX_POINTS], csize[VIS_MAX_POINTS], stack[VIS_MAX_POINTS], nc = 0;
-    for (int k = 0; k < S * S; k++)
-        comp[k] = -1;
-    for (int k0 = 0; k0 < S * S; k0++) {
-        if (!s->occluded[k0] || comp[k0] >= 0 || (outside && outside[k0]))
+    /* on the board with its margin ring, O x O blocks, board point (x, y) at block
+     * (x + 1, y + 1): the 8-connected pieces of the mask. A lone point or a pair is a
+     * misread or a fingertip, and does not grow; a point outside the picture is in no
+     * piece (the picture's edge is no hand: a photo cropped along a row of stones keeps
+     * the row); a ring block in the mask (ring, NULL: none) is part of its piece, so an
+     * arm across the border grows into the edge line */
+    int S = s->size, O = S + 2, N = O * O;
+    enum { MAXB = (VIS_MAX_SIZE + 2) * (VIS_MAX_SIZE + 2) };
+    uint8_t mask[MAXB];
+    int comp[MAXB], csize[MAXB], stack[MAXB], nc = 0;
+    memset(mask, 0, (size_t)N);
+    for (int j = 0, r = 0; j < O; j++)
+        for (int i = 0; i < O; i++) {
+            int x = i - 1, y = j - 1;
+            if (x >= 0 && y >= 0 && x < S && y < S) {
+                int k = y * S + x;
+                mask[j * O + i] = s->occluded[k] && !(outside && outside[k]);
+            } else {
+                mask[j * O + i] = ring && ring[r];
+                r++;
+            }
+        }
+    for (int b = 0; b < N; b++)
+        comp[b] = -1;
+    for (int b0 = 0; b0 < N; b0++) {
+        if (!mask[b0] || comp[b0] >= 0)
             continue;
         int sp = 0, n = 0;
-        stack[sp++] = k0;
-        comp[k0] = nc;
+        stack[sp++] = b0;
+        comp[b0] = nc;
         while (sp) {
-            int k = stack[--sp], x = k % S, y = k / S;
+            int b = stack[--sp], i = b % O, j = b / O;
             n++;
-            for (int dy = -1; dy <= 1; dy++)
-                for (int dx = -1; dx <= 1; dx++) {
-                    int nx = x + dx, ny = y + dy, q = ny * S + nx;
-                    if (nx >= 0 && ny >= 0 && nx < S && ny < S && s->occluded[q] && comp[q] < 0 &&
-                        !(outside && outside[q])) {
+            for (int dj = -1; dj <= 1; dj++)
+                for (int di = -1; di <= 1; di++) {
+                    int ni = i + di, nj = j + dj, q = nj * O + ni;
+                    if (ni >= 0 && nj >= 0 && ni < O && nj < O && mask[q] && comp[q] < 0) {
                         comp[q] = nc;
                         stack[sp++] = q;
                     }
@@ -155,13 +173,13 @@ void vis_occlusion_pass(vis_snapshot_t *s, const vis_config_t *cfg, const uint8_
         }
         csize[nc++] = n;
     }
-    for (int ring = 0; ring < cfg->occ_margin && ring < S; ring++) {
+    for (int pass = 0; pass < cfg->occ_margin && pass < S; pass++) {
         uint8_t grow[VIS_MAX_POINTS];
         memcpy(grow, s->occluded, (size_t)S * S);
-        for (int k = 0; k < S * S; k++) {
-            if (!s->occluded[k] || comp[k] < 0 || csize[comp[k]] < cfg->occ_min_piece)
+        for (int b = 0; b < N; b++) {
+            if (!mask[b] || comp[b] < 0 || csize[comp[b]] < cfg->occ_min_piece)
                 continue;
-            int x = k % S, y = k / S;
+            int x = b % O - 1, y = b / O - 1;
             for (int dy = -1; dy <= 1; dy++)
                 for (int dx = -1; dx <= 1; dx++) {
                     int nx = x + dx, ny = y + dy;
@@ -296,7 +314,20 @@ int vis_snapshot_from_reading(const cvb_image_t *img, const vis_geom_t *geom,
             s.conf[k] = 0;
             s.occluded[k] = 1;
         }
-    vis_occlusion_pass(&s, cfg, outside);
+    uint8_t ring[VIS_RING_MAX];
+    int with_ring = cfg->occ_ring && img && r->nring == 4 * s.size + 4;
+    for (int j = 0, q = 0, O = s.size + 2; with_ring && j < O; j++)
+        for (int i = 0; i < O; i++) {
+            int x = i - 1, y = j - 1;
+            if (x >= 0 && y >= 0 && x < s.size && y < s.size)
+                continue;
+            double px, py; /* a block seen covered, in the picture: an arm on the border */
+            ring[q] = !vis_homog_apply(geom->H, x, y, &px, &py) && px >= 0 && py >= 0 &&
+                      px <= img->w - 1 && py <= img->h - 1 &&
+                      r->ring_cov[q] >= cfg->covered_min;
+            q++;
+        }
+    vis_occlusion_pass(&s, cfg, outside, with_ring ? ring : NULL);
     s.grid_belief = (float)vis_grid_belief(r);
     *snap = s;
     return VIS_OK;

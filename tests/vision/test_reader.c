@@ -442,14 +442,14 @@ static void test_decide_and_occlusion(void **state)
     o[0] = 0.9f, o[1] = 0.05f, o[2] = 0.03f, o[3] = 0.01f, o[4] = 0.01f;
     /* the pass grows the hand by a ring; a lone covered point does not grow */
     vis_config_defaults(&cfg);
-    vis_occlusion_pass(&s, &cfg, NULL);
+    vis_occlusion_pass(&s, &cfg, NULL, NULL);
     assert_true(s.occluder);
     assert_true(s.occluded[3 * S + 0] && s.occluded[3 * S + 4] && s.occluded[4 * S + 0]);
     assert_false(s.occluded[2 * S + 2]);
     memset(&t, 0, sizeof t);
     t.size = S;
     t.occluded[12] = 1;
-    vis_occlusion_pass(&t, &cfg, NULL);
+    vis_occlusion_pass(&t, &cfg, NULL, NULL);
     assert_true(t.occluded[12] && !t.occluded[11] && !t.occluded[13] && t.occluder);
     /* the picture's edge is no hand: rows beyond it are hidden, the row beside it read */
     uint8_t outside[VIS_MAX_POINTS] = { 0 };
@@ -460,12 +460,29 @@ static void test_decide_and_occlusion(void **state)
     t.color[2 * S + 1] = GO_BLACK;
     t.conf[2 * S + 1] = 0.99f;
     vis_snapshot_t v = t;
-    vis_occlusion_pass(&t, &cfg, outside);
+    vis_occlusion_pass(&t, &cfg, outside, NULL);
     assert_true(t.occluded[3 * S] && t.occluded[4 * S + 4]);
     assert_false(t.occluded[2 * S + 1]);
     assert_int_equal(t.color[2 * S + 1], GO_BLACK);
-    vis_occlusion_pass(&v, &cfg, NULL); /* as a hand, the same rows hide the row beside */
+    vis_occlusion_pass(&v, &cfg, NULL, NULL); /* as a hand, the same rows hide the row beside */
     assert_true(v.occluded[2 * S + 1]);
+    /* an arm across the border: three of the ring's blocks above the top row, nothing
+     * on the board seen covered; the piece they make grows into the top row beneath */
+    uint8_t ring[4 * S + 4] = { 0 };
+    ring[1] = ring[2] = ring[3] = 1; /* the ring's first row: the blocks above points 0..2 */
+    memset(&t, 0, sizeof t);
+    t.size = S;
+    vis_occlusion_pass(&t, &cfg, NULL, ring);
+    for (int x = 0; x < S; x++)
+        assert_int_equal(t.occluded[x], x <= 3);
+    assert_false(t.occluded[S + 1]);
+    assert_true(t.occluder);
+    memset(&t, 0, sizeof t); /* one block alone is no arm */
+    t.size = S;
+    memset(ring, 0, sizeof ring);
+    ring[3] = 1;
+    vis_occlusion_pass(&t, &cfg, NULL, ring);
+    assert_false(t.occluder);
     free(r);
 }
 
