@@ -165,8 +165,10 @@ typedef struct vis_config {
                               fingertip is no arm) */
     int occ_ring;          /* default 0: the margin ring's blocks the reader finds covered
                               (in the picture) join the occlusion pass's pieces (an arm on
-                              the border); for a reader trained with the ring's hand labels
-                              (traingen --ring-hands 1) */
+                              the border). Off: the shipped reader, and the one trained
+                              with the ring's hand labels (r1), read a dark table beside
+                              the board as covered (imago + gomrade 66 -> 27 of 71 boards
+                              perfect; vision/model/README.md) */
     int occ_margin;        /* points, default 1: the occluded mask grows by this many rings
                               of points (8-neighbours); 0 marks only the points seen
                               covered (a fingertip over a neighbour's centre is missed) */
