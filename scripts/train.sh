@@ -41,8 +41,8 @@ KNOCKED=${TRAIN_KNOCKED:-0}
 NEGATIVES=${TRAIN_NEGATIVES:-0}
 # TRAIN_RING_HANDS=1: the renders also label the ring around the board covered under a
 # hand or an arm (kifucam-traingen --ring-hands 1), so that a reader learns an arm lying
-# on the border (the fingertips and held stones that pass unflagged, README); not yet
-# trained or measured
+# on the border (the fingertips and held stones that pass unflagged, README); trained
+# and measured as "r1" (vision/model/README.md), not shipped
 RING=${TRAIN_RING_HANDS:-0}
 sfx=""; [ "$KNOCKED" = 1 ] && sfx="-k1"
 [ "$RING" = 1 ] && sfx="$sfx-r1"

@@ -269,6 +269,12 @@ int vis_read(const cvb_image_t *img, const vis_geom_t *geom, const vis_config_t 
     return rc;
 }
 
+/* 1 when pixel position (px, py) lies in img. */
+static int in_picture(const cvb_image_t *img, double px, double py)
+{
+    return px >= 0 && py >= 0 && px <= img->w - 1 && py <= img->h - 1;
+}
+
 int vis_snapshot_from_reading(const cvb_image_t *img, const vis_geom_t *geom,
                               const vis_config_t *cfg, const vis_reading_t *r,
                               vis_snapshot_t *snap, int off_hides)
@@ -305,15 +311,14 @@ int vis_snapshot_from_reading(const cvb_image_t *img, const vis_geom_t *geom,
         free(q);
     }
     uint8_t outside[VIS_MAX_POINTS];
-    for (int k = 0; k < s.size * s.size; k++)
-        outside[k] = img && (geom->px[k] < 0 || geom->py[k] < 0 || geom->px[k] > img->w - 1 ||
-                             geom->py[k] > img->h - 1);
-    for (int k = 0; cfg->outside_hides && k < s.size * s.size; k++)
-        if (outside[k]) { /* the picture does not show it: its colour is unknown */
+    for (int k = 0; k < s.size * s.size; k++) {
+        outside[k] = img && !in_picture(img, geom->px[k], geom->py[k]);
+        if (outside[k] && cfg->outside_hides) { /* not shown: its colour is unknown */
             s.color[k] = GO_EMPTY;
             s.conf[k] = 0;
             s.occluded[k] = 1;
         }
+    }
     uint8_t ring[VIS_RING_MAX];
     int with_ring = cfg->occ_ring && img && r->nring == 4 * s.size + 4;
     for (int j = 0, q = 0, O = s.size + 2; with_ring && j < O; j++)
@@ -322,8 +327,7 @@ int vis_snapshot_from_reading(const cvb_image_t *img, const vis_geom_t *geom,
             if (x >= 0 && y >= 0 && x < s.size && y < s.size)
                 continue;
             double px, py; /* a block seen covered, in the picture: an arm on the border */
-            ring[q] = !vis_homog_apply(geom->H, x, y, &px, &py) && px >= 0 && py >= 0 &&
-                      px <= img->w - 1 && py <= img->h - 1 &&
+            ring[q] = !vis_homog_apply(geom->H, x, y, &px, &py) && in_picture(img, px, py) &&
                       r->ring_cov[q] >= cfg->covered_min;
             q++;
         }
