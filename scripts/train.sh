@@ -44,7 +44,7 @@ NEGATIVES=${TRAIN_NEGATIVES:-0}
 # on the border (the fingertips and held stones that pass unflagged, README); trained
 # and measured as "r1" (vision/model/README.md), not shipped
 RING=${TRAIN_RING_HANDS:-0}
-sfx=""; [ "$KNOCKED" = 1 ] && sfx="-k1"
+sfx=""; [ "$KNOCKED" != 0 ] && sfx="-k$KNOCKED"
 [ "$RING" = 1 ] && sfx="$sfx-r1"
 MODELS="$DATA/models"   # the models of another recipe apart: its base is not this one's
 [ "$KNOCKED$NEGATIVES" != 00 ] && MODELS="$DATA/models-k$KNOCKED-n$NEGATIVES"

@@ -3,14 +3,16 @@
  * them: vis_board_view of the photo under a grid, with a label per point.
  *
  *   kifucam-traingen render --out FILE --count N [--seed S] [--misalign P] [--views V]
- *                           [--max-samples M] [--knocked 0|1] [--ring-hands 0|1]
+ *                           [--max-samples M] [--knocked 0|1|2] [--ring-hands 0|1]
  *       N renders (render/ with --variety: any wood, plastic and printed boards, stones of
  *       other shades, any light, glare, blur, steep views, crowded and sparse positions,
  *       hands and sleeves, boards cut off by the frame, JPEG), V views of each scene (default 3); with
  *       probability P each view is also written under a wrong grid (misalign()); at most
  *       M samples in all (a stream cut short, the same first M samples); --knocked 1: the
  *       positions of stones_knocked (stones knocked halfway to a neighbour, on neither
- *       point), the v4 candidate's; 0 (default) those of the shipped weights;
+ *       point), the v4 candidate's; 2: the same stones, the knocked one's two points
+ *       labelled covered (a stone there that no point can be read as: unsure, so a photo
+ *       count asks for it; the "k2" trial); 0 (default) those of the shipped weights;
  *       --ring-hands 1: each view under its true grid also labels the ring of blocks
  *       around the board (covered where a hand or arm lies over the block's centre or it
  *       is outside the picture, else off), so that a reader learns an arm on the border;
@@ -254,14 +256,16 @@ static int stones_v2(rnd_rng_t *rng, const rnd_renderer_t *r, int n, rnd_stone_t
  * within 0.4 of a cell of it (placement jitter; the photos' labels allow 0.45); one
  * knocked about halfway to an empty neighbour (0.47 to 0.55 of a cell, as a hand bumps
  * it: the footage's RND_EV_BUMP) is on neither point, both labelled empty, so the reader
- * says "gone" and the station asks for it to be put back; one 0.4 to 0.47 off, towards
- * anywhere, is left unknown. */
+ * says "gone" and the station asks for it to be put back (mode 1), or both labelled
+ * covered, so the reader says "something here I cannot read" (mode 2); one 0.4 to 0.47
+ * off, towards anywhere, is left unknown. */
 #define BUMP_SHARE 0.03      /* stones knocked halfway to an empty neighbour */
 #define HALF_OFF_SHARE 0.015 /* stones 0.4..0.47 off their point: unknown */
 static int stones_knocked(rnd_rng_t *rng, const rnd_renderer_t *r, int n, rnd_stone_t *st,
-                          uint8_t *labels)
+                          uint8_t *labels, int mode)
 {
     const rnd_geometry_t *g = rnd_renderer_geometry(r);
+    int knocked_at[2 * VIS_MAX_POINTS], nk = 0; /* mode 2: the points labelled covered */
     double u = rnd_rng_unit(rng);
     double d = u < 0.2 ? rnd_rng_range(rng, 0, 0.15) : u < 0.65 ? rnd_rng_range(rng, 0.15, 0.55)
                                                          : rnd_rng_range(rng, 0.55, 0.92);
@@ -308,6 +312,8 @@ static int stones_knocked(rnd_rng_t *rng, const rnd_renderer_t *r, int n, rnd_st
                 oy = l * sin(a);
                 taken[qy * n + qx] = 1;
                 labels[p] = 0; /* on neither point */
+                knocked_at[nk++] = p;
+                knocked_at[nk++] = qy * n + qx;
             }
         } else if (v < BUMP_SHARE + HALF_OFF_SHARE) {
             double a = rnd_rng_range(rng, 0, 6.3), l = rnd_rng_range(rng, 0.4, 0.47);
@@ -326,6 +332,8 @@ static int stones_knocked(rnd_rng_t *rng, const rnd_renderer_t *r, int n, rnd_st
         st[ns].grain = (float)rnd_rng_range(rng, 0, 3.14);
         ns++;
     }
+    for (int k = 0; mode == 2 && k < nk; k++) /* after the pass: a neighbour comes later */
+        labels[knocked_at[k]] = LBL_COVERED;
     return ns;
 }
 
@@ -335,7 +343,7 @@ static int make_position(rnd_rng_t *rng, const rnd_renderer_t *r, int n, rnd_sto
                          uint8_t *labels, int knocked)
 {
     const rnd_geometry_t *g = rnd_renderer_geometry(r);
-    int ns = knocked ? stones_knocked(rng, r, n, st, labels) : stones_v2(rng, r, n, st, labels);
+    int ns = knocked ? stones_knocked(rng, r, n, st, labels, knocked) : stones_v2(rng, r, n, st, labels);
     /* captured stones on the table beside the board */
     int nt = rnd_rng_unit(rng) < 0.3 ? 1 + rnd_rng_int(rng, 6) : 0;
     for (int k = 0; k < nt; k++) {
@@ -816,8 +824,8 @@ int main(int argc, char **argv)
         }
         long knocked = arg_long(argc, argv, "--knocked", 0);
         long ring_hands = arg_long(argc, argv, "--ring-hands", 0);
-        if ((knocked != 0 && knocked != 1) || (ring_hands != 0 && ring_hands != 1)) {
-            fprintf(stderr, "kifucam-traingen: --knocked and --ring-hands are 0 or 1\n");
+        if (knocked < 0 || knocked > 2 || (ring_hands != 0 && ring_hands != 1)) {
+            fprintf(stderr, "kifucam-traingen: --knocked is 0, 1 or 2, --ring-hands 0 or 1\n");
             return 2;
         }
         return cmd_render(arg(argc, argv, "--out", NULL), (int)count,
@@ -845,7 +853,7 @@ int main(int argc, char **argv)
                              strtoull(arg(argc, argv, "--seed", "1"), NULL, 10));
     }
     fprintf(stderr, "usage: kifucam-traingen render --out FILE --count N [--seed S] [--misalign P] [--views V]\n"
-                    "                                 [--max-samples M] [--knocked 0|1] [--ring-hands 0|1]\n"
+                    "                                 [--max-samples M] [--knocked 0|1|2] [--ring-hands 0|1]\n"
                     "       kifucam-traingen photos --data DATA_DIR --folds FOLDS --out FILE [--copies K] [--misaligned M]\n"
                     "       kifucam-traingen negatives --out FILE [--count N] [--seed S]\n");
     return 2;
