@@ -17,9 +17,9 @@
  */
 #include "relay/hub_int.h"
 #include "relay/rly_tls.h"
+#include "web/web.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <inttypes.h>
 #include <jansson.h>
 #include <mosquitto.h>
@@ -579,28 +579,6 @@ static void lib_init(void)
     mosquitto_lib_init();
 }
 
-static int make_token(char out[33])
-{
-    unsigned char raw[16];
-    int fd = open("/dev/urandom", O_RDONLY | O_CLOEXEC);
-    if (fd < 0)
-        return HUB_ERANDOM;
-    size_t got = 0;
-    while (got < sizeof raw) {
-        ssize_t n = read(fd, raw + got, sizeof raw - got);
-        if (n <= 0 && errno != EINTR)
-            break;
-        if (n > 0)
-            got += (size_t)n;
-    }
-    close(fd);
-    if (got < sizeof raw)
-        return HUB_ERANDOM;
-    for (size_t i = 0; i < sizeof raw; i++)
-        snprintf(out + 2 * i, 3, "%02x", raw[i]);
-    return HUB_OK;
-}
-
 int hub_create(const hub_config_t *cfg, hub_t **out, char *err, size_t errlen)
 {
     if (!out)
@@ -654,7 +632,8 @@ int hub_create(const hub_config_t *cfg, hub_t **out, char *err, size_t errlen)
     }
     if (c.token && *c.token) {
         snprintf(h->token, sizeof h->token, "%s", c.token);
-    } else if ((rc = make_token(h->token)) != HUB_OK) {
+    } else if (web_random_token(h->token) != WEB_OK) {
+        rc = HUB_ERANDOM;
         snprintf(err, errlen, "%s", hub_strerror(rc));
         goto fail;
     }

@@ -129,6 +129,10 @@ enum {
 /* A short English description of a status code; never NULL. */
 const char *web_strerror(int code);
 
+/* A fresh secret: 16 bytes of /dev/urandom as 32 lower-case hex digits and a NUL (the
+ * token a server generates; the hub's too). Returns WEB_OK or WEB_ERANDOM. */
+int web_random_token(char out[33]);
+
 typedef struct web_config {
     const char *address;        /* IPv4 or IPv6 literal to bind; default (NULL) "127.0.0.1".
                                    Other interfaces only when the operator asks. */

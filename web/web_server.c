@@ -980,7 +980,7 @@ static size_t unescape(void *cls, struct MHD_Connection *c, char *s)
 
 /* ---- life cycle ---- */
 
-static int make_token(char out[33])
+int web_random_token(char out[33])
 {
     unsigned char raw[16];
     int fd = open("/dev/urandom", O_RDONLY | O_CLOEXEC);
@@ -1126,7 +1126,7 @@ int web_server_create(const web_config_t *cfg, web_action_fn on_action, void *us
     if (c.token && *c.token) {
         memcpy(srv->token, c.token, strlen(c.token) + 1);
     } else {
-        int rc = make_token(srv->token);
+        int rc = web_random_token(srv->token);
         if (rc) {
             free(srv->hosts);
             free(srv);
