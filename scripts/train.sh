@@ -37,6 +37,8 @@ renders=()
 # (vision/model/README.md); TRAIN_NEGATIVES=tune: the views of no board in the fine-tuning
 # only (the folds and the model that ships), the base v2's (the "v5" recipe); the default
 # is the shipped weights' (v2)
+# TRAIN_KNOCKED=2: the same knocked stones with their two points labelled covered (the
+# "k2" trial, measured and not shipped)
 KNOCKED=${TRAIN_KNOCKED:-0}
 NEGATIVES=${TRAIN_NEGATIVES:-0}
 # TRAIN_RING_HANDS=1: the renders also label the ring around the board covered under a
