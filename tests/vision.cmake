@@ -79,6 +79,7 @@ endif()
 
 # The training data's ring labels (kifucam-traingen render --ring-hands 1): the same
 # views and point labels as without, the ring covered under a hand or an arm on the border.
+# And --knocked 2: the stones knocked halfway labelled covered on both points.
 find_program(KC_PYTHON3 python3)
 if(KC_PYTHON3)
   add_test(NAME test_traingen_ring

@@ -31,7 +31,8 @@
  * 0 empty, 1 black, 2 white, 3 covered (a hand or arm over the point's stone centre, or
  * outside the picture), 4 off (the grid is wrong: no board point there), 255 unknown (a
  * stone half off its point: left out of the loss; with --knocked, one 0.4 to 0.47 of a
- * cell off, and one knocked halfway to a neighbour is on neither point: both empty);
+ * cell off, and one knocked halfway to a neighbour is on neither point: both empty, or
+ * with --knocked 2 both covered);
  * with ring 1, then 4*size+4 labels of the margin ring (3 covered, 4 off), row by row as
  * vis_reading_t holds it: size+2 blocks above the board, a left and a right block for
  * each row of points, size+2 below.

@@ -42,6 +42,34 @@ def block_black(s, i, j):
     return n / (P * P)
 
 
+def knocked_labels(gen, d):
+    """--knocked 2: the renders of --knocked 1 (same seed), the two points of each stone
+    knocked halfway to a neighbour labelled covered (3) where --knocked 1 has them empty
+    (0), every other label and every view the same; --knocked 3 refused."""
+    k1, k2 = os.path.join(d, "k1.bin"), os.path.join(d, "k2.bin")
+    for path, k in ((k1, "1"), (k2, "2")):
+        subprocess.run([gen, "render", "--out", path, "--count", "30", "--seed", "5",
+                        "--views", "1", "--knocked", k], check=True, stderr=subprocess.DEVNULL)
+    bad = subprocess.run([gen, "render", "--out", os.path.join(d, "k3.bin"), "--knocked", "3"],
+                         stderr=subprocess.PIPE, text=True)
+    assert bad.returncode == 2 and "--knocked is 0, 1 or 2" in bad.stderr, bad.stderr
+    s1, s2 = read(k1), read(k2)
+    assert len(s1) == len(s2) and len(s1) >= 20, (len(s1), len(s2))
+    pairs = 0
+    for x, y in zip(s1, s2):
+        assert x["view"] == y["view"]
+        S = x["size"]
+        diff = [p for p in range(S * S) if x["labels"][p] != y["labels"][p]]
+        for p in diff:
+            assert x["labels"][p] == 0 and y["labels"][p] == 3, (p, x["labels"][p], y["labels"][p])
+            # the stone's point and the neighbour it leans into (a hand or the picture's
+            # edge may already cover one of them in both)
+            pairs += any(q > p and abs(q % S - p % S) <= 1 and abs(q // S - p // S) <= 1
+                         for q in diff)
+    print("%d samples, %d knocked stones labelled covered on both points" % (len(s1), pairs))
+    assert pairs >= 5, pairs
+
+
 def main():
     gen = sys.argv[1]
     with tempfile.TemporaryDirectory() as d:
@@ -52,8 +80,9 @@ def main():
                            stderr=subprocess.DEVNULL)
         bad = subprocess.run([gen, "render", "--out", os.path.join(d, "c.bin"),
                               "--ring-hands", "2"], stderr=subprocess.PIPE, text=True)
-        assert bad.returncode == 2 and "--ring-hands are 0 or 1" in bad.stderr, bad.stderr
+        assert bad.returncode == 2 and "--ring-hands 0 or 1" in bad.stderr, bad.stderr
         sa, sb = read(a), read(b)
+        knocked_labels(gen, d)
     assert len(sa) == len(sb) and len(sa) >= 10, (len(sa), len(sb))
     hand_blocks = 0
     for x, y in zip(sa, sb):
