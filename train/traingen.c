@@ -18,9 +18,14 @@
  *       is outside the picture, else off), so that a reader learns an arm on the border;
  *       0 (default): no ring labels, the shipped weights' data
  *   kifucam-traingen photos --data DATA_DIR --folds FOLDS --out FILE [--copies K]
+ *                           [--misaligned M] [--stone-size 0|1]
  *       roboflow-stones (CC BY 4.0): the grid found by vis_detect, kept only when the
  *       labelled stones agree with it (every stone within 0.45 of a point, no point
- *       with two); K jittered copies of each (default 6), M under wrong grids
+ *       with two); K jittered copies of each (default 6), M under wrong grids;
+ *       --stone-size 1: kept only when the grid also explains the stones' size (their
+ *       boxes' median width within a factor of sqrt(2) of one spacing: a grid at half
+ *       the board's spacing fits a few stones' positions, never their size); 0 (default)
+ *       as the shipped weights' data
  *   kifucam-traingen negatives --out FILE [--count N] [--seed S]
  *       N views of no board (pages of text, blobs, noise; default 600), every point off
  *
@@ -711,8 +716,36 @@ static int photo_labels(const vis_geom_t *g, const rf_box_t *b, int nb, int w, i
     return 0;
 }
 
+/* The median width of the stone boxes in spacings of grid g (a stone is about 0.95 of a
+ * spacing wide); 0 without boxes. A grid at half the board's spacing makes it about 2, one
+ * at twice about 0.5. */
+static double stone_width(const vis_geom_t *g, const rf_box_t *b, int nb, int w, int h)
+{
+    double v[RF_MAX_BOXES];
+    int n = 0;
+    for (int k = 0; k < nb && n < RF_MAX_BOXES; k++) {
+        double x0, y0, x1, y1;
+        if (vis_homog_apply(g->Hinv, (b[k].cx - b[k].w / 2) * w, b[k].cy * h, &x0, &y0) ||
+            vis_homog_apply(g->Hinv, (b[k].cx + b[k].w / 2) * w, b[k].cy * h, &x1, &y1))
+            continue;
+        v[n++] = hypot(x1 - x0, y1 - y0);
+    }
+    for (int i = 1; i < n; i++) /* insertion sort, for the median */
+        for (int j = i; j > 0 && v[j] < v[j - 1]; j--) {
+            double t = v[j];
+            v[j] = v[j - 1];
+            v[j - 1] = t;
+        }
+    return n ? v[n / 2] : 0;
+}
+
+/* Stone widths (stone_width) a grid is kept with under --stone-size 1: within a factor of
+ * sqrt(2) of one spacing, half way (in ratio) to a grid of half or twice the spacing. */
+#define STONE_WIDTH_MIN 0.71
+#define STONE_WIDTH_MAX 1.41
+
 static int cmd_photos(const char *data, const char *folds, const char *out, int copies,
-                      int misaligned)
+                      int misaligned, int stone_size)
 {
     char dir[1024];
     snprintf(dir, sizeof dir, "%s/photos/roboflow-stones", data);
@@ -750,7 +783,13 @@ static int cmd_photos(const char *data, const char *folds, const char *out, int 
         vis_config_defaults(&cfg);
         cfg.grid_candidates = 0;
         cfg.grid_min_belief = 0;
-        if (vis_detect(&img, &cfg, 0, &g, &s, NULL) || photo_labels(&g, b, nb, img.w, img.h, labels)) {
+        double sw = 0;
+        if (vis_detect(&img, &cfg, 0, &g, &s, NULL) || photo_labels(&g, b, nb, img.w, img.h, labels) ||
+            (stone_size && nb > 0 &&
+             ((sw = stone_width(&g, b, nb, img.w, img.h)) < STONE_WIDTH_MIN || sw > STONE_WIDTH_MAX))) {
+            if (sw > 0)
+                fprintf(stderr, "kifucam-traingen: %s: stones %.2f spacings wide under the grid "
+                                "found: refused\n", e[i].source, sw);
             refused++;
             cvb_image_free(&img);
             continue;
@@ -836,13 +875,14 @@ int main(int argc, char **argv)
     if (argc >= 2 && !strcmp(argv[1], "photos") && arg(argc, argv, "--out", NULL) &&
         arg(argc, argv, "--data", NULL) && arg(argc, argv, "--folds", NULL)) {
         long copies = arg_long(argc, argv, "--copies", 6), mis = arg_long(argc, argv, "--misaligned", 0);
-        if (copies < 1 || mis < 0) {
+        long ss = arg_long(argc, argv, "--stone-size", 0);
+        if (copies < 1 || mis < 0 || (ss != 0 && ss != 1)) {
             fprintf(stderr, "kifucam-traingen: --copies is a whole number above 0, --misaligned "
-                            "one of 0 or more\n");
+                            "one of 0 or more, --stone-size 0 or 1\n");
             return 2;
         }
         return cmd_photos(arg(argc, argv, "--data", NULL), arg(argc, argv, "--folds", NULL),
-                          arg(argc, argv, "--out", NULL), (int)copies, (int)mis);
+                          arg(argc, argv, "--out", NULL), (int)copies, (int)mis, (int)ss);
     }
     if (argc >= 2 && !strcmp(argv[1], "negatives") && arg(argc, argv, "--out", NULL)) {
         long count = arg_long(argc, argv, "--count", 600);
@@ -855,7 +895,7 @@ int main(int argc, char **argv)
     }
     fprintf(stderr, "usage: kifucam-traingen render --out FILE --count N [--seed S] [--misalign P] [--views V]\n"
                     "                                 [--max-samples M] [--knocked 0|1|2] [--ring-hands 0|1]\n"
-                    "       kifucam-traingen photos --data DATA_DIR --folds FOLDS --out FILE [--copies K] [--misaligned M]\n"
+                    "       kifucam-traingen photos --data DATA_DIR --folds FOLDS --out FILE [--copies K] [--misaligned M] [--stone-size 0|1]\n"
                     "       kifucam-traingen negatives --out FILE [--count N] [--seed S]\n");
     return 2;
 }

@@ -1,5 +1,9 @@
 #!/usr/bin/env python3
-"""test_traingen_ring.py TRAINGEN: kifucam-traingen render --ring-hands 1 labels the ring
+"""test_traingen.py TRAINGEN: the training data's options (train/traingen.c).
+render --knocked 2 labels a knocked stone's two points covered (knocked_labels); photos
+--stone-size 1 refuses a grid that does not explain the stones' size (stone_size: on the
+real photos when ../shared/data is there, else said and skipped); and render
+--ring-hands 1 labels the ring
 of blocks around the board (train/traingen.c's format): the same views and point labels
 as without it, 4*size+4 ring labels each 3 (covered) or 4 (off), covered under a hand or an
 arm lying on the border (a block of the view that shows no black of outside the picture),
@@ -70,6 +74,33 @@ def knocked_labels(gen, d):
     assert pairs >= 5, pairs
 
 
+def stone_size(gen, d):
+    """photos --stone-size 2 refused; with ../shared/data, --stone-size 1 refuses the one
+    photo whose grid is at half the board's spacing (a8bb2af6: two stones, both on points
+    of that grid, each two spacings wide) and keeps the rest as --stone-size 0 does."""
+    bad = subprocess.run([gen, "photos", "--data", d, "--folds", os.devnull, "--out",
+                          os.path.join(d, "p.bin"), "--stone-size", "2"],
+                         stderr=subprocess.PIPE, text=True)
+    assert bad.returncode == 2 and "--stone-size 0 or 1" in bad.stderr, bad.stderr
+    here = os.path.dirname(os.path.abspath(__file__))
+    shared = os.environ.get("KIFUCAM_SHARED", os.path.join(here, "..", "..", "..", "shared"))
+    data = os.path.join(shared, "data")
+    folds = os.path.join(here, "..", "..", "train", "folds.tsv")
+    if not os.path.isdir(os.path.join(data, "photos", "roboflow-stones")):
+        print("SKIP stone size on real photos: %s/photos/roboflow-stones is absent" % data)
+        return
+    kept = {}
+    for ss in ("0", "1"):
+        r = subprocess.run([gen, "photos", "--data", data, "--folds", folds, "--out",
+                            os.path.join(d, "p%s.bin" % ss), "--copies", "1",
+                            "--stone-size", ss], stderr=subprocess.PIPE, text=True, check=True)
+        kept[ss] = int(r.stderr.split(" photos written")[0].split()[-1])
+        if ss == "1":
+            assert "a8bb2af6ebf64eb28c3c64b524336b1a: stones 2.0" in r.stderr, r.stderr[-400:]
+    print("photos kept: %d, with --stone-size 1: %d" % (kept["0"], kept["1"]))
+    assert kept["1"] == kept["0"] - 1, kept
+
+
 def main():
     gen = sys.argv[1]
     with tempfile.TemporaryDirectory() as d:
@@ -83,6 +114,7 @@ def main():
         assert bad.returncode == 2 and "--ring-hands 0 or 1" in bad.stderr, bad.stderr
         sa, sb = read(a), read(b)
         knocked_labels(gen, d)
+        stone_size(gen, d)
     assert len(sa) == len(sb) and len(sa) >= 10, (len(sa), len(sb))
     hand_blocks = 0
     for x, y in zip(sa, sb):
