@@ -76,6 +76,23 @@ void vis_board_view_features(const cvb_image_t *view, int size, float *feat);
  * (where a right grid has no point: a grid shifted into the board shows points there)
  * the probabilities of off and of covered (outside the picture). */
 #define VIS_RING_MAX (4 * VIS_MAX_SIZE + 4)
+/* Ring block q (0 .. 4 size + 3) of a size x size board: its board coordinates, each
+ * -1 .. size, in vis_reading_t's ring order: size + 2 blocks above (y -1), then for each
+ * row of points a left (x -1) and a right (x size) block, then size + 2 below (y size). */
+static inline void vis_ring_block(int size, int q, int *x, int *y)
+{
+    int O = size + 2;
+    if (q < O) {
+        *x = q - 1;
+        *y = -1;
+    } else if (q < O + 2 * size) {
+        *x = ((q - O) & 1) ? size : -1;
+        *y = (q - O) / 2;
+    } else {
+        *x = q - O - 2 * size - 1;
+        *y = size;
+    }
+}
 typedef struct vis_reading {
     int size;
     float prob[VIS_MAX_POINTS][VIS_NCLASS]; /* VIS_CLASS_* order */

@@ -140,17 +140,13 @@ void vis_occlusion_pass(vis_snapshot_t *s, const vis_config_t *cfg, const uint8_
     uint8_t mask[MAXB];
     int comp[MAXB], csize[MAXB], stack[MAXB], nc = 0;
     memset(mask, 0, (size_t)N);
-    for (int j = 0, r = 0; j < O; j++)
-        for (int i = 0; i < O; i++) {
-            int x = i - 1, y = j - 1;
-            if (x >= 0 && y >= 0 && x < S && y < S) {
-                int k = y * S + x;
-                mask[j * O + i] = s->occluded[k] && !(outside && outside[k]);
-            } else {
-                mask[j * O + i] = ring && ring[r];
-                r++;
-            }
-        }
+    for (int k = 0; k < S * S; k++)
+        mask[(k / S + 1) * O + k % S + 1] = s->occluded[k] && !(outside && outside[k]);
+    for (int q = 0; ring && q < 4 * S + 4; q++) {
+        int x, y;
+        vis_ring_block(S, q, &x, &y);
+        mask[(y + 1) * O + x + 1] = ring[q];
+    }
     for (int b = 0; b < N; b++)
         comp[b] = -1;
     for (int b0 = 0; b0 < N; b0++) {
@@ -319,18 +315,15 @@ int vis_snapshot_from_reading(const cvb_image_t *img, const vis_geom_t *geom,
             s.occluded[k] = 1;
         }
     }
-    uint8_t ring[VIS_RING_MAX];
+    uint8_t ring[VIS_RING_MAX] = { 0 };
     int with_ring = cfg->occ_ring && img && r->nring == 4 * s.size + 4;
-    for (int j = 0, q = 0, O = s.size + 2; with_ring && j < O; j++)
-        for (int i = 0; i < O; i++) {
-            int x = i - 1, y = j - 1;
-            if (x >= 0 && y >= 0 && x < s.size && y < s.size)
-                continue;
-            double px, py; /* a block seen covered, in the picture: an arm on the border */
-            ring[q] = !vis_homog_apply(geom->H, x, y, &px, &py) && in_picture(img, px, py) &&
-                      r->ring_cov[q] >= cfg->covered_min;
-            q++;
-        }
+    for (int q = 0; with_ring && q < r->nring; q++) {
+        int x, y;
+        double px, py; /* a block seen covered, in the picture: an arm on the border */
+        vis_ring_block(s.size, q, &x, &y);
+        ring[q] = !vis_homog_apply(geom->H, x, y, &px, &py) && in_picture(img, px, py) &&
+                  r->ring_cov[q] >= cfg->covered_min;
+    }
     vis_occlusion_pass(&s, cfg, outside, with_ring ? ring : NULL);
     s.grid_belief = (float)vis_grid_belief(r);
     *snap = s;
