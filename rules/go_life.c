@@ -957,22 +957,32 @@ int go_life_unconditional(const go_board_t *b, uint8_t *status)
     return GO_OK;
 }
 
-/* ---- Japanese rules: a ko the owner may never take back (bent four in the corner) ----
+/* ---- Japanese rules: a ko retaken only after a pass (bent four in the corner) ----
  *
  * The Japanese rules of 1989 (article 7 and the confirmation of life and death after the
- * game) let a ko be retaken only after a pass for it, which gives the attacker the move
- * that ends the ko: a group its opponent can capture by starting a ko is dead. The best
- * known case is "bent four in the corner is dead" (a seki-looking corner that the
- * attacker can turn into the bent four ko once the outside liberties are filled).
+ * game) let a ko be retaken only after a pass for it, which gives the side that took it
+ * the move that ends the ko. Both sides are bound: a ko taken by either is never
+ * retaken in the reading below without a pass first. A group its opponent can capture
+ * so is dead.
+ *
+ * The confirmation adds one fixed ruling: "bent four in the corner is dead". There the
+ * owner is the first to take the ko (the attacker throws in; the owner captures), and the
+ * ban above alone would let it connect; the rules text calls the group dead anyway,
+ * because the attacker may start the ko whenever it likes and the owner can never remove
+ * the threat. So a chain whose corner eye space is of that shape (bent_four_space: the
+ * non-owner points joined to the corner point, 4 or 5 of them, all on the corner's two
+ * first lines, each arm at least one point long) is also dead when the attacker captures
+ * it in a reading where the owner never takes a ko at all.
  *
  * Checked for the chains not certainly alive and not proposed dead that lie near a
  * corner (a stone or liberty within 3 lines of it on both axes), enclosed (every
  * liberty in an empty region of at most 6 points), with at most KO_MAXLIBS liberties:
  * touching a wall of the attacker that is safe (certainly alive, or owned by it in 80% of
- * the playouts), a local reading on the points of the fight (the chain, the small empty regions beside
- * it, the short-of-liberty opponent chains next to it) in which the attacker moves first and the owner answers or passes but
- * never captures one stone into a ko. Found captured within KO_DEPTH moves and KO_NODES
- * positions: dead. A reading that runs out of positions proves nothing (stays alive). */
+ * the playouts), a local reading on the points of the fight (the chain, the small empty
+ * regions beside it, the short-of-liberty opponent chains next to it) in which the
+ * attacker moves first and the owner answers or passes. Found captured within KO_DEPTH
+ * moves and KO_NODES positions: dead. A reading that runs out of positions proves
+ * nothing (stays alive). */
 
 #define KO_DEPTH 14
 #define KO_NODES 2000
@@ -986,6 +996,11 @@ typedef struct kosearch {
     int target;             /* a stone of the defender's chain */
     go_color_t def, att;
     int nodes;
+    int owner_never_takes; /* 0: J89's ban on both sides (ban below); 1: the owner never
+                              takes a ko (the bent-four reading) */
+    int ban[KO_DEPTH + 2][2]; /* per ply, for the owner [0] and the attacker [1]: the point
+                                 of a ko the other side took, not to be retaken before a
+                                 pass (0: none) */
 } kosearch_t;
 
 /* 1 when the attacker captures the target whatever the owner does (see above). */
@@ -999,6 +1014,9 @@ static int ko_search(kosearch_t *k, int depth, int att_turn)
         return 0;
     nb = &k->stack[depth + 1];
     if (!att_turn) {
+        /* the owner passes: its ban is lifted (a pass for the ko), the attacker's kept */
+        k->ban[depth + 1][0] = 0;
+        k->ban[depth + 1][1] = k->ban[depth][1];
         memcpy(nb, b, sizeof *nb);
         nb->ko = 0;
         if (!ko_search(k, depth + 1, 1))
@@ -1006,12 +1024,16 @@ static int ko_search(kosearch_t *k, int depth, int att_turn)
     }
     for (int i = 0; i < k->npts; i++) {
         int p = k->pts[i], r;
-        if (b->col[p] != GO_EMPTY || p == b->ko || !pb_legal(b, c, p))
+        if (b->col[p] != GO_EMPTY || p == b->ko || p == k->ban[depth][att_turn] ||
+            !pb_legal(b, c, p))
             continue;
         memcpy(nb, b, sizeof *nb);
         pb_play(nb, c, p);
-        if (!att_turn && nb->ko)
-            continue;   /* the owner never takes a ko */
+        if (!att_turn && nb->ko && k->owner_never_takes)
+            continue;
+        /* a ko taken: the other side may not take it back before a pass */
+        k->ban[depth + 1][!att_turn] = nb->ko ? nb->ko : k->ban[depth][!att_turn];
+        k->ban[depth + 1][att_turn] = k->ban[depth][att_turn];
         r = ko_search(k, depth + 1, !att_turn);
         if (att_turn && r)
             return 1;
@@ -1027,6 +1049,50 @@ static int near_corner(int p, int size)
     int x = GO_X(p), y = GO_Y(p);
     int dx = x < size - 1 - x ? x : size - 1 - x, dy = y < size - 1 - y ? y : size - 1 - y;
     return dx <= 2 && dy <= 2;
+}
+
+/* 1 when the chain at h (colour c, on w) holds a corner eye space of the bent four's
+ * kind: the points not of colour c joined to a corner point (itself not c) number 4 or
+ * 5, all lie on that corner's two first lines, reach along both, and touch the chain. */
+static int bent_four_space(const uint8_t *w, int size, const pb_t *b, int h, go_color_t c)
+{
+    for (int corner = 0; corner < 4; corner++) {
+        int cx = corner & 1 ? size - 1 : 0, cy = corner & 2 ? size - 1 : 0;
+        int stack[8], sp = 0, n = 0, ok = 1, armx = 0, army = 0, touches = 0;
+        uint8_t seen[GO_CELLS];
+        if (w[GO_PT(cx, cy)] == c)
+            continue;
+        memset(seen, 0, sizeof seen);
+        seen[GO_PT(cx, cy)] = 1;
+        stack[sp++] = GO_PT(cx, cy);
+        while (sp && ok) {
+            int q = stack[--sp], x = GO_X(q), y = GO_Y(q);
+            if (++n > 5 || (x != cx && y != cy)) {
+                ok = 0;
+                break;
+            }
+            armx |= x != cx;
+            army |= y != cy;
+            for (int d = 0; d < 4; d++) {
+                int r = q + dirs[d];
+                if (w[r] == GO_OFF || seen[r])
+                    continue;
+                if (w[r] == c) {
+                    touches |= b->head[r] == h;
+                    continue;
+                }
+                seen[r] = 1;
+                if (sp >= (int)(sizeof stack / sizeof *stack)) { /* more than 5 points */
+                    ok = 0;
+                    break;
+                }
+                stack[sp++] = r;
+            }
+        }
+        if (ok && n >= 4 && armx && army && touches)
+            return 1;
+    }
+    return 0;
 }
 
 /* Add p to the fight's points (once); 0 when there is no room left. */
@@ -1083,7 +1149,7 @@ static int ko_dead_pass(const uint8_t *w, int size, go_life_result_t *res)
     pb_init(base, w2, size);
     memset(seen, 0, sizeof seen);
     for (int p = 0; p < GO_CELLS; p++) {
-        int h, s, nl, corner = 0, ok = 1, wall;
+        int h, s, nl, corner = 0, ok = 1, wall, dies;
         go_color_t c = (go_color_t)w2[p];
         if ((c != GO_BLACK && c != GO_WHITE) || seen[base->head[p]])
             continue;
@@ -1143,9 +1209,19 @@ static int ko_dead_pass(const uint8_t *w, int size, go_life_result_t *res)
         k.def = c;
         k.att = GO_OTHER(c);
         k.nodes = 0;
+        k.owner_never_takes = 0;
+        k.ban[0][0] = k.ban[0][1] = 0;
         memcpy(&k.stack[0], base, sizeof *base);
         k.stack[0].ko = 0;
-        if (ko_search(&k, 0, 1)) {
+        dies = ko_search(&k, 0, 1);
+        if (!dies && bent_four_space(w2, size, base, h, c)) {
+            k.owner_never_takes = 1;
+            k.nodes = 0;
+            memcpy(&k.stack[0], base, sizeof *base);
+            k.stack[0].ko = 0;
+            dies = ko_search(&k, 0, 1);
+        }
+        if (dies) {
             go_life_group_t *g = &res->groups[res->ngroups++];
             g->head = (go_point_t)h;
             g->color = c;

@@ -36,10 +36,11 @@
  *    is dead (confidence 1); so is a chain in a seki whose capture of the stones inside
  *    leaves a nakade; a group called dead that has three true eyes, or two held by a
  *    compact group, is alive.
- *    Bent four in the corner (Japanese rules, opt->ko_dead): a corner group that is not
- *    certainly alive, whose opponent can capture it by a short local reading in which the
- *    owner may pass but never take a ko back (the 1989 rules' confirmation: a ko is
- *    retaken only after a pass for it, which lets the attacker finish), is dead.
+ *    The Japanese ko rule (opt->ko_dead): a corner group that is not certainly alive,
+ *    whose opponent can capture it by a short local reading in which a ko taken by either
+ *    side is retaken only after a pass for it (the 1989 rules' confirmation), is dead; so
+ *    is a bent four in the corner (that rules text's fixed ruling), read with the owner
+ *    never taking a ko.
  *
  * Only the board's size and color[] are read; the board is never modified.
  */
@@ -79,8 +80,8 @@ typedef struct go_life_options {
                               8 ms on a 19x19 position (Release, this machine) */
     uint64_t seed;         /* playout random seed; default 0x6b69667563616d (fixed) */
     int ko_dead;           /* Japanese rules (1989, art. 7 and its confirmation rule): a
-                              group the opponent can capture when its owner may never take
-                              a ko back is dead; this is "bent four in the corner is dead".
+                              group the opponent can capture when a ko is retaken only
+                              after a pass is dead, and so is "bent four in the corner".
                               Default 0 (off); go_session_propose turns it on for the
                               japanese preset. Checked near the corners only (see go_life.c) */
     go_color_t to_move;    /* the side to move in the position (the record's last move, PL[]),

@@ -142,6 +142,22 @@ static void test_bent_four(void **state)
     assert_null(strstr(out, "\"ca\""));
 }
 
+/* J89's ko rule binds both sides: a ko taken is retaken only after a pass. OGS game 60948
+ * (../shared/data/games/ogs-9x9, RU[japanese]) ends with Black's lower-left corner alive
+ * by a ko Black takes first; a reading where only the owner was barred from kos called
+ * five of its stones dead (W+15.5). The players counted W+4.5. */
+static void test_ko_both_sides(void **state)
+{
+    char out[4096], err[1024], a[4200];
+    (void)state;
+    KC_REQUIRE_SHARED_DATA(data);
+    snprintf(a, sizeof a, "score '%s/games/ogs-9x9/60948.sgf' --dead auto --format json", data);
+    assert_int_equal(run(a, out, sizeof out, err, sizeof err), 0);
+    assert_non_null(strstr(out, "\"result\":\"W+4.5\""));
+    assert_non_null(strstr(out, "\"rules\":\"japanese\""));
+    assert_non_null(strstr(out, "\"dead\":[]"));
+}
+
 static void test_open_border(void **state)
 {
     (void)state;
@@ -310,6 +326,7 @@ int main(void)
         cmocka_unit_test(test_text_and_rules),
         cmocka_unit_test(test_json),
         cmocka_unit_test(test_bent_four),
+        cmocka_unit_test(test_ko_both_sides),
         cmocka_unit_test(test_open_border),
         cmocka_unit_test(test_dead_points_and_calls),
         cmocka_unit_test(test_text_people_read),
