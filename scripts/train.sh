@@ -46,11 +46,15 @@ NEGATIVES=${TRAIN_NEGATIVES:-0}
 # on the border (the fingertips and held stones that pass unflagged, README); trained
 # and measured as "r1" (vision/model/README.md), not shipped
 RING=${TRAIN_RING_HANDS:-0}
+# TRAIN_ARCH=s: train_points.py --arch s (v2's weights, the third layer strided: a
+# cheaper read), the same data and steps; its models apart in models-s
+ARCH=${TRAIN_ARCH:-v2}
 sfx=""; [ "$KNOCKED" != 0 ] && sfx="-k$KNOCKED"
 [ "$RING" = 1 ] && sfx="$sfx-r1"
 MODELS="$DATA/models"   # the models of another recipe apart: its base is not this one's
 [ "$KNOCKED$NEGATIVES" != 00 ] && MODELS="$DATA/models-k$KNOCKED-n$NEGATIVES"
 [ "$RING" = 1 ] && MODELS="$DATA/models-k$KNOCKED-n$NEGATIVES-r1"
+[ "$ARCH" != v2 ] && MODELS="$MODELS-$ARCH"
 mkdir -p "$DATA" "$MODELS"
 for st in "${streams[@]}"; do
   set -- $st
@@ -84,14 +88,14 @@ if [ "$NEGATIVES$KNOCKED$RING" = tune00 ] && [ ! -f "$MODELS/base.pt" ] && [ -f 
 fi
 echo "== 3 base model, renders only ($BASE_STEPS steps)"
 [ -f "$MODELS/base.pt" ] || "$PY" "$HERE/train/train_points.py" --data "${renders[@]}" \
-  --out "$MODELS/base.onnx" --steps "$BASE_STEPS" --photo-share 0 --threads "$THREADS"
+  --out "$MODELS/base.onnx" --steps "$BASE_STEPS" --photo-share 0 --threads "$THREADS" --arch "$ARCH"
 renders+=(${tune[@]+"${tune[@]}"})
 if [ ${#photos[@]} -gt 0 ]; then
   for k in 0 1 2 3 4; do
     echo "== 4 fold $k held out ($TUNE_STEPS steps from the base)"
     [ -f "$MODELS/fold$k.onnx" ] || "$PY" "$HERE/train/train_points.py" --data "${renders[@]}" \
       "${photos[@]}" --holdout-fold "$k" --init "$MODELS/base.pt" --steps "$TUNE_STEPS" \
-      --lr 1e-3 --photo-share 0.5 --out "$MODELS/fold$k.onnx" --threads "$THREADS"
+      --lr 1e-3 --photo-share 0.5 --out "$MODELS/fold$k.onnx" --threads "$THREADS" --arch "$ARCH"
   done
 fi
 if [ "$FOLDS_ONLY" = 1 ]; then
@@ -104,7 +108,7 @@ fi
 echo "== 5 the model that ships"
 "$PY" "$HERE/train/train_points.py" --data "${renders[@]}" "${photos[@]}" --init "$MODELS/base.pt" \
   --steps "$TUNE_STEPS" --lr 1e-3 --photo-share "$([ ${#photos[@]} -gt 0 ] && echo 0.5 || echo 0)" \
-  --out "$MODELS/final.onnx" --threads "$THREADS"
+  --out "$MODELS/final.onnx" --threads "$THREADS" --arch "$ARCH"
 if [ "$MODELS" = "$DATA/models" ]; then
   cp "$MODELS/final.onnx" "$HERE/vision/model/points.onnx"
   cp "$MODELS/final.json" "$HERE/vision/model/points.json"

@@ -46,9 +46,13 @@ class PointNet(nn.Module):
     block is 4 and 2 px a point (what tells a pale stone from a pale board, glare from a
     white stone), the third layer strided instead of pooled, and two layers at a point's
     pixel of 64 channels. Same input, same output, same receptive field's order (~6
-    points), so the C side reads either."""
+    points), so the C side reads either.
+    arch "s" (v2's channels and weights, the third layer strided instead of a 3x3 at 2 px
+    a point then pooled: about 33 M multiply-adds, one read 1.44 ms against v2's 1.93 in
+    OpenCV's dnn on one core): for the 5 ms a video frame of issue 18."""
 
-    ARCHS = {"v2": ((16, 32, 32, 48), False), "w": ((24, 48, 64, 64), True)}
+    ARCHS = {"v2": ((16, 32, 32, 48), False), "w": ((24, 48, 64, 64), True),
+             "s": ((16, 32, 32, 48), True)}
 
     def __init__(self, arch="v2"):
         super().__init__()
