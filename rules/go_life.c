@@ -1043,6 +1043,18 @@ static int ko_search(kosearch_t *k, int depth, int att_turn)
     return !att_turn;
 }
 
+/* The reading of k's fight from base, the attacker first (owner_never_takes: see
+ * kosearch_t): 1 when the target is captured. */
+static int ko_read(kosearch_t *k, const pb_t *base, int owner_never_takes)
+{
+    k->nodes = 0;
+    k->owner_never_takes = owner_never_takes;
+    k->ban[0][0] = k->ban[0][1] = 0;
+    memcpy(&k->stack[0], base, sizeof *base);
+    k->stack[0].ko = 0;
+    return ko_search(k, 0, 1);
+}
+
 /* Near a corner: within 3 lines of the same corner on both axes. */
 static int near_corner(int p, int size)
 {
@@ -1208,19 +1220,8 @@ static int ko_dead_pass(const uint8_t *w, int size, go_life_result_t *res)
         k.target = h;
         k.def = c;
         k.att = GO_OTHER(c);
-        k.nodes = 0;
-        k.owner_never_takes = 0;
-        k.ban[0][0] = k.ban[0][1] = 0;
-        memcpy(&k.stack[0], base, sizeof *base);
-        k.stack[0].ko = 0;
-        dies = ko_search(&k, 0, 1);
-        if (!dies && bent_four_space(w2, size, base, h, c)) {
-            k.owner_never_takes = 1;
-            k.nodes = 0;
-            memcpy(&k.stack[0], base, sizeof *base);
-            k.stack[0].ko = 0;
-            dies = ko_search(&k, 0, 1);
-        }
+        dies = ko_read(&k, base, 0) ||
+               (bent_four_space(w2, size, base, h, c) && ko_read(&k, base, 1));
         if (dies) {
             go_life_group_t *g = &res->groups[res->ngroups++];
             g->head = (go_point_t)h;
