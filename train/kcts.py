@@ -1,16 +1,17 @@
 """kcts.py: read the sample files kifucam-traingen writes (format in train/traingen.c)."""
 import struct
 
-import numpy as np
-
 LABEL_NAMES = ("empty", "black", "white", "covered", "off")
 UNKNOWN = 255
 
 
-def read(path):
-    """A list of samples: dicts with size, cell, margin, kind, fold, src, view (H x W x 3
-    uint8, BGR), labels (size x size uint8) and ring_labels (the margin ring's 4*size+4
-    labels in vis_reading_t's order, or None when the file has none: --ring-hands 0)."""
+def read(path, raw=False):
+    """A list of samples: dicts with size, cell, margin, kind, fold, src, side, view (H x W
+    x 3 uint8, BGR), labels (size x size uint8) and ring_labels (the margin ring's 4*size+4
+    labels in vis_reading_t's order, or None when the file has none: --ring-hands 0).
+    raw: view, labels and ring_labels as the file's bytes (no numpy: for the tests)."""
+    if not raw:
+        import numpy as np
     out = []
     with open(path, "rb") as f:
         if f.read(4) != b"KCTS":
@@ -27,9 +28,12 @@ def read(path):
             vb, lb, rb = f.read(side * side * 3), f.read(size * size), f.read(nr)
             if len(vb) < side * side * 3 or len(lb) < size * size or len(rb) < nr:
                 break  # a file still being written: its last sample is not whole yet
-            view = np.frombuffer(vb, np.uint8).reshape(side, side, 3)
-            labels = np.frombuffer(lb, np.uint8).reshape(size, size)
-            ring = np.frombuffer(rb, np.uint8) if has_ring else None
+            if raw:
+                view, labels, ring = vb, lb, rb if has_ring else None
+            else:
+                view = np.frombuffer(vb, np.uint8).reshape(side, side, 3)
+                labels = np.frombuffer(lb, np.uint8).reshape(size, size)
+                ring = np.frombuffer(rb, np.uint8) if has_ring else None
             out.append(dict(size=size, cell=cell, margin=margin, kind=kind, fold=fold,
-                            src=src, view=view, labels=labels, ring_labels=ring))
+                            src=src, side=side, view=view, labels=labels, ring_labels=ring))
     return out

@@ -7,31 +7,20 @@ real photos when ../shared/data is there, else said and skipped); and render
 of blocks around the board (train/traingen.c's format): the same views and point labels
 as without it, 4*size+4 ring labels each 3 (covered) or 4 (off), covered under a hand or an
 arm lying on the border (a block of the view that shows no black of outside the picture),
-and never covered on a view that has no hand and is all in the picture. Plain struct,
-no numpy: it runs where make test runs."""
+and never covered on a view that has no hand and is all in the picture. The files are
+read by train/kcts.py (raw: no numpy), so it runs where make test runs."""
 import os
-import struct
 import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..",
+                                "train"))
+import kcts  # noqa: E402  (the format's one reader)
+
 
 def read(path):
-    out = []
-    with open(path, "rb") as f:
-        assert f.read(4) == b"KCTS", path
-        assert struct.unpack("<i", f.read(4))[0] == 1
-        while True:
-            hdr = f.read(32)
-            if len(hdr) < 32:
-                break
-            size, cell, margin, kind, fold, src, side, ring = struct.unpack("<8i", hdr)
-            view = f.read(side * side * 3)
-            labels = f.read(size * size)
-            rl = f.read(4 * size + 4) if ring else None
-            out.append(dict(size=size, cell=cell, side=side, view=view, labels=labels,
-                            ring=rl))
-    return out
+    return kcts.read(path, raw=True)
 
 
 def block_black(s, i, j):
@@ -119,15 +108,16 @@ def main():
     hand_blocks = 0
     for x, y in zip(sa, sb):
         assert x["view"] == y["view"] and x["labels"] == y["labels"]
-        assert y["ring"] is None and x["ring"] is not None
+        assert y["ring_labels"] is None and x["ring_labels"] is not None
         S = x["size"]
-        assert len(x["ring"]) == 4 * S + 4 and set(x["ring"]) <= {3, 4}, set(x["ring"])
+        assert len(x["ring_labels"]) == 4 * S + 4 and set(x["ring_labels"]) <= {3, 4}, \
+            set(x["ring_labels"])
         O, k, covered_inside = S + 2, 0, 3 in x["labels"]
         for j in range(O):
             for i in range(O):
                 if 1 <= i <= S and 1 <= j <= S:
                     continue
-                if x["ring"][k] == 3 and block_black(x, i, j) == 0:
+                if x["ring_labels"][k] == 3 and block_black(x, i, j) == 0:
                     # a hand or an arm: only on a view with a covered point
                     assert covered_inside, "ring block %d covered on a view with no hand" % k
                     hand_blocks += 1
