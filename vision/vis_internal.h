@@ -52,6 +52,26 @@ static inline int luma3(const cvb_image_t *img, double fx, double fy)
     return s / 9;
 }
 
+/* Mean B, G, R (a gray image: its value three times) of the 3x3 block at pixel (cx, cy)
+ * into bgr; -1 (bgr untouched) when the block is not wholly in the image. */
+static inline int vis_mean3x3(const cvb_image_t *img, int cx, int cy, float bgr[3])
+{
+    if (cx < 1 || cy < 1 || cx >= img->w - 1 || cy >= img->h - 1)
+        return -1;
+    float s[3] = { 0, 0, 0 };
+    for (int dy = -1; dy <= 1; dy++) {
+        const uint8_t *row = img->data + (size_t)(cy + dy) * img->stride;
+        for (int dx = -1; dx <= 1; dx++) {
+            const uint8_t *p = row + (size_t)(cx + dx) * (size_t)img->channels;
+            for (int k = 0; k < 3; k++)
+                s[k] += p[img->channels >= 3 ? k : 0];
+        }
+    }
+    for (int k = 0; k < 3; k++)
+        bgr[k] = s[k] / 9;
+    return 0;
+}
+
 /* Luma of one pixel; -1 outside. */
 static inline int luma1(const cvb_image_t *img, double fx, double fy)
 {

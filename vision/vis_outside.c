@@ -103,19 +103,9 @@ typedef struct {
 static px_t sample_px(const cvb_image_t *img, int cx, int cy)
 {
     px_t o = { -1, 0, 0, 0, 0 };
-    if (cx < 1 || cy < 1 || cx >= img->w - 1 || cy >= img->h - 1)
+    float bgr[3];
+    if (vis_mean3x3(img, cx, cy, bgr))
         return o;
-    float bgr[3] = { 0, 0, 0 };
-    for (int dy = -1; dy <= 1; dy++) {
-        const uint8_t *row = img->data + (size_t)(cy + dy) * img->stride;
-        for (int dx = -1; dx <= 1; dx++) {
-            const uint8_t *p = row + (size_t)(cx + dx) * (size_t)img->channels;
-            for (int k = 0; k < 3; k++)
-                bgr[k] += p[img->channels >= 3 ? k : 0];
-        }
-    }
-    for (int k = 0; k < 3; k++)
-        bgr[k] /= 9;
     o.y = vis_luma_f(bgr[0], bgr[1], bgr[2]);
     o.cb = bgr[0] - o.y;
     o.cr = bgr[2] - o.y;
