@@ -32,6 +32,7 @@
 #include "tests/vision/synth.h"
 #include "tests/vision/truth_fixes.h"
 #include "vision/vis.h"
+#include "vision/vis_border.h"
 #include "vision/vis_homog.h"
 #include "vision/vis_internal.h"
 
@@ -885,7 +886,7 @@ static int speed(const char *path)
             best = d;
     }
     double cold = sum / reps;
-    double tr = 0, cl = 0, clv = 0, fit = 0;
+    double tr = 0, cl = 0, clv = 0, fit = 0, border = 0;
     int treps = 200;
     if (ok) {
         t0 = now_ms();
@@ -907,6 +908,17 @@ static int speed(const char *path)
         for (int r = 0; r < treps; r++)
             vis_grid_fit(&img, &g, &f);
         fit = (now_ms() - t0) / treps;
+        vis_border_t bw; /* the border watch of every recorded frame (vis_border.h) */
+        vis_border_init(&bw, NULL);
+        vis_snapshot_t bs = s;
+        vis_border_watch(&bw, &img, &g, &bs); /* the first frame learns */
+        t0 = now_ms();
+        for (int r = 0; r < treps; r++) {
+            bs = s;
+            bs.t = 0.1 * (r + 1);
+            vis_border_watch(&bw, &img, &g, &bs);
+        }
+        border = (now_ms() - t0) / treps;
     }
     printf("1920x1080 frame, one core, CPU time per call (%s):\n",
            ok ? "board found" : "NO BOARD FOUND");
@@ -920,6 +932,8 @@ static int speed(const char *path)
            "                                            still board between moves is not read again)\n",
            clv);
     printf("  vis_track (fit + read)       %7.3f ms\n", tr);
+    printf("  the border watch (video)     %7.3f ms  (vis_border_watch: the ring beyond the edge lines)\n",
+           border);
     free(jpg);
     cvb_image_free(&src);
     cvb_image_free(&img);

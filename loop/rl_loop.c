@@ -15,6 +15,7 @@
 
 #include "calib/cal_calibrate.h"
 #include "station/stn_signal.h"
+#include "vision/vis_border.h"
 #include "vision/vis_outside.h"
 #include "vision/vis_track.h"
 
@@ -26,6 +27,7 @@ struct rl {
     vis_config_t vcfg;
     vis_board_model_t board;       /* the calibration's colour model (vcfg.board points here) */
     vis_read_cache_t read_cache;   /* the last reading, kept while the board looks the same */
+    vis_border_t border;           /* the board's border as it looks with nothing across */
     stn_t *stn;
     int start_err;                 /* the last failed start's code */
     char resume_why[256];          /* why a resumed record was refused */
@@ -110,6 +112,7 @@ rl_t *rl_create(const rl_config_t *cfg, const rl_sink_t *sink)
     l->vcfg = cfg->vision;
     vis_read_cache_init(&l->read_cache);
     l->vcfg.cache = &l->read_cache;
+    vis_border_init(&l->border, NULL);
     if (cfg->cal) {
         l->cal = *cfg->cal;
         l->have_cal = 1;
@@ -351,6 +354,13 @@ int rl_feed(rl_t *l, const cvb_image_t *img, uint64_t frame, double t, int *read
         snap->t = t;
         l->stats.track_s += cpu_s() - t0;
     }
+    /* an arm still across the border hides the edge points beside it (a fingertip on an
+     * edge point can read as a stone): vis_border.h; its time is the tracking's */
+    double tb = cpu_s();
+    if (fresh)
+        vis_border_reset(&l->border);
+    vis_border_watch(&l->border, img, &l->geom, snap);
+    l->stats.track_s += cpu_s() - tb;
     if (read)
         *read = 1;
     double t1 = cpu_s();

@@ -9,6 +9,9 @@
 #                        lost (synthetic boards)
 #  vision_hands          hands over rendered footage (`kifucam render`): marked occluded,
 #                        never read as stones
+#  vision_border         the border watch (video): an arm across the border hides the
+#                        edge points beside it; light, a still thing, an edge stone do not
+#                        (synthetic boards)
 #  vision_detect_side    cold board finding on rendered stills: full boards from the side,
 #                        empty boards at 640x360 (`kifucam render` at test time)
 #  vision_golden_data    the shared photo sets are readable (skips visibly without them)
@@ -20,6 +23,7 @@ kc_test(vision_unit SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/vision/test_vision.c LIB
 kc_test(vision_cli SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/vision/test_vision_cli.c LIBS kc_vision m)
 kc_test(vision_golden_data SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/vision/test_golden.c LIBS kc_vision)
 kc_test(vision_track_shift SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/vision/test_track_shift.c LIBS kc_vision m)
+kc_test(vision_border SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/vision/test_border.c LIBS kc_vision m)
 kc_test(vision_hands SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/vision/test_hands.c LIBS kc_vision kc_render)
 set_tests_properties(vision_unit PROPERTIES TIMEOUT 300)
 set_tests_properties(vision_hands PROPERTIES TIMEOUT 300)

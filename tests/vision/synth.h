@@ -19,6 +19,8 @@ typedef struct {
     const uint8_t *stones;      /* size*size go_color_t, or NULL */
     uint8_t table[3], board[3]; /* BGR */
     int noise;                  /* +- amplitude of uniform noise */
+    double rim;                 /* how far the wood reaches beyond the edge lines, in
+                                   lines (synth_defaults: 0.75) */
     unsigned seed;
 } synth_t;
 
@@ -37,6 +39,7 @@ static inline void synth_defaults(synth_t *s, int w, int h, int size)
     memcpy(s->table, t, 3);
     memcpy(s->board, b, 3);
     s->noise = 6;
+    s->rim = 0.75;
     s->seed = 1;
 }
 
@@ -64,8 +67,8 @@ static inline int synth_render(const synth_t *s, cvb_image_t *img)
         for (int x = 0; x < s->w; x++) {
             double bx, by;
             double col[3] = { s->table[0], s->table[1], s->table[2] };
-            if (!vis_homog_apply(Hi, x + 0.5, y + 0.5, &bx, &by) && bx > -0.75 &&
-                by > -0.75 && bx < n + 0.75 && by < n + 0.75) {
+            if (!vis_homog_apply(Hi, x + 0.5, y + 0.5, &bx, &by) && bx > -s->rim &&
+                by > -s->rim && bx < n + s->rim && by < n + s->rim) {
                 /* pixel size in board units, for line width */
                 double px, py;
                 vis_homog_apply(Hi, x + 1.5, y + 0.5, &px, &py);
@@ -74,8 +77,8 @@ static inline int synth_render(const synth_t *s, cvb_image_t *img)
                 for (int c = 0; c < 3; c++)
                     col[c] = s->board[c] * (0.92 + 0.08 * sin(bx * 3.1 + by * 0.4));
                 double fx = bx - floor(bx + 0.5), fy = by - floor(by + 0.5);
-                int onl = (fabs(fx) < lw && by > -lw && by < n + lw) ||
-                          (fabs(fy) < lw && bx > -lw && bx < n + lw);
+                int ingrid = bx > -lw && bx < n + lw && by > -lw && by < n + lw;
+                int onl = ingrid && (fabs(fx) < lw || fabs(fy) < lw);
                 if (onl)
                     for (int c = 0; c < 3; c++)
                         col[c] *= 0.25;
