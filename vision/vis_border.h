@@ -102,9 +102,10 @@ void vis_border_init(vis_border_t *w, const vis_border_params_t *p);
 void vis_border_reset(vis_border_t *w);
 /* Watch one frame (img BGR or gray, geom the snapshot's geometry, snap the frame's
  * snapshot at time snap->t): the edge points beside each crossed block are occluded
- * (colour empty, confidence 0) and snap->occluder set. The first frame after a reset only
- * learns. Returns the number of crossed blocks (0 when none), or VIS_EINVAL (nothing
- * changed). A lost board (snap->board_lost) resets the watch and returns 0. */
+ * (colour empty, confidence 0) and snap->occluder set. The first frame, and the first after
+ * a reset that finds the board elsewhere, only learns (where the reader sees no hand).
+ * Returns the number of crossed blocks (0 when none), or VIS_EINVAL (nothing changed). A
+ * lost board (snap->board_lost) resets the watch and returns 0. */
 int vis_border_watch(vis_border_t *w, const cvb_image_t *img, const vis_geom_t *geom,
                      vis_snapshot_t *snap);
 
