@@ -5,7 +5,7 @@
  * no hand, and when it has
  * differed from it, still, for learn_s; a block is crossed only while it differs from it
  * and has moved within settle_s. A block out of the picture is neither watched nor learned.
- * Pixels go through vis_homog_apply_front and vis_mean3x3.
+ * Pixels go through vis_grid_px and vis_mean3x3.
  */
 #include "vision/vis_border.h"
 
@@ -83,12 +83,7 @@ static int sample_px(const vis_border_params_t *p, const vis_geom_t *g, int q, i
     int nx = (bx < 0 || bx >= S) ? 2 : 4, ny = VIS_BORDER_SAMPLES / nx;
     int col = i % nx, row = i / nx; /* the sample's place on the nx x ny lattice */
     double x = x0 + (x1 - x0) * (col + 0.5) / nx, y = y0 + (y1 - y0) * (row + 0.5) / ny;
-    double px, py;
-    if (vis_homog_apply_front(g->H, x, y, &px, &py) || !(fabs(px) < 1e7) || !(fabs(py) < 1e7))
-        return -1;
-    *cx = (int)floor(px + 0.5);
-    *cy = (int)floor(py + 0.5);
-    return 0;
+    return vis_grid_px(g, x, y, cx, cy);
 }
 
 /* How far the camera's shake moves the picture under ring block q's samples, in pixels:
@@ -177,8 +172,7 @@ int vis_border_watch(vis_border_t *w, const cvb_image_t *img, const vis_geom_t *
         memset(w->watched, 0, sizeof w->watched);
     w->lost = 0;
     enum { NS = VIS_BORDER_SAMPLES };
-    static const int MAXV = VIS_RING_MAX * NS;
-    float now[VIS_RING_MAX][NS][3], dv[3][VIS_RING_MAX * NS];
+    float now[VIS_RING_MAX][NS][3], dv[3][VIS_RING_MAX * NS]; /* nq <= VIS_RING_MAX */
     uint8_t in[VIS_RING_MAX];
     int nd = 0;
     for (int q = 0; q < nq; q++) {
@@ -188,7 +182,7 @@ int vis_border_watch(vis_border_t *w, const cvb_image_t *img, const vis_geom_t *
             in[q] = !sample_px(&w->p, geom, q, i, &cx, &cy) &&
                     !vis_mean3x3(img, cx, cy, now[q][i]);
         }
-        for (int i = 0; in[q] && w->watched[q] && i < NS && nd < MAXV; i++, nd++)
+        for (int i = 0; in[q] && w->watched[q] && i < NS; i++, nd++)
             for (int c = 0; c < 3; c++)
                 dv[c][nd] = now[q][i][c] - w->ref[q][i][c];
     }

@@ -4,6 +4,7 @@
 #define KIFUCAM_VIS_INTERNAL_H
 
 #include "vision/vis.h"
+#include "vision/vis_homog.h"
 
 #include <math.h>
 #include <stdint.h>
@@ -50,6 +51,18 @@ static inline int luma3(const cvb_image_t *img, double fx, double fy)
         for (int dx = -1; dx <= 1; dx++)
             s += luma_at(img, x + dx, y + dy);
     return s / 9;
+}
+
+/* The image pixel of grid (x, y) under g, rounded; -1 behind the camera or far off (the
+ * table around a board seen steeply can fall behind the camera). */
+static inline int vis_grid_px(const vis_geom_t *g, double x, double y, int *cx, int *cy)
+{
+    double px, py;
+    if (vis_homog_apply_front(g->H, x, y, &px, &py) || !(fabs(px) < 1e7 && fabs(py) < 1e7))
+        return -1;
+    *cx = (int)floor(px + 0.5);
+    *cy = (int)floor(py + 0.5);
+    return 0;
 }
 
 /* Mean B, G, R (a gray image: its value three times) of the 3x3 block at pixel (cx, cy)

@@ -80,17 +80,6 @@ int vis_outside_init(vis_outside_t *o, int size, const vis_outside_params_t *p)
     return VIS_OK;
 }
 
-/* The image point of grid (x, y), rounded to a pixel; -1 behind the camera or far off. */
-static int grid_px(const vis_geom_t *g, double x, double y, int *cx, int *cy)
-{
-    double px, py;
-    if (vis_homog_apply_front(g->H, x, y, &px, &py) || !(fabs(px) < 1e7 && fabs(py) < 1e7))
-        return -1;
-    *cx = (int)floor(px + 0.5);
-    *cy = (int)floor(py + 0.5);
-    return 0;
-}
-
 /* One sample: the mean of a 3x3 pixel block. */
 typedef struct {
     float y;      /* luma; -1 off the image */
@@ -123,7 +112,7 @@ static px_t sample_at(const cvb_image_t *img, const vis_geom_t *g, double x, dou
 {
     int cx, cy;
     px_t none = { -1, 0, 0, 0, 0 };
-    return grid_px(g, x, y, &cx, &cy) ? none : sample_px(img, cx, cy);
+    return vis_grid_px(g, x, y, &cx, &cy) ? none : sample_px(img, cx, cy);
 }
 
 /* A tenth of a cell around a sample, in pixels (1..4): how far the camera's shake (or the
@@ -131,8 +120,8 @@ static px_t sample_at(const cvb_image_t *img, const vis_geom_t *g, double x, dou
 static int shift_rad(const vis_outside_corner_t *c, const vis_geom_t *g)
 {
     int ax, ay, bx, by, rad = 1;
-    if (!grid_px(g, c->gx[0], c->gy[0], &ax, &ay) &&
-        !grid_px(g, c->gx[0] + 1, c->gy[0], &bx, &by)) {
+    if (!vis_grid_px(g, c->gx[0], c->gy[0], &ax, &ay) &&
+        !vis_grid_px(g, c->gx[0] + 1, c->gy[0], &bx, &by)) {
         double cell = hypot(bx - ax, by - ay);
         rad = (int)lround(0.1 * cell);
         rad = rad < 1 ? 1 : rad > 4 ? 4 : rad;
@@ -150,7 +139,7 @@ static void sample_reference(vis_outside_corner_t *c, const cvb_image_t *img,
     c->ref_cb[k] = p.cb;
     c->ref_cr[k] = p.cr;
     float lo[3] = { p.y, p.cb, p.cr }, hi[3] = { p.y, p.cb, p.cr };
-    if (p.y >= 0 && !grid_px(g, c->gx[k], c->gy[k], &px, &py))
+    if (p.y >= 0 && !vis_grid_px(g, c->gx[k], c->gy[k], &px, &py))
         for (int oy = -rad; oy <= rad; oy += rad)
             for (int ox = -rad; ox <= rad; ox += rad) {
                 px_t o = sample_px(img, px + ox, py + oy);
@@ -212,7 +201,7 @@ static int read_corner(const vis_outside_params_t *pa, const vis_outside_corner_
         if (q >= 0 && stones && (stones[q] != 0) != c->ref_stone[k])
             continue;
         int px, py;
-        if (grid_px(g, c->gx[k], c->gy[k], &px, &py))
+        if (vis_grid_px(g, c->gx[k], c->gy[k], &px, &py))
             continue;
         sp[k] = sample_px(img, px, py);
         if (sp[k].y < 0)
