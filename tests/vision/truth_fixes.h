@@ -58,6 +58,15 @@ static const rf_fix_t RF_FIXES[] = {
     /* found 2026-12-05 in bench/stones_wrong.py's picture (the reading shown, not blind),
      * then checked with the boxes drawn: a black stone between two boxed ones, no box */
     { "a178df70fd5a40e984478d3f5c06b9c6", 574.4, 254.3, 0, "a black stone with no box" },
+    /* found 2026-12-05 among the fold models' confident disagreements (a point labelled
+     * empty read as a stone at 0.9 or more, 26 of them; the reading shown, not blind),
+     * then checked with the boxes drawn and the photo enlarged: only these four show a
+     * whole stone on the point with no box (the others are glare, a cloth, the picture's
+     * edge, or a boxed stone pushed between two points) */
+    { "9ed3d440c2f647ca884b745302afac93", 408.0, 45.0, 0, "a black stone with no box" },
+    { "9ed3d440c2f647ca884b745302afac93", 208.0, 337.0, 0, "a black stone with no box" },
+    { "9ed3d440c2f647ca884b745302afac93", 105.0, 397.0, 0, "a black stone with no box" },
+    { "892d8567b275421ebc3b0e8b8cb8debd", 373.0, 555.0, 1, "a pale white stone with no box" },
 };
 
 /* Apply the fixes of photo id to truth t (size n, row-major). Returns how many were
