@@ -186,7 +186,11 @@ const stn_resume_check_t *rl_resume_check(const rl_t *l)
 
 rl_stats_t rl_stats(const rl_t *l)
 {
-    return l->stats;
+    rl_stats_t s = l->stats;
+    s.reads = (uint64_t)l->read_cache.misses;
+    s.reads_cached = (uint64_t)l->read_cache.hits;
+    s.net_runs = (uint64_t)l->read_cache.runs;
+    return s;
 }
 
 /* A board found (again, or on a resumed game) is turned to the game's position before

@@ -83,6 +83,9 @@ typedef struct rl_config {
 typedef struct rl_stats {
     double detect_s, track_s, station_s, signal_s; /* CPU time of this thread per stage */
     uint64_t detects;                              /* cold detections run */
+    uint64_t reads, reads_cached, net_runs;        /* tracking's readings of the points:
+                                                      made, taken from the read cache, and
+                                                      the network's runs for those made */
 } rl_stats_t;
 
 typedef struct rl rl_t;

@@ -110,6 +110,7 @@ typedef struct vis_read_cache {
     double max_change;   /* levels (0..255), default 4: a block's mean colour may move this
                             much (sensor noise, JPEG, exposure) and still be the same */
     long hits, misses;   /* reads taken from the cache / made (for benchmarks) */
+    long runs;           /* the network's runs for the reads made (read_symmetries each) */
     int valid, size;
     double H[9];
     int nsym;

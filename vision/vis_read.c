@@ -249,8 +249,10 @@ int vis_read(const cvb_image_t *img, const vis_geom_t *geom, const vis_config_t 
         c->hits++;
     } else {
         rc = vis_net_read(net, img, geom, nsym, r);
-        if (c)
+        if (c) {
             c->misses++;
+            c->runs += rc ? 0 : nsym;
+        }
         if (!rc && have_sig) {
             c->valid = 1;
             c->size = geom->size;
