@@ -39,6 +39,8 @@ renders=()
 # is the shipped weights' (v2)
 # TRAIN_KNOCKED=2: the same knocked stones with their two points labelled covered (the
 # "k2" trial, measured and not shipped)
+# TRAIN_KNOCKED=3: stones pushed up to 0.49 of a cell into an empty neighbour, labelled
+# on their own point (the "p3" trial, kifucam-traingen --knocked 3)
 KNOCKED=${TRAIN_KNOCKED:-0}
 NEGATIVES=${TRAIN_NEGATIVES:-0}
 # TRAIN_RING_HANDS=1: the renders also label the ring around the board covered under a

@@ -3,7 +3,7 @@
  * them: vis_board_view of the photo under a grid, with a label per point.
  *
  *   kifucam-traingen render --out FILE --count N [--seed S] [--misalign P] [--views V]
- *                           [--max-samples M] [--knocked 0|1|2] [--ring-hands 0|1]
+ *                           [--max-samples M] [--knocked 0..3] [--ring-hands 0|1]
  *       N renders (render/ with --variety: any wood, plastic and printed boards, stones of
  *       other shades, any light, glare, blur, steep views, crowded and sparse positions,
  *       hands and sleeves, boards cut off by the frame, JPEG), V views of each scene (default 3); with
@@ -12,7 +12,10 @@
  *       positions of stones_knocked (stones knocked halfway to a neighbour, on neither
  *       point), the v4 candidate's; 2: the same stones, the knocked one's two points
  *       labelled covered (a stone there that no point can be read as: unsure, so a photo
- *       count asks for it; the "k2" trial); 0 (default) those of the shipped weights;
+ *       count asks for it; the "k2" trial); 3: stones pushed off their points by up to
+ *       0.49 of a cell into an empty neighbour or off the board, labelled on their own
+ *       point, as the photos' labels have them (the "p3" trial); 0 (default) those of the
+ *       shipped weights;
  *       --ring-hands 1: each view under its true grid also labels the ring of blocks
  *       around the board (covered where a hand or arm lies over the block's centre or it
  *       is outside the picture, else off), so that a reader learns an arm on the border;
@@ -296,6 +299,9 @@ static int stones_knocked(rnd_rng_t *rng, const rnd_renderer_t *r, int n, rnd_st
             f += sin(fx[k] * x + fy[k] * y + ph[k]);
         col[p] = (uint8_t)(rnd_rng_unit(rng) < mixc ? 1 + rnd_rng_int(rng, 2) : (f > 0 ? 1 : 2));
     }
+    /* mode 3: the share of this position's stones pushed off their points (a crowded,
+     * played-out board: none on a third of the positions, up to 40% on others) */
+    double push_share = mode != 3 ? 0 : rnd_rng_unit(rng) < 0.33 ? 0 : rnd_rng_range(rng, 0, 0.4);
     /* pass 2: where each stone lies; a knocked stone leans into an empty neighbour, which
      * no other stone may then use */
     uint8_t taken[VIS_MAX_POINTS];
@@ -308,7 +314,23 @@ static int stones_knocked(rnd_rng_t *rng, const rnd_renderer_t *r, int n, rnd_st
         int x = p % n, y = p / n;
         double ox = rnd_rng_gauss(rng) * jit, oy = rnd_rng_gauss(rng) * jit;
         double v = rnd_rng_unit(rng);
-        if (v < BUMP_SHARE) {
+        if (mode == 3) {
+            /* pushed: leans 0.25 to 0.49 of a cell into an empty neighbour (or off the
+             * board's edge), still nearest its own point: labelled there */
+            int dir = rnd_rng_int(rng, 4), dx = dir == 0 ? 1 : dir == 1 ? -1 : 0,
+                dy = dir == 2 ? 1 : dir == 3 ? -1 : 0, qx = x + dx, qy = y + dy;
+            int inside = qx >= 0 && qy >= 0 && qx < n && qy < n;
+            if (v < push_share && (!inside || !taken[qy * n + qx])) {
+                double a = atan2(dy, dx) + rnd_rng_range(rng, -0.3, 0.3);
+                double l = rnd_rng_range(rng, 0.25, 0.49);
+                ox = l * cos(a);
+                oy = l * sin(a);
+                if (inside)
+                    taken[qy * n + qx] = 1;
+            } else if (hypot(ox, oy) > 0.45) {
+                labels[p] = LBL_UNKNOWN; /* the jitter's tail */
+            }
+        } else if (v < BUMP_SHARE) {
             int dx = rnd_rng_int(rng, 3) - 1, dy = rnd_rng_int(rng, 3) - 1;
             int qx = x + dx, qy = y + dy;
             if ((dx || dy) && qx >= 0 && qy >= 0 && qx < n && qy < n && !taken[qy * n + qx]) {
@@ -864,8 +886,8 @@ int main(int argc, char **argv)
         }
         long knocked = arg_long(argc, argv, "--knocked", 0);
         long ring_hands = arg_long(argc, argv, "--ring-hands", 0);
-        if (knocked < 0 || knocked > 2 || (ring_hands != 0 && ring_hands != 1)) {
-            fprintf(stderr, "kifucam-traingen: --knocked is 0, 1 or 2, --ring-hands 0 or 1\n");
+        if (knocked < 0 || knocked > 3 || (ring_hands != 0 && ring_hands != 1)) {
+            fprintf(stderr, "kifucam-traingen: --knocked is 0 to 3, --ring-hands 0 or 1\n");
             return 2;
         }
         return cmd_render(arg(argc, argv, "--out", NULL), (int)count,
@@ -894,7 +916,7 @@ int main(int argc, char **argv)
                              strtoull(arg(argc, argv, "--seed", "1"), NULL, 10));
     }
     fprintf(stderr, "usage: kifucam-traingen render --out FILE --count N [--seed S] [--misalign P] [--views V]\n"
-                    "                                 [--max-samples M] [--knocked 0|1|2] [--ring-hands 0|1]\n"
+                    "                                 [--max-samples M] [--knocked 0..3] [--ring-hands 0|1]\n"
                     "       kifucam-traingen photos --data DATA_DIR --folds FOLDS --out FILE [--copies K] [--misaligned M] [--stone-size 0|1]\n"
                     "       kifucam-traingen negatives --out FILE [--count N] [--seed S]\n");
     return 2;
