@@ -109,13 +109,19 @@ typedef struct vis_reading {
 typedef struct vis_read_cache {
     double max_change;   /* levels (0..255), default 4: a block's mean colour may move this
                             much (sensor noise, JPEG, exposure) and still be the same */
+    double turn_shift;   /* cells, default 0.1: read_in_turn reads one run when no corner
+                            of the board moved more than this since the last read (the
+                            tracker follows a shaken camera frame by frame: the last run
+                            then saw the same place, a pixel or two away); more: both */
     long hits, misses;   /* reads taken from the cache / made (for benchmarks) */
     long runs;           /* the network's runs for the reads made (read_symmetries each) */
     int valid, size;
     double H[9];
     int nsym;
+    int run_sym;           /* read_in_turn: the symmetry of the last run (0 or 1), -1 none */
     float sig[(VIS_MAX_SIZE + 2) * (VIS_MAX_SIZE + 2) * 3];
     vis_reading_t reading; /* the network's, before any board model */
+    vis_reading_t run;     /* read_in_turn: the last run's own reading (valid with run_sym) */
 } vis_read_cache_t;
 /* An empty cache with the defaults above. */
 void vis_read_cache_init(vis_read_cache_t *c);
@@ -241,6 +247,15 @@ typedef struct vis_config {
     int read_symmetries;   /* 1..8, default 1: the network reads the board under this many
                               of its 8 symmetries and averages (each costs one more run:
                               for a photo read once, not for every frame of a video) */
+    int read_in_turn;      /* default 0; 1 (video: read_symmetries 2 and a cache): a frame
+                              read under the last read's geometry (within the cache's
+                              turn_shift) costs one run, the view
+                              and its mirror in turn, and each block (a point, a ring
+                              block) is the mean of this run and the last where the block
+                              looks as it did then (the cache's max_change), this run
+                              alone where it changed (a hand, a stone put down: read
+                              again by the next frame's run); under a new geometry (a
+                              board found, moved) both runs are made */
     int self_fit;          /* default 0; 1: without a board model of its own (board NULL),
                               one is fitted on the points read surely and the points
                               decided again with it (one photo, no earlier views) */
@@ -306,7 +321,9 @@ void vis_config_for_photo(vis_config_t *cfg);
 /* cfg as a video is read, frame after frame (kifucam record): read_symmetries 2 (the view
  * and its mirror; with one, a bare corner of a pale board read white at 0.7-0.9 on some
  * frames of the record bench's game02 and became a move: 7 of 30 moves right, with two
- * 30 of 30). A frame costs two runs of the network when the read cache misses. */
+ * 30 of 30), read in turn (read_in_turn 1): with a read cache, a frame under the last
+ * frame's geometry costs one run of the network when the cache misses, a new geometry
+ * two. */
 void vis_config_for_video(vis_config_t *cfg);
 
 /* Tracking: check that geom still fits the frame (cheap), then classify. When the grid
@@ -341,6 +358,9 @@ void vis_view_to_board(int cell_px, int margin, double u, double v, double *bx, 
  * costs one more run of the network). */
 int vis_net_read(vis_net_t *net, const cvb_image_t *img, const vis_geom_t *geom, int nsym,
                  vis_reading_t *out);
+/* One run of the net: the reading of the view seen under symmetry sym (0..7) alone. */
+int vis_net_read_one(vis_net_t *net, const cvb_image_t *img, const vis_geom_t *geom, int sym,
+                     vis_reading_t *out);
 
 /* The decision (pure): per point, the reading's probabilities -> snap's colour,
  * confidence (the colour's probability given that nothing covers the point) and occluded

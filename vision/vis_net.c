@@ -145,11 +145,12 @@ static void view_sym(const cvb_image_t *v, int s, cvb_image_t *out)
     }
 }
 
-int vis_net_read(vis_net_t *net, const cvb_image_t *img, const vis_geom_t *geom, int nsym,
-                 vis_reading_t *out)
+/* The reading averaged over the runs under symmetries first .. first + nsym - 1. */
+static int net_read(vis_net_t *net, const cvb_image_t *img, const vis_geom_t *geom, int first,
+                    int nsym, vis_reading_t *out)
 {
     if (!net || !img || !img->data || !geom || !out || geom->size < 2 ||
-        geom->size > VIS_MAX_SIZE || nsym < 1 || nsym > 8)
+        geom->size > VIS_MAX_SIZE || nsym < 1 || first < 0 || first + nsym > 8)
         return VIS_EINVAL;
     int S = geom->size, O = S + 2 * VIS_NET_MARGIN;
     cvb_image_t view = { 0 }, bgr = { 0 }, tv = { 0 };
@@ -161,14 +162,14 @@ int vis_net_read(vis_net_t *net, const cvb_image_t *img, const vis_geom_t *geom,
     }
     if (!rc)
         rc = vis_board_view(src, geom, VIS_NET_CELL_PX, VIS_NET_MARGIN, &view);
-    if (!rc && nsym > 1 && cvb_image_alloc(&tv, view.w, view.h, 3))
+    if (!rc && (nsym > 1 || first) && cvb_image_alloc(&tv, view.w, view.h, 3))
         rc = VIS_ENOMEM;
     size_t cap = (size_t)VIS_NCLASS * O * O, plane = (size_t)O * O;
     float *logit = rc ? NULL : malloc(cap * sizeof *logit);
     float *acc = rc ? NULL : calloc(cap, sizeof *acc); /* probabilities per view block */
     if (!rc && (!logit || !acc))
         rc = VIS_ENOMEM;
-    for (int sy = 0; sy < nsym && !rc; sy++) {
+    for (int sy = first; sy < first + nsym && !rc; sy++) {
         if (sy)
             view_sym(&view, sy, &tv);
         int c = 0, oh = 0, ow = 0;
@@ -220,4 +221,16 @@ int vis_net_read(vis_net_t *net, const cvb_image_t *img, const vis_geom_t *geom,
     cvb_image_free(&tv);
     cvb_image_free(&bgr);
     return rc;
+}
+
+int vis_net_read(vis_net_t *net, const cvb_image_t *img, const vis_geom_t *geom, int nsym,
+                 vis_reading_t *out)
+{
+    return net_read(net, img, geom, 0, nsym, out);
+}
+
+int vis_net_read_one(vis_net_t *net, const cvb_image_t *img, const vis_geom_t *geom, int sym,
+                     vis_reading_t *out)
+{
+    return net_read(net, img, geom, sym, 1, out);
 }

@@ -3,7 +3,10 @@
  * Three steps, each its own function:
  *   1 features: the learned reader's reading of the board (vis_net_read: the board seen
  *     from above, so perspective is undone): class probabilities per point, and of the
- *     ring just outside the board;
+ *     ring just outside the board; for video, through a cache (vis_read_cache_t): a
+ *     board that looks as it did is not read again, and with read_in_turn a frame under
+ *     the last frame's geometry costs one run, the view and its mirror in turn, each
+ *     block the mean of this run and the last where it looks the same;
  *   2 decision (vis_decide, pure): probabilities -> colour, confidence, covered;
  *   3 occlusion (vis_occlusion_pass, pure): the covered mask grown around each hand.
  * Invariants: an occluded point (something covers it: a hand, a sleeve, the picture's
@@ -201,6 +204,63 @@ void vis_read_cache_init(vis_read_cache_t *c)
         return;
     memset(c, 0, offsetof(vis_read_cache_t, reading));
     c->max_change = 4;
+    c->turn_shift = 0.1;
+    c->run_sym = -1;
+}
+
+/* 1 when no corner of the board under geom lies more than shift cells (the board's mean
+ * spacing) from where the homography H put it. */
+static int corners_near(const double H[9], const vis_geom_t *geom, double shift)
+{
+    int n = geom->size - 1;
+    double per = 0;
+    for (int k = 0; k < 4; k++)
+        per += hypot(geom->corners[k][0] - geom->corners[(k + 1) % 4][0],
+                     geom->corners[k][1] - geom->corners[(k + 1) % 4][1]);
+    double tol = shift * per / 4 / n;
+    for (int k = 0; k < 4; k++) {
+        double a[2], b[2];
+        int x = k == 1 || k == 2 ? n : 0, y = k >= 2 ? n : 0;
+        if (vis_homog_apply(H, x, y, &a[0], &a[1]) ||
+            vis_homog_apply(geom->H, x, y, &b[0], &b[1]) ||
+            !(hypot(a[0] - b[0], a[1] - b[1]) <= tol))
+            return 0;
+    }
+    return 1;
+}
+
+/* 1 when block b (of O x O) of signature sig looks as in the cache's (every channel's mean
+ * within max_change). */
+static int block_same(const vis_read_cache_t *c, const float *sig, int b)
+{
+    for (int ch = 0; ch < 3; ch++)
+        if (!(fabsf(sig[b * 3 + ch] - c->sig[b * 3 + ch]) <= c->max_change))
+            return 0;
+    return 1;
+}
+
+/* read_in_turn: r (this frame's run) averaged, block by block, with the cache's last run
+ * where the block looks as it did then; the board's point (x, y) is block (x + margin,
+ * y + margin), the ring's blocks around them (vis_ring_block). */
+static void mean_with_last_run(const vis_read_cache_t *c, const float *sig, vis_reading_t *r)
+{
+    int S = r->size, O = S + 2 * VIS_NET_MARGIN;
+    const vis_reading_t *l = &c->run;
+    for (int k = 0; k < S * S; k++) {
+        int b = (k / S + VIS_NET_MARGIN) * O + k % S + VIS_NET_MARGIN;
+        if (block_same(c, sig, b))
+            for (int j = 0; j < VIS_NCLASS; j++)
+                r->prob[k][j] = 0.5f * (r->prob[k][j] + l->prob[k][j]);
+    }
+    for (int q = 0; q < r->nring && q < l->nring; q++) {
+        int x, y;
+        vis_ring_block(S, q, &x, &y);
+        int b = (y + VIS_NET_MARGIN) * O + x + VIS_NET_MARGIN;
+        if (block_same(c, sig, b)) {
+            r->ring_off[q] = 0.5f * (r->ring_off[q] + l->ring_off[q]);
+            r->ring_cov[q] = 0.5f * (r->ring_cov[q] + l->ring_cov[q]);
+        }
+    }
 }
 
 /* The cache's signature of the board under geom: the mean colour of every point's block
@@ -239,19 +299,42 @@ int vis_read(const cvb_image_t *img, const vis_geom_t *geom, const vis_config_t 
     float sig[(VIS_MAX_SIZE + 2) * (VIS_MAX_SIZE + 2) * 3];
     int have_sig = c && !read_signature(img, geom, sig), rc = VIS_OK;
     int n = (geom->size + 2 * VIS_NET_MARGIN) * (geom->size + 2 * VIS_NET_MARGIN) * 3;
-    int hit = have_sig && c->valid && c->size == geom->size && c->nsym == nsym;
+    int same = have_sig && c->valid && c->size == geom->size && c->nsym == nsym;
+    int hit = same;
     for (int k = 0; hit && k < 9; k++)
         hit = c->H[k] == geom->H[k]; /* the same geometry, bit for bit */
     for (int k = 0; hit && k < n; k++)
         hit = fabsf(sig[k] - c->sig[k]) <= c->max_change;
+    /* read in turn: one run, the other symmetry than the last's, the board where it was */
+    int sym = c && same && cfg->read_in_turn && nsym == 2 && c->run_sym >= 0 &&
+                      corners_near(c->H, geom, c->turn_shift)
+                  ? 1 - c->run_sym
+                  : -1;
+    int turn = sym >= 0;
     if (hit) {
         memcpy(r, &c->reading, sizeof *r);
         c->hits++;
     } else {
-        rc = vis_net_read(net, img, geom, nsym, r);
+        rc = turn ? vis_net_read_one(net, img, geom, sym, r)
+                  : vis_net_read(net, img, geom, nsym, r);
         if (c) {
             c->misses++;
-            c->runs += rc ? 0 : nsym;
+            c->runs += rc ? 0 : turn ? 1 : nsym;
+        }
+        if (!rc && turn) { /* this run kept for the next frame's, r the mean with the last */
+            vis_reading_t *fresh = malloc(sizeof *fresh);
+            if (!fresh)
+                return VIS_ENOMEM;
+            memcpy(fresh, r, sizeof *r);
+            mean_with_last_run(c, sig, r);
+            memcpy(&c->run, fresh, sizeof *r);
+            c->run_sym = sym;
+            free(fresh);
+        } else if (!rc && have_sig && cfg->read_in_turn && nsym == 2) {
+            /* both run: their mean is kept, which the next frame's run (the view's)
+             * meets as the mirror's */
+            memcpy(&c->run, r, sizeof *r);
+            c->run_sym = 1;
         }
         if (!rc && have_sig) {
             c->valid = 1;

@@ -161,11 +161,12 @@ static void test_loop_records_a_clip(void **state)
     assert_int_equal(s.found, 1);
     assert_int_equal(rl_ever_found(l), 1);
     assert_true(rl_stats(l).detects >= 1);
-    /* the readings: some made, some from the read cache (a still board), two runs each
-     * made (the view and its mirror, vis_config_for_video) */
+    /* the readings: some made, some from the read cache (a still board); the view and
+     * its mirror read in turn (vis_config_for_video): two runs under a new geometry,
+     * one a frame under the last frame's, so fewer runs than two a reading */
     rl_stats_t st = rl_stats(l);
     assert_true(st.reads >= 1 && st.reads_cached >= 1);
-    assert_true(st.net_runs == 2 * st.reads);
+    assert_true(st.net_runs >= st.reads && st.net_runs < 2 * st.reads);
     /* the 6 moves, in order, as the source has them under one symmetry of the board */
     assert_int_equal(s.moves, 6);
     char *text = kc_slurp(src, NULL);

@@ -7,7 +7,9 @@
  *   - a file that is no model is refused (VIS_EMODEL), a missing one too;
  *   - the board view: point (x, y) lies at the centre of its block, the shrink of a large
  *     photo keeps it there;
- *   - the decision and the occlusion pass, pure functions, on given probabilities.
+ *   - the decision and the occlusion pass, pure functions, on given probabilities;
+ *   - video's reading in turn: the runs made, and each point's mean of this run and the
+ *     last where its block looks the same.
  */
 #include <stddef.h>
 #include <stdarg.h>
@@ -279,6 +281,86 @@ static void test_outside_hides(void **state)
     free(r);
 }
 
+/* Video reads the view and its mirror in turn (vis_config_for_video: read_in_turn, with a
+ * read cache): a new geometry costs both runs; a frame under the same geometry one run,
+ * the other symmetry than the last's, each point the mean of this run and the last where
+ * its block looks as it did, this run alone where it changed. */
+static void test_read_in_turn(void **state)
+{
+    (void)state;
+    enum { S = 9 };
+    uint8_t stones[S * S] = { 0 };
+    stones[2 * S + 2] = GO_BLACK;
+    stones[6 * S + 3] = GO_WHITE;
+    synth_t sy;
+    synth_defaults(&sy, 640, 480, S);
+    sy.stones = stones;
+    cvb_image_t a = { 0 }, b = { 0 };
+    assert_int_equal(synth_render(&sy, &a), 0);
+    stones[4 * S + 7] = GO_BLACK; /* frame b: a stone put down at (7, 4) */
+    assert_int_equal(synth_render(&sy, &b), 0);
+    vis_geom_t g;
+    assert_int_equal(vis_geom_from_corners(sy.corners, S, a.w, a.h, &g), VIS_OK);
+    vis_net_t *net = vis_net_builtin();
+    assert_non_null(net);
+    vis_config_t cfg;
+    vis_config_defaults(&cfg);
+    assert_int_equal(cfg.read_in_turn, 0);
+    vis_config_for_video(&cfg);
+    assert_int_equal(cfg.read_in_turn, 1);
+    assert_int_equal(cfg.read_symmetries, 2);
+    vis_read_cache_t *c = malloc(sizeof *c);
+    vis_reading_t *r = malloc(sizeof *r), *both = malloc(sizeof *both), *one = malloc(sizeof *one);
+    assert_true(c && r && both && one);
+    vis_read_cache_init(c);
+    cfg.cache = c;
+    /* frame a, a new geometry: both runs, their mean */
+    assert_int_equal(vis_read(&a, &g, &cfg, r), VIS_OK);
+    assert_int_equal(c->runs, 2);
+    assert_int_equal(vis_net_read(net, &a, &g, 2, both), VIS_OK);
+    for (int k = 0; k < S * S; k++)
+        for (int j = 0; j < VIS_NCLASS; j++)
+            assert_float_equal(r->prob[k][j], both->prob[k][j], 1e-6);
+    /* frame b, the same geometry: one run (the view's: the mirror was the last), the mean
+     * with a's reading where a block looks the same, b's run alone at the new stone */
+    assert_int_equal(vis_read(&b, &g, &cfg, r), VIS_OK);
+    assert_int_equal(c->runs, 3);
+    assert_int_equal(c->run_sym, 0);
+    assert_int_equal(vis_net_read_one(net, &b, &g, 0, one), VIS_OK);
+    int k_new = 4 * S + 7, k_far = 1 * S + 6;
+    for (int j = 0; j < VIS_NCLASS; j++) {
+        assert_float_equal(r->prob[k_new][j], one->prob[k_new][j], 1e-6);
+        assert_float_equal(r->prob[k_far][j], 0.5f * (one->prob[k_far][j] + both->prob[k_far][j]), 1e-6);
+    }
+    assert_true(r->prob[k_new][VIS_CLASS_BLACK] > 0.5f);
+    /* frame b again, read whole from the cache: no run */
+    assert_int_equal(vis_read(&b, &g, &cfg, r), VIS_OK);
+    assert_int_equal(c->runs, 3);
+    assert_int_equal(c->hits, 1);
+    /* frame a, the same geometry: one run, now the mirror's */
+    assert_int_equal(vis_read(&a, &g, &cfg, r), VIS_OK);
+    assert_int_equal(c->runs, 4);
+    assert_int_equal(c->run_sym, 1);
+    /* the board followed a pixel away (a shaken camera, under 0.1 of a cell): one run;
+     * a fifth of a cell away: both runs again */
+    vis_geom_t g2;
+    double moved[4][2];
+    for (int step = 0; step < 2; step++) {
+        memcpy(moved, sy.corners, sizeof moved);
+        for (int k = 0; k < 4; k++)
+            moved[k][0] += step ? 10 : 1; /* a cell is about 50 px */
+        assert_int_equal(vis_geom_from_corners(moved, S, a.w, a.h, &g2), VIS_OK);
+        assert_int_equal(vis_read(&b, &g2, &cfg, r), VIS_OK);
+        assert_int_equal(c->runs, step ? 7 : 5);
+    }
+    free(c);
+    free(r);
+    free(both);
+    free(one);
+    cvb_image_free(&a);
+    cvb_image_free(&b);
+}
+
 /* The rule itself (pure): a stone read surely, or enough points told surely. */
 static void test_reading_tells(void **state)
 {
@@ -499,6 +581,7 @@ int main(void)
         cmocka_unit_test(test_view_places_points),
         cmocka_unit_test(test_decide_and_occlusion),
         cmocka_unit_test(test_photo_unsure_rule),
+        cmocka_unit_test(test_read_in_turn),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
