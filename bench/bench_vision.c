@@ -1,8 +1,11 @@
 /* bench_vision.c: accuracy and speed of vision/ (timing lives here, never in tests).
  *   bench_vision accuracy DATA_DIR [--verbose]   per set and overall, automatic mode and
  *                                                with given corners (gomrade corners_ok)
- *   bench_vision speed [IMAGE]                   1920x1080, one core (thread CPU time):
- *                                                read/decode, cold detection, tracking
+ *   bench_vision speed [IMAGE [WxH]]             IMAGE at WxH (default 1920x1080), one
+ *                                                core (thread CPU time): read/decode, cold
+ *                                                detection, tracking, reading (960x540: a
+ *                                                1080p frame as record decodes it, at half
+ *                                                size, --decode-min 960x540)
  *   bench_vision footage DIR...                  rendered footage (kifucam-render output)
  *   bench_vision occlusion DIR...                hands over rendered footage: covered points
  *                                                read as stones, hand-free frames flagged
@@ -848,11 +851,16 @@ static int corners(const char *data, int verbose)
     return 0;
 }
 
-static int speed(const char *path)
+static int speed(const char *path, const char *size)
 {
+    int W = 1920, H = 1080;
+    if (size && (sscanf(size, "%dx%d", &W, &H) != 2 || W < 64 || H < 64 || W > 8192 || H > 8192)) {
+        fprintf(stderr, "bench_vision: speed: %s: not a size WxH\n", size);
+        return 2;
+    }
     cvb_set_num_threads(1);
     cvb_image_t src = { 0 }, img = { 0 };
-    if (cvb_imread(path, 1, &src) || cvb_resize(&src, 1920, 1080, &img)) {
+    if (cvb_imread(path, 1, &src) || cvb_resize(&src, W, H, &img)) {
         fprintf(stderr, "bench_vision: %s: cannot read\n", path);
         cvb_image_free(&src);
         return 2;
@@ -886,7 +894,8 @@ static int speed(const char *path)
             best = d;
     }
     double cold = sum / reps;
-    double tr = 0, cl = 0, clv = 0, fit = 0, border = 0;
+    double tr = 0, cl = 0, clv = 0, cln = 0, fit = 0, border = 0;
+    long vreads = 0, vruns = 0;
     int treps = 200;
     if (ok) {
         t0 = now_ms();
@@ -897,12 +906,23 @@ static int speed(const char *path)
         for (int r = 0; r < treps; r++)
             vis_classify(&img, &g, bench_cfg(), &s);
         cl = (now_ms() - t0) / treps;
-        vis_config_t vc = *bench_cfg(); /* as kifucam record reads: the view and its mirror */
+        vis_config_t vc = *bench_cfg(); /* as kifucam record reads */
         vis_config_for_video(&vc);
+        vis_read_cache_t miss; /* a cache that never answers a read whole: max_change < 0 */
+        vis_read_cache_init(&miss);
+        miss.max_change = -1;
+        vc.cache = &miss;
         t0 = now_ms();
         for (int r = 0; r < treps; r++)
             vis_classify(&img, &g, &vc, &s);
         clv = (now_ms() - t0) / treps;
+        vreads = miss.misses;
+        vruns = miss.runs;
+        vc.cache = NULL; /* no cache: a new geometry (a board found or moved) */
+        t0 = now_ms();
+        for (int r = 0; r < treps; r++)
+            vis_classify(&img, &g, &vc, &s);
+        cln = (now_ms() - t0) / treps;
         t0 = now_ms();
         double f;
         for (int r = 0; r < treps; r++)
@@ -920,7 +940,7 @@ static int speed(const char *path)
         }
         border = (now_ms() - t0) / treps;
     }
-    printf("1920x1080 frame, one core, CPU time per call (%s):\n",
+    printf("%dx%d frame, one core, CPU time per call (%s):\n", W, H,
            ok ? "board found" : "NO BOARD FOUND");
     printf("  read (JPEG decode, the floor) %7.2f ms\n", decode);
     printf("  cold detection               %7.2f ms  (best %.2f; target <= 50)  = %.1fx decode\n",
@@ -928,9 +948,12 @@ static int speed(const char *path)
     printf("  tracking: the grid's fit     %7.3f ms  (target <= 2)  = %.2fx decode\n", fit,
            fit / decode);
     printf("  reading the %d points         %7.3f ms  (one read)\n", ok ? g.size * g.size : 0, cl);
-    printf("  ... as a video reads them     %7.3f ms  (target <= 5; the view and its mirror, no cache: a\n"
-           "                                            still board between moves is not read again)\n",
-           clv);
+    printf("  ... as a video reads them     %7.3f ms  (target <= 5; %.2f runs a read: the view and its\n"
+           "                                            mirror in turn, frame by frame, every block\n"
+           "                                            read as changed; a still board is not read again)\n",
+           clv, vreads ? (double)vruns / vreads : 0.0);
+    printf("  ... under a new geometry      %7.3f ms  (the view and its mirror both: a board found or moved)\n",
+           cln);
     printf("  vis_track (fit + read)       %7.3f ms\n", tr);
     printf("  the border watch (video)     %7.3f ms  (vis_border_watch: the ring beyond the edge lines)\n",
            border);
@@ -1115,11 +1138,12 @@ int main(int argc, char **argv)
     if (argc >= 2 && !strcmp(argv[1], "pages"))
         return pages();
     if (argc >= 2 && !strcmp(argv[1], "speed"))
-        return speed(argc > 2 ? argv[2] : "/work/shared/data/photos/gomrade/images/gomrade_testing_sequence_11.jpg");
+        return speed(argc > 2 ? argv[2] : "/work/shared/data/photos/gomrade/images/gomrade_testing_sequence_11.jpg",
+                     argc > 3 ? argv[3] : NULL);
     if (argc >= 5 && !strcmp(argv[1], "scale"))
         return scale_one(argv[2], argv[3], argv[4]);
     if (argc >= 3 && !strcmp(argv[1], "detect"))
         return detect_one(argv[2], argc > 3 ? argv[3] : NULL);
-    fprintf(stderr, "usage: bench_vision accuracy DATA_DIR [--verbose] | speed [IMAGE] | detect IMAGE [DEBUG_DIR] | pages\n");
+    fprintf(stderr, "usage: bench_vision accuracy DATA_DIR [--verbose] | speed [IMAGE [WxH]] | detect IMAGE [DEBUG_DIR] | pages\n");
     return 2;
 }

@@ -40,6 +40,8 @@ fi
 echo "== vision: speed (targets: tracking <= 2 ms, cold detection <= 50 ms)"
 if [ -n "$FRAME" ]; then
   "$BIN" speed "$FRAME"
+  # a 1080p frame as kifucam record reads it: decoded at half size (--decode-min 960x540)
+  "$BIN" speed "$FRAME" 960x540
 else
   echo "SKIP: no frame to time without ../shared/data"
 fi
