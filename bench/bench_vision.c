@@ -908,9 +908,11 @@ static int speed(const char *path, const char *size)
         cl = (now_ms() - t0) / treps;
         vis_config_t vc = *bench_cfg(); /* as kifucam record reads */
         vis_config_for_video(&vc);
-        vis_read_cache_t miss; /* a cache that never answers a read whole: max_change < 0 */
+        vis_read_cache_t miss; /* a cache that never answers a read whole (max_change < 0)
+                                * nor asks for the other run (turn_sure 0): one run */
         vis_read_cache_init(&miss);
         miss.max_change = -1;
+        miss.turn_sure = 0;
         vc.cache = &miss;
         t0 = now_ms();
         for (int r = 0; r < treps; r++)
@@ -949,10 +951,11 @@ static int speed(const char *path, const char *size)
            fit / decode);
     printf("  reading the %d points         %7.3f ms  (one read)\n", ok ? g.size * g.size : 0, cl);
     printf("  ... as a video reads them     %7.3f ms  (target <= 5; %.2f runs a read: the view and its\n"
-           "                                            mirror in turn, frame by frame, every block\n"
-           "                                            read as changed; a still board is not read again)\n",
+           "                                            mirror in turn, frame by frame; a still board\n"
+           "                                            is not read again)\n",
            clv, vreads ? (double)vruns / vreads : 0.0);
-    printf("  ... under a new geometry      %7.3f ms  (the view and its mirror both: a board found or moved)\n",
+    printf("  ... with both runs            %7.3f ms  (the view and its mirror: a board found or moved,\n"
+           "                                            or a changed point left unsure by one run)\n",
            cln);
     printf("  vis_track (fit + read)       %7.3f ms\n", tr);
     printf("  the border watch (video)     %7.3f ms  (vis_border_watch: the ring beyond the edge lines)\n",

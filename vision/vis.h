@@ -113,6 +113,12 @@ typedef struct vis_read_cache {
                             of the board moved more than this since the last read (the
                             tracker follows a shaken camera frame by frame: the last run
                             then saw the same place, a pixel or two away); more: both */
+    double turn_sure;    /* 0..1, default 0.97: ... and the other run is made too when a
+                            block that changed (read by this run alone) shows a point not
+                            covered with no class this likely (the mirror was added for a
+                            bare corner read white at 0.7-0.9 on some frames: one such
+                            frame read by one run in a changed block, a dark table's, made
+                            a move of it, `bench/signals.sh`'s seed 60) */
     long hits, misses;   /* reads taken from the cache / made (for benchmarks) */
     long runs;           /* the network's runs for the reads made (read_symmetries each) */
     int valid, size;
@@ -254,8 +260,9 @@ typedef struct vis_config {
                               block) is the mean of this run and the last where the block
                               looks as it did then (the cache's max_change), this run
                               alone where it changed (a hand, a stone put down: read
-                              again by the next frame's run); under a new geometry (a
-                              board found, moved) both runs are made */
+                              again by the next frame's run) unless a point there is
+                              unsure (the cache's turn_sure: then both runs); under a new
+                              geometry (a board found, moved) both runs are made */
     int self_fit;          /* default 0; 1: without a board model of its own (board NULL),
                               one is fitted on the points read surely and the points
                               decided again with it (one photo, no earlier views) */

@@ -241,16 +241,24 @@ static int block_same(const vis_read_cache_t *c, const float *sig, int b)
 
 /* read_in_turn: r (this frame's run) averaged, block by block, with the cache's last run
  * where the block looks as it did then; the board's point (x, y) is block (x + margin,
- * y + margin), the ring's blocks around them (vis_ring_block). */
-static void mean_with_last_run(const vis_read_cache_t *c, const float *sig, vis_reading_t *r)
+ * y + margin), the ring's blocks around them (vis_ring_block). Returns how many points
+ * of changed blocks this run leaves unsure: not covered (P < 0.5) and no class at the
+ * cache's turn_sure. */
+static int mean_with_last_run(const vis_read_cache_t *c, const float *sig, vis_reading_t *r)
 {
-    int S = r->size, O = S + 2 * VIS_NET_MARGIN;
+    int S = r->size, O = S + 2 * VIS_NET_MARGIN, unsure = 0;
     const vis_reading_t *l = &c->run;
     for (int k = 0; k < S * S; k++) {
         int b = (k / S + VIS_NET_MARGIN) * O + k % S + VIS_NET_MARGIN;
-        if (block_same(c, sig, b))
+        if (block_same(c, sig, b)) {
             for (int j = 0; j < VIS_NCLASS; j++)
                 r->prob[k][j] = 0.5f * (r->prob[k][j] + l->prob[k][j]);
+        } else if (r->prob[k][VIS_CLASS_COVERED] < 0.5f) {
+            float best = 0;
+            for (int j = 0; j < VIS_NCLASS; j++)
+                best = fmaxf(best, r->prob[k][j]);
+            unsure += best < c->turn_sure;
+        }
     }
     for (int q = 0; q < r->nring && q < l->nring; q++) {
         int x, y;
@@ -260,6 +268,19 @@ static void mean_with_last_run(const vis_read_cache_t *c, const float *sig, vis_
             r->ring_off[q] = 0.5f * (r->ring_off[q] + l->ring_off[q]);
             r->ring_cov[q] = 0.5f * (r->ring_cov[q] + l->ring_cov[q]);
         }
+    }
+    return unsure;
+}
+
+/* a = the mean of a and b, every point and ring block (two runs' readings). */
+static void mean_of_runs(vis_reading_t *a, const vis_reading_t *b)
+{
+    for (int k = 0; k < a->size * a->size; k++)
+        for (int j = 0; j < VIS_NCLASS; j++)
+            a->prob[k][j] = 0.5f * (a->prob[k][j] + b->prob[k][j]);
+    for (int q = 0; q < a->nring && q < b->nring; q++) {
+        a->ring_off[q] = 0.5f * (a->ring_off[q] + b->ring_off[q]);
+        a->ring_cov[q] = 0.5f * (a->ring_cov[q] + b->ring_cov[q]);
     }
 }
 
@@ -326,9 +347,17 @@ int vis_read(const cvb_image_t *img, const vis_geom_t *geom, const vis_config_t 
             if (!fresh)
                 return VIS_ENOMEM;
             memcpy(fresh, r, sizeof *r);
-            mean_with_last_run(c, sig, r);
-            memcpy(&c->run, fresh, sizeof *r);
-            c->run_sym = sym;
+            if (!mean_with_last_run(c, sig, r)) {
+                memcpy(&c->run, fresh, sizeof *r);
+                c->run_sym = sym;
+            } else if (!(rc = vis_net_read_one(net, img, geom, 1 - sym, r))) {
+                /* a changed block left unsure by one run: the other too, as under a new
+                 * geometry; their mean is kept, as after both runs */
+                c->runs++;
+                mean_of_runs(r, fresh);
+                memcpy(&c->run, r, sizeof *r);
+                c->run_sym = 1;
+            }
             free(fresh);
         } else if (!rc && have_sig && cfg->read_in_turn && nsym == 2) {
             /* both run: their mean is kept, which the next frame's run (the view's)
