@@ -309,6 +309,7 @@ int rl_feed(rl_t *l, const cvb_image_t *img, uint64_t frame, double t, int *read
     memset(snap, 0, sizeof *snap);
     snap->frame = frame;
     snap->t = t;
+    l->read_cache.frame = frame; /* this frame's readings are read in turn with the last's */
     if (read)
         *read = 0;
     double t0 = cpu_s();

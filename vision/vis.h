@@ -116,15 +116,17 @@ typedef struct vis_read_cache {
     double turn_sure;    /* 0..1, default 0.97: ... and the other run is made too when a
                             block that changed (read by this run alone) shows a point not
                             covered with no class this likely (the mirror was added for a
-                            bare corner read white at 0.7-0.9 on some frames: one such
-                            frame read by one run in a changed block, a dark table's, made
-                            a move of it, `bench/signals.sh`'s seed 60) */
+                            bare corner read white at 0.7-0.9 on some frames by one run) */
     long hits, misses;   /* reads taken from the cache / made (for benchmarks) */
     long runs;           /* the network's runs for the reads made (read_symmetries each) */
     int valid, size;
     double H[9];
     int nsym;
     int run_sym;           /* read_in_turn: the symmetry of the last run (0 or 1), -1 none */
+    uint64_t frame;        /* read_in_turn: the caller's frame, set before its reads (a
+                              tracker reads one frame under several grids: those readings
+                              are made whole, never the mean with each other) */
+    uint64_t run_frame;    /* the frame of the last run */
     float sig[(VIS_MAX_SIZE + 2) * (VIS_MAX_SIZE + 2) * 3];
     vis_reading_t reading; /* the network's, before any board model */
     vis_reading_t run;     /* read_in_turn: the last run's own reading (valid with run_sym) */

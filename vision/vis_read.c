@@ -328,7 +328,7 @@ int vis_read(const cvb_image_t *img, const vis_geom_t *geom, const vis_config_t 
         hit = fabsf(sig[k] - c->sig[k]) <= c->max_change;
     /* read in turn: one run, the other symmetry than the last's, the board where it was */
     int sym = c && same && cfg->read_in_turn && nsym == 2 && c->run_sym >= 0 &&
-                      corners_near(c->H, geom, c->turn_shift)
+                      c->run_frame != c->frame && corners_near(c->H, geom, c->turn_shift)
                   ? 1 - c->run_sym
                   : -1;
     int turn = sym >= 0;
@@ -347,6 +347,7 @@ int vis_read(const cvb_image_t *img, const vis_geom_t *geom, const vis_config_t 
             if (!fresh)
                 return VIS_ENOMEM;
             memcpy(fresh, r, sizeof *r);
+            c->run_frame = c->frame;
             if (!mean_with_last_run(c, sig, r)) {
                 memcpy(&c->run, fresh, sizeof *r);
                 c->run_sym = sym;
@@ -364,6 +365,7 @@ int vis_read(const cvb_image_t *img, const vis_geom_t *geom, const vis_config_t 
              * meets as the mirror's */
             memcpy(&c->run, r, sizeof *r);
             c->run_sym = 1;
+            c->run_frame = c->frame;
         }
         if (!rc && have_sig) {
             c->valid = 1;

@@ -316,6 +316,7 @@ static void test_read_in_turn(void **state)
     vis_read_cache_init(c);
     cfg.cache = c;
     /* frame a, a new geometry: both runs, their mean */
+    c->frame = 1;
     assert_int_equal(vis_read(&a, &g, &cfg, r), VIS_OK);
     assert_int_equal(c->runs, 2);
     assert_int_equal(vis_net_read(net, &a, &g, 2, both), VIS_OK);
@@ -324,6 +325,7 @@ static void test_read_in_turn(void **state)
             assert_float_equal(r->prob[k][j], both->prob[k][j], 1e-6);
     /* frame b, the same geometry: one run (the view's: the mirror was the last), the mean
      * with a's reading where a block looks the same, b's run alone at the new stone */
+    c->frame = 2;
     assert_int_equal(vis_read(&b, &g, &cfg, r), VIS_OK);
     assert_int_equal(c->runs, 3);
     assert_int_equal(c->run_sym, 0);
@@ -335,16 +337,19 @@ static void test_read_in_turn(void **state)
     }
     assert_true(r->prob[k_new][VIS_CLASS_BLACK] > 0.5f);
     /* frame b again, read whole from the cache: no run */
+    c->frame = 3;
     assert_int_equal(vis_read(&b, &g, &cfg, r), VIS_OK);
     assert_int_equal(c->runs, 3);
     assert_int_equal(c->hits, 1);
     /* frame a, the same geometry: one run, now the mirror's */
+    c->frame = 4;
     assert_int_equal(vis_read(&a, &g, &cfg, r), VIS_OK);
     assert_int_equal(c->runs, 4);
     assert_int_equal(c->run_sym, 1);
     /* frame b, its stone's block changed again: with every point of a changed block
      * unsure (turn_sure 1), both runs, their mean (frame b read whole) */
     c->turn_sure = 1;
+    c->frame = 5;
     assert_int_equal(vis_read(&b, &g, &cfg, r), VIS_OK);
     assert_int_equal(c->runs, 6);
     assert_int_equal(c->run_sym, 1);
@@ -353,17 +358,22 @@ static void test_read_in_turn(void **state)
         for (int j = 0; j < VIS_NCLASS; j++)
             assert_float_equal(r->prob[k][j], both->prob[k][j], 1e-6);
     c->turn_sure = 0.97;
-    /* the board followed a pixel away (a shaken camera, under 0.1 of a cell): one run;
-     * a fifth of a cell away: both runs again */
+    /* the next frame, the board followed a pixel away (a shaken camera, under 0.1 of a
+     * cell): one run; the same frame read again under another grid as near (a tracker
+     * trying a shift): both runs, a frame's readings never the mean of each other; the
+     * next frame, a fifth of a cell away: both runs again */
     vis_geom_t g2;
     double moved[4][2];
-    for (int step = 0; step < 2; step++) {
+    static const double dx[3] = { 1, 2, 10 }; /* a cell is about 50 px */
+    static const long frame[3] = { 6, 6, 7 }, runs[3] = { 7, 9, 11 };
+    for (int step = 0; step < 3; step++) {
         memcpy(moved, sy.corners, sizeof moved);
         for (int k = 0; k < 4; k++)
-            moved[k][0] += step ? 10 : 1; /* a cell is about 50 px */
+            moved[k][0] += dx[step];
         assert_int_equal(vis_geom_from_corners(moved, S, a.w, a.h, &g2), VIS_OK);
+        c->frame = (uint64_t)frame[step];
         assert_int_equal(vis_read(&a, &g2, &cfg, r), VIS_OK);
-        assert_int_equal(c->runs, step ? 9 : 7);
+        assert_int_equal(c->runs, runs[step]);
     }
     free(c);
     free(r);
