@@ -267,7 +267,9 @@ static int stones_v2(rnd_rng_t *rng, const rnd_renderer_t *r, int n, rnd_stone_t
  * it: the footage's RND_EV_BUMP) is on neither point, both labelled empty, so the reader
  * says "gone" and the station asks for it to be put back (mode 1), or both labelled
  * covered, so the reader says "something here I cannot read" (mode 2); one 0.4 to 0.47
- * off, towards anywhere, is left unknown. */
+ * off, towards anywhere, is left unknown. Mode 3 (the p3 trial) has none of those: a
+ * share of the stones pushed 0.25-0.49 of a cell towards an empty neighbour or off the
+ * board, labelled on their own point, the jitter's tail beyond 0.45 unknown. */
 #define BUMP_SHARE 0.03      /* stones knocked halfway to an empty neighbour */
 #define HALF_OFF_SHARE 0.015 /* stones 0.4..0.47 off their point: unknown */
 static int stones_knocked(rnd_rng_t *rng, const rnd_renderer_t *r, int n, rnd_stone_t *st,
