@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """test_traingen.py TRAINGEN: the training data's options (train/traingen.c).
-render --knocked 2 labels a knocked stone's two points covered (knocked_labels); photos
+render --knocked 2 labels a knocked stone's two points covered (knocked_labels); --knocked
+3 labels every stone on its own point, pushed or not (pushed_labels); photos
 --stone-size 1 refuses a grid that does not explain the stones' size (stone_size: on the
 real photos when ../shared/data is there, else said and skipped); and render
 --ring-hands 1 labels the ring
@@ -38,14 +39,14 @@ def block_black(s, i, j):
 def knocked_labels(gen, d):
     """--knocked 2: the renders of --knocked 1 (same seed), the two points of each stone
     knocked halfway to a neighbour labelled covered (3) where --knocked 1 has them empty
-    (0), every other label and every view the same; --knocked 3 refused."""
+    (0), every other label and every view the same; --knocked 4 refused."""
     k1, k2 = os.path.join(d, "k1.bin"), os.path.join(d, "k2.bin")
     for path, k in ((k1, "1"), (k2, "2")):
         subprocess.run([gen, "render", "--out", path, "--count", "12", "--seed", "5",
                         "--views", "1", "--knocked", k], check=True, stderr=subprocess.DEVNULL)
-    bad = subprocess.run([gen, "render", "--out", os.path.join(d, "k3.bin"), "--knocked", "3"],
+    bad = subprocess.run([gen, "render", "--out", os.path.join(d, "k4.bin"), "--knocked", "4"],
                          stderr=subprocess.PIPE, text=True)
-    assert bad.returncode == 2 and "--knocked is 0, 1 or 2" in bad.stderr, bad.stderr
+    assert bad.returncode == 2 and "--knocked is 0 to 3" in bad.stderr, bad.stderr
     s1, s2 = read(k1), read(k2)
     assert len(s1) == len(s2) and len(s1) >= 10, (len(s1), len(s2))
     pairs = 0
@@ -61,6 +62,31 @@ def knocked_labels(gen, d):
                          for q in diff)
     print("%d samples, %d knocked stones labelled covered on both points" % (len(s1), pairs))
     assert pairs >= 5, pairs
+
+
+def pushed_labels(gen, d):
+    """--knocked 3 (the p3 trial): the first view's stones are --knocked 1's (same seed:
+    the colours are drawn before the modes part), each labelled on its own point, pushed
+    or not: a stone --knocked 1 labels keeps its colour (a hand's covered aside), and some
+    that --knocked 1 leaves unknown (255, 0.4-0.47 off) or on neither point (0, knocked
+    halfway) are labelled with their colour."""
+    k1, k3 = os.path.join(d, "p1.bin"), os.path.join(d, "p3.bin")
+    for path, k in ((k1, "1"), (k3, "3")):
+        subprocess.run([gen, "render", "--out", path, "--count", "12", "--seed", "5",
+                        "--views", "1", "--knocked", k], check=True, stderr=subprocess.DEVNULL)
+    x, y = read(k1)[0], read(k3)[0]
+    assert x["size"] == y["size"]
+    S, kept, counted = x["size"], 0, 0
+    for p in range(S * S):
+        a, b = x["labels"][p], y["labels"][p]
+        if a in (1, 2):
+            assert b == a or b == 3, (p, a, b)
+            kept += b == a
+        elif a in (0, 255) and b in (1, 2):
+            counted += 1
+    print("--knocked 3: %d stones labelled as --knocked 1 has them, %d more on their point" %
+          (kept, counted))
+    assert kept >= 20 and counted >= 1, (kept, counted)
 
 
 def stone_size(gen, d):
@@ -103,6 +129,7 @@ def main():
         assert bad.returncode == 2 and "--ring-hands 0 or 1" in bad.stderr, bad.stderr
         sa, sb = read(a), read(b)
         knocked_labels(gen, d)
+        pushed_labels(gen, d)
         stone_size(gen, d)
     assert len(sa) == len(sb) and len(sa) >= 10, (len(sa), len(sb))
     hand_blocks = 0
