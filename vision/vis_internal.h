@@ -53,6 +53,17 @@ static inline int luma3(const cvb_image_t *img, double fx, double fy)
     return s / 9;
 }
 
+/* The board's mean spacing in pixels: the corners' quadrilateral's perimeter over its
+ * 4 (size - 1) cells (a view's shrink, a tolerance in cells). */
+static inline double vis_geom_spacing(const vis_geom_t *g)
+{
+    double per = 0;
+    for (int k = 0; k < 4; k++)
+        per += hypot(g->corners[k][0] - g->corners[(k + 1) % 4][0],
+                     g->corners[k][1] - g->corners[(k + 1) % 4][1]);
+    return per / 4 / (g->size - 1);
+}
+
 /* The image pixel of grid (x, y) under g, rounded; -1 behind the camera or far off (the
  * table around a board seen steeply can fall behind the camera). */
 static inline int vis_grid_px(const vis_geom_t *g, double x, double y, int *cx, int *cy)

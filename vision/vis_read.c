@@ -213,11 +213,7 @@ void vis_read_cache_init(vis_read_cache_t *c)
 static int corners_near(const double H[9], const vis_geom_t *geom, double shift)
 {
     int n = geom->size - 1;
-    double per = 0;
-    for (int k = 0; k < 4; k++)
-        per += hypot(geom->corners[k][0] - geom->corners[(k + 1) % 4][0],
-                     geom->corners[k][1] - geom->corners[(k + 1) % 4][1]);
-    double tol = shift * per / 4 / n;
+    double tol = shift * vis_geom_spacing(geom);
     for (int k = 0; k < 4; k++) {
         double a[2], b[2];
         int x = k == 1 || k == 2 ? n : 0, y = k >= 2 ? n : 0;

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "vision/vis_homog.h"
+#include "vision/vis_internal.h"
 
 /* M = A * B (3x3 row-major). */
 static void mat3_mul(const double A[9], const double B[9], double M[9])
@@ -56,11 +57,7 @@ int vis_board_view(const cvb_image_t *img, const vis_geom_t *geom, int cell_px, 
         x1 = fmax(x1, px);
         y1 = fmax(y1, py);
     }
-    double per = 0;
-    for (int k = 0; k < 4; k++)
-        per += hypot(geom->corners[k][0] - geom->corners[(k + 1) % 4][0],
-                     geom->corners[k][1] - geom->corners[(k + 1) % 4][1]);
-    double spacing = per / 4 / (S - 1);
+    double spacing = vis_geom_spacing(geom);
     int shrink = (int)floor(spacing / (1.5 * cell_px));
     int ix0 = (int)floor(fmax(0, x0)), iy0 = (int)floor(fmax(0, y0));
     int ix1 = (int)ceil(fmin(img->w, x1 + 1)), iy1 = (int)ceil(fmin(img->h, y1 + 1));
