@@ -59,8 +59,7 @@ void vis_board_view_features(const cvb_image_t *v, int S, float *f)
         }
 }
 
-/* Invert a symmetric 3x3 (xx, xy, xz, yy, yz, zz); its log-determinant. -1 if singular. */
-static int sym3_inv(const double c[6], double inv[6], double *logdet)
+int vis_sym3_inv(const double c[6], double inv[6], double *logdet)
 {
     double a = c[0], b = c[1], d = c[2], e = c[3], f = c[4], g = c[5];
     double A = e * g - f * f, B = -(b * g - f * d), C = b * f - e * d;
@@ -75,6 +74,12 @@ static int sym3_inv(const double c[6], double inv[6], double *logdet)
     inv[5] = (a * e - b * b) / det;
     *logdet = log(det);
     return 0;
+}
+
+double vis_sym3_quad(const double q[6], const double d[3])
+{
+    return q[0] * d[0] * d[0] + q[3] * d[1] * d[1] + q[5] * d[2] * d[2] +
+           2 * (q[1] * d[0] * d[1] + q[2] * d[0] * d[2] + q[4] * d[1] * d[2]);
 }
 
 int vis_board_model_update(vis_board_model_t *m, const vis_reading_t *r, const vis_snapshot_t *snap)
@@ -131,7 +136,7 @@ void vis_board_model_apply(const vis_board_model_t *m, vis_reading_t *r)
     double inv[3][6], logdet[3];
     int ok[3];
     for (int c = 0; c < 3; c++)
-        ok[c] = m->n[c] >= VIS_BOARD_MIN_POINTS && !sym3_inv(m->cov[c], inv[c], &logdet[c]);
+        ok[c] = m->n[c] >= VIS_BOARD_MIN_POINTS && !vis_sym3_inv(m->cov[c], inv[c], &logdet[c]);
     if (!ok[0] && !ok[1] && !ok[2])
         return;
     for (int k = 0; k < size * size; k++) {
@@ -146,10 +151,7 @@ void vis_board_model_apply(const vis_board_model_t *m, vis_reading_t *r)
             }
             double d[3] = { feat[3 * k] - m->mean[c][0], feat[3 * k + 1] - m->mean[c][1],
                             feat[3 * k + 2] - m->mean[c][2] };
-            const double *q = inv[c];
-            double md = q[0] * d[0] * d[0] + q[3] * d[1] * d[1] + q[5] * d[2] * d[2] +
-                        2 * (q[1] * d[0] * d[1] + q[2] * d[0] * d[2] + q[4] * d[1] * d[2]);
-            ll[c] = -0.5 * (md + logdet[c]);
+            ll[c] = -0.5 * (vis_sym3_quad(inv[c], d) + logdet[c]);
             mx = fmax(mx, ll[c]);
         }
         /* a class the model does not know keeps the net's word: its likelihood is the
