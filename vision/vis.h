@@ -172,6 +172,32 @@ typedef struct vis_timing {
 /* Receives one debug image per stage (borrowed for the call only). */
 typedef void (*vis_debug_fn)(void *ctx, int stage, const char *name, const cvb_image_t *img);
 
+/* The search for stones lying off their points (vis_offpoint.c), in one photo read with
+ * self_fit: a point read empty whose cell holds a disc of one stone colour by the photo's
+ * own colours, which the reader reads as that colour under the grid moved onto the disc,
+ * is given that colour, unsure. The values were chosen on roboflow-stones folds 0-2 read
+ * by their held-out fold models (bench_vision stones --fold-models, 2026-12-05). */
+typedef struct vis_offpoint_params {
+    int on;                /* default 0 (vis_config_for_photo: 1) */
+    double disc;           /* cells, default 0.36: the radius of the disc that must be one
+                              stone colour (a stone's is about 0.47); its centre nearer
+                              the point than any other point, on the board */
+    double fill;           /* 0..1, default 0.95: the share of the disc's pixels of that
+                              colour */
+    double clear;          /* cells, default 0.75: the disc's centre at least this far from
+                              a stone read on a neighbour, and from another stone found */
+    double wood_far;       /* default 16: a pixel is a stone's only when its squared
+                              Mahalanobis distance from the photo's wood is this or more
+                              (pale stones on pale wood are missed; lower finds wood as
+                              stones) */
+    double verify;         /* 0..1, default 0.5: read again under the grid moved by the
+                              stone's offset, the stone's colour's share of the colours */
+    float conf_given;      /* default 0.5: the confidence of a stone found (under
+                              VIS_SURE_CONF: counted, and asked about) */
+} vis_offpoint_params_t;
+/* The defaults above. */
+void vis_offpoint_defaults(vis_offpoint_params_t *p);
+
 typedef struct vis_config {
     int work_max;          /* px, default 720: longest side of the image board finding
                               runs on; smaller is faster, larger finds smaller boards */
@@ -268,6 +294,7 @@ typedef struct vis_config {
     int self_fit;          /* default 0; 1: without a board model of its own (board NULL),
                               one is fitted on the points read surely and the points
                               decided again with it (one photo, no earlier views) */
+    vis_offpoint_params_t offpoint; /* with self_fit: stones off their points looked for */
     vis_read_cache_t *cache; /* default NULL: none; frames of one camera (vis_read_cache_t) */
     vis_net_t *net;        /* default NULL: the built-in point reader (vis_net_builtin);
                               a model of one's own, e.g. trained with a photo set held out */

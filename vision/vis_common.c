@@ -54,6 +54,7 @@ void vis_config_defaults(vis_config_t *cfg)
     cfg->occ_margin = 1;
     cfg->track_shift = 0.045;
     cfg->track_shift_max = 0.42;
+    vis_offpoint_defaults(&cfg->offpoint);
 }
 
 void vis_config_for_photo(vis_config_t *cfg)
@@ -66,6 +67,7 @@ void vis_config_for_photo(vis_config_t *cfg)
     cfg->told_min = 0.5;
     cfg->line_pct_retry = 0.75;
     cfg->outside_hides = 1;
+    cfg->offpoint.on = 1;
 }
 
 void vis_config_for_video(vis_config_t *cfg)

@@ -159,6 +159,18 @@ int vis_snapshot_from_reading(const cvb_image_t *img, const vis_geom_t *geom,
                               const vis_config_t *cfg, const vis_reading_t *r,
                               vis_snapshot_t *snap, int off_hides);
 
+/* A symmetric 3x3 (xx, xy, xz, yy, yz, zz), as vis_board_model_t's covariances: its
+ * inverse and log-determinant (-1 when singular); the quadratic form d' q d of such a
+ * matrix (the squared Mahalanobis distance when q is an inverse covariance). */
+int vis_sym3_inv(const double c[6], double inv[6], double *logdet);
+double vis_sym3_quad(const double q[6], const double d[3]);
+
+/* Stones lying off their points (vis_offpoint.c): points of s read empty whose cell
+ * holds a disc of one stone colour by m's colours get that colour at p->conf_given.
+ * Returns how many were given (0 with p->on 0), or a negative VIS_E* code. */
+int vis_offpoint_search(const cvb_image_t *img, const vis_geom_t *geom, vis_net_t *net,
+                        const vis_offpoint_params_t *p, vis_snapshot_t *s);
+
 /* Find the lattice of black stones in a work-scale gray image: H maps lattice (i, j) to
  * pixels; the stones found span i in [*imin, *imax], j in [*jmin, *jmax]; *count stones
  * fit, their (i, j) written to ij (up to maxij pairs; ij may be NULL). 0 on success, -1

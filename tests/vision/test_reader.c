@@ -590,6 +590,128 @@ static void test_decide_and_occlusion(void **state)
     free(r);
 }
 
+/* A 19x19 board rendered from above (seed; 960x540) with stones of col (0 none, 1 black,
+ * 2 white) on its points, each moved off its point by off (cells, x then y; NULL none);
+ * *img (caller frees) and the true geometry. */
+static void render_board(uint64_t seed, const uint8_t *col, float (*off)[2], cvb_image_t *img,
+                         vis_geom_t *geom)
+{
+    rnd_scene_opts_t o;
+    rnd_scene_opts_defaults(&o);
+    o.seed = seed;
+    o.width = 960;
+    o.height = 540;
+    o.view = RND_VIEW_ABOVE;
+    rnd_renderer_t *r = NULL;
+    assert_int_equal(rnd_renderer_create(&o, &r), RND_OK);
+    const rnd_geometry_t *g = rnd_renderer_geometry(r);
+    int n = g->size, ns = 0;
+    rnd_stone_t st[VIS_MAX_POINTS];
+    for (int p = 0; p < n * n; p++) {
+        if (!col[p])
+            continue;
+        double wx, wy;
+        rnd_renderer_point_world(r, p % n + (off ? off[p][0] : 0), p / n + (off ? off[p][1] : 0), &wx, &wy);
+        st[ns++] = (rnd_stone_t){ (float)wx, (float)wy, (float)g->top, col[p], 0.5f };
+    }
+    assert_int_equal(rnd_renderer_set_stones(r, st, ns), RND_OK);
+    rnd_frame_fx_t fx;
+    memset(&fx, 0, sizeof fx);
+    fx.gain = 1;
+    fx.wb[0] = fx.wb[1] = fx.wb[2] = 1;
+    assert_int_equal(cvb_image_alloc(img, o.width, o.height, 3), 0);
+    assert_int_equal(rnd_renderer_frame(r, &fx, NULL, 0, img, NULL), RND_OK);
+    double c[4][2];
+    static const int cc[4][2] = { { 0, 0 }, { 1, 0 }, { 1, 1 }, { 0, 1 } };
+    for (int k = 0; k < 4; k++) {
+        double w[3];
+        rnd_renderer_point_world(r, cc[k][0] * (n - 1), cc[k][1] * (n - 1), &w[0], &w[1]);
+        w[2] = g->top;
+        assert_int_equal(rnd_renderer_project(r, w, 0, 0, &c[k][0], &c[k][1]), 0);
+    }
+    assert_int_equal(vis_geom_from_corners(c, n, img->w, img->h, geom), 0);
+    rnd_renderer_destroy(r);
+}
+
+/* A photo's stones pushed off their points (vis_offpoint.c): read with the search, each
+ * is counted on its point and asked about (unsure); without it the reader misses some;
+ * a board with every stone on its point is read the same with the search as without. */
+static void test_offpoint(void **state)
+{
+    (void)state;
+    enum { N = 19 };
+    uint8_t col[N * N] = { 0 };
+    float off[N * N][2];
+    memset(off, 0, sizeof off);
+    for (int p = 0; p < N * N; p++) {
+        int x = p % N, y = p / N;
+        col[p] = (uint8_t)(((x * 7 + y * 3) % 5 == 0) ? 1 : ((x * 5 + y * 11) % 7 == 0) ? 2 : 0);
+    }
+    /* pushed stones: six, the points around each cleared, each pushed 0.4 cell right and
+     * 0.4 down (still nearer its point than any other); alternately black and white */
+    static const int spot[6][2] = { { 3, 3 }, { 10, 4 }, { 3, 10 }, { 10, 10 }, { 3, 15 }, { 14, 15 } };
+    int pushed[6], np = 0;
+    for (int i = 0; i < 6; i++) {
+        int x = spot[i][0], y = spot[i][1], p = y * N + x;
+        for (int dy = -1; dy <= 2; dy++)
+            for (int dx = -1; dx <= 2; dx++)
+                col[(y + dy) * N + x + dx] = 0;
+        col[p] = (uint8_t)(1 + np % 2);
+        off[p][0] = 0.4f;
+        off[p][1] = 0.4f;
+        pushed[np++] = p;
+    }
+    cvb_image_t img = { 0 };
+    vis_geom_t geom;
+    render_board(7, col, off, &img, &geom);
+    vis_config_t cfg;
+    vis_config_defaults(&cfg);
+    vis_config_for_photo(&cfg);
+    assert_int_equal(cfg.offpoint.on, 1);
+    vis_snapshot_t with, without;
+    memset(&with, 0, sizeof with);
+    memset(&without, 0, sizeof without);
+    assert_int_equal(vis_classify(&img, &geom, &cfg, &with), VIS_OK);
+    cfg.offpoint.on = 0;
+    assert_int_equal(vis_classify(&img, &geom, &cfg, &without), VIS_OK);
+    int missed = 0, found = 0;
+    for (int i = 0; i < np; i++) {
+        int p = pushed[i];
+        missed += without.occluded[p] || without.color[p] != col[p];
+        if (!with.occluded[p] && with.color[p] == col[p]) {
+            found++;
+            if (without.color[p] != col[p]) /* found by the search: asked about */
+                assert_true(vis_point_unsure(&with, p));
+        }
+    }
+    print_message("offpoint: %d pushed stones, the reader alone misses %d, with the search %d read\n",
+                  np, missed, found);
+    assert_true(missed > 0);
+    assert_true(found > np - missed);
+    /* nothing else changed */
+    for (int p = 0; p < N * N; p++) {
+        int is_pushed = 0;
+        for (int i = 0; i < np; i++)
+            is_pushed |= pushed[i] == p;
+        if (!is_pushed)
+            assert_int_equal(with.color[p], without.color[p]);
+    }
+    cvb_image_free(&img);
+    /* every stone on its point: the same reading */
+    for (int i = 0; i < np; i++)
+        off[pushed[i]][0] = off[pushed[i]][1] = 0;
+    render_board(7, col, off, &img, &geom);
+    cfg.offpoint.on = 1;
+    assert_int_equal(vis_classify(&img, &geom, &cfg, &with), VIS_OK);
+    cfg.offpoint.on = 0;
+    assert_int_equal(vis_classify(&img, &geom, &cfg, &without), VIS_OK);
+    for (int p = 0; p < N * N; p++) {
+        assert_int_equal(with.color[p], without.color[p]);
+        assert_int_equal(with.color[p], col[p]);
+    }
+    cvb_image_free(&img);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -604,6 +726,7 @@ int main(void)
         cmocka_unit_test(test_decide_and_occlusion),
         cmocka_unit_test(test_photo_unsure_rule),
         cmocka_unit_test(test_read_in_turn),
+        cmocka_unit_test(test_offpoint),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

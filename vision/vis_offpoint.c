@@ -1,0 +1,320 @@
+/* vis_offpoint.c: stones lying off their points, looked for in one photo (vis.h,
+ * vis_offpoint_params_t).
+ *
+ * The reader reads a point from the block of the board view around it; a stone pushed a
+ * third to half a cell off its point (crowded real boards, a stone nudged by a sleeve)
+ * leaves that block mostly wood, and the point is read empty, often surely. Here:
+ * 1. Each pixel of the view is labelled wood, black or white by Gaussians of this photo's
+ *    own pixels: the wood between the lines of the points read surely empty, the middle
+ *    of the stones read surely; a pixel is a stone's only when it is plainly not wood
+ *    (wood_far).
+ * 2. A point read empty whose own cell (nearer it than any other point) holds a disc of
+ *    one stone colour (fill), clear of the stones read around it, is a candidate; the
+ *    disc's centre is the mean of the places it fits.
+ * 3. The reader is asked again: the board read under the grid moved by the candidate's
+ *    offset, where the stone lies on its point; the stone's colour must be verify of the
+ *    colours there.
+ * 4. One stone found from two points goes to the one with more room for it.
+ * Invariants: only points read empty, not covered, are changed; a point changed gets
+ * conf_given (< VIS_SURE_CONF, so vis_point_unsure: the photo asks about it); nothing is
+ * read outside the picture (a disc touching the view's padding is no stone); with too
+ * few sure pixels of wood, or of a stone colour, nothing (of that colour) is looked for.
+ */
+#include "vision/vis.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "vision/vis_homog.h"
+#include "vision/vis_internal.h"
+
+#define PIXEL_COV_FLOOR 0.0004 /* (0.02 in log units)^2 */
+#define MIN_PIXELS 200        /* a colour fitted on fewer sample pixels is not looked for */
+
+void vis_offpoint_defaults(vis_offpoint_params_t *p)
+{
+    p->on = 0;
+    p->disc = 0.36;
+    p->fill = 0.95;
+    p->clear = 0.75;
+    p->wood_far = 16;
+    p->verify = 0.5;
+    p->conf_given = 0.5f;
+}
+
+/* A pixel's colour feature, as the board model's (vis_board.c): (log luma, log R/G,
+ * log B/G) of the 3x3 mean around view pixel (x, y) (JPEG, wood grain). */
+static void pixel_feature(const cvb_image_t *v, int x, int y, double f[3])
+{
+    double s[3] = { 0, 0, 0 };
+    for (int dy = -1; dy <= 1; dy++) {
+        const uint8_t *p = v->data + (size_t)(y + dy) * v->stride + (size_t)(x - 1) * 3;
+        for (int dx = 0; dx < 3; dx++)
+            for (int c = 0; c < 3; c++)
+                s[c] += p[3 * dx + c];
+    }
+    double b = s[0] / 9, g = s[1] / 9, r = s[2] / 9;
+    f[0] = log((vis_luma(b, g, r) + 1) / 256.0);
+    f[1] = log((r + 4) / (g + 4));
+    f[2] = log((b + 4) / (g + 4));
+}
+
+/* Each view pixel's colour: GO_EMPTY, GO_BLACK, GO_WHITE by Gaussians of this photo's own
+ * pixels (the wood between the lines of the points read surely empty, the middle of the
+ * stones read surely), or 255 where the view shows no picture. -1 when the photo has too
+ * few sure points of wood, or of both stone colours, to fit. */
+static int label_pixels(const cvb_image_t *img, const vis_geom_t *geom, const cvb_image_t *v,
+                        const vis_snapshot_t *s, double wood_far, uint8_t *lab)
+{
+    int W = v->w, Hh = v->h, P = VIS_NET_CELL_PX, M = VIS_NET_MARGIN, S = s->size;
+    for (int y = 0; y < Hh; y++)
+        for (int x = 0; x < W; x++) {
+            double bx, by, px, py;
+            vis_view_to_board(P, M, x, y, &bx, &by);
+            lab[(size_t)y * W + x] =
+                vis_homog_apply(geom->H, bx, by, &px, &py) || px < 1 || py < 1 || px > img->w - 2 ||
+                        py > img->h - 2 || x < 1 || y < 1 || x > W - 2 || y > Hh - 2
+                    ? 255
+                    : 0;
+        }
+    /* fit: per colour the mean and covariance of the sample pixels */
+    double mean[3][3] = { { 0 } }, cov[3][6] = { { 0 } };
+    long n[3] = { 0, 0, 0 };
+    int r = (int)(0.3 * P), lo = (int)(0.15 * P), hi = (int)(0.35 * P);
+    for (int pass = 0; pass < 2; pass++) {
+        for (int k = 0; k < S * S; k++) {
+            if (s->occluded[k] || s->conf[k] < VIS_SURE_CONF)
+                continue;
+            int c = s->color[k], cx = (k % S + M) * P + P / 2, cy = (k / S + M) * P + P / 2;
+            for (int dy = -hi; dy <= hi; dy++)
+                for (int dx = -hi; dx <= hi; dx++) {
+                    int take = c == GO_EMPTY ? abs(dx) >= lo && abs(dy) >= lo /* off the lines */
+                                             : dx * dx + dy * dy <= r * r;
+                    if (!take || lab[(size_t)(cy + dy) * W + cx + dx] == 255)
+                        continue;
+                    double f[3];
+                    pixel_feature(v, cx + dx, cy + dy, f);
+                    if (pass == 0) {
+                        for (int a = 0; a < 3; a++)
+                            mean[c][a] += f[a];
+                        n[c]++;
+                    } else {
+                        double d[3] = { f[0] - mean[c][0], f[1] - mean[c][1], f[2] - mean[c][2] };
+                        cov[c][0] += d[0] * d[0];
+                        cov[c][1] += d[0] * d[1];
+                        cov[c][2] += d[0] * d[2];
+                        cov[c][3] += d[1] * d[1];
+                        cov[c][4] += d[1] * d[2];
+                        cov[c][5] += d[2] * d[2];
+                    }
+                }
+        }
+        for (int c = 0; pass == 0 && c < 3; c++)
+            for (int a = 0; a < 3; a++)
+                mean[c][a] /= n[c] ? (double)n[c] : 1;
+    }
+    double inv[3][6], logdet[3];
+    int ok[3];
+    for (int c = 0; c < 3; c++) {
+        for (int a = 0; a < 6; a++)
+            cov[c][a] /= n[c] ? (double)n[c] : 1;
+        cov[c][0] += PIXEL_COV_FLOOR;
+        cov[c][3] += PIXEL_COV_FLOOR;
+        cov[c][5] += PIXEL_COV_FLOOR;
+        ok[c] = n[c] >= MIN_PIXELS && !vis_sym3_inv(cov[c], inv[c], &logdet[c]);
+    }
+    if (!ok[GO_EMPTY] || (!ok[GO_BLACK] && !ok[GO_WHITE]))
+        return -1;
+    for (int y = 0; y < Hh; y++)
+        for (int x = 0; x < W; x++) {
+            uint8_t *o = lab + (size_t)y * W + x;
+            if (*o == 255)
+                continue;
+            double f[3], d[3], best = -1e300;
+            pixel_feature(v, x, y, f);
+            for (int a = 0; a < 3; a++)
+                d[a] = f[a] - mean[GO_EMPTY][a];
+            *o = GO_EMPTY;
+            if (vis_sym3_quad(inv[GO_EMPTY], d) < wood_far)
+                continue; /* plainly wood */
+            for (int c = 0; c < 3; c++) {
+                if (!ok[c])
+                    continue;
+                for (int a = 0; a < 3; a++)
+                    d[a] = f[a] - mean[c][a];
+                double ll = -0.5 * (vis_sym3_quad(inv[c], d) + logdet[c]);
+                if (ll > best) {
+                    best = ll;
+                    *o = (uint8_t)c;
+                }
+            }
+        }
+    return 0;
+}
+
+/* Point k's stone's offset from it in eighths of a cell (how the verify reads group). */
+static void offset_key(const float *ax, const float *ay, int S, int k, int *qx, int *qy)
+{
+    int x = k % S, y = k / S;
+    *qx = (int)lround((ax[k] - (float)x) * 8);
+    *qy = (int)lround((ay[k] - (float)y) * 8);
+}
+
+/* The reader's word on the candidates: the board read again under the grid moved by each
+ * candidate's offset (rounded to an eighth of a cell; one run a distinct offset), so
+ * that the stone lies on its point there; *share per candidate point: its colour's
+ * share of the three colours there (the moved grid's lines do not cross the block's
+ * centres, which the reader calls off; among the colours it still tells a stone). */
+static int verify(vis_net_t *net, const cvb_image_t *img, const vis_geom_t *geom, int S,
+                  const uint8_t *col, const float *ax, const float *ay, float *share)
+{
+    vis_reading_t *r = malloc(sizeof *r);
+    if (!r)
+        return VIS_ENOMEM;
+    uint8_t done[VIS_MAX_POINTS];
+    memset(done, 0, sizeof done);
+    for (int k = 0; k < S * S; k++) {
+        if (!col[k] || done[k])
+            continue;
+        int qx, qy;
+        offset_key(ax, ay, S, k, &qx, &qy);
+        double m[6] = { 1, 0, qx / 8.0, 0, 1, qy / 8.0 };
+        vis_geom_t g;
+        int rc = vis_geom_transform(geom, m, NULL, &g);
+        if (!rc)
+            rc = vis_net_read_one(net, img, &g, 0, r);
+        if (rc) {
+            free(r);
+            return rc;
+        }
+        for (int q = k; q < S * S; q++) {
+            int kx, ky;
+            offset_key(ax, ay, S, q, &kx, &ky);
+            if (col[q] && !done[q] && kx == qx && ky == qy) {
+                const float *pr = r->prob[q];
+                double colours = pr[VIS_CLASS_EMPTY] + pr[VIS_CLASS_BLACK] + pr[VIS_CLASS_WHITE];
+                int cls = col[q] == GO_BLACK ? VIS_CLASS_BLACK : VIS_CLASS_WHITE;
+                share[q] = colours > 0 ? (float)(pr[cls] / colours) : 0;
+                done[q] = 1;
+            }
+        }
+    }
+    free(r);
+    return 0;
+}
+
+int vis_offpoint_search(const cvb_image_t *img, const vis_geom_t *geom, vis_net_t *net,
+                        const vis_offpoint_params_t *p, vis_snapshot_t *s)
+{
+    if (!img || !geom || !net || !p || !s || s->size != geom->size)
+        return VIS_EINVAL;
+    if (!p->on)
+        return 0;
+    cvb_image_t v = { 0 };
+    if (vis_board_view(img, geom, VIS_NET_CELL_PX, VIS_NET_MARGIN, &v))
+        return VIS_ECV;
+    uint8_t *lab = malloc((size_t)v.w * v.h);
+    if (!lab) {
+        cvb_image_free(&v);
+        return VIS_ENOMEM;
+    }
+    int found = 0;
+    if (label_pixels(img, geom, &v, s, p->wood_far, lab)) {
+        free(lab);
+        cvb_image_free(&v);
+        return 0;
+    }
+    int S = s->size, P = VIS_NET_CELL_PX, M = VIS_NET_MARGIN;
+    int rad = (int)floor(p->disc * P), reach = (P - 1) / 2; /* nearer this point than any */
+    /* per point read empty: the colour of the stone found in its cell, the centre of the
+     * places a disc of that colour fits (board units) and how many there are */
+    uint8_t col[VIS_MAX_POINTS];
+    float ax[VIS_MAX_POINTS], ay[VIS_MAX_POINTS];
+    int fits[VIS_MAX_POINTS];
+    memset(col, 0, sizeof col);
+    memset(fits, 0, sizeof fits);
+    for (int k = 0; k < S * S; k++) {
+        if (s->occluded[k] || s->color[k] != GO_EMPTY)
+            continue;
+        int kx = k % S, ky = k / S;
+        int cx = (kx + M) * P + P / 2, cy = (ky + M) * P + P / 2;
+        int n[3] = { 0, 0, 0 };
+        double sx[3] = { 0, 0, 0 }, sy[3] = { 0, 0, 0 };
+        for (int oy = -reach; oy <= reach; oy++)
+            for (int ox = -reach; ox <= reach; ox++) {
+                double bx = kx + (double)ox / P, by = ky + (double)oy / P;
+                if (bx < 0 || by < 0 || bx > S - 1 || by > S - 1)
+                    continue;
+                /* clear of the stones read around: two stones' centres lie a stone apart */
+                int clear = 1;
+                for (int ny = ky - 1; clear && ny <= ky + 1; ny++)
+                    for (int nx = kx - 1; clear && nx <= kx + 1; nx++) {
+                        if (nx < 0 || ny < 0 || nx >= S || ny >= S || (nx == kx && ny == ky))
+                            continue;
+                        int q = ny * S + nx;
+                        if (s->occluded[q] || s->color[q] == GO_EMPTY)
+                            continue;
+                        clear = hypot(bx - nx, by - ny) >= p->clear;
+                    }
+                if (!clear)
+                    continue;
+                int cnt[3] = { 0, 0, 0 }, tot = 0, pad = 0;
+                for (int dy = -rad; dy <= rad && !pad; dy++)
+                    for (int dx = -rad; dx <= rad; dx++) {
+                        if (dx * dx + dy * dy > rad * rad)
+                            continue;
+                        uint8_t l = lab[(size_t)(cy + oy + dy) * v.w + (cx + ox + dx)];
+                        if (l == 255) {
+                            pad = 1;
+                            break;
+                        }
+                        cnt[l]++;
+                        tot++;
+                    }
+                if (pad || !tot)
+                    continue;
+                for (int c = GO_BLACK; c <= GO_WHITE; c++)
+                    if (cnt[c] >= p->fill * tot) {
+                        n[c]++;
+                        sx[c] += bx;
+                        sy[c] += by;
+                    }
+            }
+        int c = n[GO_WHITE] > n[GO_BLACK] ? GO_WHITE : GO_BLACK;
+        if (n[c] > 0) {
+            col[k] = (uint8_t)c;
+            fits[k] = n[c];
+            ax[k] = (float)(sx[c] / n[c]);
+            ay[k] = (float)(sy[c] / n[c]);
+        }
+    }
+    float share[VIS_MAX_POINTS];
+    int vrc = verify(net, img, geom, S, col, ax, ay, share);
+    if (vrc) {
+        free(lab);
+        cvb_image_free(&v);
+        return vrc;
+    }
+    for (int k = 0; k < S * S; k++)
+        if (col[k] && share[k] < p->verify)
+            col[k] = 0;
+    /* one stone between two empty points is found from both: the point with more room
+     * for it keeps it */
+    for (int k = 0; k < S * S; k++) {
+        if (!col[k])
+            continue;
+        int keep = 1;
+        for (int q = 0; keep && q < S * S; q++)
+            if (q != k && col[q] && hypot(ax[k] - ax[q], ay[k] - ay[q]) < p->clear)
+                keep = fits[k] > fits[q] || (k < q && fits[k] == fits[q]);
+        if (keep) {
+            s->color[k] = col[k];
+            s->conf[k] = p->conf_given;
+            found++;
+        }
+    }
+    free(lab);
+    cvb_image_free(&v);
+    return found;
+}
