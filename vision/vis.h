@@ -229,7 +229,15 @@ typedef struct vis_config {
                               perfect; vision/model/README.md) */
     int occ_margin;        /* points, default 1: the occluded mask grows by this many rings
                               of points (8-neighbours); 0 marks only the points seen
-                              covered (a fingertip over a neighbour's centre is missed) */
+                              covered (a fingertip over a neighbour's centre is missed).
+                              vis_config_for_photo: 0. A photo's covered points are
+                              mostly not hands: the grid beyond a board smaller than it,
+                              the black beyond the picture's edge, a printed title; the
+                              growth hid the stones beside them (roboflow-stones folds
+                              0-2, held-out fold models: 45 -> 47 exact, 14 points right
+                              that were hidden, none lost; folds 3-4, not tuned: 28 and
+                              28; imago + gomrade, hands among them: no figure moved;
+                              2026-12-05) */
     double track_shift;    /* grid units, default 0.045: vis_track_update moves the geometry
                               onto the grid when its lines are found further off than this
                               (a board bumped, a camera nudged, a pixel of shake on a small
@@ -351,8 +359,9 @@ int vis_classify_reading(const cvb_image_t *img, const vis_geom_t *geom, const v
  * for again when none is found (window_outside_retry 0.35), and with more of the
  * response taken as line (line_pct_retry 0.75); a reading that tells no stone
  * and under half its points surely is no board (told_min 0.5: a page of text); a point
- * the picture does not show is occluded (outside_hides 1). Not for every frame of a
- * video. */
+ * the picture does not show is occluded (outside_hides 1), and the points seen covered
+ * alone (occ_margin 0); stones off their points looked for (offpoint.on 1). Not for
+ * every frame of a video. */
 void vis_config_for_photo(vis_config_t *cfg);
 /* cfg as a video is read, frame after frame (kifucam record): read_symmetries 2 (the view
  * and its mirror; with one, a bare corner of a pale board read white at 0.7-0.9 on some

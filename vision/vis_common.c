@@ -68,6 +68,7 @@ void vis_config_for_photo(vis_config_t *cfg)
     cfg->line_pct_retry = 0.75;
     cfg->outside_hides = 1;
     cfg->offpoint.on = 1;
+    cfg->occ_margin = 0;
 }
 
 void vis_config_for_video(vis_config_t *cfg)

@@ -568,8 +568,13 @@ static void test_decide_and_occlusion(void **state)
     assert_true(t.occluded[3 * S] && t.occluded[4 * S + 4]);
     assert_false(t.occluded[2 * S + 1]);
     assert_int_equal(t.color[2 * S + 1], GO_BLACK);
+    vis_snapshot_t pw = v;
     vis_occlusion_pass(&v, &cfg, NULL, NULL); /* as a hand, the same rows hide the row beside */
     assert_true(v.occluded[2 * S + 1]);
+    vis_config_t photo = cfg; /* a photo: the points seen covered alone */
+    vis_config_for_photo(&photo);
+    vis_occlusion_pass(&pw, &photo, NULL, NULL);
+    assert_true(pw.occluded[3 * S] && !pw.occluded[2 * S + 1] && pw.color[2 * S + 1] == GO_BLACK);
     /* an arm across the border: three of the ring's blocks above the top row, nothing
      * on the board seen covered; the piece they make grows into the top row beneath */
     uint8_t ring[4 * S + 4] = { 0 };
