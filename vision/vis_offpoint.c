@@ -153,6 +153,62 @@ static int label_pixels(const cvb_image_t *img, const vis_geom_t *geom, const cv
     return 0;
 }
 
+/* The places in point k's cell (nearer it than any other point, on the board), a pixel
+ * apart, where a disc of rad pixels of the labelled view lab (vw wide) is at least fill of
+ * one stone colour; with at (clear > 0), only places at least clear cells from every
+ * neighbouring stone read of s, as at places them. Per colour: how many (n) and the sums
+ * of their board coordinates (sx, sy). */
+static void disc_fits(const uint8_t *lab, int vw, const vis_snapshot_t *s, int k, int rad,
+                      double fill, double clear, float (*at)[2], int n[3], double sx[3],
+                      double sy[3])
+{
+    int S = s->size, P = VIS_NET_CELL_PX, M = VIS_NET_MARGIN, reach = (P - 1) / 2;
+    int kx = k % S, ky = k / S, cx = (kx + M) * P + P / 2, cy = (ky + M) * P + P / 2;
+    for (int c = 0; c < 3; c++) {
+        n[c] = 0;
+        sx[c] = sy[c] = 0;
+    }
+    for (int oy = -reach; oy <= reach; oy++)
+        for (int ox = -reach; ox <= reach; ox++) {
+            double bx = kx + (double)ox / P, by = ky + (double)oy / P;
+            if (bx < 0 || by < 0 || bx > S - 1 || by > S - 1)
+                continue;
+            /* two stones' centres lie a stone apart */
+            int ok = 1;
+            for (int ny = ky - 1; at && ok && ny <= ky + 1; ny++)
+                for (int nx = kx - 1; ok && nx <= kx + 1; nx++) {
+                    if (nx < 0 || ny < 0 || nx >= S || ny >= S || (nx == kx && ny == ky))
+                        continue;
+                    int q = ny * S + nx;
+                    if (!s->occluded[q] && s->color[q] != GO_EMPTY)
+                        ok = hypot(bx - at[q][0], by - at[q][1]) >= clear;
+                }
+            if (!ok)
+                continue;
+            int cnt[3] = { 0, 0, 0 }, tot = 0;
+            for (int dy = -rad; dy <= rad && ok; dy++)
+                for (int dx = -rad; dx <= rad; dx++) {
+                    if (dx * dx + dy * dy > rad * rad)
+                        continue;
+                    uint8_t l = lab[(size_t)(cy + oy + dy) * vw + (cx + ox + dx)];
+                    if (l == 255) { /* the picture's edge: no stone seen whole */
+                        ok = 0;
+                        break;
+                    }
+                    cnt[l]++;
+                    tot++;
+                }
+            if (!ok || !tot)
+                continue;
+            for (int c = GO_BLACK; c <= GO_WHITE; c++)
+                if (cnt[c] >= fill * tot) {
+                    n[c]++;
+                    sx[c] += bx;
+                    sy[c] += by;
+                }
+        }
+}
+
 /* Point k's stone's offset from it in eighths of a cell (how the verify reads group). */
 static void offset_key(const float *ax, const float *ay, int S, int k, int *qx, int *qy)
 {
@@ -225,8 +281,8 @@ int vis_offpoint_search(const cvb_image_t *img, const vis_geom_t *geom, vis_net_
         cvb_image_free(&v);
         return 0;
     }
-    int S = s->size, P = VIS_NET_CELL_PX, M = VIS_NET_MARGIN;
-    int rad = (int)floor(p->disc * P), reach = (P - 1) / 2; /* nearer this point than any */
+    int S = s->size, P = VIS_NET_CELL_PX;
+    int rad = (int)floor(p->disc * P);
     /* per point read empty: the colour of the stone found in its cell, the centre of the
      * places a disc of that colour fits (board units) and how many there are */
     uint8_t col[VIS_MAX_POINTS];
@@ -234,53 +290,34 @@ int vis_offpoint_search(const cvb_image_t *img, const vis_geom_t *geom, vis_net_
     int fits[VIS_MAX_POINTS];
     memset(col, 0, sizeof col);
     memset(fits, 0, sizeof fits);
+    memset(ax, 0, sizeof ax);
+    memset(ay, 0, sizeof ay);
+    /* where each stone read lies: the centre of the places a disc of its colour fits in
+     * its cell (its point when none: a stone the colours do not tell) */
+    float at[VIS_MAX_POINTS][2];
+    for (int k = 0; k < S * S; k++) {
+        int kx = k % S, ky = k / S;
+        at[k][0] = (float)kx;
+        at[k][1] = (float)ky;
+        int c = s->color[k];
+        if (s->occluded[k] || c == GO_EMPTY)
+            continue;
+        int n[3];
+        double sx[3], sy[3];
+        disc_fits(lab, v.w, s, k, rad, p->fill, -1, NULL, n, sx, sy);
+        if (n[c] > 0) {
+            at[k][0] = (float)(sx[c] / n[c]);
+            at[k][1] = (float)(sy[c] / n[c]);
+        }
+    }
+    /* per point read empty: the colour of a disc found in its cell clear of those stones,
+     * the centre of the places it fits and how many there are */
     for (int k = 0; k < S * S; k++) {
         if (s->occluded[k] || s->color[k] != GO_EMPTY)
             continue;
-        int kx = k % S, ky = k / S;
-        int cx = (kx + M) * P + P / 2, cy = (ky + M) * P + P / 2;
-        int n[3] = { 0, 0, 0 };
-        double sx[3] = { 0, 0, 0 }, sy[3] = { 0, 0, 0 };
-        for (int oy = -reach; oy <= reach; oy++)
-            for (int ox = -reach; ox <= reach; ox++) {
-                double bx = kx + (double)ox / P, by = ky + (double)oy / P;
-                if (bx < 0 || by < 0 || bx > S - 1 || by > S - 1)
-                    continue;
-                /* clear of the stones read around: two stones' centres lie a stone apart */
-                int clear = 1;
-                for (int ny = ky - 1; clear && ny <= ky + 1; ny++)
-                    for (int nx = kx - 1; clear && nx <= kx + 1; nx++) {
-                        if (nx < 0 || ny < 0 || nx >= S || ny >= S || (nx == kx && ny == ky))
-                            continue;
-                        int q = ny * S + nx;
-                        if (s->occluded[q] || s->color[q] == GO_EMPTY)
-                            continue;
-                        clear = hypot(bx - nx, by - ny) >= p->clear;
-                    }
-                if (!clear)
-                    continue;
-                int cnt[3] = { 0, 0, 0 }, tot = 0, pad = 0;
-                for (int dy = -rad; dy <= rad && !pad; dy++)
-                    for (int dx = -rad; dx <= rad; dx++) {
-                        if (dx * dx + dy * dy > rad * rad)
-                            continue;
-                        uint8_t l = lab[(size_t)(cy + oy + dy) * v.w + (cx + ox + dx)];
-                        if (l == 255) {
-                            pad = 1;
-                            break;
-                        }
-                        cnt[l]++;
-                        tot++;
-                    }
-                if (pad || !tot)
-                    continue;
-                for (int c = GO_BLACK; c <= GO_WHITE; c++)
-                    if (cnt[c] >= p->fill * tot) {
-                        n[c]++;
-                        sx[c] += bx;
-                        sy[c] += by;
-                    }
-            }
+        int n[3];
+        double sx[3], sy[3];
+        disc_fits(lab, v.w, s, k, rad, p->fill, p->clear, at, n, sx, sy);
         int c = n[GO_WHITE] > n[GO_BLACK] ? GO_WHITE : GO_BLACK;
         if (n[c] > 0) {
             col[k] = (uint8_t)c;
@@ -289,7 +326,7 @@ int vis_offpoint_search(const cvb_image_t *img, const vis_geom_t *geom, vis_net_
             ay[k] = (float)(sy[c] / n[c]);
         }
     }
-    float share[VIS_MAX_POINTS];
+    float share[VIS_MAX_POINTS] = { 0 };
     int vrc = verify(net, img, geom, S, col, ax, ay, share);
     if (vrc) {
         free(lab);
