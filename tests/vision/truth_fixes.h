@@ -40,6 +40,18 @@ static const vg_fix_t VG_FIXES[] = {
       "a white stone on the 7th line from the top, 2nd from the left" },
     { "gomrade_2_67", 2, 6, GO_EMPTY, GO_WHITE,
       "a white stone beside it, 3rd from the left" },
+    /* t2_t2_053 and t2_t2_054 (imago's skip=1 webcam frames, the same view of column 17):
+     * found 2026-12-05 where the reader disagreed, then checked on the photo enlarged with
+     * the grid's points drawn: the black stones of the 17th column stand level with the
+     * white stones on rows 10 and 11 beside them and on row 12, with wood level with the
+     * white on row 9 (a stone's near edge lies the same way below its point as the black
+     * on row 8's does): rows 8, 10, 11, 12 from the top, where the truths have 8, 9, 12
+     * (053, one black short: the frame after, 054, has 26 blacks) and 8, 9, 10, 12 */
+    { "t2_t2_053", 16, 8, GO_BLACK, GO_EMPTY, "wood level with the white on row 9" },
+    { "t2_t2_053", 16, 9, GO_EMPTY, GO_BLACK, "a black stone level with the white on row 10" },
+    { "t2_t2_053", 16, 10, GO_EMPTY, GO_BLACK, "a black stone level with the white on row 11" },
+    { "t2_t2_054", 16, 8, GO_BLACK, GO_EMPTY, "wood level with the white on row 9" },
+    { "t2_t2_054", 16, 10, GO_EMPTY, GO_BLACK, "a black stone level with the white on row 11" },
 };
 
 /* roboflow-stones: a stone the labels miss, at (px, py) pixels of the 640x640 image. */
