@@ -616,7 +616,8 @@ static void render_board(uint64_t seed, const uint8_t *col, float (*off)[2], cvb
         if (!col[p])
             continue;
         double wx, wy;
-        rnd_renderer_point_world(r, p % n + (off ? off[p][0] : 0), p / n + (off ? off[p][1] : 0), &wx, &wy);
+        int x = p % n, y = p / n;
+        rnd_renderer_point_world(r, x + (off ? off[p][0] : 0.0), y + (off ? off[p][1] : 0.0), &wx, &wy);
         st[ns++] = (rnd_stone_t){ (float)wx, (float)wy, (float)g->top, col[p], 0.5f };
     }
     assert_int_equal(rnd_renderer_set_stones(r, st, ns), RND_OK);
