@@ -29,19 +29,49 @@
 
 #include "synth.h"
 
-/* Render a 19x19 scene (seed) with a position of both colours (and a hand when hand),
- * read it with the built-in model through the true corners; returns the points read
- * wrong (an occluded point counts as right only where the truth has a hand over it). */
-static int read_scene(uint64_t seed, int hand, int *stones_out, int *covered_flagged)
+/* A renderer of a 960x540 scene (seed, view); the caller destroys it. */
+static rnd_renderer_t *scene_open(uint64_t seed, rnd_view_t view)
 {
     rnd_scene_opts_t o;
     rnd_scene_opts_defaults(&o);
     o.seed = seed;
     o.width = 960;
     o.height = 540;
-    o.view = RND_VIEW_STEEP;
+    o.view = view;
     rnd_renderer_t *r = NULL;
     assert_int_equal(rnd_renderer_create(&o, &r), RND_OK);
+    return r;
+}
+
+/* A frame's effects left plain (no gain, no colour cast). */
+static void plain_fx(rnd_frame_fx_t *fx)
+{
+    memset(fx, 0, sizeof *fx);
+    fx->gain = 1;
+    fx->wb[0] = fx->wb[1] = fx->wb[2] = 1;
+}
+
+/* The board's four corner points in the picture, as r projects them. */
+static void scene_corners(rnd_renderer_t *r, double c[4][2])
+{
+    const rnd_geometry_t *g = rnd_renderer_geometry(r);
+    int n = g->size;
+    static const int cc[4][2] = { { 0, 0 }, { 1, 0 }, { 1, 1 }, { 0, 1 } };
+    for (int k = 0; k < 4; k++) {
+        double w[3];
+        rnd_renderer_point_world(r, cc[k][0] * (n - 1), cc[k][1] * (n - 1), &w[0], &w[1]);
+        w[2] = g->top;
+        assert_int_equal(rnd_renderer_project(r, w, 0, 0, &c[k][0], &c[k][1]), 0);
+    }
+}
+
+/* Render a 19x19 scene (seed) with a position of both colours (and a hand when hand),
+ * read it with the built-in model through the true corners; returns the points read
+ * wrong (an occluded point counts as right only where the truth has a hand over it). */
+static int read_scene(uint64_t seed, int hand, int *stones_out, int *covered_flagged)
+{
+    rnd_renderer_t *r = scene_open(seed, RND_VIEW_STEEP);
+    const int W = 960, H = 540;
     const rnd_geometry_t *g = rnd_renderer_geometry(r);
     int n = g->size;
     uint8_t truth[VIS_MAX_POINTS] = { 0 };
@@ -71,22 +101,14 @@ static int read_scene(uint64_t seed, int hand, int *stones_out, int *covered_fla
     h.shoulder[1] = (float)(g->half_h + 430);
     h.shoulder[2] = (float)(g->top + 420);
     rnd_frame_fx_t fx;
-    memset(&fx, 0, sizeof fx);
-    fx.gain = 1;
-    fx.wb[0] = fx.wb[1] = fx.wb[2] = 1;
+    plain_fx(&fx);
     cvb_image_t img = { 0 };
-    uint8_t *mask = calloc((size_t)o.width * o.height, 1);
+    uint8_t *mask = calloc((size_t)W * H, 1);
     assert_non_null(mask);
-    assert_int_equal(cvb_image_alloc(&img, o.width, o.height, 3), 0);
+    assert_int_equal(cvb_image_alloc(&img, W, H, 3), 0);
     assert_int_equal(rnd_renderer_frame(r, &fx, &h, hand ? 1 : 0, &img, hand ? mask : NULL), RND_OK);
     double c[4][2];
-    static const int cc[4][2] = { { 0, 0 }, { 1, 0 }, { 1, 1 }, { 0, 1 } };
-    for (int k = 0; k < 4; k++) {
-        double w[3];
-        rnd_renderer_point_world(r, cc[k][0] * (n - 1), cc[k][1] * (n - 1), &w[0], &w[1]);
-        w[2] = g->top;
-        assert_int_equal(rnd_renderer_project(r, w, 0, 0, &c[k][0], &c[k][1]), 0);
-    }
+    scene_corners(r, c);
     uint8_t under[VIS_MAX_POINTS] = { 0 };
     for (int p = 0; hand && p < n * n; p++) {
         double w[3], px, py;
@@ -94,8 +116,8 @@ static int read_scene(uint64_t seed, int hand, int *stones_out, int *covered_fla
         rnd_renderer_point_world(r, col, row, &w[0], &w[1]);
         w[2] = g->top + g->stone_h * 0.5;
         if (!rnd_renderer_project(r, w, 0, 0, &px, &py) && px >= 0 && py >= 0 &&
-            px < o.width && py < o.height)
-            under[p] = mask[(size_t)lround(py) * o.width + (size_t)lround(px)];
+            px < W && py < H)
+            under[p] = mask[(size_t)lround(py) * W + (size_t)lround(px)];
     }
     vis_geom_t geom;
     vis_snapshot_t s;
@@ -601,14 +623,7 @@ static void test_decide_and_occlusion(void **state)
 static void render_board(uint64_t seed, const uint8_t *col, float (*off)[2], cvb_image_t *img,
                          vis_geom_t *geom)
 {
-    rnd_scene_opts_t o;
-    rnd_scene_opts_defaults(&o);
-    o.seed = seed;
-    o.width = 960;
-    o.height = 540;
-    o.view = RND_VIEW_ABOVE;
-    rnd_renderer_t *r = NULL;
-    assert_int_equal(rnd_renderer_create(&o, &r), RND_OK);
+    rnd_renderer_t *r = scene_open(seed, RND_VIEW_ABOVE);
     const rnd_geometry_t *g = rnd_renderer_geometry(r);
     int n = g->size, ns = 0;
     rnd_stone_t st[VIS_MAX_POINTS];
@@ -622,19 +637,11 @@ static void render_board(uint64_t seed, const uint8_t *col, float (*off)[2], cvb
     }
     assert_int_equal(rnd_renderer_set_stones(r, st, ns), RND_OK);
     rnd_frame_fx_t fx;
-    memset(&fx, 0, sizeof fx);
-    fx.gain = 1;
-    fx.wb[0] = fx.wb[1] = fx.wb[2] = 1;
-    assert_int_equal(cvb_image_alloc(img, o.width, o.height, 3), 0);
+    plain_fx(&fx);
+    assert_int_equal(cvb_image_alloc(img, 960, 540, 3), 0);
     assert_int_equal(rnd_renderer_frame(r, &fx, NULL, 0, img, NULL), RND_OK);
     double c[4][2];
-    static const int cc[4][2] = { { 0, 0 }, { 1, 0 }, { 1, 1 }, { 0, 1 } };
-    for (int k = 0; k < 4; k++) {
-        double w[3];
-        rnd_renderer_point_world(r, cc[k][0] * (n - 1), cc[k][1] * (n - 1), &w[0], &w[1]);
-        w[2] = g->top;
-        assert_int_equal(rnd_renderer_project(r, w, 0, 0, &c[k][0], &c[k][1]), 0);
-    }
+    scene_corners(r, c);
     assert_int_equal(vis_geom_from_corners(c, n, img->w, img->h, geom), 0);
     rnd_renderer_destroy(r);
 }
