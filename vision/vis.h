@@ -172,7 +172,7 @@ typedef struct vis_timing {
 /* Receives one debug image per stage (borrowed for the call only). */
 typedef void (*vis_debug_fn)(void *ctx, int stage, const char *name, const cvb_image_t *img);
 
-/* The search for stones lying off their points (vis_offpoint.c), in one photo read with
+/* The search for stones lying off their points (vis_photo_colours.c), in one photo read with
  * self_fit: a point read empty whose cell holds a disc of one stone colour by the photo's
  * own colours, which the reader reads as that colour under the grid moved onto the disc,
  * is given that colour, unsure. The values were chosen on roboflow-stones folds 0-2 read
@@ -197,6 +197,25 @@ typedef struct vis_offpoint_params {
 } vis_offpoint_params_t;
 /* The defaults above. */
 void vis_offpoint_defaults(vis_offpoint_params_t *p);
+
+/* Something of a stone's colour reaching in over the board's edge (vis_photo_colours.c),
+ * in one photo read with self_fit, by the photo's own colours as the off-point search
+ * labels them: an edge point read as a stone whose strip beyond the edge line is mostly
+ * of that colour is asked about (a fingertip holding a stone, a cloth: the renders' and
+ * the photos' silent misreads). fill was chosen on roboflow-stones folds 0-2 read by
+ * their held-out fold models, the least of 0.4, 0.6, 0.8 flagging right photos, each
+ * catching the same; the strip's extent (to, half) there too (2026-12-05). */
+typedef struct vis_reach_params {
+    int on;                /* default 0 (vis_config_for_photo: 1) */
+    double from, to;       /* lines beyond the edge line, default 0.6 and 0.95: past an edge
+                              stone (radius about 0.47), on the board's margin or beyond */
+    double half;           /* lines, default 0.25: the strip's half width along the edge */
+    double fill;           /* 0..1, default 0.8: the share of the strip's pixels in the
+                              picture of the stone's colour */
+    float conf_given;      /* default 0.5: the stone's confidence at most (asked about) */
+} vis_reach_params_t;
+/* The defaults above. */
+void vis_reach_defaults(vis_reach_params_t *p);
 
 typedef struct vis_config {
     int work_max;          /* px, default 720: longest side of the image board finding
@@ -303,6 +322,7 @@ typedef struct vis_config {
                               one is fitted on the points read surely and the points
                               decided again with it (one photo, no earlier views) */
     vis_offpoint_params_t offpoint; /* with self_fit: stones off their points looked for */
+    vis_reach_params_t reach; /* with self_fit: things reaching over the edge looked for */
     vis_read_cache_t *cache; /* default NULL: none; frames of one camera (vis_read_cache_t) */
     vis_net_t *net;        /* default NULL: the built-in point reader (vis_net_builtin);
                               a model of one's own, e.g. trained with a photo set held out */
@@ -360,7 +380,8 @@ int vis_classify_reading(const cvb_image_t *img, const vis_geom_t *geom, const v
  * response taken as line (line_pct_retry 0.75); a reading that tells no stone
  * and under half its points surely is no board (told_min 0.5: a page of text); a point
  * the picture does not show is occluded (outside_hides 1), and the points seen covered
- * alone (occ_margin 0); stones off their points looked for (offpoint.on 1). Not for
+ * alone (occ_margin 0); stones off their points looked for (offpoint.on 1), and things
+ * of a stone's colour reaching over the edge (reach.on 1). Not for
  * every frame of a video. */
 void vis_config_for_photo(vis_config_t *cfg);
 /* cfg as a video is read, frame after frame (kifucam record): read_symmetries 2 (the view

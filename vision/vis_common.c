@@ -55,6 +55,7 @@ void vis_config_defaults(vis_config_t *cfg)
     cfg->track_shift = 0.045;
     cfg->track_shift_max = 0.42;
     vis_offpoint_defaults(&cfg->offpoint);
+    vis_reach_defaults(&cfg->reach);
 }
 
 void vis_config_for_photo(vis_config_t *cfg)
@@ -68,6 +69,7 @@ void vis_config_for_photo(vis_config_t *cfg)
     cfg->line_pct_retry = 0.75;
     cfg->outside_hides = 1;
     cfg->offpoint.on = 1;
+    cfg->reach.on = 1;
     cfg->occ_margin = 0;
 }
 

@@ -165,11 +165,12 @@ int vis_snapshot_from_reading(const cvb_image_t *img, const vis_geom_t *geom,
 int vis_sym3_inv(const double c[6], double inv[6], double *logdet);
 double vis_sym3_quad(const double q[6], const double d[3]);
 
-/* Stones lying off their points (vis_offpoint.c): points of s read empty whose cell
- * holds a disc of one stone colour by m's colours get that colour at p->conf_given.
- * Returns how many were given (0 with p->on 0), or a negative VIS_E* code. */
-int vis_offpoint_search(const cvb_image_t *img, const vis_geom_t *geom, vis_net_t *net,
-                        const vis_offpoint_params_t *p, vis_snapshot_t *s);
+/* A photo's own colours (vis_photo_colours.c): stones off their points given their
+ * colour (cfg->offpoint), edge stones something of their colour reaches over the edge
+ * made unsure (cfg->reach). Returns how many stones were given a colour (0 with both
+ * off), or a negative VIS_E* code. */
+int vis_photo_colours(const cvb_image_t *img, const vis_geom_t *geom, const vis_config_t *cfg,
+                      vis_snapshot_t *s);
 
 /* Find the lattice of black stones in a work-scale gray image: H maps lattice (i, j) to
  * pixels; the stones found span i in [*imin, *imax], j in [*jmin, *jmax]; *count stones

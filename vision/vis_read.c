@@ -406,7 +406,7 @@ int vis_snapshot_from_reading(const cvb_image_t *img, const vis_geom_t *geom,
         vis_board_model_apply(&m, q);
         vis_decide(q, cfg, &s);
         free(q);
-        int rc = vis_offpoint_search(img, geom, cfg->net ? cfg->net : vis_net_builtin(), &cfg->offpoint, &s);
+        int rc = vis_photo_colours(img, geom, cfg, &s);
         if (rc < 0)
             return rc;
     } else if (off_hides) {

@@ -646,7 +646,7 @@ static void render_board(uint64_t seed, const uint8_t *col, float (*off)[2], cvb
     rnd_renderer_destroy(r);
 }
 
-/* A photo's stones pushed off their points (vis_offpoint.c): read with the search, each
+/* A photo's stones pushed off their points (vis_photo_colours.c): read with the search, each
  * is counted on its point and asked about (unsure); without it the reader misses some;
  * a board with every stone on its point is read the same with the search as without. */
 static void test_offpoint(void **state)
@@ -725,6 +725,63 @@ static void test_offpoint(void **state)
     cvb_image_free(&img);
 }
 
+/* Something of a stone's colour reaching in over the board's edge (vis_photo_colours.c's
+ * reach rule): a white edge stone with a white strip painted from beyond the board onto
+ * it (a sleeve, a cloth, fingers holding it) is asked about; the same stone with the wood
+ * beyond it, and the other edge stones, stay sure. */
+static void test_reach_over_edge(void **state)
+{
+    (void)state;
+    enum { N = 19 };
+    uint8_t col[N * N] = { 0 };
+    const int edge[4] = { 9 * N + 0, 4 * N + 0, 0 * N + 12, 18 * N + 6 }; /* (0,9) first */
+    for (int i = 0; i < 4; i++)
+        col[edge[i]] = (uint8_t)(i % 2 ? GO_BLACK : GO_WHITE);
+    for (int i = 0; i < 8; i++) { /* more of each colour, for the photo's own colours */
+        col[(4 + i) * N + 6 + i] = GO_BLACK;
+        col[(4 + i) * N + 12 - i / 2] = GO_WHITE;
+    }
+    cvb_image_t img = { 0 };
+    vis_geom_t geom;
+    render_board(11, col, NULL, &img, &geom);
+    vis_config_t cfg;
+    vis_config_defaults(&cfg);
+    vis_config_for_photo(&cfg);
+    assert_int_equal(cfg.reach.on, 1);
+    vis_snapshot_t before, after;
+    memset(&before, 0, sizeof before);
+    memset(&after, 0, sizeof after);
+    assert_int_equal(vis_classify(&img, &geom, &cfg, &before), VIS_OK);
+    for (int i = 0; i < 4; i++) {
+        assert_int_equal(before.color[edge[i]], col[edge[i]]);
+        assert_false(vis_point_unsure(&before, edge[i]));
+    }
+    /* the stone's own colour, from its centre, painted from 1.3 lines beyond the edge
+     * line onto the stone */
+    double px, py;
+    assert_int_equal(vis_homog_apply(geom.H, 0, 9, &px, &py), 0);
+    uint8_t paint[3];
+    memcpy(paint, img.data + (size_t)lround(py) * img.stride + (size_t)lround(px) * 3, 3);
+    for (int y = 0; y < img.h; y++)
+        for (int x = 0; x < img.w; x++) {
+            double bx, by;
+            if (!vis_homog_apply(geom.Hinv, x, y, &bx, &by) && bx > -1.3 && bx < -0.1 &&
+                fabs(by - 9) < 0.3)
+                memcpy(img.data + (size_t)y * img.stride + (size_t)x * 3, paint, 3);
+        }
+    assert_int_equal(vis_classify(&img, &geom, &cfg, &after), VIS_OK);
+    print_message("reach: (0,9) white, %.2f sure alone, %.2f with the strip\n", before.conf[edge[0]],
+                  after.conf[edge[0]]);
+    assert_int_equal(after.color[edge[0]], GO_WHITE); /* still counted */
+    assert_true(vis_point_unsure(&after, edge[0]));
+    for (int i = 1; i < 4; i++)
+        assert_false(vis_point_unsure(&after, edge[i]));
+    cfg.reach.on = 0; /* the rule is what asks */
+    assert_int_equal(vis_classify(&img, &geom, &cfg, &after), VIS_OK);
+    assert_false(vis_point_unsure(&after, edge[0]));
+    cvb_image_free(&img);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -740,6 +797,7 @@ int main(void)
         cmocka_unit_test(test_photo_unsure_rule),
         cmocka_unit_test(test_read_in_turn),
         cmocka_unit_test(test_offpoint),
+        cmocka_unit_test(test_reach_over_edge),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

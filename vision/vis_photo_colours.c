@@ -1,24 +1,37 @@
-/* vis_offpoint.c: stones lying off their points, looked for in one photo (vis.h,
- * vis_offpoint_params_t).
+/* vis_photo_colours.c: what one photo's own colours tell beside the reader (vis.h,
+ * vis_offpoint_params_t and vis_reach_params_t; run by vis_snapshot_from_reading for a
+ * photo read with self_fit).
  *
- * The reader reads a point from the block of the board view around it; a stone pushed a
- * third to half a cell off its point (crowded real boards, a stone nudged by a sleeve)
- * leaves that block mostly wood, and the point is read empty, often surely. Here:
- * 1. Each pixel of the view is labelled wood, black or white by Gaussians of this photo's
- *    own pixels: the wood between the lines of the points read surely empty, the middle
- *    of the stones read surely; a pixel is a stone's only when it is plainly not wood
- *    (wood_far).
- * 2. A point read empty whose own cell (nearer it than any other point) holds a disc of
- *    one stone colour (fill), clear of the stones read around it, is a candidate; the
+ * Each pixel of the board view is labelled wood, black or white by Gaussians of this
+ * photo's own pixels: the wood between the lines of the points read surely empty, the
+ * middle of the stones read surely; a pixel is a stone's only when it is plainly not wood
+ * (wood_far). Two rules read the labels:
+ *
+ * Stones off their points. The reader reads a point from the block of the view around
+ * it; a stone pushed a third to half a cell off its point (crowded real boards, a stone
+ * nudged by a sleeve) leaves that block mostly wood, and the point is read empty, often
+ * surely.
+ * 1. A point read empty whose own cell (nearer it than any other point) holds a disc of
+ *    one stone colour (fill), clear of the stones read around it (where each lies: the
+ *    centre of the places a disc of its colour fits in its cell), is a candidate; the
  *    disc's centre is the mean of the places it fits.
- * 3. The reader is asked again: the board read under the grid moved by the candidate's
+ * 2. The reader is asked again: the board read under the grid moved by the candidate's
  *    offset, where the stone lies on its point; the stone's colour must be verify of the
  *    colours there.
- * 4. One stone found from two points goes to the one with more room for it.
- * Invariants: only points read empty, not covered, are changed; a point changed gets
- * conf_given (< VIS_SURE_CONF, so vis_point_unsure: the photo asks about it); nothing is
- * read outside the picture (a disc touching the view's padding is no stone); with too
- * few sure pixels of wood, or of a stone colour, nothing (of that colour) is looked for.
+ * 3. One stone found from two points goes to the one with more room for it.
+ *
+ * Something reaching in over the edge. A stone on an edge point ends half a line beyond
+ * the edge line; a hand, a sleeve, a cloth of a stone's colour lying on the board comes
+ * from further out. An edge point read as a stone whose strip from reach.from to reach.to
+ * of a line beyond the edge line (reach.half each way along it) is reach.fill of that
+ * colour is asked about: a fingertip holding a white stone, a white cloth, read as
+ * stones.
+ *
+ * Invariants: only points read empty, not covered, get a colour, and only edge stones
+ * lose confidence; a point changed gets conf_given (< VIS_SURE_CONF, so
+ * vis_point_unsure: the photo asks about it); nothing is read outside the picture (a
+ * disc touching the view's padding is no stone; padding counts for no colour); with too
+ * few sure pixels of wood, or of both stone colours, nothing is done.
  */
 #include "vision/vis.h"
 
@@ -31,6 +44,17 @@
 
 #define PIXEL_COV_FLOOR 0.0004 /* (0.02 in log units)^2 */
 #define MIN_PIXELS 200        /* a colour fitted on fewer sample pixels is not looked for */
+#define REACH_MIN_SEEN 20     /* pixels of an edge strip in the picture, to judge it */
+
+void vis_reach_defaults(vis_reach_params_t *p)
+{
+    p->on = 0;
+    p->from = 0.6;
+    p->to = 0.95;
+    p->half = 0.25;
+    p->fill = 0.8;
+    p->conf_given = 0.5f;
+}
 
 void vis_offpoint_defaults(vis_offpoint_params_t *p)
 {
@@ -260,28 +284,13 @@ static int verify(vis_net_t *net, const cvb_image_t *img, const vis_geom_t *geom
     return 0;
 }
 
-int vis_offpoint_search(const cvb_image_t *img, const vis_geom_t *geom, vis_net_t *net,
-                        const vis_offpoint_params_t *p, vis_snapshot_t *s)
+/* Stones off their points (the header's three steps) in s, from the labelled view lab
+ * (vw wide). The number given a colour, or a negative VIS_E* code. */
+static int offpoint_search(const cvb_image_t *img, const vis_geom_t *geom, vis_net_t *net,
+                           const vis_offpoint_params_t *p, const uint8_t *lab, int vw,
+                           vis_snapshot_t *s)
 {
-    if (!img || !geom || !net || !p || !s || s->size != geom->size)
-        return VIS_EINVAL;
-    if (!p->on)
-        return 0;
-    cvb_image_t v = { 0 };
-    if (vis_board_view(img, geom, VIS_NET_CELL_PX, VIS_NET_MARGIN, &v))
-        return VIS_ECV;
-    uint8_t *lab = malloc((size_t)v.w * v.h);
-    if (!lab) {
-        cvb_image_free(&v);
-        return VIS_ENOMEM;
-    }
-    int found = 0;
-    if (label_pixels(img, geom, &v, s, p->wood_far, lab)) {
-        free(lab);
-        cvb_image_free(&v);
-        return 0;
-    }
-    int S = s->size, P = VIS_NET_CELL_PX;
+    int found = 0, S = s->size, P = VIS_NET_CELL_PX;
     int rad = (int)floor(p->disc * P);
     /* per point read empty: the colour of the stone found in its cell, the centre of the
      * places a disc of that colour fits (board units) and how many there are */
@@ -304,7 +313,7 @@ int vis_offpoint_search(const cvb_image_t *img, const vis_geom_t *geom, vis_net_
             continue;
         int n[3];
         double sx[3], sy[3];
-        disc_fits(lab, v.w, s, k, rad, p->fill, -1, NULL, n, sx, sy);
+        disc_fits(lab, vw, s, k, rad, p->fill, -1, NULL, n, sx, sy);
         if (n[c] > 0) {
             at[k][0] = (float)(sx[c] / n[c]);
             at[k][1] = (float)(sy[c] / n[c]);
@@ -317,7 +326,7 @@ int vis_offpoint_search(const cvb_image_t *img, const vis_geom_t *geom, vis_net_
             continue;
         int n[3];
         double sx[3], sy[3];
-        disc_fits(lab, v.w, s, k, rad, p->fill, p->clear, at, n, sx, sy);
+        disc_fits(lab, vw, s, k, rad, p->fill, p->clear, at, n, sx, sy);
         int c = n[GO_WHITE] > n[GO_BLACK] ? GO_WHITE : GO_BLACK;
         if (n[c] > 0) {
             col[k] = (uint8_t)c;
@@ -328,11 +337,8 @@ int vis_offpoint_search(const cvb_image_t *img, const vis_geom_t *geom, vis_net_
     }
     float share[VIS_MAX_POINTS] = { 0 };
     int vrc = verify(net, img, geom, S, col, ax, ay, share);
-    if (vrc) {
-        free(lab);
-        cvb_image_free(&v);
+    if (vrc)
         return vrc;
-    }
     for (int k = 0; k < S * S; k++)
         if (col[k] && share[k] < p->verify)
             col[k] = 0;
@@ -351,7 +357,71 @@ int vis_offpoint_search(const cvb_image_t *img, const vis_geom_t *geom, vis_net_
             found++;
         }
     }
+    return found;
+}
+
+/* Something of a stone's colour reaching in over the edge (the header): the edge stones
+ * of s it reaches lose their confidence to p->conf_given. How many. */
+static int reach_check(const vis_reach_params_t *p, const uint8_t *lab, int vw, int vh,
+                       vis_snapshot_t *s)
+{
+    int S = s->size, P = VIS_NET_CELL_PX, M = VIS_NET_MARGIN, asked = 0;
+    static const int out[4][2] = { { -1, 0 }, { 1, 0 }, { 0, -1 }, { 0, 1 } };
+    for (int k = 0; k < S * S; k++) {
+        int c = s->color[k], x = k % S, y = k / S;
+        if (s->occluded[k] || c == GO_EMPTY || s->conf[k] <= p->conf_given)
+            continue;
+        for (int e = 0; e < 4; e++) {
+            int dx = out[e][0], dy = out[e][1];
+            if ((dx < 0 && x) || (dx > 0 && x != S - 1) || (dy < 0 && y) || (dy > 0 && y != S - 1))
+                continue; /* not on that edge */
+            int same = 0, seen = 0;
+            for (int i = (int)lround(p->from * P); i <= (int)lround(p->to * P); i++)
+                for (int j = -(int)lround(p->half * P); j <= (int)lround(p->half * P); j++) {
+                    double bx = x + (double)(dx * i + (dy ? j : 0)) / P;
+                    double by = y + (double)(dy * i + (dx ? j : 0)) / P;
+                    int u = (int)lround((bx + M + 0.5) * P - 0.5), w = (int)lround((by + M + 0.5) * P - 0.5);
+                    if (u < 0 || w < 0 || u >= vw || w >= vh || lab[(size_t)w * vw + u] == 255)
+                        continue;
+                    seen++;
+                    same += lab[(size_t)w * vw + u] == c;
+                }
+            if (seen >= REACH_MIN_SEEN && same >= p->fill * seen) {
+                s->conf[k] = p->conf_given;
+                asked++;
+                break;
+            }
+        }
+    }
+    return asked;
+}
+
+int vis_photo_colours(const cvb_image_t *img, const vis_geom_t *geom, const vis_config_t *cfg,
+                      vis_snapshot_t *s)
+{
+    if (!img || !geom || !cfg || !s || s->size != geom->size)
+        return VIS_EINVAL;
+    if (!cfg->offpoint.on && !cfg->reach.on)
+        return 0;
+    vis_net_t *net = cfg->net ? cfg->net : vis_net_builtin();
+    if (!net)
+        return VIS_EMODEL;
+    cvb_image_t v = { 0 };
+    if (vis_board_view(img, geom, VIS_NET_CELL_PX, VIS_NET_MARGIN, &v))
+        return VIS_ECV;
+    uint8_t *lab = malloc((size_t)v.w * v.h);
+    if (!lab) {
+        cvb_image_free(&v);
+        return VIS_ENOMEM;
+    }
+    int rc = 0;
+    if (!label_pixels(img, geom, &v, s, cfg->offpoint.wood_far, lab)) {
+        if (cfg->offpoint.on)
+            rc = offpoint_search(img, geom, net, &cfg->offpoint, lab, v.w, s);
+        if (rc >= 0 && cfg->reach.on)
+            reach_check(&cfg->reach, lab, v.w, v.h, s);
+    }
     free(lab);
     cvb_image_free(&v);
-    return found;
+    return rc;
 }
