@@ -72,6 +72,11 @@ struct stn_track {
     int knock_n;                   /* the move (count) recorded with a stone of its colour
                                       knocked off next to it, or 0 */
     go_point_t knock_pt, knock_from; /* that move's point, the knocked stone's point */
+    int together_first, together_n; /* the moves recorded from stones that appeared
+                                      together, more of one colour than alternation
+                                      allows: together_n of them after move
+                                      together_first (0: none); made non-zero only by
+                                      trk_apply */
 };
 
 typedef struct trk_add {
@@ -267,6 +272,9 @@ int trk_report_nudges(stn_track_t *k, const trk_nudge_t *nu, int nn, go_color_t 
 int trk_report_gone(stn_track_t *k, const go_point_t *rest, int nrest,
                     const trk_plan_t *plan, const trk_run_t *run, const stn_view_t *v,
                     stn_events_t *out);
+/* Are the record's last moves stones that appeared together, more of one colour than
+ * alternation allows (together_n), one of them gone since and not captured? */
+int trk_together_undone(const stn_track_t *k, const stn_view_t *v);
 /* Is the last move the stone read next to a knocked one, slid back (knock_n)? */
 int trk_knock_undone(const stn_track_t *k, const stn_view_t *v);
 /* Acknowledge every point still disagreeing; report the list when it grew (ack0: the

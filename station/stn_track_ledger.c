@@ -244,7 +244,7 @@ int trk_apply(stn_track_t *k, const trk_plan_t *plan, const stn_view_t *v,
     run->oom = 0;
     run->dropped = GO_EMPTY;
     memset(run->captured, 0, sizeof run->captured);
-    int together = 0;
+    int together = 0, first = go_game_move_count(k->g);
     for (int i = 0; i < plan->n && rc == GO_OK; i++) {
         const trk_step_t *st = &plan->steps[i];
         char pn[4];
@@ -394,7 +394,27 @@ int trk_apply(stn_track_t *k, const trk_plan_t *plan, const stn_view_t *v,
                 break;
         }
     }
+    /* the moves of stones that appeared together beyond alternation, kept in mind until
+     * more are recorded: one of them gone since, not captured, was no move */
+    if (rc == GO_OK && go_game_move_count(k->g) > first) {
+        k->together_first = first;
+        k->together_n = together ? go_game_move_count(k->g) - first : 0;
+    }
     return rc;
+}
+
+int trk_together_undone(const stn_track_t *k, const stn_view_t *v)
+{
+    int n = go_game_move_count(k->g);
+    if (!k->together_n || n != k->together_first + k->together_n)
+        return 0;
+    for (int i = k->together_first; i < n; i++) {
+        const go_move_t *m = go_game_move(k->g, i);
+        if (m->kind == GO_MOVE_PLAY && go_game_board(k->g)->color[m->point] == m->color &&
+            trk_view_at(k, v, m->point) == GO_EMPTY)
+            return 1;
+    }
+    return 0;
 }
 
 /* ---- takebacks ---- */

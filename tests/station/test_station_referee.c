@@ -265,6 +265,47 @@ static void test_together_not_two_in_a_row(void **state)
     fx_close(&f);
 }
 
+/* The renders' played-out game 02: White plays, and the hand knocks a white stone half a
+ * line towards an empty point, read on both: two white stones appear together, recorded
+ * in the colours seen. The knocked stone is put back as Black plays: the stone that went
+ * was no move. The pair is taken back and the view read again: White's move, then
+ * Black's; nothing called removed without capture, no warning. */
+static void test_together_one_gone(void **state)
+{
+    (void)state;
+    fx_t f;
+    fx_open(&f, "chinese", ". . . . . . .\n"
+                           ". . . . . . .\n"
+                           ". . O . . . .\n"
+                           ". . . . . . .\n"
+                           ". . . . . X .\n"
+                           ". . . . . . .\n"
+                           ". . . . . . .\n", GO_WHITE, NULL);
+    assert_int_equal(fx_feed(&f, ". . . . . . .\n"
+                                 ". . . . . . .\n"
+                                 ". . O . . . .\n"
+                                 ". . O . . . .\n"
+                                 ". . . . . X .\n"
+                                 ". . . . O . .\n"
+                                 ". . . . . . .\n"), 2);
+    assert_true(stn_events_count(&f.ev, STN_EV_AMBIGUOUS) >= 1);
+    assert_int_equal(go_game_move_count(f.g), 2);
+    assert_int_equal(fx_feed(&f, ". . . . . . .\n"
+                                 ". . . . . . .\n"
+                                 ". . O . . . .\n"
+                                 ". . . . . . .\n"
+                                 ". . . . . X .\n"
+                                 ". . . . O . .\n"
+                                 ". X . . . . .\n"), 2);
+    const char *want[] = { "W ef", "B bg" };
+    fx_expect_moves(&f, want, 2);
+    assert_int_equal(stn_events_count(&f.ev, STN_EV_TAKEBACK), 2);
+    assert_int_equal(stn_events_count(&f.ev, STN_EV_WARNING), 0);
+    assert_int_equal(stn_events_count(&f.ev, STN_EV_RESTORE), 0);
+    assert_int_equal(go_game_turn(f.g), GO_WHITE);
+    fx_close(&f);
+}
+
 /* Three stones at once, two of the side to move and one of the other: alternation
  * gives B, W, B (never W twice or B twice), whatever the order they were read in. */
 static void test_together_alternates(void **state)
@@ -762,6 +803,7 @@ int main(void)
         cmocka_unit_test(test_two_in_a_row),
         cmocka_unit_test(test_together_not_two_in_a_row),
         cmocka_unit_test(test_together_alternates),
+        cmocka_unit_test(test_together_one_gone),
         cmocka_unit_test(test_removed_twice_is_a_loss),
         cmocka_unit_test(test_bump_put_back_is_no_warning),
         cmocka_unit_test(test_removed_then_opponent_moves_warns),
