@@ -25,6 +25,10 @@
  *     there and back). A stone already reported off its point (read empty) seen on a
  *     neighbouring point is the same accident (no new warning), unless a move fits;
  *  3. the last move's stone missing and not captured: a takeback (undo), repeatedly;
+ *     and when the record's last moves are stones that appeared together, more of one
+ *     colour than alternation allows (4.), one of them gone since, not captured: all of
+ *     them taken back and the view read again (a stone knocked half a line was read on
+ *     two points and put back, maybe as the other side played);
  *  4. the added stones are the moves: one of the turn's colour is a move; one of the other
  *     colour is a wrong colour (or, trust_colour 1, a second move in a row); several are
  *     ordered by alternation and the rules: every order is tried (up to max_moves stones)
