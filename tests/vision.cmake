@@ -90,5 +90,5 @@ if(KC_PYTHON3)
   add_test(NAME test_traingen
     COMMAND ${KC_PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/vision/test_traingen.py
             $<TARGET_FILE:kifucam-traingen>)
-  set_tests_properties(test_traingen PROPERTIES TIMEOUT 300)
+  set_tests_properties(test_traingen PROPERTIES TIMEOUT 600)
 endif()

@@ -65,15 +65,15 @@ def knocked_labels(gen, d):
 
 
 def pushed_labels(gen, d):
-    """--knocked 3 (the p3 trial): the first view's stones are --knocked 1's (same seed:
+    """--knocked 3 (the p3 trial; after knocked_labels, whose --knocked 1 renders it reads
+    again): the first view's stones are --knocked 1's (same seed:
     the colours are drawn before the modes part), each labelled on its own point, pushed
     or not: a stone --knocked 1 labels keeps its colour (a hand's covered aside), and some
     that --knocked 1 leaves unknown (255, 0.4-0.47 off) or on neither point (0, knocked
     halfway) are labelled with their colour."""
-    k1, k3 = os.path.join(d, "p1.bin"), os.path.join(d, "p3.bin")
-    for path, k in ((k1, "1"), (k3, "3")):
-        subprocess.run([gen, "render", "--out", path, "--count", "12", "--seed", "5",
-                        "--views", "1", "--knocked", k], check=True, stderr=subprocess.DEVNULL)
+    k1, k3 = os.path.join(d, "k1.bin"), os.path.join(d, "p3.bin")  # k1: knocked_labels's
+    subprocess.run([gen, "render", "--out", k3, "--count", "12", "--seed", "5",
+                    "--views", "1", "--knocked", "3"], check=True, stderr=subprocess.DEVNULL)
     x, y = read(k1)[0], read(k3)[0]
     assert x["size"] == y["size"]
     S, kept, counted = x["size"], 0, 0
