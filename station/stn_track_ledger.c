@@ -444,6 +444,17 @@ int trk_last_captures(stn_track_t *k, uint8_t *cap)
     return go_game_play_tolerant(k->g, m.color, m.point, NULL) == GO_OK ? GO_OK : GO_ENOMEM;
 }
 
+/* 1 when the stone now at p was played by a move recorded from the view of frame. */
+static int trk_played_in(const stn_track_t *k, int p, uint64_t frame)
+{
+    for (int i = go_game_move_count(k->g) - 1; i >= 0; i--) {
+        const go_move_t *m = go_game_move(k->g, i);
+        if (m->kind == GO_MOVE_PLAY && m->point == p)
+            return k->info[i].frame == frame;
+    }
+    return 0;
+}
+
 /* Undo the last move as a takeback seen on the board. */
 int trk_takeback(stn_track_t *k, const stn_view_t *v, stn_events_t *out)
 {
@@ -455,14 +466,19 @@ int trk_takeback(stn_track_t *k, const stn_view_t *v, stn_events_t *out)
     trk_ev(&e, STN_EV_TAKEBACK, m->color, n, v->frame, v->t, v->t_clear);
     trk_ev_point(&e, m->point);
     snprintf(e.msg, sizeof e.msg, "move %d (%s %s) taken back", n, trk_cname(m->color), pn);
+    uint64_t frame = k->info[n - 1].frame;
     if (go_game_undo(k->g) != GO_OK)
         return GO_EINVAL;
     trk_info_truncate(k, n - 1);
     trk_clean(k);
-    /* Stones it had captured are back in the record: those already off must return. */
+    /* Stones it had captured are back in the record: those already off must return, but
+     * for a stone played in the same view as the move taken back (both read at once: it
+     * was never seen on the board, so nobody took it off; the next reading takes its move
+     * back too when the board does not show it) */
     for (int i = 0; i < k->size * k->size; i++) {
         int p = trk_pt(k->size, i);
-        if (!trk_ok(k, p, v->color[i]) && v->color[i] == GO_EMPTY && trk_ideal(k, p) != GO_EMPTY)
+        if (!trk_ok(k, p, v->color[i]) && v->color[i] == GO_EMPTY && trk_ideal(k, p) != GO_EMPTY &&
+            !(frame && trk_played_in(k, p, frame)))
             k->ack[p] = 1 + GO_EMPTY;
     }
     return stn_events_push(out, &e);

@@ -306,6 +306,47 @@ static void test_together_one_gone(void **state)
     fx_close(&f);
 }
 
+/* The renders' played-out game 09: under a hand, two black stones are read at once, one
+ * of them where a white stone would have been captured at once: recorded as Black's
+ * move, a White move not seen, and Black's capture. The stone read by mistake goes: its
+ * move is taken back, and the white stone it captured, played in that same view and
+ * never seen on the board, is not asked back: its move is taken back too. */
+static void test_unseen_in_one_view_gone(void **state)
+{
+    (void)state;
+    fx_t f;
+    fx_open(&f, "chinese", ". X . . . . .\n"
+                           ". . . . . . .\n"
+                           ". . . . . . .\n"
+                           ". . . O . . .\n"
+                           ". . . . . . .\n"
+                           ". . . . . . .\n"
+                           ". . . . . . .\n", GO_BLACK, NULL);
+    fx_feed(&f, ". X . . . . .\n"
+                "X . . . . . .\n"
+                ". . . . . . .\n"
+                ". . . O . . .\n"
+                ". . . . . X .\n"
+                ". . . . . . .\n"
+                ". . . . . . .\n");
+    int n1 = go_game_move_count(f.g);
+    assert_true(n1 >= 1);
+    fx_feed(&f, ". X . . . . .\n"
+                ". . . . . . .\n"
+                ". . . . . . .\n"
+                ". . . O . . .\n"
+                ". . . . . X .\n"
+                ". . . . . . .\n"
+                ". . . . . . .\n");
+    print_message("unseen: %d moves after the first view\n", n1);
+    const char *want[] = { "B fe" };
+    fx_expect_moves(&f, want, 1);
+    assert_int_equal(stn_events_count(&f.ev, STN_EV_RESTORE), 0);
+    assert_int_equal(stn_events_count(&f.ev, STN_EV_WARNING), 0);
+    assert_int_equal(go_game_turn(f.g), GO_WHITE);
+    fx_close(&f);
+}
+
 /* Three stones at once, two of the side to move and one of the other: alternation
  * gives B, W, B (never W twice or B twice), whatever the order they were read in. */
 static void test_together_alternates(void **state)
@@ -804,6 +845,7 @@ int main(void)
         cmocka_unit_test(test_together_not_two_in_a_row),
         cmocka_unit_test(test_together_alternates),
         cmocka_unit_test(test_together_one_gone),
+        cmocka_unit_test(test_unseen_in_one_view_gone),
         cmocka_unit_test(test_removed_twice_is_a_loss),
         cmocka_unit_test(test_bump_put_back_is_no_warning),
         cmocka_unit_test(test_removed_then_opponent_moves_warns),
