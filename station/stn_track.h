@@ -24,7 +24,9 @@
  *     it comes home and the move's stone goes, the move is taken back: the stone slid
  *     there and back). A stone already reported off its point (read empty) seen on a
  *     neighbouring point is the same accident (no new warning), unless a move fits;
- *  3. the last move's stone missing and not captured: a takeback (undo), repeatedly;
+ *  3. the last move's stone missing and not captured: a takeback (undo), repeatedly (the
+ *     stones it captured are asked back where the board shows them gone, but for one
+ *     played in the same view as it: never seen on the board, its move goes too);
  *     and when the record's last moves are stones that appeared together, more of one
  *     colour than alternation allows (4.), one of them gone since, not captured: all of
  *     them taken back and the view read again (a stone knocked half a line was read on
