@@ -402,23 +402,19 @@ int stn_track_feed(stn_track_t *k, const stn_view_t *v, stn_events_t *out)
         /* Stones that appeared together, more of one colour than alternation allows,
          * were recorded in the colours seen; one of them is gone since and nothing
          * captured it: it was no move (a stone knocked half a line read on two points,
-         * put back; the renders' played-out game 02): all of them taken back, the view
-         * read again (with the next move, if one came with it). */
+         * put back; the renders' played-out game 02). They and the moves recorded after
+         * them (at most TRK_TOGETHER_LATER) are taken back and the view read again: the
+         * stones still there are recorded anew. What those takebacks would ask back
+         * (stones their moves captured, off the board) is left to the new reading. */
         if (trk_together_undone(k, v)) {
-            int n = k->together_n, pts[TRK_MAX_UNDO], np = 0;
+            int n = go_game_move_count(k->g) - k->together_first;
+            uint8_t ack_before[GO_CELLS];
+            memcpy(ack_before, k->ack, sizeof ack_before);
             k->together_n = 0;
-            for (int i = 0; i < n; i++) {
-                const go_move_t *m = go_game_move(k->g, go_game_move_count(k->g) - 1);
-                if (m->kind == GO_MOVE_PLAY && np < TRK_MAX_UNDO)
-                    pts[np++] = m->point;
+            for (int i = 0; i < n; i++)
                 if ((rc = trk_takeback(k, v, out)) != GO_OK)
                     goto done;
-            }
-            /* a takeback asks for the stones its move captured back where the view is
-             * empty; the pair's own points, empty in the record again, are not such */
-            for (int i = 0; i < np; i++)
-                if (trk_ideal(k, pts[i]) == GO_EMPTY && k->ack[pts[i]] == 1 + GO_EMPTY)
-                    k->ack[pts[i]] = 0;
+            memcpy(k->ack, ack_before, sizeof ack_before);
             continue;
         }
         /* Takeback: the last move's stone is gone and nothing captured it; with new

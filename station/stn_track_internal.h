@@ -31,6 +31,8 @@
 #define TRK_NPTS (GO_MAX_SIZE * GO_MAX_SIZE)
 #define TRK_MAX_UNDO 8
 #define TRK_MAX_HELD 8   /* warnings held back for their grace at once */
+#define TRK_TOGETHER_LATER 2 /* moves recorded after stones that appeared together beyond
+                                alternation, still taken back with them when one goes */
 #define TRK_HELD_PTS 8   /* points a held warning watches */
 
 /* A warning held back for its grace: given when the board still disagrees at pts after
@@ -75,8 +77,9 @@ struct stn_track {
     int together_first, together_n; /* the moves recorded from stones that appeared
                                       together, more of one colour than alternation
                                       allows: together_n of them after move
-                                      together_first (0: none); made non-zero only by
-                                      trk_apply */
+                                      together_first (0: none; forgotten once more than
+                                      TRK_TOGETHER_LATER moves follow them); made non-zero
+                                      only by trk_apply */
 };
 
 typedef struct trk_add {
@@ -272,8 +275,9 @@ int trk_report_nudges(stn_track_t *k, const trk_nudge_t *nu, int nn, go_color_t 
 int trk_report_gone(stn_track_t *k, const go_point_t *rest, int nrest,
                     const trk_plan_t *plan, const trk_run_t *run, const stn_view_t *v,
                     stn_events_t *out);
-/* Are the record's last moves stones that appeared together, more of one colour than
- * alternation allows (together_n), one of them gone since and not captured? */
+/* Are stones that appeared together, more of one colour than alternation allows
+ * (together_n), among the record's last moves (at most TRK_TOGETHER_LATER after them),
+ * one of them gone since and not captured? */
 int trk_together_undone(const stn_track_t *k, const stn_view_t *v);
 /* Is the last move the stone read next to a knocked one, slid back (knock_n)? */
 int trk_knock_undone(const stn_track_t *k, const stn_view_t *v);

@@ -396,19 +396,22 @@ int trk_apply(stn_track_t *k, const trk_plan_t *plan, const stn_view_t *v,
     }
     /* the moves of stones that appeared together beyond alternation, kept in mind until
      * more are recorded: one of them gone since, not captured, was no move */
-    if (rc == GO_OK && go_game_move_count(k->g) > first) {
+    if (rc == GO_OK && together) {
         k->together_first = first;
-        k->together_n = together ? go_game_move_count(k->g) - first : 0;
+        k->together_n = go_game_move_count(k->g) - first;
+    } else if (rc == GO_OK && k->together_n &&
+               go_game_move_count(k->g) > k->together_first + k->together_n + TRK_TOGETHER_LATER) {
+        k->together_n = 0;
     }
     return rc;
 }
 
 int trk_together_undone(const stn_track_t *k, const stn_view_t *v)
 {
-    int n = go_game_move_count(k->g);
-    if (!k->together_n || n != k->together_first + k->together_n)
+    int n = go_game_move_count(k->g), end = k->together_first + k->together_n;
+    if (!k->together_n || n < end || n > end + TRK_TOGETHER_LATER)
         return 0;
-    for (int i = k->together_first; i < n; i++) {
+    for (int i = k->together_first; i < end; i++) {
         const go_move_t *m = go_game_move(k->g, i);
         if (m->kind == GO_MOVE_PLAY && go_game_board(k->g)->color[m->point] == m->color &&
             trk_view_at(k, v, m->point) == GO_EMPTY)

@@ -306,6 +306,54 @@ static void test_together_one_gone(void **state)
     fx_close(&f);
 }
 
+/* The whole demo game's move 282: a white stone read in the corner together with White's
+ * move, recorded as two White moves; Black plays; the stray stone goes only as White
+ * plays again. The pair and Black's move are taken back and the view read again: White,
+ * Black, White, and nothing called removed without capture. */
+static void test_together_gone_later(void **state)
+{
+    (void)state;
+    fx_t f;
+    fx_open(&f, "chinese", ". . . . . . .\n"
+                           ". . . . . . .\n"
+                           ". . . . . . .\n"
+                           ". . . X . . .\n"
+                           ". . . . . . .\n"
+                           ". . . . . . .\n"
+                           ". . . . . . .\n", GO_WHITE, NULL);
+    assert_int_equal(fx_feed(&f, "O . . . . . .\n"
+                                 ". . . . . . .\n"
+                                 ". . . . . . .\n"
+                                 ". . . X . . .\n"
+                                 ". . . . . O .\n"
+                                 ". . . . . . .\n"
+                                 ". . . . . . .\n"), 2);
+    assert_int_equal(fx_feed(&f, "O . . . . . .\n"
+                                 ". . . . . . .\n"
+                                 ". . . . . . .\n"
+                                 ". . . X . . .\n"
+                                 ". . . . . O .\n"
+                                 ". . . . . X .\n"
+                                 ". . . . . . .\n"), 1);
+    fx_feed(&f, ". . . . . . .\n"
+                ". . . . . . .\n"
+                ". . . . . . .\n"
+                ". . . X . . .\n"
+                ". . . . . O .\n"
+                ". . . . . X .\n"
+                ". O . . . . .\n");
+    assert_int_equal(go_game_move_count(f.g), 3);
+    assert_int_equal(go_game_move(f.g, 0)->color, GO_WHITE);
+    assert_int_equal(go_game_move(f.g, 0)->point, st_pt(7, "fe"));
+    assert_int_equal(go_game_move(f.g, 1)->point, st_pt(7, "ff"));
+    assert_int_equal(go_game_move(f.g, 2)->point, st_pt(7, "bg"));
+    assert_int_equal(stn_events_count(&f.ev, STN_EV_MOVED), 0);
+    assert_int_equal(stn_events_count(&f.ev, STN_EV_RESTORE), 0);
+    assert_int_equal(stn_events_count(&f.ev, STN_EV_WARNING), 0);
+    assert_int_equal(go_game_turn(f.g), GO_BLACK);
+    fx_close(&f);
+}
+
 /* The renders' played-out game 09: under a hand, two black stones are read at once, one
  * of them where a white stone would have been captured at once: recorded as Black's
  * move, a White move not seen, and Black's capture. The stone read by mistake goes: its
@@ -846,6 +894,7 @@ int main(void)
         cmocka_unit_test(test_together_alternates),
         cmocka_unit_test(test_together_one_gone),
         cmocka_unit_test(test_unseen_in_one_view_gone),
+        cmocka_unit_test(test_together_gone_later),
         cmocka_unit_test(test_removed_twice_is_a_loss),
         cmocka_unit_test(test_bump_put_back_is_no_warning),
         cmocka_unit_test(test_removed_then_opponent_moves_warns),
