@@ -27,10 +27,11 @@
  *  3. the last move's stone missing and not captured: a takeback (undo), repeatedly (the
  *     stones it captured are asked back where the board shows them gone, but for one
  *     played in the same view as it: never seen on the board, its move goes too);
- *     and when the record's last moves are stones that appeared together, more of one
- *     colour than alternation allows (4.), one of them gone since, not captured: all of
- *     them taken back and the view read again (a stone knocked half a line was read on
- *     two points and put back, maybe as the other side played);
+ *     and when stones that appeared together, more of one colour than alternation
+ *     allows (4.), are among the record's last moves (at most two moves after them), one
+ *     of them gone since, not captured: they and the moves after them are taken back and
+ *     the view read again (a stone knocked half a line was read on two points and put
+ *     back, maybe as the other side played; the moves read again get this view's time);
  *  4. the added stones are the moves: one of the turn's colour is a move; one of the other
  *     colour is a wrong colour (or, trust_colour 1, a second move in a row); several are
  *     ordered by alternation and the rules: every order is tried (up to max_moves stones)
