@@ -52,10 +52,11 @@ void vis_board_view_features(const cvb_image_t *v, int S, float *f)
             b /= n;
             g /= n;
             rr /= n;
+            double fd[3];
+            vis_colour_feature(b, g, rr, fd);
             float *o = f + 3 * (y * S + x);
-            o[0] = (float)log((vis_luma(b, g, rr) + 1) / 256.0);
-            o[1] = (float)log((rr + 4) / (g + 4));
-            o[2] = (float)log((b + 4) / (g + 4));
+            for (int a = 0; a < 3; a++)
+                o[a] = (float)fd[a];
         }
 }
 
@@ -104,12 +105,7 @@ int vis_board_model_update(vis_board_model_t *m, const vis_reading_t *r, const v
         for (int k = 0; k < S * S; k++)
             if (!snap->occluded[k] && snap->color[k] == c && snap->conf[k] >= m->min_conf) {
                 double d[3] = { feat[3 * k] - mean[0], feat[3 * k + 1] - mean[1], feat[3 * k + 2] - mean[2] };
-                cov[0] += d[0] * d[0];
-                cov[1] += d[0] * d[1];
-                cov[2] += d[0] * d[2];
-                cov[3] += d[1] * d[1];
-                cov[4] += d[1] * d[2];
-                cov[5] += d[2] * d[2];
+                vis_sym3_add_outer(cov, d);
             }
         for (int a = 0; a < 6; a++)
             cov[a] /= n;

@@ -164,6 +164,25 @@ int vis_snapshot_from_reading(const cvb_image_t *img, const vis_geom_t *geom,
  * matrix (the squared Mahalanobis distance when q is an inverse covariance). */
 int vis_sym3_inv(const double c[6], double inv[6], double *logdet);
 double vis_sym3_quad(const double q[6], const double d[3]);
+/* c += d d' in that layout (a covariance's sum). */
+static inline void vis_sym3_add_outer(double c[6], const double d[3])
+{
+    c[0] += d[0] * d[0];
+    c[1] += d[0] * d[1];
+    c[2] += d[0] * d[2];
+    c[3] += d[1] * d[1];
+    c[4] += d[1] * d[2];
+    c[5] += d[2] * d[2];
+}
+
+/* The colour feature of the per-board model and of a photo's pixel labels, from a mean
+ * B, G, R: (log luma, log R/G, log B/G), lightness apart from hue. */
+static inline void vis_colour_feature(double b, double g, double r, double f[3])
+{
+    f[0] = log((vis_luma(b, g, r) + 1) / 256.0);
+    f[1] = log((r + 4) / (g + 4));
+    f[2] = log((b + 4) / (g + 4));
+}
 
 /* A photo's own colours (vis_photo_colours.c): stones off their points given their
  * colour (cfg->offpoint), edge stones something of their colour reaches over the edge

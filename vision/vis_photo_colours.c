@@ -67,21 +67,13 @@ void vis_offpoint_defaults(vis_offpoint_params_t *p)
     p->conf_given = 0.5f;
 }
 
-/* A pixel's colour feature, as the board model's (vis_board.c): (log luma, log R/G,
- * log B/G) of the 3x3 mean around view pixel (x, y) (JPEG, wood grain). */
+/* A pixel's colour feature (vis_colour_feature) of the 3x3 mean around view pixel (x, y)
+ * (JPEG, wood grain); (x, y) at least a pixel inside the view. */
 static void pixel_feature(const cvb_image_t *v, int x, int y, double f[3])
 {
-    double s[3] = { 0, 0, 0 };
-    for (int dy = -1; dy <= 1; dy++) {
-        const uint8_t *p = v->data + (size_t)(y + dy) * v->stride + (size_t)(x - 1) * 3;
-        for (int dx = 0; dx < 3; dx++)
-            for (int c = 0; c < 3; c++)
-                s[c] += p[3 * dx + c];
-    }
-    double b = s[0] / 9, g = s[1] / 9, r = s[2] / 9;
-    f[0] = log((vis_luma(b, g, r) + 1) / 256.0);
-    f[1] = log((r + 4) / (g + 4));
-    f[2] = log((b + 4) / (g + 4));
+    float m[3] = { 0, 0, 0 };
+    vis_mean3x3(v, x, y, m);
+    vis_colour_feature(m[0], m[1], m[2], f);
 }
 
 /* Each view pixel's colour: GO_EMPTY, GO_BLACK, GO_WHITE by Gaussians of this photo's own
@@ -125,12 +117,7 @@ static int label_pixels(const cvb_image_t *img, const vis_geom_t *geom, const cv
                         n[c]++;
                     } else {
                         double d[3] = { f[0] - mean[c][0], f[1] - mean[c][1], f[2] - mean[c][2] };
-                        cov[c][0] += d[0] * d[0];
-                        cov[c][1] += d[0] * d[1];
-                        cov[c][2] += d[0] * d[2];
-                        cov[c][3] += d[1] * d[1];
-                        cov[c][4] += d[1] * d[2];
-                        cov[c][5] += d[2] * d[2];
+                        vis_sym3_add_outer(cov[c], d);
                     }
                 }
         }
