@@ -11,7 +11,8 @@
  * so that `score` on a recording says what the station said; none;
  * a comma-separated list of points, each marking its whole chain; or calls on the
  * proposal, "+K10,-C3": go_point.h, both the Q16 form and SGF letters), then
- * go_score_count under the rules (--rules, else RU[], else chinese) with the komi
+ * go_score_count under the rules (--rules, else RU[] as the record's server counts it,
+ * go_rules_server, else chinese) with the komi
  * (--komi, else KM[], else the rules'), the handicap (HA[] or the handicap stones), the
  * captures of the game and, for AGA, the passes: the one count of the station
  * (go_session_for_game). A border left open (an empty region reaching both colours with
@@ -61,6 +62,10 @@ static void usage(FILE *f)
     for (int i = 0; go_rules_names[i]; i++)
         fprintf(f, " %s", go_rules_names[i]);
     fprintf(f, "\n"
+               "                 A record from OGS (CP[online-go.com]) is counted as OGS\n"
+               "                 counts its rules: under japanese and korean the eyes of\n"
+               "                 groups in seki are territory there; --rules counts by the\n"
+               "                 preset itself\n"
                "  --komi K       default: the SGF's KM[], else the rules' standard komi (a\n"
                "                 handicap game: chinese 0, japanese and korean 0.5)\n"
                "  --dead auto    the station's proposal (default; a record the station\n"
@@ -311,7 +316,8 @@ int cmd_score(int argc, char **argv)
     {
         bool agreed = fg.nkd > 0 && (dspec->mode == GO_DEAD_AUTO || dspec->mode == GO_DEAD_EDIT);
         score_report_t rr = { &rules, komi2, rep.handicap, b, sc, sess,
-                              dspec->mode == GO_DEAD_AUTO && !agreed, agreed };
+                              dspec->mode == GO_DEAD_AUTO && !agreed, agreed,
+                              rules_name ? NULL : rep.rules_server };
         if (!strcmp(format, "json")) {
             json_t *o = score_json(&rr);
             char *txt = o ? json_dumps(o, JSON_COMPACT | JSON_REAL_PRECISION(6)) : NULL;

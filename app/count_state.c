@@ -598,7 +598,7 @@ int count_state_report(const count_state_t *st, score_report_t *out)
         return COUNT_EPENDING;
     score_report_t rr = { &st->par.rules, st->par.komi2, st->par.handicap, &st->board,
                           &st->score, st->sess,
-                          !st->marked && st->dead.mode == GO_DEAD_AUTO, false };
+                          !st->marked && st->dead.mode == GO_DEAD_AUTO, false, NULL };
     *out = rr;
     return COUNT_OK;
 }

@@ -131,6 +131,10 @@ void score_print_text(FILE *f, const score_report_t *r)
     fprintf(f, "%s\n", sc->re);
     fprintf(f, "rules %s, komi %s, handicap %d, %dx%d, %d dead stone%s removed\n",
             r->rules->name, k, r->handicap, b->size, b->size, ndead, plural(ndead));
+    if (r->server)
+        fprintf(f, "counted as %s counts %s: the eyes of groups in seki are their owner's "
+                "territory (%s's default; --rules %s: nobody's)\n",
+                r->server, r->rules->name, r->server, r->rules->name);
     if (r->agreed)
         fprintf(f, "dead stones as agreed at the station (the record's KD[])\n");
     if (nch) {
@@ -224,6 +228,7 @@ json_t *score_json(const score_report_t *r)
         return NULL;
     json_object_set_new(o, "result", json_string(sc->re));
     json_object_set_new(o, "rules", json_string(r->rules->name));
+    json_object_set_new(o, "rules_server", r->server ? json_string(r->server) : json_null());
     json_object_set_new(o, "komi", half_json(r->komi2));
     json_object_set_new(o, "handicap", json_integer(r->handicap));
     json_object_set_new(o, "size", json_integer(b->size));

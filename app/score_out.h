@@ -30,6 +30,8 @@ typedef struct score_report {
     bool proposal;                 /* the marking is the station's proposal (--dead auto) */
     bool agreed;                   /* the marking is the count agreed at the station, as the
                                       record keeps it (KD[], stn_record.h) */
+    const char *server;            /* the server whose counting of the rules the record
+                                      follows (sgf_replay_t.rules_server), or NULL */
 } score_report_t;
 
 /* Print the text of INTERFACE.md to f: the RE[] result on the first line, then the

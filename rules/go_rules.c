@@ -136,3 +136,15 @@ int go_rules_from_sgf(const char *ru, go_rules_t *out)
 {
     return go_lookup(ru, out);
 }
+
+const char *go_rules_server(go_rules_t *r, const char *cp, const char *pc)
+{
+    if (!r || r->tax != GO_TAX_SEKI)
+        return NULL;
+    bool ogs = (cp && go_ieq(cp, strlen(cp), "online-go.com"))
+               || (pc && strncmp(pc, "OGS", 3) == 0);
+    if (!ogs)
+        return NULL;
+    r->tax = GO_TAX_NONE;   /* OGS's default: no "strict scoring", eyes in seki counted */
+    return "OGS";
+}

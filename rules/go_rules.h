@@ -69,4 +69,13 @@ extern const char *const go_rules_names[];
  * "Tromp-Taylor", ...) to a preset; returns GO_EINVAL for an unknown one. */
 int go_rules_from_sgf(const char *ru, go_rules_t *out);
 
+/* The rules as the server that wrote a record counts them, where they differ from the
+ * preset its RU[] names. cp and pc are the record's CP[] and PC[] (either may be NULL).
+ * OGS (CP[online-go.com], or a PC[] starting "OGS"): its territory rules ("Japanese",
+ * "Korean") give the eyes of groups in seki to their owner unless the game was set to
+ * "strict scoring", which is off by default and which its SGF does not record; so a
+ * preset with GO_TAX_SEKI becomes GO_TAX_NONE. Returns the server's name ("OGS") when *r
+ * was changed, else NULL (r unchanged). */
+const char *go_rules_server(go_rules_t *r, const char *cp, const char *pc);
+
 #endif

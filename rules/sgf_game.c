@@ -257,9 +257,11 @@ int sgf_replay(const sgf_node_t *root, const sgf_replay_opts_t *opts, sgf_replay
         r.rules = *opts->rules;
     } else {
         const char *ru = sgf_node_value(root, "RU");
-        if (ru && go_rules_from_sgf(ru, &r.rules) == GO_OK)
+        if (ru && go_rules_from_sgf(ru, &r.rules) == GO_OK) {
             r.rules_from_sgf = true;
-        else
+            r.rules_server = go_rules_server(&r.rules, sgf_node_value(root, "CP"),
+                                             sgf_node_value(root, "PC"));
+        } else
             go_rules_preset("chinese", &r.rules);
     }
     const char *ha = sgf_node_value(root, "HA");

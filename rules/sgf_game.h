@@ -3,7 +3,8 @@
  * Replay: the main line of a game tree (first child at every node) becomes a go_game_t.
  * Root properties read: SZ ("19" or "19:19"; non-square is rejected; 2..25; default 19),
  * KM (see sgf_parse_komi), HA, RU (go_rules_from_sgf, unless the caller gives rules;
- * unknown or absent: chinese), AB/AW/AE (point lists, "aa:cc" rectangles included) and PL
+ * unknown or absent: chinese; with CP and PC, the server's own counting of those rules,
+ * go_rules_server), AB/AW/AE (point lists, "aa:cc" rectangles included) and PL
  * in the root or any later node (setup in mid-game is played tolerantly), KP (kifucam's
  * own, see sgf_header_t.has_prisoners), B/W moves with
  * the pass as "" or "tt" (boards up to 19). The first move after a setup node without PL
@@ -44,6 +45,8 @@ typedef struct sgf_replay {
     go_game_t *game;          /* the game at the end of the replay; owned (sgf_replay_fini) */
     go_rules_t rules;         /* the rules played */
     bool rules_from_sgf;      /* rules came from RU[] */
+    const char *rules_server; /* the server whose counting the RU[] rules follow, as
+                                 go_rules_server changed them ("OGS"), or NULL */
     int size;
     int komi2;                /* komi in half points: KM[] when given, else the rules'
                                  for this handicap (go_rules_komi2) */

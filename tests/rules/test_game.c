@@ -568,6 +568,20 @@ static void test_rules_from_sgf(void **state)
     go_rules_t r;
     assert_int_equal(go_rules_from_sgf("", &r), GO_EINVAL);
     assert_int_equal(go_rules_from_sgf("Chinese-ish", &r), GO_EINVAL);
+    /* OGS's counting: Japanese and Korean lose the seki rule, the others are untouched */
+    go_rules_from_sgf("japanese", &r);
+    assert_string_equal(go_rules_server(&r, "online-go.com", NULL), "OGS");
+    assert_int_equal(r.tax, GO_TAX_NONE);
+    go_rules_from_sgf("korean", &r);
+    assert_string_equal(go_rules_server(&r, NULL, "OGS: http://online-go.com/game/7"), "OGS");
+    assert_int_equal(r.tax, GO_TAX_NONE);
+    go_rules_from_sgf("japanese", &r);
+    assert_null(go_rules_server(&r, "Tygem", "Seoul"));
+    assert_null(go_rules_server(&r, NULL, NULL));
+    assert_int_equal(r.tax, GO_TAX_SEKI);
+    go_rules_from_sgf("ancient-area", &r);
+    assert_null(go_rules_server(&r, "online-go.com", NULL));
+    assert_int_equal(r.tax, GO_TAX_GROUP);
 }
 
 int main(void)

@@ -39,6 +39,19 @@ static const char *open9 =
     "AB[ba][bb][bc][bd][be][bf][bg][bh][bi]"
     "AW[ha][hb][hc][hd][he][hf][hg][hh][hi])";
 
+/* A seki in the top-left corner (Black B9 B8 A8 C8 with its eye A9, White D9 D8 E8 F8 F9
+ * with its eye E9, C9 shared), each outer wall living: as OGS wrote it (CP[], PC[]). OGS
+ * counts the two eyes (Black 37, White 13); the Japanese rules count them for nobody
+ * (36, 13 - 1); the margin is the same, B+17.5. The same record without CP and PC is
+ * counted by the preset. */
+#define SEKI9_STONES \
+    "AB[ba][ab][bb][cb][ga][gb][gc][fc][ec][dc][dd][de][df][dg][dh][di]" \
+    "AW[da][db][eb][fb][fa][ac][bc][cc][cd][ce][cf][cg][ch][ci])"
+static const char *seki_ogs9 =
+    "(;GM[1]FF[4]SZ[9]KM[6.5]RU[japanese]CP[online-go.com]"
+    "PC[OGS: http://online-go.com/game/1]" SEKI9_STONES;
+static const char *seki9 = "(;GM[1]FF[4]SZ[9]KM[6.5]RU[japanese]" SEKI9_STONES;
+
 static void write_file(const char *name, const char *text)
 {
     char path[512];
@@ -75,6 +88,8 @@ static int setup(void **state)
     write_file("g9.sgf", game9);
     write_file("bf.sgf", bent_four9);
     write_file("open.sgf", open9);
+    write_file("sekiogs.sgf", seki_ogs9);
+    write_file("seki.sgf", seki9);
     write_file("bad.sgf", "(;GM[1]SZ[9];B[ee");
     write_file("one.sgf", "(;GM[1]FF[4]SZ[9]AB[ee]AW[aa][ab])");
     write_file("hc.sgf", "(;GM[1]FF[4]SZ[9]HA[2]RU[Chinese]AB[cg][gc]AW[ee])");
@@ -127,6 +142,32 @@ static void test_json(void **state)
     assert_non_null(strstr(out, "\"dead\":[\"cb\",\"he\"]"));
     assert_non_null(strstr(out, "\"dame\":[\"fa\",\"fb\",\"fc\"]"));
     assert_non_null(strstr(out, "\"seki\":[]"));
+}
+
+/* A record from OGS is counted as OGS counts its rules: eyes in seki are territory,
+ * and the text and JSON say so; --rules or a record from elsewhere: the preset's rule. */
+static void test_server_rules(void **state)
+{
+    (void)state;
+    char out[8192], err[2048];
+    assert_int_equal(run("score sekiogs.sgf", out, sizeof out, err, sizeof err), 0);
+    assert_memory_equal(out, "B+17.5\n", 7);
+    assert_non_null(strstr(out, "seki: 2 chains"));
+    assert_non_null(strstr(out, "counted as OGS counts japanese"));
+    assert_non_null(strstr(out, "Black: 37 territory"));
+    assert_non_null(strstr(out, "White: 13 territory"));
+    assert_int_equal(run("score sekiogs.sgf --format json", out, sizeof out, err, sizeof err),
+                     0);
+    assert_non_null(strstr(out, "\"rules_server\":\"OGS\""));
+    assert_non_null(strstr(out, "\"black\":{\"stones\":16,\"territory\":37,"));
+    assert_int_equal(run("score sekiogs.sgf --rules japanese", out, sizeof out, err, sizeof err),
+                     0);
+    assert_null(strstr(out, "OGS"));
+    assert_non_null(strstr(out, "Black: 36 territory"));
+    assert_non_null(strstr(out, "White: 12 territory"));
+    assert_int_equal(run("score seki.sgf --format json", out, sizeof out, err, sizeof err), 0);
+    assert_non_null(strstr(out, "\"rules_server\":null"));
+    assert_non_null(strstr(out, "\"black\":{\"stones\":16,\"territory\":36,"));
 }
 
 static void test_bent_four(void **state)
@@ -325,6 +366,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_text_and_rules),
         cmocka_unit_test(test_json),
+        cmocka_unit_test(test_server_rules),
         cmocka_unit_test(test_bent_four),
         cmocka_unit_test(test_ko_both_sides),
         cmocka_unit_test(test_open_border),
