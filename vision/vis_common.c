@@ -56,6 +56,7 @@ void vis_config_defaults(vis_config_t *cfg)
     cfg->track_shift_max = 0.42;
     vis_offpoint_defaults(&cfg->offpoint);
     vis_reach_defaults(&cfg->reach);
+    vis_unlike_defaults(&cfg->unlike);
 }
 
 void vis_config_for_photo(vis_config_t *cfg)
@@ -70,6 +71,7 @@ void vis_config_for_photo(vis_config_t *cfg)
     cfg->outside_hides = 1;
     cfg->offpoint.on = 1;
     cfg->reach.on = 1;
+    cfg->unlike.on = 1;
     cfg->occ_margin = 0;
 }
 

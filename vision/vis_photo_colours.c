@@ -27,8 +27,13 @@
  * colour is asked about: a fingertip holding a white stone, a white cloth, read as
  * stones.
  *
+ * A stone unlike the photo's own. A stone read surely whose middle (a disc of
+ * unlike.disc) is mostly (unlike.share) far from the Gaussian of the photo's other sure
+ * stones of its colour is asked about: a lamp's glare on the wood read as a white stone,
+ * a screen's last-move mark. It runs first, on the reader's own calls.
+ *
  * Invariants: only points read empty, not covered, get a colour, and only edge stones
- * lose confidence; a point changed gets conf_given (< VIS_SURE_CONF, so
+ * and stones unlike the photo's own lose confidence; a point changed gets conf_given (< VIS_SURE_CONF, so
  * vis_point_unsure: the photo asks about it); nothing is read outside the picture (a
  * disc touching the view's padding is no stone; padding counts for no colour); with too
  * few sure pixels of wood, or of both stone colours, nothing is done.
@@ -53,6 +58,15 @@ void vis_reach_defaults(vis_reach_params_t *p)
     p->to = 0.95;
     p->half = 0.25;
     p->fill = 0.8;
+    p->conf_given = 0.5f;
+}
+
+void vis_unlike_defaults(vis_unlike_params_t *p)
+{
+    p->on = 0;
+    p->disc = 0.3;
+    p->far = 16;
+    p->share = 0.85;
     p->conf_given = 0.5f;
 }
 
@@ -383,12 +397,88 @@ static int reach_check(const vis_reach_params_t *p, const uint8_t *lab, int vw, 
     return asked;
 }
 
+/* Stones read surely whose disc is unlike the photo's other sure stones of their colour
+ * (the header): they lose their confidence to p->conf_given. How many, or VIS_ENOMEM.
+ * Each stone is compared with the Gaussian of the others' discs (the sums without its
+ * own), so that one odd stone does not widen the colour it is judged by. */
+static int unlike_check(const vis_unlike_params_t *p, const cvb_image_t *v, const uint8_t *lab,
+                        vis_snapshot_t *s)
+{
+    int S = s->size, P = VIS_NET_CELL_PX, M = VIS_NET_MARGIN, asked = 0;
+    int rad = (int)floor(p->disc * P), per = (2 * rad + 1) * (2 * rad + 1);
+    double *feat = malloc((size_t)S * S * per * 3 * sizeof *feat);
+    if (!feat)
+        return VIS_ENOMEM;
+    /* per stone: its disc's features, their count, sum and sum of outer products; per
+     * colour the same summed */
+    int npix[VIS_MAX_POINTS] = { 0 };
+    double ksum[VIS_MAX_POINTS][3], kout[VIS_MAX_POINTS][6];
+    double csum[3][3] = { { 0 } }, cout[3][6] = { { 0 } };
+    long cn[3] = { 0, 0, 0 };
+    for (int k = 0; k < S * S; k++) {
+        int c = s->color[k];
+        memset(ksum[k], 0, sizeof ksum[k]);
+        memset(kout[k], 0, sizeof kout[k]);
+        if (s->occluded[k] || c == GO_EMPTY || s->conf[k] < VIS_SURE_CONF)
+            continue;
+        int cx = (k % S + M) * P + P / 2, cy = (k / S + M) * P + P / 2;
+        double *f = feat + (size_t)k * per * 3;
+        for (int dy = -rad; dy <= rad; dy++)
+            for (int dx = -rad; dx <= rad; dx++) {
+                if (dx * dx + dy * dy > rad * rad || lab[(size_t)(cy + dy) * v->w + cx + dx] == 255)
+                    continue;
+                double *o = f + (size_t)npix[k]++ * 3;
+                pixel_feature(v, cx + dx, cy + dy, o);
+                for (int a = 0; a < 3; a++)
+                    ksum[k][a] += o[a];
+                vis_sym3_add_outer(kout[k], o);
+            }
+        cn[c] += npix[k];
+        for (int a = 0; a < 3; a++)
+            csum[c][a] += ksum[k][a];
+        for (int a = 0; a < 6; a++)
+            cout[c][a] += kout[k][a];
+    }
+    for (int k = 0; k < S * S; k++) {
+        int c = s->color[k];
+        long n = c == GO_EMPTY ? 0 : cn[c] - npix[k];
+        if (!npix[k] || n < MIN_PIXELS)
+            continue;
+        double mean[3], cov[6], inv[6], logdet;
+        for (int a = 0; a < 3; a++)
+            mean[a] = (csum[c][a] - ksum[k][a]) / (double)n;
+        for (int a = 0; a < 6; a++)
+            cov[a] = (cout[c][a] - kout[k][a]) / (double)n;
+        double neg[3] = { mean[0], mean[1], mean[2] }, mm[6] = { 0 };
+        vis_sym3_add_outer(mm, neg);
+        for (int a = 0; a < 6; a++)
+            cov[a] -= mm[a];
+        cov[0] += PIXEL_COV_FLOOR;
+        cov[3] += PIXEL_COV_FLOOR;
+        cov[5] += PIXEL_COV_FLOOR;
+        if (vis_sym3_inv(cov, inv, &logdet))
+            continue;
+        int far = 0;
+        const double *f = feat + (size_t)k * per * 3;
+        for (int i = 0; i < npix[k]; i++) {
+            double d[3] = { f[3 * i] - mean[0], f[3 * i + 1] - mean[1], f[3 * i + 2] - mean[2] };
+            far += vis_sym3_quad(inv, d) >= p->far;
+        }
+        if (far >= p->share * npix[k]) {
+            s->conf[k] = p->conf_given;
+            asked++;
+        }
+    }
+    free(feat);
+    return asked;
+}
+
 int vis_photo_colours(const cvb_image_t *img, const vis_geom_t *geom, const vis_config_t *cfg,
                       vis_snapshot_t *s)
 {
     if (!img || !geom || !cfg || !s || s->size != geom->size)
         return VIS_EINVAL;
-    if (!cfg->offpoint.on && !cfg->reach.on)
+    if (!cfg->offpoint.on && !cfg->reach.on && !cfg->unlike.on)
         return 0;
     vis_net_t *net = cfg->net ? cfg->net : vis_net_builtin();
     if (!net)
@@ -403,7 +493,11 @@ int vis_photo_colours(const cvb_image_t *img, const vis_geom_t *geom, const vis_
     }
     int rc = 0;
     if (!label_pixels(img, geom, &v, s, cfg->offpoint.wood_far, lab)) {
-        if (cfg->offpoint.on)
+        if (cfg->unlike.on) /* first: it judges the reader's own sure calls */
+            rc = unlike_check(&cfg->unlike, &v, lab, s);
+        if (rc > 0)
+            rc = 0;
+        if (rc >= 0 && cfg->offpoint.on)
             rc = offpoint_search(img, geom, net, &cfg->offpoint, lab, v.w, s);
         if (rc >= 0 && cfg->reach.on)
             reach_check(&cfg->reach, lab, v.w, v.h, s);

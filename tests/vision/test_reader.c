@@ -782,6 +782,64 @@ static void test_reach_over_edge(void **state)
     cvb_image_free(&img);
 }
 
+/* A stone whose middle is like none of the photo's stones of its colour (a screen's red
+ * last-move mark, a glare) is asked about, still counted; the others stay sure. */
+static void test_unlike_stone(void **state)
+{
+    (void)state;
+    enum { N = 19 };
+    uint8_t col[N * N] = { 0 };
+    const int marked = 9 * N + 9;
+    for (int i = 0; i < 16; i++) { /* stones of each colour, for the photo's own colours */
+        col[(2 + i) * N + 3 + i / 4] = GO_BLACK;
+        col[(2 + i) * N + 15 - i / 4] = GO_WHITE;
+    }
+    cvb_image_t img = { 0 };
+    vis_geom_t geom;
+    render_board(12, col, NULL, &img, &geom);
+    vis_config_t cfg;
+    vis_config_defaults(&cfg);
+    vis_config_for_photo(&cfg);
+    assert_int_equal(cfg.unlike.on, 1);
+    vis_snapshot_t snap;
+    memset(&snap, 0, sizeof snap);
+    assert_int_equal(vis_classify(&img, &geom, &cfg, &snap), VIS_OK);
+    for (int k = 0; k < N * N; k++) {
+        assert_int_equal(snap.color[k], col[k]);
+        assert_false(vis_point_unsure(&snap, k));
+    }
+    /* a lamp's glare on the empty point: a bright yellowish blob, fading over 0.45 of a
+     * line */
+    for (int y = 0; y < img.h; y++)
+        for (int x = 0; x < img.w; x++) {
+            double bx, by;
+            double r;
+            if (!vis_homog_apply(geom.Hinv, x, y, &bx, &by) && (r = hypot(bx - 9, by - 9)) < 0.45) {
+                uint8_t *p = img.data + (size_t)y * img.stride + (size_t)x * 3;
+                double a = r < 0.3 ? 1 : (0.45 - r) / 0.15;
+                static const int glare[3] = { 190, 250, 255 }; /* B, G, R */
+                for (int c = 0; c < 3; c++)
+                    p[c] = (uint8_t)lround(p[c] + a * (glare[c] - p[c]));
+            }
+        }
+    cfg.unlike.on = 0;
+    assert_int_equal(vis_classify(&img, &geom, &cfg, &snap), VIS_OK);
+    print_message("unlike: the marked stone read %d at %.2f without the rule\n", snap.color[marked],
+                  snap.conf[marked]);
+    assert_int_equal(snap.color[marked], GO_WHITE); /* the reader alone: sure white */
+    assert_false(vis_point_unsure(&snap, marked));
+    cfg.unlike.on = 1;
+    assert_int_equal(vis_classify(&img, &geom, &cfg, &snap), VIS_OK);
+    assert_int_equal(snap.color[marked], GO_WHITE); /* still counted */
+    assert_true(vis_point_unsure(&snap, marked));
+    for (int k = 0; k < N * N; k++)
+        if (k != marked) {
+            assert_int_equal(snap.color[k], col[k]);
+            assert_false(vis_point_unsure(&snap, k));
+        }
+    cvb_image_free(&img);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -798,6 +856,7 @@ int main(void)
         cmocka_unit_test(test_read_in_turn),
         cmocka_unit_test(test_offpoint),
         cmocka_unit_test(test_reach_over_edge),
+        cmocka_unit_test(test_unlike_stone),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
