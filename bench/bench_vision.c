@@ -563,7 +563,7 @@ static int box_point(const vis_geom_t *g, const cvb_image_t *img, const rf_box_t
 /* VIS_VERBOSE: under a grid that agrees with the labels, each point read otherwise than
  * labelled, a line each (where it lies in the picture, what was read and how surely), so
  * that a mistake can be looked at rather than guessed from a count. A point two labels
- * land on keeps the first. */
+ * land on keeps the first; the other, and a label beyond the board, get a "label" line. */
 static void stones_wrong_points(const char *source, const cvb_image_t *img, const vis_geom_t *g,
                                 const vis_snapshot_t *s, const rf_box_t *b, int nb)
 {
@@ -575,6 +575,9 @@ static void stones_wrong_points(const char *source, const cvb_image_t *img, cons
         int near, p = b[k].cls > 1 ? -1 : box_point(g, img, &b[k], &near);
         if (p >= 0 && label[p] == GO_EMPTY)
             label[p] = b[k].cls == 0 ? GO_BLACK : GO_WHITE;
+        else if (b[k].cls <= 1) /* a stone off the board, or a second on one point */
+            printf("    label %s %s px %6.1f %6.1f %s\n", source, name[b[k].cls == 0 ? GO_BLACK : GO_WHITE],
+                   b[k].cx * img->w, b[k].cy * img->h, p < 0 ? "beyond the board" : "on a point labelled already");
     }
     for (int k = 0; k < s->size * s->size; k++) {
         int got = s->occluded[k] ? GO_EMPTY : s->color[k];
