@@ -238,6 +238,55 @@ typedef struct vis_unlike_params {
 /* The defaults above. */
 void vis_unlike_defaults(vis_unlike_params_t *p);
 
+/* Board finding's line stages (vis_detect.c, stages 2-4): how line pixels become two
+ * families of lines and a pair of them a grid. Lengths are pixels of the work image
+ * (work_max), angles degrees. The values are the ones the detector was developed with
+ * on imago + gomrade and roboflow-corners/-stones folds 0-2 (issue 18), named here
+ * without change. */
+typedef struct vis_lines_params {
+    int blackhat_min;      /* px, default 5: the least black-hat kernel (auto or given) */
+    int edge_min_level;    /* 0..255, default 8: the line threshold (the line_pct
+                              percentile of the response) is at least this: a blank picture
+                              has no lines */
+    double coh_hist;       /* 0..1, default 0.4: a line pixel's orientation coherence (the
+                              structure tensor's, 0 isotropic, 1 one direction) to vote
+                              for its angle in the orientation histogram */
+    int hist_smooth;       /* degrees, default 4: the histogram's triangular smoothing, each
+                              way */
+    double peak_apart;     /* degrees, default 20: orientation peaks (up to 3, strongest
+                              first) at least this far apart */
+    double peak_min;       /* 0..1, default 0.1: a peak's smoothed votes, of the strongest's */
+    double coh_line;       /* 0..1, default 0.3: a pixel's coherence to join a family's
+                              line map (family_deg of its peak) */
+    double hough_votes;    /* of the work image's shorter side, default 0.08: a Hough
+                              line's least votes ... */
+    int hough_votes_min;   /* ... and at least this many, default 16 */
+    int hough_max;         /* default 3000: raw Hough lines per family */
+    double votes_rel;      /* 0..1, default 0.3: past a family's fifth line, a line with
+                              fewer votes than this share of the fifth's ends the family */
+    double dup_deg;        /* degrees, default 2: two lines this close in angle ... */
+    double dup_px;         /* px, default 2.5: ... and in distance from the image's centre
+                              are one */
+    double cross_deg;      /* degrees, default 1: two lines of one family at least this far
+                              apart in angle ... */
+    double cross_margin;   /* of the image's width and height, default 0.05: ... that cross
+                              inside the picture widened by this are one (lines of one
+                              family do not cross in the picture) */
+    double union_deg;      /* degrees, default 50: two peaks closer than this also make a
+                              family of their lines together (a strong perspective fans one
+                              pencil over more than a peak's width) */
+    double merge_px;       /* px, default 1.5: a family's lines this close along its
+                              transversal merge, the stronger kept */
+    int family_min_lines;  /* default 4: a family fitted by the 1D projective map needs
+                              this many lines */
+    double pair_deg;       /* degrees, default 40: the two families of a grid at least this
+                              far apart */
+    double score_min;      /* default 0.25: the best pair's grid score (pair_grid) to be a
+                              board */
+} vis_lines_params_t;
+/* The defaults above. */
+void vis_lines_defaults(vis_lines_params_t *p);
+
 typedef struct vis_config {
     int work_max;          /* px, default 720: longest side of the image board finding
                               runs on; smaller is faster, larger finds smaller boards */
@@ -248,6 +297,7 @@ typedef struct vis_config {
     int max_lines;         /* default 160: distinct Hough lines kept */
     double family_deg;     /* degrees, default 28: how far a line's angle may be from its
                               family's (perspective fans lines out) */
+    vis_lines_params_t lines; /* the line stages' other values */
     int refine;            /* default 1: refine the grid lines at full resolution */
     double track_min_fit;  /* 0..1, default 0.5: vis_track's grid fit below this sets
                               board_lost (measured: real photos 0.85..1 when the grid

@@ -40,6 +40,7 @@ void vis_config_defaults(vis_config_t *cfg)
     cfg->line_pct = 0.90;
     cfg->max_lines = 160;
     cfg->family_deg = 28;
+    vis_lines_defaults(&cfg->lines);
     cfg->refine = 1;
     cfg->track_min_fit = 0.5;
     cfg->covered_min = 0.5;

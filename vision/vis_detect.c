@@ -966,6 +966,30 @@ static int hough_range(const cvb_image_t *bin, int thr, double lo, double hi, in
 
 /* ---- the detector ---- */
 
+void vis_lines_defaults(vis_lines_params_t *p)
+{
+    p->blackhat_min = 5;
+    p->edge_min_level = 8;
+    p->coh_hist = 0.4;
+    p->hist_smooth = 4;
+    p->peak_apart = 20;
+    p->peak_min = 0.1;
+    p->coh_line = 0.3;
+    p->hough_votes = 0.08;
+    p->hough_votes_min = 16;
+    p->hough_max = 3000;
+    p->votes_rel = 0.3;
+    p->dup_deg = 2;
+    p->dup_px = 2.5;
+    p->cross_deg = 1;
+    p->cross_margin = 0.05;
+    p->union_deg = 50;
+    p->merge_px = 1.5;
+    p->family_min_lines = 4;
+    p->pair_deg = 40;
+    p->score_min = 0.25;
+}
+
 static int find_grid(const cvb_image_t *gray, const cvb_image_t *small, const cvb_image_t *full,
                      const cvb_image_t *col, double scale, double *score_out, const vis_config_t *cfg,
                      int size_hint, double Hout[9], int *Sout, vis_timing_t *tm, cand_list_t *cl)
@@ -973,9 +997,10 @@ static int find_grid(const cvb_image_t *gray, const cvb_image_t *small, const cv
     int W = gray->w, Hh = gray->h, rc = VIS_ENOBOARD;
     double t0 = now_ms(), t1, t2 = t0;
     /* 2 edges */
+    const vis_lines_params_t *lp = &cfg->lines;
     int k = cfg->blackhat_k > 0 ? cfg->blackhat_k : (cfg->work_max / 90) | 1;
-    if (k < 5)
-        k = 5;
+    if (k < lp->blackhat_min)
+        k = lp->blackhat_min;
     cvb_image_t bh = { 0 }, resp = { 0 }, dbg = { 0 };
     float *rho = NULL, *theta = NULL, *ori = NULL, *tens = NULL;
     int *votes = NULL, peaks[NPK] = { 0, 0, 0 }, npk = 0, nfam = 0;
@@ -997,8 +1022,8 @@ static int find_grid(const cvb_image_t *gray, const cvb_image_t *small, const cv
         int T = 0;
         for (T = 0; T < 255 && acc + hist[T] < want; T++)
             acc += hist[T];
-        if (T < 8)
-            T = 8;
+        if (T < lp->edge_min_level)
+            T = lp->edge_min_level;
         for (int y = 0; y < Hh; y++)
             for (int x = 0; x < W; x++) {
                 uint8_t *p = &bh.data[(size_t)y * bh.stride + x];
@@ -1016,7 +1041,7 @@ static int find_grid(const cvb_image_t *gray, const cvb_image_t *small, const cv
         maps[f] = calloc((size_t)W * Hh, 1);
     ori = malloc(sizeof(float) * 2 * (size_t)W * Hh);
     tens = malloc(sizeof(float) * 3 * (size_t)W * Hh);
-    int maxraw = 3000, nraw = 0;
+    int maxraw = lp->hough_max > 0 ? lp->hough_max : 1, nraw = 0;
     rho = malloc(sizeof(float) * maxraw);
     theta = malloc(sizeof(float) * maxraw);
     votes = malloc(sizeof(int) * maxraw);
@@ -1088,15 +1113,15 @@ static int find_grid(const cvb_image_t *gray, const cvb_image_t *small, const cv
                     th += 180;
                 ang[i] = (float)th;
                 coh[i] = (float)(sqrt(a * a + bb * bb) / tr);
-                if (coh[i] > 0.4f)
+                if (coh[i] > (float)lp->coh_hist)
                     hist[(int)th % 180] += 1;
             }
         for (int q = 0; q < 180; q++) {
             sm[q] = 0;
-            for (int d = -4; d <= 4; d++)
-                sm[q] += hist[(q + d + 180) % 180] * (5 - abs(d));
+            for (int d = -lp->hist_smooth; d <= lp->hist_smooth; d++)
+                sm[q] += hist[(q + d + 180) % 180] * (lp->hist_smooth + 1 - abs(d));
         }
-        /* up to NPK peaks, strongest first, 20 degrees apart; the pair that makes the
+        /* up to NPK peaks, strongest first, peak_apart apart; the pair that makes the
          * best grid is chosen later (texture of a table can outvote one family) */
         double top = 0;
         for (int q = 0; q < 180; q++)
@@ -1107,12 +1132,12 @@ static int find_grid(const cvb_image_t *gray, const cvb_image_t *small, const cv
             for (int q = 0; q < 180; q++) {
                 int far = 1;
                 for (int e = 0; e < npk; e++)
-                    if (circ_deg(q, peaks[e]) < 20)
+                    if (circ_deg(q, peaks[e]) < lp->peak_apart)
                         far = 0;
                 if (far && (p < 0 || sm[q] > sm[p]))
                     p = q;
             }
-            if (p < 0 || sm[p] < 0.1 * top || sm[p] <= 0)
+            if (p < 0 || sm[p] < lp->peak_min * top || sm[p] <= 0)
                 break;
             peaks[npk++] = p;
         }
@@ -1121,7 +1146,7 @@ static int find_grid(const cvb_image_t *gray, const cvb_image_t *small, const cv
         for (int y = 0; y < Hh; y++)
             for (int x = 0; x < W; x++) {
                 size_t i = (size_t)y * W + x;
-                if (coh[i] < 0.3f)
+                if (coh[i] < (float)lp->coh_line)
                     continue;
                 for (int e = 0; e < npk; e++)
                     if (circ_deg(ang[i], peaks[e]) <= cfg->family_deg)
@@ -1129,9 +1154,9 @@ static int find_grid(const cvb_image_t *gray, const cvb_image_t *small, const cv
             }
     }
     int minwh = W < Hh ? W : Hh;
-    int hthr = (int)(0.08 * minwh);
-    if (hthr < 16)
-        hthr = 16;
+    int hthr = (int)(lp->hough_votes * minwh);
+    if (hthr < lp->hough_votes_min)
+        hthr = lp->hough_votes_min;
     double cx0 = W / 2.0, cy0 = Hh / 2.0;
     for (int f = 0; f < npk; f++) {
         cvb_image_t mi = { W, Hh, 1, (size_t)W, maps[f] };
@@ -1150,23 +1175,24 @@ static int find_grid(const cvb_image_t *gray, const cvb_image_t *small, const cv
                 continue;
             if (ref < 0 && nl == 4)
                 ref = votes[i];
-            if (ref > 0 && votes[i] < 0.3 * ref)
+            if (ref > 0 && votes[i] < lp->votes_rel * ref)
                 break;
             int dup = 0;
             double di = cx0 * cos(theta[i]) + cy0 * sin(theta[i]) - rho[i];
             for (int j = 0; j < nl && !dup; j++) {
                 double dth = fabs(theta[i] - L[j].theta);
                 double dj = cx0 * cos(L[j].theta) + cy0 * sin(L[j].theta) - L[j].rho;
-                if ((dth < 2 * DEG && fabs(di - dj) < 2.5) ||
-                    (M_PI - dth < 2 * DEG && fabs(di + dj) < 2.5))
+                if ((dth < lp->dup_deg * DEG && fabs(di - dj) < lp->dup_px) ||
+                    (M_PI - dth < lp->dup_deg * DEG && fabs(di + dj) < lp->dup_px))
                     dup = 1;
-                else if (circ_deg(theta[i] / DEG, L[j].theta / DEG) >= 1.0) {
+                else if (circ_deg(theta[i] / DEG, L[j].theta / DEG) >= lp->cross_deg) {
                     /* lines of one family do not cross inside the picture (a nearly
                      * parallel pair may: a board's frame line beside its first line) */
                     line_t a = { rho[i], theta[i], 0, 0 };
                     double x, y;
-                    if (!intersect(&a, &L[j], &x, &y) && x > -0.05 * W && x < 1.05 * W &&
-                        y > -0.05 * Hh && y < 1.05 * Hh)
+                    double m = lp->cross_margin;
+                    if (!intersect(&a, &L[j], &x, &y) && x > -m * W && x < (1 + m) * W &&
+                        y > -m * Hh && y < (1 + m) * Hh)
                         dup = 1;
                 }
             }
@@ -1193,7 +1219,7 @@ static int find_grid(const cvb_image_t *gray, const cvb_image_t *small, const cv
      * two close peaks, their lines re-measured along the mean direction */
     for (int a = 0; a < npk; a++)
         for (int b = a + 1; b < npk; b++) {
-            if (circ_deg(peaks[a], peaks[b]) >= 50 || nfam >= NFAM)
+            if (circ_deg(peaks[a], peaks[b]) >= lp->union_deg || nfam >= NFAM)
                 continue;
             family_t *U = &fam[nfam];
             /* with fewer than NPK peaks this slot's line buffer was allocated above */
@@ -1233,7 +1259,7 @@ static int find_grid(const cvb_image_t *gray, const cvb_image_t *small, const cv
         /* merge near-identical positions, keeping the stronger */
         int m = 0;
         for (int i = 0; i < fam[f].n; i++) {
-            if (m && fabs(fam[f].l[i].t - fam[f].l[m - 1].t) < 1.5) {
+            if (m && fabs(fam[f].l[i].t - fam[f].l[m - 1].t) < lp->merge_px) {
                 if (fam[f].l[i].votes > fam[f].l[m - 1].votes)
                     fam[f].l[m - 1] = fam[f].l[i];
                 continue;
@@ -1256,10 +1282,10 @@ static int find_grid(const cvb_image_t *gray, const cvb_image_t *small, const cv
     t2 = now_ms();
     if (tm)
         tm->ms[VIS_STAGE_LINES] = t2 - t1;
-    /* 4 grid: every pair of fitted pencils at least 40 degrees apart */
+    /* 4 grid: every pair of fitted pencils at least pair_deg apart */
     int fitted[NFAM];
     for (int f = 0; f < nfam; f++) {
-        fitted[f] = fam[f].n >= 4 && !fit_family(&fam[f]);
+        fitted[f] = fam[f].n >= lp->family_min_lines && !fit_family(&fam[f]);
         VTRACE("family %.0f: %d lines, fit %d, inliers %d, range %d..%d\n", fam[f].phi, fam[f].n,
                fitted[f], fam[f].inliers, fam[f].kmin, fam[f].kmax);
         for (int i = 0; fitted[f] && i < fam[f].n; i++)
@@ -1270,7 +1296,7 @@ static int find_grid(const cvb_image_t *gray, const cvb_image_t *small, const cv
     for (int a = 0; a < nfam; a++)
         for (int b = a + 1; b < nfam; b++) {
             if (!fitted[a] || !fitted[b] || (fam[a].mask & fam[b].mask) ||
-                circ_deg(fam[a].phi, fam[b].phi) < 40)
+                circ_deg(fam[a].phi, fam[b].phi) < lp->pair_deg)
                 continue;
             double sc, Hp[9];
             int Sp;
@@ -1284,7 +1310,7 @@ static int find_grid(const cvb_image_t *gray, const cvb_image_t *small, const cv
                 memcpy(bestH, Hp, sizeof Hp);
             }
         }
-    if (!bestS || best < 0.25)
+    if (!bestS || best < lp->score_min)
         goto out;
     orient(bestH, bestS);
     memcpy(Hout, bestH, sizeof bestH);
