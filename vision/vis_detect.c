@@ -990,168 +990,178 @@ void vis_lines_defaults(vis_lines_params_t *p)
     p->score_min = 0.25;
 }
 
-static int find_grid(const cvb_image_t *gray, const cvb_image_t *small, const cvb_image_t *full,
-                     const cvb_image_t *col, double scale, double *score_out, const vis_config_t *cfg,
-                     int size_hint, double Hout[9], int *Sout, vis_timing_t *tm, cand_list_t *cl)
+/* 2 edges: the black-hat response of gray (*resp, thin dark structures lit) and its
+ * line pixels (*bh: 255 where the response passes its line_pct percentile, at least
+ * lines.edge_min_level). */
+static int edge_map(const cvb_image_t *gray, const vis_config_t *cfg, cvb_image_t *resp,
+                    cvb_image_t *bh)
 {
-    int W = gray->w, Hh = gray->h, rc = VIS_ENOBOARD;
-    double t0 = now_ms(), t1, t2 = t0;
-    /* 2 edges */
     const vis_lines_params_t *lp = &cfg->lines;
+    int W = gray->w, Hh = gray->h;
     int k = cfg->blackhat_k > 0 ? cfg->blackhat_k : (cfg->work_max / 90) | 1;
     if (k < lp->blackhat_min)
         k = lp->blackhat_min;
-    cvb_image_t bh = { 0 }, resp = { 0 }, dbg = { 0 };
-    float *rho = NULL, *theta = NULL, *ori = NULL, *tens = NULL;
-    int *votes = NULL, peaks[NPK] = { 0, 0, 0 }, npk = 0, nfam = 0;
-    uint8_t *maps[NPK] = { NULL, NULL, NULL };
-    family_t fam[NFAM];
-    memset(fam, 0, sizeof fam);
-    if (cvb_blackhat(gray, k, &resp))
+    if (cvb_blackhat(gray, k, resp))
         return VIS_ECV;
-    if (cvb_resize(&resp, W, Hh, &bh)) { /* a copy, thresholded below */
-        cvb_image_free(&resp);
+    if (cvb_resize(resp, W, Hh, bh)) /* a copy, thresholded below */
         return VIS_ECV;
-    }
-    {
-        long hist[256] = { 0 };
-        for (int y = 0; y < Hh; y++)
-            for (int x = 0; x < W; x++)
-                hist[bh.data[(size_t)y * bh.stride + x]]++;
-        long want = (long)(cfg->line_pct * W * Hh), acc = 0;
-        int T = 0;
-        for (T = 0; T < 255 && acc + hist[T] < want; T++)
-            acc += hist[T];
-        if (T < lp->edge_min_level)
-            T = lp->edge_min_level;
-        for (int y = 0; y < Hh; y++)
-            for (int x = 0; x < W; x++) {
-                uint8_t *p = &bh.data[(size_t)y * bh.stride + x];
-                *p = *p > T ? 255 : 0;
-            }
-    }
-    emit(cfg, VIS_STAGE_EDGES, &bh);
-    t1 = now_ms();
-    if (tm)
-        tm->ms[VIS_STAGE_EDGES] = t1 - t0;
-    /* 3 lines: the orientation of every line pixel (structure tensor of the response)
-     * splits them into two families before the Hough transform, so that a grid's
-     * diagonals, which cross many lines, collect no votes */
-    for (int f = 0; f < NPK; f++)
-        maps[f] = calloc((size_t)W * Hh, 1);
-    ori = malloc(sizeof(float) * 2 * (size_t)W * Hh);
-    tens = malloc(sizeof(float) * 3 * (size_t)W * Hh);
-    int maxraw = lp->hough_max > 0 ? lp->hough_max : 1, nraw = 0;
-    rho = malloc(sizeof(float) * maxraw);
-    theta = malloc(sizeof(float) * maxraw);
-    votes = malloc(sizeof(int) * maxraw);
-    int cap = cfg->max_lines > 0 ? cfg->max_lines : 1;
-    for (int f = 0; f < NPK; f++)
-        fam[f].l = malloc(sizeof(line_t) * (size_t)cap);
-    if (!maps[0] || !maps[1] || !maps[2] || !ori || !tens || !rho || !theta || !votes ||
-        !fam[0].l || !fam[1].l || !fam[2].l) {
-        rc = VIS_ENOMEM;
-        goto out;
-    }
-    {
-        float *jxx = tens, *jxy = tens + (size_t)W * Hh, *jyy = tens + 2 * (size_t)W * Hh;
-        for (int y = 0; y < Hh; y++)
-            for (int x = 0; x < W; x++) {
-                size_t i = (size_t)y * W + x;
-                float gx = 0, gy = 0;
-                if (x > 0 && x < W - 1)
-                    gx = (float)resp.data[(size_t)y * resp.stride + x + 1] -
-                         resp.data[(size_t)y * resp.stride + x - 1];
-                if (y > 0 && y < Hh - 1)
-                    gy = (float)resp.data[(size_t)(y + 1) * resp.stride + x] -
-                         resp.data[(size_t)(y - 1) * resp.stride + x];
-                jxx[i] = gx * gx;
-                jxy[i] = gx * gy;
-                jyy[i] = gy * gy;
-            }
-        /* 5x5 box sums, separable, in place via a row buffer */
-        float *row = ori; /* scratch, W*Hh*2 floats */
-        for (int c = 0; c < 3; c++) {
-            float *J = tens + c * (size_t)W * Hh;
-            for (int y = 0; y < Hh; y++) {
-                float *r = J + (size_t)y * W;
-                for (int x = 0; x < W; x++) {
-                    float acc = 0;
-                    for (int d = -2; d <= 2; d++) {
-                        int xx = x + d;
-                        if (xx >= 0 && xx < W)
-                            acc += r[xx];
-                    }
-                    row[(size_t)y * W + x] = acc;
-                }
-            }
-            for (int y = 0; y < Hh; y++)
-                for (int x = 0; x < W; x++) {
-                    float acc = 0;
-                    for (int d = -2; d <= 2; d++) {
-                        int yy = y + d;
-                        if (yy >= 0 && yy < Hh)
-                            acc += row[(size_t)yy * W + x];
-                    }
-                    J[(size_t)y * W + x] = acc;
-                }
+    long hist[256] = { 0 };
+    for (int y = 0; y < Hh; y++)
+        for (int x = 0; x < W; x++)
+            hist[bh->data[(size_t)y * bh->stride + x]]++;
+    long want = (long)(cfg->line_pct * W * Hh), acc = 0;
+    int T = 0;
+    for (T = 0; T < 255 && acc + hist[T] < want; T++)
+        acc += hist[T];
+    if (T < lp->edge_min_level)
+        T = lp->edge_min_level;
+    for (int y = 0; y < Hh; y++)
+        for (int x = 0; x < W; x++) {
+            uint8_t *p = &bh->data[(size_t)y * bh->stride + x];
+            *p = *p > T ? 255 : 0;
         }
-        /* per line pixel: normal angle (degrees, 0..180) and coherence */
-        float *ang = ori, *coh = ori + (size_t)W * Hh;
-        double hist[180] = { 0 }, sm[180];
+    return VIS_OK;
+}
+
+/* 3a: the orientation of every line pixel of bh (the structure tensor of resp) splits the
+ * pixels into families before the Hough transform, so that a grid's diagonals, which
+ * cross many lines, collect no votes: up to NPK orientation peaks (peaks[], *npk, degrees)
+ * and per peak its map of line pixels (maps[e], W x H, 255 within family_deg of it).
+ * VIS_ENOBOARD when fewer than two peaks stand out. */
+static int orientation_maps(const cvb_image_t *resp, const cvb_image_t *bh, const vis_config_t *cfg,
+                            int peaks[NPK], int *npk, uint8_t *maps[NPK])
+{
+    const vis_lines_params_t *lp = &cfg->lines;
+    int W = bh->w, Hh = bh->h;
+    float *ori = malloc(sizeof(float) * 2 * (size_t)W * Hh);
+    float *tens = malloc(sizeof(float) * 3 * (size_t)W * Hh);
+    *npk = 0;
+    if (!ori || !tens) {
+        free(ori);
+        free(tens);
+        return VIS_ENOMEM;
+    }
+    float *jxx = tens, *jxy = tens + (size_t)W * Hh, *jyy = tens + 2 * (size_t)W * Hh;
+    for (int y = 0; y < Hh; y++)
+        for (int x = 0; x < W; x++) {
+            size_t i = (size_t)y * W + x;
+            float gx = 0, gy = 0;
+            if (x > 0 && x < W - 1)
+                gx = (float)resp->data[(size_t)y * resp->stride + x + 1] -
+                     resp->data[(size_t)y * resp->stride + x - 1];
+            if (y > 0 && y < Hh - 1)
+                gy = (float)resp->data[(size_t)(y + 1) * resp->stride + x] -
+                     resp->data[(size_t)(y - 1) * resp->stride + x];
+            jxx[i] = gx * gx;
+            jxy[i] = gx * gy;
+            jyy[i] = gy * gy;
+        }
+    /* 5x5 box sums, separable, in place via a row buffer */
+    float *row = ori; /* scratch, W*Hh*2 floats */
+    for (int c = 0; c < 3; c++) {
+        float *J = tens + c * (size_t)W * Hh;
+        for (int y = 0; y < Hh; y++) {
+            float *r = J + (size_t)y * W;
+            for (int x = 0; x < W; x++) {
+                float acc = 0;
+                for (int d = -2; d <= 2; d++) {
+                    int xx = x + d;
+                    if (xx >= 0 && xx < W)
+                        acc += r[xx];
+                }
+                row[(size_t)y * W + x] = acc;
+            }
+        }
         for (int y = 0; y < Hh; y++)
             for (int x = 0; x < W; x++) {
-                size_t i = (size_t)y * W + x;
-                coh[i] = 0;
-                if (!bh.data[(size_t)y * bh.stride + x])
-                    continue;
-                double a = jxx[i] - jyy[i], bb = 2 * jxy[i], tr = jxx[i] + jyy[i];
-                if (tr <= 0)
-                    continue;
-                double th = 0.5 * atan2(bb, a) / DEG; /* gradient direction = normal */
-                if (th < 0)
-                    th += 180;
-                ang[i] = (float)th;
-                coh[i] = (float)(sqrt(a * a + bb * bb) / tr);
-                if (coh[i] > (float)lp->coh_hist)
-                    hist[(int)th % 180] += 1;
+                float acc = 0;
+                for (int d = -2; d <= 2; d++) {
+                    int yy = y + d;
+                    if (yy >= 0 && yy < Hh)
+                        acc += row[(size_t)yy * W + x];
+                }
+                J[(size_t)y * W + x] = acc;
             }
+    }
+    /* per line pixel: normal angle (degrees, 0..180) and coherence */
+    float *ang = ori, *coh = ori + (size_t)W * Hh;
+    double hist[180] = { 0 }, sm[180];
+    for (int y = 0; y < Hh; y++)
+        for (int x = 0; x < W; x++) {
+            size_t i = (size_t)y * W + x;
+            coh[i] = 0;
+            if (!bh->data[(size_t)y * bh->stride + x])
+                continue;
+            double a = jxx[i] - jyy[i], bb = 2 * jxy[i], tr = jxx[i] + jyy[i];
+            if (tr <= 0)
+                continue;
+            double th = 0.5 * atan2(bb, a) / DEG; /* gradient direction = normal */
+            if (th < 0)
+                th += 180;
+            ang[i] = (float)th;
+            coh[i] = (float)(sqrt(a * a + bb * bb) / tr);
+            if (coh[i] > (float)lp->coh_hist)
+                hist[(int)th % 180] += 1;
+        }
+    for (int q = 0; q < 180; q++) {
+        sm[q] = 0;
+        for (int d = -lp->hist_smooth; d <= lp->hist_smooth; d++)
+            sm[q] += hist[(q + d + 180) % 180] * (lp->hist_smooth + 1 - abs(d));
+    }
+    /* up to NPK peaks, strongest first, peak_apart apart; the pair that makes the
+     * best grid is chosen later (texture of a table can outvote one family) */
+    double top = 0;
+    for (int q = 0; q < 180; q++)
+        if (sm[q] > top)
+            top = sm[q];
+    while (*npk < NPK) {
+        int p = -1;
         for (int q = 0; q < 180; q++) {
-            sm[q] = 0;
-            for (int d = -lp->hist_smooth; d <= lp->hist_smooth; d++)
-                sm[q] += hist[(q + d + 180) % 180] * (lp->hist_smooth + 1 - abs(d));
+            int far = 1;
+            for (int e = 0; e < *npk; e++)
+                if (circ_deg(q, peaks[e]) < lp->peak_apart)
+                    far = 0;
+            if (far && (p < 0 || sm[q] > sm[p]))
+                p = q;
         }
-        /* up to NPK peaks, strongest first, peak_apart apart; the pair that makes the
-         * best grid is chosen later (texture of a table can outvote one family) */
-        double top = 0;
-        for (int q = 0; q < 180; q++)
-            if (sm[q] > top)
-                top = sm[q];
-        while (npk < NPK) {
-            int p = -1;
-            for (int q = 0; q < 180; q++) {
-                int far = 1;
-                for (int e = 0; e < npk; e++)
-                    if (circ_deg(q, peaks[e]) < lp->peak_apart)
-                        far = 0;
-                if (far && (p < 0 || sm[q] > sm[p]))
-                    p = q;
-            }
-            if (p < 0 || sm[p] < lp->peak_min * top || sm[p] <= 0)
-                break;
-            peaks[npk++] = p;
+        if (p < 0 || sm[p] < lp->peak_min * top || sm[p] <= 0)
+            break;
+        peaks[(*npk)++] = p;
+    }
+    if (*npk < 2) {
+        free(ori);
+        free(tens);
+        return VIS_ENOBOARD;
+    }
+    for (int y = 0; y < Hh; y++)
+        for (int x = 0; x < W; x++) {
+            size_t i = (size_t)y * W + x;
+            if (coh[i] < (float)lp->coh_line)
+                continue;
+            for (int e = 0; e < *npk; e++)
+                if (circ_deg(ang[i], peaks[e]) <= cfg->family_deg)
+                    maps[e][i] = 255;
         }
-        if (npk < 2)
-            goto out;
-        for (int y = 0; y < Hh; y++)
-            for (int x = 0; x < W; x++) {
-                size_t i = (size_t)y * W + x;
-                if (coh[i] < (float)lp->coh_line)
-                    continue;
-                for (int e = 0; e < npk; e++)
-                    if (circ_deg(ang[i], peaks[e]) <= cfg->family_deg)
-                        maps[e][i] = 255;
-            }
+    free(ori);
+    free(tens);
+    return VIS_OK;
+}
+
+/* 3b: each peak's lines, by the Hough transform of its map: the strongest first, a line
+ * as one already kept dropped (duplicates, and lines of one family crossing in the
+ * picture), each with its position t along the family's transversal (fam[f], f < npk;
+ * fam[f].l holds cfg->max_lines). */
+static int family_lines(uint8_t *const maps[NPK], int W, int Hh, const int peaks[NPK], int npk,
+                        const vis_config_t *cfg, family_t *fam)
+{
+    const vis_lines_params_t *lp = &cfg->lines;
+    int maxraw = lp->hough_max > 0 ? lp->hough_max : 1, nraw = 0, rc = VIS_OK;
+    int cap = cfg->max_lines > 0 ? cfg->max_lines : 1;
+    float *rho = malloc(sizeof(float) * maxraw), *theta = malloc(sizeof(float) * maxraw);
+    int *votes = malloc(sizeof(int) * maxraw);
+    if (!rho || !theta || !votes) {
+        rc = VIS_ENOMEM;
+        goto done;
     }
     int minwh = W < Hh ? W : Hh;
     int hthr = (int)(lp->hough_votes * minwh);
@@ -1163,7 +1173,7 @@ static int find_grid(const cvb_image_t *gray, const cvb_image_t *small, const cv
         if (hough_range(&mi, hthr, peaks[f] - cfg->family_deg, peaks[f] + cfg->family_deg,
                         maxraw, rho, theta, votes, &nraw)) {
             rc = VIS_ECV;
-            goto out;
+            break;
         }
         for (int i = 0; i < nraw; i += (i < 30 ? 1 : 50))
             VTRACE("fam %d raw %d rho %.1f th %.1f votes %d\n", f, i, rho[i], theta[i] / DEG,
@@ -1210,11 +1220,25 @@ static int find_grid(const cvb_image_t *gray, const cvb_image_t *small, const cv
         }
         fam[f].n = nl;
     }
+done:
+    free(rho);
+    free(theta);
+    free(votes);
+    return rc;
+}
+
+/* 3c: the families fam[0 .. npk-1] named by their peaks, then unions of two close peaks
+ * (lines.union_deg) after them; every family's lines sorted along its transversal and
+ * near-identical positions merged. *nfam: how many. */
+static int family_unions(family_t fam[NFAM], const int peaks[NPK], int npk, int W, int Hh,
+                         const vis_lines_params_t *lp, int *nfam_out)
+{
+    double cx0 = W / 2.0, cy0 = Hh / 2.0;
     for (int f = 0; f < npk; f++) {
         fam[f].phi = peaks[f];
         fam[f].mask = 1 << f;
     }
-    nfam = npk;
+    int nfam = npk;
     /* under a strong perspective one pencil fans over more than a peak's width: unions of
      * two close peaks, their lines re-measured along the mean direction */
     for (int a = 0; a < npk; a++)
@@ -1225,10 +1249,8 @@ static int find_grid(const cvb_image_t *gray, const cvb_image_t *small, const cv
             /* with fewer than NPK peaks this slot's line buffer was allocated above */
             free(U->l);
             U->l = malloc(sizeof(line_t) * (size_t)(fam[a].n + fam[b].n + 1));
-            if (!U->l) {
-                rc = VIS_ENOMEM;
-                goto out;
-            }
+            if (!U->l)
+                return VIS_ENOMEM;
             double d = peaks[b] - peaks[a];
             if (d > 90)
                 d -= 180;
@@ -1268,21 +1290,17 @@ static int find_grid(const cvb_image_t *gray, const cvb_image_t *small, const cv
         }
         fam[f].n = m;
     }
-    if (cfg->debug && small->data && small->channels == 3 && !cvb_image_alloc(&dbg, W, Hh, 3)) {
-        memcpy(dbg.data, small->data, (size_t)small->stride * Hh);
-        for (int f = 0; f < npk; f++)
-            for (int i = 0; i < fam[f].n; i++) {
-                double c = cos(fam[f].l[i].theta), s = sin(fam[f].l[i].theta);
-                double x0 = c * fam[f].l[i].rho, y0 = s * fam[f].l[i].rho;
-                cvb_draw_line(&dbg, x0 - 2000 * s, y0 + 2000 * c, x0 + 2000 * s, y0 - 2000 * c,
-                              f ? 0 : 255, f ? 255 : 0, 0, 1);
-            }
-        emit(cfg, VIS_STAGE_LINES, &dbg);
-    }
-    t2 = now_ms();
-    if (tm)
-        tm->ms[VIS_STAGE_LINES] = t2 - t1;
-    /* 4 grid: every pair of fitted pencils at least pair_deg apart */
+    *nfam_out = nfam;
+    return VIS_OK;
+}
+
+/* 4 grid: every pair of fitted families at least lines.pair_deg apart judged by pair_grid;
+ * the best: *best (its score, -1e9 when none), bestH, *bestS (0 when none). */
+static void best_pair(family_t fam[NFAM], int nfam, const cvb_image_t *full, const cvb_image_t *col,
+                      double scale, const vis_config_t *cfg, int size_hint, cand_list_t *cl,
+                      double *best_out, double bestH[9], int *bestS_out)
+{
+    const vis_lines_params_t *lp = &cfg->lines;
     int fitted[NFAM];
     for (int f = 0; f < nfam; f++) {
         fitted[f] = fam[f].n >= lp->family_min_lines && !fit_family(&fam[f]);
@@ -1291,7 +1309,7 @@ static int find_grid(const cvb_image_t *gray, const cvb_image_t *small, const cv
         for (int i = 0; fitted[f] && i < fam[f].n; i++)
             VTRACE("   t %.1f k %d votes %d\n", fam[f].l[i].t, fam[f].k[i], fam[f].l[i].votes);
     }
-    double best = -1e9, bestH[9];
+    double best = -1e9;
     int bestS = 0;
     for (int a = 0; a < nfam; a++)
         for (int b = a + 1; b < nfam; b++) {
@@ -1310,7 +1328,67 @@ static int find_grid(const cvb_image_t *gray, const cvb_image_t *small, const cv
                 memcpy(bestH, Hp, sizeof Hp);
             }
         }
-    if (!bestS || best < lp->score_min)
+    *best_out = best;
+    *bestS_out = bestS;
+}
+
+static int find_grid(const cvb_image_t *gray, const cvb_image_t *small, const cvb_image_t *full,
+                     const cvb_image_t *col, double scale, double *score_out, const vis_config_t *cfg,
+                     int size_hint, double Hout[9], int *Sout, vis_timing_t *tm, cand_list_t *cl)
+{
+    int W = gray->w, Hh = gray->h, rc, peaks[NPK] = { 0, 0, 0 }, npk = 0, nfam = 0;
+    double t0 = now_ms(), t1, t2 = t0;
+    cvb_image_t bh = { 0 }, resp = { 0 }, dbg = { 0 };
+    uint8_t *maps[NPK] = { NULL, NULL, NULL };
+    family_t fam[NFAM];
+    memset(fam, 0, sizeof fam);
+    /* 2 edges */
+    rc = edge_map(gray, cfg, &resp, &bh);
+    if (rc) {
+        cvb_image_free(&bh);
+        cvb_image_free(&resp);
+        return rc;
+    }
+    emit(cfg, VIS_STAGE_EDGES, &bh);
+    t1 = now_ms();
+    if (tm)
+        tm->ms[VIS_STAGE_EDGES] = t1 - t0;
+    /* 3 lines: the families of lines */
+    int cap = cfg->max_lines > 0 ? cfg->max_lines : 1;
+    for (int f = 0; f < NPK; f++) {
+        maps[f] = calloc((size_t)W * Hh, 1);
+        fam[f].l = malloc(sizeof(line_t) * (size_t)cap);
+        if (!maps[f] || !fam[f].l)
+            rc = VIS_ENOMEM;
+    }
+    if (!rc)
+        rc = orientation_maps(&resp, &bh, cfg, peaks, &npk, maps);
+    if (!rc)
+        rc = family_lines(maps, W, Hh, peaks, npk, cfg, fam);
+    if (!rc)
+        rc = family_unions(fam, peaks, npk, W, Hh, &cfg->lines, &nfam);
+    if (rc)
+        goto out;
+    if (cfg->debug && small->data && small->channels == 3 && !cvb_image_alloc(&dbg, W, Hh, 3)) {
+        memcpy(dbg.data, small->data, (size_t)small->stride * Hh);
+        for (int f = 0; f < npk; f++)
+            for (int i = 0; i < fam[f].n; i++) {
+                double c = cos(fam[f].l[i].theta), s = sin(fam[f].l[i].theta);
+                double x0 = c * fam[f].l[i].rho, y0 = s * fam[f].l[i].rho;
+                cvb_draw_line(&dbg, x0 - 2000 * s, y0 + 2000 * c, x0 + 2000 * s, y0 - 2000 * c,
+                              f ? 0 : 255, f ? 255 : 0, 0, 1);
+            }
+        emit(cfg, VIS_STAGE_LINES, &dbg);
+    }
+    t2 = now_ms();
+    if (tm)
+        tm->ms[VIS_STAGE_LINES] = t2 - t1;
+    /* 4 grid */
+    double best, bestH[9];
+    int bestS;
+    best_pair(fam, nfam, full, col, scale, cfg, size_hint, cl, &best, bestH, &bestS);
+    rc = VIS_ENOBOARD;
+    if (!bestS || best < cfg->lines.score_min)
         goto out;
     orient(bestH, bestS);
     memcpy(Hout, bestH, sizeof bestH);
@@ -1331,13 +1409,8 @@ out:
         free(fam[f].l);
         free(fam[f].k);
     }
-    free(rho);
-    free(theta);
-    free(votes);
     for (int f = 0; f < NPK; f++)
         free(maps[f]);
-    free(ori);
-    free(tens);
     cvb_image_free(&bh);
     cvb_image_free(&resp);
     cvb_image_free(&dbg);
