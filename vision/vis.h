@@ -287,6 +287,33 @@ typedef struct vis_lines_params {
 /* The defaults above. */
 void vis_lines_defaults(vis_lines_params_t *p);
 
+/* Refining a grid found (vis_detect.c refine, vis_refine): every grid line re-fitted at
+ * full resolution from the darkest sub-pixel point of intensity profiles across it, two
+ * per cell (at a quarter and three quarters of each segment), then the homography from
+ * the lines' intersections; passes times. Lengths are full-resolution pixels. The values
+ * are the ones the detector was developed with, named here without change. */
+typedef struct vis_refit_params {
+    int passes;            /* default 2: refine the refined grid again (a pass that fails
+                              ends them) */
+    double reach;          /* cells, default 0.3: each profile runs this far to each side
+                              of the line ... */
+    double reach_min;      /* px, default 3: ... and a profile shorter than this is not
+                              taken (a board too small to refine) */
+    double step;           /* px, default 0.5: the profile's sample spacing */
+    int width;             /* px, default 2: each sample the mean of the pixels this far
+                              along the line each way */
+    double ends_rel, ends_abs; /* default 0.2 and 4 levels: the profile's two ends differ by
+                              at most ends_rel of their mean plus ends_abs (a line on even
+                              wood, not an edge of shade or a stone's rim) ... */
+    double dip_rel, dip_abs; /* default 0.08 and 4 levels: ... and its darkest sample lies
+                              below their mean by dip_rel of it plus dip_abs (a line) */
+    int min_points;        /* default 4: a line is re-fitted from at least this many */
+    double inlier;         /* px, default 1.5: the second fit drops points farther than this
+                              from the first */
+} vis_refit_params_t;
+/* The defaults above. */
+void vis_refit_defaults(vis_refit_params_t *p);
+
 typedef struct vis_config {
     int work_max;          /* px, default 720: longest side of the image board finding
                               runs on; smaller is faster, larger finds smaller boards */
@@ -299,6 +326,7 @@ typedef struct vis_config {
                               family's (perspective fans lines out) */
     vis_lines_params_t lines; /* the line stages' other values */
     int refine;            /* default 1: refine the grid lines at full resolution */
+    vis_refit_params_t refit; /* ... how (vis_refit_params_t) */
     double track_min_fit;  /* 0..1, default 0.5: vis_track's grid fit below this sets
                               board_lost (measured: real photos 0.85..1 when the grid
                               fits, under 0.1 when off by a third of a cell; a full board
@@ -420,8 +448,8 @@ int vis_geom_from_h(const double H[9], int size, int img_w, int img_h, vis_geom_
 int vis_geom_transform(const vis_geom_t *geom, const double m[6], const int *map, vis_geom_t *out);
 
 /* Refine geom from the grid lines themselves at full resolution (sub-pixel; absorbs some
- * lens distortion and corner error). *geom unchanged unless it returns 0; VIS_ENOBOARD
- * when too few lines are visible to refine. */
+ * lens distortion and corner error), with vis_refit_defaults. *geom unchanged unless it
+ * returns 0; VIS_ENOBOARD when too few lines are visible to refine. */
 int vis_refine(const cvb_image_t *img, vis_geom_t *geom);
 
 /* How well the grid lines of geom match the image: 0 (no fit) .. 1 (every visible

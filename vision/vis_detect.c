@@ -591,9 +591,25 @@ static void orient(double H[9], int S)
 
 /* ---- refinement ---- */
 
+void vis_refit_defaults(vis_refit_params_t *p)
+{
+    p->passes = 2;
+    p->reach = 0.3;
+    p->reach_min = 3;
+    p->step = 0.5;
+    p->width = 2;
+    p->ends_rel = 0.2;
+    p->ends_abs = 4;
+    p->dip_rel = 0.08;
+    p->dip_abs = 4;
+    p->min_points = 4;
+    p->inlier = 1.5;
+}
+
 /* Re-fit every grid line from the darkest sub-pixel position across it near each segment
- * midpoint, then re-fit H from the lines' intersections. Gray full-size image. */
-static int refine(const cvb_image_t *gray, int S, double H[9])
+ * midpoint, then re-fit H from the lines' intersections (vis_refit_params_t, one pass).
+ * Gray full-size image. */
+static int refine(const cvb_image_t *gray, int S, double H[9], const vis_refit_params_t *p)
 {
     int L = 2 * S;
     double (*ln)[3] = calloc((size_t)L, sizeof *ln); /* a x + b y = c, |(a,b)| = 1 */
@@ -613,28 +629,28 @@ static int refine(const cvb_image_t *gray, int S, double H[9])
                     double bx = dir ? i : j + q * 0.25, by = dir ? j + q * 0.25 : i;
                     double cx, cy, ax, ay;
                     if (vis_homog_apply(H, bx, by, &cx, &cy) ||
-                        vis_homog_apply(H, bx + (dir ? 0.3 : 0), by + (dir ? 0 : 0.3), &ax,
-                                        &ay))
+                        vis_homog_apply(H, bx + (dir ? p->reach : 0), by + (dir ? 0 : p->reach),
+                                        &ax, &ay))
                         continue;
                     double ux = ax - cx, uy = ay - cy, reach = hypot(ux, uy);
-                    if (reach < 3)
+                    if (reach < p->reach_min)
                         continue;
                     ux /= reach;
                     uy /= reach;
-                    /* profile across the line, 0.5 px steps, box-averaged along it */
+                    /* profile across the line, step px apart, box-averaged along it */
                     double vx = -uy, vy = ux;
-                    int ns = (int)(2 * reach) | 1;
+                    int ns = (int)(reach / p->step) | 1;
                     if (ns > 161)
                         ns = 161;
-                    if (ns < 3)   /* no sample inside the profile (reach >= 3: never) */
+                    if (ns < 3)   /* no sample inside the profile */
                         continue;
                     int half = ns / 2;   /* ns is odd: sample half is at the centre */
                     double prof[161];
                     int bad = 0;
                     for (int s = 0; s < ns; s++) {
-                        double o = (s - half) * 0.5;
+                        double o = (s - half) * p->step;
                         double acc = 0;
-                        for (int w = -2; w <= 2; w++) {
+                        for (int w = -p->width; w <= p->width; w++) {
                             int x = (int)lround(cx + o * ux + w * vx);
                             int y = (int)lround(cy + o * uy + w * vy);
                             if (x < 0 || y < 0 || x >= gray->w || y >= gray->h) {
@@ -643,7 +659,7 @@ static int refine(const cvb_image_t *gray, int S, double H[9])
                             }
                             acc += gray->data[(size_t)y * gray->stride + x];
                         }
-                        prof[s] = acc / 5;
+                        prof[s] = acc / (2 * p->width + 1);
                         if (bad)
                             break;
                     }
@@ -656,17 +672,17 @@ static int refine(const cvb_image_t *gray, int S, double H[9])
                     if (smin <= 0 || smin >= ns - 1)
                         continue;
                     double edge = 0.5 * (prof[0] + prof[ns - 1]);
-                    if (fabs(prof[0] - prof[ns - 1]) > 0.2 * edge + 4 ||
-                        prof[smin] > edge - (0.08 * edge + 4))
+                    if (fabs(prof[0] - prof[ns - 1]) > p->ends_rel * edge + p->ends_abs ||
+                        prof[smin] > edge - (p->dip_rel * edge + p->dip_abs))
                         continue;
                     double d = prof[smin - 1] - 2 * prof[smin] + prof[smin + 1];
                     double sub = d > 1e-9 ? 0.5 * (prof[smin - 1] - prof[smin + 1]) / d : 0;
-                    double o = (smin - half + sub) * 0.5;
+                    double o = (smin - half + sub) * p->step;
                     pts[2 * m] = cx + o * ux;
                     pts[2 * m + 1] = cy + o * uy;
                     m++;
                 }
-            if (m < 4)
+            if (m < p->min_points)
                 continue;
             /* total least squares line, then once more without outliers */
             int use[4 * VIS_MAX_SIZE];
@@ -682,7 +698,7 @@ static int refine(const cvb_image_t *gray, int S, double H[9])
                         my += pts[2 * k + 1];
                         cnt++;
                     }
-                if (cnt < 4)
+                if (cnt < p->min_points)
                     break;
                 mx /= cnt;
                 my /= cnt;
@@ -698,9 +714,9 @@ static int refine(const cvb_image_t *gray, int S, double H[9])
                 b = cos(th);
                 c = a * mx + b * my;
                 okl[dir * S + i] = 1;
-                /* drop points farther than 1.5 px */
+                /* drop points farther than inlier */
                 for (int k = 0; k < m; k++)
-                    use[k] = fabs(a * pts[2 * k] + b * pts[2 * k + 1] - c) < 1.5;
+                    use[k] = fabs(a * pts[2 * k] + b * pts[2 * k + 1] - c) < p->inlier;
             }
             ln[dir * S + i][0] = a;
             ln[dir * S + i][1] = b;
@@ -756,6 +772,15 @@ static int refine(const cvb_image_t *gray, int S, double H[9])
     free(okl);
     free(pts);
     return rc;
+}
+
+/* refine's passes (p->passes; a pass that fails ends them): how many succeeded. */
+static int refine_passes(const cvb_image_t *gray, int S, double H[9], const vis_refit_params_t *p)
+{
+    int ok = 0;
+    while (ok < p->passes && !refine(gray, S, H, p))
+        ok++;
+    return ok;
 }
 
 /* Whether the window's corners lie in the picture (work scale w x h), give or take
@@ -1719,12 +1744,9 @@ int vis_refine(const cvb_image_t *img, vis_geom_t *geom)
         return VIS_ECV;
     double H[9];
     memcpy(H, geom->H, sizeof H);
-    int ok = 0;
-    for (int it = 0; it < 2; it++) {
-        if (refine(&gray, geom->size, H))
-            break;
-        ok = 1;
-    }
+    vis_refit_params_t p;
+    vis_refit_defaults(&p);
+    int ok = refine_passes(&gray, geom->size, H, &p) > 0;
     cvb_image_free(&gray);
     if (!ok)
         return VIS_ENOBOARD;
@@ -1848,9 +1870,7 @@ static int grid_shift(const cvb_image_t *img, const cvb_image_t *fullgray, const
         double H[9], b = -1;
         shift_h(Hf, bx, by, H);
         if (cfg->refine)
-            for (int it = 0; it < 2; it++)
-                if (refine(fullgray, S, H))
-                    break;
+            refine_passes(fullgray, S, H, &cfg->refit);
         rc = belief_of(img, cfg, H, S, r, &b);
         if (!rc) {
             memcpy(Hf, H, sizeof H);
@@ -1883,9 +1903,7 @@ static int grid_verify(const cvb_image_t *img, const cvb_image_t *gray,
     if (primary) {
         to_full(primary, scale, bestH);
         if (cfg->refine)
-            for (int it = 0; it < 2; it++)
-                if (refine(fullgray, S, bestH))
-                    break;
+            refine_passes(fullgray, S, bestH, &cfg->refit);
         rc = belief_of(img, cfg, bestH, S, prob, &best);
         if (rc > 0 || rc == VIS_EMODEL || rc == VIS_ENOMEM) {
             free(p2);
@@ -1929,9 +1947,7 @@ static int grid_verify(const cvb_image_t *img, const cvb_image_t *gray,
                 continue;
             /* better: refined, read again */
             if (cfg->refine)
-                for (int it = 0; it < 2; it++)
-                    if (refine(fullgray, c->S, H))
-                        break;
+                refine_passes(fullgray, c->S, H, &cfg->refit);
             double b2 = -1;
             if (belief_of(img, cfg, H, c->S, p2, &b2))
                 continue;
