@@ -782,14 +782,15 @@ static void test_reach_over_edge(void **state)
     cvb_image_free(&img);
 }
 
-/* A stone whose middle is like none of the photo's stones of its colour (a screen's red
- * last-move mark, a glare) is asked about, still counted; the others stay sure. */
+/* A stone read whose middle is like none of the photo's stones of its colour is asked
+ * about, still counted; the others stay sure. The scene: a lamp's glare on an empty point,
+ * which the network alone reads as a white stone, surely (roboflow-stones 96f1724a). */
 static void test_unlike_stone(void **state)
 {
     (void)state;
     enum { N = 19 };
     uint8_t col[N * N] = { 0 };
-    const int marked = 9 * N + 9;
+    const int glared = 9 * N + 9; /* an empty point */
     for (int i = 0; i < 16; i++) { /* stones of each colour, for the photo's own colours */
         col[(2 + i) * N + 3 + i / 4] = GO_BLACK;
         col[(2 + i) * N + 15 - i / 4] = GO_WHITE;
@@ -812,8 +813,7 @@ static void test_unlike_stone(void **state)
      * line */
     for (int y = 0; y < img.h; y++)
         for (int x = 0; x < img.w; x++) {
-            double bx, by;
-            double r;
+            double bx, by, r;
             if (!vis_homog_apply(geom.Hinv, x, y, &bx, &by) && (r = hypot(bx - 9, by - 9)) < 0.45) {
                 uint8_t *p = img.data + (size_t)y * img.stride + (size_t)x * 3;
                 double a = r < 0.3 ? 1 : (0.45 - r) / 0.15;
@@ -824,16 +824,16 @@ static void test_unlike_stone(void **state)
         }
     cfg.unlike.on = 0;
     assert_int_equal(vis_classify(&img, &geom, &cfg, &snap), VIS_OK);
-    print_message("unlike: the marked stone read %d at %.2f without the rule\n", snap.color[marked],
-                  snap.conf[marked]);
-    assert_int_equal(snap.color[marked], GO_WHITE); /* the reader alone: sure white */
-    assert_false(vis_point_unsure(&snap, marked));
+    print_message("unlike: the glare read %d at %.2f without the rule\n", snap.color[glared],
+                  snap.conf[glared]);
+    assert_int_equal(snap.color[glared], GO_WHITE); /* the reader alone: sure white */
+    assert_false(vis_point_unsure(&snap, glared));
     cfg.unlike.on = 1;
     assert_int_equal(vis_classify(&img, &geom, &cfg, &snap), VIS_OK);
-    assert_int_equal(snap.color[marked], GO_WHITE); /* still counted */
-    assert_true(vis_point_unsure(&snap, marked));
+    assert_int_equal(snap.color[glared], GO_WHITE); /* still counted */
+    assert_true(vis_point_unsure(&snap, glared));
     for (int k = 0; k < N * N; k++)
-        if (k != marked) {
+        if (k != glared) {
             assert_int_equal(snap.color[k], col[k]);
             assert_false(vis_point_unsure(&snap, k));
         }
