@@ -8,7 +8,8 @@
 #   4 one model per fold of the photos: the base trained on, besides the renders, the
 #     photos of the other folds (train/folds.tsv); these give the held-out figures
 #   5 the model that ships: the base trained on the renders and every photo, written to
-#     vision/model/points.onnx with its note (points.json)
+#     vision/model/points.onnx (re-laid by train/relayout.py; the export as trained beside
+#     it, points-export.onnx) with its note (points.json)
 #   6 the figures: roboflow-stones read by each photo's own fold model (never seen),
 #     imago and gomrade (never trained on) by the shipped model
 set -euo pipefail
@@ -112,7 +113,10 @@ echo "== 5 the model that ships"
   --steps "$TUNE_STEPS" --lr 1e-3 --photo-share "$([ ${#photos[@]} -gt 0 ] && echo 0.5 || echo 0)" \
   --out "$MODELS/final.onnx" --threads "$THREADS" --arch "$ARCH"
 if [ "$MODELS" = "$DATA/models" ]; then
-  cp "$MODELS/final.onnx" "$HERE/vision/model/points.onnx"
+  # the export kept as it is (test_reader checks the two read alike); the shipped one
+  # re-laid for a cheaper first layer (train/relayout.py: the same weights)
+  cp "$MODELS/final.onnx" "$HERE/vision/model/points-export.onnx"
+  "$PY" "$HERE/train/relayout.py" "$MODELS/final.onnx" "$HERE/vision/model/points.onnx"
   cp "$MODELS/final.json" "$HERE/vision/model/points.json"
 else
   echo "   a candidate recipe: $MODELS/final.onnx, not copied over vision/model/ (build with -DKIFUCAM_MODEL=$MODELS/final.onnx to compare)"

@@ -436,7 +436,24 @@ int cvb_warp_perspective_into(const cvb_image_t *img, const double H[9], int w, 
 struct cvb_net {
     cv::dnn::Net net;
     cv::Mat blob, out;
+    int s2d;   // the input laid out space-to-depth by 4 (48 channels, train/relayout.py)
 };
+
+// 1 when the network's first convolution reads 48 channels through a 1x1 kernel: the
+// view space-to-depth by 4 (train/relayout.py); 0: the view's 3 planes as exported.
+static int first_conv_s2d(cv::dnn::Net &net)
+{
+    std::vector<cv::String> names = net.getLayerNames();
+    for (const cv::String &nm : names) {
+        cv::Ptr<cv::dnn::Layer> l = net.getLayer(nm);
+        if (l.empty() || l->type != "Convolution")
+            continue;
+        if (l->blobs.empty() || l->blobs[0].dims != 4)
+            return 0;
+        return l->blobs[0].size[1] == 48 && l->blobs[0].size[2] == 1 && l->blobs[0].size[3] == 1;
+    }
+    return 0;
+}
 
 int cvb_net_load_onnx(const uint8_t *buf, size_t len, cvb_net_t **out)
 {
@@ -452,6 +469,7 @@ int cvb_net_load_onnx(const uint8_t *buf, size_t len, cvb_net_t **out)
         }
         n->net.setPreferableBackend(cv::dnn::DNN_BACKEND_OPENCV);
         n->net.setPreferableTarget(cv::dnn::DNN_TARGET_CPU);
+        n->s2d = first_conv_s2d(n->net);
         *out = n;
         return CVB_OK;
     } catch (const std::bad_alloc &) {
@@ -469,21 +487,45 @@ int cvb_net_forward(cvb_net_t *net, const cvb_image_t *img, float *out, size_t c
     if (!net || !valid(img) || img->channels != 3 || !out || !c || !oh || !ow)
         return CVB_EINVAL;
     CVB_TRY
-    // the 1 x 3 x h x w blob of the pixels / 255, planes B, G, R (what blobFromImage
-    // makes, without its general-purpose resize and swap passes)
-    int sz[4] = { 1, 3, img->h, img->w };
-    if (net->blob.dims != 4 || net->blob.size[2] != img->h || net->blob.size[3] != img->w)
-        net->blob.create(4, sz, CV_32F);
-    float *pb = net->blob.ptr<float>(), *pg = pb + (size_t)img->w * img->h,
-          *pr = pg + (size_t)img->w * img->h;
+    // the blob of the pixels / 255 (what blobFromImage makes, without its general-purpose
+    // resize and swap passes): 1 x 3 x h x w, planes B, G, R; or, for a network re-laid
+    // by train/relayout.py, space-to-depth by 4: 1 x 48 x h/4 x w/4, channel c*16 + 4i + j
+    // holding colour c at row 4Y+i, column 4X+j
     const float k = 1.0f / 255.0f;
-    for (int y = 0; y < img->h; y++) {
-        const uint8_t *p = img->data + (size_t)y * img->stride;
-        size_t o = (size_t)y * img->w;
-        for (int x = 0; x < img->w; x++) {
-            pb[o + x] = p[3 * x] * k;
-            pg[o + x] = p[3 * x + 1] * k;
-            pr[o + x] = p[3 * x + 2] * k;
+    if (net->s2d) {
+        if (img->w % 4 || img->h % 4)
+            return CVB_EINVAL;
+        int H4 = img->h / 4, W4 = img->w / 4, sz[4] = { 1, 48, H4, W4 };
+        if (net->blob.dims != 4 || net->blob.size[1] != 48 || net->blob.size[2] != H4 ||
+            net->blob.size[3] != W4)
+            net->blob.create(4, sz, CV_32F);
+        float *b = net->blob.ptr<float>();
+        size_t plane = (size_t)H4 * W4;
+        for (int y = 0; y < img->h; y++) {
+            const uint8_t *p = img->data + (size_t)y * img->stride;
+            size_t i = (size_t)(y & 3), row = (size_t)(y >> 2) * W4;
+            for (int x = 0; x < img->w; x++) {
+                size_t at = row + (size_t)(x >> 2), ch = i * 4 + (size_t)(x & 3);
+                b[ch * plane + at] = p[3 * x] * k;
+                b[(16 + ch) * plane + at] = p[3 * x + 1] * k;
+                b[(32 + ch) * plane + at] = p[3 * x + 2] * k;
+            }
+        }
+    } else {
+        int sz[4] = { 1, 3, img->h, img->w };
+        if (net->blob.dims != 4 || net->blob.size[1] != 3 || net->blob.size[2] != img->h ||
+            net->blob.size[3] != img->w)
+            net->blob.create(4, sz, CV_32F);
+        float *pb = net->blob.ptr<float>(), *pg = pb + (size_t)img->w * img->h,
+              *pr = pg + (size_t)img->w * img->h;
+        for (int y = 0; y < img->h; y++) {
+            const uint8_t *p = img->data + (size_t)y * img->stride;
+            size_t o = (size_t)y * img->w;
+            for (int x = 0; x < img->w; x++) {
+                pb[o + x] = p[3 * x] * k;
+                pg[o + x] = p[3 * x + 1] * k;
+                pr[o + x] = p[3 * x + 2] * k;
+            }
         }
     }
     net->net.setInput(net->blob);

@@ -840,6 +840,54 @@ static void test_unlike_stone(void **state)
     cvb_image_free(&img);
 }
 
+/* The shipped network is the trained export re-laid by train/relayout.py (the view fed
+ * space-to-depth by 4, the first convolution 1x1, the input's offset in its bias): both
+ * files, each fed its own layout by cvb_net_forward, read a rendered board alike. */
+static void test_relayout_reads_alike(void **state)
+{
+    (void)state;
+    const char *src = getenv("KIFUCAM_SOURCE");
+    assert_non_null(src);
+    char path[1024];
+    snprintf(path, sizeof path, "%s/vision/model/points-export.onnx", src);
+    vis_net_t *exported = NULL;
+    assert_int_equal(vis_net_load(path, &exported), VIS_OK);
+    vis_net_t *shipped = vis_net_builtin();
+    assert_non_null(shipped);
+    enum { N = 19 };
+    uint8_t col[N * N] = { 0 };
+    for (int i = 0; i < 12; i++) {
+        col[(3 + i) * N + 4 + i / 3] = GO_BLACK;
+        col[(3 + i) * N + 14 - i / 3] = GO_WHITE;
+    }
+    cvb_image_t img = { 0 };
+    vis_geom_t geom;
+    render_board(13, col, NULL, &img, &geom);
+    vis_reading_t *a = malloc(sizeof *a), *b = malloc(sizeof *b);
+    assert_true(a && b);
+    for (int sym = 0; sym < 2; sym++) { /* the view and its mirror */
+        assert_int_equal(vis_net_read_one(exported, &img, &geom, sym, a), VIS_OK);
+        assert_int_equal(vis_net_read_one(shipped, &img, &geom, sym, b), VIS_OK);
+        double worst = 0;
+        for (int k = 0; k < N * N; k++)
+            for (int j = 0; j < VIS_NCLASS; j++)
+                worst = fmax(worst, fabs((double)a->prob[k][j] - b->prob[k][j]));
+        for (int q = 0; q < a->nring; q++)
+            worst = fmax(worst, fabs((double)a->ring_off[q] - b->ring_off[q]));
+        print_message("relayout: symmetry %d, largest difference %.2g\n", sym, worst);
+        assert_int_equal(a->nring, b->nring);
+        assert_true(worst < 1e-4);
+        for (int k = 0; k < N * N; k++) /* and it reads the board */
+            assert_true(b->prob[k][col[k] == GO_BLACK   ? VIS_CLASS_BLACK
+                                   : col[k] == GO_WHITE ? VIS_CLASS_WHITE
+                                                        : VIS_CLASS_EMPTY] > 0.5f);
+    }
+    free(a);
+    free(b);
+    vis_net_destroy(exported);
+    cvb_image_free(&img);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -857,6 +905,7 @@ int main(void)
         cmocka_unit_test(test_offpoint),
         cmocka_unit_test(test_reach_over_edge),
         cmocka_unit_test(test_unlike_stone),
+        cmocka_unit_test(test_relayout_reads_alike),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
