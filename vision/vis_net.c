@@ -145,15 +145,11 @@ static void view_sym(const cvb_image_t *v, int s, cvb_image_t *out)
     }
 }
 
-/* The reading averaged over the runs under symmetries first .. first + nsym - 1. */
-static int net_read(vis_net_t *net, const cvb_image_t *img, const vis_geom_t *geom, int first,
-                    int nsym, vis_reading_t *out)
+int vis_net_view(const cvb_image_t *img, const vis_geom_t *geom, cvb_image_t *view)
 {
-    if (!net || !img || !img->data || !geom || !out || geom->size < 2 ||
-        geom->size > VIS_MAX_SIZE || nsym < 1 || first < 0 || first + nsym > 8)
+    if (!img || !img->data || !geom || !view || geom->size < 2 || geom->size > VIS_MAX_SIZE)
         return VIS_EINVAL;
-    int S = geom->size, O = S + 2 * VIS_NET_MARGIN;
-    cvb_image_t view = { 0 }, bgr = { 0 }, tv = { 0 };
+    cvb_image_t bgr = { 0 };
     const cvb_image_t *src = img;
     int rc = VIS_OK;
     if (img->channels == 1) {
@@ -161,8 +157,24 @@ static int net_read(vis_net_t *net, const cvb_image_t *img, const vis_geom_t *ge
         src = &bgr;
     }
     if (!rc)
-        rc = vis_board_view(src, geom, VIS_NET_CELL_PX, VIS_NET_MARGIN, &view);
-    if (!rc && (nsym > 1 || first) && cvb_image_alloc(&tv, view.w, view.h, 3))
+        rc = vis_board_view(src, geom, VIS_NET_CELL_PX, VIS_NET_MARGIN, view);
+    cvb_image_free(&bgr);
+    return rc;
+}
+
+/* The reading of a board of size S from its view (vis_net_view), averaged over the runs
+ * under symmetries first .. first + nsym - 1. */
+static int net_read_view(vis_net_t *net, const cvb_image_t *view, int S, int first, int nsym,
+                         vis_reading_t *out)
+{
+    int O = S + 2 * VIS_NET_MARGIN;
+    if (!net || !view || !view->data || !out || S < 2 || S > VIS_MAX_SIZE || nsym < 1 ||
+        first < 0 || first + nsym > 8 || view->channels != 3 || view->w != O * VIS_NET_CELL_PX ||
+        view->h != view->w)
+        return VIS_EINVAL;
+    cvb_image_t tv = { 0 };
+    int rc = VIS_OK;
+    if ((nsym > 1 || first) && cvb_image_alloc(&tv, view->w, view->h, 3))
         rc = VIS_ENOMEM;
     size_t cap = (size_t)VIS_NCLASS * O * O, plane = (size_t)O * O;
     float *logit = rc ? NULL : malloc(cap * sizeof *logit);
@@ -171,10 +183,10 @@ static int net_read(vis_net_t *net, const cvb_image_t *img, const vis_geom_t *ge
         rc = VIS_ENOMEM;
     for (int sy = first; sy < first + nsym && !rc; sy++) {
         if (sy)
-            view_sym(&view, sy, &tv);
+            view_sym(view, sy, &tv);
         int c = 0, oh = 0, ow = 0;
         pthread_mutex_lock(&net->lock);
-        int frc = cvb_net_forward(net->net, sy ? &tv : &view, logit, cap, &c, &oh, &ow);
+        int frc = cvb_net_forward(net->net, sy ? &tv : view, logit, cap, &c, &oh, &ow);
         pthread_mutex_unlock(&net->lock);
         if (frc || c != VIS_NCLASS || oh != O || ow != O) {
             rc = frc == CVB_ENOMEM ? VIS_ENOMEM : VIS_EMODEL;
@@ -213,13 +225,26 @@ static int net_read(vis_net_t *net, const cvb_image_t *img, const vis_geom_t *ge
                     out->nring++;
                 }
             }
-        vis_board_view_features(&view, S, &out->feat[0][0]);
+        vis_board_view_features(view, S, &out->feat[0][0]);
     }
     free(logit);
     free(acc);
-    cvb_image_free(&view);
     cvb_image_free(&tv);
-    cvb_image_free(&bgr);
+    return rc;
+}
+
+/* The reading averaged over the runs under symmetries first .. first + nsym - 1. */
+static int net_read(vis_net_t *net, const cvb_image_t *img, const vis_geom_t *geom, int first,
+                    int nsym, vis_reading_t *out)
+{
+    if (!net || !img || !img->data || !geom || !out || geom->size < 2 ||
+        geom->size > VIS_MAX_SIZE || nsym < 1 || first < 0 || first + nsym > 8)
+        return VIS_EINVAL;
+    cvb_image_t view = { 0 };
+    int rc = vis_net_view(img, geom, &view);
+    if (!rc)
+        rc = net_read_view(net, &view, geom->size, first, nsym, out);
+    cvb_image_free(&view);
     return rc;
 }
 
@@ -233,4 +258,10 @@ int vis_net_read_one(vis_net_t *net, const cvb_image_t *img, const vis_geom_t *g
                      vis_reading_t *out)
 {
     return net_read(net, img, geom, sym, 1, out);
+}
+
+int vis_net_read_view(vis_net_t *net, const cvb_image_t *view, int size, int sym,
+                      vis_reading_t *out)
+{
+    return net_read_view(net, view, size, sym, 1, out);
 }

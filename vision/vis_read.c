@@ -332,22 +332,31 @@ int vis_read(const cvb_image_t *img, const vis_geom_t *geom, const vis_config_t 
         memcpy(r, &c->reading, sizeof *r);
         c->hits++;
     } else {
-        rc = turn ? vis_net_read_one(net, img, geom, sym, r)
-                  : vis_net_read(net, img, geom, nsym, r);
+        /* read in turn: the view made once, for this run and, if it must, the other */
+        cvb_image_t view = { 0 };
+        if (turn) {
+            rc = vis_net_view(img, geom, &view);
+            if (!rc)
+                rc = vis_net_read_view(net, &view, geom->size, sym, r);
+        } else {
+            rc = vis_net_read(net, img, geom, nsym, r);
+        }
         if (c) {
             c->misses++;
             c->runs += rc ? 0 : turn ? 1 : nsym;
         }
         if (!rc && turn) { /* this run kept for the next frame's, r the mean with the last */
             vis_reading_t *fresh = malloc(sizeof *fresh);
-            if (!fresh)
+            if (!fresh) {
+                cvb_image_free(&view);
                 return VIS_ENOMEM;
+            }
             memcpy(fresh, r, sizeof *r);
             c->run_frame = c->frame;
             if (!mean_with_last_run(c, sig, r)) {
                 memcpy(&c->run, fresh, sizeof *r);
                 c->run_sym = sym;
-            } else if (!(rc = vis_net_read_one(net, img, geom, 1 - sym, r))) {
+            } else if (!(rc = vis_net_read_view(net, &view, geom->size, 1 - sym, r))) {
                 /* a changed block left unsure by one run: the other too, as under a new
                  * geometry; their mean is kept, as after both runs */
                 c->runs++;
@@ -363,6 +372,7 @@ int vis_read(const cvb_image_t *img, const vis_geom_t *geom, const vis_config_t 
             c->run_sym = 1;
             c->run_frame = c->frame;
         }
+        cvb_image_free(&view);
         if (!rc && have_sig) {
             c->valid = 1;
             c->size = geom->size;
