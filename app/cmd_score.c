@@ -317,7 +317,7 @@ int cmd_score(int argc, char **argv)
         bool agreed = fg.nkd > 0 && (dspec->mode == GO_DEAD_AUTO || dspec->mode == GO_DEAD_EDIT);
         score_report_t rr = { &rules, komi2, rep.handicap, b, sc, sess,
                               dspec->mode == GO_DEAD_AUTO && !agreed, agreed,
-                              rules_name ? NULL : rep.rules_server };
+                              rep.rules_server /* NULL under --rules */ };
         if (!strcmp(format, "json")) {
             json_t *o = score_json(&rr);
             char *txt = o ? json_dumps(o, JSON_COMPACT | JSON_REAL_PRECISION(6)) : NULL;

@@ -61,8 +61,11 @@ def relayout(src, dst):
     g.node.extend(keep)
     dims = g.input[0].type.tensor_type.shape.dim
     dims[1].dim_value = cin * kh * kw
-    for d in (dims[2], dims[3]):
-        d.dim_param = d.dim_param + "/4" if d.dim_param else ""
+    for d in (dims[2], dims[3]):   # a named size stays named, a fixed one is divided
+        if d.dim_param:
+            d.dim_param += "/4"
+        elif d.dim_value:
+            d.dim_value //= 4
     onnx.checker.check_model(m)
     onnx.save(m, dst)
     return cin, kh
