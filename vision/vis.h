@@ -528,11 +528,12 @@ int vis_net_read(vis_net_t *net, const cvb_image_t *img, const vis_geom_t *geom,
 int vis_net_read_one(vis_net_t *net, const cvb_image_t *img, const vis_geom_t *geom, int sym,
                      vis_reading_t *out);
 /* The view the net reads (vis_board_view at VIS_NET_CELL_PX, VIS_NET_MARGIN points of
- * margin; a gray img as three equal planes) into *view (the caller frees it), and one run
- * over such a view of a board of size points: several runs over one frame's view (the
- * view and its mirror) make it once. */
+ * margin; a gray img as three equal planes) into *view (the caller frees it), and the
+ * reading of such a view of a board of size points averaged over the runs under
+ * symmetries first .. first + nsym - 1: several runs over one frame's view (the view and
+ * its mirror, now or a moment later) make it once. */
 int vis_net_view(const cvb_image_t *img, const vis_geom_t *geom, cvb_image_t *view);
-int vis_net_read_view(vis_net_t *net, const cvb_image_t *view, int size, int sym,
+int vis_net_read_view(vis_net_t *net, const cvb_image_t *view, int size, int first, int nsym,
                       vis_reading_t *out);
 
 /* The decision (pure): per point, the reading's probabilities -> snap's colour,

@@ -260,8 +260,8 @@ int vis_net_read_one(vis_net_t *net, const cvb_image_t *img, const vis_geom_t *g
     return net_read(net, img, geom, sym, 1, out);
 }
 
-int vis_net_read_view(vis_net_t *net, const cvb_image_t *view, int size, int sym,
+int vis_net_read_view(vis_net_t *net, const cvb_image_t *view, int size, int first, int nsym,
                       vis_reading_t *out)
 {
-    return net_read_view(net, view, size, sym, 1, out);
+    return net_read_view(net, view, size, first, nsym, out);
 }

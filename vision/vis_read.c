@@ -280,29 +280,26 @@ static void mean_of_runs(vis_reading_t *a, const vis_reading_t *b)
     }
 }
 
-/* The cache's signature of the board under geom: the mean colour of every point's block
- * (margin ring included) of a view at 4 pixels a point. */
-static int read_signature(const cvb_image_t *img, const vis_geom_t *geom, float *sig)
+/* The cache's signature of the board: the mean colour of every point's block (margin ring
+ * included) of the view the net reads (vis_net_view), over every other pixel of the block
+ * each way (64 bilinear samples of the photo). Made from the view the read needs anyway,
+ * so a frame that is read pays for no second warp. */
+static void view_signature(const cvb_image_t *v, int size, float *sig)
 {
-    enum { P = 4 };
-    cvb_image_t v = { 0 };
-    if (img->channels != 3 || vis_board_view(img, geom, P, VIS_NET_MARGIN, &v))
-        return -1;
-    int O = geom->size + 2 * VIS_NET_MARGIN;
+    enum { P = VIS_NET_CELL_PX, STEP = 2, N = (P / STEP) * (P / STEP) };
+    int O = size + 2 * VIS_NET_MARGIN;
     for (int j = 0; j < O; j++)
         for (int i = 0; i < O; i++) {
             int acc[3] = { 0, 0, 0 };
-            for (int y = 0; y < P; y++) {
-                const uint8_t *p = v.data + (size_t)(j * P + y) * v.stride + (size_t)i * P * 3;
-                for (int x = 0; x < P; x++)
+            for (int y = 0; y < P; y += STEP) {
+                const uint8_t *p = v->data + (size_t)(j * P + y) * v->stride + (size_t)i * P * 3;
+                for (int x = 0; x < P; x += STEP)
                     for (int c = 0; c < 3; c++)
                         acc[c] += p[3 * x + c];
             }
             for (int c = 0; c < 3; c++)
-                sig[(j * O + i) * 3 + c] = (float)acc[c] / (P * P);
+                sig[(j * O + i) * 3 + c] = (float)acc[c] / N;
         }
-    cvb_image_free(&v);
-    return 0;
 }
 
 int vis_read(const cvb_image_t *img, const vis_geom_t *geom, const vis_config_t *cfg,
@@ -313,10 +310,16 @@ int vis_read(const cvb_image_t *img, const vis_geom_t *geom, const vis_config_t 
         return VIS_EMODEL;
     int nsym = cfg->read_symmetries > 1 ? cfg->read_symmetries : 1;
     vis_read_cache_t *c = cfg->cache;
-    float sig[(VIS_MAX_SIZE + 2) * (VIS_MAX_SIZE + 2) * 3];
-    int have_sig = c && !read_signature(img, geom, sig), rc = VIS_OK;
+    /* the view, made once: for the cache's signature and for every run over this frame */
+    cvb_image_t view = { 0 };
+    int rc = vis_net_view(img, geom, &view);
+    if (rc)
+        return rc;
+    float sig[(VIS_MAX_SIZE + 2) * (VIS_MAX_SIZE + 2) * 3] = { 0 };
+    if (c)
+        view_signature(&view, geom->size, sig);
     int n = (geom->size + 2 * VIS_NET_MARGIN) * (geom->size + 2 * VIS_NET_MARGIN) * 3;
-    int same = have_sig && c->valid && c->size == geom->size && c->nsym == nsym;
+    int same = c && c->valid && c->size == geom->size && c->nsym == nsym;
     int hit = same;
     for (int k = 0; hit && k < 9; k++)
         hit = c->H[k] == geom->H[k]; /* the same geometry, bit for bit */
@@ -332,15 +335,8 @@ int vis_read(const cvb_image_t *img, const vis_geom_t *geom, const vis_config_t 
         memcpy(r, &c->reading, sizeof *r);
         c->hits++;
     } else {
-        /* read in turn: the view made once, for this run and, if it must, the other */
-        cvb_image_t view = { 0 };
-        if (turn) {
-            rc = vis_net_view(img, geom, &view);
-            if (!rc)
-                rc = vis_net_read_view(net, &view, geom->size, sym, r);
-        } else {
-            rc = vis_net_read(net, img, geom, nsym, r);
-        }
+        rc = turn ? vis_net_read_view(net, &view, geom->size, sym, 1, r)
+                  : vis_net_read_view(net, &view, geom->size, 0, nsym, r);
         if (c) {
             c->misses++;
             c->runs += rc ? 0 : turn ? 1 : nsym;
@@ -356,7 +352,7 @@ int vis_read(const cvb_image_t *img, const vis_geom_t *geom, const vis_config_t 
             if (!mean_with_last_run(c, sig, r)) {
                 memcpy(&c->run, fresh, sizeof *r);
                 c->run_sym = sym;
-            } else if (!(rc = vis_net_read_view(net, &view, geom->size, 1 - sym, r))) {
+            } else if (!(rc = vis_net_read_view(net, &view, geom->size, 1 - sym, 1, r))) {
                 /* a changed block left unsure by one run: the other too, as under a new
                  * geometry; their mean is kept, as after both runs */
                 c->runs++;
@@ -365,15 +361,14 @@ int vis_read(const cvb_image_t *img, const vis_geom_t *geom, const vis_config_t 
                 c->run_sym = 1;
             }
             free(fresh);
-        } else if (!rc && have_sig && cfg->read_in_turn && nsym == 2) {
+        } else if (!rc && c && cfg->read_in_turn && nsym == 2) {
             /* both run: their mean is kept, which the next frame's run (the view's)
              * meets as the mirror's */
             memcpy(&c->run, r, sizeof *r);
             c->run_sym = 1;
             c->run_frame = c->frame;
         }
-        cvb_image_free(&view);
-        if (!rc && have_sig) {
+        if (!rc && c) {
             c->valid = 1;
             c->size = geom->size;
             c->nsym = nsym;
@@ -382,6 +377,7 @@ int vis_read(const cvb_image_t *img, const vis_geom_t *geom, const vis_config_t 
             memcpy(&c->reading, r, sizeof *r);
         }
     }
+    cvb_image_free(&view);
     if (!rc && cfg->board)
         vis_board_model_apply(cfg->board, r);
     return rc;
