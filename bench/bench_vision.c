@@ -12,6 +12,12 @@
  *   bench_vision detect IMAGE [DEBUG_DIR]        one image, the board and the stages' ms
  *   bench_vision stones|corners DATA_DIR, pages  the Roboflow sets; pages that are no board
  *   bench_vision scale IN OUT WxH                IN resized (bench/count.sh's phone photos)
+ *   bench_vision crowded [N]                     board finding on N crowded renders of each
+ *                                                size (9, 13, 19; any view: the renderer's
+ *                                                variety draws the camera),
+ *                                                tests/vision/crowded.h; right, wrong, none;
+ *                                                renders: a test tool, no evidence about
+ *                                                real boards
  * Every photo figure also counts the flags: a photo read wrong with no point unsure
  * (vis_point_unsure) is one the user is told nothing about. The truths are the sets'
  * with tests/vision/truth_fixes.h applied; --raw-truth scores the sets as they are;
@@ -30,6 +36,7 @@
 #include <unistd.h>
 
 #include "render/rnd_truth.h"
+#include "tests/vision/crowded.h"
 #include "tests/vision/golden_util.h"
 #include "tests/vision/roboflow_util.h"
 #include "tests/vision/synth.h"
@@ -1117,6 +1124,68 @@ static int scale_one(const char *in, const char *out, const char *wh)
     return rc ? 2 : 0;
 }
 
+/* Board finding on crowded renders (tests/vision/crowded.h), read as a photo: per size,
+ * the renders read exactly, read wrong (and of those, read wrong with no point unsure: the
+ * user told nothing), and with no board found; the grid's corners against the truth's
+ * (within half a spacing) beside. fill 0.9, 960x720, seeds 1..n. VIS_VERBOSE=1 a line a
+ * render, VIS_CROWDED_DUMP=DIR the renders not read exactly. */
+static int crowded(int n)
+{
+    static const int sizes[3] = { 9, 13, 19 };
+    int exact = 0, wrong = 0, silent = 0, none = 0, near = 0, all = 0;
+    const char *verbose = getenv("VIS_VERBOSE"), *dump = getenv("VIS_CROWDED_DUMP");
+    for (int si = 0; si < 3; si++) {
+        int x0 = exact, w0 = wrong, s0 = silent, n0 = none, c0 = near;
+        for (int seed = 1; seed <= n; seed++) {
+            cvb_image_t img = { 0 };
+            double c[4][2];
+            uint8_t truth[VIS_MAX_POINTS];
+            if (crowded_render(sizes[si], (uint64_t)seed, RND_VIEW_STEEP, 0.9, 960, 720, &img,
+                               c, truth)) {
+                fprintf(stderr, "bench_vision: crowded: the renderer refused seed %d\n", seed);
+                cvb_image_free(&img);
+                return 2;
+            }
+            vis_config_t cfg;
+            read_cfg(&cfg, NULL);
+            vis_config_for_photo(&cfg);
+            vis_geom_t g;
+            vis_snapshot_t s;
+            memset(&s, 0, sizeof s);
+            int rc = vis_detect(&img, &cfg, 0, &g, &s, NULL);
+            double e = rc ? -1 : crowded_corner_err(&g, c, sizes[si]);
+            int unsure = unsure_points(&s, rc);
+            int bad = rc ? -1 : vg_mistakes(&s, truth, sizes[si], 1);
+            all++;
+            none += rc != 0;
+            exact += bad == 0;
+            wrong += bad > 0;
+            silent += bad > 0 && unsure == 0;
+            near += !rc && g.size == sizes[si] && e < 0.5;
+            if (verbose)
+                printf("    %2dx%-2d seed %3d: %s, size %2d, corners off %.2f, points wrong %d, "
+                       "unsure %d\n",
+                       sizes[si], sizes[si], seed, rc ? "no board" : "found", rc ? 0 : g.size, e,
+                       bad, unsure);
+            if (dump && bad != 0) {
+                char path[1024];
+                snprintf(path, sizeof path, "%s/crowded%d_%d.jpg", dump, sizes[si], seed);
+                cvb_imwrite(path, &img, 90);
+            }
+            cvb_image_free(&img);
+        }
+        printf("  %2dx%-2d %3d renders: read exactly %3d, wrong %3d (%d with no point unsure), "
+               "no board %3d; grid within half a spacing %3d\n",
+               sizes[si], sizes[si], n, exact - x0, wrong - w0, silent - s0, none - n0,
+               near - c0);
+    }
+    printf("crowded renders (fill 0.9; our renderer: a test tool, not evidence about real "
+           "boards): %d: read exactly %d (%.1f%%), wrong %d (%d with no point unsure), no board "
+           "%d; grid within half a spacing %d\n",
+           all, exact, all ? 100.0 * exact / all : 0.0, wrong, silent, none, near);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     const char *verbose = getenv("VIS_VERBOSE");
@@ -1166,8 +1235,16 @@ int main(int argc, char **argv)
                      argc > 3 ? argv[3] : NULL);
     if (argc >= 5 && !strcmp(argv[1], "scale"))
         return scale_one(argv[2], argv[3], argv[4]);
+    if (argc >= 2 && !strcmp(argv[1], "crowded")) {
+        int n = argc > 2 ? atoi(argv[2]) : 10;
+        if (n < 1 || n > 1000) {
+            fprintf(stderr, "bench_vision: crowded: N is 1..1000\n");
+            return 2;
+        }
+        return crowded(n);
+    }
     if (argc >= 3 && !strcmp(argv[1], "detect"))
         return detect_one(argv[2], argc > 3 ? argv[3] : NULL);
-    fprintf(stderr, "usage: bench_vision accuracy DATA_DIR [--verbose] | speed [IMAGE [WxH]] | detect IMAGE [DEBUG_DIR] | pages\n");
+    fprintf(stderr, "usage: bench_vision accuracy DATA_DIR [--verbose] | speed [IMAGE [WxH]] | detect IMAGE [DEBUG_DIR] | pages | crowded [N]\n");
     return 2;
 }

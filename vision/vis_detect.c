@@ -1730,6 +1730,13 @@ static int lattice_grid(const cvb_image_t *gray, const cvb_image_t *full,
     memcpy(Hout, Hb, sizeof Hb);
     outline_shift(full, Hout, S, scale);
     orient(Hout, S);
+#ifdef VIS_TRACE
+    for (int k = 0; k < 4; k++) {
+        double x, y;
+        if (!vis_homog_apply(Hout, (k == 1 || k == 2) ? S - 1 : 0, k >= 2 ? S - 1 : 0, &x, &y))
+            VTRACE("lattice grid: S %d corner %d at %.1f %.1f (work pixels)\n", S, k, x, y);
+    }
+#endif
     *Sout = S;
     *stones = cnt;
     return VIS_OK;
@@ -1943,8 +1950,11 @@ static int grid_verify(const cvb_image_t *img, const cvb_image_t *gray,
             tried++;
             double H[9], b = -1;
             to_full(c->H, scale, H);
-            if (belief_of(img, cfg, H, c->S, p2, &b) || b <= best + 0.02)
+            if (belief_of(img, cfg, H, c->S, p2, &b) || b <= best + 0.02) {
+                VTRACE("verify: candidate %d (S %d, score %.3f): belief %.3f, best %.3f\n", i,
+                       c->S, c->score, b, best);
                 continue;
+            }
             /* better: refined, read again */
             if (cfg->refine)
                 refine_passes(fullgray, c->S, H, &cfg->refit);
@@ -1956,6 +1966,8 @@ static int grid_verify(const cvb_image_t *img, const cvb_image_t *gray,
                 if (belief_of(img, cfg, H, c->S, p2, &b2))
                     continue;
             }
+            VTRACE("verify: candidate %d (S %d, score %.3f): belief %.3f, refined %.3f\n", i,
+                   c->S, c->score, b, b2);
             best = b2;
             bestS = c->S;
             memcpy(bestH, H, sizeof H);
