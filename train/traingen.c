@@ -29,6 +29,15 @@
  *       boxes' median width within a factor of sqrt(2) of one spacing: a grid at half
  *       the board's spacing fits a few stones' positions, never their size); 0 (default)
  *       as the shipped weights' data
+ *   kifucam-traingen pseudo --data DATA_DIR --folds FOLDS --model M.onnx --out FILE
+ *                           [--copies K] [--sure P]
+ *       roboflow-corners (CC BY 4.0; its labels are the board's four corners, no stones):
+ *       each photo read as a photo by reader M, kept when its grid lies within
+ *       PSEUDO_CORNER_MAX of the labelled corners, its points labelled with M's own
+ *       reading where M is at least P sure (default 0.98), unknown elsewhere, covered
+ *       outside the picture ("pseudo labels"); K jittered copies (default 6). The photos
+ *       carry their folds (folds.tsv): a fold's model is trained on the other folds' photos
+ *       labelled by a model that never saw that fold (the "pl" trial, vision/model/README.md)
  *   kifucam-traingen negatives --out FILE [--count N] [--seed S]
  *       N views of no board (pages of text, blobs, noise; default 600), every point off
  *
@@ -853,6 +862,135 @@ static int cmd_photos(const char *data, const char *folds, const char *out, int 
     return 0;
 }
 
+/* The largest distance, in spacings, of a corner of grid g (19x19) from the labelled
+ * corners' box centres (boxes c, in pixels, any order), best of the 8 orders. */
+static double corner_err(const vis_geom_t *g, const rf_box_t *b, int w, int h)
+{
+    double c[4][2], mx = 0, my = 0, ang[4];
+    for (int k = 0; k < 4; k++) {
+        c[k][0] = b[k].cx * w;
+        c[k][1] = b[k].cy * h;
+        mx += c[k][0] / 4;
+        my += c[k][1] / 4;
+    }
+    for (int k = 0; k < 4; k++)
+        ang[k] = atan2(c[k][1] - my, c[k][0] - mx);
+    for (int k = 1; k < 4; k++) /* around the centroid */
+        for (int j = k; j > 0 && ang[j] < ang[j - 1]; j--) {
+            double t = ang[j], tx = c[j][0], ty = c[j][1];
+            ang[j] = ang[j - 1];
+            c[j][0] = c[j - 1][0];
+            c[j][1] = c[j - 1][1];
+            ang[j - 1] = t;
+            c[j - 1][0] = tx;
+            c[j - 1][1] = ty;
+        }
+    double sp[4], err = 1e9;
+    for (int k = 0; k < 4; k++) {
+        const double *p = c[k], *a = c[(k + 1) % 4], *q = c[(k + 3) % 4];
+        sp[k] = 0.5 * (hypot(a[0] - p[0], a[1] - p[1]) + hypot(q[0] - p[0], q[1] - p[1])) / 18;
+    }
+    for (int rot = 0; rot < 4; rot++)
+        for (int flip = 0; flip < 2; flip++) {
+            double m = 0;
+            for (int k = 0; k < 4; k++) {
+                int q = flip ? (4 - k + rot) % 4 : (k + rot) % 4;
+                double d = hypot(g->corners[k][0] - c[q][0], g->corners[k][1] - c[q][1]) / sp[q];
+                m = d > m ? d : m;
+            }
+            err = m < err ? m : err;
+        }
+    return err;
+}
+
+/* Grids of roboflow-corners kept for pseudo labels: every corner within this many
+ * spacings of its labelled box's centre (the boxes lie 0.1 inside the corners: a grid a
+ * quarter of a spacing off reaches 0.35). */
+#define PSEUDO_CORNER_MAX 0.35
+
+static int cmd_pseudo(const char *data, const char *folds, const char *model, const char *out,
+                      int copies, double sure)
+{
+    char dir[1024];
+    snprintf(dir, sizeof dir, "%s/photos/roboflow-corners", data);
+    rf_entry_t *e = calloc(512, sizeof *e);
+    int n = e ? rf_list(dir, e, 512) : -1;
+    vis_net_t *net = NULL;
+    FILE *f = NULL;
+    if (n < 0 || vis_net_load(model, &net) || !(f = fopen(out, "wb"))) {
+        fprintf(stderr, "kifucam-traingen: %s or %s: cannot read, or %s: cannot write\n", dir,
+                model, out);
+        free(e);
+        vis_net_destroy(net);
+        return 2;
+    }
+    fwrite("KCTS", 4, 1, f);
+    int32_t ver = 1;
+    fwrite(&ver, sizeof ver, 1, f);
+    rnd_rng_t rng;
+    rnd_rng_seed(&rng, 1919);
+    int used = 0, refused = 0, rc = 0;
+    long sure_n = 0, all_n = 0;
+    for (int i = 0; i < n && !rc; i++) {
+        int fold = rf_fold(folds, "roboflow-corners", e[i].source);
+        rf_box_t b[8];
+        int nb = rf_read_boxes(e[i].label, b, 8);
+        cvb_image_t img = { 0 }, view = { 0 };
+        if (fold < 0 || nb != 4 || cvb_imread(e[i].image, 1, &img)) {
+            fprintf(stderr, "kifucam-traingen: %s: no fold, four corners or image\n", e[i].name);
+            cvb_image_free(&img);
+            continue;
+        }
+        vis_config_t cfg;
+        vis_config_defaults(&cfg);
+        vis_config_for_photo(&cfg);
+        cfg.net = net;
+        vis_geom_t g;
+        vis_snapshot_t s;
+        memset(&s, 0, sizeof s);
+        if (vis_detect(&img, &cfg, 0, &g, &s, NULL) || g.size != 19 ||
+            !(corner_err(&g, b, img.w, img.h) <= PSEUDO_CORNER_MAX)) {
+            refused++;
+            cvb_image_free(&img);
+            continue;
+        }
+        uint8_t labels[VIS_MAX_POINTS];
+        for (int p = 0; p < g.size * g.size; p++) {
+            int out_pic = g.px[p] < 0 || g.py[p] < 0 || g.px[p] > img.w - 1 || g.py[p] > img.h - 1;
+            labels[p] = out_pic ? LBL_COVERED
+                        : !s.occluded[p] && s.conf[p] >= sure ? (uint8_t)s.color[p]
+                                                             : LBL_UNKNOWN;
+            sure_n += labels[p] != LBL_UNKNOWN && !out_pic;
+            all_n += !out_pic;
+        }
+        for (int k = 0; k <= copies && !rc; k++) {
+            double c[4][2];
+            memcpy(c, g.corners, sizeof c);
+            if (k)
+                jitter_corners(&rng, c, g.size, rnd_rng_range(&rng, 0.01, 0.07));
+            vis_geom_t gj;
+            if (vis_geom_from_corners(c, g.size, img.w, img.h, &gj) ||
+                vis_board_view(&img, &gj, CELL_PX, MARGIN, &view))
+                continue;
+            rc = write_sample(f, g.size, 1, fold, 1000 + i, &view, labels);
+        }
+        used++;
+        cvb_image_free(&img);
+        cvb_image_free(&view);
+    }
+    fprintf(stderr, "kifucam-traingen: %d photos written to %s (%d refused: no grid within %.2f "
+                    "of the labelled corners); %ld of %ld points labelled (%.0f%% sure)\n",
+            used, out, refused, PSEUDO_CORNER_MAX, sure_n, all_n,
+            all_n ? 100.0 * sure_n / all_n : 0.0);
+    free(e);
+    vis_net_destroy(net);
+    if (fclose(f) || rc) {
+        fprintf(stderr, "kifucam-traingen: %s: write failed\n", out);
+        return 1;
+    }
+    return 0;
+}
+
 static const char *arg(int argc, char **argv, const char *name, const char *def)
 {
     for (int i = 2; i + 1 < argc; i++)
@@ -908,6 +1046,21 @@ int main(int argc, char **argv)
         return cmd_photos(arg(argc, argv, "--data", NULL), arg(argc, argv, "--folds", NULL),
                           arg(argc, argv, "--out", NULL), (int)copies, (int)mis, (int)ss);
     }
+    if (argc >= 2 && !strcmp(argv[1], "pseudo") && arg(argc, argv, "--out", NULL) &&
+        arg(argc, argv, "--data", NULL) && arg(argc, argv, "--folds", NULL) &&
+        arg(argc, argv, "--model", NULL)) {
+        long copies = arg_long(argc, argv, "--copies", 6);
+        char *end;
+        double sure = strtod(arg(argc, argv, "--sure", "0.98"), &end);
+        if (copies < 0 || *end || !(sure > 0.5 && sure <= 1)) {
+            fprintf(stderr, "kifucam-traingen: --copies is a whole number, --sure over 0.5 "
+                            "up to 1\n");
+            return 2;
+        }
+        return cmd_pseudo(arg(argc, argv, "--data", NULL), arg(argc, argv, "--folds", NULL),
+                          arg(argc, argv, "--model", NULL), arg(argc, argv, "--out", NULL),
+                          (int)copies, sure);
+    }
     if (argc >= 2 && !strcmp(argv[1], "negatives") && arg(argc, argv, "--out", NULL)) {
         long count = arg_long(argc, argv, "--count", 600);
         if (count < 1) {
@@ -920,6 +1073,7 @@ int main(int argc, char **argv)
     fprintf(stderr, "usage: kifucam-traingen render --out FILE --count N [--seed S] [--misalign P] [--views V]\n"
                     "                                 [--max-samples M] [--knocked 0..3] [--ring-hands 0|1]\n"
                     "       kifucam-traingen photos --data DATA_DIR --folds FOLDS --out FILE [--copies K] [--misaligned M] [--stone-size 0|1]\n"
+                    "       kifucam-traingen pseudo --data DATA_DIR --folds FOLDS --model M.onnx --out FILE [--copies K] [--sure P]\n"
                     "       kifucam-traingen negatives --out FILE [--count N] [--seed S]\n");
     return 2;
 }

@@ -3,7 +3,8 @@
 render --knocked 2 labels a knocked stone's two points covered (knocked_labels); --knocked
 3 labels every stone on its own point, pushed or not (pushed_labels); photos
 --stone-size 1 refuses a grid that does not explain the stones' size (stone_size: on the
-real photos when ../shared/data is there, else said and skipped); and render
+real photos when ../shared/data is there, else said and skipped); pseudo labels
+roboflow-corners' points with a reader's sure readings (pseudo_labels, the same); and render
 --ring-hands 1 labels the ring
 of blocks around the board (train/traingen.c's format): the same views and point labels
 as without it, 4*size+4 ring labels each 3 (covered) or 4 (off), covered under a hand or an
@@ -116,6 +117,39 @@ def stone_size(gen, d):
     assert kept["1"] == kept["0"] - 1, kept
 
 
+def pseudo_labels(gen, d):
+    """pseudo --sure 0.4 refused; with ../shared/data, pseudo with the shipped reader keeps
+    most roboflow-corners photos (a grid near the labelled corners), each a 19x19 photo view
+    (kind 1) of a fold 0..4, its points labelled empty, black, white, covered or unknown,
+    most of them known (the reader sure of them)."""
+    here = os.path.dirname(os.path.abspath(__file__))
+    model = os.path.join(here, "..", "..", "vision", "model", "points.onnx")
+    bad = subprocess.run([gen, "pseudo", "--data", d, "--folds", os.devnull, "--model", model,
+                          "--out", os.path.join(d, "q.bin"), "--sure", "0.4"],
+                         stderr=subprocess.PIPE, text=True)
+    assert bad.returncode == 2 and "--sure over 0.5" in bad.stderr, bad.stderr
+    shared = os.environ.get("KIFUCAM_SHARED", os.path.join(here, "..", "..", "..", "shared"))
+    data = os.path.join(shared, "data")
+    if not os.path.isdir(os.path.join(data, "photos", "roboflow-corners")):
+        print("SKIP pseudo labels on real photos: %s/photos/roboflow-corners is absent" % data)
+        return
+    out = os.path.join(d, "pseudo.bin")
+    r = subprocess.run([gen, "pseudo", "--data", data, "--folds",
+                        os.path.join(here, "..", "..", "train", "folds.tsv"), "--model", model,
+                        "--out", out, "--copies", "0"],
+                       stderr=subprocess.PIPE, text=True, check=True)
+    kept = int(r.stderr.split(" photos written")[0].split()[-1])
+    ss = read(out)
+    known = sum(sum(1 for v in s["labels"] if v != 255) for s in ss)
+    total = sum(len(s["labels"]) for s in ss)
+    print("pseudo labels: %d photos kept, %d of %d points known" % (kept, known, total))
+    assert kept >= 90 and len(ss) == kept, (kept, len(ss))
+    for s in ss:
+        assert s["kind"] == 1 and s["size"] == 19 and 0 <= s["fold"] <= 4, s["fold"]
+        assert set(s["labels"]) <= {0, 1, 2, 3, 255}, set(s["labels"])
+    assert known >= 0.9 * total, (known, total)
+
+
 def main():
     gen = sys.argv[1]
     with tempfile.TemporaryDirectory() as d:
@@ -131,6 +165,7 @@ def main():
         knocked_labels(gen, d)
         pushed_labels(gen, d)
         stone_size(gen, d)
+        pseudo_labels(gen, d)
     assert len(sa) == len(sb) and len(sa) >= 10, (len(sa), len(sb))
     hand_blocks = 0
     for x, y in zip(sa, sb):
