@@ -4,10 +4,13 @@
  * two lattice directions, a breadth-first walk gives every stone integer coordinates
  * (stepping over up to two missing stones with the local lattice vectors), and a
  * homography is fitted from coordinates to centres. Plain C on the work-scale gray image.
+ * Glossy stones' highlights are holes in the dark mask: the lattice is found with them as
+ * they are and with them filled, and the one that fits the more stones is kept.
  * Invariant: the returned homography maps lattice (i, j) to work-image pixels; the caller
  * chooses the size and the window.
  */
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -116,9 +119,59 @@ static double local_r(const double pl[3], double r0, double rmed, double x, doub
     return rmed * (f < 0.5 ? 0.5 : f > 1.6 ? 1.6 : f);
 }
 
+/* Fill the holes of the dark mask d (0 dark, else light; W x H) of at most max_area
+ * pixels that fill at least HOLE_FILL of their bounding box: light regions that do not
+ * reach the picture's border. A glossy black stone's highlight is such a hole, round, and
+ * leaves a ring whose distance map peaks on the ring, not at the stone's centre; the
+ * board seen between four black stones is a hole too, but a four-pointed star that fills
+ * about a fifth of its box, and an empty point ringed by black stones is larger: both stay.
+ * 0, or -1 out of memory. */
+#define HOLE_FILL 0.5
+static int fill_holes(int *d, int W, int H, int max_area)
+{
+    int *q = malloc(sizeof(int) * (size_t)W * H);
+    uint8_t *seen = calloc((size_t)W * H, 1);
+    if (!q || !seen) {
+        free(q);
+        free(seen);
+        return -1;
+    }
+    for (int s = 0; s < W * H; s++) {
+        if (d[s] == 0 || seen[s])
+            continue;
+        /* the light region of s, breadth first (4-connected) */
+        int head = 0, tail = 0, border = 0, x0 = W, x1 = -1, y0 = H, y1 = -1;
+        q[tail++] = s;
+        seen[s] = 1;
+        while (head < tail) {
+            int p = q[head++], x = p % W, y = p / W;
+            border |= x == 0 || y == 0 || x == W - 1 || y == H - 1;
+            x0 = x < x0 ? x : x0;
+            x1 = x > x1 ? x : x1;
+            y0 = y < y0 ? y : y0;
+            y1 = y > y1 ? y : y1;
+            const int nb[4] = { x > 0 ? p - 1 : -1, x < W - 1 ? p + 1 : -1,
+                                y > 0 ? p - W : -1, y < H - 1 ? p + W : -1 };
+            for (int k = 0; k < 4; k++)
+                if (nb[k] >= 0 && d[nb[k]] != 0 && !seen[nb[k]]) {
+                    seen[nb[k]] = 1;
+                    q[tail++] = nb[k];
+                }
+        }
+        if (!border && tail <= max_area && tail >= HOLE_FILL * (x1 - x0 + 1) * (y1 - y0 + 1))
+            for (int k = 0; k < tail; k++)
+                d[q[k]] = 0;
+    }
+    free(q);
+    free(seen);
+    return 0;
+}
+
 /* Dark-disc centres: chamfer (3-4) distance to the nearest light pixel inside the mask of
- * pixels darker than thr, local maxima. Returns the count (at most max). */
-static int find_blobs(const cvb_image_t *g, const cvb_image_t *bh, blob_t *b, int max)
+ * pixels darker than thr (its small holes filled: fill_holes, up to max_hole pixels), local
+ * maxima. Returns the count (at most max), -1 out of memory. */
+static int find_blobs(const cvb_image_t *g, const cvb_image_t *bh, blob_t *b, int max,
+                      int max_hole)
 {
     int W = g->w, H = g->h, n = 0;
     /* every cell is set by the first pass below; calloc so that the static analyser,
@@ -138,6 +191,10 @@ static int find_blobs(const cvb_image_t *g, const cvb_image_t *bh, blob_t *b, in
             int v = g->data[(size_t)y * g->stride + x], h = bh->data[(size_t)y * bh->stride + x];
             d[y * W + x] = (h > 20 && v < 0.55 * (v + h)) ? 0 : INF;
         }
+    if (max_hole > 0 && fill_holes(d, W, H, max_hole)) {
+        free(d);
+        return -1;
+    }
     chamfer(d, W, H, 0); /* distance to the dark mask */
     for (int k = 0; k < W * H; k++)
         d[k] = d[k] <= 3 * CLOSE_R ? INF : 0; /* dilated mask */
@@ -394,13 +451,11 @@ static int grow_fit(blob_t *b, int n, int seed, double *src, double *dst, double
     return q >= 12 ? q : -1;
 }
 
-int vis_lattice_find(const cvb_image_t *gray, double Hout[9], int *imin, int *imax,
-                     int *jmin, int *jmax, int *count, int *ij, int maxij)
+/* vis_lattice_find with the dark mask's holes of up to max_hole pixels filled (0: none). */
+static int lattice_at(const cvb_image_t *gray, int max_hole, double Hout[9], int *imin,
+                      int *imax, int *jmin, int *jmax, int *count, int *ij, int maxij)
 {
-    if (!gray || !gray->data || gray->channels != 1)
-        return -1;
-    int W = gray->w, Hh = gray->h;
-    (void)Hh;
+    int W = gray->w;
     int k = (W > gray->h ? W : gray->h) / 18 | 1;
     cvb_image_t bh = { 0 };
     if (cvb_blackhat(gray, k, &bh))
@@ -411,7 +466,7 @@ int vis_lattice_find(const cvb_image_t *gray, double Hout[9], int *imin, int *im
         cvb_image_free(&bh);
         return -1;
     }
-    int n = find_blobs(gray, &bh, b, maxb), rc = -1;
+    int n = find_blobs(gray, &bh, b, maxb, max_hole), rc = -1;
     cvb_image_free(&bh);
     VTRACE("lattice: %d dark maxima\n", n);
     if (n < 12)
@@ -670,4 +725,41 @@ int vis_lattice_find(const cvb_image_t *gray, double Hout[9], int *imin, int *im
 done:
     free(b);
     return rc;
+}
+
+int vis_lattice_find(const cvb_image_t *gray, double Hout[9], int *imin, int *imax,
+                     int *jmin, int *jmax, int *count, int *ij, int maxij)
+{
+    if (!gray || !gray->data || gray->channels != 1 || maxij < 0)
+        return -1;
+    /* the dark mask as it is, and with its highlights filled (holes up to a quarter of the
+     * black-hat kernel's square: a stone of a 19x19 board that fills the picture is about
+     * the kernel wide): glossy stones seen from above leave a round highlight, which makes
+     * a ring of the stone; seen from the side a band across it, which filling can join to
+     * its neighbours' (a full board from the side then fits fewer stones). The lattice
+     * that fits the more stones is kept. */
+    int side = gray->w > gray->h ? gray->w : gray->h, k = side / 18 | 1, best = -1;
+    int *tij = maxij ? malloc(sizeof(int) * 2 * (size_t)maxij) : NULL;
+    if (maxij && !tij)
+        return -1;
+    for (int q = 0; q < 2; q++) {
+        double H[9];
+        int i0, i1, j0, j1, cnt = 0;
+        if (lattice_at(gray, q ? k * k / 4 : 0, H, &i0, &i1, &j0, &j1, &cnt, tij, maxij))
+            continue;
+        VTRACE("lattice: %s highlights: %d stones fitted\n", q ? "with" : "without", cnt);
+        if (cnt <= best)
+            continue;
+        best = cnt;
+        memcpy(Hout, H, sizeof H);
+        *imin = i0;
+        *imax = i1;
+        *jmin = j0;
+        *jmax = j1;
+        *count = cnt;
+        if (ij && tij)
+            memcpy(ij, tij, sizeof(int) * 2 * (size_t)(cnt < maxij ? cnt : maxij));
+    }
+    free(tij);
+    return best < 0 ? -1 : 0;
 }
