@@ -355,27 +355,6 @@ static int accuracy(const char *data, int verbose)
     return 0;
 }
 
-/* Largest distance of a corner of g from the true corners c (TL, TR, BR, BL), in grid
- * spacings, best of the 8 orders (automatic mode has no orientation). */
-static double grid_err(const vis_geom_t *g, double c[4][2])
-{
-    double per = 0;
-    for (int k = 0; k < 4; k++)
-        per += hypot(c[k][0] - c[(k + 1) % 4][0], c[k][1] - c[(k + 1) % 4][1]);
-    double sp = per / 4 / (g->size - 1), best = 1e9;
-    for (int rot = 0; rot < 4; rot++)
-        for (int flip = 0; flip < 2; flip++) {
-            double e = 0;
-            for (int k = 0; k < 4; k++) {
-                int q = flip ? (4 - k + rot) % 4 : (k + rot) % 4;
-                double d = hypot(g->corners[k][0] - c[q][0], g->corners[k][1] - c[q][1]);
-                e = d > e ? d : e;
-            }
-            best = e < best ? e : best;
-        }
-    return best / sp;
-}
-
 /* Rendered footage (render/, kifucam-render --still or frames): truth.txt gives per frame
  * the file, whether a hand is in view, the corners and the position shown. Scores frames
  * without hands, automatic mode (8 symmetries) and with the given corners (direct). */
@@ -428,7 +407,7 @@ static int footage(int ndirs, char **dirs, int verbose)
             double c[4][2];
             double gerr = -1;
             if (!rc && g.size == size && !vg_parse_corners(corners, c))
-                gerr = grid_err(&g, c);
+                gerr = vg_grid_err(&g, c, g.size);
             grid_right += gerr >= 0 && gerr < 0.5;
             int ok = !vg_parse_corners(corners, c) &&
                      !vis_geom_from_corners(c, size, img.w, img.h, &g) &&
@@ -751,49 +730,13 @@ static int corners(const char *data, int verbose)
             continue;
         }
         labelled++;
-        /* the labelled corners in order around their centroid */
-        double c[4][2], mx = 0, my = 0, ang[4];
-        for (int k = 0; k < 4; k++) {
-            c[k][0] = b[k].cx * img.w;
-            c[k][1] = b[k].cy * img.h;
-            mx += c[k][0] / 4;
-            my += c[k][1] / 4;
-        }
-        for (int k = 0; k < 4; k++)
-            ang[k] = atan2(c[k][1] - my, c[k][0] - mx);
-        for (int k = 1; k < 4; k++)
-            for (int j = k; j > 0 && ang[j] < ang[j - 1]; j--) {
-                double t = ang[j], tx = c[j][0], ty = c[j][1];
-                ang[j] = ang[j - 1];
-                c[j][0] = c[j - 1][0];
-                c[j][1] = c[j - 1][1];
-                ang[j - 1] = t;
-                c[j - 1][0] = tx;
-                c[j - 1][1] = ty;
-            }
+        double c[4][2]; /* the labelled corners in order around their centroid */
+        rf_corners_of(b, img.w, img.h, c);
         vis_geom_t g;
         vis_snapshot_t s;
         memset(&s, 0, sizeof s);
         int rc = vis_detect(&img, bench_cfg(), 0, &g, &s, NULL);
-        double err = -1;
-        if (!rc && g.size == 19) {
-            double sp[4];
-            for (int k = 0; k < 4; k++) {
-                const double *p = c[k], *a = c[(k + 1) % 4], *q = c[(k + 3) % 4];
-                sp[k] = 0.5 * (hypot(a[0] - p[0], a[1] - p[1]) + hypot(q[0] - p[0], q[1] - p[1])) / 18;
-            }
-            err = 1e9;
-            for (int rot = 0; rot < 4; rot++)
-                for (int flip = 0; flip < 2; flip++) {
-                    double m = 0;
-                    for (int k = 0; k < 4; k++) {
-                        int q = flip ? (4 - k + rot) % 4 : (k + rot) % 4;
-                        double d = hypot(g.corners[k][0] - c[q][0], g.corners[k][1] - c[q][1]) / sp[q];
-                        m = d > m ? d : m;
-                    }
-                    err = m < err ? m : err;
-                }
-        }
+        double err = !rc && g.size == 19 ? rf_corners_err(&g, c) : -1;
         int grp = rf_fold(opt_folds, "roboflow-corners", e[i].source) >= DEV_FOLDS;
         double in[4][2]; /* each box centre less its grid corner, board units, inwards */
         for (int k = 0; k < 4; k++)
@@ -1153,7 +1096,7 @@ static int crowded(int n)
             vis_snapshot_t s;
             memset(&s, 0, sizeof s);
             int rc = vis_detect(&img, &cfg, 0, &g, &s, NULL);
-            double e = rc ? -1 : crowded_corner_err(&g, c, sizes[si]);
+            double e = rc ? -1 : vg_grid_err(&g, c, sizes[si]);
             int unsure = unsure_points(&s, rc);
             int bad = rc ? -1 : vg_mistakes(&s, truth, sizes[si], 1);
             all++;

@@ -708,6 +708,27 @@ static int cmd_negatives(const char *out, int count, uint64_t seed)
 
 /* ---------------------------------------------------------------- real photos */
 
+/* A photo's view under grid g and copies more under g jittered (corners moved by 0.01 to
+ * 0.07 of a spacing), each written with labels as photo src of its fold; view is the
+ * caller's scratch. 0, or the write's error. */
+static int write_copies(FILE *f, rnd_rng_t *rng, const cvb_image_t *img, const vis_geom_t *g,
+                        const uint8_t *labels, int copies, int fold, int src, cvb_image_t *view)
+{
+    int rc = 0;
+    for (int k = 0; k <= copies && !rc; k++) {
+        double c[4][2];
+        memcpy(c, g->corners, sizeof c);
+        if (k)
+            jitter_corners(rng, c, g->size, rnd_rng_range(rng, 0.01, 0.07));
+        vis_geom_t gj;
+        if (vis_geom_from_corners(c, g->size, img->w, img->h, &gj) ||
+            vis_board_view(img, &gj, CELL_PX, MARGIN, view))
+            continue;
+        rc = write_sample(f, g->size, 1, fold, src, view, labels);
+    }
+    return rc;
+}
+
 /* Labels of the points of geom from the stone boxes; -1 when the boxes disagree with the
  * grid. A stone within 0.45 of a point labels it; one further off (0.45..0.75), or two on
  * one point, make that point unknown; a stone well beyond the board (a captured stone on
@@ -827,17 +848,7 @@ static int cmd_photos(const char *data, const char *folds, const char *out, int 
             cvb_image_free(&img);
             continue;
         }
-        for (int k = 0; k <= copies && !rc; k++) {
-            double c[4][2];
-            memcpy(c, g.corners, sizeof c);
-            if (k)
-                jitter_corners(&rng, c, g.size, rnd_rng_range(&rng, 0.01, 0.07));
-            vis_geom_t gj;
-            if (vis_geom_from_corners(c, g.size, img.w, img.h, &gj) ||
-                vis_board_view(&img, &gj, CELL_PX, MARGIN, &view))
-                continue;
-            rc = write_sample(f, g.size, 1, fold, i, &view, labels);
-        }
+        rc = write_copies(f, &rng, &img, &g, labels, copies, fold, i, &view);
         for (int k = 0; k < misaligned && !rc; k++) {
             double wc[4][2];
             uint8_t wl[VIS_MAX_POINTS];
@@ -860,47 +871,6 @@ static int cmd_photos(const char *data, const char *folds, const char *out, int 
         return 1;
     }
     return 0;
-}
-
-/* The largest distance, in spacings, of a corner of grid g (19x19) from the labelled
- * corners' box centres (boxes c, in pixels, any order), best of the 8 orders. */
-static double corner_err(const vis_geom_t *g, const rf_box_t *b, int w, int h)
-{
-    double c[4][2], mx = 0, my = 0, ang[4];
-    for (int k = 0; k < 4; k++) {
-        c[k][0] = b[k].cx * w;
-        c[k][1] = b[k].cy * h;
-        mx += c[k][0] / 4;
-        my += c[k][1] / 4;
-    }
-    for (int k = 0; k < 4; k++)
-        ang[k] = atan2(c[k][1] - my, c[k][0] - mx);
-    for (int k = 1; k < 4; k++) /* around the centroid */
-        for (int j = k; j > 0 && ang[j] < ang[j - 1]; j--) {
-            double t = ang[j], tx = c[j][0], ty = c[j][1];
-            ang[j] = ang[j - 1];
-            c[j][0] = c[j - 1][0];
-            c[j][1] = c[j - 1][1];
-            ang[j - 1] = t;
-            c[j - 1][0] = tx;
-            c[j - 1][1] = ty;
-        }
-    double sp[4], err = 1e9;
-    for (int k = 0; k < 4; k++) {
-        const double *p = c[k], *a = c[(k + 1) % 4], *q = c[(k + 3) % 4];
-        sp[k] = 0.5 * (hypot(a[0] - p[0], a[1] - p[1]) + hypot(q[0] - p[0], q[1] - p[1])) / 18;
-    }
-    for (int rot = 0; rot < 4; rot++)
-        for (int flip = 0; flip < 2; flip++) {
-            double m = 0;
-            for (int k = 0; k < 4; k++) {
-                int q = flip ? (4 - k + rot) % 4 : (k + rot) % 4;
-                double d = hypot(g->corners[k][0] - c[q][0], g->corners[k][1] - c[q][1]) / sp[q];
-                m = d > m ? d : m;
-            }
-            err = m < err ? m : err;
-        }
-    return err;
 }
 
 /* Grids of roboflow-corners kept for pseudo labels: every corner within this many
@@ -948,8 +918,10 @@ static int cmd_pseudo(const char *data, const char *folds, const char *model, co
         vis_geom_t g;
         vis_snapshot_t s;
         memset(&s, 0, sizeof s);
+        double c[4][2];
+        rf_corners_of(b, img.w, img.h, c);
         if (vis_detect(&img, &cfg, 0, &g, &s, NULL) || g.size != 19 ||
-            !(corner_err(&g, b, img.w, img.h) <= PSEUDO_CORNER_MAX)) {
+            !(rf_corners_err(&g, c) <= PSEUDO_CORNER_MAX)) {
             refused++;
             cvb_image_free(&img);
             continue;
@@ -963,17 +935,7 @@ static int cmd_pseudo(const char *data, const char *folds, const char *model, co
             sure_n += labels[p] != LBL_UNKNOWN && !out_pic;
             all_n += !out_pic;
         }
-        for (int k = 0; k <= copies && !rc; k++) {
-            double c[4][2];
-            memcpy(c, g.corners, sizeof c);
-            if (k)
-                jitter_corners(&rng, c, g.size, rnd_rng_range(&rng, 0.01, 0.07));
-            vis_geom_t gj;
-            if (vis_geom_from_corners(c, g.size, img.w, img.h, &gj) ||
-                vis_board_view(&img, &gj, CELL_PX, MARGIN, &view))
-                continue;
-            rc = write_sample(f, g.size, 1, fold, 1000 + i, &view, labels);
-        }
+        rc = write_copies(f, &rng, &img, &g, labels, copies, fold, 1000 + i, &view);
         used++;
         cvb_image_free(&img);
         cvb_image_free(&view);

@@ -105,7 +105,8 @@ typedef struct vis_reading {
 /* A cache of the last reading, for video (vis_read_cache_init; caller-owned, one per
  * camera): when the board looks as it did (the same geometry, every point's block of the
  * view within max_change of its mean colour then), the network is not run again and the
- * last reading is taken. A still board between moves costs a small warp, not a read. */
+ * last reading is taken. A still board between moves costs the net's view (a warp, whose
+ * blocks' mean colours are the signature compared), not a read. */
 typedef struct vis_read_cache {
     double max_change;   /* levels (0..255), default 4: a block's mean colour may move this
                             much (sensor noise, JPEG, exposure) and still be the same */

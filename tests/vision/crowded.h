@@ -6,7 +6,7 @@
  * board finding does on them says nothing about a real board.
  * Invariants: the same (size, seed, view, fill) give the same picture and corners; the
  * truth's corners are the board's corner points projected (the board plane, not the
- * stones' tops). */
+ * stones' tops); tests/vision/golden_util.h's vg_grid_err measures a grid against them. */
 #ifndef KIFUCAM_CROWDED_H
 #define KIFUCAM_CROWDED_H
 
@@ -77,27 +77,6 @@ static inline int crowded_render(int size, uint64_t seed, rnd_view_t view, doubl
     rnd_renderer_destroy(r);
     free(st);
     return rc ? -1 : 0;
-}
-
-/* The largest distance of a corner of g from the truth's, in mean grid spacings, best of
- * the 8 orders of the corners (a board has no up). */
-static inline double crowded_corner_err(const vis_geom_t *g, double c[4][2], int size)
-{
-    double per = 0;
-    for (int k = 0; k < 4; k++)
-        per += hypot(c[k][0] - c[(k + 1) % 4][0], c[k][1] - c[(k + 1) % 4][1]);
-    double sp = per / 4 / (size - 1), best = 1e9;
-    for (int rot = 0; rot < 4; rot++)
-        for (int flip = 0; flip < 2; flip++) {
-            double e = 0;
-            for (int k = 0; k < 4; k++) {
-                int q = flip ? (4 - k + rot) % 4 : (k + rot) % 4;
-                double d = hypot(g->corners[k][0] - c[q][0], g->corners[k][1] - c[q][1]);
-                e = d > e ? d : e;
-            }
-            best = e < best ? e : best;
-        }
-    return best / sp;
 }
 
 #endif

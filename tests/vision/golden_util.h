@@ -4,10 +4,12 @@
 #ifndef KIFUCAM_GOLDEN_UTIL_H
 #define KIFUCAM_GOLDEN_UTIL_H
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "vision/vis.h"
 #include "vision/vis_snapshot.h"
 
 /* Read a truth file into t (VIS_MAX_POINTS entries, row-major, go_color_t; every entry is
@@ -56,6 +58,28 @@ static inline void vg_sym(int s, int n, int x, int y, int *ox, int *oy)
         b = n - 1 - b;
     *ox = a;
     *oy = b;
+}
+
+/* The largest distance of a corner of g from the true corners c (TL, TR, BR, BL, pixels),
+ * in the truth's mean grid spacing (a board of size points), best of the 8 orders of the
+ * corners (a board found in a picture has no up). */
+static inline double vg_grid_err(const vis_geom_t *g, double c[4][2], int size)
+{
+    double per = 0;
+    for (int k = 0; k < 4; k++)
+        per += hypot(c[k][0] - c[(k + 1) % 4][0], c[k][1] - c[(k + 1) % 4][1]);
+    double sp = per / 4 / (size - 1), best = 1e9;
+    for (int rot = 0; rot < 4; rot++)
+        for (int flip = 0; flip < 2; flip++) {
+            double e = 0;
+            for (int k = 0; k < 4; k++) {
+                int q = flip ? (4 - k + rot) % 4 : (k + rot) % 4;
+                double d = hypot(g->corners[k][0] - c[q][0], g->corners[k][1] - c[q][1]);
+                e = d > e ? d : e;
+            }
+            best = e < best ? e : best;
+        }
+    return best / sp;
 }
 
 /* Points read wrongly (occluded counts as wrong), the minimum over the 8 symmetries when

@@ -13,9 +13,12 @@
 #define KIFUCAM_ROBOFLOW_UTIL_H
 
 #include <dirent.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "vision/vis.h"
 
 #define RF_MAX_BOXES 512
 
@@ -130,6 +133,54 @@ static inline int rf_fold(const char *folds, const char *set, const char *source
         }
     fclose(f);
     return fold;
+}
+
+/* roboflow-corners: the four boxes b (pixels of a w x h image) as corners c, in order
+ * around their centroid. */
+static inline void rf_corners_of(const rf_box_t *b, int w, int h, double c[4][2])
+{
+    double mx = 0, my = 0, ang[4];
+    for (int k = 0; k < 4; k++) {
+        c[k][0] = b[k].cx * w;
+        c[k][1] = b[k].cy * h;
+        mx += c[k][0] / 4;
+        my += c[k][1] / 4;
+    }
+    for (int k = 0; k < 4; k++)
+        ang[k] = atan2(c[k][1] - my, c[k][0] - mx);
+    for (int k = 1; k < 4; k++)
+        for (int j = k; j > 0 && ang[j] < ang[j - 1]; j--) {
+            double t = ang[j], tx = c[j][0], ty = c[j][1];
+            ang[j] = ang[j - 1];
+            c[j][0] = c[j - 1][0];
+            c[j][1] = c[j - 1][1];
+            ang[j - 1] = t;
+            c[j - 1][0] = tx;
+            c[j - 1][1] = ty;
+        }
+}
+
+/* The largest distance of a corner of the 19x19 grid g from the labelled corners c (in
+ * order, rf_corners_of), each in the spacing the labels give beside it (the two sides at
+ * that corner over 18), best of the 8 orders. */
+static inline double rf_corners_err(const vis_geom_t *g, double c[4][2])
+{
+    double sp[4], err = 1e9;
+    for (int k = 0; k < 4; k++) {
+        const double *p = c[k], *a = c[(k + 1) % 4], *q = c[(k + 3) % 4];
+        sp[k] = 0.5 * (hypot(a[0] - p[0], a[1] - p[1]) + hypot(q[0] - p[0], q[1] - p[1])) / 18;
+    }
+    for (int rot = 0; rot < 4; rot++)
+        for (int flip = 0; flip < 2; flip++) {
+            double m = 0;
+            for (int k = 0; k < 4; k++) {
+                int q = flip ? (4 - k + rot) % 4 : (k + rot) % 4;
+                double d = hypot(g->corners[k][0] - c[q][0], g->corners[k][1] - c[q][1]) / sp[q];
+                m = d > m ? d : m;
+            }
+            err = m < err ? m : err;
+        }
+    return err;
 }
 
 #endif

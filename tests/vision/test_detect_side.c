@@ -58,29 +58,15 @@ static void render_still(const char *name, const char *opts, cvb_image_t *img,
     assert_int_equal(cvb_imread(path, 1, img), 0);
 }
 
-/* Largest distance of a corner of g from the truth's, in grid spacings, best of the 8
- * orders of the corners. */
+/* Largest distance of a corner of g from the truth's, in grid spacings (vg_grid_err). */
 static double corner_err(const vis_geom_t *g, const rnd_truth_frame_t *f, int size)
 {
-    double per = 0;
-    for (int k = 0; k < 4; k++)
-        per += hypot(f->corners[2 * k] - f->corners[2 * ((k + 1) % 4)],
-                     f->corners[2 * k + 1] - f->corners[2 * ((k + 1) % 4) + 1]);
-    double sp = per / 4 / (size - 1), best = 1e9;
-    for (int rot = 0; rot < 4; rot++)
-        for (int flip = 0; flip < 2; flip++) {
-            double e = 0;
-            for (int k = 0; k < 4; k++) {
-                int q = (k + rot) % 4;
-                if (flip)
-                    q = (4 - k + rot) % 4;
-                double d = hypot(g->corners[k][0] - f->corners[2 * q],
-                                 g->corners[k][1] - f->corners[2 * q + 1]);
-                e = d > e ? d : e;
-            }
-            best = e < best ? e : best;
-        }
-    return best / sp;
+    double c[4][2];
+    for (int k = 0; k < 4; k++) {
+        c[k][0] = f->corners[2 * k];
+        c[k][1] = f->corners[2 * k + 1];
+    }
+    return vg_grid_err(g, c, size);
 }
 
 /* Find the board in the still made with opts; assert the grid is right and, when
@@ -171,7 +157,7 @@ static void test_crowded_highlights(void **state)
         print_message("crowded %dx%d seed %d: %s, size %d, corners off %.2f spacings, %d points "
                       "wrong\n",
                       size, size, cases[k][1], rc ? vis_strerror(rc) : "found", rc ? 0 : g.size,
-                      rc ? -1.0 : crowded_corner_err(&g, c, size), wrong);
+                      rc ? -1.0 : vg_grid_err(&g, c, size), wrong);
         assert_int_equal(rc, VIS_OK);
         assert_int_equal(g.size, size);
         assert_int_equal(wrong, 0);
