@@ -74,6 +74,10 @@ if [ -x "$KC" ] && [ -d "$SHARED/data/games/tygem" ]; then
 else
   echo "SKIP: board finding on rendered stills ($KC not built or no ../shared/data/games)"
 fi
+# Crowded boards of the renderer's wide variety (tests/vision/crowded.h; no shared data):
+# 20 each of 9x9, 13x13, 19x19, 90% of the points holding a stone, read as a photo
+echo "== vision: board finding on 60 crowded renders (a test tool, not evidence about real boards)"
+"$BIN" crowded 20 | tail -4
 echo "== vision: hands over rendered footage (target: no covered point read as a stone,"
 echo "   no hand-free frame flagged)"
 RENDER="$BUILD/render/kifucam-render"
