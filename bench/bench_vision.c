@@ -889,6 +889,8 @@ static int speed(const char *path, const char *size)
             vis_classify(&img, &g, &vc, &s);
         }
         clu = (now_ms() - t0) / treps;
+        vis_read_cache_free(&miss);
+        vis_read_cache_free(&unsure);
         vc.cache = NULL; /* no cache: a new geometry (a board found or moved) */
         t0 = now_ms();
         for (int r = 0; r < treps; r++)

@@ -133,6 +133,7 @@ void rl_destroy(rl_t *l)
     if (l->sig_ready)
         stn_signal_fini(&l->sig);
     stn_destroy(l->stn);
+    vis_read_cache_free(&l->read_cache);
     free(l);
 }
 

@@ -4,6 +4,8 @@
 // buffers are wrapped in cv::Mat headers without copies.
 #include "vision/cv_bridge.h"
 
+#include <algorithm>
+#include <climits>
 #include <cstdlib>
 #include <cstring>
 #include <new>
@@ -431,6 +433,80 @@ int cvb_warp_perspective_into(const cvb_image_t *img, const double H[9], int w, 
                         cv::INTER_LINEAR | cv::WARP_INVERSE_MAP, cv::BORDER_CONSTANT);
     return CVB_OK;
     CVB_CATCH
+}
+
+struct cvb_warp_map {
+    cv::Mat map1, map2; // CV_16SC2 and CV_16UC1 (cv::convertMaps)
+    int iw, ih;
+};
+
+int cvb_warp_map_make(const double M[9], int iw, int ih, int w, int h, cvb_warp_map_t **out)
+{
+    if (!M || !out || iw <= 0 || ih <= 0 || w <= 0 || h <= 0)
+        return CVB_EINVAL;
+    *out = nullptr;
+    CVB_TRY
+    // the coordinates exactly as cv::warpPerspective computes them (imgwarp.cpp,
+    // WarpPerspectiveInvoker, OpenCV 4.x): blocks of bw0 columns, each row's values from the
+    // block's first column, in double, rounded to 1/INTER_TAB_SIZE of a pixel; the same
+    // remap then gives the same pixels
+    const int BLOCK_SZ = 32, TAB = cv::INTER_TAB_SIZE, BITS = cv::INTER_BITS;
+    int bh0 = std::min(BLOCK_SZ / 2, h);
+    int bw0 = std::min(BLOCK_SZ * BLOCK_SZ / bh0, w);
+    auto *m = new cvb_warp_map;
+    m->map1.create(h, w, CV_16SC2);
+    m->map2.create(h, w, CV_16UC1);
+    for (int y = 0; y < h; y++) {
+        short *xy = m->map1.ptr<short>(y);
+        ushort *alpha = m->map2.ptr<ushort>(y);
+        for (int x = 0; x < w; x += bw0) {
+            int bw = std::min(bw0, w - x);
+            double X0 = M[0] * x + M[1] * y + M[2];
+            double Y0 = M[3] * x + M[4] * y + M[5];
+            double W0 = M[6] * x + M[7] * y + M[8];
+            for (int x1 = 0; x1 < bw; x1++) {
+                double W = W0 + M[6] * x1;
+                W = W ? TAB / W : 0;
+                double fX = std::max((double)INT_MIN, std::min((double)INT_MAX, (X0 + M[0] * x1) * W));
+                double fY = std::max((double)INT_MIN, std::min((double)INT_MAX, (Y0 + M[3] * x1) * W));
+                int X = cv::saturate_cast<int>(fX), Y = cv::saturate_cast<int>(fY);
+                xy[(x + x1) * 2] = cv::saturate_cast<short>(X >> BITS);
+                xy[(x + x1) * 2 + 1] = cv::saturate_cast<short>(Y >> BITS);
+                alpha[x + x1] = (ushort)((Y & (TAB - 1)) * TAB + (X & (TAB - 1)));
+            }
+        }
+    }
+    m->iw = iw;
+    m->ih = ih;
+    *out = m;
+    return CVB_OK;
+    CVB_CATCH
+}
+
+int cvb_warp_map_apply(const cvb_image_t *img, const cvb_warp_map_t *m, cvb_image_t *out)
+{
+    if (!valid(img) || !m || !out || img->w != m->iw || img->h != m->ih || out == img)
+        return CVB_EINVAL;
+    CVB_TRY
+    int w = m->map1.cols, h = m->map1.rows;
+    if (!(out->data && out->w == w && out->h == h && out->channels == img->channels)) {
+        cvb_image_t fresh;
+        int rc = cvb_image_alloc(&fresh, w, h, img->channels);
+        if (rc)
+            return rc;
+        cvb_image_free(out);
+        *out = fresh;
+    }
+    cv::Mat dst = wrap(out);
+    cv::remap(wrap(img), dst, m->map1, m->map2, cv::INTER_LINEAR, cv::BORDER_CONSTANT,
+              cv::Scalar::all(0));
+    return CVB_OK;
+    CVB_CATCH
+}
+
+void cvb_warp_map_free(cvb_warp_map_t *m)
+{
+    delete m;
 }
 
 struct cvb_net {

@@ -177,6 +177,17 @@ int cvb_find_chessboard(const cvb_image_t *img, int cols, int rows, float *pts, 
  * p2, k3) are written on success, *rms the reprojection error in pixels. */
 int cvb_calibrate_camera(const float *obj, const float *img_pts, int npts, int nviews, int w,
                          int h, double K[9], double dist[5], double *rms);
+/* A perspective warp made once and applied to many frames of one size (a still camera
+ * under one geometry): out(x, y) = img(M (x, y, 1)), bilinear, black outside: the same
+ * pixels as cvb_warp_perspective_into (the maps computed as cv::warpPerspective computes
+ * them, in its fixed point, then the same remap). make: for images of iw x ih into w x h;
+ * apply: img must be that size (CVB_EINVAL otherwise), out reused when already w x h with
+ * img's channels. free: NULL is fine. */
+typedef struct cvb_warp_map cvb_warp_map_t;
+int cvb_warp_map_make(const double M[9], int iw, int ih, int w, int h, cvb_warp_map_t **out);
+int cvb_warp_map_apply(const cvb_image_t *img, const cvb_warp_map_t *m, cvb_image_t *out);
+void cvb_warp_map_free(cvb_warp_map_t *m);
+
 /* Undistort n pixel points (x, y pairs; out may equal in): the pixels where a distortion-
  * free camera with the same K would have seen them. */
 int cvb_undistort_points(const double *in, double *out, int n, const double K[9],

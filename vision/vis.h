@@ -102,6 +102,17 @@ typedef struct vis_reading {
     float ring_cov[VIS_RING_MAX];
 } vis_reading_t;
 
+/* The warp of one geometry kept for the frames after (a still camera; vis_board_view_kept):
+ * zeroed to start, vis_view_maps_free when done. The maps are made on the second frame in
+ * a row under one geometry (the first is warped as vis_board_view warps); the view through
+ * them is the same, pixel for pixel (cvb_warp_map_make); made counts the maps made. */
+typedef struct vis_view_maps {
+    double M[9];
+    int iw, ih, side;
+    long made;
+    cvb_warp_map_t *map;
+} vis_view_maps_t;
+
 /* A cache of the last reading, for video (vis_read_cache_init; caller-owned, one per
  * camera): when the board looks as it did (the same geometry, every point's block of the
  * view within max_change of its mean colour then), the network is not run again and the
@@ -131,9 +142,12 @@ typedef struct vis_read_cache {
     float sig[(VIS_MAX_SIZE + 2) * (VIS_MAX_SIZE + 2) * 3];
     vis_reading_t reading; /* the network's, before any board model */
     vis_reading_t run;     /* read_in_turn: the last run's own reading (valid with run_sym) */
+    vis_view_maps_t maps;  /* the net's view of the last geometry, its warp kept */
 } vis_read_cache_t;
-/* An empty cache with the defaults above. */
+/* An empty cache with the defaults above; _free releases what it holds (the kept warp;
+ * the struct is the caller's), and leaves it empty. */
 void vis_read_cache_init(vis_read_cache_t *c);
+void vis_read_cache_free(vis_read_cache_t *c);
 
 /* Fit (first call) or refine the model from a reading and the snapshot made of it. */
 int vis_board_model_update(vis_board_model_t *m, const vis_reading_t *r, const vis_snapshot_t *snap);
@@ -517,6 +531,11 @@ int vis_track_update(const cvb_image_t *img, vis_geom_t *geom, const vis_config_
  * caller frees). img must be BGR. */
 int vis_board_view(const cvb_image_t *img, const vis_geom_t *geom, int cell_px, int margin,
                    cvb_image_t *out);
+/* vis_board_view through vm's maps (vis_view_maps_t) under the geometry and frame size of
+ * the frame before; NULL vm: vis_board_view. */
+int vis_board_view_kept(const cvb_image_t *img, const vis_geom_t *geom, int cell_px, int margin,
+                        cvb_image_t *out, vis_view_maps_t *vm);
+void vis_view_maps_free(vis_view_maps_t *vm);
 /* The board coordinates of view pixel (u, v). */
 void vis_view_to_board(int cell_px, int margin, double u, double v, double *bx, double *by);
 
@@ -534,6 +553,9 @@ int vis_net_read_one(vis_net_t *net, const cvb_image_t *img, const vis_geom_t *g
  * symmetries first .. first + nsym - 1: several runs over one frame's view (the view and
  * its mirror, now or a moment later) make it once. */
 int vis_net_view(const cvb_image_t *img, const vis_geom_t *geom, cvb_image_t *view);
+/* vis_net_view through kept maps (vis_board_view_kept; vm NULL: none). */
+int vis_net_view_kept(const cvb_image_t *img, const vis_geom_t *geom, cvb_image_t *view,
+                      vis_view_maps_t *vm);
 int vis_net_read_view(vis_net_t *net, const cvb_image_t *view, int size, int first, int nsym,
                       vis_reading_t *out);
 

@@ -147,6 +147,12 @@ static void view_sym(const cvb_image_t *v, int s, cvb_image_t *out)
 
 int vis_net_view(const cvb_image_t *img, const vis_geom_t *geom, cvb_image_t *view)
 {
+    return vis_net_view_kept(img, geom, view, NULL);
+}
+
+int vis_net_view_kept(const cvb_image_t *img, const vis_geom_t *geom, cvb_image_t *view,
+                      vis_view_maps_t *vm)
+{
     if (!img || !img->data || !geom || !view || geom->size < 2 || geom->size > VIS_MAX_SIZE)
         return VIS_EINVAL;
     cvb_image_t bgr = { 0 };
@@ -157,7 +163,7 @@ int vis_net_view(const cvb_image_t *img, const vis_geom_t *geom, cvb_image_t *vi
         src = &bgr;
     }
     if (!rc)
-        rc = vis_board_view(src, geom, VIS_NET_CELL_PX, VIS_NET_MARGIN, view);
+        rc = vis_board_view_kept(src, geom, VIS_NET_CELL_PX, VIS_NET_MARGIN, view, vm);
     cvb_image_free(&bgr);
     return rc;
 }

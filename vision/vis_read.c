@@ -198,11 +198,18 @@ void vis_occlusion_pass(vis_snapshot_t *s, const vis_config_t *cfg, const uint8_
         s->occluder |= s->occluded[k];
 }
 
+void vis_read_cache_free(vis_read_cache_t *c)
+{
+    if (c)
+        vis_view_maps_free(&c->maps);
+}
+
 void vis_read_cache_init(vis_read_cache_t *c)
 {
     if (!c)
         return;
     memset(c, 0, offsetof(vis_read_cache_t, reading));
+    memset(&c->maps, 0, sizeof c->maps);
     c->max_change = 4;
     c->turn_shift = 0.1;
     c->run_sym = -1;
@@ -312,7 +319,7 @@ int vis_read(const cvb_image_t *img, const vis_geom_t *geom, const vis_config_t 
     vis_read_cache_t *c = cfg->cache;
     /* the view, made once: for the cache's signature and for every run over this frame */
     cvb_image_t view = { 0 };
-    int rc = vis_net_view(img, geom, &view);
+    int rc = vis_net_view_kept(img, geom, &view, c ? &c->maps : NULL);
     if (rc)
         return rc;
     float sig[(VIS_MAX_SIZE + 2) * (VIS_MAX_SIZE + 2) * 3] = { 0 };

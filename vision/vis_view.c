@@ -32,8 +32,52 @@ void vis_view_to_board(int cell_px, int margin, double u, double v, double *bx, 
     *by = (v + 0.5) / cell_px - margin - 0.5;
 }
 
+/* out = src warped by M (view pixel -> src pixel) into side x side, through vm's maps
+ * (NULL: a plain warp). The maps are made when the same M and size of src come a second
+ * time in a row (a still camera), and used while they keep coming: a frame under a new
+ * geometry pays for a plain warp, not for maps it may never use again. */
+static int warp_kept(const cvb_image_t *src, const double M[9], int side, cvb_image_t *out,
+                     vis_view_maps_t *vm)
+{
+    if (!vm)
+        return cvb_warp_perspective_into(src, M, side, side, out) ? VIS_ECV : VIS_OK;
+    int same = vm->iw == src->w && vm->ih == src->h && vm->side == side;
+    for (int k = 0; same && k < 9; k++)
+        same = vm->M[k] == M[k]; /* the same geometry, bit for bit */
+    if (!same) {
+        cvb_warp_map_free(vm->map);
+        vm->map = NULL;
+        memcpy(vm->M, M, sizeof vm->M);
+        vm->iw = src->w;
+        vm->ih = src->h;
+        vm->side = side;
+        return cvb_warp_perspective_into(src, M, side, side, out) ? VIS_ECV : VIS_OK;
+    }
+    if (!vm->map) {
+        int rc = cvb_warp_map_make(M, src->w, src->h, side, side, &vm->map);
+        if (rc)
+            return rc == CVB_ENOMEM ? VIS_ENOMEM : VIS_ECV;
+        vm->made++;
+    }
+    return cvb_warp_map_apply(src, vm->map, out) ? VIS_ECV : VIS_OK;
+}
+
+void vis_view_maps_free(vis_view_maps_t *vm)
+{
+    if (!vm)
+        return;
+    cvb_warp_map_free(vm->map);
+    memset(vm, 0, sizeof *vm);
+}
+
 int vis_board_view(const cvb_image_t *img, const vis_geom_t *geom, int cell_px, int margin,
                    cvb_image_t *out)
+{
+    return vis_board_view_kept(img, geom, cell_px, margin, out, NULL);
+}
+
+int vis_board_view_kept(const cvb_image_t *img, const vis_geom_t *geom, int cell_px, int margin,
+                        cvb_image_t *out, vis_view_maps_t *vm)
 {
     if (!img || !img->data || img->channels != 3 || !geom || !out || geom->size < 2 ||
         geom->size > VIS_MAX_SIZE || cell_px < 2 || cell_px > 64 || margin < 0 || margin > 4)
@@ -61,10 +105,8 @@ int vis_board_view(const cvb_image_t *img, const vis_geom_t *geom, int cell_px, 
     int shrink = (int)floor(spacing / (1.5 * cell_px));
     int ix0 = (int)floor(fmax(0, x0)), iy0 = (int)floor(fmax(0, y0));
     int ix1 = (int)ceil(fmin(img->w, x1 + 1)), iy1 = (int)ceil(fmin(img->h, y1 + 1));
-    if (shrink < 2 || ix1 - ix0 < 2 * shrink || iy1 - iy0 < 2 * shrink) {
-        int rc = cvb_warp_perspective_into(img, M, side, side, out);
-        return rc ? VIS_ECV : VIS_OK;
-    }
+    if (shrink < 2 || ix1 - ix0 < 2 * shrink || iy1 - iy0 < 2 * shrink)
+        return warp_kept(img, M, side, out, vm);
     /* shrink the board's region first: region pixel q covers photo pixels
      * [x0 + k q, x0 + k (q + 1)), its centre at x0 + k q + (k - 1) / 2 */
     cvb_image_t roi = *img, small = { 0 };
@@ -78,7 +120,7 @@ int vis_board_view(const cvb_image_t *img, const vis_geom_t *geom, int cell_px, 
                              0, 1.0 / k, -(iy0 + (k - 1) / 2) / k, 0, 0, 1 };
     double Ms[9];
     mat3_mul(Binv, M, Ms);
-    int rc = cvb_warp_perspective_into(&small, Ms, side, side, out);
+    int rc = warp_kept(&small, Ms, side, out, vm);
     cvb_image_free(&small);
-    return rc ? VIS_ECV : VIS_OK;
+    return rc;
 }

@@ -397,6 +397,7 @@ static void test_read_in_turn(void **state)
         assert_int_equal(vis_read(&a, &g2, &cfg, r), VIS_OK);
         assert_int_equal(c->runs, runs[step]);
     }
+    vis_read_cache_free(c);
     free(c);
     free(r);
     free(both);

@@ -370,6 +370,56 @@ static void test_occlusion(void **state)
     cvb_image_free(&img);
 }
 
+/* The net's view through kept maps (vis_view_maps_t, a still camera): the first frame
+ * under a geometry is warped as vis_board_view warps it (no maps), the second makes the
+ * maps and the third reuses them, each view the same as vis_board_view's pixel for pixel;
+ * a new geometry drops them. At 640x480 (the photo's cell under 24 px: no shrinking) and
+ * 1920x1440 (shrunk first). */
+static void test_view_maps(void **state)
+{
+    (void)state;
+    static const int sizes[2][2] = { { 640, 480 }, { 1920, 1440 } };
+    for (int z = 0; z < 2; z++) {
+        uint8_t st[19 * 19];
+        position(19, 11, st);
+        synth_t sy;
+        synth_defaults(&sy, sizes[z][0], sizes[z][1], 19);
+        sy.stones = st;
+        sy.noise = 6;
+        cvb_image_t img = { 0 }, plain = { 0 }, kept = { 0 };
+        assert_int_equal(synth_render(&sy, &img), 0);
+        vis_geom_t g, g2;
+        assert_int_equal(vis_geom_from_corners(sy.corners, 19, img.w, img.h, &g), VIS_OK);
+        assert_int_equal(vis_board_view(&img, &g, 16, 1, &plain), VIS_OK);
+        vis_view_maps_t vm;
+        memset(&vm, 0, sizeof vm);
+        for (int frame = 0; frame < 3; frame++) {
+            assert_int_equal(vis_board_view_kept(&img, &g, 16, 1, &kept, &vm), VIS_OK);
+            assert_int_equal(vm.made, frame < 1 ? 0 : 1);
+            assert_true(frame < 1 ? vm.map == NULL : vm.map != NULL);
+            assert_int_equal(kept.w, plain.w);
+            long off = 0;
+            for (int y = 0; y < plain.h; y++)
+                off += memcmp(plain.data + (size_t)y * plain.stride,
+                              kept.data + (size_t)y * kept.stride, (size_t)plain.w * 3) != 0;
+            print_message("%dx%d, frame %d: %ld rows of the view differ\n", img.w, img.h, frame,
+                          off);
+            assert_int_equal(off, 0);
+        }
+        double moved[4][2];
+        memcpy(moved, sy.corners, sizeof moved);
+        moved[0][0] += 1;
+        assert_int_equal(vis_geom_from_corners(moved, 19, img.w, img.h, &g2), VIS_OK);
+        assert_int_equal(vis_board_view_kept(&img, &g2, 16, 1, &kept, &vm), VIS_OK);
+        assert_null(vm.map); /* a new geometry: warped, the maps dropped */
+        vis_view_maps_free(&vm);
+        assert_int_equal(vm.made, 0);
+        cvb_image_free(&img);
+        cvb_image_free(&plain);
+        cvb_image_free(&kept);
+    }
+}
+
 static void test_bad_input(void **state)
 {
     (void)state;
@@ -412,6 +462,7 @@ int main(void)
         cmocka_unit_test(test_light_blur_jpeg),
         cmocka_unit_test(test_classify_corners_and_track),
         cmocka_unit_test(test_occlusion),
+        cmocka_unit_test(test_view_maps),
         cmocka_unit_test(test_bad_input),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
