@@ -413,6 +413,21 @@ int cvb_gaussian_blur(const cvb_image_t *img, int ksize, double sigma, cvb_image
     CVB_CATCH
 }
 
+// *out made w x h with ch channels: its pixels kept when it has that size already (a
+// caller's buffer reused frame after frame), else freed and allocated anew.
+static int reuse_or_alloc(cvb_image_t *out, int w, int h, int ch)
+{
+    if (out->data && out->w == w && out->h == h && out->channels == ch)
+        return CVB_OK;
+    cvb_image_t fresh;
+    int rc = cvb_image_alloc(&fresh, w, h, ch);
+    if (rc)
+        return rc;
+    cvb_image_free(out);
+    *out = fresh;
+    return CVB_OK;
+}
+
 int cvb_warp_perspective_into(const cvb_image_t *img, const double H[9], int w, int h,
                               cvb_image_t *out)
 {
@@ -420,14 +435,8 @@ int cvb_warp_perspective_into(const cvb_image_t *img, const double H[9], int w, 
         return CVB_EINVAL;
     CVB_TRY
     cv::Mat Hm(3, 3, CV_64F, const_cast<double *>(H));
-    if (!(out->data && out->w == w && out->h == h && out->channels == img->channels)) {
-        cvb_image_t fresh;
-        int rc = cvb_image_alloc(&fresh, w, h, img->channels);
-        if (rc)
-            return rc;
-        cvb_image_free(out);
-        *out = fresh;
-    }
+    if (int rc = reuse_or_alloc(out, w, h, img->channels))
+        return rc;
     cv::Mat dst = wrap(out);
     cv::warpPerspective(wrap(img), dst, Hm, cv::Size(w, h),
                         cv::INTER_LINEAR | cv::WARP_INVERSE_MAP, cv::BORDER_CONSTANT);
@@ -489,14 +498,8 @@ int cvb_warp_map_apply(const cvb_image_t *img, const cvb_warp_map_t *m, cvb_imag
         return CVB_EINVAL;
     CVB_TRY
     int w = m->map1.cols, h = m->map1.rows;
-    if (!(out->data && out->w == w && out->h == h && out->channels == img->channels)) {
-        cvb_image_t fresh;
-        int rc = cvb_image_alloc(&fresh, w, h, img->channels);
-        if (rc)
-            return rc;
-        cvb_image_free(out);
-        *out = fresh;
-    }
+    if (int rc = reuse_or_alloc(out, w, h, img->channels))
+        return rc;
     cv::Mat dst = wrap(out);
     cv::remap(wrap(img), dst, m->map1, m->map2, cv::INTER_LINEAR, cv::BORDER_CONSTANT,
               cv::Scalar::all(0));

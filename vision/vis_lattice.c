@@ -451,23 +451,17 @@ static int grow_fit(blob_t *b, int n, int seed, double *src, double *dst, double
     return q >= 12 ? q : -1;
 }
 
-/* vis_lattice_find with the dark mask's holes of up to max_hole pixels filled (0: none). */
-static int lattice_at(const cvb_image_t *gray, int max_hole, double Hout[9], int *imin,
-                      int *imax, int *jmin, int *jmax, int *count, int *ij, int maxij)
+/* vis_lattice_find on gray and its black-hat bh, with the dark mask's holes of up to
+ * max_hole pixels filled (0: none). */
+static int lattice_at(const cvb_image_t *gray, const cvb_image_t *bh, int max_hole,
+                      double Hout[9], int *imin, int *imax, int *jmin, int *jmax, int *count,
+                      int *ij, int maxij)
 {
-    int W = gray->w;
-    int k = (W > gray->h ? W : gray->h) / 18 | 1;
-    cvb_image_t bh = { 0 };
-    if (cvb_blackhat(gray, k, &bh))
-        return -1;
     int maxb = 4000;
     blob_t *b = malloc(sizeof(blob_t) * (size_t)maxb);
-    if (!b) {
-        cvb_image_free(&bh);
+    if (!b)
         return -1;
-    }
-    int n = find_blobs(gray, &bh, b, maxb, max_hole), rc = -1;
-    cvb_image_free(&bh);
+    int n = find_blobs(gray, bh, b, maxb, max_hole), rc = -1;
     VTRACE("lattice: %d dark maxima\n", n);
     if (n < 12)
         goto done;
@@ -739,13 +733,18 @@ int vis_lattice_find(const cvb_image_t *gray, double Hout[9], int *imin, int *im
      * its neighbours' (a full board from the side then fits fewer stones). The lattice
      * that fits the more stones is kept. */
     int side = gray->w > gray->h ? gray->w : gray->h, k = side / 18 | 1, best = -1;
-    int *tij = maxij ? malloc(sizeof(int) * 2 * (size_t)maxij) : NULL;
-    if (maxij && !tij)
+    cvb_image_t bh = { 0 }; /* the same for both: made once */
+    if (cvb_blackhat(gray, k, &bh))
         return -1;
+    int *tij = maxij ? malloc(sizeof(int) * 2 * (size_t)maxij) : NULL;
+    if (maxij && !tij) {
+        cvb_image_free(&bh);
+        return -1;
+    }
     for (int q = 0; q < 2; q++) {
         double H[9];
         int i0, i1, j0, j1, cnt = 0;
-        if (lattice_at(gray, q ? k * k / 4 : 0, H, &i0, &i1, &j0, &j1, &cnt, tij, maxij))
+        if (lattice_at(gray, &bh, q ? k * k / 4 : 0, H, &i0, &i1, &j0, &j1, &cnt, tij, maxij))
             continue;
         VTRACE("lattice: %s highlights: %d stones fitted\n", q ? "with" : "without", cnt);
         if (cnt <= best)
@@ -761,5 +760,6 @@ int vis_lattice_find(const cvb_image_t *gray, double Hout[9], int *imin, int *im
             memcpy(ij, tij, sizeof(int) * 2 * (size_t)(cnt < maxij ? cnt : maxij));
     }
     free(tij);
+    cvb_image_free(&bh);
     return best < 0 ? -1 : 0;
 }
