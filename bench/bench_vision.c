@@ -1073,7 +1073,8 @@ static int scale_one(const char *in, const char *out, const char *wh)
  * the renders read exactly, read wrong (and of those, read wrong with no point unsure: the
  * user told nothing), and with no board found; the grid's corners against the truth's
  * (within half a spacing) beside. fill 0.9, 960x720, seeds 1..n. VIS_VERBOSE=1 a line a
- * render, VIS_CROWDED_DUMP=DIR the renders not read exactly. */
+ * render, VIS_CROWDED_DUMP=DIR the renders not read exactly (PNG: `kifucam detect` on the
+ * file reads what the bench read). */
 static int crowded(int n)
 {
     static const int sizes[3] = { 9, 13, 19 };
@@ -1114,7 +1115,7 @@ static int crowded(int n)
                        bad, unsure);
             if (dump && bad != 0) {
                 char path[1024];
-                snprintf(path, sizeof path, "%s/crowded%d_%d.jpg", dump, sizes[si], seed);
+                snprintf(path, sizeof path, "%s/crowded%d_%d.png", dump, sizes[si], seed);
                 cvb_imwrite(path, &img, 90);
             }
             cvb_image_free(&img);

@@ -721,6 +721,77 @@ done:
     return rc;
 }
 
+/* The stones apart from the lattice's main block: a black bowl, a stone on the table or a
+ * dark speck the walk reached over missing stones lies beyond a run of at least
+ * TRIM_GAP lines that hold no stone, and would widen the span the board's size is chosen
+ * from (a 9x9 read as 13x13). Along each axis the stones are cut into blocks at such runs;
+ * when the blocks beside the one of most stones hold at most TRIM_SHARE of the stones (and
+ * at least 2 may always go), they are dropped from ij and the span. A crowded board's black
+ * stones leave no such run inside it; a board whose black stones were found in one part
+ * only keeps its span along the other axis, which the size is chosen from too. */
+#define TRIM_GAP 2
+#define TRIM_SHARE 0.1
+static void trim_outliers(int *ij, int *count, int *imin, int *imax, int *jmin, int *jmax)
+{
+    int *lo[2] = { imin, jmin }, *hi[2] = { imax, jmax };
+    for (int pass = 0; pass < 2; pass++) /* dropping along one axis narrows the other's */
+        for (int ax = 0; ax < 2; ax++) {
+            int n = *hi[ax] - *lo[ax] + 1, cnt = *count;
+            if (n <= 0 || n > 256 || cnt <= 0)
+                continue;
+            int h[256] = { 0 };
+            for (int k = 0; k < cnt; k++)
+                h[ij[2 * k + ax] - *lo[ax]]++;
+            /* blocks: maximal runs of lines split by TRIM_GAP or more empty lines */
+            int best_lo = 0, best_hi = -1, best_c = -1;
+            for (int a = 0; a < n;) {
+                if (!h[a]) {
+                    a++;
+                    continue;
+                }
+                int b = a, c = 0, last = a;
+                while (b < n && b - last <= TRIM_GAP) {
+                    if (h[b]) {
+                        last = b;
+                        c += h[b];
+                    }
+                    b++;
+                }
+                if (c > best_c) {
+                    best_c = c;
+                    best_lo = a;
+                    best_hi = last;
+                }
+                a = last + 1;
+            }
+            int drop = cnt - best_c, may = (int)(TRIM_SHARE * cnt);
+            if (drop <= 0 || drop > (may > 2 ? may : 2))
+                continue;
+            int m = 0;
+            for (int k = 0; k < cnt; k++) {
+                int o = ij[2 * k + ax] - *lo[ax];
+                if (o >= best_lo && o <= best_hi) {
+                    ij[2 * m] = ij[2 * k];
+                    ij[2 * m + 1] = ij[2 * k + 1];
+                    m++;
+                }
+            }
+            *count = m;
+            *hi[ax] = *lo[ax] + best_hi;
+            *lo[ax] += best_lo;
+            int olo = ax ? *imin : *jmin, ohi = ax ? *imax : *jmax; /* the other axis anew */
+            int nlo = ohi, nhi = olo;
+            for (int k = 0; k < m; k++) {
+                int v = ij[2 * k + !ax];
+                nlo = v < nlo ? v : nlo;
+                nhi = v > nhi ? v : nhi;
+            }
+            *lo[!ax] = nlo;
+            *hi[!ax] = nhi;
+            VTRACE("lattice: %d stones apart along %s dropped\n", drop, ax ? "j" : "i");
+        }
+}
+
 int vis_lattice_find(const cvb_image_t *gray, double Hout[9], int *imin, int *imax,
                      int *jmin, int *jmax, int *count, int *ij, int maxij)
 {
@@ -761,5 +832,7 @@ int vis_lattice_find(const cvb_image_t *gray, double Hout[9], int *imin, int *im
     }
     free(tij);
     cvb_image_free(&bh);
+    if (best >= 0 && ij && *count <= maxij)
+        trim_outliers(ij, count, imin, imax, jmin, jmax);
     return best < 0 ? -1 : 0;
 }
