@@ -1073,8 +1073,8 @@ static int scale_one(const char *in, const char *out, const char *wh)
  * the renders read exactly, read wrong (and of those, read wrong with no point unsure: the
  * user told nothing), and with no board found; the grid's corners against the truth's
  * (within half a spacing) beside. fill 0.9, 960x720, seeds 1..n. VIS_VERBOSE=1 a line a
- * render, VIS_CROWDED_DUMP=DIR the renders not read exactly (PNG: `kifucam detect` on the
- * file reads what the bench read). */
+ * render (2: and the truth's corners, pixels), VIS_CROWDED_DUMP=DIR the renders not read
+ * exactly (PNG: `kifucam detect` on the file reads what the bench read). */
 static int crowded(int n)
 {
     static const int sizes[3] = { 9, 13, 19 };
@@ -1113,6 +1113,9 @@ static int crowded(int n)
                        "unsure %d\n",
                        sizes[si], sizes[si], seed, rc ? "no board" : "found", rc ? 0 : g.size, e,
                        bad, unsure);
+            if (verbose && !strcmp(verbose, "2"))
+                printf("      truth corners %.1f %.1f  %.1f %.1f  %.1f %.1f  %.1f %.1f\n",
+                       c[0][0], c[0][1], c[1][0], c[1][1], c[2][0], c[2][1], c[3][0], c[3][1]);
             if (dump && bad != 0) {
                 char path[1024];
                 snprintf(path, sizeof path, "%s/crowded%d_%d.png", dump, sizes[si], seed);
