@@ -1565,11 +1565,14 @@ static void outline_shift(const cvb_image_t *full, double Hw[9], int S, double s
         }
         int edge = st[near] >= VIS_OUTLINE_MIN && st[near] >= VIS_OUTLINE_REL * smax &&
                    u[near] >= -0.8 && u[near] <= -0.2;
-        int g0, g1, v, t, nl = near == hi ? S - 1 : 0, in = near == hi ? S - 2 : 1;
-        seg_support(full, full, Hf, ax ? 1 : 0, nl, 0, S - 1, NULL, NULL, &g0, &v, &t);
-        seg_support(full, full, Hf, ax ? 1 : 0, in, 0, S - 1, NULL, NULL, &g1, &v, &t);
-        VTRACE("outline: near side %d, its line %d good, the next %d\n", near, g0, g1);
-        int bare = 3 * g1 >= S && 4 * g0 < g1;
+        int g0, g1, v, t0, t1, nl = near == hi ? S - 1 : 0, in = near == hi ? S - 2 : 1;
+        seg_support(full, full, Hf, ax ? 1 : 0, nl, 0, S - 1, NULL, NULL, &g0, &v, &t0);
+        seg_support(full, full, Hf, ax ? 1 : 0, in, 0, S - 1, NULL, NULL, &g1, &v, &t1);
+        VTRACE("outline: near side %d, its line %d good of %d in the picture, the next %d of "
+               "%d\n", near, g0, t0, g1, t1);
+        /* bare only where the picture shows it: a near line beyond the picture's edge (a
+         * board the picture cuts off) shows nothing, which says nothing */
+        int bare = 3 * g1 >= S && 4 * g0 < g1 && 2 * t0 >= t1;
         if (!edge && !bare)
             continue;
         int d = near == hi ? -1 : 1;
