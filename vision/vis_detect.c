@@ -819,6 +819,11 @@ typedef struct {
     int n;
 } cand_list_t;
 
+/* The stones' lattice (lattice_grid) is a witness apart from the lines, with no window
+ * score of theirs: its candidate is read first of them all (before: added at score 0, it
+ * came last and was left unread on boards whose lines gave six candidates, a 9x9 render
+ * found right by it refused for a 13x13 of lines). */
+#define CAND_LATTICE 2.0
 static void cand_add(cand_list_t *cl, const double H[9], int S, double score)
 {
     if (!cl || cl->n >= MAX_CANDS)
@@ -1926,13 +1931,14 @@ static int grid_verify(const cvb_image_t *img, const cvb_image_t *gray,
         bestS = rc ? 0 : S;
         if (rc)
             best = -1;
+        VTRACE("verify: primary (S %d): belief %.3f\n", S, best);
     }
     if (best < cfg->grid_accept && cfg->grid_candidates > 0) {
         if (!lattice_tried) {
             double Hl[9];
             int Sl = 0, stones = 0;
             if (!lattice_grid(gray, fullgray, img, scale, size_hint, Hl, &Sl, &stones))
-                cand_add(cl, Hl, Sl, 0);
+                cand_add(cl, Hl, Sl, CAND_LATTICE);
         }
         /* the candidates by their window score, best first */
         for (int i = 1; i < cl->n; i++)
@@ -2094,7 +2100,7 @@ static int detect_at(const cvb_image_t *img, const vis_config_t *cfg, int size_h
         int rl = lattice_grid(&gray, &fullgray, img, scale, size_hint, Hl, &Sl, &stones);
         lattice_tried = 1;
         if (!rl)
-            cand_add(cl, Hl, Sl, 0);
+            cand_add(cl, Hl, Sl, CAND_LATTICE);
         if (!rl && (small_grid ? Sl > S && stones >= 3 * Sl
                                : rc || stones >= 3 * Sl || score < 0.4)) {
             memcpy(Hw, Hl, sizeof Hl);

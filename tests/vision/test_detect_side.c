@@ -189,6 +189,15 @@ static void test_crowded_slide(void **state)
     check_crowded(19, 20);
 }
 
+/* The stones' lattice read before the lines' candidates (CAND_LATTICE, vis_detect.c):
+ * before, this 9x9, found right by the lattice, was left unread behind six candidates of
+ * lines and refused for a 13x13 of lines (no board). */
+static void test_crowded_lattice_first(void **state)
+{
+    (void)state;
+    check_crowded(9, 15);
+}
+
 static void test_empty_board_640(void **state)
 {
     (void)state;
@@ -272,6 +281,7 @@ int main(void)
         cmocka_unit_test(test_crowded_highlights),
         cmocka_unit_test(test_crowded_outliers),
         cmocka_unit_test(test_crowded_slide),
+        cmocka_unit_test(test_crowded_lattice_first),
         cmocka_unit_test(test_shake_pixel_640),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
