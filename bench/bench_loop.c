@@ -5,8 +5,12 @@
  * the moves right (the station's game against the source's first N moves, colour and
  * point under the best of the board's 8 symmetries, a pass for a pass), whether the game's
  * end came (the end signals or two passes: the count began), and the CPU per analysed
- * frame of each of the loop's stages (rl_stats) beside capture's. What `kifucam record`
- * adds on top (printing, the pages, the clock) is the difference from bench/record.sh.
+ * frame of each of the loop's stages (rl_stats) beside capture's; the points read on the
+ * analysed frames with no hand in them (the footage's truth.txt): wrong though read
+ * surely, and unsure (under the best of the 8 symmetries, frame by frame). What `kifucam
+ * record` adds on top (printing, the pages, the clock) is the difference from
+ * bench/record.sh. BL_LEARN_COLOURS=0: the loop without the board's own colours learned
+ * (rl_config_t learn_colours), for comparison.
  *
  * Prints only; never fails on a figure. Exit 0, 1 when a clip's moves differ from its
  * source, 2 on unreadable input.
@@ -20,6 +24,7 @@
 
 #include "capture/cap_source.h"
 #include "loop/rl_loop.h"
+#include "render/rnd_truth.h"
 #include "rules/go_point.h"
 #include "rules/sgf.h"
 #include "rules/sgf_game.h"
@@ -116,9 +121,52 @@ static int moves_right(const go_game_t *got, const go_game_t *want, int n, int s
 typedef struct totals {
     int clips, exact, moves, right, ends;
     uint64_t frames, read;
+    uint64_t pts, pts_wrong, pts_unsure; /* hand-free analysed frames' points */
     double capture_s;
     rl_stats_t st;
 } totals_t;
+
+/* Every frame of the footage's truth, by frame number (*n of them); NULL when unreadable. */
+static rnd_truth_frame_t *truth_frames(const char *dir, int *n)
+{
+    char path[1200];
+    snprintf(path, sizeof path, "%s/truth.txt", dir);
+    rnd_truth_t *t = NULL;
+    *n = 0;
+    if (rnd_truth_open(path, &t))
+        return NULL;
+    int cap = rnd_truth_frames(t);
+    rnd_truth_frame_t *v = cap > 0 ? calloc((size_t)cap, sizeof *v) : NULL, f;
+    while (v && rnd_truth_next(t, &f, NULL) == 0)
+        if (f.frame >= 0 && f.frame < cap) {
+            v[f.frame] = f;
+            *n = f.frame + 1 > *n ? f.frame + 1 : *n;
+        }
+    rnd_truth_close(t);
+    return v;
+}
+
+/* A hand-free frame's points against the truth: the fewest read surely and wrong under
+ * the 8 symmetries (*wrong), and those unsure (*unsure). */
+static void frame_points(const vis_snapshot_t *snap, const rnd_truth_frame_t *tf, int size,
+                         int *wrong, int *unsure)
+{
+    *wrong = size * size;
+    *unsure = 0;
+    for (int k = 0; k < size * size; k++)
+        *unsure += vis_point_unsure(snap, k);
+    for (int sy = 0; sy < 8; sy++) {
+        stn_align_t a = { 0 };
+        a.sym = sy;
+        int w = 0;
+        for (int y = 0; y < size; y++)
+            for (int x = 0; x < size; x++) {
+                int m = stn_align_map(&a, size, x, y);
+                w += m >= 0 && !vis_point_unsure(snap, m) && snap->color[m] != tf->shown[y * size + x];
+            }
+        *wrong = w < *wrong ? w : *wrong;
+    }
+}
 
 static int run_clip(const char *dir, totals_t *tot)
 {
@@ -150,6 +198,9 @@ static int run_clip(const char *dir, totals_t *tot)
     const rl_sink_t sink = { &seen, k_phase, k_event, k_note, k_station, k_fed, k_over };
     rl_config_t c;
     rl_config_defaults(&c);
+    const char *learn = getenv("BL_LEARN_COLOURS");
+    if (learn && !strcmp(learn, "0"))
+        c.learn_colours = 0;
     rl_t *l = rl_create(&c, &sink);
     if (!l || cap_source_open(dir, &o, &cs) != CAP_OK) {
         fprintf(stderr, "bench_loop: %s: cannot open\n", dir);
@@ -158,8 +209,10 @@ static int run_clip(const char *dir, totals_t *tot)
         sgf_collection_destroy(col);
         return 2;
     }
+    int ntruth = 0;
+    rnd_truth_frame_t *truth = truth_frames(dir, &ntruth);
     cap_frame_t f;
-    uint64_t frames = 0, read_frames = 0;
+    uint64_t frames = 0, read_frames = 0, pts = 0, pwrong = 0, punsure = 0;
     double t = 0, cap = 0;
     for (;;) {
         double t0 = cpu_s();
@@ -173,7 +226,17 @@ static int run_clip(const char *dir, totals_t *tot)
         frames++;
         read_frames += read;
         t = f.t;
+        const vis_snapshot_t *sn = rl_snapshot(l);
+        if (read && truth && f.index < (uint64_t)ntruth && !truth[f.index].hand &&
+            sn->size == want.size && !sn->occluder && !sn->board_lost) {
+            int w, u;
+            frame_points(sn, &truth[f.index], want.size, &w, &u);
+            pts += (uint64_t)(want.size * want.size);
+            pwrong += (uint64_t)w;
+            punsure += (uint64_t)u;
+        }
     }
+    free(truth);
     cap_source_close(cs);
     stn_unfinished_t un;
     rl_finish(l, t, 1, &un);
@@ -184,10 +247,16 @@ static int run_clip(const char *dir, totals_t *tot)
         end = stn_phase(s) != STN_PHASE_PLAY;
     }
     rl_stats_t st = rl_stats(l);
-    printf("  %-40s moves %3d/%3d%s, end %s, frames %llu (%llu read), detections %llu\n", dir,
+    printf("  %-40s moves %3d/%3d%s, end %s, frames %llu (%llu read), detections %llu, "
+           "hand-free points wrong %llu unsure %llu of %llu, colours learned %llu\n", dir,
            right, nmoves, right == nmoves ? "" : "  DIFFERS", end ? "yes" : "no",
            (unsigned long long)frames, (unsigned long long)read_frames,
-           (unsigned long long)st.detects);
+           (unsigned long long)st.detects, (unsigned long long)pwrong,
+           (unsigned long long)punsure, (unsigned long long)pts,
+           (unsigned long long)st.colour_fits);
+    tot->pts += pts;
+    tot->pts_wrong += pwrong;
+    tot->pts_unsure += punsure;
     tot->clips++;
     tot->exact += right == nmoves;
     tot->moves += nmoves;
@@ -226,6 +295,13 @@ int main(int argc, char **argv)
     double loop_s = tot.st.detect_s + tot.st.track_s + tot.st.station_s + tot.st.signal_s;
     printf("moves right %d of %d, clips exact %d of %d, the count began on %d\n", tot.right,
            tot.moves, tot.exact, tot.clips, tot.ends);
+    const char *learn = getenv("BL_LEARN_COLOURS");
+    printf("points on the analysed frames with no hand: %llu, read surely and wrong %llu "
+           "(%.4f%%), unsure %llu (%.3f%%)%s\n",
+           (unsigned long long)tot.pts, (unsigned long long)tot.pts_wrong,
+           tot.pts ? 100.0 * tot.pts_wrong / tot.pts : 0.0, (unsigned long long)tot.pts_unsure,
+           tot.pts ? 100.0 * tot.pts_unsure / tot.pts : 0.0,
+           learn && !strcmp(learn, "0") ? " (the board's colours not learned)" : "");
     printf("CPU per analysed frame (%llu of %llu frames handed on): capture %.2f ms, detect "
            "%.2f ms (%llu runs), track %.2f ms, station %.3f ms, signals %.3f ms; the loop "
            "%.0f frames a second of CPU\n",

@@ -25,7 +25,10 @@ struct rl {
     cal_profile_t cal;             /* cfg.cal's copy */
     int have_cal;
     vis_config_t vcfg;
-    vis_board_model_t board;       /* the calibration's colour model (vcfg.board points here) */
+    vis_board_model_t board;       /* the board's colour model: the calibration's, then
+                                      learned (vcfg.board points here once it holds a fit) */
+    int colours_moves;             /* the record's move count when the colours were last
+                                      learned, -1 never */
     vis_read_cache_t read_cache;   /* the last reading, kept while the board looks the same */
     vis_border_t border;           /* the board's border as it looks with nothing across */
     stn_t *stn;
@@ -96,6 +99,7 @@ static int phase(const rl_t *l)
 void rl_config_defaults(rl_config_t *c)
 {
     memset(c, 0, sizeof *c);
+    c->learn_colours = 1;
     stn_config_defaults(&c->station);
     vis_config_defaults(&c->vision);
     vis_config_for_video(&c->vision);
@@ -110,6 +114,8 @@ rl_t *rl_create(const rl_config_t *cfg, const rl_sink_t *sink)
     if (sink)
         l->sink = *sink;
     l->vcfg = cfg->vision;
+    vis_board_model_init(&l->board);
+    l->colours_moves = -1;
     vis_read_cache_init(&l->read_cache);
     l->vcfg.cache = &l->read_cache;
     vis_border_init(&l->border, NULL);
@@ -304,6 +310,45 @@ static void judge_signals(rl_t *l, int changed, int end_of_file, double t)
         l->sink.over(l->sink.ctx);
 }
 
+/* The board's own colours learned from a position the station accepted: the frame
+ * hand-free, every point it reads surely (the model's min_conf) the record's colour there,
+ * read under the board's geometry (the read cache's reading is this frame's: the network's,
+ * before any model). Once per position of the record (its move count): the first fit is
+ * taken whole, later ones move it by the model's rate (vis_board_model_update); from then on
+ * the reader combines it with the network's word (vcfg.board). A view that disagrees with
+ * the record (a stone not yet recorded, a misread) teaches nothing. */
+static void learn_colours(rl_t *l, const vis_snapshot_t *snap, double t)
+{
+    if (!l->cfg.learn_colours || !l->stn || snap->occluder || snap->board_lost)
+        return;
+    const go_game_t *g = stn_game(l->stn);
+    const go_board_t *b = go_game_board(g);
+    int moves = go_game_move_count(g), S = snap->size;
+    const vis_read_cache_t *c = &l->read_cache;
+    if (moves == l->colours_moves || b->size != S || !c->valid || c->size != S)
+        return;
+    for (int k = 0; k < 9; k++)
+        if (c->H[k] != l->geom.H[k]) /* read under another geometry: not this frame's */
+            return;
+    for (int y = 0; y < S; y++)
+        for (int x = 0; x < S; x++) {
+            int k = y * S + x;
+            if (!snap->occluded[k] && snap->conf[k] >= l->board.min_conf &&
+                snap->color[k] != b->color[GO_PT(x, y)])
+                return;
+        }
+    int first = !l->vcfg.board;
+    if (vis_board_model_update(&l->board, &c->reading, snap) != VIS_OK)
+        return;
+    l->colours_moves = moves;
+    l->stats.colour_fits++;
+    if (first && (l->board.n[0] || l->board.n[1] || l->board.n[2])) {
+        l->vcfg.board = &l->board;
+        note(l, "board", t, "board: its own colours learned (%d empty points, %d black, %d "
+             "white)", l->board.n[GO_EMPTY], l->board.n[GO_BLACK], l->board.n[GO_WHITE]);
+    }
+}
+
 int rl_feed(rl_t *l, const cvb_image_t *img, uint64_t frame, double t, int *read)
 {
     vis_snapshot_t *snap = &l->snap;
@@ -387,6 +432,8 @@ int rl_feed(rl_t *l, const cvb_image_t *img, uint64_t frame, double t, int *read
         }
         if (l->sink.fed)
             l->sink.fed(l->sink.ctx, phase0, n);
+        if (phase0 == 0)
+            learn_colours(l, snap, t);
     }
     double t2 = cpu_s();
     l->stats.station_s += t2 - t1;

@@ -8,7 +8,9 @@
  * and a resumed game's board that is not the record's position is refused
  * (stn_resume_judge). Board known: tracking (vis_track_k). Then, while the game is in play
  * or counted: hands near the signal corners (stn_signal_hands), the removal gate in play
- * (stn_gate), the station (stn_feed), the end signals after a move (stn_signal_after_move).
+ * (stn_gate), the station (stn_feed), the end signals after a move (stn_signal_after_move);
+ * a position the station accepted teaches the reader the board's own colours
+ * (learn_colours).
  * Then the table beside the corners (vis_outside) and what it means (stn_signal_read,
  * stn_signal_judge).
  *
@@ -78,6 +80,10 @@ typedef struct rl_config {
                                    given) */
     int resume;                 /* the station resumes a record: its first board is judged
                                    against it (rl_resume_check) */
+    int learn_colours;          /* default 1: the board's own colours (vis_board_model_t)
+                                   fitted on the first position the station accepted and
+                                   refined by each later one (a calibration's model, when
+                                   there is one, is the start); 0: the calibration's only */
 } rl_config_t;
 
 typedef struct rl_stats {
@@ -86,6 +92,8 @@ typedef struct rl_stats {
     uint64_t reads, reads_cached, net_runs;        /* tracking's readings of the points:
                                                       made, taken from the read cache, and
                                                       the network's runs for those made */
+    uint64_t colour_fits;                          /* positions the board's colours were
+                                                      learned from (learn_colours) */
 } rl_stats_t;
 
 typedef struct rl rl_t;

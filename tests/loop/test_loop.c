@@ -6,6 +6,7 @@
  *    STN_EV_MOVE in order and equal the source's under the board's symmetry, the end
  *    signals end the game (the sink's over), the count starts;
  *  - the sink's order: the station created before any event, a note before the moves;
+ *  - the board's own colours learned from the positions the station accepted, once each;
  *  - rl_finish at the end; the geometry and snapshot are there while the board is;
  *  - a loop fed frames with no board: no station, no event, rl_ever_found 0.
  * Drives the kifucam binary ($KIFUCAM_BIN) only to render.
@@ -27,7 +28,7 @@
 typedef struct seen {
     int phase;           /* the caller's phase, kept as kifucam record keeps it */
     stn_t *stn;
-    int stations, notes, found, moves, signals, overs, feds, ends;
+    int stations, notes, found, colours, moves, signals, overs, feds, ends;
     int first_event_before_station;
     go_point_t move_pt[64];
     go_color_t move_col[64];
@@ -63,6 +64,7 @@ static void k_note(void *ctx, const char *kind, double t, const char *text)
     (void)t;
     s->notes++;
     s->found += !strcmp(kind, "board") && strstr(text, "19x19 found") != NULL;
+    s->colours += !strcmp(kind, "board") && strstr(text, "own colours learned") != NULL;
 }
 
 static void k_station(void *ctx, stn_t *stn)
@@ -167,6 +169,12 @@ static void test_loop_records_a_clip(void **state)
     rl_stats_t st = rl_stats(l);
     assert_true(st.reads >= 1 && st.reads_cached >= 1);
     assert_true(st.net_runs >= st.reads && st.net_runs < 2 * st.reads);
+    /* the board's own colours: learned once the station accepted the empty board (told
+     * once), then from each later position at most once (7: the empty board, 6 moves) */
+    print_message("loop: the board's colours learned from %llu positions\n",
+                  (unsigned long long)st.colour_fits);
+    assert_int_equal(s.colours, 1);
+    assert_true(st.colour_fits >= 2 && st.colour_fits <= 7);
     /* the 6 moves, in order, as the source has them under one symmetry of the board */
     assert_int_equal(s.moves, 6);
     char *text = kc_slurp(src, NULL);
