@@ -193,8 +193,9 @@ int vis_photo_colours(const cvb_image_t *img, const vis_geom_t *geom, const vis_
 
 /* Find the lattice of black stones in a work-scale gray image: H maps lattice (i, j) to
  * pixels; the stones found span i in [*imin, *imax], j in [*jmin, *jmax]; *count stones
- * fit, their (i, j) written to ij (up to maxij pairs; ij may be NULL). 0 on success, -1
- * when there is no such lattice. */
+ * fit, their (i, j) written to ij (up to maxij pairs; ij may be NULL). With ij given and
+ * room for every stone, the stones apart from the main block (a bowl, a stone on the
+ * table) are left out of all three. 0 on success, -1 when there is no such lattice. */
 int vis_lattice_find(const cvb_image_t *gray, double H[9], int *imin, int *imax, int *jmin,
                      int *jmax, int *count, int *ij, int maxij);
 

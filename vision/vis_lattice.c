@@ -5,7 +5,8 @@
  * (stepping over up to two missing stones with the local lattice vectors), and a
  * homography is fitted from coordinates to centres. Plain C on the work-scale gray image.
  * Glossy stones' highlights are holes in the dark mask: the lattice is found with them as
- * they are and with them filled, and the one that fits the more stones is kept.
+ * they are and with them filled, and the one that fits the more stones is kept; stones
+ * apart from its main block (beyond two or more empty lines) are left out of it.
  * Invariant: the returned homography maps lattice (i, j) to work-image pixels; the caller
  * chooses the size and the window.
  */
