@@ -550,21 +550,43 @@ static int box_point(const vis_geom_t *g, const cvb_image_t *img, const rf_box_t
  * labelled, a line each (where it lies in the picture, what was read and how surely), so
  * that a mistake can be looked at rather than guessed from a count. A point two labels
  * land on keeps the first; the other, and a label beyond the board, get a "label" line. */
-static void stones_wrong_points(const char *source, const cvb_image_t *img, const vis_geom_t *g,
-                                const vis_snapshot_t *s, const rf_box_t *b, int nb)
+/* The labelled stones on the points of grid g (label[k]: GO_EMPTY, GO_BLACK, GO_WHITE);
+ * with source, the boxes that find no point of their own are printed. */
+static void point_labels(const char *source, const cvb_image_t *img, const vis_geom_t *g,
+                         int size, const rf_box_t *b, int nb, int *label)
 {
     static const char *name[] = { "empty", "black", "white" };
-    int label[VIS_MAX_POINTS];
-    for (int k = 0; k < s->size * s->size; k++)
+    for (int k = 0; k < size * size; k++)
         label[k] = GO_EMPTY;
     for (int k = 0; k < nb; k++) {
         int near, p = b[k].cls > 1 ? -1 : box_point(g, img, &b[k], &near);
         if (p >= 0 && label[p] == GO_EMPTY)
             label[p] = b[k].cls == 0 ? GO_BLACK : GO_WHITE;
-        else if (b[k].cls <= 1) /* a stone off the board, or a second on one point */
+        else if (b[k].cls <= 1 && source) /* a stone off the board, or a second on one point */
             printf("    label %s %s px %6.1f %6.1f %s\n", source, name[b[k].cls == 0 ? GO_BLACK : GO_WHITE],
                    b[k].cx * img->w, b[k].cy * img->h, p < 0 ? "beyond the board" : "on a point labelled already");
     }
+}
+
+/* The counts once the user has answered the points the photo asks about (`?`: what `count`
+ * asks before it counts): every unsure point given its labelled colour, the others as
+ * read. */
+static void answered_counts(const vis_snapshot_t *s, const int *label, int *nb, int *nw)
+{
+    *nb = *nw = 0;
+    for (int k = 0; k < s->size * s->size; k++) {
+        int c = vis_point_unsure(s, k) ? label[k] : s->color[k];
+        *nb += c == GO_BLACK;
+        *nw += c == GO_WHITE;
+    }
+}
+
+static void stones_wrong_points(const char *source, const cvb_image_t *img, const vis_geom_t *g,
+                                const vis_snapshot_t *s, const rf_box_t *b, int nb)
+{
+    static const char *name[] = { "empty", "black", "white" };
+    int label[VIS_MAX_POINTS];
+    point_labels(source, img, g, s->size, b, nb, label);
     for (int k = 0; k < s->size * s->size; k++) {
         int got = s->occluded[k] ? GO_EMPTY : s->color[k];
         if (got != label[k])
@@ -589,7 +611,7 @@ static int stones(const char *data, int verbose)
         free(b);
         return 2;
     }
-    int gagree = 0, gagree_exact = 0, skipped = 0, silent = 0, flagged = 0;
+    int gagree = 0, gagree_exact = 0, skipped = 0, silent = 0, flagged = 0, answered[2] = { 0, 0 };
     int found = 0, exact = 0, dev[512] = { 0 }, gn[2] = { 0, 0 }, gfound[2] = { 0, 0 }, gexact[2] = { 0, 0 };
     long truth_stones = 0, read_stones = 0;
     sweep_acc_t sw[2] = { { 0 } }; /* folds 0-2, folds 3-4 */
@@ -642,6 +664,16 @@ static int stones(const char *data, int verbose)
             stones_wrong_points(e[i].source, &img, &g, &s, b, nb);
         gagree += agrees;
         gagree_exact += agrees && rb == tb && rw == tw;
+        /* the counts once the points asked about are answered (under a grid that agrees
+         * with the labels: elsewhere the labels give no point its colour) */
+        int after = right;
+        if (!right && agrees) {
+            int label[VIS_MAX_POINTS], ab, aw;
+            point_labels(NULL, &img, &g, s.size, b, nb, label);
+            answered_counts(&s, label, &ab, &aw);
+            after = ab == tb && aw == tw;
+        }
+        answered[rf_fold(opt_folds, "roboflow-stones", e[i].source) >= DEV_FOLDS] += after;
         found += !rc;
         exact += !rc && rb == tb && rw == tw;
         int grp = rf_fold(opt_folds, "roboflow-stones", e[i].source) >= DEV_FOLDS;
@@ -678,6 +710,10 @@ static int stones(const char *data, int verbose)
            gagree, gagree_exact, gagree ? 100.0 * gagree_exact / gagree : 0.0);
     printf("  flags (a point unsure, or no board): counts wrong with nothing unsure %d, "
            "counts exact with some point unsure %d\n", silent, flagged);
+    printf("  both counts exact once the points asked about (unsure, `?`) are answered as "
+           "labelled: %d (%.1f%%; folds 3-4 %d of %d)\n",
+           answered[0] + answered[1], nr ? 100.0 * (answered[0] + answered[1]) / nr : 0.0,
+           answered[1], gn[1]);
     print_truth_note();
     for (int g = 0; g < 2; g++)
         printf("  %-34s %3d photos: board found %3d, both counts exact %3d (%.1f%%)\n",
