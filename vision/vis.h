@@ -351,6 +351,15 @@ typedef struct vis_config {
                               occluded; lower hides more of a hand's rim, and more stones
                               in a deep shadow. A point it finds off the grid is unsure
                               (low confidence), not occluded */
+    int off_inner_colours; /* default 0: a point's confidence is its colour's share of all
+                              the point is not covered by, P(off) against it (a photo's grid a
+                              line off shows there). 1 (video, vis_config_for_video): inside
+                              the edge lines, its share of the three colours alone: under the
+                              grid tracking holds, an inner point read partly off is a glare
+                              or a faint line, not a grid elsewhere (the edge lines keep P(off):
+                              a grid a line off shows there first). Measured on the record
+                              bench's clips (bench_loop): hand-free points unsure 23,418 ->
+                              997 of 1,427,394, surely wrong 14 as before */
     int occ_min_piece;     /* points, default 3: a piece of the occluded mask (8-connected)
                               smaller than this does not grow (a lone misread or a
                               fingertip is no arm) */
@@ -504,7 +513,7 @@ void vis_config_for_photo(vis_config_t *cfg);
  * frames of the record bench's game02 and became a move: 7 of 30 moves right, with two
  * 30 of 30), read in turn (read_in_turn 1): with a read cache, a frame under the last
  * frame's geometry costs one run of the network when the cache misses, a new geometry
- * two. */
+ * two; an inner point's confidence among the colours alone (off_inner_colours 1). */
 void vis_config_for_video(vis_config_t *cfg);
 
 /* Tracking: check that geom still fits the frame (cheap), then classify. When the grid

@@ -83,6 +83,7 @@ void vis_config_for_video(vis_config_t *cfg)
         return;
     cfg->read_symmetries = 2;
     cfg->read_in_turn = 1;
+    cfg->off_inner_colours = 1;
 }
 
 int vis_geom_from_h(const double H[9], int size, int img_w, int img_h, vis_geom_t *geom)

@@ -567,6 +567,23 @@ static void test_decide_and_occlusion(void **state)
     assert_false(t.occluded[4]);
     assert_true(t.conf[4] < 0.5f);
     o[0] = 0.9f, o[1] = 0.05f, o[2] = 0.03f, o[3] = 0.01f, o[4] = 0.01f;
+    /* video (off_inner_colours): an inner point read partly off (a glare over its lines)
+     * is sure of its colour among the three; an edge point keeps P(off) against it */
+    float *g = r->prob[2 * S + 2], *e = r->prob[2 * S + 0];
+    g[0] = 0.55f, g[1] = 0.01f, g[2] = 0.01f, g[3] = 0.0f, g[4] = 0.43f;
+    memcpy(e, g, sizeof(float) * VIS_NCLASS);
+    vis_config_defaults(&cfg);
+    vis_decide(r, &cfg, &t);
+    assert_true(t.conf[2 * S + 2] < 0.6f && t.conf[2 * S + 0] < 0.6f);
+    vis_config_for_video(&cfg);
+    assert_int_equal(cfg.off_inner_colours, 1);
+    vis_decide(r, &cfg, &t);
+    assert_int_equal(t.color[2 * S + 2], GO_EMPTY);
+    assert_true(fabsf(t.conf[2 * S + 2] - 0.55f / 0.57f) < 1e-5f);
+    assert_true(t.conf[2 * S + 0] < 0.6f);
+    static const float plain[VIS_NCLASS] = { 0.9f, 0.05f, 0.03f, 0.01f, 0.01f };
+    memcpy(g, plain, sizeof plain);
+    memcpy(e, plain, sizeof plain);
     /* the pass grows the hand by a ring; a lone covered point does not grow */
     vis_config_defaults(&cfg);
     vis_occlusion_pass(&s, &cfg, NULL, NULL);
