@@ -47,9 +47,11 @@ void vis_decide(const vis_reading_t *r, const vis_config_t *cfg, vis_snapshot_t 
          * off_inner_colours, inside the edge lines, given the point is a point at all */
         snap->conf[k] = p[best] / seen;
         int S = r->size, x = k % S, y = k / S;
-        float cols = p[VIS_CLASS_EMPTY] + p[VIS_CLASS_BLACK] + p[VIS_CLASS_WHITE];
-        if (cfg->off_inner_colours && x > 0 && y > 0 && x < S - 1 && y < S - 1 && cols > 0)
-            snap->conf[k] = p[best] / cols;
+        if (cfg->off_inner_colours && x > 0 && y > 0 && x < S - 1 && y < S - 1) {
+            float cols = p[VIS_CLASS_EMPTY] + p[VIS_CLASS_BLACK] + p[VIS_CLASS_WHITE];
+            if (cols > 0)
+                snap->conf[k] = p[best] / cols;
+        }
         snap->occluded[k] = 0;
     }
 }
