@@ -23,7 +23,9 @@
  * with tests/vision/truth_fixes.h applied; --raw-truth scores the sets as they are;
  * --sweep (accuracy, stones) gives the flags under other confidences than VIS_SURE_CONF.
  * --occ-ring: the margin ring's covered blocks join the occlusion pass (vis_config_t
- * occ_ring; for a reader trained with the ring's hand labels).
+ * occ_ring; for a reader trained with the ring's hand labels). --fold-models DIR given
+ * up to 4 times: each photo read by the ensemble of its fold's models of every DIR
+ * (vis_net_add; vision/model/README.md, trial "e2").
  * Developer switches: --verbosev / --verbosevv (accuracy: the reader's probabilities of
  * wrong / all points), VIS_VERBOSE=1 (footage: per frame), VIS_NOREFINE=1, VIS_WORK=N (detect).
  */
@@ -161,6 +163,10 @@ static void sweep_print(const char *name, const sweep_acc_t *a)
  * DIR/foldK.onnx that was trained with the photo's fold K (train/folds.tsv) held out, so
  * that every photo is read by a model that never saw it. NULL: the built-in model. */
 static const char *opt_model, *opt_fold_dir, *opt_folds = "train/folds.tsv";
+/* --fold-models given again: each further DIR's foldK.onnx joins fold K's model as a member
+ * of an ensemble (vis_net_add) */
+static const char *opt_fold_more[VIS_NET_MAX_MEMBERS - 1];
+static int opt_nfold_more;
 static int opt_photo; /* --photo: read as a photo read once (vis_config_for_photo) */
 static int opt_occ_ring; /* --occ-ring: the ring's covered blocks join the occlusion pass */
 /* --raw-truth: score against the sets' truths as they are, without truth_fixes.h */
@@ -196,6 +202,14 @@ static vis_net_t *fold_net(int k)
             fprintf(stderr, "bench_vision: %s: cannot load the model\n", p);
             exit(2);
         }
+        for (int i = 0; i < opt_nfold_more; i++) {
+            vis_net_t *m = NULL;
+            snprintf(p, sizeof p, "%s/fold%d.onnx", opt_fold_more[i], k);
+            if (vis_net_load(p, &m) || vis_net_add(fold_nets[k], m)) {
+                fprintf(stderr, "bench_vision: %s: cannot load the model\n", p);
+                exit(2);
+            }
+        }
     }
     return fold_nets[k];
 }
@@ -229,7 +243,12 @@ static int fold_model_missing(const char *set, const char *source)
         return 0; /* net_for says so, and stops */
     char p[1200];
     snprintf(p, sizeof p, "%s/fold%d.onnx", opt_fold_dir, k);
-    return access(p, R_OK) != 0;
+    int missing = access(p, R_OK) != 0;
+    for (int i = 0; i < opt_nfold_more && !missing; i++) {
+        snprintf(p, sizeof p, "%s/fold%d.onnx", opt_fold_more[i], k);
+        missing = access(p, R_OK) != 0;
+    }
+    return missing;
 }
 
 /* A bench read's config: the defaults with reader `net` (NULL: the built-in one), as a
@@ -1198,6 +1217,13 @@ int main(int argc, char **argv)
                          : !strcmp(argv[i], "--folds") ? &opt_folds : NULL;
         if (!o)
             continue;
+        if (o == &opt_fold_dir && opt_fold_dir) { /* a further member's models */
+            if (opt_nfold_more >= VIS_NET_MAX_MEMBERS - 1) {
+                fprintf(stderr, "bench_vision: at most %d --fold-models\n", VIS_NET_MAX_MEMBERS);
+                return 2;
+            }
+            o = &opt_fold_more[opt_nfold_more++];
+        }
         *o = argv[i + 1];
         memmove(argv + i, argv + i + 2, (size_t)(argc - i - 2) * sizeof *argv);
         argc -= 2;

@@ -46,6 +46,14 @@ int vis_net_load(const char *path, vis_net_t **out);
 int vis_net_from_memory(const uint8_t *buf, size_t len, vis_net_t **out);
 /* Free a net. Does nothing if NULL. */
 void vis_net_destroy(vis_net_t *net);
+/* An ensemble: member (a net of one model, just loaded) joins net, which then reads every
+ * board as the mean of its members' probabilities (each member one run more a read).
+ * member is taken over (freed) on success. VIS_EINVAL when net already holds
+ * VIS_NET_MAX_MEMBERS or member is not a single model. */
+#define VIS_NET_MAX_MEMBERS 4
+int vis_net_add(vis_net_t *net, vis_net_t *member);
+/* The models net reads with (1 for a single model; 0 for NULL). */
+int vis_net_members(const vis_net_t *net);
 /* The model built into the binary (vision/model/), made on first use and never freed;
  * NULL only if it cannot be run (then every read fails with VIS_EMODEL). */
 vis_net_t *vis_net_builtin(void);

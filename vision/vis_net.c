@@ -24,7 +24,8 @@
 #include "vision/vis_model.h"
 
 struct vis_net {
-    cvb_net_t *net;
+    cvb_net_t *net[VIS_NET_MAX_MEMBERS]; /* the members; a reading is their mean */
+    int n;
     pthread_mutex_t lock;
 };
 
@@ -35,18 +36,37 @@ int vis_net_from_memory(const uint8_t *buf, size_t len, vis_net_t **out)
     vis_net_t *n = calloc(1, sizeof *n);
     if (!n)
         return VIS_ENOMEM;
-    int rc = cvb_net_load_onnx(buf, len, &n->net);
+    int rc = cvb_net_load_onnx(buf, len, &n->net[0]);
     if (rc) {
         free(n);
         return rc == CVB_ENOMEM ? VIS_ENOMEM : VIS_EMODEL;
     }
+    n->n = 1;
     if (pthread_mutex_init(&n->lock, NULL)) {
-        cvb_net_free(n->net);
+        cvb_net_free(n->net[0]);
         free(n);
         return VIS_ENOMEM;
     }
     *out = n;
     return VIS_OK;
+}
+
+int vis_net_add(vis_net_t *net, vis_net_t *member)
+{
+    if (!net || !member || net == member || member->n != 1)
+        return VIS_EINVAL;
+    if (net->n >= VIS_NET_MAX_MEMBERS)
+        return VIS_EINVAL;
+    net->net[net->n++] = member->net[0];
+    member->net[0] = NULL;
+    member->n = 0;
+    vis_net_destroy(member);
+    return VIS_OK;
+}
+
+int vis_net_members(const vis_net_t *net)
+{
+    return net ? net->n : 0;
 }
 
 int vis_net_load(const char *path, vis_net_t **out)
@@ -77,7 +97,8 @@ void vis_net_destroy(vis_net_t *net)
 {
     if (!net)
         return;
-    cvb_net_free(net->net);
+    for (int i = 0; i < net->n; i++)
+        cvb_net_free(net->net[i]);
     pthread_mutex_destroy(&net->lock);
     free(net);
 }
@@ -187,12 +208,14 @@ static int net_read_view(vis_net_t *net, const cvb_image_t *view, int S, int fir
     float *acc = rc ? NULL : calloc(cap, sizeof *acc); /* probabilities per view block */
     if (!rc && (!logit || !acc))
         rc = VIS_ENOMEM;
-    for (int sy = first; sy < first + nsym && !rc; sy++) {
-        if (sy)
+    int runs = nsym * net->n;
+    for (int run = 0; run < runs && !rc; run++) {
+        int sy = first + run / net->n, mb = run % net->n;
+        if (sy && mb == 0)
             view_sym(view, sy, &tv);
         int c = 0, oh = 0, ow = 0;
         pthread_mutex_lock(&net->lock);
-        int frc = cvb_net_forward(net->net, sy ? &tv : view, logit, cap, &c, &oh, &ow);
+        int frc = cvb_net_forward(net->net[mb], sy ? &tv : view, logit, cap, &c, &oh, &ow);
         pthread_mutex_unlock(&net->lock);
         if (frc || c != VIS_NCLASS || oh != O || ow != O) {
             rc = frc == CVB_ENOMEM ? VIS_ENOMEM : VIS_EMODEL;
@@ -212,7 +235,7 @@ static int net_read_view(vis_net_t *net, const cvb_image_t *view, int S, int fir
                     sum += e[k];
                 }
                 for (int k = 0; k < VIS_NCLASS; k++)
-                    acc[k * plane + to] += e[k] / sum / (float)nsym;
+                    acc[k * plane + to] += e[k] / sum / (float)runs;
             }
     }
     if (!rc) {

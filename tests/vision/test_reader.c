@@ -858,6 +858,57 @@ static void test_unlike_stone(void **state)
     cvb_image_free(&img);
 }
 
+/* An ensemble (vis_net_add) reads a board as the mean of its members: two members of
+ * one model read as that model does (each run counted once in the mean), a member is
+ * taken over, and a net that is full, or itself, or already an ensemble, is refused. */
+static void test_ensemble(void **state)
+{
+    (void)state;
+    const char *src = getenv("KIFUCAM_SOURCE");
+    assert_non_null(src);
+    char path[1024];
+    snprintf(path, sizeof path, "%s/vision/model/points-export.onnx", src);
+    vis_net_t *one = NULL, *ens = NULL, *m = NULL;
+    assert_int_equal(vis_net_load(path, &one), VIS_OK);
+    assert_int_equal(vis_net_load(path, &ens), VIS_OK);
+    assert_int_equal(vis_net_members(ens), 1);
+    assert_int_equal(vis_net_add(ens, ens), VIS_EINVAL);
+    assert_int_equal(vis_net_load(path, &m), VIS_OK);
+    assert_int_equal(vis_net_add(ens, m), VIS_OK); /* m is ens's now */
+    assert_int_equal(vis_net_members(ens), 2);
+    assert_int_equal(vis_net_add(one, ens), VIS_EINVAL); /* not a single model */
+    enum { N = 19 };
+    uint8_t col[N * N] = { 0 };
+    for (int i = 0; i < 8; i++) {
+        col[(2 + i) * N + 3] = GO_BLACK;
+        col[(2 + i) * N + 8] = GO_WHITE;
+    }
+    cvb_image_t img = { 0 };
+    vis_geom_t geom;
+    render_board(N, col, NULL, &img, &geom);
+    vis_reading_t *a = malloc(sizeof *a), *b = malloc(sizeof *b);
+    assert_true(a && b);
+    assert_int_equal(vis_net_read(one, &img, &geom, 2, a), VIS_OK);
+    assert_int_equal(vis_net_read(ens, &img, &geom, 2, b), VIS_OK);
+    double worst = 0;
+    for (int k = 0; k < N * N; k++)
+        for (int j = 0; j < VIS_NCLASS; j++)
+            worst = fmax(worst, fabs((double)a->prob[k][j] - b->prob[k][j]));
+    assert_true(worst < 1e-5);
+    while (vis_net_members(ens) < VIS_NET_MAX_MEMBERS) {
+        assert_int_equal(vis_net_load(path, &m), VIS_OK);
+        assert_int_equal(vis_net_add(ens, m), VIS_OK);
+    }
+    assert_int_equal(vis_net_load(path, &m), VIS_OK);
+    assert_int_equal(vis_net_add(ens, m), VIS_EINVAL); /* full: m stays the caller's */
+    vis_net_destroy(m);
+    free(a);
+    free(b);
+    cvb_image_free(&img);
+    vis_net_destroy(one);
+    vis_net_destroy(ens);
+}
+
 /* The shipped network is the trained export re-laid by train/relayout.py (the view fed
  * space-to-depth by 4, the first convolution 1x1, the input's offset in its bias): both
  * files, each fed its own layout by cvb_net_forward, read a rendered board alike. */
@@ -924,6 +975,7 @@ int main(void)
         cmocka_unit_test(test_reach_over_edge),
         cmocka_unit_test(test_unlike_stone),
         cmocka_unit_test(test_relayout_reads_alike),
+        cmocka_unit_test(test_ensemble),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
