@@ -49,10 +49,18 @@ class PointNet(nn.Module):
     points), so the C side reads either.
     arch "s" (v2's channels and weights, the third layer strided instead of a 3x3 at 2 px
     a point then pooled: about 33 M multiply-adds, one read 1.44 ms against v2's 1.93 in
-    OpenCV's dnn on one core): for the 5 ms a video frame of issue 18."""
+    OpenCV's dnn on one core): for the 5 ms a video frame of issue 18.
+    arch "g" (v2 and 1,056 weights more): the whole view's context scales a point's
+    channels (SPLIT, below); trial "g" of vision/model/README.md."""
 
     ARCHS = {"v2": ((16, 32, 32, 48), False), "w": ((24, 48, 64, 64), True),
-             "s": ((16, 32, 32, 48), True)}
+             "s": ((16, 32, 32, 48), True), "g": ((16, 32, 32, 48), False)}
+    # arch "g": v2 and the whole view's context. At a point's pixel (after the third
+    # block) every channel is scaled by 1 + tanh(a), a a 1x1 convolution of the channels'
+    # means over the whole view: what the photo's wood, stones and light look like
+    # overall, for a block that alone could be a pale stone or a pale board. Its
+    # convolution starts at zero, so a v2 model (--init) reads as it did at step 0.
+    SPLIT = 10  # body[:SPLIT] ends at a point's pixel (the third block and its pool)
 
     def __init__(self, arch="v2"):
         super().__init__()
@@ -72,8 +80,20 @@ class PointNet(nn.Module):
             *block(c4, c4, 3),
             nn.Conv2d(c4, NCLASS, 1))
 
+        self.context = None
+        if arch == "g":
+            self.context = nn.Conv2d(c3, c3, 1)
+            nn.init.zeros_(self.context.weight)
+            nn.init.zeros_(self.context.bias)
+
     def forward(self, x):
-        return self.body(x - 0.5)
+        if self.context is None:
+            return self.body(x - 0.5)
+        h = self.body[:self.SPLIT](x - 0.5)
+        # GlobalAveragePool in ONNX: OpenCV 4.6's dnn broadcasts its product over a view
+        # of any size (a ReduceMean's does not import)
+        g = torch.tanh(self.context(F.adaptive_avg_pool2d(h, 1)))
+        return self.body[self.SPLIT:](h * (g + 1))
 
 
 def git_commit():
@@ -259,7 +279,9 @@ def main():
 
     model = PointNet(a.arch)
     if a.init:
-        model.load_state_dict(torch.load(a.init))
+        missing, unexpected = model.load_state_dict(torch.load(a.init), strict=False)
+        if unexpected or any(not k.startswith("context.") for k in missing):
+            sys.exit("train_points: %s does not fit --arch %s" % (a.init, a.arch))
     opt = torch.optim.AdamW(model.parameters(), lr=a.lr, weight_decay=1e-4)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=a.lr, total_steps=a.steps,
                                                 pct_start=0.05 if a.init else 0.15)
