@@ -12,7 +12,7 @@
  *   bench_vision detect IMAGE [DEBUG_DIR]        one image, the board and the stages' ms
  *   bench_vision stones|corners DATA_DIR, pages  the Roboflow sets; pages that are no board
  *   bench_vision scale IN OUT WxH                IN resized (bench/count.sh's phone photos)
- *   bench_vision crowded [N]                     board finding on N crowded renders of each
+ *   bench_vision crowded [N [FIRST]]             board finding on N crowded renders of each
  *                                                size (9, 13, 19; any view: the renderer's
  *                                                variety draws the camera),
  *                                                tests/vision/crowded.h; right, wrong, none;
@@ -1127,17 +1127,18 @@ static int scale_one(const char *in, const char *out, const char *wh)
 /* Board finding on crowded renders (tests/vision/crowded.h), read as a photo: per size,
  * the renders read exactly, read wrong (and of those, read wrong with no point unsure: the
  * user told nothing), and with no board found; the grid's corners against the truth's
- * (within half a spacing) beside. fill 0.9, 960x720, seeds 1..n. VIS_VERBOSE=1 a line a
+ * (within half a spacing) beside. fill 0.9, 960x720, seeds first..first + n - 1 (1..20
+ * are the renders board finding was developed on; 101..120 were kept apart). VIS_VERBOSE=1 a line a
  * render (2: and the truth's corners, pixels), VIS_CROWDED_DUMP=DIR the renders not read
  * exactly (PNG: `kifucam detect` on the file reads what the bench read). */
-static int crowded(int n)
+static int crowded(int n, int first)
 {
     static const int sizes[3] = { 9, 13, 19 };
     int exact = 0, wrong = 0, silent = 0, none = 0, near = 0, all = 0;
     const char *verbose = getenv("VIS_VERBOSE"), *dump = getenv("VIS_CROWDED_DUMP");
     for (int si = 0; si < 3; si++) {
         int x0 = exact, w0 = wrong, s0 = silent, n0 = none, c0 = near;
-        for (int seed = 1; seed <= n; seed++) {
+        for (int seed = first; seed < first + n; seed++) {
             cvb_image_t img = { 0 };
             double c[4][2];
             uint8_t truth[VIS_MAX_POINTS];
@@ -1183,10 +1184,11 @@ static int crowded(int n)
                sizes[si], sizes[si], n, exact - x0, wrong - w0, silent - s0, none - n0,
                near - c0);
     }
-    printf("crowded renders (fill 0.9; our renderer: a test tool, not evidence about real "
-           "boards): %d: read exactly %d (%.1f%%), wrong %d (%d with no point unsure), no board "
-           "%d; grid within half a spacing %d\n",
-           all, exact, all ? 100.0 * exact / all : 0.0, wrong, silent, none, near);
+    printf("crowded renders, seeds %d..%d (fill 0.9; our renderer: a test tool, not evidence "
+           "about real boards): %d: read exactly %d (%.1f%%), wrong %d (%d with no point "
+           "unsure), no board %d; grid within half a spacing %d\n",
+           first, first + n - 1, all, exact, all ? 100.0 * exact / all : 0.0, wrong, silent, none,
+           near);
     return 0;
 }
 
@@ -1252,10 +1254,15 @@ int main(int argc, char **argv)
             fprintf(stderr, "bench_vision: crowded: N is 1..1000\n");
             return 2;
         }
-        return crowded(n);
+        int first = argc > 3 ? atoi(argv[3]) : 1;
+        if (first < 1 || first > 1000000) {
+            fprintf(stderr, "bench_vision: crowded: FIRST is 1..1000000\n");
+            return 2;
+        }
+        return crowded(n, first);
     }
     if (argc >= 3 && !strcmp(argv[1], "detect"))
         return detect_one(argv[2], argc > 3 ? argv[3] : NULL);
-    fprintf(stderr, "usage: bench_vision accuracy DATA_DIR [--verbose] | speed [IMAGE [WxH]] | detect IMAGE [DEBUG_DIR] | pages | crowded [N]\n");
+    fprintf(stderr, "usage: bench_vision accuracy DATA_DIR [--verbose] | speed [IMAGE [WxH]] | detect IMAGE [DEBUG_DIR] | pages | crowded [N [FIRST]]\n");
     return 2;
 }
