@@ -78,6 +78,8 @@ fi
 # 20 each of 9x9, 13x13, 19x19, 90% of the points holding a stone, read as a photo
 echo "== vision: board finding on 60 crowded renders (a test tool, not evidence about real boards)"
 "$BIN" crowded 20 | tail -4
+echo "== vision: the same on 60 renders kept apart from board finding's development (seeds 101-120)"
+"$BIN" crowded 20 101 | tail -1
 echo "== vision: hands over rendered footage (target: no covered point read as a stone,"
 echo "   no hand-free frame flagged)"
 RENDER="$BUILD/render/kifucam-render"
