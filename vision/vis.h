@@ -337,6 +337,41 @@ typedef struct vis_refit_params {
 /* The defaults above. */
 void vis_refit_defaults(vis_refit_params_t *p);
 
+/* A grid segment's evidence in board finding (vis_detect.c seg_one: the windows of lines,
+ * the lattice's window, the outline's bare line): the segment between two points of one
+ * grid line is seen when the board shows on both sides of it (two samples side_off cells
+ * away, of like brightness and chromaticity), and is a line when the darkest of the
+ * samples across it lies below the sides. Lengths along the picture are full-resolution
+ * pixels, levels are gray levels (0..255). The values are the ones the detector was
+ * developed with, named here without change. */
+typedef struct vis_seg_params {
+    double side_off;       /* cells, default 0.25: the two sides' samples this far either
+                              side of the segment's middle (a 3x3 mean each) ... */
+    double min_px;         /* px, default 1.5: ... and no evidence when that is shorter */
+    double side_rel, side_abs; /* default 0.18 and 4 levels: the sides' brightness differs by
+                              at most side_rel of their mean plus side_abs (board on both
+                              sides, not a board's edge against the table) ... */
+    double min_level;      /* levels, default 25: ... and their mean is at least this (a dark
+                              table, the black outside a photo, is no board) */
+    double chroma_damp;    /* levels, default 30: chromaticity is a channel over the sum of
+                              the three plus this (a dark pixel's hue is noise) ... */
+    double chroma_max;     /* default 0.035: ... and the sides' blue and red shares differ by
+                              at most this (and from the reference colour, when a window's
+                              outer lines are asked whether they lie on its wood) */
+    double ref_lo, ref_hi; /* default 0.6 and 1.6: the sides' brightness within these times
+                              the reference's (the window's own wood) */
+    double across;         /* of side_off, default 0.4: the line is looked for this far
+                              either side of the segment's middle, across it (7 samples,
+                              fewer when they would lie under half a pixel apart) ... */
+    double along_px;       /* px, default 1.5: ... each the mean of three samples this far
+                              apart along the line */
+    double dip_rel, dip_abs; /* default 0.05 and 3 levels: a line when the darkest sample lies
+                              below the sides' mean by dip_rel of it plus dip_abs (8 px
+                              boards at 640x360 show 8% contrast) */
+} vis_seg_params_t;
+/* The defaults above. */
+void vis_seg_defaults(vis_seg_params_t *p);
+
 typedef struct vis_config {
     int work_max;          /* px, default 720: longest side of the image board finding
                               runs on; smaller is faster, larger finds smaller boards */
@@ -350,6 +385,7 @@ typedef struct vis_config {
     vis_lines_params_t lines; /* the line stages' other values */
     int refine;            /* default 1: refine the grid lines at full resolution */
     vis_refit_params_t refit; /* ... how (vis_refit_params_t) */
+    vis_seg_params_t seg;  /* a grid segment's evidence (vis_seg_params_t) */
     double track_min_fit;  /* 0..1, default 0.5: vis_track's grid fit below this sets
                               board_lost (measured: real photos 0.85..1 when the grid
                               fits, under 0.1 when off by a third of a cell; a full board

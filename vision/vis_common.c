@@ -42,6 +42,7 @@ void vis_config_defaults(vis_config_t *cfg)
     cfg->family_deg = 28;
     vis_lines_defaults(&cfg->lines);
     vis_refit_defaults(&cfg->refit);
+    vis_seg_defaults(&cfg->seg);
     cfg->refine = 1;
     cfg->track_min_fit = 0.5;
     cfg->covered_min = 0.5;

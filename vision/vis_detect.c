@@ -343,15 +343,42 @@ typedef struct {
     double cb, cr, side; /* the sides' mean chromaticity and brightness (when visible) */
 } seg_t;
 
-/* seg_support's test for one segment (ref as there: when given and not met, *o->good is
- * left 0 and visible cleared). */
-static void seg_one(const cvb_image_t *g, const cvb_image_t *col, const double H[9], int dir,
-                    double i, int j, const double *ref, seg_t *o)
+/* Whether a segment's sides (measured without a reference colour, or about to be kept)
+ * are of the reference colour ref (NULL: any): chromaticity within sp->chroma_max,
+ * brightness within sp->ref_lo..ref_hi times ref's. */
+static int seg_ref_ok(const seg_t *o, const double *ref, const vis_seg_params_t *sp)
+{
+    return !ref || (fabs(o->cb - ref[0]) <= sp->chroma_max && fabs(o->cr - ref[1]) <= sp->chroma_max &&
+                    o->side >= sp->ref_lo * ref[2] && o->side <= sp->ref_hi * ref[2]);
+}
+
+void vis_seg_defaults(vis_seg_params_t *p)
+{
+    p->side_off = 0.25;
+    p->min_px = 1.5;
+    p->side_rel = 0.18;
+    p->side_abs = 4;
+    p->min_level = 25;
+    p->chroma_damp = 30;
+    p->chroma_max = 0.035;
+    p->ref_lo = 0.6;
+    p->ref_hi = 1.6;
+    p->across = 0.4;
+    p->along_px = 1.5;
+    p->dip_rel = 0.05;
+    p->dip_abs = 3;
+}
+
+/* seg_support's test for one segment (vis_seg_params_t sp; ref as there: when given and
+ * not met, *o->good is left 0 and visible cleared). */
+static void seg_one(const cvb_image_t *g, const cvb_image_t *col, const double H[9],
+                    const vis_seg_params_t *sp, int dir, double i, int j, const double *ref,
+                    seg_t *o)
 {
     memset(o, 0, sizeof *o);
     o->done = 1;
     double bx = dir ? i : j + 0.5, by = dir ? j + 0.5 : i;
-    double ox = dir ? 0.25 : 0, oy = dir ? 0 : 0.25;
+    double ox = dir ? sp->side_off : 0, oy = dir ? 0 : sp->side_off;
     double cx, cy, ax, ay, qx, qy, ca[3], cq[3];
     if (vis_homog_apply(H, bx, by, &cx, &cy) || vis_homog_apply(H, bx + ox, by + oy, &ax, &ay) ||
         vis_homog_apply(H, bx - ox, by - oy, &qx, &qy) || mean3(col, ax, ay, ca) ||
@@ -359,32 +386,31 @@ static void seg_one(const cvb_image_t *g, const cvb_image_t *col, const double H
         return;
     o->total = 1;
     double ux = ax - cx, uy = ay - cy, ul = hypot(ux, uy);
-    if (ul < 1.5)
+    if (ul < sp->min_px)
         return;
     ux /= ul;
     uy /= ul;
     double la = vis_luma(ca[0], ca[1], ca[2]);
     double lq = vis_luma(cq[0], cq[1], cq[2]);
     double side = 0.5 * (la + lq);
-    if (fabs(la - lq) > 0.18 * side + 4 || side < 25)
+    if (fabs(la - lq) > sp->side_rel * side + sp->side_abs || side < sp->min_level)
         return;
-    double sa = ca[0] + ca[1] + ca[2] + 30, sq = cq[0] + cq[1] + cq[2] + 30;
+    double sa = ca[0] + ca[1] + ca[2] + sp->chroma_damp, sq = cq[0] + cq[1] + cq[2] + sp->chroma_damp;
     if (col->channels == 3) {
         double d0 = fabs(ca[0] / sa - cq[0] / sq), d2 = fabs(ca[2] / sa - cq[2] / sq);
-        if ((d0 > d2 ? d0 : d2) > 0.035)
+        if ((d0 > d2 ? d0 : d2) > sp->chroma_max)
             return;
     }
     double cb = 0.5 * (ca[0] / sa + cq[0] / sq), cr = 0.5 * (ca[2] / sa + cq[2] / sq);
-    if (ref && (fabs(cb - ref[0]) > 0.035 || fabs(cr - ref[1]) > 0.035 ||
-                side < 0.6 * ref[2] || side > 1.6 * ref[2]))
-        return; /* not the board's colour: no evidence of a larger grid */
-    o->visible = 1;
     o->cb = cb;
     o->cr = cr;
     o->side = side;
+    if (!seg_ref_ok(o, ref, sp))
+        return; /* not the board's colour: no evidence of a larger grid */
+    o->visible = 1;
     int lmin = 255;
-    double reach = 0.4 * ul, step = reach / 3 > 0.5 ? reach / 3 : 0.5;
-    double vx = -uy * 1.5, vy = ux * 1.5;
+    double reach = sp->across * ul, step = reach / 3 > 0.5 ? reach / 3 : 0.5;
+    double vx = -uy * sp->along_px, vy = ux * sp->along_px;
     int nstep = (int)floor((2 * reach + 1e-9) / step);
     for (int k = 0; k <= nstep; k++) {
         double o2 = -reach + k * step, px = cx + o2 * ux, py = cy + o2 * uy;
@@ -395,14 +421,7 @@ static void seg_one(const cvb_image_t *g, const cvb_image_t *col, const double H
         if (val < lmin)
             lmin = val;
     }
-    o->good = lmin < side - (0.05 * side + 3);
-}
-
-/* Whether a cached segment (measured without a reference colour) passes ref. */
-static int seg_ref_ok(const seg_t *o, const double *ref)
-{
-    return !ref || (fabs(o->cb - ref[0]) <= 0.035 && fabs(o->cr - ref[1]) <= 0.035 &&
-                    o->side >= 0.6 * ref[2] && o->side <= 1.6 * ref[2]);
+    o->good = lmin < side - (sp->dip_rel * side + sp->dip_abs);
 }
 
 /* vis_line_support for board finding: the segments of the line `dir`/`i` (board space of
@@ -412,13 +431,13 @@ static int seg_ref_ok(const seg_t *o, const double *ref)
  * edge (board on one side, table on the other, often of like brightness) is no grid
  * line; and the line may be fainter (8 px boards at 640x360: 8% contrast). */
 static void seg_support(const cvb_image_t *g, const cvb_image_t *col, const double H[9],
-                        int dir, double i, int j0, int j1, const double *ref, double *acc,
-                        int *good, int *visible, int *total)
+                        const vis_seg_params_t *sp, int dir, double i, int j0, int j1,
+                        const double *ref, double *acc, int *good, int *visible, int *total)
 {
     int gd = 0, v = 0, t = 0;
     for (int j = j0; j < j1; j++) {
         seg_t o;
-        seg_one(g, col, H, dir, i, j, ref, &o);
+        seg_one(g, col, H, sp, dir, i, j, ref, &o);
         t += o.total;
         if (!o.visible)
             continue;
@@ -441,6 +460,7 @@ static void seg_support(const cvb_image_t *g, const cvb_image_t *col, const doub
  * H0 itself, shifted by whole units. Indexed by line and segment start, lo..lo+n-1. */
 typedef struct {
     const cvb_image_t *g, *col;
+    const vis_seg_params_t *sp;
     double H[9];
     int lo, n;
     seg_t *s; /* [2][n][n] */
@@ -451,7 +471,7 @@ static const seg_t *seg_cached(seg_cache_t *c, int dir, int line, int start)
     int a = line - c->lo, b = start - c->lo;
     seg_t *o = &c->s[((size_t)dir * c->n + a) * c->n + b];
     if (!o->done)
-        seg_one(c->g, c->col, c->H, dir, line, start, NULL, o);
+        seg_one(c->g, c->col, c->H, c->sp, dir, line, start, NULL, o);
     return o;
 }
 
@@ -463,6 +483,7 @@ static const seg_t *seg_cached(seg_cache_t *c, int dir, int line, int start)
 /* The window's segments: measured on H, or taken from the cache c at offset (oa, ob). */
 typedef struct {
     const cvb_image_t *gray, *col;
+    const vis_seg_params_t *sp;
     double H[9]; /* full size */
     seg_cache_t *c;
     int oa, ob;
@@ -474,7 +495,8 @@ static void win_line(const win_src_t *w, int dir, int i, int S, const double *re
                      double *acc, int *good, int *visible, int *total)
 {
     if (!w->c) {
-        seg_support(w->gray, w->col, w->H, dir, i, 0, S - 1, ref, acc, good, visible, total);
+        seg_support(w->gray, w->col, w->H, w->sp, dir, i, 0, S - 1, ref, acc, good, visible,
+                    total);
         return;
     }
     int gd = 0, v = 0, t = 0;
@@ -482,7 +504,7 @@ static void win_line(const win_src_t *w, int dir, int i, int S, const double *re
         const seg_t *o = dir ? seg_cached(w->c, 1, i + w->oa, j + w->ob)
                              : seg_cached(w->c, 0, i + w->ob, j + w->oa);
         t += o->total;
-        if (!o->visible || !seg_ref_ok(o, ref))
+        if (!o->visible || !seg_ref_ok(o, ref, w->sp))
             continue;
         if (acc) {
             acc[0] += o->cb;
@@ -544,10 +566,10 @@ static double window_score_src(const win_src_t *w, int S)
 }
 
 /* window_score_src on Hw (work scale; gray and col full size). */
-static double window_score(const cvb_image_t *gray, const cvb_image_t *col, const double Hw[9],
-                           int S, double scale)
+static double window_score(const cvb_image_t *gray, const cvb_image_t *col,
+                           const vis_seg_params_t *sp, const double Hw[9], int S, double scale)
 {
-    win_src_t w = { gray, col, { 0 }, NULL, 0, 0 };
+    win_src_t w = { gray, col, sp, { 0 }, NULL, 0, 0 };
     for (int k = 0; k < 9; k++)
         w.H[k] = Hw[k] / (k < 6 ? scale : 1);
     return window_score_src(&w, S);
@@ -837,9 +859,9 @@ static void cand_add(cand_list_t *cl, const double H[9], int S, double score)
 /* The best grid window made of the pencils A and B: homography from the intersections
  * of their inlier lines, then every size and offset scored by window_score (larger sizes
  * preferred unless clearly worse). 0 and *score, H, *S on success. */
-static int pair_grid(const cvb_image_t *gray, const cvb_image_t *col, double scale,
-                     const family_t *A, const family_t *B, int size_hint, double outside,
-                     double *score, double Hout[9], int *Sout, cand_list_t *cl)
+static int pair_grid(const cvb_image_t *gray, const cvb_image_t *col, const vis_seg_params_t *sp,
+                     double scale, const family_t *A, const family_t *B, int size_hint,
+                     double outside, double *score, double Hout[9], int *Sout, cand_list_t *cl)
 {
     int np = 0, rc = -1;
     double *src = malloc(sizeof(double) * 2 * (size_t)(A->n * B->n + 1));
@@ -872,7 +894,7 @@ static int pair_grid(const cvb_image_t *gray, const cvb_image_t *col, double sca
     int bestS = 0;
     /* every window below is H0 shifted by whole units: its segments are measured once */
     /* lines -23.. : a short pencil's window may start 19 + 3 lines before its first */
-    seg_cache_t cache = { gray, col, { 0 }, -23, (nA > nB ? nA : nB) + 8 + 23 + 8, NULL };
+    seg_cache_t cache = { gray, col, sp, { 0 }, -23, (nA > nB ? nA : nB) + 8 + 23 + 8, NULL };
     cache.s = calloc((size_t)2 * cache.n * cache.n, sizeof(seg_t));
     if (!cache.s)
         goto done;
@@ -898,7 +920,7 @@ static int pair_grid(const cvb_image_t *gray, const cvb_image_t *col, double sca
                  * hidden, a board edge taken for one) */
                 double T[9] = { 1, 0, oa, 0, 1, ob, 0, 0, 1 }, Hw[9];
                 mat3_mul(H0, T, Hw);
-                win_src_t w = { gray, col, { 0 }, &cache, oa, ob };
+                win_src_t w = { gray, col, sp, { 0 }, &cache, oa, ob };
                 double sc = corners_inside(Hw, S, gray->w * scale, gray->h * scale, outside)
                                 ? window_score_src(&w, S)
                                 : -1;
@@ -1348,7 +1370,7 @@ static void best_pair(family_t fam[NFAM], int nfam, const cvb_image_t *full, con
                 continue;
             double sc, Hp[9];
             int Sp;
-            if (pair_grid(full, col, scale, &fam[a], &fam[b], size_hint, cfg->window_outside,
+            if (pair_grid(full, col, &cfg->seg, scale, &fam[a], &fam[b], size_hint, cfg->window_outside,
                           &sc, Hp, &Sp, cl))
                 continue;
             VTRACE("pair %.0f %.0f: size %d score %.3f\n", fam[a].phi, fam[b].phi, Sp, sc);
@@ -1450,7 +1472,8 @@ out:
 /* Segments of the grid's lines seen as dark lines between board (full-size gray; Hw at
  * work scale); seg_support's test, so that board finding does not move with the
  * tracker's own line test (vis_line_support). */
-static int good_count(const cvb_image_t *full, const double Hw[9], int S, double scale)
+static int good_count(const cvb_image_t *full, const vis_seg_params_t *sp, const double Hw[9], int S,
+                      double scale)
 {
     double H[9];
     for (int k = 0; k < 9; k++)
@@ -1459,7 +1482,7 @@ static int good_count(const cvb_image_t *full, const double Hw[9], int S, double
     for (int dir = 0; dir < 2; dir++)
         for (int i = 0; i < S; i++) {
             int a, b, c;
-            seg_support(full, full, H, dir, i, 0, S - 1, NULL, NULL, &a, &b, &c);
+            seg_support(full, full, H, sp, dir, i, 0, S - 1, NULL, NULL, &a, &b, &c);
             g += a;
         }
     return g;
@@ -1531,7 +1554,8 @@ static void outline_step(const cvb_image_t *full, const double Hw[9], int S, dou
  * margin). Hw (work scale) is moved by a whole unit away from the camera. Along an axis
  * without perspective both its edges must speak, clear and agreeing (one 0.2..0.8 inside
  * the window, the other 1.2..1.8 outside: a column off). */
-static void outline_shift(const cvb_image_t *full, double Hw[9], int S, double scale)
+static void outline_shift(const cvb_image_t *full, const vis_seg_params_t *sp, double Hw[9], int S,
+                          double scale)
 {
     double u[4], st[4], len[4], smax = 0;
     for (int side = 0; side < 4; side++) {
@@ -1571,8 +1595,8 @@ static void outline_shift(const cvb_image_t *full, double Hw[9], int S, double s
         int edge = st[near] >= VIS_OUTLINE_MIN && st[near] >= VIS_OUTLINE_REL * smax &&
                    u[near] >= -0.8 && u[near] <= -0.2;
         int g0, g1, v, t0, t1, nl = near == hi ? S - 1 : 0, in = near == hi ? S - 2 : 1;
-        seg_support(full, full, Hf, ax ? 1 : 0, nl, 0, S - 1, NULL, NULL, &g0, &v, &t0);
-        seg_support(full, full, Hf, ax ? 1 : 0, in, 0, S - 1, NULL, NULL, &g1, &v, &t1);
+        seg_support(full, full, Hf, sp, ax ? 1 : 0, nl, 0, S - 1, NULL, NULL, &g0, &v, &t0);
+        seg_support(full, full, Hf, sp, ax ? 1 : 0, in, 0, S - 1, NULL, NULL, &g1, &v, &t1);
         VTRACE("outline: near side %d, its line %d good of %d in the picture, the next %d of "
                "%d\n", near, g0, t0, g1, t1);
         /* bare only where the picture shows it: a near line beyond the picture's edge (a
@@ -1592,7 +1616,7 @@ static void outline_shift(const cvb_image_t *full, double Hw[9], int S, double s
 /* The grid from the lattice of black stones (vis_lattice_find): the smallest size that
  * holds every stone, the window chosen by the grid lines that remain visible. */
 static int lattice_grid(const cvb_image_t *gray, const cvb_image_t *full,
-                        const cvb_image_t *col, double scale,
+                        const cvb_image_t *col, const vis_seg_params_t *sp, double scale,
                         int size_hint, double Hout[9], int *Sout, int *stones)
 {
     double Hc[9];
@@ -1668,7 +1692,7 @@ static int lattice_grid(const cvb_image_t *gray, const cvb_image_t *full,
                 int qx = q % 3 - 1, qy = q / 3 - 1;
                 double Ts[9] = { 1, 0, 0.3 * qx, 0, 1, 0.3 * qy, 0, 0, 1 }, Hs[9];
                 mat3_mul(Hw, Ts, Hs);
-                double v = window_score(full, col, Hs, S, scale);
+                double v = window_score(full, col, sp, Hs, S, scale);
                 if (v > sc)
                     sc = v;
             }
@@ -1699,7 +1723,7 @@ static int lattice_grid(const cvb_image_t *gray, const cvb_image_t *full,
      * stones are darkest */
     double Hb[9];
     memcpy(Hb, Hout, sizeof Hb);
-    int bestg = good_count(full, Hb, S, scale);
+    int bestg = good_count(full, sp, Hb, S, scale);
     /* coarse to fine: shifts of 0.2 units over +-0.2, then 0.1 and 0.05 around the best
      * (at most 0.35 in all), then a scale about the centre (0.4% a step). A stone's centre
      * stands off its point by less than that even from the side; further out, on a full
@@ -1729,7 +1753,7 @@ static int lattice_grid(const cvb_image_t *gray, const cvb_image_t *full,
                 double m = (S - 1) / 2.0 * (1 - sc);
                 double T[9] = { sc, 0, m + u, 0, sc, m + v, 0, 0, 1 }, Hn[9];
                 mat3_mul(Hout, T, Hn);
-                int g = good_count(full, Hn, S, scale);
+                int g = good_count(full, sp, Hn, S, scale);
                 if (g > bestg) {
                     bestg = g;
                     bu = u;
@@ -1740,7 +1764,7 @@ static int lattice_grid(const cvb_image_t *gray, const cvb_image_t *full,
             }
     }
     memcpy(Hout, Hb, sizeof Hb);
-    outline_shift(full, Hout, S, scale);
+    outline_shift(full, sp, Hout, S, scale);
     orient(Hout, S);
 #ifdef VIS_TRACE
     for (int k = 0; k < 4; k++) {
@@ -1937,7 +1961,7 @@ static int grid_verify(const cvb_image_t *img, const cvb_image_t *gray,
         if (!lattice_tried) {
             double Hl[9];
             int Sl = 0, stones = 0;
-            if (!lattice_grid(gray, fullgray, img, scale, size_hint, Hl, &Sl, &stones))
+            if (!lattice_grid(gray, fullgray, img, &cfg->seg, scale, size_hint, Hl, &Sl, &stones))
                 cand_add(cl, Hl, Sl, CAND_LATTICE);
         }
         /* the candidates by their window score, best first */
@@ -2097,7 +2121,7 @@ static int detect_at(const cvb_image_t *img, const vis_config_t *cfg, int size_h
          * a weak grid of lines when many stones agree */
         double t3 = now_ms(), Hl[9];
         int Sl = 0, stones = 0;
-        int rl = lattice_grid(&gray, &fullgray, img, scale, size_hint, Hl, &Sl, &stones);
+        int rl = lattice_grid(&gray, &fullgray, img, &cfg->seg, scale, size_hint, Hl, &Sl, &stones);
         lattice_tried = 1;
         if (!rl)
             cand_add(cl, Hl, Sl, CAND_LATTICE);
