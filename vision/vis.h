@@ -338,7 +338,8 @@ typedef struct vis_refit_params {
 void vis_refit_defaults(vis_refit_params_t *p);
 
 /* A grid segment's evidence in board finding (vis_detect.c seg_one: the windows of lines,
- * the lattice's window, the outline's bare line): the segment between two points of one
+ * the lattice's window, the outline's bare line; tracking measures the same with its own
+ * values, vis_track.c track_seg): the segment between two points of one
  * grid line is seen when the board shows on both sides of it (two samples side_off cells
  * away, of like brightness and chromaticity), and is a line when the darkest of the
  * samples across it lies below the sides. Lengths along the picture are full-resolution

@@ -13,17 +13,28 @@
 #include "vision/vis_internal.h"
 #include "vision/vis_track.h"
 
+/* The tracker's evidence of a grid segment: board finding's (vis_seg_params_t, the same
+ * sides, the same search across the line), but a line must be darker (dip_rel and dip_abs:
+ * the default margin, which vis_line_contrast scales by a board's own contrast) and the
+ * sides are compared in brightness alone (integer luma, chroma_* and ref_* unused). */
+static const vis_seg_params_t track_seg = {
+    .side_off = 0.25, .min_px = 1.5, .side_rel = 0.18, .side_abs = 4, .min_level = 25,
+    .across = 0.4, .along_px = 1.5, .dip_rel = 0.08, .dip_abs = 4,
+};
+
 /* The darkness of the segment (i, j)-(i, j+1) of line `dir`/`i`: *dip = how much darker
- * the darkest sample within +-0.1 cell across the line is than the board 0.25 cell to
- * either side; *margin = the default line test's (0.08 * side + 4: a line is darker by
- * more). 0: outside the image or too small to tell; 1: in the
- * image but not visible (the sides differ: a stone, a hand's edge, the rim); 2: visible. */
+ * the darkest sample across the line (track_seg.across of the sides' offset each way) is
+ * than the board track_seg.side_off cell to either side; *margin = the default line
+ * test's (dip_rel of the sides plus dip_abs: a line is darker by more). 0: outside the
+ * image or too small to tell; 1: in the image but not visible (the sides differ: a stone,
+ * a hand's edge, the rim); 2: visible. */
 static int segment_dip(const cvb_image_t *img, const double H[9], int dir, double i, int j,
                        double *dip, double *margin)
 {
+    const vis_seg_params_t *sp = &track_seg;
     /* the midpoint of the segment (i, j)-(i, j+1) of a line */
     double bx = dir ? i : j + 0.5, by = dir ? j + 0.5 : i;
-    double ox = dir ? 0.25 : 0, oy = dir ? 0 : 0.25;
+    double ox = dir ? sp->side_off : 0, oy = dir ? 0 : sp->side_off;
     double cx, cy, ax, ay, qx, qy;
     if (vis_homog_apply(H, bx, by, &cx, &cy) ||
         vis_homog_apply(H, bx + ox, by + oy, &ax, &ay) ||
@@ -33,15 +44,15 @@ static int segment_dip(const cvb_image_t *img, const double H[9], int dir, doubl
     if (la < 0 || lq < 0)
         return 0;
     double ux = ax - cx, uy = ay - cy, ul = hypot(ux, uy);
-    if (ul < 1.5)
+    if (ul < sp->min_px)
         return 1;
     ux /= ul;
     uy /= ul;
     /* the darkest pixel within +-0.1 spacing across the line */
     /* each sample averages 3 pixels along the line (noise, wood grain) */
     int lmin = 255;
-    double reach = 0.4 * ul, step = reach / 3 > 0.5 ? reach / 3 : 0.5;
-    double vx = -uy * 1.5, vy = ux * 1.5;
+    double reach = sp->across * ul, step = reach / 3 > 0.5 ? reach / 3 : 0.5;
+    double vx = -uy * sp->along_px, vy = ux * sp->along_px;
     int nstep = (int)floor((2 * reach + 1e-9) / step);   /* samples -reach..reach */
     for (int k = 0; k <= nstep; k++) {
         double o = -reach + k * step, px = cx + o * ux, py = cy + o * uy;
@@ -55,10 +66,10 @@ static int segment_dip(const cvb_image_t *img, const double H[9], int dir, doubl
     }
     double side = 0.5 * (la + lq);
     /* a visible segment: board on both sides (similar, not dark) */
-    if (abs(la - lq) > 0.18 * side + 4 || side < 25)
+    if (abs(la - lq) > sp->side_rel * side + sp->side_abs || side < sp->min_level)
         return 1;
     *dip = side - lmin;
-    *margin = 0.08 * side + 4;
+    *margin = sp->dip_rel * side + sp->dip_abs;
     return 2;
 }
 
