@@ -49,7 +49,8 @@ void vis_net_destroy(vis_net_t *net);
 /* An ensemble: member (a net of one model, just loaded) joins net, which then reads every
  * board as the mean of its members' probabilities (each member one run more a read).
  * member is taken over (freed) on success. VIS_EINVAL when net already holds
- * VIS_NET_MAX_MEMBERS or member is not a single model. */
+ * VIS_NET_MAX_MEMBERS, member is not a single model, or either is vis_net_builtin()'s
+ * (the process shares it: it is never grown nor freed). */
 #define VIS_NET_MAX_MEMBERS 4
 int vis_net_add(vis_net_t *net, vis_net_t *member);
 /* The models net reads with (1 for a single model; 0 for NULL). */

@@ -26,6 +26,7 @@
 struct vis_net {
     cvb_net_t *net[VIS_NET_MAX_MEMBERS]; /* the members; a reading is their mean */
     int n;
+    int shared; /* vis_net_builtin's: the whole process reads with it, none may change it */
     pthread_mutex_t lock;
 };
 
@@ -53,7 +54,7 @@ int vis_net_from_memory(const uint8_t *buf, size_t len, vis_net_t **out)
 
 int vis_net_add(vis_net_t *net, vis_net_t *member)
 {
-    if (!net || !member || net == member || member->n != 1)
+    if (!net || !member || net == member || member->n != 1 || net->shared || member->shared)
         return VIS_EINVAL;
     if (net->n >= VIS_NET_MAX_MEMBERS)
         return VIS_EINVAL;
@@ -110,6 +111,8 @@ static void builtin_init(void)
 {
     if (vis_net_from_memory(vis_model_points, vis_model_points_len, &builtin))
         builtin = NULL;
+    else
+        builtin->shared = 1;
 }
 
 vis_net_t *vis_net_builtin(void)

@@ -877,6 +877,10 @@ static void test_ensemble(void **state)
     assert_int_equal(vis_net_add(ens, m), VIS_OK); /* m is ens's now */
     assert_int_equal(vis_net_members(ens), 2);
     assert_int_equal(vis_net_add(one, ens), VIS_EINVAL); /* not a single model */
+    assert_non_null(vis_net_builtin());
+    assert_int_equal(vis_net_add(vis_net_builtin(), one), VIS_EINVAL); /* shared */
+    assert_int_equal(vis_net_add(one, vis_net_builtin()), VIS_EINVAL);
+    assert_int_equal(vis_net_members(vis_net_builtin()), 1);
     enum { N = 19 };
     uint8_t col[N * N] = { 0 };
     for (int i = 0; i < 8; i++) {
