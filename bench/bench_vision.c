@@ -565,12 +565,9 @@ static int box_point(const vis_geom_t *g, const cvb_image_t *img, const rf_box_t
     return y * g->size + x;
 }
 
-/* VIS_VERBOSE: under a grid that agrees with the labels, each point read otherwise than
- * labelled, a line each (where it lies in the picture, what was read and how surely), so
- * that a mistake can be looked at rather than guessed from a count. A point two labels
- * land on keeps the first; the other, and a label beyond the board, get a "label" line. */
-/* The labelled stones on the points of grid g (label[k]: GO_EMPTY, GO_BLACK, GO_WHITE);
- * with source, the boxes that find no point of their own are printed. */
+/* The labelled stones on the points of grid g (label[k]: GO_EMPTY, GO_BLACK, GO_WHITE).
+ * A point two labels land on keeps the first; with source, the other, and a label beyond
+ * the board, get a "label" line. */
 static void point_labels(const char *source, const cvb_image_t *img, const vis_geom_t *g,
                          int size, const rf_box_t *b, int nb, int *label)
 {
@@ -600,6 +597,9 @@ static void answered_counts(const vis_snapshot_t *s, const int *label, int *nb, 
     }
 }
 
+/* VIS_VERBOSE: under a grid that agrees with the labels, each point read otherwise than
+ * labelled, a line each (where it lies in the picture, what was read and how surely), so
+ * that a mistake can be looked at rather than guessed from a count. */
 static void stones_wrong_points(const char *source, const cvb_image_t *img, const vis_geom_t *g,
                                 const vis_snapshot_t *s, const rf_box_t *b, int nb)
 {
@@ -692,10 +692,10 @@ static int stones(const char *data, int verbose)
             answered_counts(&s, label, &ab, &aw);
             after = ab == tb && aw == tw;
         }
-        answered[rf_fold(opt_folds, "roboflow-stones", e[i].source) >= DEV_FOLDS] += after;
+        int grp = rf_fold(opt_folds, "roboflow-stones", e[i].source) >= DEV_FOLDS;
+        answered[grp] += after;
         found += !rc;
         exact += !rc && rb == tb && rw == tw;
-        int grp = rf_fold(opt_folds, "roboflow-stones", e[i].source) >= DEV_FOLDS;
         gn[grp]++;
         gfound[grp] += !rc;
         gexact[grp] += !rc && rb == tb && rw == tw;

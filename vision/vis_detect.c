@@ -354,19 +354,7 @@ static int seg_ref_ok(const seg_t *o, const double *ref, const vis_seg_params_t 
 
 void vis_seg_defaults(vis_seg_params_t *p)
 {
-    p->side_off = 0.25;
-    p->min_px = 1.5;
-    p->side_rel = 0.18;
-    p->side_abs = 4;
-    p->min_level = 25;
-    p->chroma_damp = 30;
-    p->chroma_max = 0.035;
-    p->ref_lo = 0.6;
-    p->ref_hi = 1.6;
-    p->across = 0.4;
-    p->along_px = 1.5;
-    p->dip_rel = 0.05;
-    p->dip_abs = 3;
+    *p = (vis_seg_params_t){ VIS_SEG_COMMON, .dip_rel = 0.05, .dip_abs = 3 };
 }
 
 /* seg_support's test for one segment (vis_seg_params_t sp; ref as there: when given and

@@ -199,4 +199,12 @@ int vis_photo_colours(const cvb_image_t *img, const vis_geom_t *geom, const vis_
 int vis_lattice_find(const cvb_image_t *gray, double H[9], int *imin, int *imax, int *jmin,
                      int *jmax, int *count, int *ij, int maxij);
 
+/* vis_seg_params_t's values but how dark a line must be: one list for board finding's
+ * defaults (vis_seg_defaults) and the tracker's (vis_track.c track_seg), which differ in
+ * that alone. */
+#define VIS_SEG_COMMON                                                                      \
+    .side_off = 0.25, .min_px = 1.5, .side_rel = 0.18, .side_abs = 4, .min_level = 25,      \
+    .chroma_damp = 30, .chroma_max = 0.035, .ref_lo = 0.6, .ref_hi = 1.6, .across = 0.4,    \
+    .along_px = 1.5
+
 #endif

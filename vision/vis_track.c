@@ -14,13 +14,11 @@
 #include "vision/vis_track.h"
 
 /* The tracker's evidence of a grid segment: board finding's (vis_seg_params_t, the same
- * sides, the same search across the line), but a line must be darker (dip_rel and dip_abs:
- * the default margin, which vis_line_contrast scales by a board's own contrast) and the
- * sides are compared in brightness alone (integer luma, chroma_* and ref_* unused). */
-static const vis_seg_params_t track_seg = {
-    .side_off = 0.25, .min_px = 1.5, .side_rel = 0.18, .side_abs = 4, .min_level = 25,
-    .across = 0.4, .along_px = 1.5, .dip_rel = 0.08, .dip_abs = 4,
-};
+ * sides, the same search across the line: VIS_SEG_COMMON), but a line must be darker
+ * (dip_rel and dip_abs: the default margin, which vis_line_contrast scales by a board's own
+ * contrast) and the sides are compared in brightness alone (integer luma; chroma_* and
+ * ref_* unused here). */
+static const vis_seg_params_t track_seg = { VIS_SEG_COMMON, .dip_rel = 0.08, .dip_abs = 4 };
 
 /* The darkness of the segment (i, j)-(i, j+1) of line `dir`/`i`: *dip = how much darker
  * the darkest sample across the line (track_seg.across of the sides' offset each way) is
