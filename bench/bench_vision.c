@@ -615,6 +615,52 @@ static void stones_wrong_points(const char *source, const cvb_image_t *img, cons
     }
 }
 
+/* What is wrong in a photo whose counts are wrong: a mask of these, each counted in the
+ * bench's summary (a photo may show several), so that work goes where the photos fail. */
+enum {
+    WRONG_NOBOARD = 1 << 0, /* no board found */
+    WRONG_GRID = 1 << 1,    /* a grid the labelled stones do not agree with */
+    WRONG_BEYOND = 1 << 2,  /* under an agreeing grid: a labelled stone beyond the board */
+    WRONG_TWO = 1 << 3,     /* two labelled stones nearest one point (one lies off it) */
+    WRONG_EDGE = 1 << 4,    /* a point read wrong whose stone's disc the picture cuts */
+    WRONG_MISSED = 1 << 5,  /* a stone read empty (covered included), inside the picture */
+    WRONG_EXTRA = 1 << 6,   /* a stone read where the labels have none, inside it */
+    WRONG_SWAPPED = 1 << 7, /* a stone read as the other colour, inside it */
+    WRONG_KINDS = 8
+};
+static const char *const wrong_kind[WRONG_KINDS] = {
+    "no board", "grid disagrees", "labelled beyond the grid", "two labels on a point",
+    "point cut by the picture's edge", "stone missed", "stone read where none is",
+    "colour swapped"
+};
+
+/* The WRONG_* kinds of a photo read under a grid g that agrees with the labels. */
+static int wrong_kinds(const cvb_image_t *img, const vis_geom_t *g, const vis_snapshot_t *s,
+                       const rf_box_t *b, int nb)
+{
+    int label[VIS_MAX_POINTS], taken[VIS_MAX_POINTS] = { 0 }, kinds = 0;
+    point_labels(NULL, img, g, s->size, b, nb, label);
+    for (int k = 0; k < nb; k++) {
+        int near, p = b[k].cls > 1 ? -2 : box_point(g, img, &b[k], &near);
+        if (p == -1)
+            kinds |= WRONG_BEYOND;
+        else if (p >= 0 && taken[p]++)
+            kinds |= WRONG_TWO;
+    }
+    for (int k = 0; k < s->size * s->size; k++) {
+        int got = s->occluded[k] ? GO_EMPTY : s->color[k];
+        if (got == label[k])
+            continue;
+        double r = g->radius[k];
+        if (g->px[k] - r < 0 || g->py[k] - r < 0 || g->px[k] + r > img->w - 1 ||
+            g->py[k] + r > img->h - 1)
+            kinds |= WRONG_EDGE;
+        else
+            kinds |= got == GO_EMPTY ? WRONG_MISSED : label[k] == GO_EMPTY ? WRONG_EXTRA : WRONG_SWAPPED;
+    }
+    return kinds;
+}
+
 /* roboflow-stones: real photos of many boards, cropped to the board, with a box per stone
  * and no grid: a photo is right when both colours' stone counts are exact. */
 static int stones(const char *data, int verbose)
@@ -631,6 +677,7 @@ static int stones(const char *data, int verbose)
         return 2;
     }
     int gagree = 0, gagree_exact = 0, skipped = 0, silent = 0, flagged = 0, answered[2] = { 0, 0 };
+    int kind_n[2][WRONG_KINDS] = { { 0 } }, kind_alone[2][WRONG_KINDS] = { { 0 } }, kinds = 0;
     int found = 0, exact = 0, dev[512] = { 0 }, gn[2] = { 0, 0 }, gfound[2] = { 0, 0 }, gexact[2] = { 0, 0 };
     long truth_stones = 0, read_stones = 0;
     sweep_acc_t sw[2] = { { 0 } }; /* folds 0-2, folds 3-4 */
@@ -694,6 +741,11 @@ static int stones(const char *data, int verbose)
         }
         int grp = rf_fold(opt_folds, "roboflow-stones", e[i].source) >= DEV_FOLDS;
         answered[grp] += after;
+        kinds = right ? 0 : rc ? WRONG_NOBOARD : !agrees ? WRONG_GRID : wrong_kinds(&img, &g, &s, b, nb);
+        for (int w = 0; w < WRONG_KINDS; w++) {
+            kind_n[grp][w] += (kinds >> w) & 1;
+            kind_alone[grp][w] += kinds == 1 << w;
+        }
         found += !rc;
         exact += !rc && rb == tb && rw == tw;
         gn[grp]++;
@@ -708,6 +760,9 @@ static int stones(const char *data, int verbose)
                    rc ? "NOBOARD" : "found  ", rc ? 0 : s.size, rb, tb, rw, tw,
                    unsure < 0 ? 0 : unsure, !right && !unsure ? "  UNFLAGGED" : "",
                    rc ? "" : agrees ? "" : "  (grid disagrees with the labels)");
+        for (int w = 0; verbose && kinds && w < WRONG_KINDS; w++)
+            if ((kinds >> w) & 1)
+                printf("    kind %s %s\n", e[i].source, wrong_kind[w]);
         cvb_image_free(&img);
     }
     for (int i = 1; i < n; i++) /* insertion sort of the deviations, for the median */
@@ -738,6 +793,11 @@ static int stones(const char *data, int verbose)
         printf("  %-34s %3d photos: board found %3d, both counts exact %3d (%.1f%%)\n",
                g ? "folds 3-4 (board finding not tuned)" : "folds 0-2 (board finding dev)", gn[g],
                gfound[g], gexact[g], gn[g] ? 100.0 * gexact[g] / gn[g] : 0.0);
+    printf("  the photos read wrong, by what is wrong in them (a photo may show several; alone: "
+           "that and nothing else), folds 0-2 + folds 3-4:\n");
+    for (int w = 0; w < WRONG_KINDS; w++)
+        printf("    %-32s %2d + %2d photos, alone %2d + %2d\n", wrong_kind[w], kind_n[0][w],
+               kind_n[1][w], kind_alone[0][w], kind_alone[1][w]);
     sweep_print("folds 0-2 (tuning)", &sw[0]);
     sweep_print("folds 3-4 (held out)", &sw[1]);
     free(e);
