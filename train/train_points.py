@@ -104,11 +104,14 @@ def git_commit():
         return "unknown"
 
 
-def augment(x, y, rng, strength=1.0):
+def augment(x, y, rng, strength=1.0, keep_pad=False):
     """x: B x 3 x H x W float in 0..1, y: B x S x S labels. Board symmetries, colour,
     contrast, gamma, blur and noise, each drawn per sample. strength scales every range
     and probability but the symmetries (1: the shipped recipe's; the random draws are the
-    same for any strength, so 1 gives the same batches as before the option)."""
+    same for any strength, so 1 gives the same batches as before the option).
+    keep_pad: the view's padding outside the picture (pixels 0 in all three channels, as
+    vis_board_view leaves them) stays 0, as the C side gives it to the reader, instead of
+    taking the contrast, brightness, blur and noise of the picture (the same draws)."""
     B = x.shape[0]
     k = int(rng.integers(4))
     x = torch.rot90(x, k, (2, 3))
@@ -116,6 +119,7 @@ def augment(x, y, rng, strength=1.0):
     if rng.random() < 0.5:
         x = torch.flip(x, (3,))
         y = torch.flip(y, (2,))
+    pad = (x.sum(1, keepdim=True) == 0) if keep_pad else None
     g = torch.from_numpy(rng.uniform(1 - 0.3 * strength, 1 + 0.3 * strength, (B, 3, 1, 1)).astype(np.float32))
     mix = torch.from_numpy((np.eye(3)[None] + rng.normal(0, 0.08 * strength, (B, 3, 3))).astype(np.float32))
     x = torch.einsum("bij,bjhw->bihw", mix, x) * g
@@ -140,6 +144,8 @@ def augment(x, y, rng, strength=1.0):
     x = x + torch.randn(x.shape, generator=None) * sig
     gray = torch.from_numpy((rng.random((B, 1, 1, 1)) < 0.05 * strength).astype(np.float32))
     x = x * (1 - gray) + x.mean(1, keepdim=True) * gray
+    if pad is not None:
+        x = x.masked_fill(pad, 0.0)
     return x.clamp(0, 1).contiguous(), y.contiguous()
 
 
@@ -251,6 +257,9 @@ def main():
     # weights; the photos carry real light and colour of their own, and the full ranges
     # may wash out what tells a pale stone from pale wood
     ap.add_argument("--photo-aug", type=float, default=1.0)
+    # 1: the padding outside the picture stays 0 through the augmentation (augment's
+    # keep_pad); 0 for the shipped weights
+    ap.add_argument("--keep-pad", type=int, choices=(0, 1), default=0)
     a = ap.parse_args()
     torch.manual_seed(a.seed)
     torch.set_num_threads(a.threads)
@@ -298,7 +307,7 @@ def main():
         idx = rng.choice(pool[size], size=min(BATCH.get(size, 12), len(pool[size])), replace=False)
         src = photos if use_photo else renders
         x, y = make_batch(src, idx, rng, a.crop)
-        x, y = augment(x, y, rng, a.photo_aug if use_photo else 1.0)
+        x, y = augment(x, y, rng, a.photo_aug if use_photo else 1.0, a.keep_pad)
         loss, _ = loss_of(model, x, y)
         opt.zero_grad()
         loss.backward()
@@ -334,7 +343,7 @@ def main():
     meta = dict(model=os.path.basename(a.out), cell_px=16, margin=1,
                 classes=["empty", "black", "white", "covered", "off"], data=files,
                 holdout_fold=a.holdout_fold, init=os.path.basename(a.init) if a.init else None,
-                arch=a.arch, photo_aug=a.photo_aug, steps=a.steps, lr=a.lr, photo_share=a.photo_share, seed=a.seed, crop=a.crop,
+                arch=a.arch, photo_aug=a.photo_aug, keep_pad=a.keep_pad, steps=a.steps, lr=a.lr, photo_share=a.photo_share, seed=a.seed, crop=a.crop,
                 commit=git_commit(), torch=torch.__version__,
                 params=sum(p.numel() for p in model.parameters()),
                 renders_apart=dict(points=round(100 * acc, 4), perfect=perfect, boards=n),
