@@ -5,7 +5,7 @@
  * Each pixel of the board view is labelled wood, black or white by Gaussians of this
  * photo's own pixels: the wood between the lines of the points read surely empty, the
  * middle of the stones read surely; a pixel is a stone's only when it is plainly not wood
- * (wood_far). Two rules read the labels:
+ * (wood_far). These rules read the labels:
  *
  * Stones off their points. The reader reads a point from the block of the view around
  * it; a stone pushed a third to half a cell off its point (crowded real boards, a stone
@@ -19,6 +19,12 @@
  *    offset, where the stone lies on its point; the stone's colour must be verify of the
  *    colours there.
  * 3. One stone found from two points goes to the one with more room for it.
+ * Before them, the other way round: one stone lying between two points, both read as its
+ * colour (the reader reads each point from its own block, and half a stone in each).
+ * Where a disc of the colour fits in each point's cell tells where its stone lies; two
+ * stones' centres lie a stone's width apart (about 0.95 of a cell), so two neighbours
+ * whose stones lie within merge of each other are one stone, and the point farther from
+ * it is read empty.
  *
  * Something reaching in over the edge. A stone on an edge point ends half a line beyond
  * the edge line; a hand, a sleeve, a cloth of a stone's colour lying on the board comes
@@ -32,8 +38,9 @@
  * stones of its colour is asked about: a lamp's glare on the wood read as a white stone,
  * a screen's last-move mark. It runs first, on the reader's own calls.
  *
- * Invariants: only points read empty, not covered, get a colour, and only edge stones
- * and stones unlike the photo's own lose confidence; a point changed gets conf_given (< VIS_SURE_CONF, so
+ * Invariants: only points read empty, not covered, get a colour; only a point read as
+ * the same stone as its neighbour loses it; only edge stones and stones unlike the
+ * photo's own lose confidence otherwise; a point changed gets conf_given (< VIS_SURE_CONF, so
  * vis_point_unsure: the photo asks about it); nothing is read outside the picture (a
  * disc touching the view's padding is no stone; padding counts for no colour); with too
  * few sure pixels of wood, or of both stone colours, nothing is done.
@@ -79,6 +86,7 @@ void vis_offpoint_defaults(vis_offpoint_params_t *p)
     p->wood_far = 16;
     p->verify = 0.5;
     p->conf_given = 0.5f;
+    p->merge = 0.35;
 }
 
 /* A pixel's colour feature (vis_colour_feature) of the 3x3 mean around view pixel (x, y)
@@ -285,6 +293,47 @@ static int verify(vis_net_t *net, const cvb_image_t *img, const vis_geom_t *geom
     return 0;
 }
 
+/* One stone read on two neighbouring points (p->merge): each pair of neighbours (the
+ * eight around) read as one colour whose stones, as at places them from atn places each,
+ * lie nearer than p->merge, nearest pairs first; the point farther from the stone (the
+ * places' mean over both cells) is read empty. How many. */
+static int merge_twice_read(const vis_offpoint_params_t *p, float (*at)[2], const int *atn,
+                            vis_snapshot_t *s)
+{
+    int S = s->size, merged = 0;
+    for (;;) {
+        int bk = -1, bq = -1;
+        double best = p->merge;
+        for (int k = 0; k < S * S; k++) {
+            if (!atn[k] || s->occluded[k] || s->color[k] == GO_EMPTY)
+                continue;
+            for (int dy = 0; dy <= 1; dy++)
+                for (int dx = -1; dx <= 1; dx++) {
+                    int x = k % S + dx, y = k / S + dy, q = y * S + x;
+                    if ((dy == 0 && dx <= 0) || x < 0 || x >= S || y >= S || !atn[q] ||
+                        s->occluded[q] || s->color[q] != s->color[k])
+                        continue;
+                    double d = hypot(at[k][0] - at[q][0], at[k][1] - at[q][1]);
+                    if (d < best) {
+                        best = d;
+                        bk = k;
+                        bq = q;
+                    }
+                }
+        }
+        if (bk < 0)
+            return merged;
+        double w = (double)atn[bk] + atn[bq];
+        double mx = (at[bk][0] * atn[bk] + at[bq][0] * atn[bq]) / w;
+        double my = (at[bk][1] * atn[bk] + at[bq][1] * atn[bq]) / w;
+        int kx = bk % S, ky = bk / S, qx = bq % S, qy = bq / S;
+        int lose = hypot(mx - kx, my - ky) <= hypot(mx - qx, my - qy) ? bq : bk;
+        s->color[lose] = GO_EMPTY;
+        s->conf[lose] = p->conf_given;
+        merged++;
+    }
+}
+
 /* Stones off their points (the header's three steps) in s, from the labelled view lab
  * (vw wide). The number given a colour, or a negative VIS_E* code. */
 static int offpoint_search(const cvb_image_t *img, const vis_geom_t *geom, vis_net_t *net,
@@ -305,10 +354,12 @@ static int offpoint_search(const cvb_image_t *img, const vis_geom_t *geom, vis_n
     /* where each stone read lies: the centre of the places a disc of its colour fits in
      * its cell (its point when none: a stone the colours do not tell) */
     float at[VIS_MAX_POINTS][2];
+    int atn[VIS_MAX_POINTS] = { 0 };
     for (int k = 0; k < S * S; k++) {
         int kx = k % S, ky = k / S;
         at[k][0] = (float)kx;
         at[k][1] = (float)ky;
+        atn[k] = 0;
         int c = s->color[k];
         if (s->occluded[k] || c == GO_EMPTY)
             continue;
@@ -318,8 +369,10 @@ static int offpoint_search(const cvb_image_t *img, const vis_geom_t *geom, vis_n
         if (n[c] > 0) {
             at[k][0] = (float)(sx[c] / n[c]);
             at[k][1] = (float)(sy[c] / n[c]);
+            atn[k] = n[c];
         }
     }
+    int merged = merge_twice_read(p, at, atn, s);
     /* per point read empty: the colour of a disc found in its cell clear of those stones,
      * the centre of the places it fits and how many there are */
     for (int k = 0; k < S * S; k++) {
@@ -358,7 +411,7 @@ static int offpoint_search(const cvb_image_t *img, const vis_geom_t *geom, vis_n
             found++;
         }
     }
-    return found;
+    return found + merged;
 }
 
 /* Something of a stone's colour reaching in over the edge (the header): the edge stones

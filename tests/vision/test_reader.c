@@ -743,6 +743,86 @@ static void test_offpoint(void **state)
     cvb_image_free(&img);
 }
 
+/* One stone lying halfway between two points, read on both (the reader reads each point
+ * from its own block, and on real photos often sees half a stone in each): the photo's
+ * colours (offpoint.merge) count it once, on one of them, and ask about the other; stones
+ * on neighbouring points, each on its own, stay two. The reading handed to the rule has
+ * both points of each halfway stone read surely as its colour. */
+static void test_twice_read(void **state)
+{
+    (void)state;
+    enum { N = 19, NS = 6 };
+    uint8_t col[N * N] = { 0 };
+    float off[N * N][2];
+    memset(off, 0, sizeof off);
+    for (int i = 0; i < 12; i++) { /* stones of each colour, for the photo's own colours */
+        col[(3 + i) * N + 2] = GO_BLACK;
+        col[(3 + i) * N + 16] = GO_WHITE;
+    }
+    /* a wall of neighbours on their points: a row of black touching a row of white, and
+     * black touching black along it */
+    for (int x = 5; x <= 13; x++) {
+        col[16 * N + x] = GO_BLACK;
+        col[17 * N + x] = GO_WHITE;
+    }
+    /* halfway stones: at (x, y) moved half a cell right, towards x + 1 (left empty) */
+    static const int spot[NS][2] = { { 5, 3 }, { 10, 3 }, { 5, 8 }, { 10, 8 }, { 5, 12 }, { 10, 12 } };
+    for (int i = 0; i < NS; i++) {
+        int p = spot[i][1] * N + spot[i][0];
+        col[p] = (uint8_t)(1 + i % 2);
+        off[p][0] = 0.5f;
+    }
+    cvb_image_t img = { 0 };
+    vis_geom_t geom;
+    render_board(13, col, off, &img, &geom);
+    vis_config_t cfg;
+    vis_config_defaults(&cfg);
+    vis_config_for_photo(&cfg);
+    assert_true(cfg.offpoint.on && cfg.offpoint.merge > 0);
+    vis_config_t no = cfg;
+    no.offpoint.merge = 0;
+    vis_snapshot_t read, with, without;
+    memset(&read, 0, sizeof read);
+    no.offpoint.on = 0; /* the reader's own reading, to hand over */
+    assert_int_equal(vis_classify(&img, &geom, &no, &read), VIS_OK);
+    no.offpoint.on = 1;
+    for (int i = 0; i < NS; i++) {
+        int p = spot[i][1] * N + spot[i][0];
+        read.color[p] = read.color[p + 1] = col[p];
+        read.conf[p] = read.conf[p + 1] = 0.99f;
+        read.occluded[p] = read.occluded[p + 1] = 0;
+    }
+    with = without = read;
+    assert_true(vis_photo_colours(&img, &geom, &cfg, &with) >= 0);
+    assert_true(vis_photo_colours(&img, &geom, &no, &without) >= 0);
+    int once = 0;
+    for (int i = 0; i < NS; i++) {
+        int p = spot[i][1] * N + spot[i][0], c = col[p];
+        assert_true(without.color[p] == c && without.color[p + 1] == c); /* the rule alone */
+        int a = with.color[p] == c, b = with.color[p + 1] == c;
+        if (a != b) { /* counted once; the point given up is asked about */
+            once++;
+            assert_int_equal(with.color[a ? p + 1 : p], GO_EMPTY);
+            assert_true(vis_point_unsure(&with, a ? p + 1 : p));
+        }
+    }
+    print_message("twice read: %d halfway stones read on both points, %d counted once by the "
+                  "rule\n", NS, once);
+    assert_int_equal(once, NS);
+    for (int x = 5; x <= 13; x++) { /* the wall stays two rows, each stone counted */
+        assert_true(with.color[16 * N + x] == GO_BLACK && with.color[17 * N + x] == GO_WHITE);
+        assert_true(read.color[16 * N + x] == GO_BLACK && read.color[17 * N + x] == GO_WHITE);
+    }
+    for (int p = 0; p < N * N; p++) { /* and nothing else changed */
+        int halfway = 0;
+        for (int i = 0; i < NS; i++)
+            halfway |= p == spot[i][1] * N + spot[i][0] || p == spot[i][1] * N + spot[i][0] + 1;
+        if (!halfway)
+            assert_int_equal(with.color[p], without.color[p]);
+    }
+    cvb_image_free(&img);
+}
+
 /* Something of a stone's colour reaching in over the board's edge (vis_photo_colours.c's
  * reach rule): a white edge stone with a white strip painted from beyond the board onto
  * it (a sleeve, a cloth, fingers holding it) is asked about; the same stone with the wood
@@ -976,6 +1056,7 @@ int main(void)
         cmocka_unit_test(test_photo_unsure_rule),
         cmocka_unit_test(test_read_in_turn),
         cmocka_unit_test(test_offpoint),
+        cmocka_unit_test(test_twice_read),
         cmocka_unit_test(test_reach_over_edge),
         cmocka_unit_test(test_unlike_stone),
         cmocka_unit_test(test_relayout_reads_alike),
