@@ -565,23 +565,47 @@ static int box_point(const vis_geom_t *g, const cvb_image_t *img, const rf_box_t
     return y * g->size + x;
 }
 
+/* What is wrong in a photo whose counts are wrong: a mask of these, each counted in the
+ * bench's summary (a photo may show several), so that work goes where the photos fail. */
+enum {
+    WRONG_NOBOARD = 1 << 0, /* no board found */
+    WRONG_GRID = 1 << 1,    /* a grid the labelled stones do not agree with */
+    WRONG_BEYOND = 1 << 2,  /* under an agreeing grid: a labelled stone beyond the board */
+    WRONG_TWO = 1 << 3,     /* two labelled stones nearest one point (one lies off it) */
+    WRONG_EDGE = 1 << 4,    /* a point read wrong whose stone's disc the picture cuts */
+    WRONG_MISSED = 1 << 5,  /* a stone read empty (covered included), inside the picture */
+    WRONG_EXTRA = 1 << 6,   /* a stone read where the labels have none, inside it */
+    WRONG_SWAPPED = 1 << 7, /* a stone read as the other colour, inside it */
+    WRONG_KINDS = 8
+};
+static const char *const wrong_kind[WRONG_KINDS] = {
+    "no board", "grid disagrees", "labelled beyond the grid", "two labels on a point",
+    "point cut by the picture's edge", "stone missed", "stone read where none is",
+    "colour swapped"
+};
+
 /* The labelled stones on the points of grid g (label[k]: GO_EMPTY, GO_BLACK, GO_WHITE).
  * A point two labels land on keeps the first; with source, the other, and a label beyond
- * the board, get a "label" line. */
-static void point_labels(const char *source, const cvb_image_t *img, const vis_geom_t *g,
-                         int size, const rf_box_t *b, int nb, int *label)
+ * the board, get a "label" line. WRONG_BEYOND and WRONG_TWO when there are such labels. */
+static int point_labels(const char *source, const cvb_image_t *img, const vis_geom_t *g,
+                        int size, const rf_box_t *b, int nb, int *label)
 {
     static const char *name[] = { "empty", "black", "white" };
+    int odd = 0;
     for (int k = 0; k < size * size; k++)
         label[k] = GO_EMPTY;
     for (int k = 0; k < nb; k++) {
         int near, p = b[k].cls > 1 ? -1 : box_point(g, img, &b[k], &near);
         if (p >= 0 && label[p] == GO_EMPTY)
             label[p] = b[k].cls == 0 ? GO_BLACK : GO_WHITE;
-        else if (b[k].cls <= 1 && source) /* a stone off the board, or a second on one point */
-            printf("    label %s %s px %6.1f %6.1f %s\n", source, name[b[k].cls == 0 ? GO_BLACK : GO_WHITE],
-                   b[k].cx * img->w, b[k].cy * img->h, p < 0 ? "beyond the board" : "on a point labelled already");
+        else if (b[k].cls <= 1) { /* a stone off the board, or a second on one point */
+            odd |= p < 0 ? WRONG_BEYOND : WRONG_TWO;
+            if (source)
+                printf("    label %s %s px %6.1f %6.1f %s\n", source, name[b[k].cls == 0 ? GO_BLACK : GO_WHITE],
+                       b[k].cx * img->w, b[k].cy * img->h, p < 0 ? "beyond the board" : "on a point labelled already");
+        }
     }
+    return odd;
 }
 
 /* The counts once the user has answered the points the photo asks about (`?`: what `count`
@@ -615,38 +639,12 @@ static void stones_wrong_points(const char *source, const cvb_image_t *img, cons
     }
 }
 
-/* What is wrong in a photo whose counts are wrong: a mask of these, each counted in the
- * bench's summary (a photo may show several), so that work goes where the photos fail. */
-enum {
-    WRONG_NOBOARD = 1 << 0, /* no board found */
-    WRONG_GRID = 1 << 1,    /* a grid the labelled stones do not agree with */
-    WRONG_BEYOND = 1 << 2,  /* under an agreeing grid: a labelled stone beyond the board */
-    WRONG_TWO = 1 << 3,     /* two labelled stones nearest one point (one lies off it) */
-    WRONG_EDGE = 1 << 4,    /* a point read wrong whose stone's disc the picture cuts */
-    WRONG_MISSED = 1 << 5,  /* a stone read empty (covered included), inside the picture */
-    WRONG_EXTRA = 1 << 6,   /* a stone read where the labels have none, inside it */
-    WRONG_SWAPPED = 1 << 7, /* a stone read as the other colour, inside it */
-    WRONG_KINDS = 8
-};
-static const char *const wrong_kind[WRONG_KINDS] = {
-    "no board", "grid disagrees", "labelled beyond the grid", "two labels on a point",
-    "point cut by the picture's edge", "stone missed", "stone read where none is",
-    "colour swapped"
-};
-
-/* The WRONG_* kinds of a photo read under a grid g that agrees with the labels. */
+/* The WRONG_* kinds of a photo read under a grid g that agrees with the labels: the
+ * labels' own (odd, point_labels') and those of the points read otherwise than label. */
 static int wrong_kinds(const cvb_image_t *img, const vis_geom_t *g, const vis_snapshot_t *s,
-                       const rf_box_t *b, int nb)
+                       const int *label, int odd)
 {
-    int label[VIS_MAX_POINTS], taken[VIS_MAX_POINTS] = { 0 }, kinds = 0;
-    point_labels(NULL, img, g, s->size, b, nb, label);
-    for (int k = 0; k < nb; k++) {
-        int near, p = b[k].cls > 1 ? -2 : box_point(g, img, &b[k], &near);
-        if (p == -1)
-            kinds |= WRONG_BEYOND;
-        else if (p >= 0 && taken[p]++)
-            kinds |= WRONG_TWO;
-    }
+    int kinds = odd;
     for (int k = 0; k < s->size * s->size; k++) {
         int got = s->occluded[k] ? GO_EMPTY : s->color[k];
         if (got == label[k])
@@ -732,16 +730,18 @@ static int stones(const char *data, int verbose)
         gagree_exact += agrees && rb == tb && rw == tw;
         /* the counts once the points asked about are answered (under a grid that agrees
          * with the labels: elsewhere the labels give no point its colour) */
+        /* and what is wrong in the photo */
         int after = right;
+        kinds = right ? 0 : rc ? WRONG_NOBOARD : WRONG_GRID;
         if (!right && agrees) {
             int label[VIS_MAX_POINTS], ab, aw;
-            point_labels(NULL, &img, &g, s.size, b, nb, label);
+            int odd = point_labels(NULL, &img, &g, s.size, b, nb, label);
             answered_counts(&s, label, &ab, &aw);
             after = ab == tb && aw == tw;
+            kinds = wrong_kinds(&img, &g, &s, label, odd);
         }
         int grp = rf_fold(opt_folds, "roboflow-stones", e[i].source) >= DEV_FOLDS;
         answered[grp] += after;
-        kinds = right ? 0 : rc ? WRONG_NOBOARD : !agrees ? WRONG_GRID : wrong_kinds(&img, &g, &s, b, nb);
         for (int w = 0; w < WRONG_KINDS; w++) {
             kind_n[grp][w] += (kinds >> w) & 1;
             kind_alone[grp][w] += kinds == 1 << w;

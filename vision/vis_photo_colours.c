@@ -334,8 +334,9 @@ static int merge_twice_read(const vis_offpoint_params_t *p, float (*at)[2], cons
     }
 }
 
-/* Stones off their points (the header's three steps) in s, from the labelled view lab
- * (vw wide). The number given a colour, or a negative VIS_E* code. */
+/* Stones off their points (the header's three steps, and one stone read twice before
+ * them) in s, from the labelled view lab (vw wide). The number of points changed, or a
+ * negative VIS_E* code. */
 static int offpoint_search(const cvb_image_t *img, const vis_geom_t *geom, vis_net_t *net,
                            const vis_offpoint_params_t *p, const uint8_t *lab, int vw,
                            vis_snapshot_t *s)
@@ -359,7 +360,6 @@ static int offpoint_search(const cvb_image_t *img, const vis_geom_t *geom, vis_n
         int kx = k % S, ky = k / S;
         at[k][0] = (float)kx;
         at[k][1] = (float)ky;
-        atn[k] = 0;
         int c = s->color[k];
         if (s->occluded[k] || c == GO_EMPTY)
             continue;
