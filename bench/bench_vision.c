@@ -251,15 +251,55 @@ static int fold_model_missing(const char *set, const char *source)
     return missing;
 }
 
+/* The stone finder for fold k's photos: DIR/centresK.onnx of --fold-models (trained with
+ * fold k held out, train/stone_centres.py --export), loaded once; NULL when DIR has none
+ * (then the photo is read without the finder: the built-in one saw every photo). */
+static vis_finder_t *fold_finders[16];
+static int fold_finder_tried[16], fold_finders_missing, fold_finders_used;
+
+static vis_finder_t *fold_finder(int k)
+{
+    if (!fold_finder_tried[k]) {
+        char p[1200];
+        snprintf(p, sizeof p, "%s/centres%d.onnx", opt_fold_dir, k);
+        fold_finder_tried[k] = 1;
+        if (access(p, R_OK) == 0 && vis_finder_load(p, &fold_finders[k])) {
+            fprintf(stderr, "bench_vision: %s: cannot load the model\n", p);
+            exit(2);
+        }
+    }
+    fold_finders_missing += !fold_finders[k];
+    fold_finders_used += !!fold_finders[k];
+    return fold_finders[k];
+}
+
 /* A bench read's config: the defaults with reader `net` (NULL: the built-in one), as a
- * photo with --photo. */
-static void read_cfg(vis_config_t *c, vis_net_t *net)
+ * photo with --photo; with --fold-models, fold k's finder (k < 0: the built-in one). */
+static void read_cfg_fold(vis_config_t *c, vis_net_t *net, int k)
 {
     vis_config_defaults(c);
     c->net = net;
     if (opt_photo)
         vis_config_for_photo(c);
     c->occ_ring = opt_occ_ring;
+    const char *ev = getenv("VIS_STONES_ANSWERS");
+    if (ev)
+        c->stones.answers = atoi(ev);
+    if ((ev = getenv("VIS_STONES_SYM")))
+        c->stones.symmetries = atoi(ev);
+    if ((ev = getenv("VIS_STONES_MIN")))
+        c->stones.min_score = (float)atof(ev);
+    if (getenv("VIS_STONES_OFF"))
+        c->stones.on = 0;
+    if (opt_fold_dir && !opt_model && k >= 0 && c->stones.on) {
+        c->stones.finder = fold_finder(k);
+        c->stones.on = c->stones.finder != NULL;
+    }
+}
+
+static void read_cfg(vis_config_t *c, vis_net_t *net)
+{
+    read_cfg_fold(c, net, -1);
 }
 
 /* The config every bench read uses: the model of --model when given. */
@@ -705,7 +745,8 @@ static int stones(const char *data, int verbose)
         vis_snapshot_t s;
         memset(&s, 0, sizeof s);
         vis_config_t cfg;
-        read_cfg(&cfg, net_for("roboflow-stones", e[i].source));
+        read_cfg_fold(&cfg, net_for("roboflow-stones", e[i].source),
+                      opt_fold_dir ? rf_fold(opt_folds, "roboflow-stones", e[i].source) : -1);
         int rc = vis_detect(&img, &cfg, 0, &g, &s, NULL), rb = 0, rw = 0;
 
         for (int k = 0; !rc && k < s.size * s.size; k++) {
@@ -773,6 +814,9 @@ static int stones(const char *data, int verbose)
         }
     printf("roboflow-stones (%d photos; stone counts, both colours; reader: %s):\n", n - skipped,
            opt_model ? opt_model : opt_fold_dir ? "the fold's model (held out)" : "built in");
+    if (opt_fold_dir && !opt_model && opt_photo)
+        printf("  stone finder: the fold's (centresK.onnx, held out) on %d photos, none on %d "
+               "(no centresK.onnx in %s)\n", fold_finders_used, fold_finders_missing, opt_fold_dir);
     if (skipped)
         printf("  %d photos left out: their fold's model is not in %s\n", skipped, opt_fold_dir);
     int nr = n - skipped;
@@ -962,7 +1006,7 @@ static int speed(const char *path, const char *size)
             best = d;
     }
     double cold = sum / reps;
-    double tr = 0, cl = 0, clv = 0, cln = 0, clu = 0, fit = 0, border = 0;
+    double tr = 0, cl = 0, clv = 0, cln = 0, clu = 0, fit = 0, border = 0, finder = 0;
     long vreads = 0, vruns = 0;
     int treps = 200;
     if (ok) {
@@ -1027,6 +1071,18 @@ static int speed(const char *path, const char *size)
             vis_border_watch(&bw, &img, &g, &bs);
         }
         border = (now_ms() - t0) / treps;
+        cvb_image_t view = { 0 }; /* a photo's stone finder: one run over the view */
+        vis_stone_t *st = malloc(4 * VIS_MAX_POINTS * sizeof *st);
+        vis_finder_t *fd = vis_finder_builtin();
+        if (st && fd && !vis_net_view(&img, &g, &view)) {
+            int n = 0;
+            t0 = now_ms();
+            for (int r = 0; r < reps; r++)
+                vis_finder_find(fd, &view, g.size, 1, 0.35f, st, 4 * VIS_MAX_POINTS, &n);
+            finder = (now_ms() - t0) / reps;
+        }
+        free(st);
+        cvb_image_free(&view);
     }
     printf("%dx%d frame, one core, CPU time per call (%s):\n", W, H,
            ok ? "board found" : "NO BOARD FOUND");
@@ -1048,6 +1104,8 @@ static int speed(const char *path, const char *size)
     printf("  vis_track (fit + read)       %7.3f ms\n", tr);
     printf("  the border watch (video)     %7.3f ms  (vis_border_watch: the ring beyond the edge lines)\n",
            border);
+    printf("  the stone finder (photos)    %7.2f ms  (one run over the view; a photo read once only)\n",
+           finder);
     free(jpg);
     cvb_image_free(&src);
     cvb_image_free(&img);
@@ -1159,7 +1217,7 @@ static int pages(void)
         if (access(p, R_OK) != 0)
             continue;
         vis_config_t c;
-        read_cfg(&c, fold_net(k));
+        read_cfg_fold(&c, fold_net(k), k);
         if (pages_one(&c, p) < 0)
             return 1;
     }

@@ -7,9 +7,12 @@
 #   3 a base model on the renders alone
 #   4 one model per fold of the photos: the base trained on, besides the renders, the
 #     photos of the other folds (train/folds.tsv); these give the held-out figures
+#   4b the stone finder (train/stone_centres.py --export, photos only): one model per
+#     fold (centresK.onnx, beside the reader's) and the one of every photo (centres.onnx)
 #   5 the model that ships: the base trained on the renders and every photo, written to
 #     vision/model/points.onnx (re-laid by train/relayout.py; the export as trained beside
-#     it, points-export.onnx) with its note (points.json)
+#     it, points-export.onnx) with its note (points.json); the finder of every photo to
+#     vision/model/centres.onnx (centres.json)
 #   6 the figures: roboflow-stones read by each photo's own fold model (never seen),
 #     imago and gomrade (never trained on) by the shipped model
 set -euo pipefail
@@ -101,6 +104,12 @@ if [ ${#photos[@]} -gt 0 ]; then
       --lr 1e-3 --photo-share 0.5 --out "$MODELS/fold$k.onnx" --threads "$THREADS" --arch "$ARCH"
   done
 fi
+if [ ${#photos[@]} -gt 0 ]; then
+  # the boards' grids as each photo's own fold reader finds them, kept beside the models
+  echo "== 4b the stone finder: a model per fold and one of every photo"
+  [ -f "$MODELS/centres.onnx" ] || "$PY" "$HERE/train/stone_centres.py" "$build/app/kifucam" "$SHARED/data" \
+    --models "$MODELS" --cache "$MODELS/centres-grids.json" --threads "$THREADS" --export "$MODELS"
+fi
 if [ "$FOLDS_ONLY" = 1 ]; then
   if [ ${#photos[@]} -gt 0 ] && [ -x "$BENCH" ]; then
     echo "== 6 held-out figures (the fold models; the shipped weights untouched)"
@@ -118,6 +127,10 @@ if [ "$MODELS" = "$DATA/models" ]; then
   cp "$MODELS/final.onnx" "$HERE/vision/model/points-export.onnx"
   "$PY" "$HERE/train/relayout.py" "$MODELS/final.onnx" "$HERE/vision/model/points.onnx"
   cp "$MODELS/final.json" "$HERE/vision/model/points.json"
+  if [ -f "$MODELS/centres.onnx" ]; then
+    cp "$MODELS/centres.onnx" "$HERE/vision/model/centres.onnx"
+    cp "$MODELS/centres.json" "$HERE/vision/model/centres.json"
+  fi
 else
   echo "   a candidate recipe: $MODELS/final.onnx, not copied over vision/model/ (build with -DKIFUCAM_MODEL=$MODELS/final.onnx to compare)"
 fi

@@ -138,13 +138,52 @@ class CentreNet(nn.Module):
         return self.body(x - 0.5)
 
 
-def focal(logit, t):
+def focal(logit, t, mask=None):
+    """CenterNet's focal loss; mask (1 or 0 a heat pixel, broadcast over the colours): 0
+    where nothing is known (a render's points under a hand)."""
     p = torch.sigmoid(logit).clamp(1e-4, 1 - 1e-4)
     pos = t.eq(1).float()
     neg = 1 - pos
     lp = -torch.log(p) * (1 - p) ** 2 * pos
     ln = -torch.log(1 - p) * p ** 2 * (1 - t) ** 4 * neg
+    if mask is not None:
+        lp, ln, pos = lp * mask, ln * mask, pos * mask
     return (lp.sum() + ln.sum()) / pos.sum().clamp(min=1)
+
+
+def render_items(paths, limit, seed):
+    """Rendered views (kifucam-traingen render, on their true grids: --misalign 0) as
+    training items: each stone's centre taken at its labelled point (the renderer puts it
+    within a little jitter of it), the points labelled covered or unknown masked out.
+    At most limit of them, drawn at random (seed)."""
+    sys.path.insert(0, HERE)
+    import kcts
+    out = []
+    for path in paths:
+        for smp in kcts.read(path):
+            if smp["cell"] != P or smp["margin"] != M or smp["kind"] != 0:
+                continue
+            out.append(smp)
+    rng = np.random.default_rng(seed)
+    if len(out) > limit:
+        out = [out[i] for i in sorted(rng.choice(len(out), size=limit, replace=False))]
+    items = []
+    for smp in out:
+        S, lab = smp["size"], smp["labels"]
+        hs = smp["side"] // R
+        stones, mask = [], np.ones((1, hs, hs), np.float32)
+        yy, xx = np.mgrid[0:hs, 0:hs]
+        for y in range(S):
+            for x in range(S):
+                c = int(lab[y, x])
+                hx, hy = (x + M + 0.5) * P / R - 0.5, (y + M + 0.5) * P / R - 0.5
+                if c in (1, 2):
+                    stones.append((c - 1, hx, hy))
+                elif c != 0:  # covered, unknown: a stone may lie there or not
+                    mask[0][(xx - hx) ** 2 + (yy - hy) ** 2 <= (0.6 * P / R) ** 2] = 0
+        items.append(dict(S=S, xu8=np.ascontiguousarray(smp["view"].transpose(2, 0, 1)),
+                          t=target(stones, hs), mask=mask))
+    return items
 
 
 def augment(x, t, rng):
@@ -161,26 +200,40 @@ def augment(x, t, rng):
     return x.clamp(0, 1), t
 
 
-def train(items, steps, seed, log):
+def train(items, steps, seed, log, renders=(), render_share=0.0):
+    """A CentreNet on the photos' items, and with render_share of the batches drawn from
+    the renders' items instead."""
     torch.manual_seed(seed)
     rng = np.random.default_rng(seed)
     net = CentreNet()
     opt = torch.optim.AdamW(net.parameters(), lr=3e-3, weight_decay=1e-4)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=3e-3, total_steps=steps, pct_start=0.1)
-    by = {}
-    for i, it in enumerate(items):
-        by.setdefault(it["S"], []).append(i)
-    sizes = sorted(by)
-    w = np.array([len(by[s]) for s in sizes], np.float64)
+
+    def groups(its):
+        by = {}
+        for i, it in enumerate(its):
+            by.setdefault(it["S"], []).append(i)
+        sizes = sorted(by)
+        return by, sizes, np.array([len(by[s]) for s in sizes], np.float64)
+    sets = [(items,) + groups(items)]
+    if renders:
+        sets.append((renders,) + groups(renders))
     t0 = time.time()
     for step in range(steps):
+        its, by, sizes, w = sets[1] if len(sets) > 1 and rng.random() < render_share else sets[0]
         S = sizes[int(rng.choice(len(sizes), p=w / w.sum()))]
         idx = rng.choice(by[S], size=min(8, len(by[S])), replace=False)
-        x = torch.from_numpy(np.stack([items[i]["x"] for i in idx]))
-        t = torch.from_numpy(np.stack([items[i]["t"] for i in idx]))
-        x, t = augment(x, t, rng)
+        if "xu8" in its[idx[0]]:
+            x = torch.from_numpy(np.stack([its[i]["xu8"] for i in idx]).astype(np.float32) / 255.0)
+        else:
+            x = torch.from_numpy(np.stack([its[i]["x"] for i in idx]))
+        t = torch.from_numpy(np.stack([its[i]["t"] for i in idx]))
+        m = torch.from_numpy(np.stack([its[i].get("mask", np.ones((1,) + its[i]["t"].shape[1:], np.float32))
+                                       for i in idx]))
+        x, tm = augment(x, torch.cat([t, m], 1), rng)
+        t, m = tm[:, :2], tm[:, 2:]
         net.train()
-        loss = focal(net(x), t)
+        loss = focal(net(x), t, m)
         opt.zero_grad()
         loss.backward()
         opt.step()
@@ -210,6 +263,32 @@ def counts(net, it, th):
     return out
 
 
+def export(has, a):
+    """The fold models and the model of every photo, as ONNX with a note of how each was made."""
+    os.makedirs(a.export, exist_ok=True)
+    commit = subprocess.run(["git", "-C", HERE, "rev-parse", "--short", "HEAD"], capture_output=True,
+                            text=True).stdout.strip()
+    for k in (0, 1, 2, 3, 4, -1):
+        sel = [i for i in has if i["fold"] != k]
+        name = "centres%d" % k if k >= 0 else "centres"
+        net = train(sel, a.steps, a.seed, name + (" (every fold but %d)" % k if k >= 0 else " (every photo)"),
+                    a.render_items, a.render_share)
+        dummy = torch.zeros(1, 3, (19 + 2 * M) * P, (19 + 2 * M) * P)
+        path = os.path.join(a.export, name + ".onnx")
+        torch.onnx.export(net, dummy, path, opset_version=11, input_names=["view"], output_names=["heat"],
+                          dynamic_axes={"view": {2: "h", 3: "w"}, "heat": {2: "oh", 3: "ow"}})
+        json.dump(dict(model=name + ".onnx", cell_px=P, margin=M, heat_px=R, classes=["black", "white"],
+                       data="roboflow-stones (CC BY 4.0), %d photos%s, with tests/vision/truth_fixes.h%s" %
+                       (len(sel), ", every fold but %d (train/folds.tsv)" % k if k >= 0 else "",
+                        "; %d rendered views of %s, %.0f%% of the batches" %
+                        (len(a.render_items), " ".join(os.path.basename(r) for r in a.renders),
+                         100 * a.render_share) if a.render_items else ""),
+                       steps=a.steps, seed=a.seed, commit=commit, torch=torch.__version__,
+                       params=sum(p.numel() for p in net.parameters())),
+                  open(os.path.join(a.export, name + ".json"), "w"), indent=1)
+        print("stone_centres: wrote %s" % path, file=sys.stderr)
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("kifucam")
@@ -222,7 +301,17 @@ def main():
     # the threshold chosen across folds 0-2 (each fold read by a model of the other two,
     # pooled) instead of on fold 2 alone
     ap.add_argument("--cv", action="store_true")
+    # instead of the trial's figures: the five fold models (centresK.onnx, each trained on
+    # the other four folds, for bench_vision's --fold-models) and the one of every photo
+    # (centres.onnx), written into this folder
+    ap.add_argument("--export", metavar="DIR")
+    # rendered views (kifucam-traingen render --misalign 0 files) beside the photos: at
+    # most --render-limit of them, --render-share of the batches
+    ap.add_argument("--renders", nargs="*", default=[])
+    ap.add_argument("--render-limit", type=int, default=3000)
+    ap.add_argument("--render-share", type=float, default=0.5)
     a = ap.parse_args()
+    a.render_items = render_items(a.renders, a.render_limit, a.seed) if a.renders else []
     torch.set_num_threads(a.threads)
     items = []
     for ph in photos(a.kifucam, a.data, a.models, a.cache):
@@ -247,11 +336,15 @@ def main():
         return right
 
     has = [i for i in items if i["S"]]
+    if a.export:
+        export(has, a)
+        return
     pooled = np.zeros(len(th), int)
     for v in ((2,) if not a.cv else (2, 1, 0)):
         tr = tuple(f for f in (0, 1, 2) if f != v)
         a_net = train([i for i in has if i["fold"] in tr], a.steps, a.seed,
-                      "model A (folds %d-%d)" % tr if tr[1] == tr[0] + 1 else "model A (folds %d, %d)" % tr)
+                      "model A (folds %d-%d)" % tr if tr[1] == tr[0] + 1 else "model A (folds %d, %d)" % tr,
+                      a.render_items, a.render_share)
         val = [i for i in items if i["fold"] == v]
         r2 = score(a_net, val)
         pooled += r2
@@ -261,7 +354,8 @@ def main():
     if a.cv:
         print("folds 0-2 (72 photos), each by the model of the other two: %s" %
               ", ".join("%.2f %d" % (t, r) for t, r in zip(th, pooled)))
-    b_net = train([i for i in has if i["fold"] in (0, 1, 2)], a.steps, a.seed, "model B (folds 0-2)")
+    b_net = train([i for i in has if i["fold"] in (0, 1, 2)], a.steps, a.seed, "model B (folds 0-2)",
+                  a.render_items, a.render_share)
     test = [i for i in items if i["fold"] in (3, 4)]
     r34 = score(b_net, test)
     print("folds 3-4 (%d photos), model B, both counts exact at the threshold chosen %.2f: %d "

@@ -21,7 +21,7 @@ enum {
     VIS_ENOMEM = -2,   /* allocation failed */
     VIS_ENOBOARD = -3, /* no board grid found in the image */
     VIS_ECV = -4,      /* the OpenCV bridge failed */
-    VIS_EMODEL = -5    /* the point reader's model is missing, unreadable or not ours */
+    VIS_EMODEL = -5    /* a model (point reader, stone finder) is missing, unreadable or not ours */
 };
 /* A short description of a status code; never NULL. */
 const char *vis_strerror(int code);
@@ -58,6 +58,37 @@ int vis_net_members(const vis_net_t *net);
 /* The model built into the binary (vision/model/), made on first use and never freed;
  * NULL only if it cannot be run (then every read fails with VIS_EMODEL). */
 vis_net_t *vis_net_builtin(void);
+
+/* The stone finder (vis_stones.c): a second small network over the same view as the
+ * point reader (vis_net_view) that finds the stones themselves, each a peak of a heat
+ * map at its centre (VIS_FINDER_HEAT_PX view pixels a heat pixel), black and white,
+ * wherever the stone lies: a stone between two points is one peak. Trained by
+ * train/stone_centres.py on the Roboflow photos' boxes; the built-in weights are
+ * vision/model/centres.onnx (how they were made: vision/model/README.md). */
+#define VIS_FINDER_HEAT_PX 4
+typedef struct vis_finder vis_finder_t;
+/* A finder from an ONNX file or buffer (VIS_EMODEL: no model OpenCV can run). */
+int vis_finder_load(const char *path, vis_finder_t **out);
+int vis_finder_from_memory(const uint8_t *buf, size_t len, vis_finder_t **out);
+/* Frees a finder (the built-in one is never freed). */
+void vis_finder_destroy(vis_finder_t *f);
+/* The built-in finder, made once; NULL when its weights do not load. */
+vis_finder_t *vis_finder_builtin(void);
+/* A stone found: its centre in board coordinates (point (x, y) at (x, y)), its colour
+ * (GO_BLACK or GO_WHITE) and its peak's probability. */
+typedef struct vis_stone {
+    float x, y;
+    float score;
+    uint8_t color;
+} vis_stone_t;
+/* The stones the finder finds in view (vis_net_view's view of a board of size points),
+ * its heat maps the mean of the runs over the view seen under nsym (1..8) of the board's
+ * symmetries: every peak of either colour's map over min_score (a local maximum of its
+ * 3 x 3) lying within half a line of the edge lines, at most cap into out, *n of them;
+ * VIS_EINVAL when there are more than cap (out holds the first cap). */
+int vis_finder_find(vis_finder_t *f, const cvb_image_t *view, int size, int nsym, float min_score,
+                    vis_stone_t *out, int cap, int *n);
+
 
 /* The per-board model (vis_board.c): colour statistics of one board's wood, black and
  * white stones, fitted on a good view and refined from later ones, combined with the
@@ -383,6 +414,55 @@ typedef struct vis_seg_params {
 /* The defaults above. */
 void vis_seg_defaults(vis_seg_params_t *p);
 
+/* Which points the stone finder answers (vis_stones_params_t.answers); each answers
+ * what the one before it does and more. */
+enum {
+    VIS_STONES_UNSURE = 0, /* the points the reader left unsure, not covered */
+    VIS_STONES_CUT = 1,    /* those and the points outside the picture */
+    VIS_STONES_ALL = 2     /* every point not covered: a sure call it disagrees with
+                              becomes its call, unsure */
+};
+
+/* The stone finder's answers in one photo read with self_fit (vis_stones.c): the stones
+ * it finds, placed on points (vis_stones_place), give the points' colours; every point
+ * it changes is read at conf_given, so the photo asks about it (where the reader and
+ * the finder disagree, the photo asks). The values were chosen on roboflow-stones folds
+ * 0-2, each photo read by the reader and the finder of its fold (trained without it;
+ * bench_vision stones --fold-models, 2026-12-06): answers, min_score and symmetries
+ * together, 36 settings, the best kept (vision/model/README.md has the table). */
+typedef struct vis_stones_params {
+    int on;                /* default 0 (and for photos, until the finder reads imago and
+                              gomrade as well as the reader alone) */
+    float min_score;       /* 0..1, default 0.4: a heat-map peak over this is a stone
+                              (lower finds stones in glare and shadows, higher misses
+                              pale ones) */
+    double reach;          /* cells, default 0.75: a stone is placed on a free point at
+                              most this far from its centre, or on none */
+    double apart;          /* cells, default 0.5: a peak of the other colour nearer than
+                              this to a surer stone is that stone's (two stones' centres
+                              lie a stone's width apart, about 0.95) */
+    float conf_given;      /* default 0.5: the confidence of a point the finder changed */
+    int answers;           /* default VIS_STONES_ALL: the points it answers */
+    int symmetries;        /* 1..8, default 1 (vis_config_for_photo: 8): the finder's
+                              runs, the view under as many of the board's symmetries,
+                              their heat maps averaged (a run is about 14 ms on a 19x19
+                              view, one core) */
+    vis_finder_t *finder;  /* default NULL: the built-in finder (vis_finder_builtin) */
+} vis_stones_params_t;
+/* The defaults above. */
+void vis_stones_defaults(vis_stones_params_t *p);
+/* The stones placed on points (pure): the surest first, each on the nearest point no
+ * surer stone took, within p->reach cells of its centre, unless a surer stone of the
+ * other colour lies within p->apart of it; color[size * size] gets each point's
+ * (GO_EMPTY where none), score its stone's. Returns how many were placed. A row of
+ * stones pushed half a cell keeps its count: each finds its own point. */
+int vis_stones_place(const vis_stones_params_t *p, const vis_stone_t *stones, int n, int size,
+                     uint8_t *color, float *score);
+/* The finder's answers put into snap, read from img under geom (p->on 0: nothing).
+ * Returns how many points changed, or a VIS_E* code. */
+int vis_stones_answer(const vis_stones_params_t *p, const cvb_image_t *img, const vis_geom_t *geom,
+                      vis_snapshot_t *snap);
+
 typedef struct vis_config {
     int work_max;          /* px, default 720: longest side of the image board finding
                               runs on; smaller is faster, larger finds smaller boards */
@@ -502,6 +582,7 @@ typedef struct vis_config {
     vis_offpoint_params_t offpoint; /* with self_fit: stones off their points looked for */
     vis_reach_params_t reach; /* with self_fit: things reaching over the edge looked for */
     vis_unlike_params_t unlike; /* with self_fit: stones unlike the photo's own asked about */
+    vis_stones_params_t stones; /* with self_fit: the stone finder answers the unsure points */
     vis_read_cache_t *cache; /* default NULL: none; frames of one camera (vis_read_cache_t) */
     vis_net_t *net;        /* default NULL: the built-in point reader (vis_net_builtin);
                               a model of one's own, e.g. trained with a photo set held out */

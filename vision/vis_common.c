@@ -25,7 +25,7 @@ const char *vis_strerror(int code)
     case VIS_ENOMEM: return "out of memory";
     case VIS_ENOBOARD: return "no board found";
     case VIS_ECV: return "image processing failed";
-    case VIS_EMODEL: return "the point reader's model cannot be read or run";
+    case VIS_EMODEL: return "a model (the point reader's or the stone finder's) cannot be read or run";
     default: return "unknown error";
     }
 }
@@ -60,6 +60,7 @@ void vis_config_defaults(vis_config_t *cfg)
     vis_offpoint_defaults(&cfg->offpoint);
     vis_reach_defaults(&cfg->reach);
     vis_unlike_defaults(&cfg->unlike);
+    vis_stones_defaults(&cfg->stones);
 }
 
 void vis_config_for_photo(vis_config_t *cfg)
@@ -75,6 +76,7 @@ void vis_config_for_photo(vis_config_t *cfg)
     cfg->offpoint.on = 1;
     cfg->reach.on = 1;
     cfg->unlike.on = 1;
+    cfg->stones.symmetries = 8;
     cfg->occ_margin = 0;
 }
 

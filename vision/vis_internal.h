@@ -10,6 +10,16 @@
 #include <stdint.h>
 #include <stdlib.h>
 
+/* A model file's bytes into *buf (the caller frees), *len of them (vis_net.c): VIS_EMODEL
+ * when it cannot be read or is empty or past 64 MB, VIS_ENOMEM. */
+int vis_read_model_file(const char *path, uint8_t **buf, size_t *len);
+
+/* Symmetry s (0..7; 4: transposed, then 1: x mirrored, 2: y mirrored) of a coordinate
+ * pair on an n x n square: the source of (x, y) (vis_net.c). */
+void vis_sym_src(int s, int n, int x, int y, int *sx, int *sy);
+/* out (allocated, v's size) = the square BGR view v seen under symmetry s (vis_net.c). */
+void vis_view_sym(const cvb_image_t *v, int s, cvb_image_t *out);
+
 /* ---- the one luma formula (BT.601 weights on B, G, R), in the precisions in use ---- */
 
 /* Luma of a BGR colour, in double (colour statistics, line contrast). */

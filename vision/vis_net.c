@@ -70,26 +70,41 @@ int vis_net_members(const vis_net_t *net)
     return net ? net->n : 0;
 }
 
+int vis_read_model_file(const char *path, uint8_t **buf, size_t *len)
+{
+    if (!path || !buf || !len)
+        return VIS_EINVAL;
+    *buf = NULL;
+    *len = 0;
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return VIS_EMODEL;
+    uint8_t *b = NULL;
+    long n = -1;
+    if (!fseek(f, 0, SEEK_END))
+        n = ftell(f);
+    /* a model is well under 5 MB; anything past 64 MB is no model of ours */
+    if (n <= 0 || n > (64l << 20) || fseek(f, 0, SEEK_SET) ||
+        !(b = malloc((size_t)n)) || fread(b, 1, (size_t)n, f) != (size_t)n) {
+        free(b);
+        fclose(f);
+        return n > 0 && !b ? VIS_ENOMEM : VIS_EMODEL;
+    }
+    fclose(f);
+    *buf = b;
+    *len = (size_t)n;
+    return VIS_OK;
+}
+
 int vis_net_load(const char *path, vis_net_t **out)
 {
     if (!path || !out)
         return VIS_EINVAL;
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return VIS_EMODEL;
     uint8_t *buf = NULL;
-    long len = -1;
-    if (!fseek(f, 0, SEEK_END))
-        len = ftell(f);
-    /* a model is well under 5 MB; anything past 64 MB is no model of ours */
-    if (len <= 0 || len > (64l << 20) || fseek(f, 0, SEEK_SET) ||
-        !(buf = malloc((size_t)len)) || fread(buf, 1, (size_t)len, f) != (size_t)len) {
-        free(buf);
-        fclose(f);
-        return len > 0 && !buf ? VIS_ENOMEM : VIS_EMODEL;
-    }
-    fclose(f);
-    int rc = vis_net_from_memory(buf, (size_t)len, out);
+    size_t len = 0;
+    int rc = vis_read_model_file(path, &buf, &len);
+    if (!rc)
+        rc = vis_net_from_memory(buf, len, out);
     free(buf);
     return rc;
 }
@@ -135,8 +150,7 @@ static int gray_to_bgr(const cvb_image_t *g, cvb_image_t *out)
     return VIS_OK;
 }
 
-/* Symmetry s (0..7) of a coordinate pair on an n x n square: the source of (x, y). */
-static void sym_src(int s, int n, int x, int y, int *sx, int *sy)
+void vis_sym_src(int s, int n, int x, int y, int *sx, int *sy)
 {
     int a = x, b = y;
     if (s & 4) {
@@ -152,15 +166,14 @@ static void sym_src(int s, int n, int x, int y, int *sx, int *sy)
     *sy = b;
 }
 
-/* out = the square BGR view v seen under symmetry s. */
-static void view_sym(const cvb_image_t *v, int s, cvb_image_t *out)
+void vis_view_sym(const cvb_image_t *v, int s, cvb_image_t *out)
 {
     int n = v->w;
     for (int y = 0; y < n; y++) {
         uint8_t *d = out->data + (size_t)y * out->stride;
         for (int x = 0; x < n; x++) {
             int sx, sy;
-            sym_src(s, n, x, y, &sx, &sy);
+            vis_sym_src(s, n, x, y, &sx, &sy);
             const uint8_t *p = v->data + (size_t)sy * v->stride + (size_t)sx * 3;
             d[3 * x] = p[0];
             d[3 * x + 1] = p[1];
@@ -215,7 +228,7 @@ static int net_read_view(vis_net_t *net, const cvb_image_t *view, int S, int fir
     for (int run = 0; run < runs && !rc; run++) {
         int sy = first + run / net->n, mb = run % net->n;
         if (sy && mb == 0)
-            view_sym(view, sy, &tv);
+            vis_view_sym(view, sy, &tv);
         int c = 0, oh = 0, ow = 0;
         pthread_mutex_lock(&net->lock);
         int frc = cvb_net_forward(net->net[mb], sy ? &tv : view, logit, cap, &c, &oh, &ow);
@@ -228,7 +241,7 @@ static int net_read_view(vis_net_t *net, const cvb_image_t *view, int S, int fir
         for (int j = 0; j < O; j++)
             for (int i = 0; i < O; i++) {
                 int bi, bj;
-                sym_src(sy, O, i, j, &bi, &bj);
+                vis_sym_src(sy, O, i, j, &bi, &bj);
                 size_t at = (size_t)j * O + i, to = (size_t)bj * O + bi;
                 float mx = -1e30f, e[VIS_NCLASS], sum = 0;
                 for (int k = 0; k < VIS_NCLASS; k++)

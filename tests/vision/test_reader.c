@@ -1,4 +1,5 @@
-/* test_reader.c: the learned point reader (vision/vis_net.c, vis_read.c, vis_view.c).
+/* test_reader.c: the learned point reader (vision/vis_net.c, vis_read.c, vis_view.c) and
+ * the stone finder beside it (vis_stones.c).
  *   - the built-in weights load and run through OpenCV's dnn, and read a known board: a
  *     scene drawn by render/ from a fixed seed (not a seed the training data used: those
  *     are the traingen streams, 1..nproc), with stones of both colours and a hand, read
@@ -9,7 +10,10 @@
  *     photo keeps it there;
  *   - the decision and the occlusion pass, pure functions, on given probabilities;
  *   - video's reading in turn: the runs made, and each point's mean of this run and the
- *     last where its block looks the same.
+ *     last where its block looks the same;
+ *   - the stone finder: its built-in weights load and find a rendered board's stones, on
+ *     their points and halfway between two, each once; its stones placed on points (pure)
+ *     keep their count; a file that is no model is refused.
  */
 #include <stddef.h>
 #include <stdarg.h>
@@ -446,6 +450,13 @@ static void test_bad_model(void **state)
     const uint8_t junk[4] = { 1, 2, 3, 4 };
     assert_int_equal(vis_net_from_memory(junk, sizeof junk, &net), VIS_EMODEL);
     vis_net_destroy(NULL);
+    vis_finder_t *f = NULL;
+    assert_int_equal(vis_finder_load("/nonexistent/centres.onnx", &f), VIS_EMODEL);
+    assert_int_equal(vis_finder_from_memory(junk, sizeof junk, &f), VIS_EMODEL);
+    assert_null(f);
+    vis_finder_destroy(NULL);
+    vis_finder_destroy(vis_finder_builtin()); /* the built-in one is never freed */
+    assert_non_null(vis_finder_builtin());
 }
 
 /* The view puts point (x, y) at the centre of its block: a photo with one bright pixel
@@ -699,6 +710,7 @@ static void test_offpoint(void **state)
     vis_config_defaults(&cfg);
     vis_config_for_photo(&cfg);
     assert_int_equal(cfg.offpoint.on, 1);
+    cfg.stones.on = 0; /* the search alone: the stone finder places them too (test_finder_finds) */
     vis_snapshot_t with, without;
     memset(&with, 0, sizeof with);
     memset(&without, 0, sizeof without);
@@ -820,6 +832,140 @@ static void test_twice_read(void **state)
         if (!halfway)
             assert_int_equal(with.color[p], without.color[p]);
     }
+    cvb_image_free(&img);
+}
+
+/* The stone finder's stones placed on points (pure): a row pushed half a cell keeps its
+ * count, each on its own point; two stones wanting one point: the surer gets it, the
+ * other the next free point within reach; a peak of the other colour on a surer stone is
+ * that stone; a stone beyond reach of every free point is placed nowhere. */
+static void test_stones_place(void **state)
+{
+    (void)state;
+    enum { N = 9 };
+    vis_stones_params_t p;
+    vis_stones_defaults(&p);
+    vis_stone_t st[16];
+    int n = 0;
+    for (int x = 1; x <= 5; x++) /* a row of black, each pushed 0.45 right */
+        st[n++] = (vis_stone_t){ x + 0.45f, 1.0f, 0.9f - 0.01f * x, GO_BLACK };
+    st[n++] = (vis_stone_t){ 4.3f, 4.0f, 0.6f, GO_WHITE }; /* two wanting (4, 4) */
+    st[n++] = (vis_stone_t){ 3.8f, 4.0f, 0.8f, GO_WHITE };
+    st[n++] = (vis_stone_t){ 2.0f, 7.0f, 0.9f, GO_BLACK }; /* one stone, both colours */
+    st[n++] = (vis_stone_t){ 2.1f, 7.1f, 0.5f, GO_WHITE };
+    uint8_t col[N * N];
+    float sc[N * N];
+    assert_int_equal(vis_stones_place(&p, st, n, N, col, sc), 8);
+    for (int x = 1; x <= 5; x++) /* the nearest free point of each, the surest first */
+        assert_int_equal(col[1 * N + x], GO_BLACK);
+    assert_int_equal(col[1 * N + 6], GO_EMPTY);
+    assert_int_equal(col[4 * N + 4], GO_WHITE); /* the surer */
+    assert_true(fabsf(sc[4 * N + 4] - 0.8f) < 1e-6f);
+    assert_int_equal(col[4 * N + 5], GO_WHITE); /* the other on the next free point */
+    assert_true(fabsf(sc[4 * N + 5] - 0.6f) < 1e-6f);
+    assert_int_equal(col[7 * N + 2], GO_BLACK);
+    p.reach = 0.3; /* the same stones, placed only near a point: the row's and one white go */
+    assert_int_equal(vis_stones_place(&p, st, n, N, col, sc), 2);
+    assert_int_equal(vis_stones_place(&p, st, -1, N, col, sc), VIS_EINVAL);
+    assert_int_equal(vis_stones_place(&p, NULL, 0, N, col, sc), 0);
+}
+
+/* The built-in stone finder over a rendered board (a fixed seed, no training stream's),
+ * seen through the truth's own corners: stones on their points and stones halfway
+ * between two points, each found once, of its colour, near its centre. */
+static void test_finder_finds(void **state)
+{
+    (void)state;
+    enum { N = 19 };
+    uint8_t col[N * N] = { 0 };
+    float off[N * N][2];
+    memset(off, 0, sizeof off);
+    int nb = 0, nw = 0;
+    for (int p = 0; p < N * N; p++) {
+        int x = p % N, y = p / N;
+        col[p] = (uint8_t)(((x * 7 + y * 3) % 5 == 0) ? 1 : ((x * 5 + y * 11) % 7 == 0) ? 2 : 0);
+    }
+    static const int half[4][2] = { { 4, 4 }, { 12, 6 }, { 6, 14 }, { 14, 14 } };
+    for (int i = 0; i < 4; i++) { /* halfway stones, their neighbourhood cleared */
+        for (int dy = -1; dy <= 1; dy++)
+            for (int dx = -1; dx <= 2; dx++)
+                col[(half[i][1] + dy) * N + half[i][0] + dx] = 0;
+        int p = half[i][1] * N + half[i][0];
+        col[p] = (uint8_t)(1 + i % 2);
+        off[p][0] = 0.5f;
+    }
+    for (int p = 0; p < N * N; p++) {
+        nb += col[p] == GO_BLACK;
+        nw += col[p] == GO_WHITE;
+    }
+    cvb_image_t img = { 0 }, view = { 0 };
+    vis_geom_t geom;
+    render_board(21, col, off, &img, &geom);
+    assert_int_equal(vis_net_view(&img, &geom, &view), VIS_OK);
+    vis_finder_t *f = vis_finder_builtin();
+    assert_non_null(f);
+    vis_stone_t st[4 * N * N];
+    int n = 0;
+    vis_stones_params_t p;
+    vis_stones_defaults(&p);
+    assert_int_equal(vis_finder_find(f, &view, N, 1, p.min_score, st, 4 * N * N, &n), VIS_OK);
+    int fb = 0, fw = 0, far = 0;
+    for (int i = 0; i < n; i++) {
+        fb += st[i].color == GO_BLACK;
+        fw += st[i].color == GO_WHITE;
+        int x = (int)floorf(st[i].x + 0.5f), y = (int)floorf(st[i].y + 0.5f), near = 0;
+        for (int dx = -1; dx <= 0; dx++) { /* its stone's centre: the point or halfway before it */
+            int q = y * N + x + dx;
+            if (x + dx < 0 || x >= N || y < 0 || y >= N || col[q] != st[i].color)
+                continue;
+            near |= hypotf(st[i].x - (x + dx + off[q][0]), st[i].y - y) < 0.3f;
+        }
+        far += !near;
+    }
+    print_message("stone finder on a render: black %d of %d, white %d of %d, %d away from any "
+                  "stone of its colour\n", fb, nb, fw, nw, far);
+    assert_int_equal(fb, nb);
+    assert_int_equal(fw, nw);
+    assert_int_equal(far, 0);
+    uint8_t pc[N * N];
+    float sc[N * N];
+    assert_int_equal(vis_stones_place(&p, st, n, N, pc, sc), nb + nw);
+    /* a photo's reading with the finder's answers, the reader's own off-point rules left
+     * out (they take the halfway stones too, test_twice_read): both counts exact where
+     * the reader alone is not; every point the finder changed is asked about */
+    vis_config_t cfg;
+    vis_config_defaults(&cfg);
+    vis_config_for_photo(&cfg);
+    cfg.stones.on = 1;
+    cfg.offpoint.on = 0;
+    vis_snapshot_t with, without;
+    memset(&with, 0, sizeof with);
+    memset(&without, 0, sizeof without);
+    assert_int_equal(vis_classify(&img, &geom, &cfg, &with), VIS_OK);
+    cfg.stones.on = 0;
+    assert_int_equal(vis_classify(&img, &geom, &cfg, &without), VIS_OK);
+    int rb = 0, rw = 0, changed = 0, ob = 0, ow = 0;
+    for (int k = 0; k < N * N; k++) {
+        rb += !with.occluded[k] && with.color[k] == GO_BLACK;
+        rw += !with.occluded[k] && with.color[k] == GO_WHITE;
+        ob += !without.occluded[k] && without.color[k] == GO_BLACK;
+        ow += !without.occluded[k] && without.color[k] == GO_WHITE;
+        if (with.color[k] != without.color[k] || with.occluded[k] != without.occluded[k]) {
+            changed++;
+            assert_true(vis_point_unsure(&with, k));
+        }
+    }
+    print_message("a photo read with the finder: black %d of %d, white %d of %d (without it "
+                  "%d, %d); %d points changed by it, each asked about\n", rb, nb, rw, nw, ob, ow,
+                  changed);
+    assert_int_equal(rb, nb);
+    assert_int_equal(rw, nw);
+    assert_true(ob != nb || ow != nw);
+    assert_true(changed > 0);
+    assert_int_equal(vis_finder_find(f, &view, N, 1, p.min_score, st, 3, &n), VIS_EINVAL);
+    assert_int_equal(n, 3);
+    assert_int_equal(vis_finder_find(f, &view, 13, 1, p.min_score, st, 4 * N * N, &n), VIS_EINVAL);
+    cvb_image_free(&view);
     cvb_image_free(&img);
 }
 
@@ -1057,6 +1203,8 @@ int main(void)
         cmocka_unit_test(test_read_in_turn),
         cmocka_unit_test(test_offpoint),
         cmocka_unit_test(test_twice_read),
+        cmocka_unit_test(test_stones_place),
+        cmocka_unit_test(test_finder_finds),
         cmocka_unit_test(test_reach_over_edge),
         cmocka_unit_test(test_unlike_stone),
         cmocka_unit_test(test_relayout_reads_alike),

@@ -1,0 +1,287 @@
+/* vis_stones.c: the stone finder (vis.h, vis_finder_t and vis_stones_params_t): a second
+ * small network over the same board view as the point reader finds the stones themselves,
+ * each a peak of a heat map at its centre, wherever it lies; the stones found are placed on
+ * points, each on one, and answer the points the reader could not tell.
+ *
+ * Why beside the reader: the reader reads each point from its own block of the view, so a
+ * stone lying between two points (a crowded real board, a stone nudged) is read on both,
+ * on neither or on the wrong one, and a point the picture's edge cuts is unknown. The
+ * finder learns the Roboflow boxes' centres (train/stone_centres.py): one peak a stone,
+ * wherever it lies, counted once.
+ *
+ * The model's contract: the input is vis_net_view's view (VIS_NET_CELL_PX pixels a point,
+ * VIS_NET_MARGIN points of margin) as a 1 x 3 x side x side blob of B, G, R / 255; the
+ * output is 1 x 2 x side/VIS_FINDER_HEAT_PX x side/VIS_FINDER_HEAT_PX logits, black then
+ * white, of "a stone's centre lies in this pixel". Inference runs in OpenCV's dnn module
+ * (cv_bridge.h), never here.
+ * Invariants: a vis_finder_t is immutable but for its dnn state, which one mutex guards;
+ * the built-in finder is made once (pthread_once) and lives as long as the process; a
+ * stone found lies within half a line of the board's edge lines and is placed on at most
+ * one point, a point holds at most one stone; vis_stones_answer changes only points the
+ * reader left unsure, and every point it changes stays unsure (conf_given).
+ */
+#include "vision/vis.h"
+
+#include <math.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "vision/vis_internal.h"
+#include "vision/vis_model.h"
+
+struct vis_finder {
+    cvb_net_t *net;
+    int shared; /* vis_finder_builtin's */
+    pthread_mutex_t lock;
+};
+
+void vis_stones_defaults(vis_stones_params_t *p)
+{
+    p->on = 0;
+    p->min_score = 0.4f;
+    p->reach = 0.75;
+    p->apart = 0.5;
+    p->symmetries = 1;
+    p->conf_given = 0.5f;
+    p->answers = VIS_STONES_ALL;
+    p->finder = NULL;
+}
+
+int vis_finder_from_memory(const uint8_t *buf, size_t len, vis_finder_t **out)
+{
+    if (!buf || !len || !out)
+        return VIS_EINVAL;
+    vis_finder_t *f = calloc(1, sizeof *f);
+    if (!f)
+        return VIS_ENOMEM;
+    int rc = cvb_net_load_onnx(buf, len, &f->net);
+    if (rc) {
+        free(f);
+        return rc == CVB_ENOMEM ? VIS_ENOMEM : VIS_EMODEL;
+    }
+    if (pthread_mutex_init(&f->lock, NULL)) {
+        cvb_net_free(f->net);
+        free(f);
+        return VIS_ENOMEM;
+    }
+    *out = f;
+    return VIS_OK;
+}
+
+int vis_finder_load(const char *path, vis_finder_t **out)
+{
+    if (!path || !out)
+        return VIS_EINVAL;
+    uint8_t *buf = NULL;
+    size_t len = 0;
+    int rc = vis_read_model_file(path, &buf, &len);
+    if (!rc)
+        rc = vis_finder_from_memory(buf, len, out);
+    free(buf);
+    return rc;
+}
+
+void vis_finder_destroy(vis_finder_t *f)
+{
+    if (!f || f->shared)
+        return;
+    cvb_net_free(f->net);
+    pthread_mutex_destroy(&f->lock);
+    free(f);
+}
+
+static vis_finder_t *builtin;
+static pthread_once_t builtin_once = PTHREAD_ONCE_INIT;
+
+static void builtin_init(void)
+{
+    if (vis_finder_from_memory(vis_model_centres, vis_model_centres_len, &builtin))
+        builtin = NULL;
+    else
+        builtin->shared = 1;
+}
+
+vis_finder_t *vis_finder_builtin(void)
+{
+    pthread_once(&builtin_once, builtin_init);
+    return builtin;
+}
+
+int vis_finder_find(vis_finder_t *f, const cvb_image_t *view, int size, int nsym, float min_score,
+                    vis_stone_t *out, int cap, int *n)
+{
+    int O = size + 2 * VIS_NET_MARGIN, side = O * VIS_NET_CELL_PX, H = side / VIS_FINDER_HEAT_PX;
+    if (!f || !view || !view->data || view->channels != 3 || view->w != side || view->h != side ||
+        size < 2 || size > VIS_MAX_SIZE || nsym < 1 || nsym > 8 || !out || cap < 0 || !n)
+        return VIS_EINVAL;
+    size_t plane = (size_t)H * H;
+    float *logit = malloc(2 * plane * sizeof *logit);
+    float *prob = calloc(2 * plane, sizeof *prob); /* the mean over the runs */
+    cvb_image_t tv = { 0 };
+    int rc = logit && prob ? VIS_OK : VIS_ENOMEM;
+    if (!rc && nsym > 1 && cvb_image_alloc(&tv, side, side, 3))
+        rc = VIS_ENOMEM;
+    for (int sy = 0; sy < nsym && !rc; sy++) {
+        if (sy)
+            vis_view_sym(view, sy, &tv);
+        int c = 0, oh = 0, ow = 0;
+        pthread_mutex_lock(&f->lock);
+        int frc = cvb_net_forward(f->net, sy ? &tv : view, logit, 2 * plane, &c, &oh, &ow);
+        pthread_mutex_unlock(&f->lock);
+        if (frc || c != 2 || oh != H || ow != H) {
+            rc = frc == CVB_ENOMEM ? VIS_ENOMEM : VIS_EMODEL;
+            break;
+        }
+        /* the output's pixel (i, j) is the view's heat pixel vis_sym_src(i, j): the view's
+         * side is H heat pixels of VIS_FINDER_HEAT_PX exactly */
+        for (int col = 0; col < 2; col++)
+            for (int j = 0; j < H; j++)
+                for (int i = 0; i < H; i++) {
+                    int si, sj;
+                    vis_sym_src(sy, H, i, j, &si, &sj);
+                    float v = logit[(size_t)col * plane + (size_t)j * H + i];
+                    prob[(size_t)col * plane + (size_t)sj * H + si] += 1.0f / (1.0f + expf(-v)) / (float)nsym;
+                }
+    }
+    free(logit);
+    cvb_image_free(&tv);
+    if (rc) {
+        free(prob);
+        return rc;
+    }
+    /* heat pixel (i, j) covers view pixels [R i, R i + R); its centre is view pixel
+     * R i + (R - 1) / 2, board coordinate (i + 0.5) R / cell - margin - 0.5 */
+    const double k = (double)VIS_FINDER_HEAT_PX / VIS_NET_CELL_PX;
+    int m = 0;
+    for (int col = 0; col < 2; col++) {
+        const float *h = prob + (size_t)col * plane;
+        for (int j = 1; j < H - 1; j++)
+            for (int i = 1; i < H - 1; i++) {
+                float v = h[(size_t)j * H + i];
+                if (v <= min_score)
+                    continue;
+                int peak = 1; /* a local maximum of its 3 x 3 (the first of equals) */
+                for (int dj = -1; dj <= 1 && peak; dj++)
+                    for (int di = -1; di <= 1; di++) {
+                        float w = h[(size_t)(j + dj) * H + i + di];
+                        if (w > v || (w == v && (dj < 0 || (dj == 0 && di < 0)))) {
+                            peak = 0;
+                            break;
+                        }
+                    }
+                double bx = (i + 0.5) * k - VIS_NET_MARGIN - 0.5;
+                double by = (j + 0.5) * k - VIS_NET_MARGIN - 0.5;
+                if (!peak || bx < -0.5 || by < -0.5 || bx > size - 0.5 || by > size - 0.5)
+                    continue;
+                if (m < cap) {
+                    out[m].x = (float)bx;
+                    out[m].y = (float)by;
+                    out[m].score = v;
+                    out[m].color = (uint8_t)(col ? GO_WHITE : GO_BLACK);
+                }
+                m++;
+            }
+    }
+    free(prob);
+    *n = m < cap ? m : cap;
+    return m <= cap ? VIS_OK : VIS_EINVAL;
+}
+
+static int by_score(const void *a, const void *b)
+{
+    float x = ((const vis_stone_t *)a)->score, y = ((const vis_stone_t *)b)->score;
+    return (x < y) - (x > y);
+}
+
+int vis_stones_place(const vis_stones_params_t *p, const vis_stone_t *stones, int n, int size,
+                     uint8_t *color, float *score)
+{
+    if (!p || (!stones && n) || n < 0 || size < 2 || size > VIS_MAX_SIZE || !color || !score)
+        return VIS_EINVAL;
+    vis_stone_t *s = malloc(((size_t)n + 1) * sizeof *s);
+    if (!s)
+        return VIS_ENOMEM;
+    if (n)
+        memcpy(s, stones, (size_t)n * sizeof *s);
+    qsort(s, (size_t)n, sizeof *s, by_score);
+    memset(color, GO_EMPTY, (size_t)size * size);
+    for (int k = 0; k < size * size; k++)
+        score[k] = 0;
+    int placed = 0;
+    for (int i = 0; i < n; i++) { /* the surest first: each to the nearest free point */
+        int same = 0; /* a peak of each colour on one stone: the surer is the stone */
+        for (int j = 0; j < i && !same; j++)
+            same = s[j].color != s[i].color &&
+                   hypot(s[j].x - s[i].x, s[j].y - s[i].y) < p->apart;
+        if (same)
+            continue;
+        int bx = (int)floor(s[i].x), by = (int)floor(s[i].y), best = -1;
+        double bd = p->reach * p->reach;
+        for (int y = by - 1; y <= by + 2; y++)
+            for (int x = bx - 1; x <= bx + 2; x++) {
+                if (x < 0 || y < 0 || x >= size || y >= size || color[y * size + x] != GO_EMPTY)
+                    continue;
+                double d = (x - s[i].x) * (x - s[i].x) + (y - s[i].y) * (y - s[i].y);
+                if (d < bd) {
+                    bd = d;
+                    best = y * size + x;
+                }
+            }
+        if (best < 0)
+            continue;
+        color[best] = s[i].color;
+        score[best] = s[i].score;
+        placed++;
+    }
+    free(s);
+    return placed;
+}
+
+int vis_stones_answer(const vis_stones_params_t *p, const cvb_image_t *img, const vis_geom_t *geom,
+                      vis_snapshot_t *snap)
+{
+    if (!p || !img || !geom || !snap || snap->size != geom->size)
+        return VIS_EINVAL;
+    if (!p->on)
+        return 0;
+    vis_finder_t *f = p->finder ? p->finder : vis_finder_builtin();
+    if (!f)
+        return VIS_EMODEL;
+    int S = geom->size;
+    cvb_image_t view = { 0 };
+    int rc = vis_net_view(img, geom, &view);
+    enum { CAP = 4 * VIS_MAX_POINTS };
+    vis_stone_t *st = rc ? NULL : malloc(CAP * sizeof *st);
+    if (!rc && !st)
+        rc = VIS_ENOMEM;
+    int n = 0;
+    if (!rc)
+        rc = vis_finder_find(f, &view, S, p->symmetries, p->min_score, st, CAP, &n);
+    cvb_image_free(&view);
+    uint8_t col[VIS_MAX_POINTS];
+    float sc[VIS_MAX_POINTS];
+    memset(col, GO_EMPTY, sizeof col);
+    if (!rc)
+        rc = vis_stones_place(p, st, n, S, col, sc);
+    free(st);
+    if (rc < 0)
+        return rc;
+    int changed = 0;
+    for (int k = 0; k < S * S; k++) {
+        int cut = snap->occluded[k] && (geom->px[k] < 0 || geom->py[k] < 0 ||
+                                        geom->px[k] > img->w - 1 || geom->py[k] > img->h - 1);
+        int asked = snap->occluded[k] ? cut && p->answers >= VIS_STONES_CUT
+                  : p->answers == VIS_STONES_ALL || vis_point_unsure(snap, k);
+        if (!asked)
+            continue; /* the reader's sure calls stand; covered points stay covered */
+        if (snap->occluded[k] || snap->color[k] != col[k]) {
+            snap->color[k] = col[k];
+            snap->conf[k] = p->conf_given;
+            snap->occluded[k] = 0;
+            changed++;
+        }
+    }
+    return changed;
+}
