@@ -25,7 +25,10 @@
  * --occ-ring: the margin ring's covered blocks join the occlusion pass (vis_config_t
  * occ_ring; for a reader trained with the ring's hand labels). --fold-models DIR given
  * up to 4 times: each photo read by the ensemble of its fold's models of every DIR
- * (vis_net_add; vision/model/README.md, trial "e2").
+ * (vis_net_add; vision/model/README.md, trial "e2"). With --photo the stone finder
+ * (vis_stones.c) reads as vis_config_for_photo says; --fold-models DIR's centresK.onnx
+ * is fold K's finder (none in DIR: no finder); --finder on|off, --finder-answers 0|1|2,
+ * --finder-min SCORE, --finder-runs 1..8 change its settings (vis_stones_params_t).
  * Developer switches: --verbosev / --verbosevv (accuracy: the reader's probabilities of
  * wrong / all points), VIS_VERBOSE=1 (footage: per frame), VIS_NOREFINE=1, VIS_WORK=N (detect).
  */
@@ -251,6 +254,10 @@ static int fold_model_missing(const char *set, const char *source)
     return missing;
 }
 
+/* The stone finder's settings (vis_stones_params_t) for a trial: --finder on|off,
+ * --finder-answers 0|1|2 (VIS_STONES_*), --finder-min SCORE, --finder-runs 1..8 */
+static const char *opt_finder, *opt_finder_answers, *opt_finder_min, *opt_finder_runs;
+
 /* The stone finder for fold k's photos: DIR/centresK.onnx of --fold-models (trained with
  * fold k held out, train/stone_centres.py --export), loaded once; NULL when DIR has none
  * (then the photo is read without the finder: the built-in one saw every photo). */
@@ -282,15 +289,14 @@ static void read_cfg_fold(vis_config_t *c, vis_net_t *net, int k)
     if (opt_photo)
         vis_config_for_photo(c);
     c->occ_ring = opt_occ_ring;
-    const char *ev = getenv("VIS_STONES_ANSWERS");
-    if (ev)
-        c->stones.answers = atoi(ev);
-    if ((ev = getenv("VIS_STONES_SYM")))
-        c->stones.symmetries = atoi(ev);
-    if ((ev = getenv("VIS_STONES_MIN")))
-        c->stones.min_score = (float)atof(ev);
-    if (getenv("VIS_STONES_OFF"))
-        c->stones.on = 0;
+    if (opt_finder)
+        c->stones.on = !strcmp(opt_finder, "on");
+    if (opt_finder_answers)
+        c->stones.answers = atoi(opt_finder_answers);
+    if (opt_finder_min)
+        c->stones.min_score = (float)atof(opt_finder_min);
+    if (opt_finder_runs)
+        c->stones.symmetries = atoi(opt_finder_runs);
     if (opt_fold_dir && !opt_model && k >= 0 && c->stones.on) {
         c->stones.finder = fold_finder(k);
         c->stones.on = c->stones.finder != NULL;
@@ -814,9 +820,11 @@ static int stones(const char *data, int verbose)
         }
     printf("roboflow-stones (%d photos; stone counts, both colours; reader: %s):\n", n - skipped,
            opt_model ? opt_model : opt_fold_dir ? "the fold's model (held out)" : "built in");
-    if (opt_fold_dir && !opt_model && opt_photo)
+    if (opt_fold_dir && !opt_model && fold_finders_used + fold_finders_missing)
         printf("  stone finder: the fold's (centresK.onnx, held out) on %d photos, none on %d "
                "(no centresK.onnx in %s)\n", fold_finders_used, fold_finders_missing, opt_fold_dir);
+    else if (opt_fold_dir && !opt_model)
+        printf("  stone finder: off\n");
     if (skipped)
         printf("  %d photos left out: their fold's model is not in %s\n", skipped, opt_fold_dir);
     int nr = n - skipped;
@@ -1334,7 +1342,11 @@ int main(int argc, char **argv)
     for (int i = 1; i + 1 < argc; i++) { /* --model, --fold-models, --folds anywhere */
         const char **o = !strcmp(argv[i], "--model") ? &opt_model
                          : !strcmp(argv[i], "--fold-models") ? &opt_fold_dir
-                         : !strcmp(argv[i], "--folds") ? &opt_folds : NULL;
+                         : !strcmp(argv[i], "--folds") ? &opt_folds
+                         : !strcmp(argv[i], "--finder") ? &opt_finder
+                         : !strcmp(argv[i], "--finder-answers") ? &opt_finder_answers
+                         : !strcmp(argv[i], "--finder-min") ? &opt_finder_min
+                         : !strcmp(argv[i], "--finder-runs") ? &opt_finder_runs : NULL;
         if (!o)
             continue;
         if (o == &opt_fold_dir && opt_fold_dir) { /* a further member's models */
