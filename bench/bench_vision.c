@@ -28,7 +28,8 @@
  * (vis_net_add; vision/model/README.md, trial "e2"). With --photo the stone finder
  * (vis_stones.c) reads as vis_config_for_photo says; --fold-models DIR's centresK.onnx
  * is fold K's finder (none in DIR: no finder); --finder on|off, --finder-answers 0|1|2,
- * --finder-min SCORE, --finder-runs 1..8 change its settings (vis_stones_params_t).
+ * --finder-min SCORE, --finder-runs 1..8, --finder-empty SCORE change its settings
+ * (vis_stones_params_t).
  * Developer switches: --verbosev / --verbosevv (accuracy: the reader's probabilities of
  * wrong / all points), VIS_VERBOSE=1 (footage: per frame), VIS_NOREFINE=1, VIS_WORK=N (detect).
  */
@@ -255,8 +256,10 @@ static int fold_model_missing(const char *set, const char *source)
 }
 
 /* The stone finder's settings (vis_stones_params_t) for a trial: --finder on|off,
- * --finder-answers 0|1|2 (VIS_STONES_*), --finder-min SCORE, --finder-runs 1..8 */
-static const char *opt_finder, *opt_finder_answers, *opt_finder_min, *opt_finder_runs;
+ * --finder-answers 0|1|2 (VIS_STONES_*), --finder-min SCORE, --finder-runs 1..8,
+ * --finder-empty SCORE (sure_empty_min) */
+static const char *opt_finder, *opt_finder_answers, *opt_finder_min, *opt_finder_runs,
+    *opt_finder_empty;
 
 /* The stone finder for fold k's photos: DIR/centresK.onnx of --fold-models (trained with
  * fold k held out, train/stone_centres.py --export), loaded once; NULL when DIR has none
@@ -297,6 +300,8 @@ static void read_cfg_fold(vis_config_t *c, vis_net_t *net, int k)
         c->stones.min_score = (float)atof(opt_finder_min);
     if (opt_finder_runs)
         c->stones.symmetries = atoi(opt_finder_runs);
+    if (opt_finder_empty)
+        c->stones.sure_empty_min = (float)atof(opt_finder_empty);
     if (opt_fold_dir && !opt_model && k >= 0 && c->stones.on) {
         c->stones.finder = fold_finder(k);
         c->stones.on = c->stones.finder != NULL;
@@ -1346,7 +1351,8 @@ int main(int argc, char **argv)
                          : !strcmp(argv[i], "--finder") ? &opt_finder
                          : !strcmp(argv[i], "--finder-answers") ? &opt_finder_answers
                          : !strcmp(argv[i], "--finder-min") ? &opt_finder_min
-                         : !strcmp(argv[i], "--finder-runs") ? &opt_finder_runs : NULL;
+                         : !strcmp(argv[i], "--finder-runs") ? &opt_finder_runs
+                         : !strcmp(argv[i], "--finder-empty") ? &opt_finder_empty : NULL;
         if (!o)
             continue;
         if (o == &opt_fold_dir && opt_fold_dir) { /* a further member's models */

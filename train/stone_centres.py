@@ -268,7 +268,7 @@ def export(has, a):
     os.makedirs(a.export, exist_ok=True)
     commit = subprocess.run(["git", "-C", HERE, "rev-parse", "--short", "HEAD"], capture_output=True,
                             text=True).stdout.strip()
-    for k in (0, 1, 2, 3, 4, -1):
+    for k in a.only:
         sel = [i for i in has if i["fold"] != k]
         name = "centres%d" % k if k >= 0 else "centres"
         net = train(sel, a.steps, a.seed, name + (" (every fold but %d)" % k if k >= 0 else " (every photo)"),
@@ -305,6 +305,8 @@ def main():
     # the other four folds, for bench_vision's --fold-models) and the one of every photo
     # (centres.onnx), written into this folder
     ap.add_argument("--export", metavar="DIR")
+    # with --export: which of the models (fold numbers; -1 the one of every photo)
+    ap.add_argument("--only", type=lambda v: [int(x) for x in v.split(",")], default=[0, 1, 2, 3, 4, -1])
     # rendered views (kifucam-traingen render --misalign 0 files) beside the photos: at
     # most --render-limit of them, --render-share of the batches
     ap.add_argument("--renders", nargs="*", default=[])

@@ -438,11 +438,22 @@ typedef struct vis_stones_params {
                               pale ones) */
     double reach;          /* cells, default 0.75: a stone is placed on a free point at
                               most this far from its centre, or on none */
-    double apart;          /* cells, default 0.5: a peak of the other colour nearer than
-                              this to a surer stone is that stone's (two stones' centres
-                              lie a stone's width apart, about 0.95) */
+    double apart;          /* cells, default 0.5: a peak nearer than this to a surer
+                              stone is that stone's (its peak of the other colour): two
+                              stones' centres lie a stone's width apart, about 0.95 of a
+                              cell, but peaks lie on a grid of 0.25 of a cell and grids
+                              err, so neighbours' peaks may lie 0.75 apart (0.8 drops
+                              real stones: folds 0-2 4 of 72 exact; 0.6, 0.7: 60 as
+                              0.5); a stone's shadow read as a black stone beside it
+                              lies 0.74 to 0.78 off (gomrade_1_11) and is not caught */
     float conf_given;      /* default 0.5: the confidence of a point the finder changed */
     int answers;           /* default VIS_STONES_ALL: the points it answers */
+    float sure_empty_min;  /* 0..1, default 0: a stone placed where the reader read the
+                              point surely empty is taken only when its peak reaches this
+                              (over 1: never). On folds 0-2, 0.5 / 0.6 / 0.7 / 0.8 /
+                              never: 59 / 58 / 58 / 56 / 52 of 72 exact against 60: the
+                              finder's stones where the reader sees none are most of
+                              what it brings, however faint */
     int symmetries;        /* 1..8, default 1 (vis_config_for_photo: 8): the finder's
                               runs, the view under as many of the board's symmetries,
                               their heat maps averaged (a run is about 14 ms on a 19x19
@@ -452,8 +463,8 @@ typedef struct vis_stones_params {
 /* The defaults above. */
 void vis_stones_defaults(vis_stones_params_t *p);
 /* The stones placed on points (pure): the surest first, each on the nearest point no
- * surer stone took, within p->reach cells of its centre, unless a surer stone of the
- * other colour lies within p->apart of it; color[size * size] gets each point's
+ * surer stone took, within p->reach cells of its centre, unless a surer stone kept lies
+ * within p->apart of it; color[size * size] gets each point's
  * (GO_EMPTY where none), score its stone's. Returns how many were placed. A row of
  * stones pushed half a cell keeps its count: each finds its own point. */
 int vis_stones_place(const vis_stones_params_t *p, const vis_stone_t *stones, int n, int size,

@@ -44,6 +44,7 @@ void vis_stones_defaults(vis_stones_params_t *p)
     p->reach = 0.75;
     p->apart = 0.5;
     p->symmetries = 1;
+    p->sure_empty_min = 0;
     p->conf_given = 0.5f;
     p->answers = VIS_STONES_ALL;
     p->finder = NULL;
@@ -211,12 +212,15 @@ int vis_stones_place(const vis_stones_params_t *p, const vis_stone_t *stones, in
         score[k] = 0;
     int placed = 0;
     for (int i = 0; i < n; i++) { /* the surest first: each to the nearest free point */
-        int same = 0; /* a peak of each colour on one stone: the surer is the stone */
+        /* no two stones' centres lie nearer than a stone's width: a peak within apart
+         * of a surer stone kept is that stone's (its peak of the other colour) */
+        int same = 0;
         for (int j = 0; j < i && !same; j++)
-            same = s[j].color != s[i].color &&
-                   hypot(s[j].x - s[i].x, s[j].y - s[i].y) < p->apart;
-        if (same)
+            same = s[j].score >= 0 && hypot(s[j].x - s[i].x, s[j].y - s[i].y) < p->apart;
+        if (same) {
+            s[i].score = -1; /* suppresses nothing itself */
             continue;
+        }
         int bx = (int)floor(s[i].x), by = (int)floor(s[i].y), best = -1;
         double bd = p->reach * p->reach;
         for (int y = by - 1; y <= by + 2; y++)
@@ -276,6 +280,9 @@ int vis_stones_answer(const vis_stones_params_t *p, const cvb_image_t *img, cons
                   : p->answers == VIS_STONES_ALL || vis_point_unsure(snap, k);
         if (!asked)
             continue; /* the reader's sure calls stand; covered points stay covered */
+        if (!snap->occluded[k] && !vis_point_unsure(snap, k) && snap->color[k] == GO_EMPTY &&
+            col[k] != GO_EMPTY && sc[k] < p->sure_empty_min)
+            continue; /* a point the reader is sure is empty takes only a sure stone */
         if (snap->occluded[k] || snap->color[k] != col[k]) {
             snap->color[k] = col[k];
             snap->conf[k] = p->conf_given;

@@ -837,8 +837,9 @@ static void test_twice_read(void **state)
 
 /* The stone finder's stones placed on points (pure): a row pushed half a cell keeps its
  * count, each on its own point; two stones wanting one point: the surer gets it, the
- * other the next free point within reach; a peak of the other colour on a surer stone is
- * that stone; a stone beyond reach of every free point is placed nowhere. */
+ * other the next free point within reach; a peak within apart of a surer stone (its
+ * other colour's peak; with apart 0.8 its shadow too) is that stone; a stone beyond reach
+ * of every free point is placed nowhere. */
 static void test_stones_place(void **state)
 {
     (void)state;
@@ -849,13 +850,15 @@ static void test_stones_place(void **state)
     int n = 0;
     for (int x = 1; x <= 5; x++) /* a row of black, each pushed 0.45 right */
         st[n++] = (vis_stone_t){ x + 0.45f, 1.0f, 0.9f - 0.01f * x, GO_BLACK };
-    st[n++] = (vis_stone_t){ 4.3f, 4.0f, 0.6f, GO_WHITE }; /* two wanting (4, 4) */
-    st[n++] = (vis_stone_t){ 3.8f, 4.0f, 0.8f, GO_WHITE };
+    st[n++] = (vis_stone_t){ 4.45f, 4.0f, 0.6f, GO_WHITE }; /* two wanting (4, 4) */
+    st[n++] = (vis_stone_t){ 3.55f, 4.0f, 0.8f, GO_WHITE };
     st[n++] = (vis_stone_t){ 2.0f, 7.0f, 0.9f, GO_BLACK }; /* one stone, both colours */
     st[n++] = (vis_stone_t){ 2.1f, 7.1f, 0.5f, GO_WHITE };
+    st[n++] = (vis_stone_t){ 6.0f, 6.0f, 0.85f, GO_WHITE }; /* a stone and its shadow */
+    st[n++] = (vis_stone_t){ 6.75f, 6.2f, 0.5f, GO_BLACK };
     uint8_t col[N * N];
     float sc[N * N];
-    assert_int_equal(vis_stones_place(&p, st, n, N, col, sc), 8);
+    assert_int_equal(vis_stones_place(&p, st, n, N, col, sc), 10);
     for (int x = 1; x <= 5; x++) /* the nearest free point of each, the surest first */
         assert_int_equal(col[1 * N + x], GO_BLACK);
     assert_int_equal(col[1 * N + 6], GO_EMPTY);
@@ -864,7 +867,13 @@ static void test_stones_place(void **state)
     assert_int_equal(col[4 * N + 5], GO_WHITE); /* the other on the next free point */
     assert_true(fabsf(sc[4 * N + 5] - 0.6f) < 1e-6f);
     assert_int_equal(col[7 * N + 2], GO_BLACK);
-    p.reach = 0.3; /* the same stones, placed only near a point: the row's and one white go */
+    assert_int_equal(col[6 * N + 6], GO_WHITE);
+    assert_int_equal(col[6 * N + 7], GO_BLACK); /* 0.78 off: as near as neighbours' peaks */
+    p.apart = 0.8; /* stones no nearer than that: the shadow is the white stone's */
+    assert_int_equal(vis_stones_place(&p, st, n, N, col, sc), 9);
+    assert_int_equal(col[6 * N + 7], GO_EMPTY);
+    p.apart = 0.5;
+    p.reach = 0.3; /* placed only near a point: the row's and the pair's go */
     assert_int_equal(vis_stones_place(&p, st, n, N, col, sc), 2);
     assert_int_equal(vis_stones_place(&p, st, -1, N, col, sc), VIS_EINVAL);
     assert_int_equal(vis_stones_place(&p, NULL, 0, N, col, sc), 0);
