@@ -284,12 +284,13 @@ static vis_finder_t *fold_finder(int k)
 }
 
 /* A bench read's config: the defaults with reader `net` (NULL: the built-in one), as a
- * photo with --photo; with --fold-models, fold k's finder (k < 0: the built-in one). */
-static void read_cfg_fold(vis_config_t *c, vis_net_t *net, int k)
+ * photo when photo is set (read_cfg_fold: with --photo); with --fold-models, fold k's
+ * finder (k < 0: the built-in one); the --finder options over it. */
+static void read_cfg_as(vis_config_t *c, vis_net_t *net, int k, int photo)
 {
     vis_config_defaults(c);
     c->net = net;
-    if (opt_photo)
+    if (photo)
         vis_config_for_photo(c);
     c->occ_ring = opt_occ_ring;
     if (opt_finder)
@@ -306,6 +307,11 @@ static void read_cfg_fold(vis_config_t *c, vis_net_t *net, int k)
         c->stones.finder = fold_finder(k);
         c->stones.on = c->stones.finder != NULL;
     }
+}
+
+static void read_cfg_fold(vis_config_t *c, vis_net_t *net, int k)
+{
+    read_cfg_as(c, net, k, opt_photo);
 }
 
 static void read_cfg(vis_config_t *c, vis_net_t *net)
@@ -1280,8 +1286,7 @@ static int crowded(int n, int first)
                 return 2;
             }
             vis_config_t cfg;
-            read_cfg(&cfg, NULL);
-            vis_config_for_photo(&cfg);
+            read_cfg_as(&cfg, NULL, -1, 1);
             vis_geom_t g;
             vis_snapshot_t s;
             memset(&s, 0, sizeof s);

@@ -431,8 +431,7 @@ enum {
  * bench_vision stones --fold-models, 2026-12-06): answers, min_score and symmetries
  * together, 36 settings, the best kept (vision/model/README.md has the table). */
 typedef struct vis_stones_params {
-    int on;                /* default 0 (and for photos, until the finder reads imago and
-                              gomrade as well as the reader alone) */
+    int on;                /* default 0 (vis_config_for_photo: 1) */
     float min_score;       /* 0..1, default 0.4: a heat-map peak over this is a stone
                               (lower finds stones in glare and shadows, higher misses
                               pale ones) */

@@ -76,6 +76,7 @@ void vis_config_for_photo(vis_config_t *cfg)
     cfg->offpoint.on = 1;
     cfg->reach.on = 1;
     cfg->unlike.on = 1;
+    cfg->stones.on = 1;
     cfg->stones.symmetries = 8;
     cfg->occ_margin = 0;
 }

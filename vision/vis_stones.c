@@ -110,6 +110,16 @@ vis_finder_t *vis_finder_builtin(void)
     return builtin;
 }
 
+/* Where the parabola through (-1, a), (0, b), (1, c) peaks, b the largest: -0.5..0.5. */
+static double parabola_peak(double a, double b, double c)
+{
+    double d = a - 2 * b + c;
+    if (d >= 0)
+        return 0;
+    double t = 0.5 * (a - c) / d;
+    return t < -0.5 ? -0.5 : t > 0.5 ? 0.5 : t;
+}
+
 int vis_finder_find(vis_finder_t *f, const cvb_image_t *view, int size, int nsym, float min_score,
                     vis_stone_t *out, int cap, int *n)
 {
@@ -176,9 +186,11 @@ int vis_finder_find(vis_finder_t *f, const cvb_image_t *view, int size, int nsym
                 double by = (j + 0.5) * k - VIS_NET_MARGIN - 0.5;
                 if (!peak || bx < -0.5 || by < -0.5 || bx > size - 0.5 || by > size - 0.5)
                     continue;
-                if (m < cap) {
-                    out[m].x = (float)bx;
-                    out[m].y = (float)by;
+                if (m < cap) { /* the peak's centre within its pixel: a parabola each way */
+                    out[m].x = (float)(bx + k * parabola_peak(h[(size_t)j * H + i - 1], v,
+                                                              h[(size_t)j * H + i + 1]));
+                    out[m].y = (float)(by + k * parabola_peak(h[(size_t)(j - 1) * H + i], v,
+                                                              h[(size_t)(j + 1) * H + i]));
                     out[m].score = v;
                     out[m].color = (uint8_t)(col ? GO_WHITE : GO_BLACK);
                 }

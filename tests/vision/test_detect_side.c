@@ -131,7 +131,9 @@ static void test_full_board_side(void **state)
 }
 
 /* A crowded render (crowded.h, fill 0.9) read as a photo: found, its size, every point
- * right. */
+ * right: board finding's test, so the points are the reader's alone, without the stone
+ * finder (trained on real photos only, it misreads the renders' small grey stones: seed
+ * 15's 19x19 36 points, each asked about; bench_vision crowded counts it). */
 static void check_crowded(int size, int seed)
 {
     cvb_image_t img = { 0 };
@@ -143,6 +145,7 @@ static void check_crowded(int size, int seed)
     vis_config_t cfg;
     vis_config_defaults(&cfg);
     vis_config_for_photo(&cfg);
+    cfg.stones.on = 0;
     vis_geom_t g;
     vis_snapshot_t s;
     memset(&s, 0, sizeof s);
