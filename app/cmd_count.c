@@ -6,7 +6,8 @@
  * The count itself is a count_state (count_state.h); with --serve the correction page
  * changes it (count_serve.c) and Accept prints it here as without --serve.
  *
- *   kifucam count PHOTO [--size N] [--corners C] [--calib FILE] [--model FILE] [--debug DIR]
+ *   kifucam count PHOTO [--size N] [--corners C] [--calib FILE] [--model FILE] [--finder FILE|off]
+ *                 [--debug DIR]
  *                       [--rules NAME] [--komi K] [--handicap N] [--dead auto|none|LIST|+P,-P]
  *                       [--fix POINT=COLOUR,...] [--unsure refuse|empty]
  *                       [--prisoners B=N,W=N] [--format text|json] [--picture FILE.png]
@@ -51,11 +52,12 @@ static void usage(FILE *f, const char *cmd)
             "                     [--rules NAME] [--komi K] [--handicap N] [--dead auto|none|LIST]\n"
             "                     [--fix POINT=COLOUR,...] [--unsure refuse|empty]\n"
             "                     [--prisoners B=N,W=N] [--format text|json] [--model FILE]\n"
+            "                     [--finder FILE|off]\n"
             "                     [--debug DIR] [--picture FILE.png]\n"
             "                     [--sgf OUT.sgf] [--serve ADDR:PORT [--serve-host NAMES]]\n"
             "Count a finished game from one photo: read the position (as detect does), propose\n"
             "the dead stones, count under the rules, print the result as score does.\n"
-            "  --size, --corners, --calib, --model, --debug   as kifucam detect\n"
+            "  --size, --corners, --calib, --model, --finder, --debug   as kifucam detect\n"
             "  --rules NAME   default chinese. One of:", cmd);
     for (int i = 0; go_rules_names[i]; i++)
         fprintf(f, " %s", go_rules_names[i]);

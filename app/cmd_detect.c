@@ -15,7 +15,7 @@ static void usage(FILE *f)
     fprintf(f,
             "usage: kifucam detect IMAGE [--size N] [--corners \"x1,y1;x2,y2;x3,y3;x4,y4\"]\n"
             "                      [--calib FILE] [--format text|json|sgf] [--debug DIR]\n"
-            "                      [--model FILE]\n"
+            "                      [--model FILE] [--finder FILE|off]\n"
             "  Read the position (empty, black, white per point) from one photo or frame.\n"
             "  --corners: the four corner intersections, top-left, top-right, bottom-right,\n"
             "             bottom-left of the output (skips board finding)\n"
@@ -24,6 +24,10 @@ static void usage(FILE *f)
             "  --debug:   each stage's picture in DIR, and the reading's confidence per point\n"
             "  --model:   a point reader of one's own (ONNX, from train/train_points.py)\n"
             "             instead of the built-in one\n"
+            "  --finder:  a stone finder of one's own (ONNX, from train/stone_centres.py)\n"
+            "             instead of the built-in one, or off: the point reader alone (a\n"
+            "             dark board lit from one side, whose stones' shadows it may take\n"
+            "             for stones)\n"
             "  exit 0 read, 1 no board found, 2 bad usage or unreadable image\n");
 }
 

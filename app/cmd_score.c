@@ -160,7 +160,7 @@ int cmd_score(int argc, char **argv)
             /* an option of count's (--fix, --size, ...) is good for a photo: note it,
              * skip its value (which may start with '-': a corner at x < 0) */
             static const char *const photo_only[] = { "--size", "--corners", "--calib",
-                                                      "--model", "--debug", "--fix",
+                                                      "--model", "--finder", "--debug", "--fix",
                                                       "--unsure", "--prisoners",
                                                       "--handicap", "--serve", "--sgf",
                                                       "--serve-host", NULL };

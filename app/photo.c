@@ -73,7 +73,7 @@ int photo_option(const char *cmd, int argc, char **argv, int *i, photo_opts_t *o
 {
     const char *a = argv[*i];
     if (strcmp(a, "--size") && strcmp(a, "--corners") && strcmp(a, "--calib") &&
-        strcmp(a, "--model") && strcmp(a, "--debug"))
+        strcmp(a, "--model") && strcmp(a, "--finder") && strcmp(a, "--debug"))
         return 0;
     if (*i + 1 >= argc) {
         cli_error(cmd, "%s needs a value (kifucam %s --help)", a, cmd);
@@ -94,6 +94,8 @@ int photo_option(const char *cmd, int argc, char **argv, int *i, photo_opts_t *o
         o->calib = v;
     } else if (!strcmp(a, "--model")) {
         o->model = v;
+    } else if (!strcmp(a, "--finder")) {
+        o->finder = v;
     } else {
         o->debug = v;
     }
@@ -221,6 +223,18 @@ int photo_read(const char *cmd, const photo_opts_t *o, photo_t *out)
         }
         cfg.net = net;
     }
+    vis_finder_t *finder = NULL; /* --finder FILE: a stone finder of one's own; off: none */
+    if (o->finder && !strcmp(o->finder, "off")) {
+        cfg.stones.on = 0;
+    } else if (o->finder) {
+        int frc = vis_finder_load(o->finder, &finder);
+        if (frc) {
+            cli_error(cmd, "%s: %s", o->finder, vis_strerror(frc));
+            vis_net_destroy(net);
+            return 2;
+        }
+        cfg.stones.finder = finder;
+    }
     vis_geom_t *geom = &out->geom;
     vis_snapshot_t *snap = &out->snap;
     vis_timing_t *tm = &out->tm;
@@ -230,6 +244,7 @@ int photo_read(const char *cmd, const photo_opts_t *o, photo_t *out)
             cli_error(cmd, "%s: the profile's grid does not fit the %dx%d image (%s)",
                       o->calib, img->w, img->h, cal_strerror(rc));
             vis_net_destroy(net);
+            vis_finder_destroy(finder);
             return 2;
         }
         double t0 = now_ms();
@@ -244,6 +259,7 @@ int photo_read(const char *cmd, const photo_opts_t *o, photo_t *out)
                 cli_error(cmd, "%s: corner %d (%g,%g) is far outside the %dx%d image",
                           image, k + 1, corners[k][0], corners[k][1], img->w, img->h);
                 vis_net_destroy(net);
+                vis_finder_destroy(finder);
                 return 2;
             }
         if (!size && vis_guess_size(img, corners, &size))
@@ -252,6 +268,7 @@ int photo_read(const char *cmd, const photo_opts_t *o, photo_t *out)
         if (rc) {
             cli_error(cmd, "--corners: the four corners do not make a quadrilateral");
             vis_net_destroy(net);
+            vis_finder_destroy(finder);
             return 2;
         }
         /* the corners seed the grid; its lines refine it (lens distortion, clicks) */
@@ -279,6 +296,7 @@ int photo_read(const char *cmd, const photo_opts_t *o, photo_t *out)
         cvb_image_free(&drawn);
     }
     vis_net_destroy(net);
+    vis_finder_destroy(finder);
     out->debug_failed = dctx.failed;
     if (rc) {
         cli_error(cmd, "%s: %s", image, vis_strerror(rc));

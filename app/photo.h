@@ -19,6 +19,8 @@ typedef struct photo_opts {
     const char *corners;   /* "x1,y1;x2,y2;x3,y3;x4,y4" or NULL (default: board finding) */
     const char *calib;     /* a profile from `kifucam calibrate`, or NULL */
     const char *model;     /* an ONNX point reader instead of the built-in one, or NULL */
+    const char *finder;    /* an ONNX stone finder instead of the built-in one, "off" for
+                              none (the reader alone), or NULL */
     const char *debug;     /* a folder for each stage's picture, or NULL */
 } photo_opts_t;
 
@@ -31,7 +33,7 @@ typedef struct photo {
 } photo_t;
 
 /* Take argv[*i] when it is one of the reading's options (--size N, --corners C, --calib
- * FILE, --model FILE, --debug DIR) with its value, advancing *i past the value. Returns 1
+ * FILE, --model FILE, --finder FILE|off, --debug DIR) with its value, advancing *i past the value. Returns 1
  * taken, 0 not one of them, -1 a bad or missing value (the error printed under cmd). */
 int photo_option(const char *cmd, int argc, char **argv, int *i, photo_opts_t *o);
 

@@ -423,7 +423,8 @@ enum {
                               becomes its call, unsure */
 };
 
-/* The stone finder's answers in one photo read with self_fit (vis_stones.c): the stones
+/* The stone finder's answers in one photo (vis_stones.c; on with vis_config_for_photo,
+ * with or without a board's own colour model): the stones
  * it finds, placed on points (vis_stones_place), give the points' colours; every point
  * it changes is read at conf_given, so the photo asks about it (where the reader and
  * the finder disagree, the photo asks). The values were chosen on roboflow-stones folds
@@ -592,7 +593,7 @@ typedef struct vis_config {
     vis_offpoint_params_t offpoint; /* with self_fit: stones off their points looked for */
     vis_reach_params_t reach; /* with self_fit: things reaching over the edge looked for */
     vis_unlike_params_t unlike; /* with self_fit: stones unlike the photo's own asked about */
-    vis_stones_params_t stones; /* with self_fit: the stone finder answers the unsure points */
+    vis_stones_params_t stones; /* a photo: the stone finder (vis_stones_params_t) */
     vis_read_cache_t *cache; /* default NULL: none; frames of one camera (vis_read_cache_t) */
     vis_net_t *net;        /* default NULL: the built-in point reader (vis_net_builtin);
                               a model of one's own, e.g. trained with a photo set held out */

@@ -459,7 +459,7 @@ int vis_snapshot_from_reading(const cvb_image_t *img, const vis_geom_t *geom,
         ring[q] = !vis_homog_apply(geom->H, x, y, &px, &py) && in_picture(img, px, py) &&
                   r->ring_cov[q] >= cfg->covered_min;
     }
-    if (off_hides && cfg->self_fit && !cfg->board) {
+    if (off_hides && cfg->self_fit) { /* a photo (vis_config_for_photo): the stone finder */
         int rc = vis_stones_answer(&cfg->stones, img, geom, &s);
         if (rc < 0)
             return rc;

@@ -258,10 +258,10 @@ int vis_stones_place(const vis_stones_params_t *p, const vis_stone_t *stones, in
 int vis_stones_answer(const vis_stones_params_t *p, const cvb_image_t *img, const vis_geom_t *geom,
                       vis_snapshot_t *snap)
 {
+    if (p && !p->on)
+        return 0;
     if (!p || !img || !geom || !snap || snap->size != geom->size)
         return VIS_EINVAL;
-    if (!p->on)
-        return 0;
     vis_finder_t *f = p->finder ? p->finder : vis_finder_builtin();
     if (!f)
         return VIS_EMODEL;

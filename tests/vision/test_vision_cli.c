@@ -1,5 +1,5 @@
 /* test_vision_cli.c: `kifucam detect` end to end (the binary from $KIFUCAM_BIN): the three
- * formats, --corners and its orientation, --calib (a profile's grid), --debug, and bad input with the contract's
+ * formats, --corners and its orientation, --calib (a profile's grid), --debug, --finder off, and bad input with the contract's
  * exit codes and one-line errors. Images are drawn by synth.h into a temporary folder. */
 #include <stddef.h>
 #include <stdarg.h>
@@ -120,6 +120,10 @@ static void test_text_auto(void **state)
     (void)state;
     char out[8192], err[1024], a[512];
     snprintf(a, sizeof a, "'%s/board.png'", tmpdir);
+    assert_int_equal(run(a, out, sizeof out, err, sizeof err), 0);
+    expect_board(out, stones, 19);
+    /* the point reader alone, without the stone finder: the same board */
+    snprintf(a, sizeof a, "'%s/board.png' --finder off", tmpdir);
     assert_int_equal(run(a, out, sizeof out, err, sizeof err), 0);
     expect_board(out, stones, 19);
 }
@@ -263,6 +267,9 @@ static void test_bad_input(void **state)
     expect_fail("'%s/board.png' --corners '1,2;3'", 2, "--corners");
     expect_fail("'%s/board.png' --corners '0,0;10,10;20,20;30,30'", 2, "--corners");
     expect_fail("'%s/board.png' --bogus", 2, "--bogus");
+    expect_fail("'%s/board.png' --finder missing.onnx", 2, "missing.onnx");
+    expect_fail("'%s/board.png' --finder /dev/null", 2, "/dev/null");
+    expect_fail("'%s/board.png' --finder", 2, "--finder");
     expect_fail("'%s/board.png' extra.png", 2, "one image");
 }
 
