@@ -651,9 +651,10 @@ int vis_classify_reading(const cvb_image_t *img, const vis_geom_t *geom, const v
  * response taken as line (line_pct_retry 0.75); a reading that tells no stone
  * and under half its points surely is no board (told_min 0.5: a page of text); a point
  * the picture does not show is occluded (outside_hides 1), and the points seen covered
- * alone (occ_margin 0); stones off their points looked for (offpoint.on 1), and things
- * of a stone's colour reaching over the edge (reach.on 1). Not for
- * every frame of a video. */
+ * alone (occ_margin 0); stones off their points looked for (offpoint.on 1), things
+ * of a stone's colour reaching over the edge (reach.on 1), stones unlike the photo's
+ * own (unlike.on 1); the stone finder's answers (stones.on 1, its heat maps averaged
+ * over 8 runs: stones.symmetries 8). Not for every frame of a video. */
 void vis_config_for_photo(vis_config_t *cfg);
 /* cfg as a video is read, frame after frame (kifucam record): read_symmetries 2 (the view
  * and its mirror; with one, a bare corner of a pale board read white at 0.7-0.9 on some

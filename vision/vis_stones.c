@@ -1,7 +1,7 @@
 /* vis_stones.c: the stone finder (vis.h, vis_finder_t and vis_stones_params_t): a second
  * small network over the same board view as the point reader finds the stones themselves,
  * each a peak of a heat map at its centre, wherever it lies; the stones found are placed on
- * points, each on one, and answer the points the reader could not tell.
+ * points, each on one, and give the points' colours.
  *
  * Why beside the reader: the reader reads each point from its own block of the view, so a
  * stone lying between two points (a crowded real board, a stone nudged) is read on both,
@@ -17,8 +17,10 @@
  * Invariants: a vis_finder_t is immutable but for its dnn state, which one mutex guards;
  * the built-in finder is made once (pthread_once) and lives as long as the process; a
  * stone found lies within half a line of the board's edge lines and is placed on at most
- * one point, a point holds at most one stone; vis_stones_answer changes only points the
- * reader left unsure, and every point it changes stays unsure (conf_given).
+ * one point, a point holds at most one stone; vis_stones_answer changes only the points
+ * its answers names (VIS_STONES_ALL: every point not covered by a hand, and those outside
+ * the picture), and every point it changes is read at conf_given, under VIS_SURE_CONF:
+ * where the finder and the reader disagree, the photo asks.
  */
 #include "vision/vis.h"
 
