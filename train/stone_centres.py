@@ -1,23 +1,31 @@
 #!/usr/bin/env python3
-"""stone_centres.py: trial "d" -- would a network that finds stones (their centres, as
-the Roboflow boxes give them) count a photo better than reading point by point?
+"""stone_centres.py: the stone finder (vision/vis_stones.c): a network that finds stones
+(their centres, as the Roboflow boxes give them) over the reader's board view. Born as
+trial "d" (would it count a photo better than reading point by point?); shipped since
+2026-12-06 as vision/model/centres.onnx.
 
+    stone_centres.py KIFUCAM DATA_DIR --export DIR [--only K,...] [--renders FILE...]
     stone_centres.py KIFUCAM DATA_DIR [--steps N] [--seed S] [--threads T] [--cv]
 
 The point reader (train_points.py) reads each point from its own block, so a stone
 lying between two points is read on both, on neither, or on the wrong one; the photos'
-labels are boxes, one a stone, wherever it lies. This trial learns the boxes' centres
+labels are boxes, one a stone, wherever it lies. This learns the boxes' centres
 directly: a small fully convolutional network over the same board view (vis_board_view:
 16 px a point, one point of margin, the grid `KIFUCAM detect --model FOLD.onnx` finds
 for the photo with its fold's model), giving a heat map 4 px a point, one channel per
 colour, peaked at every stone's centre (CenterNet's focal loss). Stones are the map's
-local maxima over a threshold; a photo's counts are its stones on the board.
+local maxima over a threshold.
 
-Held out as the reader's figures are (train/folds.tsv): model A is trained on folds 0-1
-and its threshold chosen on fold 2 (--cv: across folds 0-2, each fold read by a model of
-the other two); model B, the same recipe on folds 0-2, is scored on folds 3-4 at it. Only the roboflow-stones photos (CC BY 4.0) are used, with
-the stones tests/vision/truth_fixes.h adds. A trial: nothing of it ships. Needs Debian's
-python3-opencv and python3-torch. Progress on stderr; the figures on stdout.
+--export DIR (make train's step 4b) writes the models the C code reads: centresK.onnx,
+trained on every fold but K (bench_vision stones --fold-models DIR reads fold K's photos
+with it), and centres.onnx, trained on every photo (copied to vision/model/), each with a
+JSON note; the finder's settings are chosen in C, on folds 0-2 (vis_stones_params_t).
+Without --export, trial d's figures: model A is trained on folds 0-1 and its threshold
+chosen on fold 2 (--cv: across folds 0-2, each fold read by a model of the other two);
+model B, the same recipe on folds 0-2, is scored on folds 3-4 at it, counts only. Only
+the roboflow-stones photos (CC BY 4.0) are used, with the stones tests/vision/truth_fixes.h
+adds; --renders adds rendered views (measured and not kept: vision/model/README.md).
+Needs Debian's python3-opencv and python3-torch. Progress on stderr; figures on stdout.
 """
 import argparse
 import glob
