@@ -1093,11 +1093,13 @@ static int speed(const char *path, const char *size)
         cvb_image_t view = { 0 }; /* a photo's stone finder: one run over the view */
         vis_stone_t *st = malloc(4 * VIS_MAX_POINTS * sizeof *st);
         vis_finder_t *fd = vis_finder_builtin();
+        vis_stones_params_t sp;
+        vis_stones_defaults(&sp);
         if (st && fd && !vis_net_view(&img, &g, &view)) {
             int n = 0;
             t0 = now_ms();
             for (int r = 0; r < reps; r++)
-                vis_finder_find(fd, &view, g.size, 1, 0.35f, st, 4 * VIS_MAX_POINTS, &n);
+                vis_finder_find(fd, &view, g.size, 1, sp.min_score, st, 4 * VIS_MAX_POINTS, &n);
             finder = (now_ms() - t0) / reps;
         }
         free(st);

@@ -441,11 +441,12 @@ typedef struct vis_stones_params {
     double apart;          /* cells, default 0.5: a peak nearer than this to a surer
                               stone is that stone's (its peak of the other colour): two
                               stones' centres lie a stone's width apart, about 0.95 of a
-                              cell, but peaks lie on a grid of 0.25 of a cell and grids
-                              err, so neighbours' peaks may lie 0.75 apart (0.8 drops
-                              real stones: folds 0-2 4 of 72 exact; 0.6, 0.7: 60 as
-                              0.5); a stone's shadow read as a black stone beside it
-                              lies 0.74 to 0.78 off (gomrade_1_11) and is not caught */
+                              cell, but grids err and the heat map is 0.25 of a cell a
+                              pixel, so neighbours' peaks may lie 0.75 apart (folds 0-2,
+                              peaks refined by a parabola: 0.5, 0.7: 60 of 72 exact;
+                              0.75: 59; 0.8: 36); a stone's shadow read as a black stone
+                              beside it lies 0.74 to 0.78 off (gomrade_1_11) and is not
+                              caught */
     float conf_given;      /* default 0.5: the confidence of a point the finder changed */
     int answers;           /* default VIS_STONES_ALL: the points it answers */
     float sure_empty_min;  /* 0..1, default 0: a stone placed where the reader read the
@@ -469,10 +470,12 @@ void vis_stones_defaults(vis_stones_params_t *p);
  * stones pushed half a cell keeps its count: each finds its own point. */
 int vis_stones_place(const vis_stones_params_t *p, const vis_stone_t *stones, int n, int size,
                      uint8_t *color, float *score);
-/* The finder's answers put into snap, read from img under geom (p->on 0: nothing).
- * Returns how many points changed, or a VIS_E* code. */
+/* The finder's answers put into snap, read from img under geom (p->on 0: nothing);
+ * outside[k] 1 where point k's centre lies outside the picture (vis_snapshot_from_reading's;
+ * NULL: none), the covered points VIS_STONES_CUT answers. Returns how many points changed,
+ * or a VIS_E* code. */
 int vis_stones_answer(const vis_stones_params_t *p, const cvb_image_t *img, const vis_geom_t *geom,
-                      vis_snapshot_t *snap);
+                      const uint8_t *outside, vis_snapshot_t *snap);
 
 typedef struct vis_config {
     int work_max;          /* px, default 720: longest side of the image board finding

@@ -460,7 +460,7 @@ int vis_snapshot_from_reading(const cvb_image_t *img, const vis_geom_t *geom,
                   r->ring_cov[q] >= cfg->covered_min;
     }
     if (off_hides && cfg->self_fit) { /* a photo (vis_config_for_photo): the stone finder */
-        int rc = vis_stones_answer(&cfg->stones, img, geom, &s);
+        int rc = vis_stones_answer(&cfg->stones, img, geom, outside, &s);
         if (rc < 0)
             return rc;
     }

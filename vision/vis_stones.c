@@ -258,7 +258,7 @@ int vis_stones_place(const vis_stones_params_t *p, const vis_stone_t *stones, in
 }
 
 int vis_stones_answer(const vis_stones_params_t *p, const cvb_image_t *img, const vis_geom_t *geom,
-                      vis_snapshot_t *snap)
+                      const uint8_t *outside, vis_snapshot_t *snap)
 {
     if (p && !p->on)
         return 0;
@@ -288,14 +288,13 @@ int vis_stones_answer(const vis_stones_params_t *p, const cvb_image_t *img, cons
         return rc;
     int changed = 0;
     for (int k = 0; k < S * S; k++) {
-        int cut = snap->occluded[k] && (geom->px[k] < 0 || geom->py[k] < 0 ||
-                                        geom->px[k] > img->w - 1 || geom->py[k] > img->h - 1);
-        int asked = snap->occluded[k] ? cut && p->answers >= VIS_STONES_CUT
-                  : p->answers == VIS_STONES_ALL || vis_point_unsure(snap, k);
+        int unsure = vis_point_unsure(snap, k);
+        int asked = snap->occluded[k] ? outside && outside[k] && p->answers >= VIS_STONES_CUT
+                  : p->answers == VIS_STONES_ALL || unsure;
         if (!asked)
             continue; /* the reader's sure calls stand; covered points stay covered */
-        if (!snap->occluded[k] && !vis_point_unsure(snap, k) && snap->color[k] == GO_EMPTY &&
-            col[k] != GO_EMPTY && sc[k] < p->sure_empty_min)
+        if (!unsure && snap->color[k] == GO_EMPTY && col[k] != GO_EMPTY &&
+            sc[k] < p->sure_empty_min)
             continue; /* a point the reader is sure is empty takes only a sure stone */
         if (snap->occluded[k] || snap->color[k] != col[k]) {
             snap->color[k] = col[k];
