@@ -259,7 +259,7 @@ static int fold_model_missing(const char *set, const char *source)
  * --finder-answers 0|1|2 (VIS_STONES_*), --finder-min SCORE, --finder-runs 1..8,
  * --finder-empty SCORE (sure_empty_min) */
 static const char *opt_finder, *opt_finder_answers, *opt_finder_min, *opt_finder_runs,
-    *opt_finder_empty;
+    *opt_finder_empty, *opt_finder_cut;
 
 /* The stone finder for fold k's photos: DIR/centresK.onnx of --fold-models (trained with
  * fold k held out, train/stone_centres.py --export), loaded once; NULL when DIR has none
@@ -303,6 +303,8 @@ static void read_cfg_as(vis_config_t *c, vis_net_t *net, int k, int photo)
         c->stones.symmetries = atoi(opt_finder_runs);
     if (opt_finder_empty)
         c->stones.sure_empty_min = (float)atof(opt_finder_empty);
+    if (opt_finder_cut)
+        c->stones.cut_by_reader = !strcmp(opt_finder_cut, "reader");
     if (opt_fold_dir && !opt_model && k >= 0 && c->stones.on) {
         c->stones.finder = fold_finder(k);
         c->stones.on = c->stones.finder != NULL;
@@ -1359,7 +1361,8 @@ int main(int argc, char **argv)
                          : !strcmp(argv[i], "--finder-answers") ? &opt_finder_answers
                          : !strcmp(argv[i], "--finder-min") ? &opt_finder_min
                          : !strcmp(argv[i], "--finder-runs") ? &opt_finder_runs
-                         : !strcmp(argv[i], "--finder-empty") ? &opt_finder_empty : NULL;
+                         : !strcmp(argv[i], "--finder-empty") ? &opt_finder_empty
+                         : !strcmp(argv[i], "--finder-cut") ? &opt_finder_cut : NULL;
         if (!o)
             continue;
         if (o == &opt_fold_dir && opt_fold_dir) { /* a further member's models */

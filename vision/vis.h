@@ -449,6 +449,11 @@ typedef struct vis_stones_params {
                               caught */
     float conf_given;      /* default 0.5: the confidence of a point the finder changed */
     int answers;           /* default VIS_STONES_ALL: the points it answers */
+    int cut_by_reader;     /* default 1: a point whose stone the picture's edge cuts (its
+                              centre inside the picture, nearer an edge than the stone's
+                              radius) keeps the reader's call unless the reader is unsure:
+                              the finder learnt cut stones from boxes the edge clips, their
+                              centres pulled inwards */
     float sure_empty_min;  /* 0..1, default 0: a stone placed where the reader read the
                               point surely empty is taken only when its peak reaches this
                               (over 1: never). On folds 0-2, 0.5 / 0.6 / 0.7 / 0.8 /

@@ -19,7 +19,8 @@
  * stone found lies within half a line of the board's edge lines and is placed on at most
  * one point, a point holds at most one stone; vis_stones_answer changes only the points
  * its answers names (VIS_STONES_ALL: every point not covered by a hand, and those outside
- * the picture), and every point it changes is read at conf_given, under VIS_SURE_CONF:
+ * the picture; with cut_by_reader, a point the picture's edge cuts only where the reader
+ * is unsure), and every point it changes is read at conf_given, under VIS_SURE_CONF:
  * where the finder and the reader disagree, the photo asks.
  */
 #include "vision/vis.h"
@@ -49,6 +50,7 @@ void vis_stones_defaults(vis_stones_params_t *p)
     p->sure_empty_min = 0;
     p->conf_given = 0.5f;
     p->answers = VIS_STONES_ALL;
+    p->cut_by_reader = 1;
     p->finder = NULL;
 }
 
@@ -289,8 +291,11 @@ int vis_stones_answer(const vis_stones_params_t *p, const cvb_image_t *img, cons
     int changed = 0;
     for (int k = 0; k < S * S; k++) {
         int unsure = vis_point_unsure(snap, k);
+        double r = geom->radius[k];
+        int cut = p->cut_by_reader && (geom->px[k] < r || geom->py[k] < r ||
+                                       geom->px[k] > img->w - 1 - r || geom->py[k] > img->h - 1 - r);
         int asked = snap->occluded[k] ? outside && outside[k] && p->answers >= VIS_STONES_CUT
-                  : p->answers == VIS_STONES_ALL || unsure;
+                  : (p->answers == VIS_STONES_ALL && !cut) || unsure;
         if (!asked)
             continue; /* the reader's sure calls stand; covered points stay covered */
         if (!unsure && snap->color[k] == GO_EMPTY && col[k] != GO_EMPTY &&
