@@ -28,8 +28,9 @@
  * (vis_net_add; vision/model/README.md, trial "e2"). With --photo the stone finder
  * (vis_stones.c) reads as vis_config_for_photo says; --fold-models DIR's centresK.onnx
  * is fold K's finder (none in DIR: no finder); --finder on|off, --finder-answers 0|1|2,
- * --finder-min SCORE, --finder-runs 1..8, --finder-empty SCORE change its settings
- * (vis_stones_params_t).
+ * --finder-min SCORE, --finder-runs 1..8, --finder-empty SCORE, --finder-cut
+ * reader|finder change its settings (vis_stones_params_t); --fold-finders DIR (up to 3
+ * times): DIR's centresK.onnx joins fold K's finder (vis_finder_join, an ensemble).
  * Developer switches: --verbosev / --verbosevv (accuracy: the reader's probabilities of
  * wrong / all points), VIS_VERBOSE=1 (footage: per frame), VIS_NOREFINE=1, VIS_WORK=N (detect).
  */
@@ -265,6 +266,8 @@ static const char *opt_finder, *opt_finder_answers, *opt_finder_min, *opt_finder
  * fold k held out, train/stone_centres.py --export), loaded once; NULL when DIR has none
  * (then the photo is read without the finder: the built-in one saw every photo). */
 static vis_finder_t *fold_finders[16];
+static const char *opt_finder_also[VIS_FINDER_MAX_NETS - 1]; /* --fold-finders DIR ... */
+static int opt_finder_also_n;
 static int fold_finder_tried[16], fold_finders_missing, fold_finders_used;
 
 static vis_finder_t *fold_finder(int k)
@@ -276,6 +279,14 @@ static vis_finder_t *fold_finder(int k)
         if (access(p, R_OK) == 0 && vis_finder_load(p, &fold_finders[k])) {
             fprintf(stderr, "bench_vision: %s: cannot load the model\n", p);
             exit(2);
+        }
+        for (int d = 0; d < opt_finder_also_n && fold_finders[k]; d++) { /* an ensemble */
+            vis_finder_t *more = NULL;
+            snprintf(p, sizeof p, "%s/centres%d.onnx", opt_finder_also[d], k);
+            if (vis_finder_load(p, &more) || vis_finder_join(fold_finders[k], more)) {
+                fprintf(stderr, "bench_vision: %s: cannot load the model or join it\n", p);
+                exit(2);
+            }
         }
     }
     fold_finders_missing += !fold_finders[k];
@@ -834,8 +845,9 @@ static int stones(const char *data, int verbose)
     printf("roboflow-stones (%d photos; stone counts, both colours; reader: %s):\n", n - skipped,
            opt_model ? opt_model : opt_fold_dir ? "the fold's model (held out)" : "built in");
     if (opt_fold_dir && !opt_model && fold_finders_used + fold_finders_missing)
-        printf("  stone finder: the fold's (centresK.onnx, held out) on %d photos, none on %d "
-               "(no centresK.onnx in %s)\n", fold_finders_used, fold_finders_missing, opt_fold_dir);
+        printf("  stone finder: the fold's (centresK.onnx, held out; an ensemble of %d) on %d photos, "
+               "none on %d (no centresK.onnx in %s)\n", 1 + opt_finder_also_n, fold_finders_used,
+               fold_finders_missing, opt_fold_dir);
     else if (opt_fold_dir && !opt_model)
         printf("  stone finder: off\n");
     if (skipped)
@@ -1363,6 +1375,13 @@ int main(int argc, char **argv)
                          : !strcmp(argv[i], "--finder-runs") ? &opt_finder_runs
                          : !strcmp(argv[i], "--finder-empty") ? &opt_finder_empty
                          : !strcmp(argv[i], "--finder-cut") ? &opt_finder_cut : NULL;
+        if (!strcmp(argv[i], "--fold-finders")) {
+            if (opt_finder_also_n >= VIS_FINDER_MAX_NETS - 1) {
+                fprintf(stderr, "bench_vision: at most %d --fold-finders\n", VIS_FINDER_MAX_NETS - 1);
+                return 2;
+            }
+            o = &opt_finder_also[opt_finder_also_n++];
+        }
         if (!o)
             continue;
         if (o == &opt_fold_dir && opt_fold_dir) { /* a further member's models */

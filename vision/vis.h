@@ -70,6 +70,11 @@ typedef struct vis_finder vis_finder_t;
 /* A finder from an ONNX file or buffer (VIS_EMODEL: no model OpenCV can run). */
 int vis_finder_load(const char *path, vis_finder_t **out);
 int vis_finder_from_memory(const uint8_t *buf, size_t len, vis_finder_t **out);
+/* An ensemble: other's networks join f's (at most VIS_FINDER_MAX_NETS in all), their heat
+ * maps averaged by vis_finder_find; other is freed whatever the outcome, unless it is f
+ * (VIS_EINVAL: too many networks, f and other the same, or either the built-in finder). */
+#define VIS_FINDER_MAX_NETS 4
+int vis_finder_join(vis_finder_t *f, vis_finder_t *other);
 /* Frees a finder (the built-in one is never freed). */
 void vis_finder_destroy(vis_finder_t *f);
 /* The built-in finder, made once; NULL when its weights do not load. */
@@ -82,8 +87,8 @@ typedef struct vis_stone {
     uint8_t color;
 } vis_stone_t;
 /* The stones the finder finds in view (vis_net_view's view of a board of size points),
- * its heat maps the mean of the runs over the view seen under nsym (1..8) of the board's
- * symmetries: every peak of either colour's map over min_score (a local maximum of its
+ * its heat maps the mean of the runs of each of its networks over the view seen under
+ * nsym (1..8) of the board's symmetries: every peak of either colour's map over min_score (a local maximum of its
  * 3 x 3) lying within half a line of the edge lines, at most cap into out, *n of them;
  * VIS_EINVAL when there are more than cap (out holds the first cap). */
 int vis_finder_find(vis_finder_t *f, const cvb_image_t *view, int size, int nsym, float min_score,
@@ -451,9 +456,12 @@ typedef struct vis_stones_params {
     int answers;           /* default VIS_STONES_ALL: the points it answers */
     int cut_by_reader;     /* default 1: a point whose stone the picture's edge cuts (its
                               centre inside the picture, nearer an edge than the stone's
-                              radius) keeps the reader's call unless the reader is unsure:
-                              the finder learnt cut stones from boxes the edge clips, their
-                              centres pulled inwards */
+                              radius) keeps the reader's call unless the reader is unsure,
+                              asked about where the finder disagrees: the finder learnt cut
+                              stones from boxes the edge clips, their centres pulled
+                              inwards (roboflow-stones folds 0-2: 9ed3d440 right, nothing
+                              else moved; folds 3-4 the same; crowded renders kept apart
+                              37 -> 35 of 60 exact) */
     float sure_empty_min;  /* 0..1, default 0: a stone placed where the reader read the
                               point surely empty is taken only when its peak reaches this
                               (over 1: never). On folds 0-2, 0.5 / 0.6 / 0.7 / 0.8 /

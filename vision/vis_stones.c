@@ -20,7 +20,7 @@
  * one point, a point holds at most one stone; vis_stones_answer changes only the points
  * its answers names (VIS_STONES_ALL: every point not covered by a hand, and those outside
  * the picture; with cut_by_reader, a point the picture's edge cuts only where the reader
- * is unsure), and every point it changes is read at conf_given, under VIS_SURE_CONF:
+ * is unsure, else only its confidence), and every point it changes is read at conf_given, under VIS_SURE_CONF:
  * where the finder and the reader disagree, the photo asks.
  */
 #include "vision/vis.h"
@@ -35,7 +35,8 @@
 #include "vision/vis_model.h"
 
 struct vis_finder {
-    cvb_net_t *net;
+    cvb_net_t *net[VIS_FINDER_MAX_NETS]; /* an ensemble: the first nnet, heat maps averaged */
+    int nnet;
     int shared; /* vis_finder_builtin's */
     pthread_mutex_t lock;
 };
@@ -61,13 +62,14 @@ int vis_finder_from_memory(const uint8_t *buf, size_t len, vis_finder_t **out)
     vis_finder_t *f = calloc(1, sizeof *f);
     if (!f)
         return VIS_ENOMEM;
-    int rc = cvb_net_load_onnx(buf, len, &f->net);
+    int rc = cvb_net_load_onnx(buf, len, &f->net[0]);
     if (rc) {
         free(f);
         return rc == CVB_ENOMEM ? VIS_ENOMEM : VIS_EMODEL;
     }
+    f->nnet = 1;
     if (pthread_mutex_init(&f->lock, NULL)) {
-        cvb_net_free(f->net);
+        cvb_net_free(f->net[0]);
         free(f);
         return VIS_ENOMEM;
     }
@@ -88,11 +90,28 @@ int vis_finder_load(const char *path, vis_finder_t **out)
     return rc;
 }
 
+int vis_finder_join(vis_finder_t *f, vis_finder_t *other)
+{
+    if (f == other)
+        return VIS_EINVAL; /* nothing freed: it is f */
+    if (!f || !other || f->shared || other->shared ||
+        f->nnet + other->nnet > VIS_FINDER_MAX_NETS) {
+        vis_finder_destroy(other);
+        return VIS_EINVAL;
+    }
+    for (int i = 0; i < other->nnet; i++)
+        f->net[f->nnet++] = other->net[i];
+    other->nnet = 0;
+    vis_finder_destroy(other);
+    return VIS_OK;
+}
+
 void vis_finder_destroy(vis_finder_t *f)
 {
     if (!f || f->shared)
         return;
-    cvb_net_free(f->net);
+    for (int i = 0; i < f->nnet; i++)
+        cvb_net_free(f->net[i]);
     pthread_mutex_destroy(&f->lock);
     free(f);
 }
@@ -138,12 +157,15 @@ int vis_finder_find(vis_finder_t *f, const cvb_image_t *view, int size, int nsym
     int rc = logit && prob ? VIS_OK : VIS_ENOMEM;
     if (!rc && nsym > 1 && cvb_image_alloc(&tv, side, side, 3))
         rc = VIS_ENOMEM;
-    for (int sy = 0; sy < nsym && !rc; sy++) {
-        if (sy)
+    const float share = 1.0f / (float)(nsym * f->nnet); /* each run's part of the mean */
+    for (int run = 0; run < nsym * f->nnet && !rc; run++) {
+        int sy = run / f->nnet; /* each network sees each symmetry */
+        if (sy && run % f->nnet == 0)
             vis_view_sym(view, sy, &tv);
         int c = 0, oh = 0, ow = 0;
         pthread_mutex_lock(&f->lock);
-        int frc = cvb_net_forward(f->net, sy ? &tv : view, logit, 2 * plane, &c, &oh, &ow);
+        int frc = cvb_net_forward(f->net[run % f->nnet], sy ? &tv : view, logit, 2 * plane, &c,
+                                  &oh, &ow);
         pthread_mutex_unlock(&f->lock);
         if (frc || c != 2 || oh != H || ow != H) {
             rc = frc == CVB_ENOMEM ? VIS_ENOMEM : VIS_EMODEL;
@@ -157,7 +179,7 @@ int vis_finder_find(vis_finder_t *f, const cvb_image_t *view, int size, int nsym
                     int si, sj;
                     vis_sym_src(sy, H, i, j, &si, &sj);
                     float v = logit[(size_t)col * plane + (size_t)j * H + i];
-                    prob[(size_t)col * plane + (size_t)sj * H + si] += 1.0f / (1.0f + expf(-v)) / (float)nsym;
+                    prob[(size_t)col * plane + (size_t)sj * H + si] += share / (1.0f + expf(-v));
                 }
     }
     free(logit);
@@ -295,9 +317,16 @@ int vis_stones_answer(const vis_stones_params_t *p, const cvb_image_t *img, cons
         int cut = p->cut_by_reader && (geom->px[k] < r || geom->py[k] < r ||
                                        geom->px[k] > img->w - 1 - r || geom->py[k] > img->h - 1 - r);
         int asked = snap->occluded[k] ? outside && outside[k] && p->answers >= VIS_STONES_CUT
-                  : (p->answers == VIS_STONES_ALL && !cut) || unsure;
+                  : p->answers == VIS_STONES_ALL || unsure;
         if (!asked)
             continue; /* the reader's sure calls stand; covered points stay covered */
+        if (cut && !unsure && !snap->occluded[k]) {
+            if (snap->color[k] != col[k] && snap->conf[k] > p->conf_given) {
+                snap->conf[k] = p->conf_given; /* the reader's call, asked about */
+                changed++;
+            }
+            continue;
+        }
         if (!unsure && snap->color[k] == GO_EMPTY && col[k] != GO_EMPTY &&
             sc[k] < p->sure_empty_min)
             continue; /* a point the reader is sure is empty takes only a sure stone */

@@ -30,6 +30,7 @@
 #include "vision/vis.h"
 #include "vision/vis_homog.h"
 #include "vision/vis_internal.h"
+#include "vision/vis_model.h"
 
 #include "synth.h"
 
@@ -974,6 +975,35 @@ static void test_finder_finds(void **state)
     assert_int_equal(vis_finder_find(f, &view, N, 1, p.min_score, st, 3, &n), VIS_EINVAL);
     assert_int_equal(n, 3);
     assert_int_equal(vis_finder_find(f, &view, 13, 1, p.min_score, st, 4 * N * N, &n), VIS_EINVAL);
+    /* an ensemble of the same network twice: the mean of equal maps, the same stones */
+    vis_finder_t *e = NULL, *m = NULL;
+    assert_int_equal(vis_finder_from_memory(vis_model_centres, vis_model_centres_len, &e), VIS_OK);
+    assert_int_equal(vis_finder_from_memory(vis_model_centres, vis_model_centres_len, &m), VIS_OK);
+    assert_int_equal(vis_finder_join(e, m), VIS_OK);
+    vis_stone_t st2[4 * N * N];
+    int n1 = 0, n2 = 0;
+    assert_int_equal(vis_finder_find(f, &view, N, 2, p.min_score, st, 4 * N * N, &n1), VIS_OK);
+    assert_int_equal(vis_finder_find(e, &view, N, 2, p.min_score, st2, 4 * N * N, &n2), VIS_OK);
+    assert_int_equal(n1, n2);
+    for (int i = 0; i < n1; i++) {
+        assert_int_equal(st[i].color, st2[i].color);
+        assert_true(fabsf(st[i].x - st2[i].x) < 1e-4f && fabsf(st[i].y - st2[i].y) < 1e-4f);
+        assert_true(fabsf(st[i].score - st2[i].score) < 1e-5f);
+    }
+    /* at most VIS_FINDER_MAX_NETS; never into nor from the built-in one; the one refused
+     * is freed (ASan sees no leak) */
+    for (int i = 2; i < VIS_FINDER_MAX_NETS; i++) {
+        assert_int_equal(vis_finder_from_memory(vis_model_centres, vis_model_centres_len, &m), VIS_OK);
+        assert_int_equal(vis_finder_join(e, m), VIS_OK);
+    }
+    assert_int_equal(vis_finder_from_memory(vis_model_centres, vis_model_centres_len, &m), VIS_OK);
+    assert_int_equal(vis_finder_join(e, m), VIS_EINVAL);
+    assert_int_equal(vis_finder_from_memory(vis_model_centres, vis_model_centres_len, &m), VIS_OK);
+    assert_int_equal(vis_finder_join(f, m), VIS_EINVAL);
+    assert_int_equal(vis_finder_join(e, f), VIS_EINVAL);
+    assert_non_null(vis_finder_builtin());
+    assert_int_equal(vis_finder_join(e, e), VIS_EINVAL);
+    vis_finder_destroy(e);
     cvb_image_free(&view);
     cvb_image_free(&img);
 }
