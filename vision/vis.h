@@ -570,6 +570,15 @@ typedef struct vis_config {
                               of the top tenth of the response); 0 or not under line_pct:
                               no second look. Chosen on roboflow-stones folds 0-2 (boards
                               found 69 -> 72 of 72); folds 3-4 46 -> 47 of 48 */
+    int light_lines;       /* 0 or 1, default 0 (vis_config_for_photo: 1): when board
+                              finding finds no board or a grid the reader believes under
+                              grid_accept, it looks again for lines lighter than the wood
+                              (white lines on dark wood): the whole search on the gray
+                              picture inverted, retries and reading included; the grid
+                              the reader believes more wins (vis_grid_belief; a tie keeps
+                              the dark lines'). roboflow-stones: 6e160698's white lines
+                              found (fold 1; every other photo the same); a photo whose
+                              first grid is believed pays nothing */
     double told_min;       /* 0..1, default 0 (vis_config_for_photo: 0.5): a reading that
                               shows no stone surely and tells under this share of its
                               points surely (vis_point_unsure) is no board: a grid laid on
@@ -664,7 +673,8 @@ int vis_classify_reading(const cvb_image_t *img, const vis_geom_t *geom, const v
  * reading averaged over the board's 8 symmetries and a colour model of this board fitted
  * on the photo itself (read_symmetries 8, self_fit 1); a board the photo cuts off looked
  * for again when none is found (window_outside_retry 0.35), and with more of the
- * response taken as line (line_pct_retry 0.75); a reading that tells no stone
+ * response taken as line (line_pct_retry 0.75), and looked for again as lines lighter
+ * than the wood (light_lines 1); a reading that tells no stone
  * and under half its points surely is no board (told_min 0.5: a page of text); a point
  * the picture does not show is occluded (outside_hides 1), and the points seen covered
  * alone (occ_margin 0); stones off their points looked for (offpoint.on 1), things

@@ -72,6 +72,7 @@ void vis_config_for_photo(vis_config_t *cfg)
     cfg->window_outside_retry = 0.35;
     cfg->told_min = 0.5;
     cfg->line_pct_retry = 0.75;
+    cfg->light_lines = 1;
     cfg->outside_hides = 1;
     cfg->offpoint.on = 1;
     cfg->reach.on = 1;

@@ -17,6 +17,9 @@
  *              whole lines (grid_shift: a window one or two lines off is the commonest
  *              near miss on a crowded board)
  *   6 classify vis_classify
+ * With light_lines (a photo), a search that finds no board or a grid the reader doubts
+ * is made again on the gray picture inverted (white lines on dark wood; the stones'
+ * lattice is then of the white stones), and the grid the reader believes more wins.
  * Invariants: the geometry handed out maps board (0..size-1)^2 into the image with the
  * board x axis running rightwards and y downwards (as the photo is seen).
  */
@@ -2010,18 +2013,54 @@ static int grid_verify(const cvb_image_t *img, const cvb_image_t *gray,
     return VIS_OK;
 }
 
-static int detect_at(const cvb_image_t *img, const vis_config_t *cfg, int size_hint,
+static int detect_at(const cvb_image_t *img, const vis_config_t *cfg, int size_hint, int light,
                      vis_geom_t *geom, vis_snapshot_t *snap, vis_timing_t *tm);
 
 /* A second look under another config: *tm is the timing of the look that found the
  * board (left as the first look's when this one finds none). */
-static int detect_again(const cvb_image_t *img, const vis_config_t *cfg, int size_hint,
+static int detect_again(const cvb_image_t *img, const vis_config_t *cfg, int size_hint, int light,
                         vis_geom_t *geom, vis_snapshot_t *snap, vis_timing_t *tm)
 {
     vis_timing_t t2;
-    int rc = detect_at(img, cfg, size_hint, geom, snap, tm ? &t2 : NULL);
+    int rc = detect_at(img, cfg, size_hint, light, geom, snap, tm ? &t2 : NULL);
     if (tm && !rc)
         *tm = t2;
+    return rc;
+}
+
+/* One look for the board, its lines darker than the wood (light 0) or lighter (1), with
+ * the second looks cfg asks for when the first finds none. */
+static int detect_look(const cvb_image_t *img, const vis_config_t *cfg, int size_hint, int light,
+                       vis_geom_t *geom, vis_snapshot_t *snap, vis_timing_t *tm)
+{
+    int rc = detect_at(img, cfg, size_hint, light, geom, snap, tm);
+    int longest = img->w > img->h ? img->w : img->h;
+    if (rc == VIS_ENOBOARD && longest > cfg->work_max) {
+        /* a small board far from the camera: look again at twice the resolution */
+        vis_config_t c2 = *cfg;
+        c2.work_max = longest < 2 * cfg->work_max ? longest : 2 * cfg->work_max;
+        c2.blackhat_k = 0;
+        rc = detect_again(img, &c2, size_hint, light, geom, snap, tm);
+    }
+    if (rc == VIS_ENOBOARD && cfg->window_outside_retry > cfg->window_outside) {
+        /* a board filling the picture and cut off by it (its far lines beyond the edge):
+         * windows further out of the picture, judged by the reader on the points in it */
+        vis_config_t c2 = *cfg;
+        c2.window_outside = cfg->window_outside_retry;
+        rc = detect_again(img, &c2, size_hint, light, geom, snap, tm);
+    }
+    if (rc == VIS_ENOBOARD && cfg->line_pct_retry > 0 && cfg->line_pct_retry < cfg->line_pct) {
+        /* one family of lines much fainter than the other (a photo blurred along one
+         * axis): the top share of the black-hat response went to the strong family; take
+         * more of it as line, with and without the windows further out */
+        vis_config_t c2 = *cfg;
+        c2.line_pct = cfg->line_pct_retry;
+        rc = detect_again(img, &c2, size_hint, light, geom, snap, tm);
+        if (rc == VIS_ENOBOARD && cfg->window_outside_retry > cfg->window_outside) {
+            c2.window_outside = cfg->window_outside_retry;
+            rc = detect_again(img, &c2, size_hint, light, geom, snap, tm);
+        }
+    }
     return rc;
 }
 
@@ -2036,38 +2075,38 @@ int vis_detect(const cvb_image_t *img, const vis_config_t *cfg, int size_hint,
         vis_config_defaults(&def);
         cfg = &def;
     }
-    int rc = detect_at(img, cfg, size_hint, geom, snap, tm);
-    int longest = img->w > img->h ? img->w : img->h;
-    if (rc == VIS_ENOBOARD && longest > cfg->work_max) {
-        /* a small board far from the camera: look again at twice the resolution */
-        vis_config_t c2 = *cfg;
-        c2.work_max = longest < 2 * cfg->work_max ? longest : 2 * cfg->work_max;
-        c2.blackhat_k = 0;
-        rc = detect_again(img, &c2, size_hint, geom, snap, tm);
+    vis_snapshot_t s0 = *snap;
+    int rc = detect_look(img, cfg, size_hint, 0, geom, snap, tm);
+    if (!cfg->light_lines || (rc && rc != VIS_ENOBOARD) ||
+        (!rc && snap->grid_belief >= cfg->grid_accept))
+        return rc;
+    /* no board, or a grid the reader doubts: lines lighter than the wood? The same search
+     * on the gray picture inverted; the grid the reader believes more wins */
+    vis_geom_t *g2 = malloc(sizeof *g2);
+    vis_snapshot_t *s2 = malloc(sizeof *s2);
+    if (!g2 || !s2) {
+        free(g2);
+        free(s2);
+        return VIS_ENOMEM;
     }
-    if (rc == VIS_ENOBOARD && cfg->window_outside_retry > cfg->window_outside) {
-        /* a board filling the picture and cut off by it (its far lines beyond the edge):
-         * windows further out of the picture, judged by the reader on the points in it */
-        vis_config_t c2 = *cfg;
-        c2.window_outside = cfg->window_outside_retry;
-        rc = detect_again(img, &c2, size_hint, geom, snap, tm);
+    *s2 = s0;
+    vis_timing_t t2;
+    int rc2 = detect_look(img, cfg, size_hint, 1, g2, s2, tm ? &t2 : NULL);
+    if (!rc2 && (rc || s2->grid_belief > snap->grid_belief)) {
+        *geom = *g2;
+        *snap = *s2;
+        if (tm)
+            *tm = t2;
+        rc = VIS_OK;
+    } else if (rc2 && rc2 != VIS_ENOBOARD) {
+        rc = rc2;
     }
-    if (rc == VIS_ENOBOARD && cfg->line_pct_retry > 0 && cfg->line_pct_retry < cfg->line_pct) {
-        /* one family of lines much fainter than the other (a photo blurred along one
-         * axis): the top share of the black-hat response went to the strong family; take
-         * more of it as line, with and without the windows further out */
-        vis_config_t c2 = *cfg;
-        c2.line_pct = cfg->line_pct_retry;
-        rc = detect_again(img, &c2, size_hint, geom, snap, tm);
-        if (rc == VIS_ENOBOARD && cfg->window_outside_retry > cfg->window_outside) {
-            c2.window_outside = cfg->window_outside_retry;
-            rc = detect_again(img, &c2, size_hint, geom, snap, tm);
-        }
-    }
+    free(g2);
+    free(s2);
     return rc;
 }
 
-static int detect_at(const cvb_image_t *img, const vis_config_t *cfg, int size_hint,
+static int detect_at(const cvb_image_t *img, const vis_config_t *cfg, int size_hint, int light,
                      vis_geom_t *geom, vis_snapshot_t *snap, vis_timing_t *tm)
 {
     vis_timing_t t;
@@ -2082,7 +2121,15 @@ static int detect_at(const cvb_image_t *img, const vis_config_t *cfg, int size_h
     cvb_image_t small = { 0 }, gray = { 0 }, fullgray = { 0 };
     int rc;
     /* gray first: the full-size gray serves the window scoring and the refinement */
-    if (cvb_to_gray(img, &fullgray) || cvb_resize(&fullgray, W, Hh, &gray)) {
+    if (cvb_to_gray(img, &fullgray)) {
+        cvb_image_free(&fullgray);
+        return VIS_ECV;
+    }
+    if (light) /* lines lighter than the wood: every later stage looks for dark lines */
+        for (int y = 0; y < fullgray.h; y++)
+            for (int x = 0; x < fullgray.w; x++)
+                fullgray.data[(size_t)y * fullgray.stride + x] ^= 0xff;
+    if (cvb_resize(&fullgray, W, Hh, &gray)) {
         cvb_image_free(&fullgray);
         return VIS_ECV;
     }

@@ -21,6 +21,8 @@ typedef struct {
     int noise;                  /* +- amplitude of uniform noise */
     double rim;                 /* how far the wood reaches beyond the edge lines, in
                                    lines (synth_defaults: 0.75) */
+    int light_lines;            /* 1: lines lighter than the wood (white lines on dark
+                                   wood); 0 (synth_defaults): darker */
     unsigned seed;
 } synth_t;
 
@@ -81,7 +83,7 @@ static inline int synth_render(const synth_t *s, cvb_image_t *img)
                 int onl = ingrid && (fabs(fx) < lw || fabs(fy) < lw);
                 if (onl)
                     for (int c = 0; c < 3; c++)
-                        col[c] *= 0.25;
+                        col[c] = s->light_lines ? col[c] + 0.75 * (235 - col[c]) : col[c] * 0.25;
                 int ix = (int)floor(bx + 0.5), iy = (int)floor(by + 0.5);
                 if (s->stones && ix >= 0 && iy >= 0 && ix < S && iy < S) {
                     int v = s->stones[iy * S + ix];
