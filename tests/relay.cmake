@@ -12,7 +12,14 @@ add_dependencies(test_relay_cli kifucam)
 set_tests_properties(test_relay_cli PROPERTIES TIMEOUT 300)
 kc_test(test_relay_tls SOURCES relay/test_relay_tls.c LIBS kc_hub kc_relay PkgConfig::JANSSON)
 add_dependencies(test_relay_tls kifucam)
+# Under ASan, one run in some 30 (2026-12-06, once in CI, not again in 20 repeats) ended
+# with LeakSanitizer reporting 123 bytes allocated inside libcrypto (CRYPTO_zalloc, and a
+# CRYPTO_strdup it holds), the stack cut there by the fast unwinder (libcrypto has no
+# frame pointers). The slow unwinder names the caller if it comes again (the test takes
+# 26 s instead of 16); leaks stay errors.
 set_tests_properties(test_relay_tls PROPERTIES TIMEOUT 180)
+set_property(TEST test_relay_tls APPEND PROPERTY ENVIRONMENT
+  "ASAN_OPTIONS=detect_leaks=1:abort_on_error=0:fast_unwind_on_malloc=0")
 
 # The tournament page in chromium (tests/web/browser/run-hub.sh): relay_demo's stand-in
 # stations through mosquitto to `kifucam hub`; docs/hub.png is a copy of its screenshot.
