@@ -26,8 +26,8 @@
 #include "vision/vis.h"
 
 #include <math.h>
+#include <stdio.h> /* snprintf; nothing here prints but VTRACE */
 #ifdef VIS_TRACE /* a developer's build only: library code never prints */
-#include <stdio.h>
 #define VTRACE(...) fprintf(stderr, __VA_ARGS__)
 #else
 #define VTRACE(...) ((void)0)
@@ -2016,6 +2016,38 @@ static int grid_verify(const cvb_image_t *img, const cvb_image_t *gray,
 static int detect_at(const cvb_image_t *img, const vis_config_t *cfg, int size_hint, int light,
                      vis_geom_t *geom, vis_snapshot_t *snap, vis_timing_t *tm);
 
+/* Stage 6's debug pictures: the reading drawn on the photo, and its confidence. */
+static void emit_reading(const vis_config_t *cfg, const cvb_image_t *img, const vis_geom_t *g,
+                         const vis_snapshot_t *s)
+{
+    if (!cfg->debug)
+        return;
+    cvb_image_t d = { 0 }, r = { 0 };
+    if (!cvb_resize(img, img->w, img->h, &d) && d.channels == 3) {
+        vis_draw(&d, g, s);
+        emit(cfg, VIS_STAGE_CLASSIFY, &d);
+    }
+    if (img->channels == 3 && !vis_draw_reading(img, g, s, &r))
+        cfg->debug(cfg->debug_ctx, VIS_STAGE_CLASSIFY, "confidence", &r);
+    cvb_image_free(&d);
+    cvb_image_free(&r);
+}
+
+/* The look for light lines hands its debug pictures on under their stage's name with
+ * "_light" after it, so that they do not take the first look's place. */
+typedef struct {
+    vis_debug_fn fn;
+    void *ctx;
+} light_debug_t;
+
+static void light_debug(void *ctx, int stage, const char *name, const cvb_image_t *img)
+{
+    const light_debug_t *d = ctx;
+    char n[64];
+    snprintf(n, sizeof n, "%s_light", name);
+    d->fn(d->ctx, stage, n, img);
+}
+
 /* A second look under another config: *tm is the timing of the look that found the
  * board (left as the first look's when this one finds none). */
 static int detect_again(const cvb_image_t *img, const vis_config_t *cfg, int size_hint, int light,
@@ -2091,13 +2123,20 @@ int vis_detect(const cvb_image_t *img, const vis_config_t *cfg, int size_hint,
     }
     *s2 = s0;
     vis_timing_t t2;
-    int rc2 = detect_look(img, cfg, size_hint, 1, g2, s2, tm ? &t2 : NULL);
+    vis_config_t c2 = *cfg;
+    light_debug_t ld = { cfg->debug, cfg->debug_ctx };
+    if (cfg->debug) {
+        c2.debug = light_debug;
+        c2.debug_ctx = &ld;
+    }
+    int rc2 = detect_look(img, &c2, size_hint, 1, g2, s2, tm ? &t2 : NULL);
     if (!rc2 && (rc || s2->grid_belief > snap->grid_belief)) {
         *geom = *g2;
         *snap = *s2;
         if (tm)
             *tm = t2;
         rc = VIS_OK;
+        emit_reading(cfg, img, geom, snap); /* the reading that won, under its own name */
     } else if (rc2 && rc2 != VIS_ENOBOARD) {
         rc = rc2;
     }
@@ -2218,17 +2257,7 @@ static int detect_at(const cvb_image_t *img, const vis_config_t *cfg, int size_h
         return rc;
     if (!vis_reading_tells(&s, cfg->told_min))
         return VIS_ENOBOARD;
-    if (cfg->debug) {
-        cvb_image_t d = { 0 }, r = { 0 };
-        if (!cvb_resize(img, img->w, img->h, &d) && d.channels == 3) {
-            vis_draw(&d, &g, &s);
-            emit(cfg, VIS_STAGE_CLASSIFY, &d);
-        }
-        if (img->channels == 3 && !vis_draw_reading(img, &g, &s, &r))
-            cfg->debug(cfg->debug_ctx, VIS_STAGE_CLASSIFY, "confidence", &r);
-        cvb_image_free(&d);
-        cvb_image_free(&r);
-    }
+    emit_reading(cfg, img, &g, &s);
     double t6 = now_ms();
     t.ms[VIS_STAGE_CLASSIFY] = t6 - t5;
     t.total_ms = t6 - t0;

@@ -20,8 +20,9 @@
  * one point, a point holds at most one stone; vis_stones_answer changes only the points
  * its answers names (VIS_STONES_ALL: every point not covered by a hand, and those outside
  * the picture; with cut_by_reader, a point the picture's edge cuts only where the reader
- * is unsure, else only its confidence), and every point it changes is read at conf_given, under VIS_SURE_CONF:
- * where the finder and the reader disagree, the photo asks.
+ * is unsure, else only its confidence), and every point it changes is read at
+ * conf_given, under VIS_SURE_CONF: where the finder and the reader disagree, the photo
+ * asks.
  */
 #include "vision/vis.h"
 

@@ -150,6 +150,21 @@ static void test_detect_13_and_9(void **state)
     }
 }
 
+/* The debug pictures' names in the order they came (test_detect_light_lines). */
+typedef struct {
+    char names[64][32];
+    int n;
+} seen_debug_t;
+
+static void note_debug(void *ctx, int stage, const char *name, const cvb_image_t *img)
+{
+    seen_debug_t *d = ctx;
+    (void)stage;
+    (void)img;
+    if (d->n < 64)
+        snprintf(d->names[d->n++], sizeof d->names[0], "%s", name);
+}
+
 /* White lines on dark wood: board finding looks for dark lines first, then, finding no
  * board or a grid it doubts, for lines lighter than the wood (light_lines, on for a
  * photo). Not every position reads so: position 17 on this board puts the grid a column
@@ -196,6 +211,24 @@ static void test_detect_light_lines(void **state)
                                             a grid a line off misreads most */
     print_message("%d of 361 points read wrong\n", wrong);
     assert_true(wrong <= 10);
+    /* --debug: the light look's pictures named apart ("classify_light"), the reading that
+     * won drawn last under the plain name */
+    seen_debug_t seen = { .n = 0 };
+    cfg.debug = note_debug;
+    cfg.debug_ctx = &seen;
+    memset(&s, 0, sizeof s);
+    assert_int_equal(vis_detect(&img, &cfg, 0, &g, &s, NULL), VIS_OK);
+    int light_named = 0, last_classify = -1, last_light = -1;
+    for (int i = 0; i < seen.n; i++) {
+        if (strstr(seen.names[i], "_light")) {
+            light_named++;
+            last_light = i;
+        } else if (!strcmp(seen.names[i], "classify")) {
+            last_classify = i;
+        }
+    }
+    assert_true(light_named >= 4);
+    assert_true(last_classify > last_light);
     cvb_image_free(&img);
 }
 
