@@ -578,7 +578,11 @@ typedef struct vis_config {
                               the reader believes more wins (vis_grid_belief; a tie keeps
                               the dark lines'). roboflow-stones: 6e160698's white lines
                               found (fold 1; every other photo the same); a photo whose
-                              first grid is believed pays nothing */
+                              first grid is believed pays nothing. Tried 2026-12-04 as a
+                              second look on every photo and dropped: cb14a232 (fold 4),
+                              exact then, came out a 9x9. Back gated on the reader's doubt
+                              (grid_accept, not chosen for it): cb14a232 now reads wrong
+                              under either look (a window three rows off) */
     double told_min;       /* 0..1, default 0 (vis_config_for_photo: 0.5): a reading that
                               shows no stone surely and tells under this share of its
                               points surely (vis_point_unsure) is no board: a grid laid on
