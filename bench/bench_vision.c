@@ -30,7 +30,7 @@
  * is fold K's finder (none in DIR: no finder); --finder on|off, --finder-answers 0|1|2,
  * --finder-min SCORE, --finder-runs 1..8, --finder-empty SCORE, --finder-cut
  * reader|finder change its settings (vis_stones_params_t); --fold-finders DIR (up to 3
- * times): DIR's centresK.onnx joins fold K's finder (vis_finder_join, an ensemble).
+ * times): DIR's centresK.onnx joins fold K's finder (vis_finder_add, an ensemble).
  * Developer switches: --verbosev / --verbosevv (accuracy: the reader's probabilities of
  * wrong / all points), VIS_VERBOSE=1 (footage: per frame), VIS_NOREFINE=1, VIS_WORK=N (detect).
  */
@@ -283,8 +283,8 @@ static vis_finder_t *fold_finder(int k)
         for (int d = 0; d < opt_finder_also_n && fold_finders[k]; d++) { /* an ensemble */
             vis_finder_t *more = NULL;
             snprintf(p, sizeof p, "%s/centres%d.onnx", opt_finder_also[d], k);
-            if (vis_finder_load(p, &more) || vis_finder_join(fold_finders[k], more)) {
-                fprintf(stderr, "bench_vision: %s: cannot load the model or join it\n", p);
+            if (vis_finder_load(p, &more) || vis_finder_add(fold_finders[k], more)) {
+                fprintf(stderr, "bench_vision: %s: cannot load the model\n", p);
                 exit(2);
             }
         }

@@ -70,11 +70,12 @@ typedef struct vis_finder vis_finder_t;
 /* A finder from an ONNX file or buffer (VIS_EMODEL: no model OpenCV can run). */
 int vis_finder_load(const char *path, vis_finder_t **out);
 int vis_finder_from_memory(const uint8_t *buf, size_t len, vis_finder_t **out);
-/* An ensemble: other's networks join f's (at most VIS_FINDER_MAX_NETS in all), their heat
- * maps averaged by vis_finder_find; other is freed whatever the outcome, unless it is f
- * (VIS_EINVAL: too many networks, f and other the same, or either the built-in finder). */
+/* An ensemble, as vis_net_add: member (a finder of one network, just loaded) joins f,
+ * whose heat maps are then the mean of its networks' (each a run more a find). member is
+ * taken over (freed) on success. VIS_EINVAL when f already holds VIS_FINDER_MAX_NETS,
+ * member is not a single network or is f, or either is vis_finder_builtin()'s. */
 #define VIS_FINDER_MAX_NETS 4
-int vis_finder_join(vis_finder_t *f, vis_finder_t *other);
+int vis_finder_add(vis_finder_t *f, vis_finder_t *member);
 /* Frees a finder (the built-in one is never freed). */
 void vis_finder_destroy(vis_finder_t *f);
 /* The built-in finder, made once; NULL when its weights do not load. */

@@ -91,19 +91,14 @@ int vis_finder_load(const char *path, vis_finder_t **out)
     return rc;
 }
 
-int vis_finder_join(vis_finder_t *f, vis_finder_t *other)
+int vis_finder_add(vis_finder_t *f, vis_finder_t *member)
 {
-    if (f == other)
-        return VIS_EINVAL; /* nothing freed: it is f */
-    if (!f || !other || f->shared || other->shared ||
-        f->nnet + other->nnet > VIS_FINDER_MAX_NETS) {
-        vis_finder_destroy(other);
+    if (!f || !member || f == member || member->nnet != 1 || f->shared || member->shared ||
+        f->nnet >= VIS_FINDER_MAX_NETS)
         return VIS_EINVAL;
-    }
-    for (int i = 0; i < other->nnet; i++)
-        f->net[f->nnet++] = other->net[i];
-    other->nnet = 0;
-    vis_finder_destroy(other);
+    f->net[f->nnet++] = member->net[0];
+    member->nnet = 0;
+    vis_finder_destroy(member);
     return VIS_OK;
 }
 

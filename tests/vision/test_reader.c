@@ -979,7 +979,7 @@ static void test_finder_finds(void **state)
     vis_finder_t *e = NULL, *m = NULL;
     assert_int_equal(vis_finder_from_memory(vis_model_centres, vis_model_centres_len, &e), VIS_OK);
     assert_int_equal(vis_finder_from_memory(vis_model_centres, vis_model_centres_len, &m), VIS_OK);
-    assert_int_equal(vis_finder_join(e, m), VIS_OK);
+    assert_int_equal(vis_finder_add(e, m), VIS_OK);
     vis_stone_t st2[4 * N * N];
     int n1 = 0, n2 = 0;
     assert_int_equal(vis_finder_find(f, &view, N, 2, p.min_score, st, 4 * N * N, &n1), VIS_OK);
@@ -990,19 +990,20 @@ static void test_finder_finds(void **state)
         assert_true(fabsf(st[i].x - st2[i].x) < 1e-4f && fabsf(st[i].y - st2[i].y) < 1e-4f);
         assert_true(fabsf(st[i].score - st2[i].score) < 1e-5f);
     }
-    /* at most VIS_FINDER_MAX_NETS; never into nor from the built-in one; the one refused
-     * is freed (ASan sees no leak) */
+    /* at most VIS_FINDER_MAX_NETS; only a single network joins; never into nor from the
+     * built-in one; a refused member stays its caller's */
     for (int i = 2; i < VIS_FINDER_MAX_NETS; i++) {
         assert_int_equal(vis_finder_from_memory(vis_model_centres, vis_model_centres_len, &m), VIS_OK);
-        assert_int_equal(vis_finder_join(e, m), VIS_OK);
+        assert_int_equal(vis_finder_add(e, m), VIS_OK);
     }
     assert_int_equal(vis_finder_from_memory(vis_model_centres, vis_model_centres_len, &m), VIS_OK);
-    assert_int_equal(vis_finder_join(e, m), VIS_EINVAL);
-    assert_int_equal(vis_finder_from_memory(vis_model_centres, vis_model_centres_len, &m), VIS_OK);
-    assert_int_equal(vis_finder_join(f, m), VIS_EINVAL);
-    assert_int_equal(vis_finder_join(e, f), VIS_EINVAL);
+    assert_int_equal(vis_finder_add(e, m), VIS_EINVAL); /* full */
+    assert_int_equal(vis_finder_add(f, m), VIS_EINVAL); /* into the built-in one */
+    assert_int_equal(vis_finder_add(m, e), VIS_EINVAL); /* e is no single network */
+    assert_int_equal(vis_finder_add(m, f), VIS_EINVAL); /* the built-in one */
+    assert_int_equal(vis_finder_add(m, m), VIS_EINVAL);
     assert_non_null(vis_finder_builtin());
-    assert_int_equal(vis_finder_join(e, e), VIS_EINVAL);
+    vis_finder_destroy(m);
     vis_finder_destroy(e);
     cvb_image_free(&view);
     cvb_image_free(&img);
