@@ -89,9 +89,10 @@ typedef struct vis_stone {
 } vis_stone_t;
 /* The stones the finder finds in view (vis_net_view's view of a board of size points),
  * its heat maps the mean of the runs of each of its networks over the view seen under
- * nsym (1..8) of the board's symmetries: every peak of either colour's map over min_score (a local maximum of its
- * 3 x 3) lying within half a line of the edge lines, at most cap into out, *n of them;
- * VIS_EINVAL when there are more than cap (out holds the first cap). */
+ * nsym (1..8) of the board's symmetries: every peak of either colour's map over
+ * min_score (a local maximum of its 3 x 3) lying within half a line of the edge lines,
+ * at most cap into out, *n of them; VIS_EINVAL when there are more than cap (out holds
+ * the first cap). */
 int vis_finder_find(vis_finder_t *f, const cvb_image_t *view, int size, int nsym, float min_score,
                     vis_stone_t *out, int cap, int *n);
 
@@ -462,7 +463,7 @@ typedef struct vis_stones_params {
                               stones from boxes the edge clips, their centres pulled
                               inwards (roboflow-stones folds 0-2: 9ed3d440 right, nothing
                               else moved; folds 3-4 the same; crowded renders kept apart
-                              37 -> 35 of 60 exact) */
+                              37 -> 35 of 60 exact; 0: the finder's call, asked about) */
     float sure_empty_min;  /* 0..1, default 0: a stone placed where the reader read the
                               point surely empty is taken only when its peak reaches this
                               (over 1: never). On folds 0-2, 0.5 / 0.6 / 0.7 / 0.8 /
