@@ -1013,6 +1013,56 @@ static void test_finder_finds(void **state)
  * reach rule): a white edge stone with a white strip painted from beyond the board onto
  * it (a sleeve, a cloth, fingers holding it) is asked about; the same stone with the wood
  * beyond it, and the other edge stones, stay sure. */
+/* A point whose stone the picture's edge cuts keeps the reader's call, asked about, where
+ * the finder disagrees (cut_by_reader); a point in the middle takes the finder's call. A
+ * bare board, cropped so that column 0's points lie half a stone's radius from the left
+ * edge: the finder finds nothing; the reader's calls are made up, a sure black stone on a
+ * cut point and on a middle one. */
+static void test_cut_by_reader(void **state)
+{
+    (void)state;
+    enum { N = 19 };
+    uint8_t col[N * N] = { 0 };
+    cvb_image_t full = { 0 }, img = { 0 };
+    vis_geom_t g0, geom;
+    render_board(21, col, NULL, &full, &g0);
+    int kc = 9 * N + 0, km = 9 * N + 9;
+    int x0 = (int)floor(g0.px[kc] - 0.5 * g0.radius[kc]);
+    assert_true(x0 > 0);
+    assert_int_equal(cvb_image_alloc(&img, full.w - x0, full.h, 3), 0);
+    for (int y = 0; y < img.h; y++)
+        memcpy(img.data + (size_t)y * img.stride, full.data + (size_t)y * full.stride + (size_t)x0 * 3,
+               (size_t)img.w * 3);
+    double c[4][2];
+    for (int k = 0; k < 4; k++) {
+        c[k][0] = g0.corners[k][0] - x0;
+        c[k][1] = g0.corners[k][1];
+    }
+    assert_int_equal(vis_geom_from_corners(c, N, img.w, img.h, &geom), 0);
+    assert_true(geom.px[kc] > 0 && geom.px[kc] < geom.radius[kc]); /* in the picture, cut */
+    vis_stones_params_t p;
+    vis_stones_defaults(&p);
+    p.on = 1;
+    assert_int_equal(p.cut_by_reader, 1);
+    for (int by_reader = 1; by_reader >= 0; by_reader--) {
+        p.cut_by_reader = by_reader;
+        vis_snapshot_t s;
+        memset(&s, 0, sizeof s);
+        s.size = N;
+        for (int k = 0; k < N * N; k++)
+            s.conf[k] = 0.99f;
+        s.color[kc] = s.color[km] = GO_BLACK;
+        assert_true(vis_stones_answer(&p, &img, &geom, NULL, &s) >= 2);
+        assert_int_equal(s.color[km], GO_EMPTY); /* the middle: the finder's call */
+        assert_true(vis_point_unsure(&s, km));
+        assert_int_equal(s.color[kc], by_reader ? GO_BLACK : GO_EMPTY);
+        assert_true(vis_point_unsure(&s, kc)); /* asked about either way */
+        assert_false(s.occluded[kc]);
+    }
+    cvb_image_free(&img);
+    cvb_image_free(&full);
+}
+
 static void test_reach_over_edge(void **state)
 {
     (void)state;
@@ -1245,6 +1295,7 @@ int main(void)
         cmocka_unit_test(test_twice_read),
         cmocka_unit_test(test_stones_place),
         cmocka_unit_test(test_finder_finds),
+        cmocka_unit_test(test_cut_by_reader),
         cmocka_unit_test(test_reach_over_edge),
         cmocka_unit_test(test_unlike_stone),
         cmocka_unit_test(test_relayout_reads_alike),
