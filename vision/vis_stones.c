@@ -19,8 +19,9 @@
  * stone found lies within half a line of the board's edge lines and is placed on at most
  * one point, a point holds at most one stone; vis_stones_answer changes only the points
  * its answers names (VIS_STONES_ALL: every point not covered by a hand, and those outside
- * the picture; with cut_by_reader, a point the picture's edge cuts only where the reader
- * is unsure, else only its confidence), and every point it changes is read at
+ * the picture; with cut_by_reader, a stone the reader reads surely where the picture's
+ * edge cuts it and the finder finds none only in its confidence), and every point it
+ * changes is read at
  * conf_given, under VIS_SURE_CONF: where the finder and the reader disagree, the photo
  * asks.
  */
@@ -316,7 +317,8 @@ int vis_stones_answer(const vis_stones_params_t *p, const cvb_image_t *img, cons
                   : p->answers == VIS_STONES_ALL || unsure;
         if (!asked)
             continue; /* the reader's sure calls stand; covered points stay covered */
-        if (cut && !unsure && !snap->occluded[k]) {
+        if (cut && !unsure && !snap->occluded[k] && snap->color[k] != GO_EMPTY &&
+            col[k] == GO_EMPTY) { /* a cut stone the finder does not find */
             if (snap->color[k] != col[k] && snap->conf[k] > p->conf_given) {
                 snap->conf[k] = p->conf_given; /* the reader's call, asked about */
                 changed++;

@@ -1013,8 +1013,8 @@ static void test_finder_finds(void **state)
  * reach rule): a white edge stone with a white strip painted from beyond the board onto
  * it (a sleeve, a cloth, fingers holding it) is asked about; the same stone with the wood
  * beyond it, and the other edge stones, stay sure. */
-/* A point whose stone the picture's edge cuts keeps the reader's call, asked about, where
- * the finder disagrees (cut_by_reader); a point in the middle takes the finder's call. A
+/* A stone the reader reads surely on a point the picture's edge cuts, where the finder
+ * finds none, stays, asked about (cut_by_reader); in the middle the finder's call wins. A
  * bare board, cropped so that column 0's points lie half a stone's radius from the left
  * edge: the finder finds nothing; the reader's calls are made up, a sure black stone on a
  * cut point and on a middle one. */
