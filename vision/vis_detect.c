@@ -2107,21 +2107,19 @@ int vis_detect(const cvb_image_t *img, const vis_config_t *cfg, int size_hint,
         vis_config_defaults(&def);
         cfg = &def;
     }
-    vis_snapshot_t s0 = *snap;
     int rc = detect_look(img, cfg, size_hint, 0, geom, snap, tm);
     if (!cfg->light_lines || (rc && rc != VIS_ENOBOARD) ||
         (!rc && snap->grid_belief >= cfg->grid_accept))
         return rc;
     /* no board, or a grid the reader doubts: lines lighter than the wood? The same search
      * on the gray picture inverted; the grid the reader believes more wins */
-    vis_geom_t *g2 = malloc(sizeof *g2);
-    vis_snapshot_t *s2 = malloc(sizeof *s2);
-    if (!g2 || !s2) {
-        free(g2);
-        free(s2);
+    struct {
+        vis_geom_t g;
+        vis_snapshot_t s;
+    } *alt = malloc(sizeof *alt);
+    if (!alt)
         return VIS_ENOMEM;
-    }
-    *s2 = s0;
+    alt->s = *snap; /* its frame and time: a look replaces the rest when it finds a board */
     vis_timing_t t2;
     vis_config_t c2 = *cfg;
     light_debug_t ld = { cfg->debug, cfg->debug_ctx };
@@ -2129,10 +2127,10 @@ int vis_detect(const cvb_image_t *img, const vis_config_t *cfg, int size_hint,
         c2.debug = light_debug;
         c2.debug_ctx = &ld;
     }
-    int rc2 = detect_look(img, &c2, size_hint, 1, g2, s2, tm ? &t2 : NULL);
-    if (!rc2 && (rc || s2->grid_belief > snap->grid_belief)) {
-        *geom = *g2;
-        *snap = *s2;
+    int rc2 = detect_look(img, &c2, size_hint, 1, &alt->g, &alt->s, tm ? &t2 : NULL);
+    if (!rc2 && (rc || alt->s.grid_belief > snap->grid_belief)) {
+        *geom = alt->g;
+        *snap = alt->s;
         if (tm)
             *tm = t2;
         rc = VIS_OK;
@@ -2140,8 +2138,7 @@ int vis_detect(const cvb_image_t *img, const vis_config_t *cfg, int size_hint,
     } else if (rc2 && rc2 != VIS_ENOBOARD) {
         rc = rc2;
     }
-    free(g2);
-    free(s2);
+    free(alt);
     return rc;
 }
 

@@ -42,6 +42,14 @@ static inline int vis_luma_u8(int b, int g, int r)
 
 /* ---- pixel access and medians (shared by classification and tracking) ---- */
 
+/* 1 when pixel position (px, py) lies in img at least margin pixels from its edges (margin
+ * 0: in the picture; a stone's radius: its disc whole in the picture). */
+static inline int vis_in_picture(const cvb_image_t *img, double px, double py, double margin)
+{
+    return px >= margin && py >= margin && px <= img->w - 1 - margin &&
+           py <= img->h - 1 - margin;
+}
+
 static inline int luma_at(const cvb_image_t *img, int x, int y)
 {
     const uint8_t *p = img->data + (size_t)y * img->stride + (size_t)x * img->channels;

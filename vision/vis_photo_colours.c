@@ -111,8 +111,8 @@ static int label_pixels(const cvb_image_t *img, const vis_geom_t *geom, const cv
             double bx, by, px, py;
             vis_view_to_board(P, M, x, y, &bx, &by);
             lab[(size_t)y * W + x] =
-                vis_homog_apply(geom->H, bx, by, &px, &py) || px < 1 || py < 1 || px > img->w - 2 ||
-                        py > img->h - 2 || x < 1 || y < 1 || x > W - 2 || y > Hh - 2
+                vis_homog_apply(geom->H, bx, by, &px, &py) || !vis_in_picture(img, px, py, 1) ||
+                        x < 1 || y < 1 || x > W - 2 || y > Hh - 2
                     ? 255
                     : 0;
         }

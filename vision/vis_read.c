@@ -397,12 +397,6 @@ int vis_read(const cvb_image_t *img, const vis_geom_t *geom, const vis_config_t 
     return rc;
 }
 
-/* 1 when pixel position (px, py) lies in img. */
-static int in_picture(const cvb_image_t *img, double px, double py)
-{
-    return px >= 0 && py >= 0 && px <= img->w - 1 && py <= img->h - 1;
-}
-
 int vis_snapshot_from_reading(const cvb_image_t *img, const vis_geom_t *geom,
                               const vis_config_t *cfg, const vis_reading_t *r,
                               vis_snapshot_t *snap, int off_hides)
@@ -443,7 +437,7 @@ int vis_snapshot_from_reading(const cvb_image_t *img, const vis_geom_t *geom,
     }
     uint8_t outside[VIS_MAX_POINTS];
     for (int k = 0; k < s.size * s.size; k++) {
-        outside[k] = img && !in_picture(img, geom->px[k], geom->py[k]);
+        outside[k] = img && !vis_in_picture(img, geom->px[k], geom->py[k], 0);
         if (outside[k] && cfg->outside_hides) { /* not shown: its colour is unknown */
             s.color[k] = GO_EMPTY;
             s.conf[k] = 0;
@@ -456,7 +450,7 @@ int vis_snapshot_from_reading(const cvb_image_t *img, const vis_geom_t *geom,
         int x, y;
         double px, py; /* a block seen covered, in the picture: an arm on the border */
         vis_ring_block(s.size, q, &x, &y);
-        ring[q] = !vis_homog_apply(geom->H, x, y, &px, &py) && in_picture(img, px, py) &&
+        ring[q] = !vis_homog_apply(geom->H, x, y, &px, &py) && vis_in_picture(img, px, py, 0) &&
                   r->ring_cov[q] >= cfg->covered_min;
     }
     if (off_hides && cfg->self_fit) { /* a photo (vis_config_for_photo): the stone finder */

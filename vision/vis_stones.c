@@ -21,9 +21,8 @@
  * its answers names (VIS_STONES_ALL: every point not covered by a hand, and those outside
  * the picture; with cut_by_reader, a stone the reader reads surely where the picture's
  * edge cuts it and the finder finds none only in its confidence), and every point it
- * changes is read at
- * conf_given, under VIS_SURE_CONF: where the finder and the reader disagree, the photo
- * asks.
+ * changes is read at conf_given, under VIS_SURE_CONF: where the finder and the reader
+ * disagree, the photo asks.
  */
 #include "vision/vis.h"
 
@@ -310,19 +309,15 @@ int vis_stones_answer(const vis_stones_params_t *p, const cvb_image_t *img, cons
     int changed = 0;
     for (int k = 0; k < S * S; k++) {
         int unsure = vis_point_unsure(snap, k);
-        double r = geom->radius[k];
-        int cut = p->cut_by_reader && (geom->px[k] < r || geom->py[k] < r ||
-                                       geom->px[k] > img->w - 1 - r || geom->py[k] > img->h - 1 - r);
         int asked = snap->occluded[k] ? outside && outside[k] && p->answers >= VIS_STONES_CUT
                   : p->answers == VIS_STONES_ALL || unsure;
         if (!asked)
             continue; /* the reader's sure calls stand; covered points stay covered */
-        if (cut && !unsure && !snap->occluded[k] && snap->color[k] != GO_EMPTY &&
-            col[k] == GO_EMPTY) { /* a cut stone the finder does not find */
-            if (snap->color[k] != col[k] && snap->conf[k] > p->conf_given) {
-                snap->conf[k] = p->conf_given; /* the reader's call, asked about */
-                changed++;
-            }
+        if (p->cut_by_reader && !unsure && !snap->occluded[k] && snap->color[k] != GO_EMPTY &&
+            col[k] == GO_EMPTY && !vis_in_picture(img, geom->px[k], geom->py[k], geom->radius[k])) {
+            snap->conf[k] = p->conf_given; /* a cut stone the finder does not find: the
+                                              reader's call, asked about */
+            changed++;
             continue;
         }
         if (!unsure && snap->color[k] == GO_EMPTY && col[k] != GO_EMPTY &&
