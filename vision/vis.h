@@ -118,11 +118,18 @@ void vis_board_model_init(vis_board_model_t *m);
  * VIS_NET_CELL_PX / VIS_NET_MARGIN. */
 void vis_board_view_features(const cvb_image_t *view, int size, float *feat);
 
+/* The most lines each way vision reads under one geometry: a board's (VIS_MAX_SIZE) and
+ * more, for a lattice read wider than the board it is judged for (grid_shift: a 19x19's
+ * windows moved up to three lines each way, and a ring beyond the furthest, are 27
+ * lines). Geometries and readings hold this many; a snapshot holds a board's. */
+#define VIS_MAX_LATTICE 27
+#define VIS_MAX_LATTICE_POINTS (VIS_MAX_LATTICE * VIS_MAX_LATTICE)
+
 /* What the reader makes of a board under one geometry (vis_net_read): per point the
  * class probabilities and the colour feature; per block of the ring just outside the board
  * (where a right grid has no point: a grid shifted into the board shows points there)
  * the probabilities of off and of covered (outside the picture). */
-#define VIS_RING_MAX (4 * VIS_MAX_SIZE + 4)
+#define VIS_RING_MAX (4 * VIS_MAX_LATTICE + 4)
 /* Ring block q (0 .. 4 size + 3) of a size x size board: its board coordinates, each
  * -1 .. size, in vis_reading_t's ring order: size + 2 blocks above (y -1), then for each
  * row of points a left (x -1) and a right (x size) block, then size + 2 below (y size). */
@@ -142,8 +149,8 @@ static inline void vis_ring_block(int size, int q, int *x, int *y)
 }
 typedef struct vis_reading {
     int size;
-    float prob[VIS_MAX_POINTS][VIS_NCLASS]; /* VIS_CLASS_* order */
-    float feat[VIS_MAX_POINTS][3];          /* vis_board_model_t's feature */
+    float prob[VIS_MAX_LATTICE_POINTS][VIS_NCLASS]; /* VIS_CLASS_* order */
+    float feat[VIS_MAX_LATTICE_POINTS][3];          /* vis_board_model_t's feature */
     int nring;                              /* 4 size + 4, row by row around the board */
     float ring_off[VIS_RING_MAX];
     float ring_cov[VIS_RING_MAX];
@@ -186,7 +193,7 @@ typedef struct vis_read_cache {
                               tracker reads one frame under several grids: those readings
                               are made whole, never the mean with each other) */
     uint64_t run_frame;    /* the frame of the last run */
-    float sig[(VIS_MAX_SIZE + 2) * (VIS_MAX_SIZE + 2) * 3];
+    float sig[(VIS_MAX_LATTICE + 2) * (VIS_MAX_LATTICE + 2) * 3];
     vis_reading_t reading; /* the network's, before any board model */
     vis_reading_t run;     /* read_in_turn: the last run's own reading (valid with run_sym) */
     vis_view_maps_t maps;  /* the net's view of the last geometry, its warp kept */
@@ -203,13 +210,13 @@ void vis_board_model_apply(const vis_board_model_t *m, vis_reading_t *r);
 
 /* Where the board is in one image. */
 typedef struct vis_geom {
-    int size;                       /* 9, 13, 19 (2..VIS_MAX_SIZE) */
+    int size;                       /* 9, 13, 19 (a board's); 2..VIS_MAX_LATTICE */
     double corners[4][2];           /* corner intersections, image pixels (see above) */
     double H[9];                    /* board (x, y) -> image pixel, row-major, H[8] = 1 */
     double Hinv[9];                 /* image pixel -> board */
-    float px[VIS_MAX_POINTS];       /* image x of each point */
-    float py[VIS_MAX_POINTS];       /* image y of each point */
-    float radius[VIS_MAX_POINTS];   /* stone radius in pixels at each point */
+    float px[VIS_MAX_LATTICE_POINTS];     /* image x of each point */
+    float py[VIS_MAX_LATTICE_POINTS];     /* image y of each point */
+    float radius[VIS_MAX_LATTICE_POINTS]; /* stone radius in pixels at each point */
     int img_w, img_h;               /* the image these pixels refer to */
 } vis_geom_t;
 
@@ -602,9 +609,14 @@ typedef struct vis_config {
                               fewer, 1 more exact; folds 0-2 unchanged). Video leaves it
                               to the reader (not measured there) */
     int grid_candidates;   /* default 6: how many other grids are read at most */
-    int grid_shift;        /* lines, default 2: the grid found is also tried moved this
+    int grid_shift;        /* lines, default 3: the grid found is also tried moved this
                               many whole lines each way, all from one wider read (each
-                              cold detection costs one read more); 0 never */
+                              cold detection costs one read more), as far as
+                              VIS_MAX_LATTICE allows (a 19x19: 3); 0 never. Was 2, where
+                              the 25-line read stopped it: 3 puts a cut board's window
+                              three rows off right (roboflow-stones cb14a232, fold 4,
+                              seen) and a corners grid (folds 3-4, unseen), nothing else
+                              moved; 4 (29 lines) loses two photos on roboflow-stones */
     double grid_shift_gain;/* 0..1, default 0.02: ... and moved when the reader believes
                               the moved grid this much more than the one found */
     const vis_board_model_t *board; /* default NULL: none; this board's own colours,

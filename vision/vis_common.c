@@ -51,7 +51,7 @@ void vis_config_defaults(vis_config_t *cfg)
     cfg->grid_accept = 0.9;
     cfg->grid_min_belief = 0.5;
     cfg->grid_candidates = 6;
-    cfg->grid_shift = 2;
+    cfg->grid_shift = 3;
     cfg->grid_shift_gain = 0.02;
     cfg->occ_min_piece = 3;
     cfg->occ_margin = 1;
@@ -93,7 +93,7 @@ void vis_config_for_video(vis_config_t *cfg)
 
 int vis_geom_from_h(const double H[9], int size, int img_w, int img_h, vis_geom_t *geom)
 {
-    if (!H || !geom || size < 2 || size > VIS_MAX_SIZE)
+    if (!H || !geom || size < 2 || size > VIS_MAX_LATTICE)
         return VIS_EINVAL;
     vis_geom_t g;
     memset(&g, 0, sizeof g);
@@ -159,7 +159,7 @@ int vis_geom_transform(const vis_geom_t *geom, const double m[6], const int *map
 int vis_geom_from_corners(double corners[4][2], int size, int img_w, int img_h,
                           vis_geom_t *geom)
 {
-    if (!corners || !geom || size < 2 || size > VIS_MAX_SIZE)
+    if (!corners || !geom || size < 2 || size > VIS_MAX_LATTICE)
         return VIS_EINVAL;
     int n = size - 1;
     double src[8] = { 0, 0, n, 0, n, n, 0, n }, dst[8], H[9];

@@ -14,8 +14,8 @@
  *   5 refine   each grid line re-fitted at full resolution from dark-line samples along
  *              it (sub-pixel), homography re-fitted from the lines' intersections; the
  *              learned reader judges the grid (grid_verify) and the same lattice moved by
- *              whole lines (grid_shift: a window one or two lines off is the commonest
- *              near miss on a crowded board)
+ *              whole lines (grid_shift: a window one to three lines off is the
+ *              commonest near miss on a crowded or cut board)
  *   6 classify vis_classify
  * With light_lines (a photo), a search that finds no board or a grid the reader doubts
  * is made again on the gray picture inverted (white lines on dark wood; the stones'
@@ -1871,8 +1871,8 @@ static int grid_shift(const cvb_image_t *img, const cvb_image_t *fullgray, const
                       int S, double Hf[9], vis_reading_t *prob, double *belief)
 {
     int m = cfg->grid_shift;
-    if (m + 1 > (VIS_MAX_SIZE - S) / 2)
-        m = (VIS_MAX_SIZE - S) / 2 - 1;
+    if (m + 1 > (VIS_MAX_LATTICE - S) / 2)
+        m = (VIS_MAX_LATTICE - S) / 2 - 1;
     if (m < 1)
         return VIS_OK;
     int E = S + 2 * (m + 1); /* the shifts, and a ring for the furthest */

@@ -190,7 +190,7 @@ int vis_net_view(const cvb_image_t *img, const vis_geom_t *geom, cvb_image_t *vi
 int vis_net_view_kept(const cvb_image_t *img, const vis_geom_t *geom, cvb_image_t *view,
                       vis_view_maps_t *vm)
 {
-    if (!img || !img->data || !geom || !view || geom->size < 2 || geom->size > VIS_MAX_SIZE)
+    if (!img || !img->data || !geom || !view || geom->size < 2 || geom->size > VIS_MAX_LATTICE)
         return VIS_EINVAL;
     cvb_image_t bgr = { 0 };
     const cvb_image_t *src = img;
@@ -211,7 +211,7 @@ static int net_read_view(vis_net_t *net, const cvb_image_t *view, int S, int fir
                          vis_reading_t *out)
 {
     int O = S + 2 * VIS_NET_MARGIN;
-    if (!net || !view || !view->data || !out || S < 2 || S > VIS_MAX_SIZE || nsym < 1 ||
+    if (!net || !view || !view->data || !out || S < 2 || S > VIS_MAX_LATTICE || nsym < 1 ||
         first < 0 || first + nsym > 8 || view->channels != 3 || view->w != O * VIS_NET_CELL_PX ||
         view->h != view->w)
         return VIS_EINVAL;
@@ -283,7 +283,7 @@ static int net_read(vis_net_t *net, const cvb_image_t *img, const vis_geom_t *ge
                     int nsym, vis_reading_t *out)
 {
     if (!net || !img || !img->data || !geom || !out || geom->size < 2 ||
-        geom->size > VIS_MAX_SIZE || nsym < 1 || first < 0 || first + nsym > 8)
+        geom->size > VIS_MAX_LATTICE || nsym < 1 || first < 0 || first + nsym > 8)
         return VIS_EINVAL;
     cvb_image_t view = { 0 };
     int rc = vis_net_view(img, geom, &view);

@@ -329,7 +329,7 @@ int vis_read(const cvb_image_t *img, const vis_geom_t *geom, const vis_config_t 
     int rc = vis_net_view_kept(img, geom, &view, c ? &c->maps : NULL);
     if (rc)
         return rc;
-    float sig[(VIS_MAX_SIZE + 2) * (VIS_MAX_SIZE + 2) * 3] = { 0 };
+    float sig[(VIS_MAX_LATTICE + 2) * (VIS_MAX_LATTICE + 2) * 3] = { 0 };
     if (c)
         view_signature(&view, geom->size, sig);
     int n = (geom->size + 2 * VIS_NET_MARGIN) * (geom->size + 2 * VIS_NET_MARGIN) * 3;

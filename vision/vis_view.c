@@ -80,7 +80,7 @@ int vis_board_view_kept(const cvb_image_t *img, const vis_geom_t *geom, int cell
                         cvb_image_t *out, vis_view_maps_t *vm)
 {
     if (!img || !img->data || img->channels != 3 || !geom || !out || geom->size < 2 ||
-        geom->size > VIS_MAX_SIZE || cell_px < 2 || cell_px > 64 || margin < 0 || margin > 4)
+        geom->size > VIS_MAX_LATTICE || cell_px < 2 || cell_px > 64 || margin < 0 || margin > 4)
         return VIS_EINVAL;
     int S = geom->size, side = (S + 2 * margin) * cell_px;
     /* view pixel -> board: x = (u + 0.5) / P - m - 0.5 */

@@ -460,6 +460,79 @@ static void test_bad_model(void **state)
     assert_non_null(vis_finder_builtin());
 }
 
+/* A lattice read wider than the board (board finding's grid_shift reads a 19x19's grid
+ * with four more lines each way, 27, and judges each 19-line window in it): a rendered
+ * bare 19x19 read so, the true window believed most and the windows three lines off each
+ * way less by more than grid_shift_gain (0.70 against 0.63-0.67: the renderer's table
+ * beyond the board reads partly as board). A snapshot still holds a board's lines at most:
+ * vis_classify_reading refuses the 27-line geometry, and a geometry of more than
+ * VIS_MAX_LATTICE lines is refused. */
+static void test_lattice_wider_than_board(void **state)
+{
+    (void)state;
+    rnd_renderer_t *rr = scene_open(20261206, RND_VIEW_ABOVE);
+    rnd_frame_fx_t fx;
+    plain_fx(&fx);
+    cvb_image_t img = { 0 };
+    assert_int_equal(cvb_image_alloc(&img, 960, 540, 3), 0);
+    assert_int_equal(rnd_renderer_frame(rr, &fx, NULL, 0, &img, NULL), RND_OK);
+    double c[4][2];
+    scene_corners(rr, c);
+    rnd_renderer_destroy(rr);
+    vis_geom_t g19, g;
+    assert_int_equal(vis_geom_from_corners(c, 19, img.w, img.h, &g19), VIS_OK);
+    /* the same homography, board (x, y) taken from (x - m, y - m): E = 19 + 2 m lines */
+    const int m = 4, E = 19 + 2 * m;
+    assert_int_equal(E, VIS_MAX_LATTICE);
+    double He[9];
+    for (int r = 0; r < 3; r++) {
+        He[3 * r + 0] = g19.H[3 * r + 0];
+        He[3 * r + 1] = g19.H[3 * r + 1];
+        He[3 * r + 2] = g19.H[3 * r + 2] - m * (g19.H[3 * r + 0] + g19.H[3 * r + 1]);
+    }
+    assert_int_equal(vis_geom_from_h(He, E + 1, img.w, img.h, &g), VIS_EINVAL);
+    assert_int_equal(vis_geom_from_h(He, E, img.w, img.h, &g), VIS_OK);
+    assert_true(fabs(g.px[m * E + m] - g19.px[0]) < 0.01 && fabs(g.py[m * E + m] - g19.py[0]) < 0.01);
+    vis_config_t cfg;
+    vis_config_defaults(&cfg);
+    vis_reading_t *r = malloc(sizeof *r);
+    assert_non_null(r);
+    assert_int_equal(vis_read(&img, &g, &cfg, r), VIS_OK);
+    assert_int_equal(r->size, E);
+    double bel[2 * m + 1][2 * m + 1];
+    for (int oy = 0; oy <= 2 * m; oy++)
+        for (int ox = 0; ox <= 2 * m; ox++) {
+            double sum = 0;
+            int n = 0;
+            for (int k = 0; k < E * E; k++) {
+                const float *p = r->prob[k];
+                int x = k % E, y = k / E;
+                if (p[VIS_CLASS_COVERED] > 0.5f)
+                    continue;
+                int in = x >= ox && y >= oy && x < ox + 19 && y < oy + 19;
+                sum += in ? 1.0 - p[VIS_CLASS_OFF] : p[VIS_CLASS_OFF];
+                n++;
+            }
+            assert_true(n > 0);
+            bel[oy][ox] = sum / n;
+        }
+    print_message("27-line read of a 19x19: the true window %.3f; three lines off: "
+                  "%.3f %.3f %.3f %.3f\n", bel[m][m], bel[m][m - 3], bel[m][m + 3],
+                  bel[m - 3][m], bel[m + 3][m]);
+    for (int oy = 0; oy <= 2 * m; oy++)
+        for (int ox = 0; ox <= 2 * m; ox++)
+            if (ox != m || oy != m)
+                assert_true(bel[oy][ox] < bel[m][m]);
+    static const int off3[4][2] = { { -3, 0 }, { 3, 0 }, { 0, -3 }, { 0, 3 } };
+    for (int q = 0; q < 4; q++)
+        assert_true(bel[m + off3[q][1]][m + off3[q][0]] + cfg.grid_shift_gain < bel[m][m]);
+    vis_snapshot_t s;
+    memset(&s, 0, sizeof s);
+    assert_int_equal(vis_classify_reading(&img, &g, &cfg, &s, NULL), VIS_EINVAL);
+    free(r);
+    cvb_image_free(&img);
+}
+
 /* The view puts point (x, y) at the centre of its block: a photo with one bright pixel
  * block at point (3, 5) of a 9x9 board, in a photo large enough to be shrunk first. */
 static void test_view_places_points(void **state)
@@ -1287,6 +1360,7 @@ int main(void)
         cmocka_unit_test(test_reading_tells),
         cmocka_unit_test(test_outside_hides),
         cmocka_unit_test(test_bad_model),
+        cmocka_unit_test(test_lattice_wider_than_board),
         cmocka_unit_test(test_view_places_points),
         cmocka_unit_test(test_decide_and_occlusion),
         cmocka_unit_test(test_photo_unsure_rule),
