@@ -361,6 +361,13 @@ typedef struct vis_lines_params {
                               far apart */
     double score_min;      /* default 0.25: the best pair's grid score (pair_grid) to be a
                               board */
+    double halve_share;    /* 0..1, default 0.25; 0 off: a family whose inliers of one
+                              parity of index number at most this share of the other's
+                              (at least family_min_lines of those) ran at half the spacing
+                              (a stripe of the wood between every two lines): its grids at
+                              twice the unit, the other parity's lines dropped, are also
+                              candidates for the reader to judge (grid_verify), never the
+                              first grid */
 } vis_lines_params_t;
 /* The defaults above. */
 void vis_lines_defaults(vis_lines_params_t *p);

@@ -1031,6 +1031,7 @@ void vis_lines_defaults(vis_lines_params_t *p)
     p->family_min_lines = 4;
     p->pair_deg = 40;
     p->score_min = 0.25;
+    p->halve_share = 0.25;
 }
 
 /* 2 edges: the black-hat response of gray (*resp, thin dark structures lit) and its
@@ -1339,6 +1340,40 @@ static int family_unions(family_t fam[NFAM], const int peaks[NPK], int npk, int 
 
 /* 4 grid: every pair of fitted families at least lines.pair_deg apart judged by pair_grid;
  * the best: *best (its score, -1e9 when none), bestH, *bestS (0 when none). */
+/* A fitted family that ran at half the spacing (a stripe of the wood between every two
+ * lines: its inliers of one parity of index at most lp->halve_share of the other's): *out
+ * the same lines at twice the unit, the other parity's dropped (out->k allocated, the
+ * lines shared with F). 0 when so, -1 otherwise (nothing allocated). */
+static int family_halved(const family_t *F, const vis_lines_params_t *lp, family_t *out)
+{
+    if (lp->halve_share <= 0 || !F->k)
+        return -1;
+    int n[2] = { 0, 0 };
+    for (int i = 0; i < F->n; i++)
+        if (F->k[i] != -1000)
+            n[F->k[i] & 1]++;
+    int r = n[1] > n[0]; /* the parity kept */
+    if (n[r] < lp->family_min_lines || n[!r] > lp->halve_share * n[r])
+        return -1;
+    *out = *F;
+    out->k = malloc(sizeof(int) * (size_t)F->n);
+    if (!out->k)
+        return -1;
+    out->kmin = 1000;
+    out->kmax = -1000;
+    out->inliers = 0;
+    for (int i = 0; i < F->n; i++) {
+        int k = F->k[i];
+        out->k[i] = k != -1000 && (k & 1) == r ? (k - r) / 2 : -1000;
+        if (out->k[i] == -1000)
+            continue;
+        out->kmin = out->k[i] < out->kmin ? out->k[i] : out->kmin;
+        out->kmax = out->k[i] > out->kmax ? out->k[i] : out->kmax;
+        out->inliers++;
+    }
+    return 0;
+}
+
 static void best_pair(family_t fam[NFAM], int nfam, const cvb_image_t *full, const cvb_image_t *col,
                       double scale, const vis_config_t *cfg, int size_hint, cand_list_t *cl,
                       double *best_out, double bestH[9], int *bestS_out)
@@ -1352,6 +1387,11 @@ static void best_pair(family_t fam[NFAM], int nfam, const cvb_image_t *full, con
         for (int i = 0; fitted[f] && i < fam[f].n; i++)
             VTRACE("   t %.1f k %d votes %d\n", fam[f].l[i].t, fam[f].k[i], fam[f].l[i].votes);
     }
+    /* each family at twice its unit where it ran at half the spacing (halve_share) */
+    family_t half[NFAM];
+    int halved[NFAM];
+    for (int f = 0; f < nfam; f++)
+        halved[f] = fitted[f] && !family_halved(&fam[f], lp, &half[f]);
     double best = -1e9;
     int bestS = 0;
     for (int a = 0; a < nfam; a++)
@@ -1361,6 +1401,16 @@ static void best_pair(family_t fam[NFAM], int nfam, const cvb_image_t *full, con
                 continue;
             double sc, Hp[9];
             int Sp;
+            /* the halved families' grids: candidates only */
+            for (int h = 1; h < 4; h++) {
+                if (((h & 1) && !halved[a]) || ((h & 2) && !halved[b]))
+                    continue;
+                if (!pair_grid(full, col, &cfg->seg, scale, (h & 1) ? &half[a] : &fam[a],
+                               (h & 2) ? &half[b] : &fam[b], size_hint, cfg->window_outside, &sc,
+                               Hp, &Sp, cl))
+                    VTRACE("pair %.0f %.0f halved %d: size %d score %.3f\n", fam[a].phi,
+                           fam[b].phi, h, Sp, sc);
+            }
             if (pair_grid(full, col, &cfg->seg, scale, &fam[a], &fam[b], size_hint, cfg->window_outside,
                           &sc, Hp, &Sp, cl))
                 continue;
@@ -1371,6 +1421,9 @@ static void best_pair(family_t fam[NFAM], int nfam, const cvb_image_t *full, con
                 memcpy(bestH, Hp, sizeof Hp);
             }
         }
+    for (int f = 0; f < nfam; f++)
+        if (halved[f])
+            free(half[f].k);
     *best_out = best;
     *bestS_out = bestS;
 }

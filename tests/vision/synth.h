@@ -23,6 +23,10 @@ typedef struct {
                                    lines (synth_defaults: 0.75) */
     int light_lines;            /* 1: lines lighter than the wood (white lines on dark
                                    wood); 0 (synth_defaults): darker */
+    int stripes;                /* 1: the table left of the board striped along its
+                                   columns at half its spacing, three columns wide (a
+                                   bamboo table's grain, in line with the board); 0
+                                   (synth_defaults): none */
     unsigned seed;
 } synth_t;
 
@@ -99,6 +103,15 @@ static inline int synth_render(const synth_t *s, cvb_image_t *img)
                             col[c] *= 0.8;
                     }
                 }
+            }
+            if (s->stripes && !vis_homog_apply(Hi, x + 0.5, y + 0.5, &bx, &by) &&
+                !(bx > -s->rim && by > -s->rim && bx < n + s->rim && by < n + s->rim)) {
+                double px, py; /* the table's grain */
+                vis_homog_apply(Hi, x + 1.5, y + 0.5, &px, &py);
+                double pu = hypot(px - bx, py - by), lw = pu * 0.8 > 0.03 ? pu * 0.8 : 0.03;
+                if (bx < 0 && bx > -3 && fabs(2 * bx - floor(2 * bx + 0.5)) < 2 * lw)
+                    for (int c = 0; c < 3; c++)
+                        col[c] *= 0.55;
             }
             uint8_t *p = img->data + (size_t)y * img->stride + (size_t)x * 3;
             for (int c = 0; c < 3; c++) {

@@ -162,6 +162,61 @@ static void test_faint_columns(void **state)
     free(e);
 }
 
+/* A 13x13 on a bamboo table (roboflow-stones a8bb2af6, fold 2: board finding's dev fold):
+ * the table's stripes and the board's columns make one family of lines at half the
+ * spacing, every board line at an even index, and no family at the board's own; its grid
+ * at twice the unit (lines.halve_share) is a candidate the reader believes, and the 13x13
+ * is found and read (one black stone, one white); without it a 19x19 at half the spacing
+ * across the columns is read, most points unsure. */
+static void test_half_spacing(void **state)
+{
+    (void)state;
+    KC_REQUIRE_SHARED_DATA(data);
+    char dir[4096];
+    if (snprintf(dir, sizeof dir, "%s/photos/roboflow-stones", data) >= (int)sizeof dir)
+        fail();
+    rf_entry_t *e = calloc(512, sizeof *e);
+    assert_non_null(e);
+    int n = rf_list(dir, e, 512), at = -1;
+    for (int i = 0; i < n && at < 0; i++)
+        if (!strcmp(e[i].source, "a8bb2af6ebf64eb28c3c64b524336b1a"))
+            at = i;
+    assert_true(at >= 0);
+    cvb_image_t img = { 0 };
+    assert_int_equal(cvb_imread(e[at].image, 1, &img), 0);
+    for (int on = 0; on <= 1; on++) {
+        vis_config_t cfg;
+        vis_config_defaults(&cfg);
+        vis_config_for_photo(&cfg);
+        if (!on)
+            cfg.lines.halve_share = 0;
+        vis_geom_t g;
+        vis_snapshot_t s;
+        memset(&s, 0, sizeof s);
+        int rc = vis_detect(&img, &cfg, 0, &g, &s, NULL);
+        int nb = 0, nw = 0, unsure = 0;
+        for (int k = 0; !rc && k < g.size * g.size; k++) {
+            nb += !s.occluded[k] && s.color[k] == GO_BLACK;
+            nw += !s.occluded[k] && s.color[k] == GO_WHITE;
+            unsure += vis_point_unsure(&s, k);
+        }
+        print_message("halve_share %.2f: %s, size %d, black %d white %d, unsure %d\n",
+                      cfg.lines.halve_share, rc ? vis_strerror(rc) : "a board", rc ? 0 : g.size,
+                      nb, nw, unsure);
+        assert_true(rc == VIS_OK || rc == VIS_ENOBOARD);
+        if (on) {
+            assert_int_equal(rc, VIS_OK);
+            assert_int_equal(g.size, 13);
+            assert_int_equal(nb, 1);
+            assert_int_equal(nw, 1);
+        } else {
+            assert_true(rc != VIS_OK || g.size != 13);
+        }
+    }
+    cvb_image_free(&img);
+    free(e);
+}
+
 /* The truth fixes, on truths made here (no shared data needed): a fix applies where the
  * truth holds what it says the truth had, is stale elsewhere; a missing stone is added as
  * a box of the photo's median size, and is stale where a box already holds it. */
@@ -205,6 +260,7 @@ int main(int argc, char **argv)
         return cmocka_run_group_tests(tests, NULL, NULL);
     }
     const struct CMUnitTest tests[] = { cmocka_unit_test(test_fixes), cmocka_unit_test(test_sets),
-                                        cmocka_unit_test(test_faint_columns) };
+                                        cmocka_unit_test(test_faint_columns),
+                                        cmocka_unit_test(test_half_spacing) };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -150,6 +150,50 @@ static void test_detect_13_and_9(void **state)
     }
 }
 
+/* A board beside a striped table (lines_params.halve_share): the table left of a 13x13
+ * striped along its columns at half the spacing, so that a family of lines runs at half
+ * the spacing into the board. The grids of such a family at twice the unit are only
+ * candidates for the reader: here the right family is found too, and the board is found
+ * within 2 px with them or without them (they take nothing from a right grid). Where the
+ * halved family is the only one (roboflow-stones a8bb2af6, a 13x13 on bamboo) they find
+ * the board: vision_golden_data test_half_spacing. */
+static void test_detect_striped_table(void **state)
+{
+    (void)state;
+    synth_t sy;
+    uint8_t st[169];
+    position(13, 3, st);
+    synth_defaults(&sy, 800, 600, 13);
+    sy.stones = st;
+    sy.stripes = 1;
+    cvb_image_t img = { 0 };
+    assert_int_equal(synth_render(&sy, &img), 0);
+    vis_config_t cfg;
+    vis_config_defaults(&cfg);
+    vis_config_for_photo(&cfg);
+    assert_true(cfg.lines.halve_share > 0);
+    double share = cfg.lines.halve_share, off[2];
+    vis_geom_t g;
+    vis_snapshot_t s;
+    for (int on = 0; on <= 1; on++) {
+        cfg.lines.halve_share = on ? share : 0;
+        memset(&s, 0, sizeof s);
+        int rc = vis_detect(&img, &cfg, 0, &g, &s, NULL);
+        assert_true(rc == VIS_OK || rc == VIS_ENOBOARD);
+        off[on] = rc || g.size != 13 ? 1e9 : 0;
+        for (int k = 0; k < 4 && off[on] == 0; k++)
+            off[on] = fmax(off[on], hypot(g.corners[k][0] - sy.corners[k][0],
+                                          g.corners[k][1] - sy.corners[k][1]));
+        print_message("halved families %s: %s (size %d), corners off by %.1f px at most\n",
+                      on ? "on" : "off", rc ? "no board" : "a board", rc ? 0 : g.size, off[on]);
+    }
+    assert_true(off[0] <= 2.0 && off[1] <= 2.0);
+    int wrong = count_wrong(&s, st, 13);
+    print_message("%d of 169 points read wrong\n", wrong);
+    assert_true(wrong <= 3);
+    cvb_image_free(&img);
+}
+
 /* The debug pictures' names in the order they came (test_detect_light_lines). */
 typedef struct {
     char names[64][32];
@@ -541,6 +585,7 @@ int main(void)
         cmocka_unit_test(test_detect_13_and_9),
         cmocka_unit_test(test_detect_crowded),
         cmocka_unit_test(test_detect_light_lines),
+        cmocka_unit_test(test_detect_striped_table),
         cmocka_unit_test(test_detect_rotated_and_small),
         cmocka_unit_test(test_light_blur_jpeg),
         cmocka_unit_test(test_classify_corners_and_track),
