@@ -194,6 +194,18 @@ def render_items(paths, limit, seed):
     return items
 
 
+def jittered(it, jitter, rng):
+    """The item's view and heat map made anew under its grid with each corner moved by a
+    normal draw of jitter cells each way (board finding's grids err by a fraction of a
+    cell; the finder should find the stones under such a grid as under the right one)."""
+    S, c = it["grid"]
+    c = np.float32(c)
+    cell = np.mean([np.hypot(*(c[(k + 1) % 4] - c[k])) for k in range(4)]) / (S - 1)
+    c2 = c + rng.normal(0, jitter * cell, c.shape).astype(np.float32)
+    view, stones, S = view_of(dict(img=it["img"], boxes=it["boxes"], grid=[S, c2.tolist()]))
+    return view.transpose(2, 0, 1).astype(np.float32) / 255.0, target(stones, view.shape[0] // R)
+
+
 def augment(x, t, rng):
     k = int(rng.integers(4))
     x, t = torch.rot90(x, k, (2, 3)), torch.rot90(t, k, (2, 3))
@@ -208,9 +220,10 @@ def augment(x, t, rng):
     return x.clamp(0, 1), t
 
 
-def train(items, steps, seed, log, renders=(), render_share=0.0):
+def train(items, steps, seed, log, renders=(), render_share=0.0, jitter=0.0):
     """A CentreNet on the photos' items, and with render_share of the batches drawn from
-    the renders' items instead."""
+    the renders' items instead; with jitter, half the photos' views in each batch are made
+    under their grid moved (jittered)."""
     torch.manual_seed(seed)
     rng = np.random.default_rng(seed)
     net = CentreNet()
@@ -233,9 +246,12 @@ def train(items, steps, seed, log, renders=(), render_share=0.0):
         idx = rng.choice(by[S], size=min(8, len(by[S])), replace=False)
         if "xu8" in its[idx[0]]:
             x = torch.from_numpy(np.stack([its[i]["xu8"] for i in idx]).astype(np.float32) / 255.0)
+            t = torch.from_numpy(np.stack([its[i]["t"] for i in idx]))
         else:
-            x = torch.from_numpy(np.stack([its[i]["x"] for i in idx]))
-        t = torch.from_numpy(np.stack([its[i]["t"] for i in idx]))
+            xt = [jittered(its[i], jitter, rng) if jitter > 0 and rng.random() < 0.5 else
+                  (its[i]["x"], its[i]["t"]) for i in idx]
+            x = torch.from_numpy(np.stack([v[0] for v in xt]))
+            t = torch.from_numpy(np.stack([v[1] for v in xt]))
         m = torch.from_numpy(np.stack([its[i].get("mask", np.ones((1,) + its[i]["t"].shape[1:], np.float32))
                                        for i in idx]))
         x, tm = augment(x, torch.cat([t, m], 1), rng)
@@ -280,7 +296,7 @@ def export(has, a):
         sel = [i for i in has if i["fold"] != k]
         name = "centres%d" % k if k >= 0 else "centres"
         net = train(sel, a.steps, a.seed, name + (" (every fold but %d)" % k if k >= 0 else " (every photo)"),
-                    a.render_items, a.render_share)
+                    a.render_items, a.render_share, a.jitter)
         dummy = torch.zeros(1, 3, (19 + 2 * M) * P, (19 + 2 * M) * P)
         path = os.path.join(a.export, name + ".onnx")
         torch.onnx.export(net, dummy, path, opset_version=11, input_names=["view"], output_names=["heat"],
@@ -291,7 +307,7 @@ def export(has, a):
                         "; %d rendered views of %s, %.0f%% of the batches" %
                         (len(a.render_items), " ".join(os.path.basename(r) for r in a.renders),
                          100 * a.render_share) if a.render_items else ""),
-                       steps=a.steps, seed=a.seed, commit=commit, torch=torch.__version__,
+                       steps=a.steps, seed=a.seed, jitter=a.jitter, commit=commit, torch=torch.__version__,
                        params=sum(p.numel() for p in net.parameters())),
                   open(os.path.join(a.export, name + ".json"), "w"), indent=1)
         print("stone_centres: wrote %s" % path, file=sys.stderr)
@@ -320,6 +336,9 @@ def main():
     ap.add_argument("--renders", nargs="*", default=[])
     ap.add_argument("--render-limit", type=int, default=3000)
     ap.add_argument("--render-share", type=float, default=0.5)
+    # cells: half the photos' views of each batch made under their grid with each corner
+    # moved by a normal draw of this spread (0: never)
+    ap.add_argument("--jitter", type=float, default=0.0)
     a = ap.parse_args()
     a.render_items = render_items(a.renders, a.render_limit, a.seed) if a.renders else []
     torch.set_num_threads(a.threads)
@@ -331,7 +350,7 @@ def main():
         if ph["grid"]:
             view, stones, S = view_of(ph)
             it.update(S=S, x=view.transpose(2, 0, 1).astype(np.float32) / 255.0,
-                      t=target(stones, view.shape[0] // R))
+                      t=target(stones, view.shape[0] // R), img=ph["img"], boxes=ph["boxes"], grid=ph["grid"])
         items.append(it)
     print("stone_centres: %d photos, %d with a grid" % (len(items), sum(1 for i in items if i["S"])), file=sys.stderr)
     th = [round(0.2 + 0.05 * k, 2) for k in range(13)]
@@ -354,7 +373,7 @@ def main():
         tr = tuple(f for f in (0, 1, 2) if f != v)
         a_net = train([i for i in has if i["fold"] in tr], a.steps, a.seed,
                       "model A (folds %d-%d)" % tr if tr[1] == tr[0] + 1 else "model A (folds %d, %d)" % tr,
-                      a.render_items, a.render_share)
+                      a.render_items, a.render_share, a.jitter)
         val = [i for i in items if i["fold"] == v]
         r2 = score(a_net, val)
         pooled += r2
@@ -365,7 +384,7 @@ def main():
         print("folds 0-2 (72 photos), each by the model of the other two: %s" %
               ", ".join("%.2f %d" % (t, r) for t, r in zip(th, pooled)))
     b_net = train([i for i in has if i["fold"] in (0, 1, 2)], a.steps, a.seed, "model B (folds 0-2)",
-                  a.render_items, a.render_share)
+                  a.render_items, a.render_share, a.jitter)
     test = [i for i in items if i["fold"] in (3, 4)]
     r34 = score(b_net, test)
     print("folds 3-4 (%d photos), model B, both counts exact at the threshold chosen %.2f: %d "
