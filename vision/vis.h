@@ -488,6 +488,16 @@ typedef struct vis_stones_params {
                               never: 59 / 58 / 58 / 56 / 52 of 72 exact against 60: the
                               finder's stones where the reader sees none are most of
                               what it brings, however faint */
+    double crowd_black;    /* cells, default 0.85; 0 off: a black stone placed where the
+                              reader read the point surely empty is not taken when its
+                              centre lies nearer than this to another placed stone's (two
+                              stones' centres lie a stone's width apart, about 0.95 of a
+                              cell: a stone's shadow beside it). Chosen on gomrade_1_11 (a
+                              dark board lit from one side, eight shadows taken for black
+                              stones: 0.8 leaves one, 0.85 and 0.9 none; imago + gomrade is
+                              tuned for it) and roboflow-stones folds 0-2, where 0.8 to 0.9
+                              change no photo; for stones of either colour 9317f784 (fold
+                              2) loses a white stone. Folds 3-4 the same at each value */
     int symmetries;        /* 1..8, default 1 (vis_config_for_photo: 8): the finder's
                               runs, the view under as many of the board's symmetries,
                               their heat maps averaged (a run is about 14 ms on a 19x19
@@ -503,6 +513,10 @@ void vis_stones_defaults(vis_stones_params_t *p);
  * stones pushed half a cell keeps its count: each finds its own point. */
 int vis_stones_place(const vis_stones_params_t *p, const vis_stone_t *stones, int n, int size,
                      uint8_t *color, float *score);
+/* The same, and at[size * size][2] (NULL: not wanted) gets each placed stone's centre, in
+ * board units, at its point. */
+int vis_stones_place_at(const vis_stones_params_t *p, const vis_stone_t *stones, int n, int size,
+                        uint8_t *color, float *score, float (*at)[2]);
 /* The finder's answers put into snap, read from img under geom (p->on 0: nothing);
  * outside[k] 1 where point k's centre lies outside the picture (vis_snapshot_from_reading's;
  * NULL: none), the covered points VIS_STONES_CUT answers. Returns how many points changed,

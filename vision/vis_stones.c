@@ -50,6 +50,7 @@ void vis_stones_defaults(vis_stones_params_t *p)
     p->apart = 0.5;
     p->symmetries = 1;
     p->sure_empty_min = 0;
+    p->crowd_black = 0.85;
     p->conf_given = 0.5f;
     p->answers = VIS_STONES_ALL;
     p->cut_by_reader = 1;
@@ -233,6 +234,12 @@ static int by_score(const void *a, const void *b)
 int vis_stones_place(const vis_stones_params_t *p, const vis_stone_t *stones, int n, int size,
                      uint8_t *color, float *score)
 {
+    return vis_stones_place_at(p, stones, n, size, color, score, NULL);
+}
+
+int vis_stones_place_at(const vis_stones_params_t *p, const vis_stone_t *stones, int n, int size,
+                        uint8_t *color, float *score, float (*at)[2])
+{
     if (!p || (!stones && n) || n < 0 || size < 2 || size > VIS_MAX_SIZE || !color || !score)
         return VIS_EINVAL;
     vis_stone_t *s = malloc(((size_t)n + 1) * sizeof *s);
@@ -271,10 +278,30 @@ int vis_stones_place(const vis_stones_params_t *p, const vis_stone_t *stones, in
             continue;
         color[best] = s[i].color;
         score[best] = s[i].score;
+        if (at) {
+            at[best][0] = s[i].x;
+            at[best][1] = s[i].y;
+        }
         placed++;
     }
     free(s);
     return placed;
+}
+
+/* 1 when the stone placed on point k (col, at: vis_stones_place_at's) lies nearer than d
+ * cells to another placed stone's centre (crowd_black). */
+static int crowded(const uint8_t *col, float (*at)[2], int S, int k, double d)
+{
+    int x0 = k % S, y0 = k / S;
+    for (int y = y0 - 2; y <= y0 + 2; y++)
+        for (int x = x0 - 2; x <= x0 + 2; x++) {
+            int j = y * S + x;
+            if (x < 0 || y < 0 || x >= S || y >= S || j == k || col[j] == GO_EMPTY)
+                continue;
+            if (hypot(at[j][0] - at[k][0], at[j][1] - at[k][1]) < d)
+                return 1;
+        }
+    return 0;
 }
 
 int vis_stones_answer(const vis_stones_params_t *p, const cvb_image_t *img, const vis_geom_t *geom,
@@ -299,10 +326,10 @@ int vis_stones_answer(const vis_stones_params_t *p, const cvb_image_t *img, cons
         rc = vis_finder_find(f, &view, S, p->symmetries, p->min_score, st, CAP, &n);
     cvb_image_free(&view);
     uint8_t col[VIS_MAX_POINTS];
-    float sc[VIS_MAX_POINTS];
+    float sc[VIS_MAX_POINTS], at[VIS_MAX_POINTS][2];
     memset(col, GO_EMPTY, sizeof col);
     if (!rc)
-        rc = vis_stones_place(p, st, n, S, col, sc);
+        rc = vis_stones_place_at(p, st, n, S, col, sc, at);
     free(st);
     if (rc < 0)
         return rc;
@@ -323,6 +350,9 @@ int vis_stones_answer(const vis_stones_params_t *p, const cvb_image_t *img, cons
         if (!unsure && snap->color[k] == GO_EMPTY && col[k] != GO_EMPTY &&
             sc[k] < p->sure_empty_min)
             continue; /* a point the reader is sure is empty takes only a sure stone */
+        if (!unsure && snap->color[k] == GO_EMPTY && col[k] == GO_BLACK && p->crowd_black > 0 &&
+            crowded(col, at, S, k, p->crowd_black))
+            continue; /* ... nor a black stone crowding another: a shadow beside it */
         if (snap->occluded[k] || snap->color[k] != col[k]) {
             snap->color[k] = col[k];
             snap->conf[k] = p->conf_given;

@@ -943,6 +943,12 @@ static void test_stones_place(void **state)
     assert_int_equal(col[7 * N + 2], GO_BLACK);
     assert_int_equal(col[6 * N + 6], GO_WHITE);
     assert_int_equal(col[6 * N + 7], GO_BLACK); /* 0.78 off: as near as neighbours' peaks */
+    /* where each placed stone's centre lies (crowd_black measures the shadow's 0.78) */
+    float at[N * N][2];
+    assert_int_equal(vis_stones_place_at(&p, st, n, N, col, sc, at), 10);
+    assert_true(fabsf(at[6 * N + 7][0] - 6.75f) < 1e-6f && fabsf(at[6 * N + 7][1] - 6.2f) < 1e-6f);
+    assert_true(fabsf(at[1 * N + 2][0] - 2.45f) < 1e-6f && fabsf(at[1 * N + 2][1] - 1.0f) < 1e-6f);
+    assert_true(fabsf(at[4 * N + 5][0] - 4.45f) < 1e-6f);
     p.apart = 0.8; /* stones no nearer than that: the shadow is the white stone's */
     assert_int_equal(vis_stones_place(&p, st, n, N, col, sc), 9);
     assert_int_equal(col[6 * N + 7], GO_EMPTY);
