@@ -120,6 +120,23 @@ static void test_one(void **state)
     assert_true(wrong <= max);
 }
 
+/* The roboflow-stones photo of this source (its first augmented copy) read into *img. */
+static void roboflow_photo(const char *data, const char *source, cvb_image_t *img)
+{
+    char dir[4096];
+    if (snprintf(dir, sizeof dir, "%s/photos/roboflow-stones", data) >= (int)sizeof dir)
+        fail();
+    rf_entry_t *e = calloc(512, sizeof *e);
+    assert_non_null(e);
+    int n = rf_list(dir, e, 512), at = -1;
+    for (int i = 0; i < n && at < 0; i++)
+        if (!strcmp(e[i].source, source))
+            at = i;
+    assert_true(at >= 0);
+    assert_int_equal(cvb_imread(e[at].image, 1, img), 0);
+    free(e);
+}
+
 /* A photo whose columns' lines are far fainter than its rows' (roboflow-stones
  * 4b4672756d69, fold 0: board finding's dev fold): the top tenth of the black-hat
  * response holds the rows alone, and board finding's first looks find no board; the
@@ -129,18 +146,8 @@ static void test_faint_columns(void **state)
 {
     (void)state;
     KC_REQUIRE_SHARED_DATA(data);
-    char dir[4096];
-    if (snprintf(dir, sizeof dir, "%s/photos/roboflow-stones", data) >= (int)sizeof dir)
-        fail();
-    rf_entry_t *e = calloc(512, sizeof *e);
-    assert_non_null(e);
-    int n = rf_list(dir, e, 512), at = -1;
-    for (int i = 0; i < n && at < 0; i++)
-        if (!strcmp(e[i].source, "4b4672756d6948daa07c0c19d590e12b"))
-            at = i;
-    assert_true(at >= 0);
     cvb_image_t img = { 0 };
-    assert_int_equal(cvb_imread(e[at].image, 1, &img), 0);
+    roboflow_photo(data, "4b4672756d6948daa07c0c19d590e12b", &img);
     for (int retry = 0; retry <= 1; retry++) {
         vis_config_t cfg;
         vis_config_defaults(&cfg);
@@ -159,7 +166,6 @@ static void test_faint_columns(void **state)
         }
     }
     cvb_image_free(&img);
-    free(e);
 }
 
 /* A 13x13 on a bamboo table (roboflow-stones a8bb2af6, fold 2: board finding's dev fold):
@@ -172,18 +178,8 @@ static void test_half_spacing(void **state)
 {
     (void)state;
     KC_REQUIRE_SHARED_DATA(data);
-    char dir[4096];
-    if (snprintf(dir, sizeof dir, "%s/photos/roboflow-stones", data) >= (int)sizeof dir)
-        fail();
-    rf_entry_t *e = calloc(512, sizeof *e);
-    assert_non_null(e);
-    int n = rf_list(dir, e, 512), at = -1;
-    for (int i = 0; i < n && at < 0; i++)
-        if (!strcmp(e[i].source, "a8bb2af6ebf64eb28c3c64b524336b1a"))
-            at = i;
-    assert_true(at >= 0);
     cvb_image_t img = { 0 };
-    assert_int_equal(cvb_imread(e[at].image, 1, &img), 0);
+    roboflow_photo(data, "a8bb2af6ebf64eb28c3c64b524336b1a", &img);
     for (int on = 0; on <= 1; on++) {
         vis_config_t cfg;
         vis_config_defaults(&cfg);
@@ -214,7 +210,6 @@ static void test_half_spacing(void **state)
         }
     }
     cvb_image_free(&img);
-    free(e);
 }
 
 /* The truth fixes, on truths made here (no shared data needed): a fix applies where the
