@@ -459,8 +459,8 @@ typedef struct vis_stones_params {
                               pale ones) */
     double reach;          /* cells, default 0.75: a stone is placed on a free point at
                               most this far from its centre, or on none (folds 0-2: 0.85
-                              and 1.0 change no photo; the stones two labels put on one
-                              point find no free point within 1.0 either) */
+                              and 1.0 change no photo, the two with two labels on one
+                              point among them) */
     double apart;          /* cells, default 0.5: a peak nearer than this to a surer
                               stone is that stone's (its peak of the other colour): two
                               stones' centres lie a stone's width apart, about 0.95 of a
