@@ -639,7 +639,10 @@ typedef struct vis_config {
                               the 25-line read stopped it: 3 puts a cut board's window
                               three rows off right (roboflow-stones cb14a232, fold 4,
                               seen) and a corners grid (folds 3-4, unseen), nothing else
-                              moved; 4 (29 lines) loses two photos on roboflow-stones */
+                              moved; 4 (29 lines) loses two photos on roboflow-stones, and
+                              4 with a move of 4 lines needing twice the gain keeps them but
+                              trades roboflow-corners folds 0-2 (77 -> 79 within half a
+                              spacing) for a crowded render (dev seeds 38 -> 37): not taken */
     double grid_shift_gain;/* 0..1, default 0.02: ... and moved when the reader believes
                               the moved grid this much more than the one found */
     const vis_board_model_t *board; /* default NULL: none; this board's own colours,
