@@ -220,13 +220,13 @@ def augment(x, t, rng):
     return x.clamp(0, 1), t
 
 
-def train(items, steps, seed, log, renders=(), render_share=0.0, jitter=0.0):
+def train(items, steps, seed, log, renders=(), render_share=0.0, jitter=0.0, net=None):
     """A CentreNet on the photos' items, and with render_share of the batches drawn from
     the renders' items instead; with jitter, half the photos' views in each batch are made
     under their grid moved (jittered)."""
     torch.manual_seed(seed)
     rng = np.random.default_rng(seed)
-    net = CentreNet()
+    net = net if net is not None else CentreNet()
     opt = torch.optim.AdamW(net.parameters(), lr=3e-3, weight_decay=1e-4)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=3e-3, total_steps=steps, pct_start=0.1)
 
@@ -292,11 +292,24 @@ def export(has, a):
     os.makedirs(a.export, exist_ok=True)
     commit = subprocess.run(["git", "-C", HERE, "rev-parse", "--short", "HEAD"], capture_output=True,
                             text=True).stdout.strip()
+    base = None
+    if a.pretrain_steps:  # trained on the renders alone first, once for every fold
+        path = os.path.join(a.export, "pretrain.pt")
+        base = CentreNet()
+        if os.path.exists(path):
+            base.load_state_dict(torch.load(path))
+        else:
+            base = train(a.render_items, a.pretrain_steps, a.seed, "pretrained on renders")
+            torch.save(base.state_dict(), path)
     for k in a.only:
         sel = [i for i in has if i["fold"] != k]
         name = "centres%d" % k if k >= 0 else "centres"
+        start = None
+        if base is not None:
+            start = CentreNet()
+            start.load_state_dict(base.state_dict())
         net = train(sel, a.steps, a.seed, name + (" (every fold but %d)" % k if k >= 0 else " (every photo)"),
-                    a.render_items, a.render_share, a.jitter)
+                    () if base is not None else a.render_items, a.render_share, a.jitter, start)
         dummy = torch.zeros(1, 3, (19 + 2 * M) * P, (19 + 2 * M) * P)
         path = os.path.join(a.export, name + ".onnx")
         torch.onnx.export(net, dummy, path, opset_version=11, input_names=["view"], output_names=["heat"],
@@ -304,10 +317,12 @@ def export(has, a):
         json.dump(dict(model=name + ".onnx", cell_px=P, margin=M, heat_px=R, classes=["black", "white"],
                        data="roboflow-stones (CC BY 4.0), %d photos%s, with tests/vision/truth_fixes.h%s" %
                        (len(sel), ", every fold but %d (train/folds.tsv)" % k if k >= 0 else "",
-                        "; %d rendered views of %s, %.0f%% of the batches" %
+                        "; %d rendered views of %s, %s" %
                         (len(a.render_items), " ".join(os.path.basename(r) for r in a.renders),
-                         100 * a.render_share) if a.render_items else ""),
-                       steps=a.steps, seed=a.seed, jitter=a.jitter, commit=commit, torch=torch.__version__,
+                         "trained on first (pretrain_steps)" if a.pretrain_steps else
+                         "%.0f%% of the batches" % (100 * a.render_share)) if a.render_items else ""),
+                       steps=a.steps, seed=a.seed, jitter=a.jitter, pretrain_steps=a.pretrain_steps,
+                       commit=commit, torch=torch.__version__,
                        params=sum(p.numel() for p in net.parameters())),
                   open(os.path.join(a.export, name + ".json"), "w"), indent=1)
         print("stone_centres: wrote %s" % path, file=sys.stderr)
@@ -339,6 +354,10 @@ def main():
     # cells: half the photos' views of each batch made under their grid with each corner
     # moved by a normal draw of this spread (0: never)
     ap.add_argument("--jitter", type=float, default=0.0)
+    # with --export and --renders: the network first trained this many steps on the
+    # renders alone (kept as DIR/pretrain.pt for the other folds' runs), then on the
+    # photos alone (0: the renders, if any, mixed into the photos' batches)
+    ap.add_argument("--pretrain-steps", type=int, default=0)
     a = ap.parse_args()
     a.render_items = render_items(a.renders, a.render_limit, a.seed) if a.renders else []
     torch.set_num_threads(a.threads)
