@@ -1338,8 +1338,6 @@ static int family_unions(family_t fam[NFAM], const int peaks[NPK], int npk, int 
     return VIS_OK;
 }
 
-/* 4 grid: every pair of fitted families at least lines.pair_deg apart judged by pair_grid;
- * the best: *best (its score, -1e9 when none), bestH, *bestS (0 when none). */
 /* A fitted family that ran at half the spacing (a stripe of the wood between every two
  * lines: its inliers of one parity of index at most lp->halve_share of the other's): *out
  * the same lines at twice the unit, the other parity's dropped (out->k allocated, the
@@ -1374,6 +1372,9 @@ static int family_halved(const family_t *F, const vis_lines_params_t *lp, family
     return 0;
 }
 
+/* 4 grid: every pair of fitted families at least lines.pair_deg apart judged by pair_grid;
+ * the best: *best (its score, -1e9 when none), bestH, *bestS (0 when none); the grids of
+ * the halved families (family_halved) only as candidates. */
 static void best_pair(family_t fam[NFAM], int nfam, const cvb_image_t *full, const cvb_image_t *col,
                       double scale, const vis_config_t *cfg, int size_hint, cand_list_t *cl,
                       double *best_out, double bestH[9], int *bestS_out)
