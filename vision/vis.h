@@ -511,14 +511,11 @@ void vis_stones_defaults(vis_stones_params_t *p);
 /* The stones placed on points (pure): the surest first, each on the nearest point no
  * surer stone took, within p->reach cells of its centre, unless a surer stone kept lies
  * within p->apart of it; color[size * size] gets each point's
- * (GO_EMPTY where none), score its stone's. Returns how many were placed. A row of
+ * (GO_EMPTY where none), score its stone's, and at[size * size][2] (NULL: not wanted) its
+ * centre in board units, where a stone was placed. Returns how many were placed. A row of
  * stones pushed half a cell keeps its count: each finds its own point. */
 int vis_stones_place(const vis_stones_params_t *p, const vis_stone_t *stones, int n, int size,
-                     uint8_t *color, float *score);
-/* The same, and at[size * size][2] (NULL: not wanted) gets each placed stone's centre, in
- * board units, at its point. */
-int vis_stones_place_at(const vis_stones_params_t *p, const vis_stone_t *stones, int n, int size,
-                        uint8_t *color, float *score, float (*at)[2]);
+                     uint8_t *color, float *score, float (*at)[2]);
 /* The finder's answers put into snap, read from img under geom (p->on 0: nothing);
  * outside[k] 1 where point k's centre lies outside the picture (vis_snapshot_from_reading's;
  * NULL: none), the covered points VIS_STONES_CUT answers. Returns how many points changed,

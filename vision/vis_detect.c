@@ -120,11 +120,14 @@ static int intersect(const line_t *p, const line_t *q, double *x, double *y)
     return 0;
 }
 
+/* A line's index when it is no inlier of its family's pencil. */
+#define K_NONE (-1000)
+
 /* A family's lines with their fitted index. */
 typedef struct {
     int n;          /* lines */
     line_t *l;
-    int *k;         /* fitted index per line, INT32_MIN when not an inlier */
+    int *k;         /* fitted index per line, K_NONE when not an inlier */
     int kmin, kmax; /* range of inlier indices */
     int inliers;
     vis_proj1_t f;
@@ -160,12 +163,12 @@ static int nearest(const family_t *F, double t)
 /* Grow a pencil from three lines taken as k = 0, 1, 2: walk outwards both ways,
  * predicting the next line with the 1D projective map refitted on every line accepted so
  * far (so extrapolation never runs far from its data), tolerating up to 3 missing lines
- * in a row. Marks inliers in kk (index per line, -1000 for none); returns the score. */
+ * in a row. Marks inliers in kk (index per line, K_NONE for none); returns the score. */
 static double walk(const family_t *F, int i0, int i1, int i2, int *kk, vis_proj1_t *fout,
                    int *kmin, int *kmax, int *count)
 {
     for (int i = 0; i < F->n; i++)
-        kk[i] = -1000;
+        kk[i] = K_NONE;
     double ks[80], ts[80];
     int m = 0, lo = 0, hi = 2;
     int seed[3] = { i0, i1, i2 };
@@ -191,7 +194,7 @@ static double walk(const family_t *F, int i0, int i1, int i2, int *kk, vis_proj1
             if (sp < 4)
                 break;
             int j = nearest(F, t);
-            if (j >= 0 && fabs(F->l[j].t - t) < 0.2 * sp && kk[j] == -1000) {
+            if (j >= 0 && fabs(F->l[j].t - t) < 0.2 * sp && kk[j] == K_NONE) {
                 kk[j] = k;
                 ks[m] = k;
                 ts[m] = F->l[j].t;
@@ -256,13 +259,13 @@ static int fit_family(family_t *F)
     lo = 1000;
     hi = -1000;
     for (int i = 0; i < F->n; i++) {
-        if (kk[i] == -1000)
+        if (kk[i] == K_NONE)
             continue;
         double t, ta, tb;
         if (vis_proj1_eval(&F->f, kk[i], &t) || vis_proj1_eval(&F->f, kk[i] - 0.5, &ta) ||
             vis_proj1_eval(&F->f, kk[i] + 0.5, &tb) ||
             fabs(F->l[i].t - t) > 0.1 * fabs(tb - ta) || m >= 80) {
-            kk[i] = -1000;
+            kk[i] = K_NONE;
             continue;
         }
         ks[m] = kk[i];
@@ -860,10 +863,10 @@ static int pair_grid(const cvb_image_t *gray, const cvb_image_t *col, const vis_
     if (!src || !dst)
         goto done;
     for (int i = 0; i < A->n; i++) {
-        if (A->k[i] == -1000)
+        if (A->k[i] == K_NONE)
             continue;
         for (int j = 0; j < B->n; j++) {
-            if (B->k[j] == -1000)
+            if (B->k[j] == K_NONE)
                 continue;
             double x, y;
             if (intersect(&A->l[i], &B->l[j], &x, &y))
@@ -1348,7 +1351,7 @@ static int family_halved(const family_t *F, const vis_lines_params_t *lp, family
         return -1;
     int n[2] = { 0, 0 };
     for (int i = 0; i < F->n; i++)
-        if (F->k[i] != -1000)
+        if (F->k[i] != K_NONE)
             n[F->k[i] & 1]++;
     int r = n[1] > n[0]; /* the parity kept */
     if (n[r] < lp->family_min_lines || n[!r] > lp->halve_share * n[r])
@@ -1362,8 +1365,8 @@ static int family_halved(const family_t *F, const vis_lines_params_t *lp, family
     out->inliers = 0;
     for (int i = 0; i < F->n; i++) {
         int k = F->k[i];
-        out->k[i] = k != -1000 && (k & 1) == r ? (k - r) / 2 : -1000;
-        if (out->k[i] == -1000)
+        out->k[i] = k != K_NONE && (k & 1) == r ? (k - r) / 2 : K_NONE;
+        if (out->k[i] == K_NONE)
             continue;
         out->kmin = out->k[i] < out->kmin ? out->k[i] : out->kmin;
         out->kmax = out->k[i] > out->kmax ? out->k[i] : out->kmax;
@@ -1894,33 +1897,11 @@ static void shift_h(const double H[9], double dx, double dy, double out[9])
         out[k] /= out[8];
 }
 
-/* The belief of the S x S grid at (ox, oy) of a larger reading r of the same lattice:
- * the mean over every point of r of 1 - P(off) on the grid and P(off) beside it, points
- * covered (off the picture, a hand) left out. Every window is judged on the same points,
- * so that one moved out of the picture cannot leave its doubtful points behind (its ring
- * alone would: a photo that shows part of a board favoured the move that hid the most).
- * -1 when nothing is in view. */
-static double sub_belief(const vis_reading_t *r, int S, int ox, int oy)
-{
-    int E = r->size, n = 0;
-    double sum = 0;
-    for (int y = 0; y < E; y++)
-        for (int x = 0; x < E; x++) {
-            const float *p = r->prob[y * E + x];
-            if (p[VIS_CLASS_COVERED] > 0.5f)
-                continue;
-            int in = x >= ox && y >= oy && x < ox + S && y < oy + S;
-            sum += in ? 1.0 - p[VIS_CLASS_OFF] : p[VIS_CLASS_OFF];
-            n++;
-        }
-    return n ? sum / n : -1;
-}
-
 /* The grid moved whole lines (board finding's commonest near miss: the lattice right, the
- * window of lines one or two off, the edge row of a crowded board left out): the lattice
+ * window of lines one to three off, the edge row of a crowded board left out): the lattice
  * of the winner read once cfg->grid_shift lines wider on every side, each window of S
- * lines in it judged (sub_belief), and the best taken when it beats the winner's own by
- * cfg->grid_shift_gain. Hf, *prob and *belief are replaced then. */
+ * lines in it judged (vis_window_belief), and the best taken when it beats the winner's
+ * own by cfg->grid_shift_gain. Hf, *prob and *belief are replaced then. */
 static int grid_shift(const cvb_image_t *img, const cvb_image_t *fullgray, const vis_config_t *cfg,
                       int S, double Hf[9], vis_reading_t *prob, double *belief)
 {
@@ -1941,11 +1922,11 @@ static int grid_shift(const cvb_image_t *img, const cvb_image_t *fullgray, const
         free(r);
         return rc == VIS_EMODEL || rc == VIS_ENOMEM ? rc : VIS_OK;
     }
-    double b0 = sub_belief(r, S, m + 1, m + 1), best = b0;
+    double b0 = vis_window_belief(r, S, m + 1, m + 1), best = b0;
     int bx = 0, by = 0;
     for (int dy = -m; dy <= m; dy++)
         for (int dx = -m; dx <= m; dx++) {
-            double b = sub_belief(r, S, m + 1 + dx, m + 1 + dy);
+            double b = vis_window_belief(r, S, m + 1 + dx, m + 1 + dy);
             if (b > best) {
                 best = b;
                 bx = dx;

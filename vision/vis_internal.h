@@ -167,6 +167,15 @@ int vis_proj1_fit(int n, const double *k, const double *t, vis_proj1_t *out);
 /* Evaluate; returns -1 where the denominator vanishes (behind the vanishing point). */
 int vis_proj1_eval(const vis_proj1_t *f, double k, double *t);
 
+/* The belief of the S x S grid at (ox, oy) of a larger reading r of the same lattice
+ * (vis_read.c; board finding's grid_shift judges each window of a wider read so): the
+ * mean over every point of r of 1 - P(off) on the grid and P(off) beside it, points
+ * covered (off the picture, a hand) left out. Every window is judged on the same points,
+ * so that one moved out of the picture cannot leave its doubtful points behind (its ring
+ * alone would: a photo that shows part of a board favoured the move that hid the most).
+ * -1 when nothing is in view. */
+double vis_window_belief(const vis_reading_t *r, int S, int ox, int oy);
+
 /* vis_classify in two halves (vis_read.c): the reading of geom (cfg's net, symmetries
  * and board model), and the snapshot made of it (decision, occlusion); with off_hides 0
  * the off class is left out (the points read as if the grid were right: the tracker's

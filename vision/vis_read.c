@@ -121,6 +121,22 @@ double vis_grid_belief(const vis_reading_t *r)
     return n ? sum / n : 0;
 }
 
+double vis_window_belief(const vis_reading_t *r, int S, int ox, int oy)
+{
+    int E = r->size, n = 0;
+    double sum = 0;
+    for (int y = 0; y < E; y++)
+        for (int x = 0; x < E; x++) {
+            const float *p = r->prob[y * E + x];
+            if (p[VIS_CLASS_COVERED] > 0.5f)
+                continue;
+            int in = x >= ox && y >= oy && x < ox + S && y < oy + S;
+            sum += in ? 1.0 - p[VIS_CLASS_OFF] : p[VIS_CLASS_OFF];
+            n++;
+        }
+    return n ? sum / n : -1;
+}
+
 double vis_grid_side_belief(const vis_reading_t *r)
 {
     double b = 1;

@@ -232,13 +232,7 @@ static int by_score(const void *a, const void *b)
 }
 
 int vis_stones_place(const vis_stones_params_t *p, const vis_stone_t *stones, int n, int size,
-                     uint8_t *color, float *score)
-{
-    return vis_stones_place_at(p, stones, n, size, color, score, NULL);
-}
-
-int vis_stones_place_at(const vis_stones_params_t *p, const vis_stone_t *stones, int n, int size,
-                        uint8_t *color, float *score, float (*at)[2])
+                     uint8_t *color, float *score, float (*at)[2])
 {
     if (!p || (!stones && n) || n < 0 || size < 2 || size > VIS_MAX_SIZE || !color || !score)
         return VIS_EINVAL;
@@ -288,7 +282,7 @@ int vis_stones_place_at(const vis_stones_params_t *p, const vis_stone_t *stones,
     return placed;
 }
 
-/* 1 when the stone placed on point k (col, at: vis_stones_place_at's) lies nearer than d
+/* 1 when the stone placed on point k (col, at: vis_stones_place's) lies nearer than d
  * cells to another placed stone's centre (crowd_black). */
 static int crowded(const uint8_t *col, float (*at)[2], int S, int k, double d)
 {
@@ -329,7 +323,7 @@ int vis_stones_answer(const vis_stones_params_t *p, const cvb_image_t *img, cons
     float sc[VIS_MAX_POINTS], at[VIS_MAX_POINTS][2];
     memset(col, GO_EMPTY, sizeof col);
     if (!rc)
-        rc = vis_stones_place_at(p, st, n, S, col, sc, at);
+        rc = vis_stones_place(p, st, n, S, col, sc, at);
     free(st);
     if (rc < 0)
         return rc;

@@ -502,19 +502,8 @@ static void test_lattice_wider_than_board(void **state)
     double bel[2 * m + 1][2 * m + 1];
     for (int oy = 0; oy <= 2 * m; oy++)
         for (int ox = 0; ox <= 2 * m; ox++) {
-            double sum = 0;
-            int n = 0;
-            for (int k = 0; k < E * E; k++) {
-                const float *p = r->prob[k];
-                int x = k % E, y = k / E;
-                if (p[VIS_CLASS_COVERED] > 0.5f)
-                    continue;
-                int in = x >= ox && y >= oy && x < ox + 19 && y < oy + 19;
-                sum += in ? 1.0 - p[VIS_CLASS_OFF] : p[VIS_CLASS_OFF];
-                n++;
-            }
-            assert_true(n > 0);
-            bel[oy][ox] = sum / n;
+            bel[oy][ox] = vis_window_belief(r, 19, ox, oy);
+            assert_true(bel[oy][ox] >= 0);
         }
     print_message("27-line read of a 19x19: the true window %.3f; three lines off: "
                   "%.3f %.3f %.3f %.3f\n", bel[m][m], bel[m][m - 3], bel[m][m + 3],
@@ -932,7 +921,7 @@ static void test_stones_place(void **state)
     st[n++] = (vis_stone_t){ 6.75f, 6.2f, 0.5f, GO_BLACK };
     uint8_t col[N * N];
     float sc[N * N];
-    assert_int_equal(vis_stones_place(&p, st, n, N, col, sc), 10);
+    assert_int_equal(vis_stones_place(&p, st, n, N, col, sc, NULL), 10);
     for (int x = 1; x <= 5; x++) /* the nearest free point of each, the surest first */
         assert_int_equal(col[1 * N + x], GO_BLACK);
     assert_int_equal(col[1 * N + 6], GO_EMPTY);
@@ -945,18 +934,18 @@ static void test_stones_place(void **state)
     assert_int_equal(col[6 * N + 7], GO_BLACK); /* 0.78 off: as near as neighbours' peaks */
     /* where each placed stone's centre lies (crowd_black measures the shadow's 0.78) */
     float at[N * N][2];
-    assert_int_equal(vis_stones_place_at(&p, st, n, N, col, sc, at), 10);
+    assert_int_equal(vis_stones_place(&p, st, n, N, col, sc, at), 10);
     assert_true(fabsf(at[6 * N + 7][0] - 6.75f) < 1e-6f && fabsf(at[6 * N + 7][1] - 6.2f) < 1e-6f);
     assert_true(fabsf(at[1 * N + 2][0] - 2.45f) < 1e-6f && fabsf(at[1 * N + 2][1] - 1.0f) < 1e-6f);
     assert_true(fabsf(at[4 * N + 5][0] - 4.45f) < 1e-6f);
     p.apart = 0.8; /* stones no nearer than that: the shadow is the white stone's */
-    assert_int_equal(vis_stones_place(&p, st, n, N, col, sc), 9);
+    assert_int_equal(vis_stones_place(&p, st, n, N, col, sc, NULL), 9);
     assert_int_equal(col[6 * N + 7], GO_EMPTY);
     p.apart = 0.5;
     p.reach = 0.3; /* placed only near a point: the row's and the pair's go */
-    assert_int_equal(vis_stones_place(&p, st, n, N, col, sc), 2);
-    assert_int_equal(vis_stones_place(&p, st, -1, N, col, sc), VIS_EINVAL);
-    assert_int_equal(vis_stones_place(&p, NULL, 0, N, col, sc), 0);
+    assert_int_equal(vis_stones_place(&p, st, n, N, col, sc, NULL), 2);
+    assert_int_equal(vis_stones_place(&p, st, -1, N, col, sc, NULL), VIS_EINVAL);
+    assert_int_equal(vis_stones_place(&p, NULL, 0, N, col, sc, NULL), 0);
 }
 
 /* The built-in stone finder over a rendered board (a fixed seed, no training stream's),
@@ -1018,7 +1007,7 @@ static void test_finder_finds(void **state)
     assert_int_equal(far, 0);
     uint8_t pc[N * N];
     float sc[N * N];
-    assert_int_equal(vis_stones_place(&p, st, n, N, pc, sc), nb + nw);
+    assert_int_equal(vis_stones_place(&p, st, n, N, pc, sc, NULL), nb + nw);
     /* a photo's reading with the finder's answers, the reader's own off-point rules left
      * out (they take the halfway stones too, test_twice_read): both counts exact where
      * the reader alone is not; every point the finder changed is asked about */
