@@ -500,6 +500,18 @@ typedef struct vis_stones_params {
                               tuned for it) and roboflow-stones folds 0-2, where 0.8 to 0.9
                               change no photo; for stones of either colour 9317f784 (fold
                               2) loses a white stone. Folds 3-4 the same at each value */
+    int black_by_reader;   /* default 1: a black stone the reader reads surely where the
+                              finder places none, and no black stone it placed lies within
+                              reach of the point (the stone the reader saw, pushed towards
+                              it), stays, asked about; 0: the finder's call, asked about.
+                              roboflow-stones folds 0-2, with a stone of either colour
+                              kept so (the reach tried as 0.6, 0.8, 1.05): black 1 point
+                              right more (3e33f3ee) and none wrong, white 1 right more and
+                              7 wrong (the reader's sure whites in glare and at a cut
+                              edge), hence black alone: 63 -> 64 of 72, the same for
+                              0.5 to 1.05. Folds 3-4: c1989c5a right (seen before the
+                              rule was made: a black stone between two black ones the
+                              finder missed), 36 -> 37 of 48 */
     int symmetries;        /* 1..8, default 1 (vis_config_for_photo: 8): the finder's
                               runs, the view under as many of the board's symmetries,
                               their heat maps averaged (a run is about 14 ms on a 19x19

@@ -35,6 +35,12 @@
 #include "vision/vis_internal.h"
 #include "vision/vis_model.h"
 
+#ifdef VIS_TRACE /* a developer's build only: library code never prints */
+#define VTRACE(...) fprintf(stderr, __VA_ARGS__)
+#else
+#define VTRACE(...) ((void)0)
+#endif
+
 struct vis_finder {
     cvb_net_t *net[VIS_FINDER_MAX_NETS]; /* an ensemble: the first nnet, heat maps averaged */
     int nnet;
@@ -51,6 +57,7 @@ void vis_stones_defaults(vis_stones_params_t *p)
     p->symmetries = 1;
     p->sure_empty_min = 0;
     p->crowd_black = 0.85;
+    p->black_by_reader = 1;
     p->conf_given = 0.5f;
     p->answers = VIS_STONES_ALL;
     p->cut_by_reader = 1;
@@ -298,6 +305,22 @@ static int crowded(const uint8_t *col, float (*at)[2], int S, int k, double d)
     return 0;
 }
 
+/* 1 when a stone of colour c placed on another point near k (col, at:
+ * vis_stones_place's) has its centre within d cells of point k (black_by_reader). */
+static int explained(const uint8_t *col, float (*at)[2], int S, int k, uint8_t c, double d)
+{
+    int x0 = k % S, y0 = k / S;
+    for (int y = y0 - 2; y <= y0 + 2; y++)
+        for (int x = x0 - 2; x <= x0 + 2; x++) {
+            int j = y * S + x;
+            if (x < 0 || y < 0 || x >= S || y >= S || j == k || col[j] != c)
+                continue;
+            if (hypot(at[j][0] - x0, at[j][1] - y0) < d)
+                return 1;
+        }
+    return 0;
+}
+
 int vis_stones_answer(const vis_stones_params_t *p, const cvb_image_t *img, const vis_geom_t *geom,
                       const uint8_t *outside, vis_snapshot_t *snap)
 {
@@ -319,6 +342,9 @@ int vis_stones_answer(const vis_stones_params_t *p, const cvb_image_t *img, cons
     if (!rc)
         rc = vis_finder_find(f, &view, S, p->symmetries, p->min_score, st, CAP, &n);
     cvb_image_free(&view);
+    for (int i = 0; !rc && i < n; i++)
+        VTRACE("finder: %s %.2f at (%.2f, %.2f)\n", st[i].color == GO_BLACK ? "black" : "white",
+               st[i].score, st[i].x, st[i].y);
     uint8_t col[VIS_MAX_POINTS];
     float sc[VIS_MAX_POINTS], at[VIS_MAX_POINTS][2];
     memset(col, GO_EMPTY, sizeof col);
@@ -337,6 +363,13 @@ int vis_stones_answer(const vis_stones_params_t *p, const cvb_image_t *img, cons
         if (p->cut_by_reader && !unsure && !snap->occluded[k] && snap->color[k] != GO_EMPTY &&
             col[k] == GO_EMPTY && !vis_in_picture(img, geom->px[k], geom->py[k], geom->radius[k])) {
             snap->conf[k] = p->conf_given; /* a cut stone the finder does not find: the
+                                              reader's call, asked about */
+            changed++;
+            continue;
+        }
+        if (p->black_by_reader && !unsure && !snap->occluded[k] && snap->color[k] == GO_BLACK &&
+            col[k] == GO_EMPTY && !explained(col, at, S, k, GO_BLACK, p->reach)) {
+            snap->conf[k] = p->conf_given; /* a black stone the finder misses: the
                                               reader's call, asked about */
             changed++;
             continue;

@@ -1077,15 +1077,11 @@ static void test_finder_finds(void **state)
     cvb_image_free(&img);
 }
 
-/* Something of a stone's colour reaching in over the board's edge (vis_photo_colours.c's
- * reach rule): a white edge stone with a white strip painted from beyond the board onto
- * it (a sleeve, a cloth, fingers holding it) is asked about; the same stone with the wood
- * beyond it, and the other edge stones, stay sure. */
 /* A stone the reader reads surely on a point the picture's edge cuts, where the finder
  * finds none, stays, asked about (cut_by_reader); in the middle the finder's call wins. A
  * bare board, cropped so that column 0's points lie half a stone's radius from the left
- * edge: the finder finds nothing; the reader's calls are made up, a sure black stone on a
- * cut point and on a middle one. */
+ * edge: the finder finds nothing; the reader's calls are made up, a sure white stone on a
+ * cut point and on a middle one (black ones would stay either way, by black_by_reader). */
 static void test_cut_by_reader(void **state)
 {
     (void)state;
@@ -1119,11 +1115,11 @@ static void test_cut_by_reader(void **state)
         s.size = N;
         for (int k = 0; k < N * N; k++)
             s.conf[k] = 0.99f;
-        s.color[kc] = s.color[km] = GO_BLACK;
+        s.color[kc] = s.color[km] = GO_WHITE;
         assert_true(vis_stones_answer(&p, &img, &geom, NULL, &s) >= 2);
         assert_int_equal(s.color[km], GO_EMPTY); /* the middle: the finder's call */
         assert_true(vis_point_unsure(&s, km));
-        assert_int_equal(s.color[kc], by_reader ? GO_BLACK : GO_EMPTY);
+        assert_int_equal(s.color[kc], by_reader ? GO_WHITE : GO_EMPTY);
         assert_true(vis_point_unsure(&s, kc)); /* asked about either way */
         assert_false(s.occluded[kc]);
     }
@@ -1131,6 +1127,54 @@ static void test_cut_by_reader(void **state)
     cvb_image_free(&full);
 }
 
+/* A black stone the reader reads surely where the finder places none stays, asked about,
+ * unless a black stone the finder placed lies within reach of the point (black_by_reader);
+ * a white one takes the finder's call. A rendered board with one black stone, pushed 0.4
+ * of a cell right of (9,5); the reader's calls are made up: sure black on the stone's
+ * point, on (10,5) (the pushed stone, seen twice), on (9,13) far from any stone, sure
+ * white on (3,13). */
+static void test_black_by_reader(void **state)
+{
+    (void)state;
+    enum { N = 19 };
+    uint8_t col[N * N] = { 0 };
+    float off[N * N][2] = { { 0 } };
+    int kj = 5 * N + 9, kn = 5 * N + 10, kb = 13 * N + 9, kw = 13 * N + 3;
+    col[kj] = GO_BLACK;
+    off[kj][0] = 0.4f;
+    cvb_image_t img = { 0 };
+    vis_geom_t geom;
+    render_board(21, col, off, &img, &geom);
+    vis_stones_params_t p;
+    vis_stones_defaults(&p);
+    p.on = 1;
+    assert_int_equal(p.black_by_reader, 1);
+    for (int by_reader = 1; by_reader >= 0; by_reader--) {
+        p.black_by_reader = by_reader;
+        vis_snapshot_t s;
+        memset(&s, 0, sizeof s);
+        s.size = N;
+        for (int k = 0; k < N * N; k++)
+            s.conf[k] = 0.99f;
+        s.color[kj] = s.color[kn] = s.color[kb] = GO_BLACK;
+        s.color[kw] = GO_WHITE;
+        assert_true(vis_stones_answer(&p, &img, &geom, NULL, &s) >= 3);
+        assert_int_equal(s.color[kj], GO_BLACK); /* the finder's stone, placed on its point */
+        assert_false(vis_point_unsure(&s, kj));
+        assert_int_equal(s.color[kn], GO_EMPTY); /* the pushed stone accounts for it */
+        assert_true(vis_point_unsure(&s, kn));
+        assert_int_equal(s.color[kb], by_reader ? GO_BLACK : GO_EMPTY);
+        assert_true(vis_point_unsure(&s, kb)); /* asked about either way */
+        assert_int_equal(s.color[kw], GO_EMPTY); /* white: the finder's call */
+        assert_true(vis_point_unsure(&s, kw));
+    }
+    cvb_image_free(&img);
+}
+
+/* Something of a stone's colour reaching in over the board's edge (vis_photo_colours.c's
+ * reach rule): a white edge stone with a white strip painted from beyond the board onto
+ * it (a sleeve, a cloth, fingers holding it) is asked about; the same stone with the wood
+ * beyond it, and the other edge stones, stay sure. */
 static void test_reach_over_edge(void **state)
 {
     (void)state;
@@ -1365,6 +1409,7 @@ int main(void)
         cmocka_unit_test(test_stones_place),
         cmocka_unit_test(test_finder_finds),
         cmocka_unit_test(test_cut_by_reader),
+        cmocka_unit_test(test_black_by_reader),
         cmocka_unit_test(test_reach_over_edge),
         cmocka_unit_test(test_unlike_stone),
         cmocka_unit_test(test_relayout_reads_alike),
