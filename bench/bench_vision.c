@@ -771,11 +771,9 @@ static int stones(const char *data, int verbose)
             fprintf(stderr, "bench_vision: %s: cannot read\n", e[i].name);
             continue;
         }
-        if (!opt_raw_truth) {
-            int before = nb;
-            nb = rf_apply_fixes(e[i].source, b, nb, RF_MAX_BOXES, img.w, img.h, &fixes_stale);
-            fixes_applied += nb - before;
-        }
+        if (!opt_raw_truth)
+            nb = rf_apply_fixes(e[i].source, b, nb, RF_MAX_BOXES, img.w, img.h, &fixes_stale,
+                                &fixes_applied);
         for (int k = 0; k < nb; k++) {
             tb += b[k].cls == 0;
             tw += b[k].cls == 1;

@@ -5,7 +5,7 @@
 
 One tile per fix: the photo around the point, the point ringed in yellow; for
 roboflow-stones the set's own boxes drawn (red black, blue white), so that the stone with
-no box shows. The fixes are read from the header itself (one list, in C), the grid of an
+no box, or the stone with two, shows. The fixes are read from the header itself (one list, in C), the grid of an
 imago or gomrade photo from `KIFUCAM detect --format json` (its corners). Needs Python's
 OpenCV (Debian's python3-opencv); not part of `make test`. The picture is made from
 ../shared/data and never committed (it would copy the sets into the repo).
@@ -28,7 +28,8 @@ TILE = 300
 def fixes():
     text = open(HEADER).read()
     vg = re.findall(r'\{\s*"([^"]+)",\s*(\d+),\s*(\d+),\s*GO_(\w+),\s*GO_(\w+),\s*"([^"]*)"', text)
-    rf = re.findall(r'\{\s*"([0-9a-f]{32})",\s*([\d.]+),\s*([\d.]+),\s*(\d),\s*"([^"]*)"', text)
+    rf = re.findall(r'\{\s*"([0-9a-f]{32})",\s*([\d.]+),\s*([\d.]+),\s*(\d|RF_FIX_DUPLICATE),'
+                    r'\s*"([^"]*)"', text)
     return vg, rf
 
 
@@ -83,7 +84,8 @@ def main():
             cv2.rectangle(img, (int((cx - bw / 2) * w), int((cy - bh / 2) * h)),
                           (int((cx + bw / 2) * w), int((cy + bh / 2) * h)), col, 1)
         tiles.append(caption(crop(img, float(px), float(py), 75),
-                             [source[:8], "no box -> %s" % ("black" if cls == "0" else "white")]))
+                             [source[:8], "second box, dropped" if cls == "RF_FIX_DUPLICATE"
+                              else "no box -> %s" % ("black" if cls == "0" else "white")]))
     cols = 3
     while len(tiles) % cols:
         tiles.append(np.full((TILE, TILE, 3), 255, np.uint8))

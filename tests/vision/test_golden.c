@@ -234,16 +234,28 @@ static void test_fixes(void **state)
     for (int k = 0; k < 3; k++)
         b[k] = (rf_box_t){ .cls = 1, .cx = 0.1 * (k + 1), .cy = 0.1, .w = 0.04 + 0.01 * k, .h = 0.05 };
     stale = 0;
-    int n = rf_apply_fixes(src, b, 3, RF_MAX_BOXES, 640, 640, &stale);
+    int applied = 0;
+    int n = rf_apply_fixes(src, b, 3, RF_MAX_BOXES, 640, 640, &stale, &applied);
     assert_int_equal(n, 4);
+    assert_int_equal(applied, 1);
     assert_int_equal(stale, 0);
     assert_int_equal(b[3].cls, 0);
     assert_true(fabs(b[3].cx - 449.5 / 640) < 1e-9 && fabs(b[3].cy - 260.8 / 640) < 1e-9);
     assert_true(fabs(b[3].w - 0.05) < 1e-9); /* the median of 0.04, 0.05, 0.06 */
-    assert_int_equal(rf_apply_fixes(src, b, 4, RF_MAX_BOXES, 640, 640, &stale), 4);
+    assert_int_equal(rf_apply_fixes(src, b, 4, RF_MAX_BOXES, 640, 640, &stale, NULL), 4);
     assert_int_equal(stale, 1); /* the labels hold it now */
-    assert_int_equal(rf_apply_fixes("not_a_source", b, 4, RF_MAX_BOXES, 640, 640, NULL), 4);
-    assert_int_equal(rf_apply_fixes(src, b, 4, 4, 640, 640, NULL), 4); /* no room */
+    assert_int_equal(rf_apply_fixes("not_a_source", b, 4, RF_MAX_BOXES, 640, 640, NULL, NULL), 4);
+    assert_int_equal(rf_apply_fixes(src, b, 4, 4, 640, 640, NULL, NULL), 4); /* no room */
+    /* a duplicate box is dropped, the boxes after it kept in order; gone, it is stale */
+    src = "c06405a8320742cc8dad9fe98020f8ae"; /* a second box at 231.0, 405.5 */
+    b[1] = (rf_box_t){ .cls = 1, .cx = 231.0 / 640, .cy = 405.5 / 640, .w = 0.04, .h = 0.04 };
+    stale = applied = 0;
+    assert_int_equal(rf_apply_fixes(src, b, 4, RF_MAX_BOXES, 640, 640, &stale, &applied), 3);
+    assert_int_equal(stale, 0);
+    assert_int_equal(applied, 1);
+    assert_true(fabs(b[1].cx - 0.3) < 1e-9 && fabs(b[2].cx - 449.5 / 640) < 1e-9);
+    assert_int_equal(rf_apply_fixes(src, b, 3, RF_MAX_BOXES, 640, 640, &stale, NULL), 3);
+    assert_int_equal(stale, 1);
 }
 
 int main(int argc, char **argv)

@@ -54,11 +54,14 @@ static const vg_fix_t VG_FIXES[] = {
     { "t2_t2_054", 16, 10, GO_EMPTY, GO_BLACK, "a black stone level with the white on row 11" },
 };
 
-/* roboflow-stones: a stone the labels miss, at (px, py) pixels of the 640x640 image. */
+/* roboflow-stones: a stone the labels miss, at (px, py) pixels of the 640x640 image; or,
+ * cls RF_FIX_DUPLICATE, a box centred at (px, py) that labels a stone another box holds
+ * already, dropped. */
+enum { RF_FIX_DUPLICATE = -1 };
 typedef struct {
     const char *source;
     double px, py;
-    int cls; /* 0 black, 1 white, as the labels */
+    int cls; /* 0 black, 1 white, as the labels; RF_FIX_DUPLICATE */
     const char *why;
 } rf_fix_t;
 
@@ -85,6 +88,13 @@ static const rf_fix_t RF_FIXES[] = {
      * 543.0 on its row, two spacings apart, and the whole black stone between them has
      * none */
     { "a791ff007b334b409c9a7b2c3653f13e", 510.5, 322.0, 0, "a black stone with no box" },
+    /* found 2026-12-06 among the photos with two labels on one point (fold 2; the boxes
+     * drawn, the reading shown), then checked on the photo enlarged without the boxes: a
+     * white stone centred at about (242, 396) has a box there and a second, smaller one
+     * centred 15 px down and left, over its lower left and the wood beside it; no other
+     * stone lies under the second box */
+    { "c06405a8320742cc8dad9fe98020f8ae", 231.0, 405.5, RF_FIX_DUPLICATE,
+      "a second box on one white stone" },
 };
 
 /* Apply the fixes of photo id to truth t (size n, row-major). Returns how many were
@@ -109,11 +119,12 @@ static inline int vg_apply_fixes(const char *id, uint8_t *t, int n, int *stale)
 }
 
 /* Add to b (nb boxes, room for max) the stones the labels of source miss, as boxes of the
- * photo's median size; a fix is stale (counted in *stale, may be NULL) when a labelled
- * box's centre lies within a third of a box of it (the labels have it now). img_w, img_h:
- * the image's size. Returns the new count. */
+ * photo's median size, and drop its duplicate boxes; a fix is stale (counted in *stale,
+ * may be NULL) when a labelled box's centre lies within a third of a box of it (the labels
+ * have it now), a duplicate's when none does (the box is gone); *applied (may be NULL)
+ * counts those applied. img_w, img_h: the image's size. Returns the new count. */
 static inline int rf_apply_fixes(const char *source, rf_box_t *b, int nb, int max, int img_w,
-                                 int img_h, int *stale)
+                                 int img_h, int *stale, int *applied)
 {
     if (nb < 0 || img_w <= 0 || img_h <= 0)
         return nb;
@@ -133,20 +144,37 @@ static inline int rf_apply_fixes(const char *source, rf_box_t *b, int nb, int ma
         w = median_f(ws, m);
         h = median_f(hs, m);
     }
-    for (size_t i = 0; i < sizeof RF_FIXES / sizeof RF_FIXES[0] && nb < max; i++) {
+    for (size_t i = 0; i < sizeof RF_FIXES / sizeof RF_FIXES[0]; i++) {
         const rf_fix_t *f = &RF_FIXES[i];
         if (strcmp(f->source, source))
             continue;
         double cx = f->px / img_w, cy = f->py / img_h;
-        int held = 0;
-        for (int k = 0; k < nb && !held; k++)
-            held = fabs(cx - b[k].cx) < w / 3 && fabs(cy - b[k].cy) < h / 3;
-        if (held) {
+        int held = -1;
+        for (int k = 0; k < nb && held < 0; k++)
+            if (fabs(cx - b[k].cx) < w / 3 && fabs(cy - b[k].cy) < h / 3)
+                held = k;
+        if (f->cls == RF_FIX_DUPLICATE) {
+            if (held < 0) {
+                if (stale)
+                    (*stale)++;
+                continue;
+            }
+            memmove(&b[held], &b[held + 1], (size_t)(nb - held - 1) * sizeof *b);
+            nb--;
+            if (applied)
+                (*applied)++;
+            continue;
+        }
+        if (nb >= max)
+            continue;
+        if (held >= 0) {
             if (stale)
                 (*stale)++;
             continue;
         }
         b[nb++] = (rf_box_t){ .cls = f->cls, .cx = cx, .cy = cy, .w = w, .h = h };
+        if (applied)
+            (*applied)++;
     }
     return nb;
 }
