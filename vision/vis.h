@@ -500,6 +500,18 @@ typedef struct vis_stones_params {
                               tuned for it) and roboflow-stones folds 0-2, where 0.8 to 0.9
                               change no photo; for stones of either colour 9317f784 (fold
                               2) loses a white stone. Folds 3-4 the same at each value */
+    int make_room;         /* default 1: stones are placed as a matching, each new stone
+                              (the surest first) by the cheapest chain of moves (squared
+                              distances; every stone within reach of its point) that frees
+                              a point for it, so a row of stones squeezed over as many
+                              points keeps its count whatever order their scores take; 0:
+                              each on its nearest free point, or none. roboflow-stones
+                              folds 0-2: 65 -> 66 of 72 (caca70fd, five white stones over
+                              five points, the fourth surest left over; the rule thought of
+                              there); folds 3-4 37 -> 38 (ed49bafa, seen before: looked at
+                              among the photos with two labels on one point); imago +
+                              gomrade and crowded renders the same. A reach of 0.65 / 0.85
+                              / 1.0 with it: 65 / 66 / 65 on folds 0-2 */
     int black_by_reader;   /* default 1: a black stone the reader reads surely where the
                               finder places none, and no black stone it placed lies within
                               reach of the point (the stone the reader saw, pushed towards
@@ -520,8 +532,9 @@ typedef struct vis_stones_params {
 } vis_stones_params_t;
 /* The defaults above. */
 void vis_stones_defaults(vis_stones_params_t *p);
-/* The stones placed on points (pure): the surest first, each on the nearest point no
- * surer stone took, within p->reach cells of its centre, unless a surer stone kept lies
+/* The stones placed on points (pure): the surest first, each on a point within p->reach
+ * cells of its centre (the nearest free one, or with p->make_room by the cheapest chain of
+ * moves of stones placed before, which stay placed), unless a surer stone kept lies
  * within p->apart of it; color[size * size] gets each point's
  * (GO_EMPTY where none), score its stone's, and at[size * size][2] (NULL: not wanted) its
  * centre in board units, where a stone was placed. Returns how many were placed. A row of

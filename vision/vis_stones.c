@@ -58,6 +58,7 @@ void vis_stones_defaults(vis_stones_params_t *p)
     p->sure_empty_min = 0;
     p->crowd_black = 0.85;
     p->black_by_reader = 1;
+    p->make_room = 1;
     p->conf_given = 0.5f;
     p->answers = VIS_STONES_ALL;
     p->cut_by_reader = 1;
@@ -238,22 +239,122 @@ static int by_score(const void *a, const void *b)
     return (x < y) - (x > y);
 }
 
+/* The points within reach of one stone, nearest first, and their squared distances. */
+typedef struct {
+    int n;
+    int q[16];
+    float d2[16];
+} reach_t;
+
+static void reach_of(const vis_stone_t *st, int S, double reach, reach_t *r)
+{
+    int bx = (int)floor(st->x), by = (int)floor(st->y);
+    r->n = 0;
+    for (int y = by - 1; y <= by + 2; y++)
+        for (int x = bx - 1; x <= bx + 2; x++) {
+            float dd = (float)((x - st->x) * (x - st->x) + (y - st->y) * (y - st->y));
+            if (x < 0 || y < 0 || x >= S || y >= S || dd >= reach * reach)
+                continue;
+            int j = r->n++; /* insertion by distance */
+            for (; j > 0 && r->d2[j - 1] > dd; j--) {
+                r->d2[j] = r->d2[j - 1];
+                r->q[j] = r->q[j - 1];
+            }
+            r->d2[j] = dd;
+            r->q[j] = y * S + x;
+        }
+}
+
+/* What moving a placed stone costs beside its squared distances (cells squared): a tie
+ * between a free point and a chain of moves goes to the free point. */
+#define MOVE_COST 1e-3f
+
+/* Stone i placed by the cheapest augmenting path (min-cost matching, successive shortest
+ * paths; the cost a squared distance): onto a free point within its reach, or onto one
+ * whose stone moves to another point of its own reach, and so on to a free point, when
+ * that costs less in all. owner[k]: point k's stone, -1 none; rs[]: each stone's reach.
+ * The stones placed before stay placed. Returns 1 when placed. */
+static int place_stone(const reach_t *rs, int S, int *owner, int i)
+{
+    float dist[VIS_MAX_POINTS];
+    int prev[VIS_MAX_POINTS], queue[VIS_MAX_POINTS];
+    uint8_t inq[VIS_MAX_POINTS];
+    int N = S * S, head = 0, len = 0;
+    for (int k = 0; k < N; k++) {
+        dist[k] = INFINITY;
+        prev[k] = -1; /* -1: from stone i itself */
+        inq[k] = 0;
+    }
+    for (int j = 0; j < rs[i].n; j++) {
+        int q = rs[i].q[j];
+        dist[q] = rs[i].d2[j];
+        queue[(head + len++) % N] = q;
+        inq[q] = 1;
+    }
+    /* Bellman-Ford by queue: moving stone o from q to q' costs d2(o, q') - d2(o, q) and
+     * MOVE_COST; the matching so far is the cheapest of its size, so no cycle costs less
+     * than nothing */
+    for (int steps = 0; len > 0 && steps < 64 * N; steps++) {
+        int q = queue[head];
+        head = (head + 1) % N;
+        len--;
+        inq[q] = 0;
+        int o = owner[q];
+        if (o < 0)
+            continue;
+        float here = 0;
+        for (int j = 0; j < rs[o].n; j++)
+            if (rs[o].q[j] == q)
+                here = rs[o].d2[j];
+        for (int j = 0; j < rs[o].n; j++) {
+            int q2 = rs[o].q[j];
+            float nd = dist[q] + rs[o].d2[j] - here + MOVE_COST;
+            if (q2 == q || nd >= dist[q2] - 1e-6f)
+                continue;
+            dist[q2] = nd;
+            prev[q2] = q;
+            if (!inq[q2]) {
+                queue[(head + len++) % N] = q2;
+                inq[q2] = 1;
+            }
+        }
+    }
+    int best = -1;
+    for (int k = 0; k < N; k++)
+        if (owner[k] < 0 && dist[k] < INFINITY && (best < 0 || dist[k] < dist[best]))
+            best = k;
+    if (best < 0)
+        return 0;
+    int n = 0; /* the path back from the free point, queue[] reused: checked whole first */
+    for (int q = best; q >= 0 && n < N; q = prev[q])
+        queue[n++] = q;
+    if (prev[queue[n - 1]] >= 0)
+        return 0; /* not reached (the path is a tree's): nothing moved */
+    for (int j = 0; j + 1 < n; j++) /* each stone on the path one point on */
+        owner[queue[j]] = owner[queue[j + 1]];
+    owner[queue[n - 1]] = i;
+    return 1;
+}
+
 int vis_stones_place(const vis_stones_params_t *p, const vis_stone_t *stones, int n, int size,
                      uint8_t *color, float *score, float (*at)[2])
 {
     if (!p || (!stones && n) || n < 0 || size < 2 || size > VIS_MAX_SIZE || !color || !score)
         return VIS_EINVAL;
     vis_stone_t *s = malloc(((size_t)n + 1) * sizeof *s);
-    if (!s)
+    reach_t *rs = malloc(((size_t)n + 1) * sizeof *rs);
+    if (!s || !rs) {
+        free(s);
+        free(rs);
         return VIS_ENOMEM;
+    }
     if (n)
         memcpy(s, stones, (size_t)n * sizeof *s);
     qsort(s, (size_t)n, sizeof *s, by_score);
-    memset(color, GO_EMPTY, (size_t)size * size);
+    int owner[VIS_MAX_POINTS];
     for (int k = 0; k < size * size; k++)
-        score[k] = 0;
-    int placed = 0;
-    for (int i = 0; i < n; i++) { /* the surest first: each to the nearest free point */
+        owner[k] = -1;
+    for (int i = 0; i < n; i++) { /* the surest first */
         /* no two stones' centres lie nearer than a stone's width: a peak within apart
          * of a surer stone kept is that stone's (its peak of the other colour) */
         int same = 0;
@@ -261,30 +362,35 @@ int vis_stones_place(const vis_stones_params_t *p, const vis_stone_t *stones, in
             same = s[j].score >= 0 && hypot(s[j].x - s[i].x, s[j].y - s[i].y) < p->apart;
         if (same) {
             s[i].score = -1; /* suppresses nothing itself */
+            rs[i].n = 0;
             continue;
         }
-        int bx = (int)floor(s[i].x), by = (int)floor(s[i].y), best = -1;
-        double bd = p->reach * p->reach;
-        for (int y = by - 1; y <= by + 2; y++)
-            for (int x = bx - 1; x <= bx + 2; x++) {
-                if (x < 0 || y < 0 || x >= size || y >= size || color[y * size + x] != GO_EMPTY)
-                    continue;
-                double d = (x - s[i].x) * (x - s[i].x) + (y - s[i].y) * (y - s[i].y);
-                if (d < bd) {
-                    bd = d;
-                    best = y * size + x;
-                }
-            }
-        if (best < 0)
+        reach_of(&s[i], size, p->reach, &rs[i]);
+        if (p->make_room) {
+            place_stone(rs, size, owner, i); /* none within reach: a peak not placed */
             continue;
-        color[best] = s[i].color;
-        score[best] = s[i].score;
+        }
+        for (int j = 0; j < rs[i].n; j++) /* the nearest free point */
+            if (owner[rs[i].q[j]] < 0) {
+                owner[rs[i].q[j]] = i;
+                break;
+            }
+    }
+    memset(color, GO_EMPTY, (size_t)size * size);
+    int placed = 0;
+    for (int k = 0; k < size * size; k++) {
+        score[k] = 0;
+        if (owner[k] < 0)
+            continue;
+        color[k] = s[owner[k]].color;
+        score[k] = s[owner[k]].score;
         if (at) {
-            at[best][0] = s[i].x;
-            at[best][1] = s[i].y;
+            at[k][0] = s[owner[k]].x;
+            at[k][1] = s[owner[k]].y;
         }
         placed++;
     }
+    free(rs);
     free(s);
     return placed;
 }

@@ -946,6 +946,25 @@ static void test_stones_place(void **state)
     assert_int_equal(vis_stones_place(&p, st, n, N, col, sc, NULL), 2);
     assert_int_equal(vis_stones_place(&p, st, -1, N, col, sc, NULL), VIS_EINVAL);
     assert_int_equal(vis_stones_place(&p, NULL, 0, N, col, sc, NULL), 0);
+    /* five white stones squeezed over points 1-5 of row 2 (roboflow-stones caca70fd's),
+     * their scores in an order that leaves the nearest-free placing one short: the
+     * cheapest chain of moves puts each on its own point, 6 left free */
+    p.reach = 0.75;
+    static const float row[5][2] = { { 1.05f, 0.91f }, { 2.62f, 0.87f }, { 3.56f, 0.71f },
+                                     { 4.37f, 0.85f }, { 5.36f, 0.92f } };
+    n = 0;
+    for (int i = 0; i < 5; i++)
+        st[n++] = (vis_stone_t){ row[i][0], 2.0f, row[i][1], GO_WHITE };
+    assert_int_equal(p.make_room, 1);
+    assert_int_equal(vis_stones_place(&p, st, n, N, col, sc, at), 5);
+    for (int x = 1; x <= 5; x++) {
+        assert_int_equal(col[2 * N + x], GO_WHITE);
+        assert_true(fabsf(at[2 * N + x][0] - row[x - 1][0]) < 1e-6f); /* each its own */
+    }
+    assert_int_equal(col[2 * N + 6], GO_EMPTY);
+    p.make_room = 0; /* the 0.71 stone finds points 3 and 4 taken, 2 beyond reach */
+    assert_int_equal(vis_stones_place(&p, st, n, N, col, sc, NULL), 4);
+    assert_int_equal(col[2 * N + 2], GO_EMPTY);
 }
 
 /* The built-in stone finder over a rendered board (a fixed seed, no training stream's),
