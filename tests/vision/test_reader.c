@@ -1096,6 +1096,16 @@ static void test_finder_finds(void **state)
     cvb_image_free(&img);
 }
 
+/* s: a bare board of size n, every point read surely empty (the stone finder's tests
+ * make up the reader's calls over it). */
+static void bare_read_surely(vis_snapshot_t *s, int n)
+{
+    memset(s, 0, sizeof *s);
+    s->size = n;
+    for (int k = 0; k < n * n; k++)
+        s->conf[k] = 0.99f;
+}
+
 /* A stone the reader reads surely on a point the picture's edge cuts, where the finder
  * finds none, stays, asked about (cut_by_reader); in the middle the finder's call wins. A
  * bare board, cropped so that column 0's points lie half a stone's radius from the left
@@ -1130,10 +1140,7 @@ static void test_cut_by_reader(void **state)
     for (int by_reader = 1; by_reader >= 0; by_reader--) {
         p.cut_by_reader = by_reader;
         vis_snapshot_t s;
-        memset(&s, 0, sizeof s);
-        s.size = N;
-        for (int k = 0; k < N * N; k++)
-            s.conf[k] = 0.99f;
+        bare_read_surely(&s, N);
         s.color[kc] = s.color[km] = GO_WHITE;
         assert_true(vis_stones_answer(&p, &img, &geom, NULL, &s) >= 2);
         assert_int_equal(s.color[km], GO_EMPTY); /* the middle: the finder's call */
@@ -1171,10 +1178,7 @@ static void test_black_by_reader(void **state)
     for (int by_reader = 1; by_reader >= 0; by_reader--) {
         p.black_by_reader = by_reader;
         vis_snapshot_t s;
-        memset(&s, 0, sizeof s);
-        s.size = N;
-        for (int k = 0; k < N * N; k++)
-            s.conf[k] = 0.99f;
+        bare_read_surely(&s, N);
         s.color[kj] = s.color[kn] = s.color[kb] = GO_BLACK;
         s.color[kw] = GO_WHITE;
         assert_true(vis_stones_answer(&p, &img, &geom, NULL, &s) >= 3);
