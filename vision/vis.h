@@ -664,7 +664,14 @@ typedef struct vis_config {
                               moved; 4 (29 lines) loses two photos on roboflow-stones, and
                               4 with a move of 4 lines needing twice the gain keeps them but
                               trades roboflow-corners folds 0-2 (77 -> 79 within half a
-                              spacing) for a crowded render (dev seeds 38 -> 37): not taken */
+                              spacing) for a crowded render (dev seeds 38 -> 37): not taken.
+                              Also measured (2026-12-06, a fourth session), not taken: the
+                              grid grown to the next size (9 -> 13, 13 -> 19) where a window
+                              of it believed more by any gain holds the one found: 96f1724a
+                              (fold 3, a 19x19 whose 13 columns in view were read as a
+                              13x13) right, 35ae0220 and 37320155 wrong, and right 13x13s
+                              (dfac3480, 4a804cea) grown too, their counts unchanged by luck:
+                              beyond a small board's edge the reader's off class is weak */
     double grid_shift_gain;/* 0..1, default 0.02: ... and moved when the reader believes
                               the moved grid this much more than the one found */
     const vis_board_model_t *board; /* default NULL: none; this board's own colours,
