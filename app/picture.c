@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "app/cli.h"
+#include "rules/go_stars.h"
 #include "vision/cv_bridge.h"
 #include "vision/vis.h"
 
@@ -144,21 +145,6 @@ static void square(cvb_image_t *img, double x, double y, double h, const int c[3
     cvb_draw_line(img, x - h, y + h, x - h, y - h, c[0], c[1], c[2], 2);
 }
 
-/* Star points: 3-3 (4-4 from 15x15 up) corners, the centre, and the sides on big boards. */
-static int is_star(int S, int x, int y)
-{
-    int d = S >= 15 ? 3 : 2, m = S / 2;
-    if (S < 7)
-        return 0;
-    int okx = x == d || x == S - 1 - d || (S % 2 && x == m);
-    int oky = y == d || y == S - 1 - d || (S % 2 && y == m);
-    if (!okx || !oky)
-        return 0;
-    if (S < 15 && S % 2 && ((x == m) != (y == m)))
-        return 0;   /* 9x9, 13x13: corners and centre only */
-    return 1;
-}
-
 /* The diagram on img at (ox, oy). */
 static void draw_diagram(cvb_image_t *img, int ox, int oy, const picture_in_t *in)
 {
@@ -186,7 +172,7 @@ static void draw_diagram(cvb_image_t *img, int ox, int oy, const picture_in_t *i
             int p = GO_PT(x, y), v = sc ? sc->point[p] : 0;
             double px = ox + m + x * c, py = oy + m + y * c;
             int col = b->color[p];
-            if (col == GO_EMPTY && is_star(S, x, y))
+            if (col == GO_EMPTY && go_is_star(S, x, y))
                 cvb_draw_circle(img, px, py, c * 0.09, col_line[0], col_line[1], col_line[2], -1);
             if (col == GO_BLACK || col == GO_WHITE) {
                 const int *f = col == GO_BLACK ? col_black : col_white;

@@ -20,6 +20,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "rules/go_stars.h"
+
 /* Side-to-move key for situational superko (a fixed splitmix64 output). */
 #define GO_TURN_KEY 0xD1B54A32D192ED03ULL
 
@@ -292,12 +294,6 @@ int go_game_setup(go_game_t *g, go_color_t c, const go_point_t *pts, int n)
         g->handicap += added;
     go_hist_refresh(g);
     return GO_OK;
-}
-
-/* The star-point line index: 3 from the edge on big boards, 2 on small ones. */
-static int go_star_line(int size)
-{
-    return size > 11 ? 3 : 2;
 }
 
 int go_game_handicap(go_game_t *g, int n)

@@ -8,6 +8,7 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include "rules/go_stars.h"
 #include "rules/rules_testutil.h"
 
 static int S(int size, const char *s)
@@ -232,6 +233,43 @@ static void test_multi_suicide_rules(void **state)
 }
 
 /* ---- handicap, zuozi, setup ---- */
+
+/* The star points printed on a board (go_stars.h): how many on each size, where, the same
+ * under the board's symmetries, and the handicap stones of 5 (and 9 on 19x19) on them. */
+static void test_star_points(void **state)
+{
+    (void)state;
+    static const int want[26] = { [7] = 5, [8] = 4, [9] = 5, [10] = 4, [11] = 5, [12] = 4,
+                                  [13] = 5, [14] = 4, [15] = 9, [17] = 9, [19] = 9, [21] = 9,
+                                  [16] = 4, [18] = 4, [20] = 4, [22] = 4, [23] = 9, [24] = 4,
+                                  [25] = 9 };
+    for (int S = 2; S <= GO_MAX_SIZE; S++) {
+        int n = 0;
+        for (int y = 0; y < S; y++)
+            for (int x = 0; x < S; x++) {
+                int st = go_is_star(S, x, y);
+                n += st;
+                assert_int_equal(st, go_is_star(S, S - 1 - x, y));
+                assert_int_equal(st, go_is_star(S, y, x));
+            }
+        assert_int_equal(n, want[S]);
+    }
+    assert_true(go_is_star(9, 2, 2) && go_is_star(9, 4, 4) && !go_is_star(9, 3, 3));
+    assert_true(go_is_star(13, 3, 3) && go_is_star(13, 6, 6) && !go_is_star(13, 2, 2));
+    assert_false(go_is_star(13, 3, 6)); /* no side stars on 13x13 */
+    assert_true(go_is_star(19, 3, 9) && go_is_star(19, 15, 15) && go_is_star(19, 9, 9));
+    assert_false(go_is_star(19, -1, 3) || go_is_star(19, 3, 19));
+    static const int sizes[3] = { 9, 13, 19 };
+    for (int s = 0; s < 3; s++) {
+        go_game_t *g = go_game_create(sizes[s], NULL);
+        assert_int_equal(go_game_handicap(g, sizes[s] == 19 ? 9 : 5), GO_OK);
+        const go_board_t *b = go_game_board(g);
+        for (int p = 0; p < GO_CELLS; p++)
+            if (b->color[p] == GO_BLACK)
+                assert_true(go_is_star(sizes[s], GO_X(p), GO_Y(p)));
+        go_game_destroy(g);
+    }
+}
 
 static void test_handicap(void **state)
 {
@@ -588,6 +626,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_turn_and_over),
+        cmocka_unit_test(test_star_points),
         cmocka_unit_test(test_simple_ko_all_rules),
         cmocka_unit_test(test_ko_pass_clears),
         cmocka_unit_test(test_sending_two_returning_one),
