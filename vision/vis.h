@@ -548,6 +548,38 @@ int vis_stones_place(const vis_stones_params_t *p, const vis_stone_t *stones, in
 int vis_stones_answer(const vis_stones_params_t *p, const cvb_image_t *img, const vis_geom_t *geom,
                       const uint8_t *outside, vis_snapshot_t *snap);
 
+/* A board's printed star points as evidence of which window of a lattice's lines is the
+ * board (vis_stars.c; on with vis_config_for_photo): in board finding's move of the grid
+ * by whole lines (grid_shift) and its growth to the next size (9 -> 13, 13 -> 19), a
+ * window whose star points hold at least min_hits of the stars found, with none found at
+ * its other points, is taken when it explains margin more than the window found (stars
+ * at its star points less stars at its others); a window the stars so choose is left
+ * only for another they choose as well. A star found: a point the reader reads empty
+ * whose response (vis_star_responses) reaches min_response. The values: min_response
+ * keeps three quarters of the star points in view of roboflow-stones folds 0-2 (their
+ * 25th percentile, 0.78; 45 of 10,638 other empty points pass); min_hits and margin were
+ * set looking at the stars found on all 120 photos (2026-12-06): no held-out figure for
+ * them. */
+typedef struct vis_stars_params {
+    int on;                /* default 0 (vis_config_for_photo: 1) */
+    float min_response;    /* default 0.75 */
+    float min_contrast;    /* grey levels, default 8: the lines below the wood by no more
+                              than this give no response */
+    int min_hits;          /* default 3 */
+    int margin;            /* default 3 */
+} vis_stars_params_t;
+/* The defaults above. */
+void vis_stars_defaults(vis_stars_params_t *p);
+/* Each point's star response of lattice g over gray (1 channel, the picture g's pixels
+ * refer to; lines darker than the wood) into resp[g->size * g->size], NAN where there is
+ * none. Returns VIS_OK or VIS_EINVAL. */
+int vis_star_responses(const cvb_image_t *gray, const vis_geom_t *g, float min_contrast,
+                       float *resp);
+/* The window of S lines at (ox, oy) of an E-line lattice judged by the stars found there
+ * (found[E * E], 1 a star): *hits at the window's star points (rules/go_stars.h), *misses
+ * at its other points. */
+void vis_star_window(const uint8_t *found, int E, int S, int ox, int oy, int *hits, int *misses);
+
 typedef struct vis_config {
     int work_max;          /* px, default 720: longest side of the image board finding
                               runs on; smaller is faster, larger finds smaller boards */
@@ -696,6 +728,7 @@ typedef struct vis_config {
     vis_reach_params_t reach; /* with self_fit: things reaching over the edge looked for */
     vis_unlike_params_t unlike; /* with self_fit: stones unlike the photo's own asked about */
     vis_stones_params_t stones; /* a photo: the stone finder (vis_stones_params_t) */
+    vis_stars_params_t stars; /* a photo: the star points in board finding */
     vis_read_cache_t *cache; /* default NULL: none; frames of one camera (vis_read_cache_t) */
     vis_net_t *net;        /* default NULL: the built-in point reader (vis_net_builtin);
                               a model of one's own, e.g. trained with a photo set held out */

@@ -61,6 +61,7 @@ void vis_config_defaults(vis_config_t *cfg)
     vis_reach_defaults(&cfg->reach);
     vis_unlike_defaults(&cfg->unlike);
     vis_stones_defaults(&cfg->stones);
+    vis_stars_defaults(&cfg->stars);
 }
 
 void vis_config_for_photo(vis_config_t *cfg)
@@ -78,6 +79,7 @@ void vis_config_for_photo(vis_config_t *cfg)
     cfg->reach.on = 1;
     cfg->unlike.on = 1;
     cfg->stones.on = 1;
+    cfg->stars.on = 1;
     cfg->stones.symmetries = 8;
     cfg->occ_margin = 0;
 }

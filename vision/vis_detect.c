@@ -1897,11 +1897,63 @@ static void shift_h(const double H[9], double dx, double dy, double out[9])
         out[k] /= out[8];
 }
 
+/* found[k] = 1 where point k of lattice g (its reading r) shows a star point: read empty
+ * and its response reaching p->min_response (vis_stars.c). Returns how many. */
+static int stars_found(const cvb_image_t *fullgray, const vis_geom_t *g, const vis_reading_t *r,
+                       const vis_stars_params_t *p, uint8_t *found)
+{
+    float resp[VIS_MAX_LATTICE_POINTS];
+    int N = g->size * g->size, n = 0;
+    memset(found, 0, (size_t)N);
+    if (!p->on || vis_star_responses(fullgray, g, p->min_contrast, resp))
+        return 0;
+    for (int k = 0; k < N; k++) {
+        found[k] = resp[k] >= p->min_response && r->prob[k][VIS_CLASS_EMPTY] >= 0.5f;
+        n += found[k];
+    }
+    VTRACE("stars: %d found on a %d-line lattice\n", n, g->size);
+    return n;
+}
+
+/* A window's star count: stars at its star points less stars at its others; *sure set when
+ * the stars choose it (p->min_hits at its star points, none at its others). */
+static int star_score(const vis_stars_params_t *p, const uint8_t *found, int E, int S, int ox,
+                      int oy, int *sure)
+{
+    int h, m;
+    vis_star_window(found, E, S, ox, oy, &h, &m);
+    *sure = h >= p->min_hits && m == 0;
+    return h - m;
+}
+
+/* The grid H moved (dx, dy) lines, as S lines, refined and read into r: taken into Hf,
+ * *prob and *belief (and *S) when the reader believes it at least min_belief. */
+static int take_window(const cvb_image_t *img, const cvb_image_t *fullgray, const vis_config_t *cfg,
+                       int S, int dx, int dy, double min_belief, vis_reading_t *r, double Hf[9],
+                       vis_reading_t *prob, double *belief)
+{
+    double H[9], b = -1;
+    shift_h(Hf, dx, dy, H);
+    if (cfg->refine)
+        refine_passes(fullgray, S, H, &cfg->refit);
+    int rc = belief_of(img, cfg, H, S, r, &b);
+    if (rc)
+        return rc == VIS_EMODEL || rc == VIS_ENOMEM ? rc : VIS_OK;
+    if (b < min_belief)
+        return VIS_OK;
+    memcpy(Hf, H, sizeof H);
+    memcpy(prob, r, sizeof *r);
+    *belief = b;
+    return 1;
+}
+
 /* The grid moved whole lines (board finding's commonest near miss: the lattice right, the
  * window of lines one to three off, the edge row of a crowded board left out): the lattice
  * of the winner read once cfg->grid_shift lines wider on every side, each window of S
  * lines in it judged (vis_window_belief), and the best taken when it beats the winner's
- * own by cfg->grid_shift_gain. Hf, *prob and *belief are replaced then. */
+ * own by cfg->grid_shift_gain; the star points found on it (cfg->stars) choose first, and
+ * a window they chose is left only for another they choose. Hf, *prob and *belief are
+ * replaced then. */
 static int grid_shift(const cvb_image_t *img, const cvb_image_t *fullgray, const vis_config_t *cfg,
                       int S, double Hf[9], vis_reading_t *prob, double *belief)
 {
@@ -1922,35 +1974,92 @@ static int grid_shift(const cvb_image_t *img, const cvb_image_t *fullgray, const
         free(r);
         return rc == VIS_EMODEL || rc == VIS_ENOMEM ? rc : VIS_OK;
     }
-    double b0 = vis_window_belief(r, S, m + 1, m + 1), best = b0;
-    int bx = 0, by = 0;
+    uint8_t found[VIS_MAX_LATTICE_POINTS];
+    int stars = stars_found(fullgray, &g, r, &cfg->stars, found), own_sure = 0;
+    int own = star_score(&cfg->stars, found, E, S, m + 1, m + 1, &own_sure);
+    double b0 = vis_window_belief(r, S, m + 1, m + 1), best = b0, sbel = -1;
+    int bx = 0, by = 0, sx = 0, sy = 0, sbest = own, ssure = 0;
     for (int dy = -m; dy <= m; dy++)
         for (int dx = -m; dx <= m; dx++) {
             double b = vis_window_belief(r, S, m + 1 + dx, m + 1 + dy);
-            if (b > best) {
+            int sure = 0, sc = stars ? star_score(&cfg->stars, found, E, S, m + 1 + dx, m + 1 + dy, &sure) : 0;
+            if (sure && (sc > sbest || (sc == sbest && b > sbel) || !ssure)) {
+                sbest = sc;
+                sbel = b;
+                sx = dx;
+                sy = dy;
+                ssure = 1;
+            }
+            if (b > best && (!own_sure || sure)) {
                 best = b;
                 bx = dx;
                 by = dy;
             }
         }
-    VTRACE("grid_shift: S %d own %.3f best %.3f at %+d %+d\n", S, b0, best, bx, by);
+    VTRACE("grid_shift: S %d own %.3f best %.3f at %+d %+d; stars %d own %d best %d at %+d %+d\n", S,
+           b0, best, bx, by, stars, own, ssure ? sbest : own, sx, sy);
     rc = VIS_OK;
-    if ((bx || by) && best >= b0 + cfg->grid_shift_gain) {
-        double H[9], b = -1;
-        shift_h(Hf, bx, by, H);
-        if (cfg->refine)
-            refine_passes(fullgray, S, H, &cfg->refit);
-        rc = belief_of(img, cfg, H, S, r, &b);
-        if (!rc) {
-            memcpy(Hf, H, sizeof H);
-            memcpy(prob, r, sizeof *r);
-            *belief = b;
-        } else {
-            rc = rc == VIS_EMODEL || rc == VIS_ENOMEM ? rc : VIS_OK;
-        }
+    if (ssure && (sx || sy) && sbest >= own + cfg->stars.margin)
+        rc = take_window(img, fullgray, cfg, S, sx, sy, -1, r, Hf, prob, belief);
+    else if ((bx || by) && best >= b0 + cfg->grid_shift_gain)
+        rc = take_window(img, fullgray, cfg, S, bx, by, -1, r, Hf, prob, belief);
+    free(r);
+    return rc < 0 ? rc : VIS_OK;
+}
+
+/* The grid grown to the next board size, 9 -> 13 or 13 -> 19, where the star points say
+ * so (a board the picture cuts, whose lines in view number a smaller board's): the
+ * lattice of the winner read wide enough for every window of the next size that holds the
+ * winner's window, and the window the stars choose (cfg->stars; a tie goes to the reader's
+ * vis_window_belief) taken when it explains cfg->stars.margin stars more than the winner's
+ * and the reader believes it at least grid_min_belief. Never on the reader's belief alone:
+ * beyond a small board's edge its off class is weak (vis.h, grid_shift). */
+static int grid_grow(const cvb_image_t *img, const cvb_image_t *fullgray, const vis_config_t *cfg,
+                     int *S, double Hf[9], vis_reading_t *prob, double *belief)
+{
+    int S2 = *S == 9 ? 13 : *S == 13 ? 19 : 0, d = S2 - *S, E = S2 + d + 2;
+    if (!cfg->stars.on || !S2 || E > VIS_MAX_LATTICE)
+        return VIS_OK;
+    double He[9];
+    shift_h(Hf, -(d + 1), -(d + 1), He);
+    vis_reading_t *r = malloc(sizeof *r);
+    if (!r)
+        return VIS_ENOMEM;
+    vis_geom_t g;
+    int rc = vis_geom_from_h(He, E, img->w, img->h, &g) ? -1 : vis_read(img, &g, cfg, r);
+    if (rc) {
+        free(r);
+        return rc == VIS_EMODEL || rc == VIS_ENOMEM ? rc : VIS_OK;
+    }
+    uint8_t found[VIS_MAX_LATTICE_POINTS];
+    int sure = 0, own = 0, best = 0, bx = 0, by = 0, ok = 0;
+    double bel = -1;
+    if (stars_found(fullgray, &g, r, &cfg->stars, found) >= cfg->stars.min_hits) {
+        own = star_score(&cfg->stars, found, E, *S, d + 1, d + 1, &sure);
+        for (int dy = -d; dy <= 0; dy++)
+            for (int dx = -d; dx <= 0; dx++) {
+                int sc = star_score(&cfg->stars, found, E, S2, d + 1 + dx, d + 1 + dy, &sure);
+                double b = vis_window_belief(r, S2, d + 1 + dx, d + 1 + dy);
+                if (sure && (!ok || sc > best || (sc == best && b > bel))) {
+                    ok = 1;
+                    best = sc;
+                    bel = b;
+                    bx = dx;
+                    by = dy;
+                }
+            }
+    }
+    VTRACE("grid_grow: S %d stars %d, S %d %s %d at %+d %+d\n", *S, own, S2, ok ? "best" : "none",
+           best, bx, by);
+    rc = VIS_OK;
+    if (ok && best >= own + cfg->stars.margin) {
+        /* the grown grid's H: the winner's unit lattice, S2 lines from (bx, by) */
+        rc = take_window(img, fullgray, cfg, S2, bx, by, cfg->grid_min_belief, r, Hf, prob, belief);
+        if (rc == 1)
+            *S = S2;
     }
     free(r);
-    return rc;
+    return rc < 0 ? rc : VIS_OK;
 }
 
 /* Stage 5 with the grid's verification: the first grid (primary, work scale; NULL when
@@ -2039,6 +2148,8 @@ static int grid_verify(const cvb_image_t *img, const cvb_image_t *gray,
     }
     free(p2);
     if (bestS && (rc = grid_shift(img, fullgray, cfg, bestS, bestH, prob, &best)) != VIS_OK)
+        return rc;
+    if (bestS && (rc = grid_grow(img, fullgray, cfg, &bestS, bestH, prob, &best)) != VIS_OK)
         return rc;
     if (!bestS || best < cfg->grid_min_belief)
         return VIS_ENOBOARD;

@@ -1,6 +1,7 @@
 /* synth.h: draws a synthetic photo of a Go board in plain C for the vision tests (header
  * only): a table, a wooden board under any perspective (given by its four corner
- * intersections), grid lines, star points, stones with a soft shadow, and noise. */
+ * intersections), grid lines, star points (on request), stones with a soft shadow, and
+ * noise. */
 #ifndef KIFUCAM_SYNTH_H
 #define KIFUCAM_SYNTH_H
 
@@ -9,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "rules/go_stars.h"
 #include "vision/cv_bridge.h"
 #include "vision/vis.h"
 #include "vision/vis_homog.h"
@@ -27,6 +29,9 @@ typedef struct {
                                    columns at half its spacing, three columns wide (a
                                    bamboo table's grain, in line with the board); 0
                                    (synth_defaults): none */
+    int stars;                  /* 1: the size's star points (rules/go_stars.h), dots of
+                                   0.12 of a line's spacing in radius; 0 (synth_defaults):
+                                   none */
     unsigned seed;
 } synth_t;
 
@@ -89,6 +94,9 @@ static inline int synth_render(const synth_t *s, cvb_image_t *img)
                     for (int c = 0; c < 3; c++)
                         col[c] = s->light_lines ? col[c] + 0.75 * (235 - col[c]) : col[c] * 0.25;
                 int ix = (int)floor(bx + 0.5), iy = (int)floor(by + 0.5);
+                if (s->stars && go_is_star(S, ix, iy) && hypot(fx, fy) < 0.12)
+                    for (int c = 0; c < 3; c++)
+                        col[c] = s->light_lines ? col[c] + 0.75 * (235 - col[c]) : col[c] * 0.25;
                 if (s->stones && ix >= 0 && iy >= 0 && ix < S && iy < S) {
                     int v = s->stones[iy * S + ix];
                     double d = hypot(bx - ix, by - iy);

@@ -212,6 +212,47 @@ static void test_half_spacing(void **state)
     cvb_image_free(&img);
 }
 
+/* A 19x19 the picture cuts after its 13th column (roboflow-stones 96f1724a, fold 3): its
+ * 19 rows and 13 of its columns in view, found as a 13x13 on rows 2-14. Its star points
+ * (cfg.stars, vis_stars.c: four in view, on rows 3 and 15, columns 3 and 9) grow it to the
+ * 19x19, column 0 at the picture's left, and its 47 black and 46 white stones are read;
+ * without them, a 13x13 (three white stones of the bottom row left out). */
+static void test_cut_board_stars(void **state)
+{
+    (void)state;
+    KC_REQUIRE_SHARED_DATA(data);
+    cvb_image_t img = { 0 };
+    roboflow_photo(data, "96f1724a970442b09e528c9a0867d188", &img);
+    for (int on = 0; on <= 1; on++) {
+        vis_config_t cfg;
+        vis_config_defaults(&cfg);
+        vis_config_for_photo(&cfg);
+        cfg.stars.on = on;
+        vis_geom_t g;
+        vis_snapshot_t s;
+        memset(&s, 0, sizeof s);
+        int rc = vis_detect(&img, &cfg, 0, &g, &s, NULL);
+        int nb = 0, nw = 0;
+        for (int k = 0; !rc && k < g.size * g.size; k++) {
+            nb += !s.occluded[k] && s.color[k] == GO_BLACK;
+            nw += !s.occluded[k] && s.color[k] == GO_WHITE;
+        }
+        print_message("stars %s: %s, size %d, black %d white %d, top left corner at %.0f, %.0f\n",
+                      on ? "on" : "off", rc ? vis_strerror(rc) : "a board", rc ? 0 : g.size, nb,
+                      nw, rc ? 0 : g.corners[0][0], rc ? 0 : g.corners[0][1]);
+        assert_int_equal(rc, VIS_OK);
+        if (on) {
+            assert_int_equal(g.size, 19);
+            assert_true(g.corners[0][0] < 20 && g.corners[0][1] < 30); /* column 0, row 0 */
+            assert_int_equal(nb, 47);
+            assert_int_equal(nw, 46);
+        } else {
+            assert_int_equal(g.size, 13);
+        }
+    }
+    cvb_image_free(&img);
+}
+
 /* The truth fixes, on truths made here (no shared data needed): a fix applies where the
  * truth holds what it says the truth had, is stale elsewhere; a missing stone is added as
  * a box of the photo's median size, and is stale where a box already holds it. */
@@ -268,6 +309,7 @@ int main(int argc, char **argv)
     }
     const struct CMUnitTest tests[] = { cmocka_unit_test(test_fixes), cmocka_unit_test(test_sets),
                                         cmocka_unit_test(test_faint_columns),
-                                        cmocka_unit_test(test_half_spacing) };
+                                        cmocka_unit_test(test_half_spacing),
+                                        cmocka_unit_test(test_cut_board_stars) };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -194,6 +194,86 @@ static void test_detect_striped_table(void **state)
     cvb_image_free(&img);
 }
 
+/* A 19x19 the picture cuts after its 14th column: its star points (vis_stars.c) move the
+ * window of lines board finding takes to the board's own (the grid growing from a 13x13
+ * to a 19x19 is test_golden.c's, on a real photo). vis_star_responses finds the stars in
+ * view, and no other point; a window is judged by them (vis_star_window). Without the
+ * stars the window found is two columns off. */
+static void test_detect_cut_board_stars(void **state)
+{
+    (void)state;
+    enum { N = 19 };
+    uint8_t st[N * N] = { 0 };
+    st[5 * N + 5] = GO_BLACK, st[6 * N + 10] = GO_WHITE, st[12 * N + 2] = GO_BLACK;
+    synth_t sy;
+    synth_defaults(&sy, 640, 640, N);
+    const double x0 = 24, y0 = 20, dx = 47, dy = 33; /* columns 0-13 in view */
+    double c[4][2] = { { x0, y0 }, { x0 + 18 * dx, y0 }, { x0 + 18 * dx, y0 + 18 * dy },
+                       { x0, y0 + 18 * dy } };
+    memcpy(sy.corners, c, sizeof c);
+    sy.stones = st;
+    sy.stars = 1;
+    cvb_image_t img = { 0 }, gray = { 0 };
+    assert_int_equal(synth_render(&sy, &img), 0);
+    /* the responses under the true grid: the stars in view, and no other point */
+    vis_geom_t t;
+    assert_int_equal(vis_geom_from_corners(c, N, img.w, img.h, &t), 0);
+    assert_int_equal(cvb_to_gray(&img, &gray), 0);
+    vis_stars_params_t sp;
+    vis_stars_defaults(&sp);
+    float resp[N * N];
+    uint8_t found[N * N];
+    assert_int_equal(vis_star_responses(&gray, &t, sp.min_contrast, resp), VIS_OK);
+    int stars = 0, others = 0;
+    for (int k = 0; k < N * N; k++) {
+        found[k] = resp[k] >= sp.min_response && !st[k];
+        stars += found[k] && go_is_star(N, k % N, k / N);
+        others += found[k] && !go_is_star(N, k % N, k / N);
+    }
+    print_message("star points found under the true grid: %d (6 in view), %d elsewhere\n", stars,
+                  others);
+    assert_int_equal(stars, 6);
+    assert_int_equal(others, 0);
+    int h, m;
+    vis_star_window(found, N, N, 0, 0, &h, &m);
+    assert_true(h == 6 && m == 0);
+    vis_star_window(found, N, 13, 0, 3, &h, &m); /* a 13x13 on rows 3-15: all six its others */
+    assert_true(h == 0 && m == 6);
+    vis_star_window(found, N, 13, 0, 0, &h, &m); /* on rows 0-12: four at its own */
+    assert_true(h == 4 && m == 0);
+    assert_int_equal(vis_star_responses(&img, &t, sp.min_contrast, resp), VIS_EINVAL);
+    /* board finding, with the stars and without */
+    vis_config_t cfg;
+    vis_config_defaults(&cfg);
+    vis_config_for_photo(&cfg);
+    assert_int_equal(cfg.stars.on, 1);
+    vis_geom_t g;
+    vis_snapshot_t s;
+    double off[2];
+    int size[2];
+    for (int on = 0; on <= 1; on++) {
+        cfg.stars.on = on;
+        memset(&s, 0, sizeof s);
+        int rc = vis_detect(&img, &cfg, 0, &g, &s, NULL);
+        assert_true(rc == VIS_OK || rc == VIS_ENOBOARD);
+        size[on] = rc ? 0 : g.size;
+        off[on] = rc || g.size != N ? 1e9 : 0;
+        for (int k = 0; k < 4 && off[on] == 0; k++)
+            off[on] = fmax(off[on], hypot(g.corners[k][0] - c[k][0], g.corners[k][1] - c[k][1]));
+        print_message("stars %s: size %d, corners off by %.1f px at most\n", on ? "on" : "off",
+                      size[on], off[on]);
+    }
+    assert_true(off[0] > 2.0); /* without them: another grid */
+    assert_int_equal(size[1], N);
+    assert_true(off[1] <= 2.0);
+    int wrong = 0;
+    for (int k = 0; k < N * N; k++)
+        wrong += !s.occluded[k] && s.color[k] != st[k];
+    assert_true(wrong <= 2);
+    cvb_image_free(&gray);
+    cvb_image_free(&img);
+}
+
 /* The debug pictures' names in the order they came (test_detect_light_lines). */
 typedef struct {
     char names[64][32];
@@ -586,6 +666,7 @@ int main(void)
         cmocka_unit_test(test_detect_crowded),
         cmocka_unit_test(test_detect_light_lines),
         cmocka_unit_test(test_detect_striped_table),
+        cmocka_unit_test(test_detect_cut_board_stars),
         cmocka_unit_test(test_detect_rotated_and_small),
         cmocka_unit_test(test_light_blur_jpeg),
         cmocka_unit_test(test_classify_corners_and_track),
