@@ -1897,6 +1897,26 @@ static void shift_h(const double H[9], double dx, double dy, double out[9])
         out[k] /= out[8];
 }
 
+/* The lattice of grid Hf read w lines wider on every side, E lines in all, into *g and *r
+ * (malloc'd; NULL when there is none: the returned code says why, VIS_OK when the wider
+ * lattice does not make a geometry or reads nothing). */
+static int read_wider(const cvb_image_t *img, const vis_config_t *cfg, const double Hf[9], int w,
+                      int E, vis_geom_t *g, vis_reading_t **r)
+{
+    double He[9];
+    shift_h(Hf, -w, -w, He);
+    *r = malloc(sizeof **r);
+    if (!*r)
+        return VIS_ENOMEM;
+    int rc = vis_geom_from_h(He, E, img->w, img->h, g) ? -1 : vis_read(img, g, cfg, *r);
+    if (rc) {
+        free(*r);
+        *r = NULL;
+        return rc == VIS_EMODEL || rc == VIS_ENOMEM ? rc : VIS_OK;
+    }
+    return VIS_OK;
+}
+
 /* found[k] = 1 where point k of lattice g (its reading r) shows a star point: read empty
  * and its response reaching p->min_response (vis_stars.c). Returns how many. */
 static int stars_found(const cvb_image_t *fullgray, const vis_geom_t *g, const vis_reading_t *r,
@@ -1963,17 +1983,11 @@ static int grid_shift(const cvb_image_t *img, const cvb_image_t *fullgray, const
     if (m < 1)
         return VIS_OK;
     int E = S + 2 * (m + 1); /* the shifts, and a ring for the furthest */
-    double He[9];
-    shift_h(Hf, -(m + 1), -(m + 1), He);
-    vis_reading_t *r = malloc(sizeof *r);
-    if (!r)
-        return VIS_ENOMEM;
     vis_geom_t g;
-    int rc = vis_geom_from_h(He, E, img->w, img->h, &g) ? -1 : vis_read(img, &g, cfg, r);
-    if (rc) {
-        free(r);
-        return rc == VIS_EMODEL || rc == VIS_ENOMEM ? rc : VIS_OK;
-    }
+    vis_reading_t *r = NULL;
+    int rc = read_wider(img, cfg, Hf, m + 1, E, &g, &r);
+    if (!r)
+        return rc;
     uint8_t found[VIS_MAX_LATTICE_POINTS];
     int stars = stars_found(fullgray, &g, r, &cfg->stars, found), own_sure = 0;
     int own = star_score(&cfg->stars, found, E, S, m + 1, m + 1, &own_sure);
@@ -1982,8 +1996,10 @@ static int grid_shift(const cvb_image_t *img, const cvb_image_t *fullgray, const
     for (int dy = -m; dy <= m; dy++)
         for (int dx = -m; dx <= m; dx++) {
             double b = vis_window_belief(r, S, m + 1 + dx, m + 1 + dy);
-            int sure = 0, sc = stars ? star_score(&cfg->stars, found, E, S, m + 1 + dx, m + 1 + dy, &sure) : 0;
-            if (sure && (sc > sbest || (sc == sbest && b > sbel) || !ssure)) {
+            int sure = 0, sc = 0;
+            if (stars)
+                sc = star_score(&cfg->stars, found, E, S, m + 1 + dx, m + 1 + dy, &sure);
+            if (sure && (!ssure || sc > sbest || (sc == sbest && b > sbel))) {
                 sbest = sc;
                 sbel = b;
                 sx = dx;
@@ -2020,17 +2036,11 @@ static int grid_grow(const cvb_image_t *img, const cvb_image_t *fullgray, const 
     int S2 = *S == 9 ? 13 : *S == 13 ? 19 : 0, d = S2 - *S, E = S2 + d + 2;
     if (!cfg->stars.on || !S2 || E > VIS_MAX_LATTICE)
         return VIS_OK;
-    double He[9];
-    shift_h(Hf, -(d + 1), -(d + 1), He);
-    vis_reading_t *r = malloc(sizeof *r);
-    if (!r)
-        return VIS_ENOMEM;
     vis_geom_t g;
-    int rc = vis_geom_from_h(He, E, img->w, img->h, &g) ? -1 : vis_read(img, &g, cfg, r);
-    if (rc) {
-        free(r);
-        return rc == VIS_EMODEL || rc == VIS_ENOMEM ? rc : VIS_OK;
-    }
+    vis_reading_t *r = NULL;
+    int rc = read_wider(img, cfg, Hf, d + 1, E, &g, &r);
+    if (!r)
+        return rc;
     uint8_t found[VIS_MAX_LATTICE_POINTS];
     int sure = 0, own = 0, best = 0, bx = 0, by = 0, ok = 0;
     double bel = -1;
