@@ -24,7 +24,7 @@ Without --export, trial d's figures: model A is trained on folds 0-1 and its thr
 chosen on fold 2 (--cv: across folds 0-2, each fold read by a model of the other two);
 model B, the same recipe on folds 0-2, is scored on folds 3-4 at it, counts only. Only
 the roboflow-stones photos (CC BY 4.0) are used, with the stones tests/vision/truth_fixes.h
-adds; --renders adds rendered views (measured and not kept: vision/model/README.md).
+adds and the duplicate boxes it drops; --renders adds rendered views (measured and not kept: vision/model/README.md).
 Needs Debian's python3-opencv and python3-torch. Progress on stderr; figures on stdout.
 """
 import argparse
@@ -48,10 +48,27 @@ SIGMA = 0.15 * P / R  # a peak's spread, heat-map pixels (0.15 of a cell)
 
 
 def fixes():
+    """The fixes of tests/vision/truth_fixes.h by source photo: (class, x, y) of a stone the
+    labels miss, class -1 (RF_FIX_DUPLICATE) for a box that labels a stone twice."""
     text = open(os.path.join(HERE, "..", "tests", "vision", "truth_fixes.h")).read()
     out = {}
-    for src, x, y, c in re.findall(r'\{\s*"([0-9a-f]{32})",\s*([\d.]+),\s*([\d.]+),\s*(\d),', text):
-        out.setdefault(src, []).append((int(c), float(x), float(y)))
+    for src, x, y, c in re.findall(r'\{\s*"([0-9a-f]{32})",\s*([\d.]+),\s*([\d.]+),\s*'
+                                   r'(\d|RF_FIX_DUPLICATE),', text):
+        out.setdefault(src, []).append((-1 if c == "RF_FIX_DUPLICATE" else int(c), float(x), float(y)))
+    return out
+
+
+def apply_fixes(boxes, fx, size):
+    """boxes (class, x, y) with the fixes fx added or dropped, as rf_apply_fixes does: a
+    duplicate drops the box whose centre lies within a third of size of it."""
+    out = list(boxes)
+    for c, x, y in fx:
+        if c >= 0:
+            out.append((c, x, y))
+            continue
+        near = [i for i, b in enumerate(out) if abs(b[1] - x) < size / 3 and abs(b[2] - y) < size / 3]
+        if near:
+            del out[near[0]]
     return out
 
 
@@ -78,12 +95,13 @@ def photos(kifucam, data, models, cache):
         im = cv2.imread(img)
         h, w = im.shape[:2]
         lab = img.replace("/images/", "/labels/")[:-4] + ".txt"
-        boxes = []
+        boxes, sizes = [], []
         for line in open(lab):
             p = line.split()
             if len(p) == 5 and int(p[0]) in (0, 1):
                 boxes.append((int(p[0]), float(p[1]) * w, float(p[2]) * h))
-        boxes += fx.get(src, [])
+                sizes.append(float(p[3]) * w)
+        boxes = apply_fixes(boxes, fx.get(src, []), float(np.median(sizes)) if sizes else 0.05 * w)
         if src not in grids:
             model = os.path.join(models, "fold%d.onnx" % fo[src])
             r = subprocess.run([kifucam, "detect", "--model", model, "--format", "json", img],
