@@ -36,6 +36,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "rules/go_stars.h"
 #include "vision/vis_homog.h"
 #include "vision/vis_internal.h"
 
@@ -1935,6 +1936,32 @@ static int stars_found(const cvb_image_t *fullgray, const vis_geom_t *g, const v
     return n;
 }
 
+/* Board finding's picture of the star points (stage 5, "stars"): on the photo, each star
+ * found on lattice g circled, green at a star point of the window taken (S lines from
+ * (ox, oy)), red elsewhere; the window's star points dotted blue. */
+static void emit_stars(const vis_config_t *cfg, const cvb_image_t *img, const vis_geom_t *g,
+                       const uint8_t *found, int S, int ox, int oy)
+{
+    if (!cfg->debug)
+        return;
+    cvb_image_t d = { 0 };
+    if (cvb_resize(img, img->w, img->h, &d) || d.channels != 3) {
+        cvb_image_free(&d);
+        return;
+    }
+    int E = g->size;
+    for (int k = 0; k < E * E; k++) {
+        int x = k % E - ox, y = k / E - oy, star = go_is_star(S, x, y);
+        double rad = 0.5 * g->radius[k];
+        if (found[k])
+            cvb_draw_circle(&d, g->px[k], g->py[k], rad, 0, star ? 200 : 0, star ? 0 : 230, 2);
+        if (star)
+            cvb_draw_circle(&d, g->px[k], g->py[k], 2, 255, 80, 0, -1);
+    }
+    cfg->debug(cfg->debug_ctx, VIS_STAGE_REFINE, "stars", &d);
+    cvb_image_free(&d);
+}
+
 /* A window's star count: stars at its star points less stars at its others; *sure set when
  * the stars choose it (p->min_hits at its star points, none at its others). */
 static int star_score(const vis_stars_params_t *p, const uint8_t *found, int E, int S, int ox,
@@ -2015,10 +2042,20 @@ static int grid_shift(const cvb_image_t *img, const cvb_image_t *fullgray, const
     VTRACE("grid_shift: S %d own %.3f best %.3f at %+d %+d; stars %d own %d best %d at %+d %+d\n", S,
            b0, best, bx, by, stars, own, ssure ? sbest : own, sx, sy);
     rc = VIS_OK;
-    if (ssure && (sx || sy) && sbest >= own + cfg->stars.margin)
-        rc = take_window(img, fullgray, cfg, S, sx, sy, -1, r, Hf, prob, belief);
-    else if ((bx || by) && best >= b0 + cfg->grid_shift_gain)
-        rc = take_window(img, fullgray, cfg, S, bx, by, -1, r, Hf, prob, belief);
+    int tx = 0, ty = 0; /* the move taken */
+    if (ssure && (sx || sy) && sbest >= own + cfg->stars.margin) {
+        tx = sx;
+        ty = sy;
+    } else if ((bx || by) && best >= b0 + cfg->grid_shift_gain) {
+        tx = bx;
+        ty = by;
+    }
+    if (tx || ty)
+        rc = take_window(img, fullgray, cfg, S, tx, ty, -1, r, Hf, prob, belief);
+    if (rc != 1)
+        tx = ty = 0;
+    if (stars)
+        emit_stars(cfg, img, &g, found, S, m + 1 + tx, m + 1 + ty);
     free(r);
     return rc < 0 ? rc : VIS_OK;
 }
@@ -2065,8 +2102,10 @@ static int grid_grow(const cvb_image_t *img, const cvb_image_t *fullgray, const 
     if (ok && best >= own + cfg->stars.margin) {
         /* the grown grid's H: the winner's unit lattice, S2 lines from (bx, by) */
         rc = take_window(img, fullgray, cfg, S2, bx, by, cfg->grid_min_belief, r, Hf, prob, belief);
-        if (rc == 1)
+        if (rc == 1) {
             *S = S2;
+            emit_stars(cfg, img, &g, found, S2, d + 1 + bx, d + 1 + by);
+        }
     }
     free(r);
     return rc < 0 ? rc : VIS_OK;

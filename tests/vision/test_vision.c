@@ -194,11 +194,27 @@ static void test_detect_striped_table(void **state)
     cvb_image_free(&img);
 }
 
+/* The debug pictures' names in the order they came (test_detect_light_lines). */
+typedef struct {
+    char names[64][32];
+    int n;
+} seen_debug_t;
+
+static void note_debug(void *ctx, int stage, const char *name, const cvb_image_t *img)
+{
+    seen_debug_t *d = ctx;
+    (void)stage;
+    (void)img;
+    if (d->n < 64)
+        snprintf(d->names[d->n++], sizeof d->names[0], "%s", name);
+}
+
 /* A 19x19 the picture cuts after its 14th column: its star points (vis_stars.c) move the
  * window of lines board finding takes to the board's own (the grid growing from a 13x13
  * to a 19x19 is test_golden.c's, on a real photo). vis_star_responses finds the stars in
  * view, and no other point; a window is judged by them (vis_star_window). Without the
- * stars the window found is two columns off. */
+ * stars the window found is two columns off. With them board finding draws them
+ * ("stars", stage 5). */
 static void test_detect_cut_board_stars(void **state)
 {
     (void)state;
@@ -251,8 +267,12 @@ static void test_detect_cut_board_stars(void **state)
     vis_snapshot_t s;
     double off[2];
     int size[2];
+    seen_debug_t seen[2];
+    memset(seen, 0, sizeof seen);
     for (int on = 0; on <= 1; on++) {
         cfg.stars.on = on;
+        cfg.debug = note_debug;
+        cfg.debug_ctx = &seen[on];
         memset(&s, 0, sizeof s);
         int rc = vis_detect(&img, &cfg, 0, &g, &s, NULL);
         assert_true(rc == VIS_OK || rc == VIS_ENOBOARD);
@@ -264,6 +284,11 @@ static void test_detect_cut_board_stars(void **state)
                       size[on], off[on]);
     }
     assert_true(off[0] > 2.0); /* without them: another grid */
+    int drawn[2] = { 0, 0 };
+    for (int on = 0; on <= 1; on++)
+        for (int i = 0; i < seen[on].n; i++)
+            drawn[on] |= !strcmp(seen[on].names[i], "stars");
+    assert_true(!drawn[0] && drawn[1]);
     assert_int_equal(size[1], N);
     assert_true(off[1] <= 2.0);
     int wrong = 0;
@@ -272,21 +297,6 @@ static void test_detect_cut_board_stars(void **state)
     assert_true(wrong <= 2);
     cvb_image_free(&gray);
     cvb_image_free(&img);
-}
-
-/* The debug pictures' names in the order they came (test_detect_light_lines). */
-typedef struct {
-    char names[64][32];
-    int n;
-} seen_debug_t;
-
-static void note_debug(void *ctx, int stage, const char *name, const cvb_image_t *img)
-{
-    seen_debug_t *d = ctx;
-    (void)stage;
-    (void)img;
-    if (d->n < 64)
-        snprintf(d->names[d->n++], sizeof d->names[0], "%s", name);
 }
 
 /* White lines on dark wood: board finding looks for dark lines first, then, finding no
