@@ -12,6 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "rules/go_stars.h"
+
 #ifndef M_PI
 #define M_PI 3.14159265358979323846
 #endif
@@ -434,30 +436,15 @@ static double ink_at(const rnd_renderer_t *r, double x, double y, double s)
         double c = clampd((w * 0.5 + s * 0.5 - d) / s, 0, 1);
         cov = 1 - (1 - cov) * (1 - c);
     }
-    /* star points */
-    int hs[3] = { -1, -1, -1 }, nh = 0;
-    if (n >= 13) {
-        hs[0] = 3;
-        hs[1] = n / 2;
-        hs[2] = n - 4;
-        nh = (n % 2) ? 3 : 2;
-        if (nh == 2)
-            hs[1] = n - 4;
-    } else if (n >= 7) {
-        hs[0] = 2;
-        hs[1] = n / 2;
-        hs[2] = n - 3;
-        nh = 3;
+    /* star points (rules/go_stars.h): the one nearest (x, y), if any */
+    int sx = imax(0, imin(n - 1, (int)floor(gx + 0.5)));
+    int sy = imax(0, imin(n - 1, (int)floor(gy + 0.5)));
+    if (go_is_star(n, sx, sy)) {
+        double px = (sx - ext) * r->g.dx, py = (ext - sy) * r->g.dy;
+        double d = sqrt((x - px) * (x - px) + (y - py) * (y - py));
+        double c = clampd((1.9 + s * 0.5 - d) / s, 0, 1);
+        cov = 1 - (1 - cov) * (1 - c);
     }
-    for (int i = 0; i < nh; i++)
-        for (int j = 0; j < nh; j++) {
-            if (n < 13 && n >= 7 && (i == 1) != (j == 1))
-                continue; /* small boards: corners and centre only */
-            double px = (hs[i] - ext) * r->g.dx, py = (ext - hs[j]) * r->g.dy;
-            double d = sqrt((x - px) * (x - px) + (y - py) * (y - py));
-            double c = clampd((1.9 + s * 0.5 - d) / s, 0, 1);
-            cov = 1 - (1 - cov) * (1 - c);
-        }
     return cov;
 }
 
