@@ -562,11 +562,16 @@ int vis_stones_answer(const vis_stones_params_t *p, const cvb_image_t *img, cons
  * them. */
 typedef struct vis_stars_params {
     int on;                /* default 0 (vis_config_for_photo: 1) */
-    float min_response;    /* default 0.75 */
+    float min_response;    /* default 0.75: lower finds smaller and fainter dots, and more
+                              crossings blurred dark taken for stars */
     float min_contrast;    /* grey levels, default 8: the lines below the wood by no more
-                              than this give no response */
-    int min_hits;          /* default 3 */
-    int margin;            /* default 3 */
+                              than this give no response (a dark board's, a stone's) */
+    int min_hits;          /* default 3: fewer lets two chance stars choose a window; a 9x9
+                              or 13x13 shows 5 star points, a 19x19 9, most often some under
+                              stones */
+    int margin;            /* default 3: how many stars more the window chosen must explain
+                              than the one found (a 13x13's four corner stars are a 19x19's
+                              too, shifted six lines: a tie keeps the 13x13) */
 } vis_stars_params_t;
 /* The defaults above. */
 void vis_stars_defaults(vis_stars_params_t *p);
