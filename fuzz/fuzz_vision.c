@@ -7,10 +7,12 @@
  *   odd:  a small raw image: width, height (8..135), channels (1 or 3), a size hint and
  *         four corners come from the next bytes, the pixels from the rest (repeated);
  *         then vis_detect, vis_classify and vis_track with the given corners, and the
- *         board's own line contrast (vis_line_contrast) and tracking by it.
+ *         board's own line contrast (vis_line_contrast) and tracking by it, and the
+ *         star points' responses (vis_star_responses, gray images) and a window's count.
  * Checks (a violation traps): a status code is 0 or a VIS_E* code; on success the
  * snapshot's size is 2..25 (the hint when one was given), every colour is 0..2 and every
- * confidence in 0..1; the geometry's corners are finite; a line contrast is in (0, 1].
+ * confidence in 0..1; the geometry's corners are finite; a line contrast is in (0, 1]; a
+ * star response is NAN or finite, and refused for a colour image.
  */
 #include <math.h>
 #include <stddef.h>
@@ -126,6 +128,23 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         check_status(rc);
         if (rc == VIS_OK)
             check_snap(&s, csize);
+        float resp[VIS_MAX_POINTS];     /* star points: gray only, NAN or finite */
+        rc = vis_star_responses(&img, &g, 8, resp);
+        check_status(rc);
+        if ((rc == VIS_OK) != (ch == 1))
+            __builtin_trap();
+        if (rc == VIS_OK) {
+            uint8_t found[VIS_MAX_POINTS];
+            for (int i = 0; i < csize * csize; i++) {
+                if (!isnan(resp[i]) && !isfinite(resp[i]))
+                    __builtin_trap();
+                found[i] = resp[i] >= 0.75f;
+            }
+            int hits, misses;
+            vis_star_window(found, csize, csize < 9 ? csize : 9, csize / 3, csize / 4, &hits, &misses);
+            if (hits < 0 || misses < 0 || hits + misses > csize * csize)
+                __builtin_trap();
+        }
         double fit, k = 0;
         check_status(vis_grid_fit(&img, &g, &fit));
         rc = vis_line_contrast(&img, &g, NULL, &k);
