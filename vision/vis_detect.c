@@ -1898,18 +1898,24 @@ static void shift_h(const double H[9], double dx, double dy, double out[9])
         out[k] /= out[8];
 }
 
-/* The lattice of grid Hf read w lines wider on every side, E lines in all, into *g and *r
- * (malloc'd; NULL when there is none: the returned code says why, VIS_OK when the wider
- * lattice does not make a geometry or reads nothing). */
-static int read_wider(const cvb_image_t *img, const vis_config_t *cfg, const double Hf[9], int w,
-                      int E, vis_geom_t *g, vis_reading_t **r)
+/* The lattice of grid Hf w lines wider on every side, E lines in all, into *g; -1 when it
+ * makes no geometry. */
+static int wider_geom(const cvb_image_t *img, const double Hf[9], int w, int E, vis_geom_t *g)
 {
     double He[9];
     shift_h(Hf, -w, -w, He);
+    return vis_geom_from_h(He, E, img->w, img->h, g) ? -1 : 0;
+}
+
+/* Lattice g read into *r (malloc'd; NULL when there is none: the returned code says why,
+ * VIS_OK when it reads nothing). */
+static int read_lattice(const cvb_image_t *img, const vis_config_t *cfg, const vis_geom_t *g,
+                        vis_reading_t **r)
+{
     *r = malloc(sizeof **r);
     if (!*r)
         return VIS_ENOMEM;
-    int rc = vis_geom_from_h(He, E, img->w, img->h, g) ? -1 : vis_read(img, g, cfg, *r);
+    int rc = vis_read(img, g, cfg, *r);
     if (rc) {
         free(*r);
         *r = NULL;
@@ -1918,16 +1924,25 @@ static int read_wider(const cvb_image_t *img, const vis_config_t *cfg, const dou
     return VIS_OK;
 }
 
-/* found[k] = 1 where point k of lattice g (its reading r) shows a star point: read empty
- * and its response reaching p->min_response (vis_stars.c). Returns how many. */
-static int stars_found(const cvb_image_t *fullgray, const vis_geom_t *g, const vis_reading_t *r,
-                       const vis_stars_params_t *p, uint8_t *found)
+/* The star responses of lattice g (vis_stars.c) into resp; how many reach p->min_response
+ * (0 with the stars off). */
+static int star_candidates(const cvb_image_t *fullgray, const vis_geom_t *g,
+                           const vis_stars_params_t *p, float *resp)
 {
-    float resp[VIS_MAX_LATTICE_POINTS];
-    int N = g->size * g->size, n = 0;
-    memset(found, 0, (size_t)N);
     if (!p->on || vis_star_responses(fullgray, g, p->min_contrast, resp))
         return 0;
+    int n = 0;
+    for (int k = 0; k < g->size * g->size; k++)
+        n += resp[k] >= p->min_response;
+    return n;
+}
+
+/* found[k] = 1 where point k of lattice g (resp its star responses, r its reading) shows
+ * a star point: read empty and its response reaching p->min_response. Returns how many. */
+static int stars_found(const vis_geom_t *g, const float *resp, const vis_reading_t *r,
+                       const vis_stars_params_t *p, uint8_t *found)
+{
+    int N = g->size * g->size, n = 0;
     for (int k = 0; k < N; k++) {
         found[k] = resp[k] >= p->min_response && r->prob[k][VIS_CLASS_EMPTY] >= 0.5f;
         n += found[k];
@@ -1973,6 +1988,32 @@ static int star_score(const vis_stars_params_t *p, const uint8_t *found, int E, 
     return h - m;
 }
 
+/* The window of S lines the stars choose among those at (c + dx, c + dy), dx and dy in
+ * lo..hi, of reading r's lattice: the best star count of the windows they choose
+ * (star_score), a tie to the reader's vis_window_belief. 1 with it in *dx, *dy and its
+ * count in *score; 0 when they choose none. */
+static int star_choice(const vis_stars_params_t *p, const uint8_t *found, const vis_reading_t *r,
+                       int S, int c, int lo, int hi, int *dx, int *dy, int *score)
+{
+    int ok = 0;
+    double bel = -1;
+    for (int y = lo; y <= hi; y++)
+        for (int x = lo; x <= hi; x++) {
+            int sure = 0, sc = star_score(p, found, r->size, S, c + x, c + y, &sure);
+            if (!sure || (ok && sc < *score))
+                continue;
+            double b = vis_window_belief(r, S, c + x, c + y);
+            if (ok && sc == *score && b <= bel)
+                continue;
+            ok = 1;
+            *score = sc;
+            bel = b;
+            *dx = x;
+            *dy = y;
+        }
+    return ok;
+}
+
 /* The grid H moved (dx, dy) lines, as S lines, refined and read into r: taken into Hf,
  * *prob and *belief (and *S) when the reader believes it at least min_belief. */
 static int take_window(const cvb_image_t *img, const cvb_image_t *fullgray, const vis_config_t *cfg,
@@ -2012,27 +2053,27 @@ static int grid_shift(const cvb_image_t *img, const cvb_image_t *fullgray, const
     int E = S + 2 * (m + 1); /* the shifts, and a ring for the furthest */
     vis_geom_t g;
     vis_reading_t *r = NULL;
-    int rc = read_wider(img, cfg, Hf, m + 1, E, &g, &r);
+    if (wider_geom(img, Hf, m + 1, E, &g))
+        return VIS_OK;
+    int rc = read_lattice(img, cfg, &g, &r);
     if (!r)
         return rc;
-    uint8_t found[VIS_MAX_LATTICE_POINTS];
-    int stars = stars_found(fullgray, &g, r, &cfg->stars, found), own_sure = 0;
-    int own = star_score(&cfg->stars, found, E, S, m + 1, m + 1, &own_sure);
-    double b0 = vis_window_belief(r, S, m + 1, m + 1), best = b0, sbel = -1;
-    int bx = 0, by = 0, sx = 0, sy = 0, sbest = own, ssure = 0;
+    float resp[VIS_MAX_LATTICE_POINTS];
+    uint8_t found[VIS_MAX_LATTICE_POINTS] = { 0 };
+    int stars = 0;
+    if (star_candidates(fullgray, &g, &cfg->stars, resp))
+        stars = stars_found(&g, resp, r, &cfg->stars, found);
+    int own_sure = 0, own = star_score(&cfg->stars, found, E, S, m + 1, m + 1, &own_sure);
+    int sx = 0, sy = 0, sbest = own;
+    int ssure = stars && star_choice(&cfg->stars, found, r, S, m + 1, -m, m, &sx, &sy, &sbest);
+    double b0 = vis_window_belief(r, S, m + 1, m + 1), best = b0;
+    int bx = 0, by = 0;
     for (int dy = -m; dy <= m; dy++)
         for (int dx = -m; dx <= m; dx++) {
             double b = vis_window_belief(r, S, m + 1 + dx, m + 1 + dy);
-            int sure = 0, sc = 0;
-            if (stars)
-                sc = star_score(&cfg->stars, found, E, S, m + 1 + dx, m + 1 + dy, &sure);
-            if (sure && (!ssure || sc > sbest || (sc == sbest && b > sbel))) {
-                sbest = sc;
-                sbel = b;
-                sx = dx;
-                sy = dy;
-                ssure = 1;
-            }
+            int sure = 0;
+            if (own_sure)
+                star_score(&cfg->stars, found, E, S, m + 1 + dx, m + 1 + dy, &sure);
             if (b > best && (!own_sure || sure)) {
                 best = b;
                 bx = dx;
@@ -2074,27 +2115,20 @@ static int grid_grow(const cvb_image_t *img, const cvb_image_t *fullgray, const 
     if (!cfg->stars.on || !S2 || E > VIS_MAX_LATTICE)
         return VIS_OK;
     vis_geom_t g;
+    float resp[VIS_MAX_LATTICE_POINTS];
+    /* the picture alone first: fewer candidates than min_hits and the read is spared */
+    if (wider_geom(img, Hf, d + 1, E, &g) ||
+        star_candidates(fullgray, &g, &cfg->stars, resp) < cfg->stars.min_hits)
+        return VIS_OK;
     vis_reading_t *r = NULL;
-    int rc = read_wider(img, cfg, Hf, d + 1, E, &g, &r);
+    int rc = read_lattice(img, cfg, &g, &r);
     if (!r)
         return rc;
     uint8_t found[VIS_MAX_LATTICE_POINTS];
     int sure = 0, own = 0, best = 0, bx = 0, by = 0, ok = 0;
-    double bel = -1;
-    if (stars_found(fullgray, &g, r, &cfg->stars, found) >= cfg->stars.min_hits) {
+    if (stars_found(&g, resp, r, &cfg->stars, found) >= cfg->stars.min_hits) {
         own = star_score(&cfg->stars, found, E, *S, d + 1, d + 1, &sure);
-        for (int dy = -d; dy <= 0; dy++)
-            for (int dx = -d; dx <= 0; dx++) {
-                int sc = star_score(&cfg->stars, found, E, S2, d + 1 + dx, d + 1 + dy, &sure);
-                double b = vis_window_belief(r, S2, d + 1 + dx, d + 1 + dy);
-                if (sure && (!ok || sc > best || (sc == best && b > bel))) {
-                    ok = 1;
-                    best = sc;
-                    bel = b;
-                    bx = dx;
-                    by = dy;
-                }
-            }
+        ok = star_choice(&cfg->stars, found, r, S2, d + 1, -d, 0, &bx, &by, &best);
     }
     VTRACE("grid_grow: S %d stars %d, S %d %s %d at %+d %+d\n", *S, own, S2, ok ? "best" : "none",
            best, bx, by);

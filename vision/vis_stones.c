@@ -395,33 +395,21 @@ int vis_stones_place(const vis_stones_params_t *p, const vis_stone_t *stones, in
     return placed;
 }
 
-/* 1 when the stone placed on point k (col, at: vis_stones_place's) lies nearer than d
- * cells to another placed stone's centre (crowd_black). */
-static int crowded(const uint8_t *col, float (*at)[2], int S, int k, double d)
+/* 1 when a stone placed on another point than k within two lines of it (col, at:
+ * vis_stones_place's), of colour c (GO_EMPTY: either), has its centre nearer than d cells
+ * to (cx, cy) in board units: to k's own stone, a stone crowding it (crowd_black); to
+ * point k, a stone the reader may have seen there (black_by_reader). */
+static int stone_near(const uint8_t *col, float (*at)[2], int S, int k, uint8_t c, double cx,
+                      double cy, double d)
 {
     int x0 = k % S, y0 = k / S;
     for (int y = y0 - 2; y <= y0 + 2; y++)
         for (int x = x0 - 2; x <= x0 + 2; x++) {
             int j = y * S + x;
-            if (x < 0 || y < 0 || x >= S || y >= S || j == k || col[j] == GO_EMPTY)
+            if (x < 0 || y < 0 || x >= S || y >= S || j == k || col[j] == GO_EMPTY ||
+                (c != GO_EMPTY && col[j] != c))
                 continue;
-            if (hypot(at[j][0] - at[k][0], at[j][1] - at[k][1]) < d)
-                return 1;
-        }
-    return 0;
-}
-
-/* 1 when a stone of colour c placed on another point near k (col, at:
- * vis_stones_place's) has its centre within d cells of point k (black_by_reader). */
-static int explained(const uint8_t *col, float (*at)[2], int S, int k, uint8_t c, double d)
-{
-    int x0 = k % S, y0 = k / S;
-    for (int y = y0 - 2; y <= y0 + 2; y++)
-        for (int x = x0 - 2; x <= x0 + 2; x++) {
-            int j = y * S + x;
-            if (x < 0 || y < 0 || x >= S || y >= S || j == k || col[j] != c)
-                continue;
-            if (hypot(at[j][0] - x0, at[j][1] - y0) < d)
+            if (hypot(at[j][0] - cx, at[j][1] - cy) < d)
                 return 1;
         }
     return 0;
@@ -452,7 +440,7 @@ int vis_stones_answer(const vis_stones_params_t *p, const cvb_image_t *img, cons
         VTRACE("finder: %s %.2f at (%.2f, %.2f)\n", st[i].color == GO_BLACK ? "black" : "white",
                st[i].score, st[i].x, st[i].y);
     uint8_t col[VIS_MAX_POINTS];
-    float sc[VIS_MAX_POINTS], at[VIS_MAX_POINTS][2];
+    float sc[VIS_MAX_POINTS], at[VIS_MAX_POINTS][2] = { { 0 } };
     memset(col, GO_EMPTY, sizeof col);
     if (!rc)
         rc = vis_stones_place(p, st, n, S, col, sc, at);
@@ -461,22 +449,20 @@ int vis_stones_answer(const vis_stones_params_t *p, const cvb_image_t *img, cons
         return rc;
     int changed = 0;
     for (int k = 0; k < S * S; k++) {
-        int unsure = vis_point_unsure(snap, k);
+        int unsure = vis_point_unsure(snap, k), kx = k % S, ky = k / S;
         int asked = snap->occluded[k] ? outside && outside[k] && p->answers >= VIS_STONES_CUT
                   : p->answers == VIS_STONES_ALL || unsure;
         if (!asked)
             continue; /* the reader's sure calls stand; covered points stay covered */
-        if (p->cut_by_reader && !unsure && !snap->occluded[k] && snap->color[k] != GO_EMPTY &&
-            col[k] == GO_EMPTY && !vis_in_picture(img, geom->px[k], geom->py[k], geom->radius[k])) {
-            snap->conf[k] = p->conf_given; /* a cut stone the finder does not find: the
-                                              reader's call, asked about */
-            changed++;
-            continue;
-        }
-        if (p->black_by_reader && !unsure && !snap->occluded[k] && snap->color[k] == GO_BLACK &&
-            col[k] == GO_EMPTY && !explained(col, at, S, k, GO_BLACK, p->reach)) {
-            snap->conf[k] = p->conf_given; /* a black stone the finder misses: the
-                                              reader's call, asked about */
+        /* a sure stone of the reader's where the finder places none stays, asked about: on
+         * a point the picture's edge cuts (cut_by_reader), or black with no black stone of
+         * the finder's within reach of the point (black_by_reader) */
+        if (!unsure && !snap->occluded[k] && snap->color[k] != GO_EMPTY && col[k] == GO_EMPTY &&
+            ((p->cut_by_reader &&
+              !vis_in_picture(img, geom->px[k], geom->py[k], geom->radius[k])) ||
+             (p->black_by_reader && snap->color[k] == GO_BLACK &&
+              !stone_near(col, at, S, k, GO_BLACK, kx, ky, p->reach)))) {
+            snap->conf[k] = p->conf_given;
             changed++;
             continue;
         }
@@ -484,7 +470,7 @@ int vis_stones_answer(const vis_stones_params_t *p, const cvb_image_t *img, cons
             sc[k] < p->sure_empty_min)
             continue; /* a point the reader is sure is empty takes only a sure stone */
         if (!unsure && snap->color[k] == GO_EMPTY && col[k] == GO_BLACK && p->crowd_black > 0 &&
-            crowded(col, at, S, k, p->crowd_black))
+            stone_near(col, at, S, k, GO_EMPTY, at[k][0], at[k][1], p->crowd_black))
             continue; /* ... nor a black stone crowding another: a shadow beside it */
         if (snap->occluded[k] || snap->color[k] != col[k]) {
             snap->color[k] = col[k];

@@ -137,6 +137,23 @@ static void roboflow_photo(const char *data, const char *source, cvb_image_t *im
     free(e);
 }
 
+/* img read as a photo under cfg (vis_detect into *g and a snapshot): its status, and the
+ * black and white stones and the points asked about (*nb, *nw, *unsure; 0 with no board). */
+static int detect_counts(const cvb_image_t *img, const vis_config_t *cfg, vis_geom_t *g, int *nb,
+                         int *nw, int *unsure)
+{
+    vis_snapshot_t s;
+    memset(&s, 0, sizeof s);
+    int rc = vis_detect(img, cfg, 0, g, &s, NULL);
+    *nb = *nw = *unsure = 0;
+    for (int k = 0; !rc && k < g->size * g->size; k++) {
+        *nb += !s.occluded[k] && s.color[k] == GO_BLACK;
+        *nw += !s.occluded[k] && s.color[k] == GO_WHITE;
+        *unsure += vis_point_unsure(&s, k);
+    }
+    return rc;
+}
+
 /* A photo whose columns' lines are far fainter than its rows' (roboflow-stones
  * 4b4672756d69, fold 0: board finding's dev fold): the top tenth of the black-hat
  * response holds the rows alone, and board finding's first looks find no board; the
@@ -187,15 +204,8 @@ static void test_half_spacing(void **state)
         if (!on)
             cfg.lines.halve_share = 0;
         vis_geom_t g;
-        vis_snapshot_t s;
-        memset(&s, 0, sizeof s);
-        int rc = vis_detect(&img, &cfg, 0, &g, &s, NULL);
-        int nb = 0, nw = 0, unsure = 0;
-        for (int k = 0; !rc && k < g.size * g.size; k++) {
-            nb += !s.occluded[k] && s.color[k] == GO_BLACK;
-            nw += !s.occluded[k] && s.color[k] == GO_WHITE;
-            unsure += vis_point_unsure(&s, k);
-        }
+        int nb, nw, unsure;
+        int rc = detect_counts(&img, &cfg, &g, &nb, &nw, &unsure);
         print_message("halve_share %.2f: %s, size %d, black %d white %d, unsure %d\n",
                       cfg.lines.halve_share, rc ? vis_strerror(rc) : "a board", rc ? 0 : g.size,
                       nb, nw, unsure);
@@ -229,14 +239,8 @@ static void test_cut_board_stars(void **state)
         vis_config_for_photo(&cfg);
         cfg.stars.on = on;
         vis_geom_t g;
-        vis_snapshot_t s;
-        memset(&s, 0, sizeof s);
-        int rc = vis_detect(&img, &cfg, 0, &g, &s, NULL);
-        int nb = 0, nw = 0;
-        for (int k = 0; !rc && k < g.size * g.size; k++) {
-            nb += !s.occluded[k] && s.color[k] == GO_BLACK;
-            nw += !s.occluded[k] && s.color[k] == GO_WHITE;
-        }
+        int nb, nw, unsure;
+        int rc = detect_counts(&img, &cfg, &g, &nb, &nw, &unsure);
         print_message("stars %s: %s, size %d, black %d white %d, top left corner at %.0f, %.0f\n",
                       on ? "on" : "off", rc ? vis_strerror(rc) : "a board", rc ? 0 : g.size, nb,
                       nw, rc ? 0 : g.corners[0][0], rc ? 0 : g.corners[0][1]);

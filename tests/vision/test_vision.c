@@ -60,6 +60,19 @@ static void test_proj1(void **state)
     assert_int_not_equal(vis_proj1_eval(&f, -60, &v), 0); /* behind the vanishing point */
 }
 
+/* How far the grid found (detection status rc, geometry g) lies from the true corners c of
+ * a size x size board: the farthest of its four corners, in pixels; 1e9 when no board or
+ * another size was found. */
+static double corners_off(int rc, const vis_geom_t *g, int size, const double c[4][2])
+{
+    if (rc || g->size != size)
+        return 1e9;
+    double off = 0;
+    for (int k = 0; k < 4; k++)
+        off = fmax(off, hypot(g->corners[k][0] - c[k][0], g->corners[k][1] - c[k][1]));
+    return off;
+}
+
 /* A pseudo-random position with about a third of the points filled. */
 static void position(int S, unsigned seed, uint8_t *st)
 {
@@ -180,10 +193,7 @@ static void test_detect_striped_table(void **state)
         memset(&s, 0, sizeof s);
         int rc = vis_detect(&img, &cfg, 0, &g, &s, NULL);
         assert_true(rc == VIS_OK || rc == VIS_ENOBOARD);
-        off[on] = rc || g.size != 13 ? 1e9 : 0;
-        for (int k = 0; k < 4 && off[on] == 0; k++)
-            off[on] = fmax(off[on], hypot(g.corners[k][0] - sy.corners[k][0],
-                                          g.corners[k][1] - sy.corners[k][1]));
+        off[on] = corners_off(rc, &g, 13, (const double(*)[2])sy.corners);
         print_message("halved families %s: %s (size %d), corners off by %.1f px at most\n",
                       on ? "on" : "off", rc ? "no board" : "a board", rc ? 0 : g.size, off[on]);
     }
@@ -277,9 +287,7 @@ static void test_detect_cut_board_stars(void **state)
         int rc = vis_detect(&img, &cfg, 0, &g, &s, NULL);
         assert_true(rc == VIS_OK || rc == VIS_ENOBOARD);
         size[on] = rc ? 0 : g.size;
-        off[on] = rc || g.size != N ? 1e9 : 0;
-        for (int k = 0; k < 4 && off[on] == 0; k++)
-            off[on] = fmax(off[on], hypot(g.corners[k][0] - c[k][0], g.corners[k][1] - c[k][1]));
+        off[on] = corners_off(rc, &g, N, (const double(*)[2])c);
         print_message("stars %s: size %d, corners off by %.1f px at most\n", on ? "on" : "off",
                       size[on], off[on]);
     }
@@ -330,12 +338,7 @@ static void test_detect_light_lines(void **state)
         memset(&s, 0, sizeof s);
         int rc = vis_detect(&img, &cfg, 0, &g, &s, NULL);
         assert_true(rc == VIS_OK || rc == VIS_ENOBOARD);
-        off[light] = 0;
-        for (int k = 0; k < 4 && rc == VIS_OK && g.size == 19; k++)
-            off[light] = fmax(off[light], hypot(g.corners[k][0] - sy.corners[k][0],
-                                                g.corners[k][1] - sy.corners[k][1]));
-        if (rc || g.size != 19)
-            off[light] = 1e9;
+        off[light] = corners_off(rc, &g, 19, (const double(*)[2])sy.corners);
         print_message("light lines %d: %s, corners off by %.1f px at most\n", light,
                       rc ? "no board" : "a board", off[light]);
     }
