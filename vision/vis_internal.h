@@ -7,17 +7,48 @@
 #include "vision/vis_homog.h"
 
 #include <math.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
 
-/* A model file's bytes into *buf (the caller frees), *len of them (vis_net.c): VIS_EMODEL
+/* ---- the networks (vis_ensemble.c) ---- */
+
+/* One or a few ONNX models run through OpenCV's dnn over a board view: the point reader's
+ * (vis_net_t) and the stone finder's (vis_finder_t). A run is one member over the view
+ * under one symmetry; an owner averages its runs' outputs as it reads them. */
+#define VIS_ENSEMBLE_MAX 4
+typedef struct vis_ensemble {
+    cvb_net_t *net[VIS_ENSEMBLE_MAX]; /* the members, the first n */
+    int n;
+    int shared; /* a built-in model's: the whole process reads with it, none may change it */
+    pthread_mutex_t lock; /* the members' dnn state, one run at a time */
+} vis_ensemble_t;
+/* e (uninitialised) with one member, from len bytes of ONNX: VIS_EMODEL when OpenCV cannot
+ * run them, VIS_ENOMEM. */
+int vis_ensemble_init(vis_ensemble_t *e, const uint8_t *buf, size_t len);
+/* member's one model joins e, at most max members (<= VIS_ENSEMBLE_MAX); member is left
+ * empty, for its owner to fini. VIS_EINVAL when e is full, member is not one model or is
+ * e, or either is shared. */
+int vis_ensemble_add(vis_ensemble_t *e, vis_ensemble_t *member, int max);
+/* Frees e's members and lock (not e); a shared ensemble is left as it is. */
+void vis_ensemble_fini(vis_ensemble_t *e);
+/* One run's output: c x h x w logits, the view seen under symmetry sym (vis_sym_src). */
+typedef void (*vis_ensemble_each_fn)(void *ctx, int sym, const float *logit);
+/* Every member of e over the square BGR view under symmetries first .. first + nsym - 1
+ * (each member under each, nsym * e->n runs, in that order), each run's output, checked
+ * to be c x h x w, handed to each. VIS_EMODEL when a run fails or its shape differs (the
+ * runs stop there), VIS_ENOMEM, VIS_EINVAL. */
+int vis_ensemble_runs(vis_ensemble_t *e, const cvb_image_t *view, int first, int nsym, int c,
+                      int h, int w, vis_ensemble_each_fn each, void *ctx);
+
+/* A model file's bytes into *buf (the caller frees), *len of them (vis_ensemble.c): VIS_EMODEL
  * when it cannot be read or is empty or past 64 MB, VIS_ENOMEM. */
 int vis_read_model_file(const char *path, uint8_t **buf, size_t *len);
 
 /* Symmetry s (0..7; 4: transposed, then 1: x mirrored, 2: y mirrored) of a coordinate
- * pair on an n x n square: the source of (x, y) (vis_net.c). */
+ * pair on an n x n square: the source of (x, y) (vis_ensemble.c). */
 void vis_sym_src(int s, int n, int x, int y, int *sx, int *sy);
-/* out (allocated, v's size) = the square BGR view v seen under symmetry s (vis_net.c). */
+/* out (allocated, v's size) = the square BGR view v seen under symmetry s (vis_ensemble.c). */
 void vis_view_sym(const cvb_image_t *v, int s, cvb_image_t *out);
 
 /* ---- the one luma formula (BT.601 weights on B, G, R), in the precisions in use ---- */

@@ -8,10 +8,11 @@
  * 255; the output is 1 x VIS_NCLASS x (size + 2 margin) x (size + 2 margin) logits
  * (empty, black, white, covered, off), the board's point (x, y) at (x + margin,
  * y + margin), the ring's blocks around it. Inference runs in OpenCV's dnn module
- * (cv_bridge.h), never here.
+ * (cv_bridge.h), never here; the runs over the view's symmetries are vis_ensemble.c's,
+ * shared with the stone finder.
  * Invariants: a vis_net_t is immutable but for its dnn state, which one mutex guards, so
  * one net may serve several threads (one at a time); the built-in net is made once
- * (pthread_once) and lives as long as the process.
+ * (pthread_once) and lives as long as the process: vis_net_destroy leaves it.
  */
 #include "vision/vis.h"
 
@@ -21,13 +22,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "vision/vis_internal.h"
 #include "vision/vis_model.h"
 
 struct vis_net {
-    cvb_net_t *net[VIS_NET_MAX_MEMBERS]; /* the members; a reading is their mean */
-    int n;
-    int shared; /* vis_net_builtin's: the whole process reads with it, none may change it */
-    pthread_mutex_t lock;
+    vis_ensemble_t e; /* the members; a reading is their mean */
 };
 
 int vis_net_from_memory(const uint8_t *buf, size_t len, vis_net_t **out)
@@ -37,16 +36,10 @@ int vis_net_from_memory(const uint8_t *buf, size_t len, vis_net_t **out)
     vis_net_t *n = calloc(1, sizeof *n);
     if (!n)
         return VIS_ENOMEM;
-    int rc = cvb_net_load_onnx(buf, len, &n->net[0]);
+    int rc = vis_ensemble_init(&n->e, buf, len);
     if (rc) {
         free(n);
-        return rc == CVB_ENOMEM ? VIS_ENOMEM : VIS_EMODEL;
-    }
-    n->n = 1;
-    if (pthread_mutex_init(&n->lock, NULL)) {
-        cvb_net_free(n->net[0]);
-        free(n);
-        return VIS_ENOMEM;
+        return rc;
     }
     *out = n;
     return VIS_OK;
@@ -54,46 +47,17 @@ int vis_net_from_memory(const uint8_t *buf, size_t len, vis_net_t **out)
 
 int vis_net_add(vis_net_t *net, vis_net_t *member)
 {
-    if (!net || !member || net == member || member->n != 1 || net->shared || member->shared)
+    if (!net || !member)
         return VIS_EINVAL;
-    if (net->n >= VIS_NET_MAX_MEMBERS)
-        return VIS_EINVAL;
-    net->net[net->n++] = member->net[0];
-    member->net[0] = NULL;
-    member->n = 0;
-    vis_net_destroy(member);
-    return VIS_OK;
+    int rc = vis_ensemble_add(&net->e, &member->e, VIS_NET_MAX_MEMBERS);
+    if (!rc)
+        vis_net_destroy(member);
+    return rc;
 }
 
 int vis_net_members(const vis_net_t *net)
 {
-    return net ? net->n : 0;
-}
-
-int vis_read_model_file(const char *path, uint8_t **buf, size_t *len)
-{
-    if (!path || !buf || !len)
-        return VIS_EINVAL;
-    *buf = NULL;
-    *len = 0;
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return VIS_EMODEL;
-    uint8_t *b = NULL;
-    long n = -1;
-    if (!fseek(f, 0, SEEK_END))
-        n = ftell(f);
-    /* a model is well under 5 MB; anything past 64 MB is no model of ours */
-    if (n <= 0 || n > (64l << 20) || fseek(f, 0, SEEK_SET) ||
-        !(b = malloc((size_t)n)) || fread(b, 1, (size_t)n, f) != (size_t)n) {
-        free(b);
-        fclose(f);
-        return n > 0 && !b ? VIS_ENOMEM : VIS_EMODEL;
-    }
-    fclose(f);
-    *buf = b;
-    *len = (size_t)n;
-    return VIS_OK;
+    return net ? net->e.n : 0;
 }
 
 int vis_net_load(const char *path, vis_net_t **out)
@@ -111,11 +75,9 @@ int vis_net_load(const char *path, vis_net_t **out)
 
 void vis_net_destroy(vis_net_t *net)
 {
-    if (!net)
+    if (!net || net->e.shared)
         return;
-    for (int i = 0; i < net->n; i++)
-        cvb_net_free(net->net[i]);
-    pthread_mutex_destroy(&net->lock);
+    vis_ensemble_fini(&net->e);
     free(net);
 }
 
@@ -127,7 +89,7 @@ static void builtin_init(void)
     if (vis_net_from_memory(vis_model_points, vis_model_points_len, &builtin))
         builtin = NULL;
     else
-        builtin->shared = 1;
+        builtin->e.shared = 1;
 }
 
 vis_net_t *vis_net_builtin(void)
@@ -148,38 +110,6 @@ static int gray_to_bgr(const cvb_image_t *g, cvb_image_t *out)
             d[3 * x] = d[3 * x + 1] = d[3 * x + 2] = s[x];
     }
     return VIS_OK;
-}
-
-void vis_sym_src(int s, int n, int x, int y, int *sx, int *sy)
-{
-    int a = x, b = y;
-    if (s & 4) {
-        int t = a;
-        a = b;
-        b = t;
-    }
-    if (s & 1)
-        a = n - 1 - a;
-    if (s & 2)
-        b = n - 1 - b;
-    *sx = a;
-    *sy = b;
-}
-
-void vis_view_sym(const cvb_image_t *v, int s, cvb_image_t *out)
-{
-    int n = v->w;
-    for (int y = 0; y < n; y++) {
-        uint8_t *d = out->data + (size_t)y * out->stride;
-        for (int x = 0; x < n; x++) {
-            int sx, sy;
-            vis_sym_src(s, n, x, y, &sx, &sy);
-            const uint8_t *p = v->data + (size_t)sy * v->stride + (size_t)sx * 3;
-            d[3 * x] = p[0];
-            d[3 * x + 1] = p[1];
-            d[3 * x + 2] = p[2];
-        }
-    }
 }
 
 int vis_net_view(const cvb_image_t *img, const vis_geom_t *geom, cvb_image_t *view)
@@ -205,6 +135,36 @@ int vis_net_view_kept(const cvb_image_t *img, const vis_geom_t *geom, cvb_image_
     return rc;
 }
 
+/* The runs' softmax probabilities summed per view block (net_read_view's each). */
+typedef struct {
+    int O;       /* the view's side in blocks */
+    float runs;  /* the runs: each one's part of the mean is 1 / runs */
+    float *acc;  /* VIS_NCLASS planes of O x O */
+} read_acc_t;
+
+static void read_each(void *ctx, int sy, const float *logit)
+{
+    read_acc_t *a = ctx;
+    int O = a->O;
+    size_t plane = (size_t)O * O;
+    /* the output's block (i, j) is the view's block sym_src(i, j) */
+    for (int j = 0; j < O; j++)
+        for (int i = 0; i < O; i++) {
+            int bi, bj;
+            vis_sym_src(sy, O, i, j, &bi, &bj);
+            size_t at = (size_t)j * O + i, to = (size_t)bj * O + bi;
+            float mx = -1e30f, e[VIS_NCLASS], sum = 0;
+            for (int k = 0; k < VIS_NCLASS; k++)
+                mx = fmaxf(mx, logit[k * plane + at]);
+            for (int k = 0; k < VIS_NCLASS; k++) {
+                e[k] = expf(logit[k * plane + at] - mx);
+                sum += e[k];
+            }
+            for (int k = 0; k < VIS_NCLASS; k++)
+                a->acc[k * plane + to] += e[k] / sum / a->runs;
+        }
+}
+
 /* The reading of a board of size S from its view (vis_net_view), averaged over the runs
  * under symmetries first .. first + nsym - 1. */
 static int net_read_view(vis_net_t *net, const cvb_image_t *view, int S, int first, int nsym,
@@ -215,45 +175,11 @@ static int net_read_view(vis_net_t *net, const cvb_image_t *view, int S, int fir
         first < 0 || first + nsym > 8 || view->channels != 3 || view->w != O * VIS_NET_CELL_PX ||
         view->h != view->w)
         return VIS_EINVAL;
-    cvb_image_t tv = { 0 };
-    int rc = VIS_OK;
-    if ((nsym > 1 || first) && cvb_image_alloc(&tv, view->w, view->h, 3))
-        rc = VIS_ENOMEM;
-    size_t cap = (size_t)VIS_NCLASS * O * O, plane = (size_t)O * O;
-    float *logit = rc ? NULL : malloc(cap * sizeof *logit);
-    float *acc = rc ? NULL : calloc(cap, sizeof *acc); /* probabilities per view block */
-    if (!rc && (!logit || !acc))
-        rc = VIS_ENOMEM;
-    int runs = nsym * net->n;
-    for (int run = 0; run < runs && !rc; run++) {
-        int sy = first + run / net->n, mb = run % net->n;
-        if (sy && mb == 0)
-            vis_view_sym(view, sy, &tv);
-        int c = 0, oh = 0, ow = 0;
-        pthread_mutex_lock(&net->lock);
-        int frc = cvb_net_forward(net->net[mb], sy ? &tv : view, logit, cap, &c, &oh, &ow);
-        pthread_mutex_unlock(&net->lock);
-        if (frc || c != VIS_NCLASS || oh != O || ow != O) {
-            rc = frc == CVB_ENOMEM ? VIS_ENOMEM : VIS_EMODEL;
-            break;
-        }
-        /* the output's block (i, j) is the view's block sym_src(i, j) */
-        for (int j = 0; j < O; j++)
-            for (int i = 0; i < O; i++) {
-                int bi, bj;
-                vis_sym_src(sy, O, i, j, &bi, &bj);
-                size_t at = (size_t)j * O + i, to = (size_t)bj * O + bi;
-                float mx = -1e30f, e[VIS_NCLASS], sum = 0;
-                for (int k = 0; k < VIS_NCLASS; k++)
-                    mx = fmaxf(mx, logit[k * plane + at]);
-                for (int k = 0; k < VIS_NCLASS; k++) {
-                    e[k] = expf(logit[k * plane + at] - mx);
-                    sum += e[k];
-                }
-                for (int k = 0; k < VIS_NCLASS; k++)
-                    acc[k * plane + to] += e[k] / sum / (float)runs;
-            }
-    }
+    size_t plane = (size_t)O * O;
+    read_acc_t a = { O, (float)(nsym * net->e.n), calloc(VIS_NCLASS * plane, sizeof(float)) };
+    float *acc = a.acc; /* probabilities per view block */
+    int rc = acc ? vis_ensemble_runs(&net->e, view, first, nsym, VIS_NCLASS, O, O, read_each, &a)
+                 : VIS_ENOMEM;
     if (!rc) {
         out->size = S;
         out->nring = 0;
@@ -272,9 +198,7 @@ static int net_read_view(vis_net_t *net, const cvb_image_t *view, int S, int fir
             }
         vis_board_view_features(view, S, &out->feat[0][0]);
     }
-    free(logit);
     free(acc);
-    cvb_image_free(&tv);
     return rc;
 }
 

@@ -13,7 +13,8 @@
  * VIS_NET_MARGIN points of margin) as a 1 x 3 x side x side blob of B, G, R / 255; the
  * output is 1 x 2 x side/VIS_FINDER_HEAT_PX x side/VIS_FINDER_HEAT_PX logits, black then
  * white, of "a stone's centre lies in this pixel". Inference runs in OpenCV's dnn module
- * (cv_bridge.h), never here.
+ * (cv_bridge.h), never here; the runs over the view's symmetries are vis_ensemble.c's,
+ * shared with the point reader.
  * Invariants: a vis_finder_t is immutable but for its dnn state, which one mutex guards;
  * the built-in finder is made once (pthread_once) and lives as long as the process; a
  * stone found lies within half a line of the board's edge lines and is placed on at most
@@ -42,10 +43,7 @@
 #endif
 
 struct vis_finder {
-    cvb_net_t *net[VIS_FINDER_MAX_NETS]; /* an ensemble: the first nnet, heat maps averaged */
-    int nnet;
-    int shared; /* vis_finder_builtin's */
-    pthread_mutex_t lock;
+    vis_ensemble_t e; /* an ensemble: heat maps averaged */
 };
 
 void vis_stones_defaults(vis_stones_params_t *p)
@@ -72,16 +70,10 @@ int vis_finder_from_memory(const uint8_t *buf, size_t len, vis_finder_t **out)
     vis_finder_t *f = calloc(1, sizeof *f);
     if (!f)
         return VIS_ENOMEM;
-    int rc = cvb_net_load_onnx(buf, len, &f->net[0]);
+    int rc = vis_ensemble_init(&f->e, buf, len);
     if (rc) {
         free(f);
-        return rc == CVB_ENOMEM ? VIS_ENOMEM : VIS_EMODEL;
-    }
-    f->nnet = 1;
-    if (pthread_mutex_init(&f->lock, NULL)) {
-        cvb_net_free(f->net[0]);
-        free(f);
-        return VIS_ENOMEM;
+        return rc;
     }
     *out = f;
     return VIS_OK;
@@ -102,22 +94,19 @@ int vis_finder_load(const char *path, vis_finder_t **out)
 
 int vis_finder_add(vis_finder_t *f, vis_finder_t *member)
 {
-    if (!f || !member || f == member || member->nnet != 1 || f->shared || member->shared ||
-        f->nnet >= VIS_FINDER_MAX_NETS)
+    if (!f || !member)
         return VIS_EINVAL;
-    f->net[f->nnet++] = member->net[0];
-    member->nnet = 0;
-    vis_finder_destroy(member);
-    return VIS_OK;
+    int rc = vis_ensemble_add(&f->e, &member->e, VIS_FINDER_MAX_NETS);
+    if (!rc)
+        vis_finder_destroy(member);
+    return rc;
 }
 
 void vis_finder_destroy(vis_finder_t *f)
 {
-    if (!f || f->shared)
+    if (!f || f->e.shared)
         return;
-    for (int i = 0; i < f->nnet; i++)
-        cvb_net_free(f->net[i]);
-    pthread_mutex_destroy(&f->lock);
+    vis_ensemble_fini(&f->e);
     free(f);
 }
 
@@ -129,7 +118,7 @@ static void builtin_init(void)
     if (vis_finder_from_memory(vis_model_centres, vis_model_centres_len, &builtin))
         builtin = NULL;
     else
-        builtin->shared = 1;
+        builtin->e.shared = 1;
 }
 
 vis_finder_t *vis_finder_builtin(void)
@@ -148,6 +137,30 @@ static double parabola_peak(double a, double b, double c)
     return t < -0.5 ? -0.5 : t > 0.5 ? 0.5 : t;
 }
 
+/* The runs' probabilities summed per heat pixel (vis_finder_find's each). */
+typedef struct {
+    int H;       /* the heat map's side */
+    float share; /* one run's part of the mean */
+    float *prob; /* black then white, H x H each */
+} heat_acc_t;
+
+static void heat_each(void *ctx, int sy, const float *logit)
+{
+    heat_acc_t *a = ctx;
+    int H = a->H;
+    size_t plane = (size_t)H * H;
+    /* the output's pixel (i, j) is the view's heat pixel vis_sym_src(i, j): the view's
+     * side is H heat pixels of VIS_FINDER_HEAT_PX exactly */
+    for (int col = 0; col < 2; col++)
+        for (int j = 0; j < H; j++)
+            for (int i = 0; i < H; i++) {
+                int si, sj;
+                vis_sym_src(sy, H, i, j, &si, &sj);
+                float v = logit[(size_t)col * plane + (size_t)j * H + i];
+                a->prob[(size_t)col * plane + (size_t)sj * H + si] += a->share / (1.0f + expf(-v));
+            }
+}
+
 int vis_finder_find(vis_finder_t *f, const cvb_image_t *view, int size, int nsym, float min_score,
                     vis_stone_t *out, int cap, int *n)
 {
@@ -156,39 +169,9 @@ int vis_finder_find(vis_finder_t *f, const cvb_image_t *view, int size, int nsym
         size < 2 || size > VIS_MAX_SIZE || nsym < 1 || nsym > 8 || !out || cap < 0 || !n)
         return VIS_EINVAL;
     size_t plane = (size_t)H * H;
-    float *logit = malloc(2 * plane * sizeof *logit);
-    float *prob = calloc(2 * plane, sizeof *prob); /* the mean over the runs */
-    cvb_image_t tv = { 0 };
-    int rc = logit && prob ? VIS_OK : VIS_ENOMEM;
-    if (!rc && nsym > 1 && cvb_image_alloc(&tv, side, side, 3))
-        rc = VIS_ENOMEM;
-    const float share = 1.0f / (float)(nsym * f->nnet); /* each run's part of the mean */
-    for (int run = 0; run < nsym * f->nnet && !rc; run++) {
-        int sy = run / f->nnet; /* each network sees each symmetry */
-        if (sy && run % f->nnet == 0)
-            vis_view_sym(view, sy, &tv);
-        int c = 0, oh = 0, ow = 0;
-        pthread_mutex_lock(&f->lock);
-        int frc = cvb_net_forward(f->net[run % f->nnet], sy ? &tv : view, logit, 2 * plane, &c,
-                                  &oh, &ow);
-        pthread_mutex_unlock(&f->lock);
-        if (frc || c != 2 || oh != H || ow != H) {
-            rc = frc == CVB_ENOMEM ? VIS_ENOMEM : VIS_EMODEL;
-            break;
-        }
-        /* the output's pixel (i, j) is the view's heat pixel vis_sym_src(i, j): the view's
-         * side is H heat pixels of VIS_FINDER_HEAT_PX exactly */
-        for (int col = 0; col < 2; col++)
-            for (int j = 0; j < H; j++)
-                for (int i = 0; i < H; i++) {
-                    int si, sj;
-                    vis_sym_src(sy, H, i, j, &si, &sj);
-                    float v = logit[(size_t)col * plane + (size_t)j * H + i];
-                    prob[(size_t)col * plane + (size_t)sj * H + si] += share / (1.0f + expf(-v));
-                }
-    }
-    free(logit);
-    cvb_image_free(&tv);
+    heat_acc_t a = { H, 1.0f / (float)(nsym * f->e.n), calloc(2 * plane, sizeof(float)) };
+    float *prob = a.prob; /* the mean over the runs */
+    int rc = prob ? vis_ensemble_runs(&f->e, view, 0, nsym, 2, H, H, heat_each, &a) : VIS_ENOMEM;
     if (rc) {
         free(prob);
         return rc;

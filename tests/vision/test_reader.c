@@ -1311,7 +1311,8 @@ static void test_unlike_stone(void **state)
 
 /* An ensemble (vis_net_add) reads a board as the mean of its members: two members of
  * one model read as that model does (each run counted once in the mean), a member is
- * taken over, and a net that is full, or itself, or already an ensemble, is refused. */
+ * taken over, and a net that is full, or itself, or already an ensemble, is refused; the
+ * built-in net is neither grown nor freed. */
 static void test_ensemble(void **state)
 {
     (void)state;
@@ -1331,6 +1332,9 @@ static void test_ensemble(void **state)
     assert_non_null(vis_net_builtin());
     assert_int_equal(vis_net_add(vis_net_builtin(), one), VIS_EINVAL); /* shared */
     assert_int_equal(vis_net_add(one, vis_net_builtin()), VIS_EINVAL);
+    assert_int_equal(vis_net_members(vis_net_builtin()), 1);
+    vis_net_destroy(vis_net_builtin()); /* the built-in one is never freed (it was, before
+                                           the reader and the finder shared vis_ensemble_t) */
     assert_int_equal(vis_net_members(vis_net_builtin()), 1);
     enum { N = 19 };
     uint8_t col[N * N] = { 0 };
