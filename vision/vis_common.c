@@ -131,10 +131,7 @@ int vis_geom_transform(const vis_geom_t *geom, const double m[6], const int *map
 {
     const double M[9] = { m[0], m[1], m[2], m[3], m[4], m[5], 0, 0, 1 };
     double H2[9];
-    for (int r = 0; r < 3; r++)
-        for (int c = 0; c < 3; c++)
-            H2[r * 3 + c] = geom->H[r * 3 + 0] * M[0 * 3 + c] + geom->H[r * 3 + 1] * M[1 * 3 + c] +
-                            geom->H[r * 3 + 2] * M[2 * 3 + c];
+    vis_homog_mul(geom->H, M, H2);
     if (H2[8] != 0)
         for (int k = 0; k < 9; k++)
             H2[k] /= H2[8];

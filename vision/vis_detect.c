@@ -293,13 +293,6 @@ static int fit_family(family_t *F)
 #define NPK 3 /* orientation peaks tried */
 #define NFAM (NPK + 3) /* families: one per peak, and unions of two close peaks */
 
-static void mat3_mul(const double A[9], const double B[9], double C[9])
-{
-    for (int r = 0; r < 3; r++)
-        for (int c = 0; c < 3; c++)
-            C[r * 3 + c] = A[r * 3] * B[c] + A[r * 3 + 1] * B[3 + c] + A[r * 3 + 2] * B[6 + c];
-}
-
 static void emit(const vis_config_t *cfg, int stage, const cvb_image_t *img)
 {
     if (cfg->debug && img && img->data)
@@ -600,8 +593,8 @@ static void orient(double H[9], int S)
         F[5] = S - 1;
     }
     double MF[9], out[9];
-    mat3_mul(M, F, MF);
-    mat3_mul(H, MF, out);
+    vis_homog_mul(M, F, MF);
+    vis_homog_mul(H, MF, out);
     for (int k = 0; k < 9; k++)
         H[k] = out[k] / out[8];
 }
@@ -914,7 +907,7 @@ static int pair_grid(const cvb_image_t *gray, const cvb_image_t *col, const vis_
                 /* up to 3 lines beyond the fitted ones on either side (a first line
                  * hidden, a board edge taken for one) */
                 double T[9] = { 1, 0, oa, 0, 1, ob, 0, 0, 1 }, Hw[9];
-                mat3_mul(H0, T, Hw);
+                vis_homog_mul(H0, T, Hw);
                 win_src_t w = { gray, col, sp, { 0 }, &cache, oa, ob };
                 double sc = corners_inside(Hw, S, gray->w * scale, gray->h * scale, outside)
                                 ? window_score_src(&w, S)
@@ -1635,7 +1628,7 @@ static void outline_shift(const cvb_image_t *full, const vis_seg_params_t *sp, d
                 d = -1;
             if (d) {
                 double T[9] = { 1, 0, ax ? d : 0, 0, 1, ax ? 0 : d, 0, 0, 1 }, Hn[9];
-                mat3_mul(Hw, T, Hn);
+                vis_homog_mul(Hw, T, Hn);
                 memcpy(Hw, Hn, sizeof Hn);
                 VTRACE("outline: window moved %d along %s (both edges)\n", d, ax ? "x" : "y");
             }
@@ -1656,7 +1649,7 @@ static void outline_shift(const cvb_image_t *full, const vis_seg_params_t *sp, d
         int d = near == hi ? -1 : 1;
         /* board (x, y) -> H(x + dx, y + dy) */
         double T[9] = { 1, 0, ax ? d : 0, 0, 1, ax ? 0 : d, 0, 0, 1 }, Hn[9];
-        mat3_mul(Hw, T, Hn);
+        vis_homog_mul(Hw, T, Hn);
         memcpy(Hw, Hn, sizeof Hn);
         VTRACE("outline: window moved %d along %s\n", d, ax ? "x" : "y");
     }
@@ -1732,7 +1725,7 @@ static int lattice_grid(const cvb_image_t *gray, const cvb_image_t *full,
     for (int oa = olo[0]; oa <= ohi[0]; oa++)
         for (int ob = olo[1]; ob <= ohi[1]; ob++) {
             double T[9] = { 1, 0, oa, 0, 1, ob, 0, 0, 1 }, Hw[9];
-            mat3_mul(Hc, T, Hw);
+            vis_homog_mul(Hc, T, Hw);
             /* the grid must lie inside the picture; the lines left visible decide. The
              * stones' centres stand above their points (a third of a spacing from the
              * side): each window is judged at its best of 9 slides of 0.3 units */
@@ -1740,7 +1733,7 @@ static int lattice_grid(const cvb_image_t *gray, const cvb_image_t *full,
             for (int q = 0; q < 9; q++) {
                 int qx = q % 3 - 1, qy = q / 3 - 1;
                 double Ts[9] = { 1, 0, 0.3 * qx, 0, 1, 0.3 * qy, 0, 0, 1 }, Hs[9];
-                mat3_mul(Hw, Ts, Hs);
+                vis_homog_mul(Hw, Ts, Hs);
                 double v = window_score(full, col, sp, Hs, S, scale);
                 if (v > sc)
                     sc = v;
@@ -1801,7 +1794,7 @@ static int lattice_grid(const cvb_image_t *gray, const cvb_image_t *full,
                 }
                 double m = (S - 1) / 2.0 * (1 - sc);
                 double T[9] = { sc, 0, m + u, 0, sc, m + v, 0, 0, 1 }, Hn[9];
-                mat3_mul(Hout, T, Hn);
+                vis_homog_mul(Hout, T, Hn);
                 int g = good_count(full, sp, Hn, S, scale);
                 if (g > bestg) {
                     bestg = g;
@@ -1868,7 +1861,7 @@ static int same_grid(const double A[9], const double B[9], int S)
 static void to_full(const double Hw[9], double scale, double Hf[9])
 {
     double Sc[9] = { 1 / scale, 0, 0, 0, 1 / scale, 0, 0, 0, 1 };
-    mat3_mul(Sc, Hw, Hf);
+    vis_homog_mul(Sc, Hw, Hf);
     for (int k = 0; k < 9; k++)
         Hf[k] /= Hf[8];
 }
@@ -1893,7 +1886,7 @@ static int belief_of(const cvb_image_t *img, const vis_config_t *cfg, const doub
 static void shift_h(const double H[9], double dx, double dy, double out[9])
 {
     double T[9] = { 1, 0, dx, 0, 1, dy, 0, 0, 1 };
-    mat3_mul(H, T, out);
+    vis_homog_mul(H, T, out);
     for (int k = 0; k < 9; k++)
         out[k] /= out[8];
 }
@@ -2466,7 +2459,7 @@ static int detect_at(const cvb_image_t *img, const vis_config_t *cfg, int size_h
         int cell = 32, side = (S + 1) * cell;
         /* board (x, y) -> warped pixel ((x+1) cell, (y+1) cell); warp maps dst -> src */
         double B[9] = { 1.0 / cell, 0, -1, 0, 1.0 / cell, -1, 0, 0, 1 }, M[9];
-        mat3_mul(Hf, B, M);
+        vis_homog_mul(Hf, B, M);
         cvb_image_t warped = { 0 };
         if (!cvb_warp_perspective(img, M, 1, side, side, &warped))
             emit(cfg, VIS_STAGE_REFINE, &warped);

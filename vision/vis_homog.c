@@ -42,7 +42,7 @@ int vis_solve(int n, double *A, double *b)
     return 0;
 }
 
-static void mat3_mul(const double A[9], const double B[9], double C[9])
+void vis_homog_mul(const double A[9], const double B[9], double C[9])
 {
     for (int r = 0; r < 3; r++)
         for (int c = 0; c < 3; c++)
@@ -95,8 +95,8 @@ int vis_homog_fit(int n, const double *src, const double *dst, double H[9])
     double Tdi[9], tmp[9], out[9];
     if (vis_homog_invert(Td, Tdi))
         return -1;
-    mat3_mul(Hn, Ts, tmp);
-    mat3_mul(Tdi, tmp, out);
+    vis_homog_mul(Hn, Ts, tmp);
+    vis_homog_mul(Tdi, tmp, out);
     if (fabs(out[8]) < 1e-15)
         return -1;
     for (int i = 0; i < 9; i++)

@@ -14,6 +14,8 @@ int vis_homog_apply(const double H[9], double x, double y, double *ox, double *o
  * board-to-image H whose board has w > 0 (vis_geom_t.H), the table around the board, far
  * enough out, can fall behind a steep camera. */
 int vis_homog_apply_front(const double H[9], double x, double y, double *ox, double *oy);
+/* C = A B (3x3, row-major); C may not be A or B. */
+void vis_homog_mul(const double A[9], const double B[9], double C[9]);
 /* Invert a 3x3 matrix. -1 when singular. */
 int vis_homog_invert(const double M[9], double out[9]);
 /* Solve the n x n (n <= 9) system A x = b in place by Gaussian elimination with partial

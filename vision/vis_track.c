@@ -407,10 +407,7 @@ int vis_track_update_k(const cvb_image_t *img, vis_geom_t *geom, const vis_confi
                 A[4] += cy[2];
                 A[5] = cy[0];
             }
-            for (int r = 0; r < 3; r++)
-                for (int c = 0; c < 3; c++)
-                    H2[r * 3 + c] = moved.H[r * 3] * A[c] + moved.H[r * 3 + 1] * A[3 + c] +
-                                    moved.H[r * 3 + 2] * A[6 + c];
+            vis_homog_mul(moved.H, A, H2);
         }
         double w = H2[8];
         vis_geom_t next;

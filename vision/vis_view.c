@@ -18,14 +18,6 @@
 #include "vision/vis_homog.h"
 #include "vision/vis_internal.h"
 
-/* M = A * B (3x3 row-major). */
-static void mat3_mul(const double A[9], const double B[9], double M[9])
-{
-    for (int i = 0; i < 3; i++)
-        for (int j = 0; j < 3; j++)
-            M[i * 3 + j] = A[i * 3] * B[j] + A[i * 3 + 1] * B[3 + j] + A[i * 3 + 2] * B[6 + j];
-}
-
 void vis_view_to_board(int cell_px, int margin, double u, double v, double *bx, double *by)
 {
     *bx = (u + 0.5) / cell_px - margin - 0.5;
@@ -87,7 +79,7 @@ int vis_board_view_kept(const cvb_image_t *img, const vis_geom_t *geom, int cell
     double off = 0.5 / cell_px - margin - 0.5;
     const double A[9] = { 1.0 / cell_px, 0, off, 0, 1.0 / cell_px, off, 0, 0, 1 };
     double M[9];
-    mat3_mul(geom->H, A, M); /* view pixel -> image pixel */
+    vis_homog_mul(geom->H, A, M); /* view pixel -> image pixel */
     /* the view's outline in the photo, and the photo's cell size there */
     double ext = S - 1 + margin + 0.5, lo = -margin - 0.5;
     const double bc[4][2] = { { lo, lo }, { ext, lo }, { ext, ext }, { lo, ext } };
@@ -119,7 +111,7 @@ int vis_board_view_kept(const cvb_image_t *img, const vis_geom_t *geom, int cell
     const double Binv[9] = { 1.0 / k, 0, -(ix0 + (k - 1) / 2) / k,
                              0, 1.0 / k, -(iy0 + (k - 1) / 2) / k, 0, 0, 1 };
     double Ms[9];
-    mat3_mul(Binv, M, Ms);
+    vis_homog_mul(Binv, M, Ms);
     int rc = warp_kept(&small, Ms, side, out, vm);
     cvb_image_free(&small);
     return rc;
