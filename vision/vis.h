@@ -372,7 +372,7 @@ typedef struct vis_lines_params {
 /* The defaults above. */
 void vis_lines_defaults(vis_lines_params_t *p);
 
-/* Refining a grid found (vis_detect.c refine, vis_refine): every grid line re-fitted at
+/* Refining a grid found (vis_refit.c, vis_refine): every grid line re-fitted at
  * full resolution from the darkest sub-pixel point of intensity profiles across it, two
  * per cell (at a quarter and three quarters of each segment), then the homography from
  * the lines' intersections; passes times. Lengths are full-resolution pixels. The values

@@ -12,10 +12,11 @@
  *              for in the lattice of its black stones (vis_lattice.c): a finished game
  *              hides most of the lines.
  *   5 refine   each grid line re-fitted at full resolution from dark-line samples along
- *              it (sub-pixel), homography re-fitted from the lines' intersections; the
- *              learned reader judges the grid (grid_verify) and the same lattice moved by
- *              whole lines (grid_shift: a window one to three lines off is the
- *              commonest near miss on a crowded or cut board)
+ *              it (sub-pixel), homography re-fitted from the lines' intersections
+ *              (vis_refit.c); the learned reader judges the grid (grid_verify), then
+ *              the same lattice moved by whole lines and grown to the next size
+ *              (vis_window.c: a window one to three lines off is the commonest near
+ *              miss on a crowded or cut board)
  *   6 classify vis_classify
  * With light_lines (a photo), a search that finds no board or a grid the reader doubts
  * is made again on the gray picture inverted (white lines on dark wood; the stones'
@@ -599,199 +600,6 @@ static void orient(double H[9], int S)
         H[k] = out[k] / out[8];
 }
 
-/* ---- refinement ---- */
-
-void vis_refit_defaults(vis_refit_params_t *p)
-{
-    p->passes = 2;
-    p->reach = 0.3;
-    p->reach_min = 3;
-    p->step = 0.5;
-    p->width = 2;
-    p->ends_rel = 0.2;
-    p->ends_abs = 4;
-    p->dip_rel = 0.08;
-    p->dip_abs = 4;
-    p->min_points = 4;
-    p->inlier = 1.5;
-}
-
-/* Re-fit every grid line from the darkest sub-pixel position across it near each segment
- * midpoint, then re-fit H from the lines' intersections (vis_refit_params_t, one pass).
- * Gray full-size image. */
-static int refine(const cvb_image_t *gray, int S, double H[9], const vis_refit_params_t *p)
-{
-    int L = 2 * S;
-    double (*ln)[3] = calloc((size_t)L, sizeof *ln); /* a x + b y = c, |(a,b)| = 1 */
-    int *okl = calloc((size_t)L, sizeof(int));
-    double *pts = malloc(sizeof(double) * 2 * 4 * (size_t)S);
-    if (!ln || !okl || !pts) {
-        free(ln);
-        free(okl);
-        free(pts);
-        return -1;
-    }
-    for (int dir = 0; dir < 2; dir++)
-        for (int i = 0; i < S; i++) {
-            int m = 0;
-            for (int j = 0; j + 1 < S; j++)
-                for (int q = 1; q <= 3; q += 2) {
-                    double bx = dir ? i : j + q * 0.25, by = dir ? j + q * 0.25 : i;
-                    double cx, cy, ax, ay;
-                    if (vis_homog_apply(H, bx, by, &cx, &cy) ||
-                        vis_homog_apply(H, bx + (dir ? p->reach : 0), by + (dir ? 0 : p->reach),
-                                        &ax, &ay))
-                        continue;
-                    double ux = ax - cx, uy = ay - cy, reach = hypot(ux, uy);
-                    if (reach < p->reach_min)
-                        continue;
-                    ux /= reach;
-                    uy /= reach;
-                    /* profile across the line, step px apart, box-averaged along it */
-                    double vx = -uy, vy = ux;
-                    int ns = (int)(reach / p->step) | 1;
-                    if (ns > 161)
-                        ns = 161;
-                    if (ns < 3)   /* no sample inside the profile */
-                        continue;
-                    int half = ns / 2;   /* ns is odd: sample half is at the centre */
-                    double prof[161];
-                    int bad = 0;
-                    for (int s = 0; s < ns; s++) {
-                        double o = (s - half) * p->step;
-                        double acc = 0;
-                        for (int w = -p->width; w <= p->width; w++) {
-                            int x = (int)lround(cx + o * ux + w * vx);
-                            int y = (int)lround(cy + o * uy + w * vy);
-                            if (x < 0 || y < 0 || x >= gray->w || y >= gray->h) {
-                                bad = 1;
-                                break;
-                            }
-                            acc += gray->data[(size_t)y * gray->stride + x];
-                        }
-                        prof[s] = acc / (2 * p->width + 1);
-                        if (bad)
-                            break;
-                    }
-                    if (bad)
-                        continue;
-                    int smin = 1;
-                    for (int s = 1; s < ns - 1; s++)
-                        if (prof[s] < prof[smin])
-                            smin = s;
-                    if (smin <= 0 || smin >= ns - 1)
-                        continue;
-                    double edge = 0.5 * (prof[0] + prof[ns - 1]);
-                    if (fabs(prof[0] - prof[ns - 1]) > p->ends_rel * edge + p->ends_abs ||
-                        prof[smin] > edge - (p->dip_rel * edge + p->dip_abs))
-                        continue;
-                    double d = prof[smin - 1] - 2 * prof[smin] + prof[smin + 1];
-                    double sub = d > 1e-9 ? 0.5 * (prof[smin - 1] - prof[smin + 1]) / d : 0;
-                    double o = (smin - half + sub) * p->step;
-                    pts[2 * m] = cx + o * ux;
-                    pts[2 * m + 1] = cy + o * uy;
-                    m++;
-                }
-            if (m < p->min_points)
-                continue;
-            /* total least squares line, then once more without outliers */
-            int use[4 * VIS_MAX_SIZE];
-            for (int k = 0; k < m; k++)
-                use[k] = 1;
-            double a = 0, b = 0, c = 0;
-            for (int it = 0; it < 2; it++) {
-                double mx = 0, my = 0, sxx = 0, sxy = 0, syy = 0;
-                int cnt = 0;
-                for (int k = 0; k < m; k++)
-                    if (use[k]) {
-                        mx += pts[2 * k];
-                        my += pts[2 * k + 1];
-                        cnt++;
-                    }
-                if (cnt < p->min_points)
-                    break;
-                mx /= cnt;
-                my /= cnt;
-                for (int k = 0; k < m; k++)
-                    if (use[k]) {
-                        double dx = pts[2 * k] - mx, dy = pts[2 * k + 1] - my;
-                        sxx += dx * dx;
-                        sxy += dx * dy;
-                        syy += dy * dy;
-                    }
-                double th = 0.5 * atan2(2 * sxy, sxx - syy); /* direction of the line */
-                a = -sin(th);
-                b = cos(th);
-                c = a * mx + b * my;
-                okl[dir * S + i] = 1;
-                /* drop points farther than inlier */
-                for (int k = 0; k < m; k++)
-                    use[k] = fabs(a * pts[2 * k] + b * pts[2 * k + 1] - c) < p->inlier;
-            }
-            ln[dir * S + i][0] = a;
-            ln[dir * S + i][1] = b;
-            ln[dir * S + i][2] = c;
-        }
-    /* intersections of refined lines: dir 0 line i is board y = i, dir 1 line i is x = i */
-    int np = 0;
-    double *src = malloc(sizeof(double) * 2 * (size_t)S * S);
-    double *dst = malloc(sizeof(double) * 2 * (size_t)S * S);
-    int rc = -1;
-    if (src && dst) {
-        for (int y = 0; y < S; y++)
-            for (int x = 0; x < S; x++) {
-                if (!okl[y] || !okl[S + x])
-                    continue;
-                double *p = ln[y], *q = ln[S + x];
-                double det = p[0] * q[1] - q[0] * p[1];
-                if (fabs(det) < 1e-6)
-                    continue;
-                src[2 * np] = x;
-                src[2 * np + 1] = y;
-                dst[2 * np] = (p[2] * q[1] - q[2] * p[1]) / det;
-                dst[2 * np + 1] = (p[0] * q[2] - q[0] * p[2]) / det;
-                np++;
-            }
-        double Hn[9];
-        if (np >= S * 2 && !vis_homog_fit(np, src, dst, Hn)) {
-            /* accept only a small correction */
-            double c0x, c0y, c1x, c1y, maxd = 0, sx0, sy0, sx1, sy1;
-            vis_homog_apply(H, 0, 0, &sx0, &sy0);
-            vis_homog_apply(H, 1, 0, &sx1, &sy1);
-            double sp = hypot(sx1 - sx0, sy1 - sy0);
-            for (int k = 0; k < 4; k++) {
-                double bx = (k == 1 || k == 2) ? S - 1 : 0, by = k >= 2 ? S - 1 : 0;
-                if (vis_homog_apply(H, bx, by, &c0x, &c0y) ||
-                    vis_homog_apply(Hn, bx, by, &c1x, &c1y)) {
-                    maxd = 1e9;
-                    break;
-                }
-                double d = hypot(c1x - c0x, c1y - c0y);
-                if (d > maxd)
-                    maxd = d;
-            }
-            if (maxd < 0.5 * sp) {
-                memcpy(H, Hn, sizeof Hn);
-                rc = 0;
-            }
-        }
-    }
-    free(src);
-    free(dst);
-    free(ln);
-    free(okl);
-    free(pts);
-    return rc;
-}
-
-/* refine's passes (p->passes; a pass that fails ends them): how many succeeded. */
-static int refine_passes(const cvb_image_t *gray, int S, double H[9], const vis_refit_params_t *p)
-{
-    int ok = 0;
-    while (ok < p->passes && !refine(gray, S, H, p))
-        ok++;
-    return ok;
-}
 
 /* Whether the window's corners lie in the picture (work scale w x h), give or take
  * `outside` of the window's own extent: a photo may cut the board off (a corner or a few
@@ -1820,28 +1628,6 @@ static int lattice_grid(const cvb_image_t *gray, const cvb_image_t *full,
     return VIS_OK;
 }
 
-int vis_refine(const cvb_image_t *img, vis_geom_t *geom)
-{
-    if (!img || !img->data || !geom || geom->size < 2 || geom->size > VIS_MAX_SIZE)
-        return VIS_EINVAL;
-    cvb_image_t gray = { 0 };
-    if (cvb_to_gray(img, &gray))
-        return VIS_ECV;
-    double H[9];
-    memcpy(H, geom->H, sizeof H);
-    vis_refit_params_t p;
-    vis_refit_defaults(&p);
-    int ok = refine_passes(&gray, geom->size, H, &p) > 0;
-    cvb_image_free(&gray);
-    if (!ok)
-        return VIS_ENOBOARD;
-    vis_geom_t g;
-    if (vis_geom_from_h(H, geom->size, img->w, img->h, &g))
-        return VIS_ENOBOARD;
-    *geom = g;
-    return VIS_OK;
-}
-
 /* Two grids of one size are the same when every corner is within 0.3 of a spacing. */
 static int same_grid(const double A[9], const double B[9], int S)
 {
@@ -1866,278 +1652,6 @@ static void to_full(const double Hw[9], double scale, double Hf[9])
         Hf[k] /= Hf[8];
 }
 
-/* The learned reader's belief (vis_grid_belief) in the full-size grid Hf of size S, and
- * its reading into *r. -1 when the grid is degenerate. */
-static int belief_of(const cvb_image_t *img, const vis_config_t *cfg, const double Hf[9], int S,
-                     vis_reading_t *r, double *belief)
-{
-    vis_geom_t g;
-    if (vis_geom_from_h(Hf, S, img->w, img->h, &g))
-        return -1;
-    int rc = vis_read(img, &g, cfg, r);
-    if (rc)
-        return rc;
-    *belief = vis_grid_belief(r);
-    return 0;
-}
-
-/* H composed with a translation of the board by (dx, dy) lines: the grid whose point
- * (x, y) is H's (x + dx, y + dy). */
-static void shift_h(const double H[9], double dx, double dy, double out[9])
-{
-    double T[9] = { 1, 0, dx, 0, 1, dy, 0, 0, 1 };
-    vis_homog_mul(H, T, out);
-    for (int k = 0; k < 9; k++)
-        out[k] /= out[8];
-}
-
-/* The lattice of grid Hf w lines wider on every side, E lines in all, into *g; -1 when it
- * makes no geometry. */
-static int wider_geom(const cvb_image_t *img, const double Hf[9], int w, int E, vis_geom_t *g)
-{
-    double He[9];
-    shift_h(Hf, -w, -w, He);
-    return vis_geom_from_h(He, E, img->w, img->h, g) ? -1 : 0;
-}
-
-/* Lattice g read into *r (malloc'd; NULL when there is none: the returned code says why,
- * VIS_OK when it reads nothing). */
-static int read_lattice(const cvb_image_t *img, const vis_config_t *cfg, const vis_geom_t *g,
-                        vis_reading_t **r)
-{
-    *r = malloc(sizeof **r);
-    if (!*r)
-        return VIS_ENOMEM;
-    int rc = vis_read(img, g, cfg, *r);
-    if (rc) {
-        free(*r);
-        *r = NULL;
-        return rc == VIS_EMODEL || rc == VIS_ENOMEM ? rc : VIS_OK;
-    }
-    return VIS_OK;
-}
-
-/* The star responses of lattice g (vis_stars.c) into resp; how many reach p->min_response
- * (0 with the stars off). */
-static int star_candidates(const cvb_image_t *fullgray, const vis_geom_t *g,
-                           const vis_stars_params_t *p, float *resp)
-{
-    if (!p->on || vis_star_responses(fullgray, g, p->min_contrast, resp))
-        return 0;
-    int n = 0;
-    for (int k = 0; k < g->size * g->size; k++)
-        n += resp[k] >= p->min_response;
-    return n;
-}
-
-/* found[k] = 1 where point k of lattice g (resp its star responses, r its reading) shows
- * a star point: read empty and its response reaching p->min_response. Returns how many. */
-static int stars_found(const vis_geom_t *g, const float *resp, const vis_reading_t *r,
-                       const vis_stars_params_t *p, uint8_t *found)
-{
-    int N = g->size * g->size, n = 0;
-    for (int k = 0; k < N; k++) {
-        found[k] = resp[k] >= p->min_response && r->prob[k][VIS_CLASS_EMPTY] >= 0.5f;
-        n += found[k];
-    }
-    VTRACE("stars: %d found on a %d-line lattice\n", n, g->size);
-    return n;
-}
-
-/* Board finding's picture of the star points (stage 5, "stars"): on the photo, each star
- * found on lattice g circled, green at a star point of the window taken (S lines from
- * (ox, oy)), red elsewhere; the window's star points dotted blue. */
-static void emit_stars(const vis_config_t *cfg, const cvb_image_t *img, const vis_geom_t *g,
-                       const uint8_t *found, int S, int ox, int oy)
-{
-    if (!cfg->debug)
-        return;
-    cvb_image_t d = { 0 };
-    if (cvb_resize(img, img->w, img->h, &d) || d.channels != 3) {
-        cvb_image_free(&d);
-        return;
-    }
-    int E = g->size;
-    for (int k = 0; k < E * E; k++) {
-        int x = k % E - ox, y = k / E - oy, star = go_is_star(S, x, y);
-        double rad = 0.5 * g->radius[k];
-        if (found[k])
-            cvb_draw_circle(&d, g->px[k], g->py[k], rad, 0, star ? 200 : 0, star ? 0 : 230, 2);
-        if (star)
-            cvb_draw_circle(&d, g->px[k], g->py[k], 2, 255, 80, 0, -1);
-    }
-    cfg->debug(cfg->debug_ctx, VIS_STAGE_REFINE, "stars", &d);
-    cvb_image_free(&d);
-}
-
-/* A window's star count: stars at its star points less stars at its others; *sure set when
- * the stars choose it (p->min_hits at its star points, none at its others). */
-static int star_score(const vis_stars_params_t *p, const uint8_t *found, int E, int S, int ox,
-                      int oy, int *sure)
-{
-    int h, m;
-    vis_star_window(found, E, S, ox, oy, &h, &m);
-    *sure = h >= p->min_hits && m == 0;
-    return h - m;
-}
-
-/* The window of S lines the stars choose among those at (c + dx, c + dy), dx and dy in
- * lo..hi, of reading r's lattice: the best star count of the windows they choose
- * (star_score), a tie to the reader's vis_window_belief. 1 with it in *dx, *dy and its
- * count in *score; 0 when they choose none. */
-static int star_choice(const vis_stars_params_t *p, const uint8_t *found, const vis_reading_t *r,
-                       int S, int c, int lo, int hi, int *dx, int *dy, int *score)
-{
-    int ok = 0;
-    double bel = -1;
-    for (int y = lo; y <= hi; y++)
-        for (int x = lo; x <= hi; x++) {
-            int sure = 0, sc = star_score(p, found, r->size, S, c + x, c + y, &sure);
-            if (!sure || (ok && sc < *score))
-                continue;
-            double b = vis_window_belief(r, S, c + x, c + y);
-            if (ok && sc == *score && b <= bel)
-                continue;
-            ok = 1;
-            *score = sc;
-            bel = b;
-            *dx = x;
-            *dy = y;
-        }
-    return ok;
-}
-
-/* The grid H moved (dx, dy) lines, as S lines, refined and read into r: taken into Hf,
- * *prob and *belief (and *S) when the reader believes it at least min_belief. */
-static int take_window(const cvb_image_t *img, const cvb_image_t *fullgray, const vis_config_t *cfg,
-                       int S, int dx, int dy, double min_belief, vis_reading_t *r, double Hf[9],
-                       vis_reading_t *prob, double *belief)
-{
-    double H[9], b = -1;
-    shift_h(Hf, dx, dy, H);
-    if (cfg->refine)
-        refine_passes(fullgray, S, H, &cfg->refit);
-    int rc = belief_of(img, cfg, H, S, r, &b);
-    if (rc)
-        return rc == VIS_EMODEL || rc == VIS_ENOMEM ? rc : VIS_OK;
-    if (b < min_belief)
-        return VIS_OK;
-    memcpy(Hf, H, sizeof H);
-    memcpy(prob, r, sizeof *r);
-    *belief = b;
-    return 1;
-}
-
-/* The grid moved whole lines (board finding's commonest near miss: the lattice right, the
- * window of lines one to three off, the edge row of a crowded board left out): the lattice
- * of the winner read once cfg->grid_shift lines wider on every side, each window of S
- * lines in it judged (vis_window_belief), and the best taken when it beats the winner's
- * own by cfg->grid_shift_gain; the star points found on it (cfg->stars) choose first, and
- * a window they chose is left only for another they choose. Hf, *prob and *belief are
- * replaced then. */
-static int grid_shift(const cvb_image_t *img, const cvb_image_t *fullgray, const vis_config_t *cfg,
-                      int S, double Hf[9], vis_reading_t *prob, double *belief)
-{
-    int m = cfg->grid_shift;
-    if (m + 1 > (VIS_MAX_LATTICE - S) / 2)
-        m = (VIS_MAX_LATTICE - S) / 2 - 1;
-    if (m < 1)
-        return VIS_OK;
-    int E = S + 2 * (m + 1); /* the shifts, and a ring for the furthest */
-    vis_geom_t g;
-    vis_reading_t *r = NULL;
-    if (wider_geom(img, Hf, m + 1, E, &g))
-        return VIS_OK;
-    int rc = read_lattice(img, cfg, &g, &r);
-    if (!r)
-        return rc;
-    float resp[VIS_MAX_LATTICE_POINTS];
-    uint8_t found[VIS_MAX_LATTICE_POINTS] = { 0 };
-    int stars = 0;
-    if (star_candidates(fullgray, &g, &cfg->stars, resp))
-        stars = stars_found(&g, resp, r, &cfg->stars, found);
-    int own_sure = 0, own = star_score(&cfg->stars, found, E, S, m + 1, m + 1, &own_sure);
-    int sx = 0, sy = 0, sbest = own;
-    int ssure = stars && star_choice(&cfg->stars, found, r, S, m + 1, -m, m, &sx, &sy, &sbest);
-    double b0 = vis_window_belief(r, S, m + 1, m + 1), best = b0;
-    int bx = 0, by = 0;
-    for (int dy = -m; dy <= m; dy++)
-        for (int dx = -m; dx <= m; dx++) {
-            double b = vis_window_belief(r, S, m + 1 + dx, m + 1 + dy);
-            int sure = 0;
-            if (own_sure)
-                star_score(&cfg->stars, found, E, S, m + 1 + dx, m + 1 + dy, &sure);
-            if (b > best && (!own_sure || sure)) {
-                best = b;
-                bx = dx;
-                by = dy;
-            }
-        }
-    VTRACE("grid_shift: S %d own %.3f best %.3f at %+d %+d; stars %d own %d best %d at %+d %+d\n", S,
-           b0, best, bx, by, stars, own, ssure ? sbest : own, sx, sy);
-    rc = VIS_OK;
-    int tx = 0, ty = 0; /* the move taken */
-    if (ssure && (sx || sy) && sbest >= own + cfg->stars.margin) {
-        tx = sx;
-        ty = sy;
-    } else if ((bx || by) && best >= b0 + cfg->grid_shift_gain) {
-        tx = bx;
-        ty = by;
-    }
-    if (tx || ty)
-        rc = take_window(img, fullgray, cfg, S, tx, ty, -1, r, Hf, prob, belief);
-    if (rc != 1)
-        tx = ty = 0;
-    if (stars)
-        emit_stars(cfg, img, &g, found, S, m + 1 + tx, m + 1 + ty);
-    free(r);
-    return rc < 0 ? rc : VIS_OK;
-}
-
-/* The grid grown to the next board size, 9 -> 13 or 13 -> 19, where the star points say
- * so (a board the picture cuts, whose lines in view number a smaller board's): the
- * lattice of the winner read wide enough for every window of the next size that holds the
- * winner's window, and the window the stars choose (cfg->stars; a tie goes to the reader's
- * vis_window_belief) taken when it explains cfg->stars.margin stars more than the winner's
- * and the reader believes it at least grid_min_belief. Never on the reader's belief alone:
- * beyond a small board's edge its off class is weak (vis.h, grid_shift). */
-static int grid_grow(const cvb_image_t *img, const cvb_image_t *fullgray, const vis_config_t *cfg,
-                     int *S, double Hf[9], vis_reading_t *prob, double *belief)
-{
-    int S2 = *S == 9 ? 13 : *S == 13 ? 19 : 0, d = S2 - *S, E = S2 + d + 2;
-    if (!cfg->stars.on || !S2 || E > VIS_MAX_LATTICE)
-        return VIS_OK;
-    vis_geom_t g;
-    float resp[VIS_MAX_LATTICE_POINTS];
-    /* the picture alone first: fewer candidates than min_hits and the read is spared */
-    if (wider_geom(img, Hf, d + 1, E, &g) ||
-        star_candidates(fullgray, &g, &cfg->stars, resp) < cfg->stars.min_hits)
-        return VIS_OK;
-    vis_reading_t *r = NULL;
-    int rc = read_lattice(img, cfg, &g, &r);
-    if (!r)
-        return rc;
-    uint8_t found[VIS_MAX_LATTICE_POINTS];
-    int sure = 0, own = 0, best = 0, bx = 0, by = 0, ok = 0;
-    if (stars_found(&g, resp, r, &cfg->stars, found) >= cfg->stars.min_hits) {
-        own = star_score(&cfg->stars, found, E, *S, d + 1, d + 1, &sure);
-        ok = star_choice(&cfg->stars, found, r, S2, d + 1, -d, 0, &bx, &by, &best);
-    }
-    VTRACE("grid_grow: S %d stars %d, S %d %s %d at %+d %+d\n", *S, own, S2, ok ? "best" : "none",
-           best, bx, by);
-    rc = VIS_OK;
-    if (ok && best >= own + cfg->stars.margin) {
-        /* the grown grid's H: the winner's unit lattice, S2 lines from (bx, by) */
-        rc = take_window(img, fullgray, cfg, S2, bx, by, cfg->grid_min_belief, r, Hf, prob, belief);
-        if (rc == 1) {
-            *S = S2;
-            emit_stars(cfg, img, &g, found, S2, d + 1 + bx, d + 1 + by);
-        }
-    }
-    free(r);
-    return rc < 0 ? rc : VIS_OK;
-}
-
 /* Stage 5 with the grid's verification: the first grid (primary, work scale; NULL when
  * the lines gave none) is refined at full size and read; when the reader's belief in it
  * is under cfg->grid_accept, the other candidates (and the lattice of stones, when not
@@ -2157,8 +1671,8 @@ static int grid_verify(const cvb_image_t *img, const cvb_image_t *gray,
     if (primary) {
         to_full(primary, scale, bestH);
         if (cfg->refine)
-            refine_passes(fullgray, S, bestH, &cfg->refit);
-        rc = belief_of(img, cfg, bestH, S, prob, &best);
+            vis_refine_passes(fullgray, S, bestH, &cfg->refit);
+        rc = vis_read_grid_belief(img, cfg, bestH, S, prob, &best);
         if (rc > 0 || rc == VIS_EMODEL || rc == VIS_ENOMEM) {
             free(p2);
             return rc;
@@ -2198,20 +1712,20 @@ static int grid_verify(const cvb_image_t *img, const cvb_image_t *gray,
             tried++;
             double H[9], b = -1;
             to_full(c->H, scale, H);
-            if (belief_of(img, cfg, H, c->S, p2, &b) || b <= best + 0.02) {
+            if (vis_read_grid_belief(img, cfg, H, c->S, p2, &b) || b <= best + 0.02) {
                 VTRACE("verify: candidate %d (S %d, score %.3f): belief %.3f, best %.3f\n", i,
                        c->S, c->score, b, best);
                 continue;
             }
             /* better: refined, read again */
             if (cfg->refine)
-                refine_passes(fullgray, c->S, H, &cfg->refit);
+                vis_refine_passes(fullgray, c->S, H, &cfg->refit);
             double b2 = -1;
-            if (belief_of(img, cfg, H, c->S, p2, &b2))
+            if (vis_read_grid_belief(img, cfg, H, c->S, p2, &b2))
                 continue;
             if (b2 < b) { /* the refinement made it worse: the unrefined one */
                 to_full(c->H, scale, H);
-                if (belief_of(img, cfg, H, c->S, p2, &b2))
+                if (vis_read_grid_belief(img, cfg, H, c->S, p2, &b2))
                     continue;
             }
             VTRACE("verify: candidate %d (S %d, score %.3f): belief %.3f, refined %.3f\n", i,
@@ -2223,9 +1737,9 @@ static int grid_verify(const cvb_image_t *img, const cvb_image_t *gray,
         }
     }
     free(p2);
-    if (bestS && (rc = grid_shift(img, fullgray, cfg, bestS, bestH, prob, &best)) != VIS_OK)
+    if (bestS && (rc = vis_grid_shift(img, fullgray, cfg, bestS, bestH, prob, &best)) != VIS_OK)
         return rc;
-    if (bestS && (rc = grid_grow(img, fullgray, cfg, &bestS, bestH, prob, &best)) != VIS_OK)
+    if (bestS && (rc = vis_grid_grow(img, fullgray, cfg, &bestS, bestH, prob, &best)) != VIS_OK)
         return rc;
     if (!bestS || best < cfg->grid_min_belief)
         return VIS_ENOBOARD;

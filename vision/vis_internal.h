@@ -207,6 +207,26 @@ int vis_proj1_eval(const vis_proj1_t *f, double k, double *t);
  * -1 when nothing is in view. */
 double vis_window_belief(const vis_reading_t *r, int S, int ox, int oy);
 
+/* ---- board finding's stage 5: vis_detect.c's grid_verify, vis_window.c ---- */
+
+/* Up to p->passes of the line refit of grid H (size S) on the full-size gray (vis_refit.c):
+ * how many passes succeeded (H refined by each). */
+int vis_refine_passes(const cvb_image_t *gray, int S, double H[9], const vis_refit_params_t *p);
+/* The learned reader's belief (vis_grid_belief) in the full-size grid Hf of size S, and
+ * its reading into *r (vis_read.c): 0, -1 when the grid makes no geometry, or vis_read's
+ * error. */
+int vis_read_grid_belief(const cvb_image_t *img, const vis_config_t *cfg, const double Hf[9],
+                         int S, vis_reading_t *r, double *belief);
+/* The grid Hf (size S; its reading *prob, believed *belief) moved by whole lines where a
+ * window of the lattice read wider beats it (vis_window.c); Hf, *prob and *belief are
+ * replaced then. VIS_OK, or VIS_EMODEL / VIS_ENOMEM. */
+int vis_grid_shift(const cvb_image_t *img, const cvb_image_t *fullgray, const vis_config_t *cfg,
+                   int S, double Hf[9], vis_reading_t *prob, double *belief);
+/* The grid grown to the next board size where the star points say so (vis_window.c); *S
+ * too is replaced then. VIS_OK, or VIS_EMODEL / VIS_ENOMEM. */
+int vis_grid_grow(const cvb_image_t *img, const cvb_image_t *fullgray, const vis_config_t *cfg,
+                  int *S, double Hf[9], vis_reading_t *prob, double *belief);
+
 /* vis_classify in two halves (vis_read.c): the reading of geom (cfg's net, symmetries
  * and board model), and the snapshot made of it (decision, occlusion); with off_hides 0
  * the off class is left out (the points read as if the grid were right: the tracker's

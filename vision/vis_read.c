@@ -121,6 +121,20 @@ double vis_grid_belief(const vis_reading_t *r)
     return n ? sum / n : 0;
 }
 
+/* vis_internal.h */
+int vis_read_grid_belief(const cvb_image_t *img, const vis_config_t *cfg, const double Hf[9], int S,
+                         vis_reading_t *r, double *belief)
+{
+    vis_geom_t g;
+    if (vis_geom_from_h(Hf, S, img->w, img->h, &g))
+        return -1;
+    int rc = vis_read(img, &g, cfg, r);
+    if (rc)
+        return rc;
+    *belief = vis_grid_belief(r);
+    return 0;
+}
+
 double vis_window_belief(const vis_reading_t *r, int S, int ox, int oy)
 {
     int E = r->size, n = 0;
