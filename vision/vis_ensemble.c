@@ -2,8 +2,8 @@
  * stone finder (vis_finder_t, vis_stones.c): one or a few ONNX models run through OpenCV's
  * dnn (cv_bridge.h) over a board view and its symmetries (vis_internal.h,
  * vis_ensemble_t). What each output means is its owner's; here only how a model is
- * loaded and how the runs are made: each member over the view under each symmetry asked for, the view's symmetric
- * copy made once for all members, the output's shape checked.
+ * loaded and how the runs are made: each member over the view under each symmetry asked
+ * for, the view's symmetric copy made once for all members, the output's shape checked.
  * Invariants: members are loaded once and never changed but for their dnn state, which
  * the ensemble's one mutex guards, so an ensemble may serve several threads, one run at
  * a time; a shared ensemble (a built-in model the whole process reads with) is never

@@ -1309,6 +1309,49 @@ static void test_unlike_stone(void **state)
     cvb_image_free(&img);
 }
 
+/* A model of the other kind loads (it is ONNX) but its output's shape is not its owner's:
+ * a reader holding the finder's weights, and a finder holding the reader's, refuse to
+ * read (VIS_EMODEL, vis_ensemble_runs's check), with no output written. */
+static void test_model_of_the_other_kind(void **state)
+{
+    (void)state;
+    const char *src = getenv("KIFUCAM_SOURCE");
+    assert_non_null(src);
+    char cpath[1024], ppath[1024];
+    snprintf(cpath, sizeof cpath, "%s/vision/model/centres.onnx", src);
+    snprintf(ppath, sizeof ppath, "%s/vision/model/points-export.onnx", src);
+    vis_net_t *net = NULL;
+    vis_finder_t *f = NULL;
+    assert_int_equal(vis_net_load(cpath, &net), VIS_OK);
+    assert_int_equal(vis_finder_load(ppath, &f), VIS_OK);
+    enum { N = 19 };
+    uint8_t col[N * N] = { 0 };
+    col[4 * N + 4] = GO_BLACK;
+    col[9 * N + 9] = GO_WHITE;
+    cvb_image_t img = { 0 }, view = { 0 };
+    vis_geom_t geom;
+    render_board(7, col, NULL, &img, &geom);
+    vis_reading_t *r = malloc(sizeof *r);
+    assert_non_null(r);
+    r->size = -7;
+    assert_int_equal(vis_net_read(net, &img, &geom, 2, r), VIS_EMODEL);
+    assert_int_equal(r->size, -7);
+    assert_int_equal(vis_net_view(&img, &geom, &view), VIS_OK);
+    vis_stone_t st[4 * N * N];
+    int n = -1;
+    assert_int_equal(vis_finder_find(f, &view, N, 2, 0.4f, st, 4 * N * N, &n), VIS_EMODEL);
+    assert_int_equal(n, -1);
+    /* each with its own kind's weights reads the same view */
+    assert_int_equal(vis_net_read(vis_net_builtin(), &img, &geom, 2, r), VIS_OK);
+    assert_int_equal(vis_finder_find(vis_finder_builtin(), &view, N, 2, 0.4f, st, 4 * N * N, &n),
+                     VIS_OK);
+    free(r);
+    cvb_image_free(&view);
+    cvb_image_free(&img);
+    vis_finder_destroy(f);
+    vis_net_destroy(net);
+}
+
 /* An ensemble (vis_net_add) reads a board as the mean of its members: two members of
  * one model read as that model does (each run counted once in the mean), a member is
  * taken over, and a net that is full, or itself, or already an ensemble, is refused; the
@@ -1437,6 +1480,7 @@ int main(void)
         cmocka_unit_test(test_finder_finds),
         cmocka_unit_test(test_cut_by_reader),
         cmocka_unit_test(test_black_by_reader),
+        cmocka_unit_test(test_model_of_the_other_kind),
         cmocka_unit_test(test_reach_over_edge),
         cmocka_unit_test(test_unlike_stone),
         cmocka_unit_test(test_relayout_reads_alike),
