@@ -25,6 +25,8 @@
 #include "vision/vis_internal.h"
 #include "vision/vis_model.h"
 
+_Static_assert(VIS_NET_MAX_MEMBERS <= VIS_ENSEMBLE_MAX, "an ensemble holds at most VIS_ENSEMBLE_MAX");
+
 struct vis_net {
     vis_ensemble_t e; /* the members; a reading is their mean */
 };

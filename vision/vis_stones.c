@@ -42,6 +42,8 @@
 #define VTRACE(...) ((void)0)
 #endif
 
+_Static_assert(VIS_FINDER_MAX_NETS <= VIS_ENSEMBLE_MAX, "an ensemble holds at most VIS_ENSEMBLE_MAX");
+
 struct vis_finder {
     vis_ensemble_t e; /* an ensemble: heat maps averaged */
 };
