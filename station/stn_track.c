@@ -533,12 +533,14 @@ done:
 
 /* ---- queries ---- */
 
-int stn_track_disagreements(const stn_track_t *k, go_point_t *pts, int max)
+/* The points of the board where mark is set, in board order: at most max into pts; how
+ * many in all. */
+static int marked_points(const stn_track_t *k, const uint8_t *mark, go_point_t *pts, int max)
 {
     int n = 0;
     for (int i = 0; i < k->size * k->size; i++) {
         int p = trk_pt(k->size, i);
-        if (k->ack[p]) {
+        if (mark[p]) {
             if (n < max)
                 pts[n] = (go_point_t)p;
             n++;
@@ -547,18 +549,14 @@ int stn_track_disagreements(const stn_track_t *k, go_point_t *pts, int max)
     return n;
 }
 
+int stn_track_disagreements(const stn_track_t *k, go_point_t *pts, int max)
+{
+    return marked_points(k, k->ack, pts, max);
+}
+
 int stn_track_pending(const stn_track_t *k, go_point_t *pts, int max)
 {
-    int n = 0;
-    for (int i = 0; i < k->size * k->size; i++) {
-        int p = trk_pt(k->size, i);
-        if (k->pending[p]) {
-            if (n < max)
-                pts[n] = (go_point_t)p;
-            n++;
-        }
-    }
-    return n;
+    return marked_points(k, k->pending, pts, max);
 }
 
 int stn_track_warnings(const stn_track_t *k, go_color_t c)
