@@ -482,8 +482,14 @@ typedef struct vis_stones_params {
                               the reader's call at a cut point whichever way it went cost
                               two crowded renders of the kept-apart seeds (37 -> 35 of 60;
                               this one-way rule was chosen after that count was seen, so
-                              those seeds are no longer untouched for it). 0: the finder's
-                              call, asked about */
+                              those seeds are no longer untouched for it). Measured and
+                              not taken (2026-12-06): the reader's stone kept on a cut point
+                              when it is unsure too (at 0.5 to 0.8): 8da2691d (fold 4)
+                              right, 70e4d5d5 and c06405a8 wrong at every value (folds 0-2
+                              63 or 64 against 66); and the cut point judged by the photo's
+                              own colours over the disc's part in the picture
+                              (vis_photo_colours.c's labels): 7 or 8 photos lost. 0: the
+                              finder's call, asked about */
     float sure_empty_min;  /* 0..1, default 0: a stone placed where the reader read the
                               point surely empty is taken only when its peak reaches this
                               (over 1: never). On folds 0-2, 0.5 / 0.6 / 0.7 / 0.8 /
@@ -523,7 +529,11 @@ typedef struct vis_stones_params {
                               edge), hence black alone: 63 -> 64 of 72, the same for
                               0.5 to 1.05. Folds 3-4: c1989c5a right (seen before the
                               rule was made: a black stone between two black ones the
-                              finder missed), 36 -> 37 of 48 */
+                              finder missed), 36 -> 37 of 48. White alone at a higher bar
+                              (the reader at least 0.9 / 0.95 / 0.98 / 0.99 sure, measured
+                              2026-12-06): folds 0-2 64 / 65 / 65 / 66 against 66, never
+                              better (ba108747's whites on a white cloth, which the finder
+                              misses, are many of them under the bar) */
     int symmetries;        /* 1..8, default 1 (vis_config_for_photo: 8): the finder's
                               runs, the view under as many of the board's symmetries,
                               their heat maps averaged (a run is about 14 ms on a 19x19

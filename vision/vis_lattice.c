@@ -7,6 +7,9 @@
  * Glossy stones' highlights are holes in the dark mask: the lattice is found with them as
  * they are and with them filled, and the one that fits the more stones is kept; stones
  * apart from its main block (beyond two or more empty lines) are left out of it.
+ * Measured and not taken (2026-12-06): the white stones added to the lattice (the
+ * inverted picture's dark discs lying on it): a66249ec's span reaches its whole board, but
+ * two 13x13 photos of roboflow-stones folds 0-2 (40213424, 8f20266b) are lost.
  * Invariant: the returned homography maps lattice (i, j) to work-image pixels; the caller
  * chooses the size and the window.
  */
