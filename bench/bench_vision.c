@@ -397,7 +397,7 @@ static int accuracy(const char *data, int verbose)
                     int m = 0;
                     for (int k = 0; k < size * size; k++) {
                         int a, b;
-                        vg_sym(sym, size, k % size, k / size, &a, &b);
+                        vis_sym_src(sym, size, k % size, k / size, &a, &b);
                         m += s.color[b * size + a] != truth[k];
                     }
                     if (m < bm) {
@@ -407,7 +407,7 @@ static int accuracy(const char *data, int verbose)
                 }
                 for (int k = 0; k < size * size; k++) {
                     int a, b;
-                    vg_sym(bsym, size, k % size, k / size, &a, &b);
+                    vis_sym_src(bsym, size, k % size, k / size, &a, &b);
                     int q = b * size + a;
                     if (s.color[q] != truth[k] || s.occluded[q] || verbose > 2)
                         printf("   %s pt %2d,%2d truth %d got %d%s P(empty %.3f black %.3f "

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "vision/vis.h"
+#include "vision/vis_internal.h"
 #include "vision/vis_snapshot.h"
 
 /* Read a truth file into t (VIS_MAX_POINTS entries, row-major, go_color_t; every entry is
@@ -41,23 +42,6 @@ static inline int vg_read_truth(const char *path, uint8_t *t, int *size)
         return -1;
     *size = rows;
     return 0;
-}
-
-/* Board symmetry s (0..7) of point (x, y) on an n board, into (*ox, *oy). */
-static inline void vg_sym(int s, int n, int x, int y, int *ox, int *oy)
-{
-    int a = x, b = y;
-    if (s & 4) {
-        int t = a;
-        a = b;
-        b = t;
-    }
-    if (s & 1)
-        a = n - 1 - a;
-    if (s & 2)
-        b = n - 1 - b;
-    *ox = a;
-    *oy = b;
 }
 
 /* The largest distance of a corner of g from the true corners c (TL, TR, BR, BL, pixels),
@@ -95,7 +79,7 @@ static inline int vg_mistakes(const vis_snapshot_t *s, const uint8_t *truth, int
         for (int y = 0; y < n; y++)
             for (int x = 0; x < n; x++) {
                 int a, b;
-                vg_sym(sym, n, x, y, &a, &b);
+                vis_sym_src(sym, n, x, y, &a, &b); /* the board under symmetry sym */
                 int k = b * n + a;
                 /* truth[0..n*n) is written by every caller (bench_vision's footage loop
                  * checks its count == size * size, which the analyzer loses track of) */
