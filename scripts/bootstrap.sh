@@ -3,7 +3,8 @@
 # Usage: scripts/bootstrap.sh [build|test|bench|lint|train]   (test adds the browser and
 # fuzzing tools, the MQTT broker, openssl for the TLS test's certificates and groff for
 # the man page's test; bench GNU Go, valgrind and the broker; lint cppcheck and
-# clang-tidy; train PyTorch and ONNX for the point reader's training)
+# clang-tidy; train PyTorch and ONNX for the point reader's training, and OpenCV's Python
+# binding for the stone finder's, train/stone_centres.py)
 set -euo pipefail
 what=${1:-build}
 pkgs=(cmake make gcc g++ pkg-config
@@ -18,7 +19,7 @@ case "$what" in
          command -v npm >/dev/null 2>&1 || pkgs+=(nodejs npm) ;;
   bench) pkgs+=(clang libclang-rt-14-dev gnugo valgrind mosquitto) ;;
   lint)  pkgs+=(cppcheck clang-tidy) ;;
-  train) pkgs+=(python3-torch python3-onnx python3-numpy) ;;
+  train) pkgs+=(python3-torch python3-onnx python3-numpy python3-opencv) ;;
 esac
 missing=()
 for p in "${pkgs[@]}"; do
