@@ -26,8 +26,8 @@ PY=${PYTHON:-/usr/bin/python3}
 BASE_STEPS=${TRAIN_BASE_STEPS:-4000}
 TUNE_STEPS=${TRAIN_TUNE_STEPS:-2500}
 THREADS=${TRAIN_THREADS:-2}
-# TRAIN_FOLDS_ONLY=1 (make train-folds): steps 1-4 and the held-out figure only; the
-# weights that ship are left as they are (about an hour on 2 cores)
+# TRAIN_FOLDS_ONLY=1 (make train-folds): steps 1-4b and the held-out figure only; the
+# weights that ship are left as they are (about 1 h 45 min on 2 cores from nothing)
 FOLDS_ONLY=${TRAIN_FOLDS_ONLY:-0}
 # The four render streams of the shipped weights (vision/model/README.md): seed, views
 # of each scene, the share written again under a wrong grid, and the samples kept. The
