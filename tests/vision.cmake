@@ -91,4 +91,8 @@ if(KC_PYTHON3)
     COMMAND ${KC_PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/vision/test_traingen.py
             $<TARGET_FILE:kifucam-traingen>)
   set_tests_properties(test_traingen PROPERTIES TIMEOUT 600)
+  # every third-party module train/*.py imports comes from a package that
+  # `scripts/bootstrap.sh train` installs (cv2 once did not: make train-folds stopped)
+  add_test(NAME test_train_deps
+    COMMAND ${KC_PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/vision/test_train_deps.py)
 endif()
