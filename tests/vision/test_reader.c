@@ -1352,6 +1352,46 @@ static void test_model_of_the_other_kind(void **state)
     vis_net_destroy(net);
 }
 
+/* vis_view_sym lays out the view under each of the 8 symmetries exactly as vis_sym_src
+ * says, pixel by pixel (it walks each output row by one fixed step of the source), on a
+ * view whose rows are padded (stride > 3 w) and on a view of one pixel. */
+static void test_view_sym(void **state)
+{
+    (void)state;
+    const int sizes[] = { 1, 2, 7, 48 };
+    for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++) {
+        int n = sizes[k];
+        cvb_image_t v = { 0 }, out = { 0 };
+        v.w = v.h = n;
+        v.channels = 3;
+        v.stride = 3 * n + 5; /* padded rows */
+        v.data = calloc((size_t)v.stride * n, 1);
+        assert_non_null(v.data);
+        for (int y = 0; y < n; y++)
+            for (int x = 0; x < n; x++)
+                for (int c = 0; c < 3; c++)
+                    v.data[(size_t)y * v.stride + 3 * x + c] = (uint8_t)(y * 31 + x * 7 + c * 101);
+        assert_int_equal(cvb_image_alloc(&out, n, n, 3), 0);
+        for (int s = 0; s < 8; s++) {
+            vis_view_sym(&v, s, &out);
+            int wrong = 0;
+            for (int y = 0; y < n; y++)
+                for (int x = 0; x < n; x++) {
+                    int sx, sy;
+                    vis_sym_src(s, n, x, y, &sx, &sy);
+                    for (int c = 0; c < 3; c++)
+                        wrong += out.data[(size_t)y * out.stride + 3 * x + c] !=
+                                 v.data[(size_t)sy * v.stride + 3 * sx + c];
+                }
+            if (wrong)
+                fail_msg("vis_view_sym: size %d, symmetry %d: %d bytes not where vis_sym_src "
+                         "puts them", n, s, wrong);
+        }
+        cvb_image_free(&out);
+        free(v.data);
+    }
+}
+
 /* An ensemble (vis_net_add) reads a board as the mean of its members: two members of
  * one model read as that model does (each run counted once in the mean), a member is
  * taken over, and a net that is full, or itself, or already an ensemble, is refused; the
@@ -1485,6 +1525,7 @@ int main(void)
         cmocka_unit_test(test_unlike_stone),
         cmocka_unit_test(test_relayout_reads_alike),
         cmocka_unit_test(test_ensemble),
+        cmocka_unit_test(test_view_sym),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
