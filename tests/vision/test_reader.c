@@ -1353,8 +1353,8 @@ static void test_model_of_the_other_kind(void **state)
 }
 
 /* vis_view_sym lays out the view under each of the 8 symmetries exactly as vis_sym_src
- * says, pixel by pixel (it walks each output row by one fixed step of the source), on a
- * view whose rows are padded (stride > 3 w) and on a view of one pixel. */
+ * says, pixel by pixel, on views whose rows are padded (stride > 3 w), down to a view of
+ * one pixel. */
 static void test_view_sym(void **state)
 {
     (void)state;
