@@ -745,6 +745,24 @@ static int wrong_kinds(const cvb_image_t *img, const vis_geom_t *g, const vis_sn
     return kinds;
 }
 
+/* Whether the picture shows the board of geom whole: every point a quarter of a spacing
+ * beyond its outer lines (the board's margin, narrow on many boards) lies in the picture. bench/pose.sh compares a
+ * photo's posed copy only where the photo itself showed its board so (a board the picture
+ * cuts, laid on a table, gets an edge no real board has). */
+static int board_whole(const cvb_image_t *img, const vis_geom_t *g)
+{
+    int S = g->size;
+    for (int i = 0; i < S; i++)
+        for (int side = 0; side < 4; side++) {
+            double x = side == 0 ? -0.25 : side == 1 ? S - 0.75 : i;
+            double y = side == 2 ? -0.25 : side == 3 ? S - 0.75 : i;
+            double u, v;
+            if (vis_homog_apply(g->H, x, y, &u, &v) || !vis_in_picture(img, u, v, 0))
+                return 0;
+        }
+    return 1;
+}
+
 /* roboflow-stones: real photos of many boards, cropped to the board, with a box per stone
  * and no grid: a photo is right when both colours' stone counts are exact. */
 static int stones(const char *data, int verbose)
@@ -841,10 +859,11 @@ static int stones(const char *data, int verbose)
         truth_stones += tb + tw;
         read_stones += rb + rw;
         if (verbose)
-            printf("  %-16s %s size %2d black %3d/%3d white %3d/%3d unsure %3d%s%s\n", e[i].source,
+            printf("  %-16s %s size %2d black %3d/%3d white %3d/%3d unsure %3d%s%s%s\n", e[i].source,
                    rc ? "NOBOARD" : "found  ", rc ? 0 : s.size, rb, tb, rw, tw,
                    unsure < 0 ? 0 : unsure, !right && !unsure ? "  UNFLAGGED" : "",
-                   rc ? "" : agrees ? "" : "  (grid disagrees with the labels)");
+                   rc ? "" : agrees ? "" : "  (grid disagrees with the labels)",
+                   !rc && board_whole(&img, &g) ? "  (board whole)" : "");
         for (int w = 0; verbose && kinds && w < WRONG_KINDS; w++)
             if ((kinds >> w) & 1)
                 printf("    kind %s %s\n", e[i].source, wrong_kind[w]);

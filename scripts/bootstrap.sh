@@ -2,7 +2,8 @@
 # Installs, with apt-get, only the Debian packages kifucam needs that are missing.
 # Usage: scripts/bootstrap.sh [build|test|bench|lint|train]   (test adds the browser and
 # fuzzing tools, the MQTT broker, openssl for the TLS test's certificates and groff for
-# the man page's test; bench GNU Go, valgrind and the broker; lint cppcheck and
+# the man page's test; bench GNU Go, valgrind, the broker and OpenCV's Python binding
+# (bench/pose.py); lint cppcheck and
 # clang-tidy; train PyTorch and ONNX for the point reader's training, and OpenCV's Python
 # binding for the stone finder's, train/stone_centres.py)
 set -euo pipefail
@@ -17,7 +18,7 @@ case "$what" in
          # Node.js may come from another packaging that bundles npm (Debian's npm would
          # conflict with it): only ask for Debian's when there is no npm at all.
          command -v npm >/dev/null 2>&1 || pkgs+=(nodejs npm) ;;
-  bench) pkgs+=(clang libclang-rt-14-dev gnugo valgrind mosquitto) ;;
+  bench) pkgs+=(clang libclang-rt-14-dev gnugo valgrind mosquitto python3-opencv python3-numpy) ;;
   lint)  pkgs+=(cppcheck clang-tidy) ;;
   train) pkgs+=(python3-torch python3-onnx python3-numpy python3-opencv) ;;
 esac
