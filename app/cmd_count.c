@@ -18,8 +18,10 @@
  * empty says so, the count is refused, the points named in the Q16 form (with --serve: the page asks for
  * them); the decisions (settling, dead stones, the count) are rules/', this file parses
  * options and prints.
+ * A grid board finding gave in doubt (photo_grid_doubted) is not counted either (the
+ * corners are asked for, the ones found given); the correction page shows it to correct.
  * Exit: 0 counted (with --serve: accepted, the record written); 1 no board in the photo,
- * or unsure points left (named on stderr, nothing on stdout), or --serve stopped (Ctrl-C,
+ * a grid in doubt, or unsure points left (named on stderr, nothing on stdout), or --serve stopped (Ctrl-C,
  * SIGTERM) before Accept, nothing written; 2 bad usage, an unreadable image, profile or
  * model, a bad --fix, --dead, --prisoners, --komi, --rules or --serve.
  */
@@ -95,8 +97,9 @@ static void usage(FILE *f, const char *cmd)
                "                 the count in C\n"
                "  --serve-host NAMES  with --serve: names (comma-separated) the page may be\n"
                "                 reached by besides its address\n"
-               "Exit: 0 counted (--serve: accepted); 1 no board found, or unsure points left\n"
-               "      (named), or --serve stopped before Accept;\n"
+               "Exit: 0 counted (--serve: accepted); 1 no board found, a grid found in doubt\n"
+               "      (the corners asked for), or unsure points left (named), or --serve\n"
+               "      stopped before Accept;\n"
                "      2 bad usage, an unreadable image, a bad --fix, --dead or --prisoners.\n");
 }
 
@@ -311,6 +314,20 @@ int count_main(const char *cmd, int argc, char **argv)
         so.picture = o.picture;
         so.guessed = guessed;
         rc = count_serve(cmd, st, &so);
+        goto out;
+    }
+    if (photo_grid_doubted(count_state_photo(st))) {
+        /* a grid that may not be the board's: its count may be of the wrong points. The
+         * board as read, for the arbiter to check the grid against the photo */
+        if (o.picture) {
+            picture_in_t pin = { count_state_board(st), NULL, count_state_reading(st)->unsure,
+                                 count_state_photo(st) };
+            char why[256];
+            if (picture_write(o.picture, &pin, why, sizeof why))
+                cli_error(cmd, "%s: %s", o.picture, why);
+        }
+        photo_say_grid_doubt(cmd, &o.photo, count_state_photo(st), "not counted");
+        rc = 1;
         goto out;
     }
     if (count_state_pending(st)) {

@@ -1,6 +1,7 @@
 /* cmd_detect.c: `kifucam detect IMAGE`: read the position from one photo or frame
  * (INTERFACE.md) and print it. The reading itself is photo.c's (shared with count and
- * score PHOTO); a point photo_unsure calls unsure is '?', never shown as empty.
+ * score PHOTO); a point photo_unsure calls unsure is '?', never shown as empty; a grid in
+ * doubt (photo_grid_doubted) is read as found and said on stderr (json: "grid_doubt").
  * Exit 0 read, 1 no board found, 2 bad usage or unreadable image. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -126,11 +127,14 @@ int cmd_detect(int argc, char **argv)
                 printf("%s\"%c%c\"", first ? "" : ",", 'a' + k % S, 'a' + k / S);
                 first = 0;
             }
-        printf("],\"ms\":{\"total\":%.3f", tm.total_ms);
+        printf("],\"grid_doubt\":%s", photo_grid_doubted(&ph) ? "true" : "false");
+        printf(",\"ms\":{\"total\":%.3f", tm.total_ms);
         for (int s = 0; s < VIS_NSTAGES; s++)
             printf(",\"%s\":%.3f", vis_stage_name(s), tm.ms[s]);
         printf("}}\n");
     }
+    if (photo_grid_doubted(&ph))
+        photo_say_grid_doubt("detect", &po, &ph, "read as found");
     photo_free(&ph);
     return 0;
 }

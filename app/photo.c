@@ -113,6 +113,23 @@ int photo_unsure(const photo_t *p, int k)
     return vis_point_unsure(&p->snap, k);
 }
 
+int photo_grid_doubted(const photo_t *p)
+{
+    return vis_grid_doubted(&p->snap);
+}
+
+void photo_say_grid_doubt(const char *cmd, const photo_opts_t *o, const photo_t *p,
+                          const char *consequence)
+{
+    const double(*c)[2] = p->geom.corners;
+    cli_error(cmd, "%s: the %dx%d grid found is in doubt (shown more of the photo around it, "
+              "the reader takes the lines beyond its edge for the board's: a part of a bigger "
+              "board, or lines off); %s: check it (--debug DIR, or count's --picture) and give "
+              "the corners, e.g. as found: --corners \"%.0f,%.0f;%.0f,%.0f;%.0f,%.0f;%.0f,%.0f\"",
+              o->image, p->geom.size, p->geom.size, consequence, c[0][0], c[0][1], c[1][0],
+              c[1][1], c[2][0], c[2][1], c[3][0], c[3][1]);
+}
+
 void photo_free(photo_t *p)
 {
     if (!p)

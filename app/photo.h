@@ -48,6 +48,16 @@ void photo_free(photo_t *p);
 /* 1 when point k (y * size + x) of the reading is unsure (vis_point_unsure), else 0. */
 int photo_unsure(const photo_t *p, int k);
 
+/* 1 when the grid board finding gave is in doubt (vis_grid_doubted: the reader, shown
+ * more of the picture around it, takes the lines beyond its edge for the board's), else
+ * 0; always 0 under given corners or a profile's grid. */
+int photo_grid_doubted(const photo_t *p);
+
+/* The one line that says p's grid is in doubt and what to do, under cmd's name;
+ * consequence says what the command did about it ("read as found", "not counted"). */
+void photo_say_grid_doubt(const char *cmd, const photo_opts_t *o, const photo_t *p,
+                          const char *consequence);
+
 /* 1 when path is an image whose header tells its size (a photo, not an SGF record). */
 int photo_is_image(const char *path);
 

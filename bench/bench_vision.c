@@ -65,12 +65,15 @@ static double now_ms(void)
 }
 
 /* A photo's flags: how many of its points the reader calls unsure (vis_point_unsure:
- * what detect prints as '?' and count will not count silently); -1 when no board was
- * found (detect and count exit 1: a flag too). */
+ * what detect prints as '?' and count will not count silently), every point when the
+ * grid is in doubt (vis_grid_doubted: detect warns, count asks for the corners); -1 when
+ * no board was found (detect and count exit 1: a flag too). */
 static int unsure_points(const vis_snapshot_t *s, int rc)
 {
     if (rc)
         return -1;
+    if (vis_grid_doubted(s))
+        return s->size * s->size;
     int n = 0;
     for (int k = 0; k < s->size * s->size; k++)
         n += vis_point_unsure(s, k);
@@ -859,9 +862,10 @@ static int stones(const char *data, int verbose)
         truth_stones += tb + tw;
         read_stones += rb + rw;
         if (verbose)
-            printf("  %-16s %s size %2d black %3d/%3d white %3d/%3d unsure %3d%s%s%s\n", e[i].source,
+            printf("  %-16s %s size %2d black %3d/%3d white %3d/%3d unsure %3d%s%s%s%s\n", e[i].source,
                    rc ? "NOBOARD" : "found  ", rc ? 0 : s.size, rb, tb, rw, tw,
                    unsure < 0 ? 0 : unsure, !right && !unsure ? "  UNFLAGGED" : "",
+                   rc ? "" : vis_grid_doubted(&s) ? "  (grid in doubt)" : "",
                    rc ? "" : agrees ? "" : "  (grid disagrees with the labels)",
                    !rc && board_whole(&img, &g) ? "  (board whole)" : "");
         for (int w = 0; verbose && kinds && w < WRONG_KINDS; w++)

@@ -1656,13 +1656,15 @@ static void to_full(const double Hw[9], double scale, double Hf[9])
  * the lines gave none) is refined at full size and read; when the reader's belief in it
  * is under cfg->grid_accept, the other candidates (and the lattice of stones, when not
  * yet tried) are read too, the best belief wins and is refined in turn. A winner under
- * cfg->grid_min_belief is no board. Hf, *Sout and *r (the winner's reading) on success. */
+ * cfg->grid_min_belief is no board. Hf, *Sout, *r (the winner's reading) and *context (its
+ * belief in a wider read, vis_grid_shift; -1 when none was made) on success. */
 static int grid_verify(const cvb_image_t *img, const cvb_image_t *gray,
                        const cvb_image_t *fullgray, const vis_config_t *cfg, double scale,
                        int size_hint, const double *primary, int S, int lattice_tried,
                        cand_list_t *cl, double Hf[9], int *Sout, vis_reading_t *prob,
-                       double *belief)
+                       double *belief, double *context)
 {
+    *context = -1;
     double bestH[9], best = -1;
     int bestS = 0, rc;
     vis_reading_t *p2 = malloc(sizeof *p2);
@@ -1737,9 +1739,9 @@ static int grid_verify(const cvb_image_t *img, const cvb_image_t *gray,
         }
     }
     free(p2);
-    if (bestS && (rc = vis_grid_shift(img, fullgray, cfg, bestS, bestH, prob, &best)) != VIS_OK)
+    if (bestS && (rc = vis_grid_shift(img, fullgray, cfg, bestS, bestH, prob, &best, context)) != VIS_OK)
         return rc;
-    if (bestS && (rc = vis_grid_grow(img, fullgray, cfg, &bestS, bestH, prob, &best)) != VIS_OK)
+    if (bestS && (rc = vis_grid_grow(img, fullgray, cfg, &bestS, bestH, prob, &best, context)) != VIS_OK)
         return rc;
     if (!bestS || best < cfg->grid_min_belief)
         return VIS_ENOBOARD;
@@ -1943,7 +1945,7 @@ static int detect_at(const cvb_image_t *img, const vis_config_t *cfg, int size_h
     cvb_image_free(&small);
     double t4 = now_ms();
     /* 5 refine, and the learned reader's judgement of the grid (grid_verify) */
-    double Hf[9], belief = 0;
+    double Hf[9], belief = 0, context = -1;
     vis_reading_t *prob = malloc(sizeof *prob);
     if (!prob)
         rc = VIS_ENOMEM;
@@ -1955,7 +1957,7 @@ static int detect_at(const cvb_image_t *img, const vis_config_t *cfg, int size_h
         return rc;
     }
     int vr = grid_verify(img, &gray, &fullgray, cfg, scale, size_hint, rc ? NULL : Hw, S,
-                         lattice_tried, cl, Hf, &S, prob, &belief);
+                         lattice_tried, cl, Hf, &S, prob, &belief, &context);
     free(cl);
     cvb_image_free(&gray);
     cvb_image_free(&fullgray);
@@ -1988,6 +1990,7 @@ static int detect_at(const cvb_image_t *img, const vis_config_t *cfg, int size_h
     free(prob);
     if (rc)
         return rc;
+    s.grid_context = context > 0 ? (float)context : 0;
     if (!vis_reading_tells(&s, cfg->told_min))
         return VIS_ENOBOARD;
     emit_reading(cfg, img, &g, &s);

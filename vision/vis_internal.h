@@ -219,13 +219,16 @@ int vis_read_grid_belief(const cvb_image_t *img, const vis_config_t *cfg, const 
                          int S, vis_reading_t *r, double *belief);
 /* The grid Hf (size S; its reading *prob, believed *belief) moved by whole lines where a
  * window of the lattice read wider beats it (vis_window.c); Hf, *prob and *belief are
- * replaced then. VIS_OK, or VIS_EMODEL / VIS_ENOMEM. */
+ * replaced then. *context: the wider read's belief in the window that stands
+ * (vis_window_belief; snapshot.grid_context), left as it was when there is no wider read.
+ * VIS_OK, or VIS_EMODEL / VIS_ENOMEM. */
 int vis_grid_shift(const cvb_image_t *img, const cvb_image_t *fullgray, const vis_config_t *cfg,
-                   int S, double Hf[9], vis_reading_t *prob, double *belief);
+                   int S, double Hf[9], vis_reading_t *prob, double *belief, double *context);
 /* The grid grown to the next board size where the star points say so (vis_window.c); *S
- * too is replaced then. VIS_OK, or VIS_EMODEL / VIS_ENOMEM. */
+ * too is replaced then, and *context by the grown window's in its wider read. VIS_OK, or
+ * VIS_EMODEL / VIS_ENOMEM. */
 int vis_grid_grow(const cvb_image_t *img, const cvb_image_t *fullgray, const vis_config_t *cfg,
-                  int *S, double Hf[9], vis_reading_t *prob, double *belief);
+                  int *S, double Hf[9], vis_reading_t *prob, double *belief, double *context);
 
 /* vis_classify in two halves (vis_read.c): the reading of geom (cfg's net, symmetries
  * and board model), and the snapshot made of it (decision, occlusion); with off_hides 0

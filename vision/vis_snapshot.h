@@ -41,6 +41,10 @@ typedef struct vis_snapshot {
     float shift_x, shift_y;            /* that offset, grid units (board x, y) */
     float grid_belief;                 /* 0..1: how much the reader believes the grid is
                                           the board's (vis_grid_belief); 0 unknown */
+    float grid_context;                /* 0..1: the same belief with more of the picture
+                                          around the grid in view (vis_window_belief of
+                                          its window in board finding's wider read); 0
+                                          unknown (given corners, tracking, a video) */
     uint64_t frame;                    /* the frame's sequence number */
     double t;                          /* the frame's time, seconds from the start */
 } vis_snapshot_t;
@@ -56,6 +60,24 @@ typedef struct vis_snapshot {
  * 3 and 17). Measured where it was not chosen: folds 3-4 silent 12 -> 2 of 24 wrong,
  * right flagged 4 -> 8 of 24. It was 0.5 (another colour thought at least as likely). */
 #define VIS_SURE_CONF 0.9f
+
+/* A grid is in doubt when the reader, reading a lattice three lines wider than the grid
+ * all round (board finding's vis_grid_shift), believes the grid's window of it less than
+ * this (snapshot.grid_context): the lines beyond its edge are the board's, not its margin
+ * (a part of a bigger board, a window lines off), which the grid's own read, with one
+ * ring beyond its edge lines, can miss. Then the whole reading may be of the wrong
+ * points: detect says so, count asks for the corners. 0.6, chosen on roboflow-stones
+ * folds 0-2, as they are and three posed copies (bench/pose.sh, seeds 18 and 19, and 18
+ * with coloured light), read by their fold models (2026-12-06, a seventh session), on the
+ * window found before any move of it: every exact reading's grid 0.63 or more, wrong
+ * grids down to 0.47. What it catches, and folds 3-4: vision/README.md. */
+#define VIS_GRID_DOUBT 0.6f
+
+/* 1 when s's grid is in doubt (its grid_context known and under VIS_GRID_DOUBT). */
+static inline int vis_grid_doubted(const vis_snapshot_t *s)
+{
+    return s->grid_context > 0 && s->grid_context < VIS_GRID_DOUBT;
+}
 
 /* 1 when point k of s is unsure (covered, or confidence under VIS_SURE_CONF), else 0. */
 static inline int vis_point_unsure(const vis_snapshot_t *s, int k)

@@ -184,7 +184,7 @@ static int take_window(const cvb_image_t *img, const cvb_image_t *fullgray, cons
  * a window they chose is left only for another they choose. Hf, *prob and *belief are
  * replaced then. */
 int vis_grid_shift(const cvb_image_t *img, const cvb_image_t *fullgray, const vis_config_t *cfg,
-                   int S, double Hf[9], vis_reading_t *prob, double *belief)
+                   int S, double Hf[9], vis_reading_t *prob, double *belief, double *context)
 {
     int m = cfg->grid_shift;
     if (m + 1 > (VIS_MAX_LATTICE - S) / 2)
@@ -232,10 +232,12 @@ int vis_grid_shift(const cvb_image_t *img, const cvb_image_t *fullgray, const vi
         tx = bx;
         ty = by;
     }
+    double ctx = vis_window_belief(r, S, m + 1 + tx, m + 1 + ty); /* before r is reused */
     if (tx || ty)
         rc = take_window(img, fullgray, cfg, S, tx, ty, -1, r, Hf, prob, belief);
     if (rc != 1)
         tx = ty = 0;
+    *context = tx || ty ? ctx : b0;
     if (stars)
         emit_stars(cfg, img, &g, found, S, m + 1 + tx, m + 1 + ty);
     free(r);
@@ -250,7 +252,7 @@ int vis_grid_shift(const cvb_image_t *img, const cvb_image_t *fullgray, const vi
  * and the reader believes it at least grid_min_belief. Never on the reader's belief alone:
  * beyond a small board's edge its off class is weak (vis.h, grid_shift). */
 int vis_grid_grow(const cvb_image_t *img, const cvb_image_t *fullgray, const vis_config_t *cfg,
-                  int *S, double Hf[9], vis_reading_t *prob, double *belief)
+                  int *S, double Hf[9], vis_reading_t *prob, double *belief, double *context)
 {
     int S2 = *S == 9 ? 13 : *S == 13 ? 19 : 0, d = S2 - *S, E = S2 + d + 2;
     if (!cfg->stars.on || !S2 || E > VIS_MAX_LATTICE)
@@ -276,9 +278,11 @@ int vis_grid_grow(const cvb_image_t *img, const cvb_image_t *fullgray, const vis
     rc = VIS_OK;
     if (ok && best >= own + cfg->stars.margin) {
         /* the grown grid's H: the winner's unit lattice, S2 lines from (bx, by) */
+        double ctx = vis_window_belief(r, S2, d + 1 + bx, d + 1 + by); /* before r is reused */
         rc = take_window(img, fullgray, cfg, S2, bx, by, cfg->grid_min_belief, r, Hf, prob, belief);
         if (rc == 1) {
             *S = S2;
+            *context = ctx;
             emit_stars(cfg, img, &g, found, S2, d + 1 + bx, d + 1 + by);
         }
     }

@@ -522,6 +522,63 @@ static void test_lattice_wider_than_board(void **state)
     cvb_image_free(&img);
 }
 
+/* A grid in doubt (vis_grid_doubted, snapshot.grid_context): the reader's belief in the
+ * grid's window of a lattice read three lines wider all round (vis_grid_shift). On a
+ * rendered empty 19x19 seen from above: the true grid is believed there, a 13x13 window
+ * inside it is not (the lines beyond its edge are the board's), and a photo's board
+ * finding knows the context of the grid it found. The rule itself: 0 is unknown. */
+static void test_grid_doubt(void **state)
+{
+    (void)state;
+    vis_snapshot_t s;
+    memset(&s, 0, sizeof s);
+    assert_false(vis_grid_doubted(&s)); /* unknown: given corners, tracking */
+    s.grid_context = VIS_GRID_DOUBT - 0.01f;
+    assert_true(vis_grid_doubted(&s));
+    s.grid_context = VIS_GRID_DOUBT;
+    assert_false(vis_grid_doubted(&s));
+
+    rnd_renderer_t *rr = scene_open(20261206, RND_VIEW_ABOVE);
+    rnd_frame_fx_t fx;
+    plain_fx(&fx);
+    cvb_image_t img = { 0 }, gray = { 0 };
+    assert_int_equal(cvb_image_alloc(&img, 960, 540, 3), 0);
+    assert_int_equal(rnd_renderer_frame(rr, &fx, NULL, 0, &img, NULL), RND_OK);
+    double c[4][2];
+    scene_corners(rr, c);
+    rnd_renderer_destroy(rr);
+    assert_int_equal(cvb_to_gray(&img, &gray), 0);
+    vis_geom_t g19;
+    assert_int_equal(vis_geom_from_corners(c, 19, img.w, img.h, &g19), VIS_OK);
+    vis_config_t cfg;
+    vis_config_defaults(&cfg);
+    vis_config_for_photo(&cfg);
+    cfg.stars.on = 0; /* the windows by the reader alone */
+    vis_reading_t *r = malloc(sizeof *r);
+    assert_non_null(r);
+    double H[9], belief = 0, ctx19 = -1, ctx13 = -1;
+    memcpy(H, g19.H, sizeof H);
+    assert_int_equal(vis_grid_shift(&img, &gray, &cfg, 19, H, r, &belief, &ctx19), VIS_OK);
+    /* a 13x13 window from point (3, 3): board (x, y) of it is (x + 3, y + 3) of the 19x19 */
+    double T[9] = { 1, 0, 3, 0, 1, 3, 0, 0, 1 };
+    vis_homog_mul(g19.H, T, H);
+    for (int k = 0; k < 9; k++)
+        H[k] /= H[8];
+    assert_int_equal(vis_grid_shift(&img, &gray, &cfg, 13, H, r, &belief, &ctx13), VIS_OK);
+    print_message("the grid's belief in a read three lines wider: the 19x19 %.3f, a 13x13 "
+                  "window of it %.3f (in doubt under %.2f)\n", ctx19, ctx13, VIS_GRID_DOUBT);
+    assert_true(ctx19 >= VIS_GRID_DOUBT);
+    assert_true(ctx13 >= 0 && ctx13 < VIS_GRID_DOUBT);
+    vis_geom_t g;
+    assert_int_equal(detect_photo(&img, &g, &s), VIS_OK);
+    assert_int_equal(g.size, 19);
+    assert_true(s.grid_context >= VIS_GRID_DOUBT);
+    assert_false(vis_grid_doubted(&s));
+    free(r);
+    cvb_image_free(&gray);
+    cvb_image_free(&img);
+}
+
 /* The view puts point (x, y) at the centre of its block: a photo with one bright pixel
  * block at point (3, 5) of a 9x9 board, in a photo large enough to be shrunk first. */
 static void test_view_places_points(void **state)
@@ -1510,6 +1567,7 @@ int main(void)
         cmocka_unit_test(test_outside_hides),
         cmocka_unit_test(test_bad_model),
         cmocka_unit_test(test_lattice_wider_than_board),
+        cmocka_unit_test(test_grid_doubt),
         cmocka_unit_test(test_view_places_points),
         cmocka_unit_test(test_decide_and_occlusion),
         cmocka_unit_test(test_photo_unsure_rule),
