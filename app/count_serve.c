@@ -12,7 +12,9 @@
  *                                  cycled empty -> black -> white -> empty (a point
  *                                  still unsure: to empty first); as --fix dd=C
  *   POST /api/dead?point=dd        the group of the stone at dd dead <-> alive; as --dead
- *   POST /api/corners              body {"corners":[[x,y],[x,y],[x,y],[x,y]]}: the grid's
+ *   POST /api/corners              body {"corners":[[x,y],[x,y],[x,y],[x,y]], "size": 13}
+ *                                  (size optional: 9, 13 or 19; another size than the
+ *                                  board's drops the fixes and marks): the grid's
  *                                  corners in /frame.jpg's pixels (top-left, top-right,
  *                                  bottom-right, bottom-left of the board counted): the
  *                                  photo read again with them, as --corners
@@ -38,6 +40,8 @@
  *   "report": {...},                           what `count --format json` prints; absent
  *                                              while pending
  *   "photo": {"image": PHOTO, "frame": [w, h], "corners": [[x,y],...], "guessed": false,
+ *             "grid_doubt": false (the grid board finding gave is in doubt, photo.h: its
+ *             corners to drag; corners given clear it),
  *             "unsure": ["dd", ...], "pending": false, "fixed": [{"point":"dd","color":"B"}],
  *             "territory_rules": true, "prisoners": {"B": 52, "W": 51},
  *             "prisoners_given": true, "marking": "proposal" | "given" | "people",
@@ -235,6 +239,7 @@ static char *state_text(const serve_t *s)
     json_object_set_new(p, "frame", json_pack("[i,i]", ph->img.w, ph->img.h));
     json_object_set_new(p, "corners", corners);
     json_object_set_new(p, "guessed", json_boolean(s->o->guessed));
+    json_object_set_new(p, "grid_doubt", json_boolean(photo_grid_doubted(ph)));
     json_object_set_new(p, "unsure", points_array(left, nleft));
     json_object_set_new(p, "pending", json_boolean(pending));
     json_object_set_new(p, "fixed", fixed);
@@ -277,6 +282,20 @@ static int body_prisoners(const char *body, int cap[3])
     json_t *o = body ? json_loads(body, JSON_REJECT_DUPLICATES, &err) : NULL;
     json_t *v = o ? json_object_get(o, "prisoners") : NULL;
     int rc = json_is_string(v) && go_prisoners_parse(json_string_value(v), cap) == GO_OK ? 0 : -1;
+    json_decref(o);
+    return rc;
+}
+
+/* The corners action's optional "size" (9, 13 or 19) into *size (0 when not given); -1
+ * when given as anything else. */
+static int body_size(const char *body, int *size)
+{
+    json_error_t err;
+    json_t *o = body ? json_loads(body, JSON_REJECT_DUPLICATES, &err) : NULL;
+    json_t *v = o ? json_object_get(o, "size") : NULL;
+    json_int_t n = json_is_integer(v) ? json_integer_value(v) : -1;
+    int rc = !v ? 0 : n == 9 || n == 13 || n == 19 ? 0 : -1;
+    *size = v && !rc ? (int)n : 0;
     json_decref(o);
     return rc;
 }
@@ -326,12 +345,21 @@ static int on_count_action(void *user, const web_action_t *a, char *msg, size_t 
         }
         ret = rc > 0 ? 0 : -1;
     } else if (!strcmp(a->name, "corners")) {
-        rc = count_state_corners(st, a->corners);
-        if (rc)
-            snprintf(msg, msglen, "%s (the reading is kept)", count_strerror(rc));
-        else
-            snprintf(msg, msglen, "read again with these corners");
-        ret = rc ? -1 : 0;
+        int size = 0;
+        if (body_size(a->body, &size)) {
+            snprintf(msg, msglen, "corners: \"size\" must be 9, 13 or 19 (the board's lines)");
+            ret = WEB_ACTION_MALFORMED;
+        } else {
+            rc = count_state_corners_size(st, a->corners, size);
+            if (rc)
+                snprintf(msg, msglen, "%s (the reading is kept)", count_strerror(rc));
+            else if (size && size != S)
+                snprintf(msg, msglen, "read again as a %dx%d with these corners (the "
+                         "corrections and dead marks of the %dx%d dropped)", size, size, S, S);
+            else
+                snprintf(msg, msglen, "read again with these corners");
+            ret = rc ? -1 : 0;
+        }
     } else if (!strcmp(a->name, "prisoners")) {
         int cap[3] = { 0, 0, 0 };
         if (body_prisoners(a->body, cap)) {
@@ -436,7 +464,11 @@ int count_serve(const char *cmd, count_state_t *st, const count_serve_opts_t *o)
     pthread_mutex_lock(&s.mu);
     int n = 0;
     count_state_unsure(st, &n);
-    if (count_state_pending(st))
+    bool doubt = photo_grid_doubted(ph);
+    if (doubt)
+        snprintf(s.message, sizeof s.message, "the grid found is in doubt (a part of a bigger "
+                 "board, or lines off?): drag its corners onto the board's corners");
+    else if (count_state_pending(st))
         snprintf(s.message, sizeof s.message, "%d point%s the reader was unsure of: click "
                  "each to say what it is", n, n == 1 ? "" : "s");
     char *js = state_text(&s);
@@ -457,7 +489,10 @@ int count_serve(const char *cmd, count_state_t *st, const count_serve_opts_t *o)
     printf("%s; click a stone to mark its group dead, or correct a point's colour; Accept "
            "writes %s (Ctrl-C to stop)\n",
            o->guessed ? "no board found: the corners start at a guess, drag them onto the "
-                        "grid's corners" : "the grid found is shown",
+                        "grid's corners"
+           : doubt ? "the grid found is shown, in doubt (a part of a bigger board, or lines "
+                     "off?): drag its corners onto the board's corners"
+                   : "the grid found is shown",
            s.sgf);
     fflush(stdout);
 

@@ -335,7 +335,12 @@ int count_state_toggle(count_state_t *st, int p)
 
 int count_state_corners(count_state_t *st, const double corners[4][2])
 {
-    if (!st || !corners)
+    return count_state_corners_size(st, corners, 0);
+}
+
+int count_state_corners_size(count_state_t *st, const double corners[4][2], int size)
+{
+    if (!st || !corners || (size && size != 9 && size != 13 && size != 19))
         return COUNT_EINVAL;
     if (st->done)
         return COUNT_EDONE;
@@ -347,26 +352,52 @@ int count_state_corners(count_state_t *st, const double corners[4][2])
         return COUNT_EINVAL;    /* not numbers an image has */
     photo_opts_t o = st->popts;
     o.corners = text;
-    o.size = st->ph.geom.size;  /* the board counted; the fixes name its points */
+    /* the board counted (the fixes name its points), or the size asked */
+    o.size = size ? size : st->ph.geom.size;
+    bool resized = o.size != st->ph.geom.size;
     photo_t nph;
     if (photo_read(st->cmd, &o, &nph)) {
         photo_free(&nph);
         return COUNT_EREAD;
     }
-    if (nph.geom.size != st->ph.geom.size) {
+    if (nph.geom.size != o.size) {
         photo_free(&nph);
         return COUNT_EREAD;
     }
-    go_reading_t *keep = malloc(sizeof *keep);
+    struct {
+        go_reading_t rd;
+        go_fixes_t fx;
+        go_dead_spec_t dead;
+        bool marked, have_mask;
+        int dead_bad;
+    } *keep = malloc(sizeof *keep);
     if (!keep) {
         photo_free(&nph);
         return COUNT_ENOMEM;
     }
-    *keep = st->rd;
+    keep->rd = st->rd;
+    keep->fx = st->fx;
+    keep->dead = st->dead;
+    keep->marked = st->marked;
+    keep->have_mask = st->have_mask;
+    keep->dead_bad = st->dead_bad;
+    if (resized) { /* a new board: its own proposal, nothing of the old board's */
+        memset(&st->fx, 0, sizeof st->fx);
+        memset(&st->dead, 0, sizeof st->dead);
+        st->dead.mode = GO_DEAD_AUTO;
+        st->marked = false;
+        st->have_mask = false;
+        st->dead_bad = -1;
+    }
     reading_from(&nph, &st->rd);
     int rc = recount(st);
     if (rc) {
-        st->rd = *keep;
+        st->rd = keep->rd;
+        st->fx = keep->fx;
+        st->dead = keep->dead;
+        st->marked = keep->marked;
+        st->have_mask = keep->have_mask;
+        st->dead_bad = keep->dead_bad;
         photo_free(&nph);
     } else {
         photo_free(&st->ph);

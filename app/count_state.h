@@ -9,6 +9,7 @@
  *   count_state_toggle     a stone's group dead <-> alive (go_session_toggle), as --dead
  *   count_state_corners    the photo read again with four corners, as --corners (photo_read,
  *                          the same code path), the board size kept, the fixes kept
+ *                          (count_state_corners_size: at another size, a new board)
  *   count_state_prisoners  the stones each side captured (territory rules), as --prisoners
  *   count_state_accept     the SGF written (count_state_sgf), the state closed
  *
@@ -108,6 +109,12 @@ int count_state_toggle(count_state_t *st, int p);
  * fixes, count again. COUNT_EREAD (said on stderr; nothing changed), COUNT_EDONE,
  * COUNT_ENOMEM. */
 int count_state_corners(count_state_t *st, const double corners[4][2]);
+/* count_state_corners at another board size (9, 13 or 19; 0: the current one): a board
+ * read at the wrong size (a window of a bigger board, a grid in doubt) read again whole.
+ * A new size drops the fixes and the marking (they name the old board's points): the
+ * proposal of --dead auto is made on the new board. COUNT_EINVAL for another size, and
+ * count_state_corners' codes; on any error nothing changes. */
+int count_state_corners_size(count_state_t *st, const double corners[4][2], int size);
 /* The stones Black (b) and White (w) captured during the game; count again.
  * COUNT_EINVAL for a negative or huge number, COUNT_EDONE. */
 int count_state_prisoners(count_state_t *st, int b, int w);

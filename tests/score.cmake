@@ -20,6 +20,6 @@ target_include_directories(test_count_state PRIVATE ${CMAKE_SOURCE_DIR})
 # `kifucam count PHOTO --serve` over loopback HTTP: the page, bad requests 4xx, a group
 # toggled and a point fixed (then the same count as `count` with those options), Accept's
 # record and exit 0, SIGTERM / Ctrl-C before Accept exit 1 with nothing written.
-kc_test(test_count_serve SOURCES score/test_count_serve.c LIBS kc_rules PkgConfig::JANSSON)
+kc_test(test_count_serve SOURCES score/test_count_serve.c LIBS kc_rules kc_vision PkgConfig::JANSSON)
 add_dependencies(test_count_serve kifucam)
 set_tests_properties(test_count_serve PROPERTIES TIMEOUT 120)

@@ -426,6 +426,34 @@ static void test_corners(void **state)
     assert_non_null(strstr(last_error, "kifucam count: "));
     assert_non_null(strstr(last_error, "far outside"));
     assert_memory_equal(count_state_board(st)->color, shifted.color, sizeof shifted.color);
+
+    /* another board size (a window of a bigger board read, a grid in doubt): the photo read
+     * again whole at that size; the fixes and the marking, which name the old board's
+     * points, dropped; no such size, or corners no image has: nothing changes */
+    assert_int_equal(count_state_corners(st, (const double(*)[2])c), COUNT_OK); /* counted */
+    int black = -1;
+    for (int k = 0; k < 19 * 19 && black < 0; k++)
+        if (count_state_board(st)->color[GO_PT(k % 19, k / 19)] == GO_BLACK)
+            black = GO_PT(k % 19, k / 19);
+    assert_true(black >= 0);
+    assert_true(count_state_toggle(st, black) > 0);
+    assert_string_equal(count_state_marking(st), "people");
+    assert_int_equal(count_state_corners_size(st, (const double(*)[2])s, 12), COUNT_EINVAL);
+    assert_int_equal(count_state_corners_size(st, (const double(*)[2])far, 13), COUNT_EREAD);
+    assert_int_equal(count_state_board(st)->size, 19);
+    assert_int_equal(count_state_fixes(st)->n, 1);
+    assert_string_equal(count_state_marking(st), "people");
+    assert_int_equal(count_state_corners_size(st, (const double(*)[2])c, 19), COUNT_OK); /* the same size */
+    assert_int_equal(count_state_fixes(st)->n, 1);
+    assert_string_equal(count_state_marking(st), "people");
+    assert_int_equal(count_state_corners_size(st, (const double(*)[2])c, 13), COUNT_OK);
+    assert_int_equal(count_state_board(st)->size, 13);
+    assert_int_equal(count_state_photo(st)->geom.size, 13);
+    assert_int_equal(count_state_fixes(st)->n, 0);
+    assert_string_equal(count_state_marking(st), "proposal");
+    assert_int_equal(count_state_corners_size(st, (const double(*)[2])c, 19), COUNT_OK);
+    assert_int_equal(count_state_board(st)->size, 19);
+    assert_string_equal(result(st), "B+0.5");   /* the first count again: nothing kept */
     count_state_destroy(st);
 }
 

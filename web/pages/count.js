@@ -99,7 +99,7 @@
         drag = -1;
         sending = true;
         show('Reading the photo again with these corners…', true);
-        await act('corners', null, { corners: corners.map(c => [Math.round(c[0] * 10) / 10, Math.round(c[1] * 10) / 10]) });
+        await sendCorners();
         sending = false;
         if (state) { corners = state.photo.corners.map(c => c.slice()); drawGrid(); }
       };
@@ -109,9 +109,16 @@
     });
   }
 
+  /* the size the grid is drawn and read at: the page's choice */
+  function gridSize() { return Number($('count-size').value) || (state ? state.size : 19); }
+  function sendCorners() {
+    return act('corners', null, { corners: corners.map(c => [Math.round(c[0] * 10) / 10, Math.round(c[1] * 10) / 10]),
+                                  size: gridSize() });
+  }
+
   function drawGrid() {
     if (!svg || !corners || !state) return;
-    gridEl.setAttribute('d', KC.gridPath(corners, state.size));
+    gridEl.setAttribute('d', KC.gridPath(corners, gridSize()));
     topEl.setAttribute('d', `M${corners[0][0]} ${corners[0][1]}L${corners[1][0]} ${corners[1][1]}`);
     handles.forEach((g, k) => g.setAttribute('transform', `translate(${corners[k][0]} ${corners[k][1]})`));
     document.body.dataset.corners = JSON.stringify(corners);
@@ -130,7 +137,10 @@
     const ph = st.photo;
     const key = ph.frame.join('x');
     if (key !== frameKey) { frameKey = key; buildPhoto(ph); }
-    if (drag < 0 && !sending) corners = ph.corners.map(c => c.slice());
+    if (drag < 0 && !sending) {
+      corners = ph.corners.map(c => c.slice());
+      if (document.activeElement !== $('count-size')) $('count-size').value = String(st.size);
+    }
     drawGrid();
     $('board').innerHTML = KC.boardSvg(st, { coords: true, hit: true, rings: ph.unsure });
     const pending = ph.pending;
@@ -142,6 +152,8 @@
     if (ph.fixed.length) bits.push(ph.fixed.length + ' point' + (ph.fixed.length === 1 ? '' : 's') + ' corrected');
     bits.push({ proposal: 'dead stones as proposed', people: 'dead stones as marked here', given: 'dead stones as given' }[ph.marking] || '');
     $('count-info').textContent = bits.filter(Boolean).join(' · ');
+    $('count-doubt').hidden = !ph.grid_doubt;
+    document.body.dataset.gridDoubt = ph.grid_doubt ? '1' : '0';
     const uns = $('count-unsure');
     uns.hidden = !(ph.unsure && ph.unsure.length);
     uns.textContent = !ph.unsure || !ph.unsure.length ? ''
@@ -196,6 +208,17 @@
   });
 
   $('btn-accept').addEventListener('click', () => act('accept'));
+
+  $('count-size').addEventListener('change', async () => {   /* read again at that size */
+    if (!state || !corners || state.photo.accepted) return;
+    drawGrid();
+    sending = true;
+    show('Reading the photo again as a ' + gridSize() + '×' + gridSize() + ' board…', true);
+    await sendCorners();
+    sending = false;
+    $('count-size').blur();
+    if (state) { corners = state.photo.corners.map(c => c.slice()); $('count-size').value = String(state.size); drawGrid(); }
+  });
 
   KC.live(st => { if (!busy) render(st); });
   window.KCCount = { toClient, corners: () => corners, state: () => state };

@@ -6,7 +6,9 @@
 //      handles, the board diagram beside it (361 points), the count `count` gives (W+0.5:
 //      no prisoners yet) and its text;
 //   2. dragging a corner handle re-reads the photo with the corners let go (the answer,
-//      the handles where the server's reading put them);
+//      the handles where the server's reading put them); the board's size chosen (13,
+//      then 19 again) reads it again at that size, the same count back at 19, no grid in
+//      doubt under corners given;
 //   3. the prisoners entry (territory rules): B=52, W=51 gives B+0.5, the record's result;
 //   4. a click on a black stone marks its group dead: the count text and the result
 //      change, the stones are crossed on the diagram; in "Correct points" mode a click on
@@ -94,6 +96,24 @@ try {
     `after the drag the handles show the server's corners (${st.photo.corners[0]})`);
   check(Math.hypot(st.photo.corners[0][0] - c0[0] - 2, st.photo.corners[0][1] - c0[1] - 1.5) < 3,
     `corner 1 read near where it was let go (${c0} -> ${st.photo.corners[0]})`);
+
+  // 2b. the board's size chosen on the page: read again as a 13x13, then as the 19x19 again
+  await page.selectOption('#count-size', '13');
+  await page.waitForFunction(() => /read again as a 13x13/.test(document.getElementById('status').textContent),
+    null, { timeout: 20000 });
+  await waitIdle();
+  st = await stateJs();
+  const lines13 = await page.evaluate(() => (document.querySelector('#count-svg .grid').getAttribute('d').match(/M/g) || []).length);
+  check(st.size === 13 && lines13 === 26 && await page.locator('#board rect.hit').count() === 169,
+    `size 13 chosen: read as a 13x13 (${st.size}), its grid ${lines13} lines`);
+  await page.selectOption('#count-size', '19');
+  await page.waitForFunction(() => /read again as a 19x19/.test(document.getElementById('status').textContent),
+    null, { timeout: 20000 });
+  await waitIdle();
+  st = await stateJs();
+  check(st.size === 19 && await result() === 'W+0.5', `size 19 again: the same count (${st.size}, ${await result()})`);
+  check(await page.evaluate(() => document.body.dataset.gridDoubt) === '0' && await page.isHidden('#count-doubt'),
+    'no doubt about a grid given by its corners');
 
   // 3. the prisoners
   await page.fill('#pris-b', '52');
