@@ -78,8 +78,8 @@ static bool exists(const char *name)
 static FILE *start(const char *bin, const char *args, int *port, char token[129])
 {
     char cmd[4096], line[1024];
-    snprintf(cmd, sizeof cmd, "cd '%s' && exec '%s' count photo.png %s --serve 127.0.0.1:0 "
-             "2>serve_err.txt", dir, bin, args);
+    snprintf(cmd, sizeof cmd, "cd '%s' && exec timeout 120 '%s' count photo.png %s --serve "
+             "127.0.0.1:0 2>serve_err.txt", dir, bin, args);   /* no server outlives a failed check */
     FILE *p = popen(cmd, "r");
     assert_non_null(p);
     *port = 0;
@@ -333,8 +333,9 @@ static void test_serve_doubt(void **state)
         skip();
     }
     assert_int_equal(prc, 0);
-    snprintf(cmd, sizeof cmd, "cd '%s' && exec '%s' count posed.png --unsure empty --serve "
-             "127.0.0.1:0 2>doubt_err.txt", dir, bin);
+    /* a minute at most: a failed check below leaves no server behind */
+    snprintf(cmd, sizeof cmd, "cd '%s' && exec timeout 60 '%s' count posed.png --unsure empty "
+             "--serve 127.0.0.1:0 2>doubt_err.txt", dir, bin);
     FILE *p = popen(cmd, "r");
     assert_non_null(p);
     int port = 0;
