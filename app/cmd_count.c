@@ -207,6 +207,20 @@ static void refuse_unsure(const char *cmd, const char *image, int size, const go
               "empty with --unsure empty", image, n, n == 1 ? "" : "s", list, first);
 }
 
+/* --picture of a count refused (a grid in doubt, unsure points left): the board as read,
+ * no count, the unsure points ringed, beside the photo with its grid; said when it
+ * cannot be written. Nothing when path is NULL. */
+static void picture_uncounted(const char *cmd, const char *path, const count_state_t *st)
+{
+    if (!path)
+        return;
+    picture_in_t pin = { count_state_board(st), NULL, count_state_reading(st)->unsure,
+                         count_state_photo(st) };
+    char why[256];
+    if (picture_write(path, &pin, why, sizeof why))
+        cli_error(cmd, "%s: %s", path, why);
+}
+
 int count_main(const char *cmd, int argc, char **argv)
 {
     count_opts_t o;
@@ -319,13 +333,7 @@ int count_main(const char *cmd, int argc, char **argv)
     if (photo_grid_doubted(count_state_photo(st))) {
         /* a grid that may not be the board's: its count may be of the wrong points. The
          * board as read, for the arbiter to check the grid against the photo */
-        if (o.picture) {
-            picture_in_t pin = { count_state_board(st), NULL, count_state_reading(st)->unsure,
-                                 count_state_photo(st) };
-            char why[256];
-            if (picture_write(o.picture, &pin, why, sizeof why))
-                cli_error(cmd, "%s: %s", o.picture, why);
-        }
+        picture_uncounted(cmd, o.picture, st);
         photo_say_grid_doubt(cmd, &o.photo, count_state_photo(st), "not counted");
         rc = 1;
         goto out;
@@ -334,13 +342,7 @@ int count_main(const char *cmd, int argc, char **argv)
         /* the board as read, the unsure points ringed, for the arbiter to settle them */
         int nleft = 0;
         const go_point_t *left = count_state_unsure(st, &nleft);
-        if (o.picture) {
-            picture_in_t pin = { count_state_board(st), NULL, count_state_reading(st)->unsure,
-                                 count_state_photo(st) };
-            char why[256];
-            if (picture_write(o.picture, &pin, why, sizeof why))
-                cli_error(cmd, "%s: %s", o.picture, why);
-        }
+        picture_uncounted(cmd, o.picture, st);
         refuse_unsure(cmd, o.photo.image, S, left, nleft);
         rc = 1;
         goto out;
