@@ -19,13 +19,15 @@ LINE = re.compile(r"^\s+(\w{32}) (found  |NOBOARD) size\s+(\d+) black\s+(\d+)/\s
 
 
 def load(path):
+    """Each photo's (exact, board whole, the line, wrong with nothing asked, grid in doubt)."""
     out = {}
     with open(path) as f:
         for ln in f:
             m = LINE.match(ln)
             if m:
                 exact = m.group(2) == "found  " and m.group(4) == m.group(5) and m.group(6) == m.group(7)
-                out[m.group(1)] = (exact, "(board whole)" in ln, ln.strip())
+                out[m.group(1)] = (exact, "(board whole)" in ln, ln.strip(), "UNFLAGGED" in ln,
+                                   "(grid in doubt)" in ln)
     return out
 
 
@@ -51,6 +53,10 @@ def main():
               "whole, posed exact %2d" % (name, len(ids), sum(a[k][0] for k in ids),
                                           sum(b[k][0] for k in ids), len(whole),
                                           sum(b[k][0] for k in whole)))
+        print("  %-36s wrong with nothing asked: as they are %d, posed %d; grids in doubt, posed: "
+              "%d read exact, %d read wrong" % ("", sum(a[k][3] for k in ids), sum(b[k][3] for k in ids),
+                                                sum(b[k][4] and b[k][0] for k in ids),
+                                                sum(b[k][4] and not b[k][0] for k in ids)))
     for k in sorted(a, key=lambda k: (folds.get(k, 9), k)):
         if a[k][0] != b[k][0]:
             print("    fold %d %s posed: %s%s" % (folds.get(k, -1), "lost" if a[k][0] else "gained",
