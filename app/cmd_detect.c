@@ -29,6 +29,9 @@ static void usage(FILE *f)
             "             instead of the built-in one, or off: the point reader alone (a\n"
             "             dark board lit from one side, whose stones' shadows it may take\n"
             "             for stones)\n"
+            "  A point read without confidence is '?'. A grid board finding is in doubt about\n"
+            "  (a part of a bigger board, or lines off) is read as found and said on stderr\n"
+            "  with its corners (json: \"grid_doubt\": true): check it, give --corners\n"
             "  exit 0 read, 1 no board found, 2 bad usage or unreadable image\n");
 }
 
