@@ -364,23 +364,12 @@ int count_state_corners_size(count_state_t *st, const double corners[4][2], int 
         photo_free(&nph);
         return COUNT_EREAD;
     }
-    struct {
-        go_reading_t rd;
-        go_fixes_t fx;
-        go_dead_spec_t dead;
-        bool marked, have_mask;
-        int dead_bad;
-    } *keep = malloc(sizeof *keep);
+    count_state_t *keep = malloc(sizeof *keep); /* a failed change leaves st as it was */
     if (!keep) {
         photo_free(&nph);
         return COUNT_ENOMEM;
     }
-    keep->rd = st->rd;
-    keep->fx = st->fx;
-    keep->dead = st->dead;
-    keep->marked = st->marked;
-    keep->have_mask = st->have_mask;
-    keep->dead_bad = st->dead_bad;
+    *keep = *st;
     if (resized) { /* a new board: its own proposal, nothing of the old board's */
         memset(&st->fx, 0, sizeof st->fx);
         memset(&st->dead, 0, sizeof st->dead);
@@ -392,12 +381,7 @@ int count_state_corners_size(count_state_t *st, const double corners[4][2], int 
     reading_from(&nph, &st->rd);
     int rc = recount(st);
     if (rc) {
-        st->rd = keep->rd;
-        st->fx = keep->fx;
-        st->dead = keep->dead;
-        st->marked = keep->marked;
-        st->have_mask = keep->have_mask;
-        st->dead_bad = keep->dead_bad;
+        *st = *keep; /* recount changed nothing it owns on failure: the same pointers */
         photo_free(&nph);
     } else {
         photo_free(&st->ph);

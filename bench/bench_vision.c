@@ -749,9 +749,9 @@ static int wrong_kinds(const cvb_image_t *img, const vis_geom_t *g, const vis_sn
 }
 
 /* Whether the picture shows the board of geom whole: every point a quarter of a spacing
- * beyond its outer lines (the board's margin, narrow on many boards) lies in the picture. bench/pose.sh compares a
- * photo's posed copy only where the photo itself showed its board so (a board the picture
- * cuts, laid on a table, gets an edge no real board has). */
+ * beyond its outer lines (the board's margin, narrow on many boards) lies in the picture.
+ * bench/pose.sh counts a posed copy's cost only where the photo itself showed its board
+ * so (a board the picture cuts, laid on a table, gets an edge no real board has). */
 static int board_whole(const cvb_image_t *img, const vis_geom_t *g)
 {
     int S = g->size;
