@@ -27,12 +27,7 @@
 #include "vision/vis.h"
 
 #include <math.h>
-#include <stdio.h> /* snprintf; nothing here prints but VTRACE */
-#ifdef VIS_TRACE /* a developer's build only: library code never prints */
-#define VTRACE(...) fprintf(stderr, __VA_ARGS__)
-#else
-#define VTRACE(...) ((void)0)
-#endif
+#include <stdio.h> /* snprintf */
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>

@@ -11,6 +11,15 @@
 #include <stdint.h>
 #include <stdlib.h>
 
+/* VTRACE: a developer's print, compiled in only with -DVIS_TRACE (library code never
+ * prints otherwise). */
+#ifdef VIS_TRACE
+#include <stdio.h>
+#define VTRACE(...) fprintf(stderr, __VA_ARGS__)
+#else
+#define VTRACE(...) ((void)0)
+#endif
+
 /* ---- the networks (vis_ensemble.c) ---- */
 
 /* One or a few ONNX models run through OpenCV's dnn over a board view: the point reader's

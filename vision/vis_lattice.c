@@ -21,12 +21,6 @@
 #include "vision/vis_homog.h"
 #include "vision/vis_internal.h"
 
-#ifdef VIS_TRACE /* a developer's build only: library code never prints */
-#include <stdio.h>
-#define VTRACE(...) fprintf(stderr, __VA_ARGS__)
-#else
-#define VTRACE(...) ((void)0)
-#endif
 
 #ifndef M_PI
 #define M_PI 3.14159265358979323846

@@ -29,18 +29,12 @@
 
 #include <math.h>
 #include <pthread.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "vision/vis_internal.h"
 #include "vision/vis_model.h"
 
-#ifdef VIS_TRACE /* a developer's build only: library code never prints */
-#define VTRACE(...) fprintf(stderr, __VA_ARGS__)
-#else
-#define VTRACE(...) ((void)0)
-#endif
 
 _Static_assert(VIS_FINDER_MAX_NETS <= VIS_ENSEMBLE_MAX, "an ensemble holds at most VIS_ENSEMBLE_MAX");
 

@@ -15,7 +15,6 @@
  */
 #include "vision/vis.h"
 
-#include <stdio.h> /* nothing here prints but VTRACE */
 #include <stdlib.h>
 #include <string.h>
 
@@ -23,11 +22,6 @@
 #include "vision/vis_homog.h"
 #include "vision/vis_internal.h"
 
-#ifdef VIS_TRACE /* a developer's build only: library code never prints */
-#define VTRACE(...) fprintf(stderr, __VA_ARGS__)
-#else
-#define VTRACE(...) ((void)0)
-#endif
 
 /* H composed with a translation of the board by (dx, dy) lines: the grid whose point
  * (x, y) is H's (x + dx, y + dy). */
