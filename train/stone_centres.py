@@ -213,7 +213,7 @@ def render_items(paths, limit, seed):
 
 
 def jittered(it, jitter, rng):
-    """The item's view and heat map made anew under its grid with each corner moved by a
+    """The item's view and stones made anew under its grid with each corner moved by a
     normal draw of jitter cells each way (board finding's grids err by a fraction of a
     cell; the finder should find the stones under such a grid as under the right one)."""
     S, c = it["grid"]
@@ -221,7 +221,56 @@ def jittered(it, jitter, rng):
     cell = np.mean([np.hypot(*(c[(k + 1) % 4] - c[k])) for k in range(4)]) / (S - 1)
     c2 = c + rng.normal(0, jitter * cell, c.shape).astype(np.float32)
     view, stones, S = view_of(dict(img=it["img"], boxes=it["boxes"], grid=[S, c2.tolist()]))
-    return view.transpose(2, 0, 1).astype(np.float32) / 255.0, target(stones, view.shape[0] // R)
+    return view.transpose(2, 0, 1).astype(np.float32) / 255.0, stones
+
+
+STONE_R = 0.47  # a stone's radius, cells
+CUT_LINES = 4   # a cut lies within this many lines of the board's edge line
+CUT_KEEP = 0.15  # a cut stone showing at least this share of its width keeps its label
+
+
+def cut_edge(x, stones, S, rng):
+    """The view x (3, side, side) cut as a photo's edge cuts a board: one side, from a
+    place within CUT_LINES lines of the board's edge line on it, black (the view's padding
+    beyond a picture). Each stone the cut crosses is labelled as the sets' boxes are,
+    clipped to the picture: at the middle of its part left, when that part is at least
+    CUT_KEEP of its width; a thinner sliver is masked (the labels' makers differ on it).
+    The view, the stones and the mask (1, hs, hs)."""
+    side = x.shape[1]
+    hs = side // R
+    lo, hi = M * P, (M + S) * P  # the board's extent in view pixels, half a line beyond
+    e = float(rng.uniform(hi - CUT_LINES * P, hi))  # pixels >= e are cut (the right side)
+    k = int(rng.integers(4))  # the view turned so the chosen side is the right one
+    x = np.rot90(x, k, (1, 2)).copy()
+    x[:, :, int(np.ceil(e)):] = 0
+    mask = np.ones((1, hs, hs), np.float32)
+    yy, xx = np.mgrid[0:hs, 0:hs]
+    out = []
+    r = STONE_R * P
+    for cls, hx, hy in stones:
+        # heat px to view px, turned as the view is (rot90 by k: (x, y) -> (y, side-1-x) each turn)
+        vx, vy = (hx + 0.5) * R - 0.5, (hy + 0.5) * R - 0.5
+        for _ in range(k):
+            vx, vy = vy, side - 1 - vx
+        if vx + r > e:
+            shown = (e - (vx - r)) / (2 * r)
+            if shown <= 0:
+                continue
+            if shown < CUT_KEEP:
+                mx, my = (vx + 0.5) / R - 0.5, (vy + 0.5) / R - 0.5
+                mask[0][(xx - mx) ** 2 + (yy - my) ** 2 <= (0.6 * P / R) ** 2] = 0
+                continue
+            vx = (vx - r + e) / 2
+        out.append((cls, vx, vy))
+    # back to the view's own orientation
+    x = np.rot90(x, -k, (1, 2)).copy()
+    mask = np.rot90(mask, -k, (1, 2)).copy()
+    back = []
+    for cls, vx, vy in out:
+        for _ in range(k):
+            vx, vy = side - 1 - vy, vx
+        back.append((cls, (vx + 0.5) / R - 0.5, (vy + 0.5) / R - 0.5))
+    return x, back, mask
 
 
 def augment(x, t, rng):
@@ -238,10 +287,11 @@ def augment(x, t, rng):
     return x.clamp(0, 1), t
 
 
-def train(items, steps, seed, log, renders=(), render_share=0.0, jitter=0.0, net=None):
+def train(items, steps, seed, log, renders=(), render_share=0.0, jitter=0.0, net=None, cut=0.0):
     """A CentreNet on the photos' items, and with render_share of the batches drawn from
     the renders' items instead; with jitter, half the photos' views in each batch are made
-    under their grid moved (jittered)."""
+    under their grid moved (jittered); with cut, that share of them cut by a picture's
+    edge (cut_edge)."""
     torch.manual_seed(seed)
     rng = np.random.default_rng(seed)
     net = net if net is not None else CentreNet()
@@ -265,13 +315,20 @@ def train(items, steps, seed, log, renders=(), render_share=0.0, jitter=0.0, net
         if "xu8" in its[idx[0]]:
             x = torch.from_numpy(np.stack([its[i]["xu8"] for i in idx]).astype(np.float32) / 255.0)
             t = torch.from_numpy(np.stack([its[i]["t"] for i in idx]))
+            m = torch.from_numpy(np.stack([its[i]["mask"] for i in idx]))
         else:
-            xt = [jittered(its[i], jitter, rng) if jitter > 0 and rng.random() < 0.5 else
-                  (its[i]["x"], its[i]["t"]) for i in idx]
-            x = torch.from_numpy(np.stack([v[0] for v in xt]))
-            t = torch.from_numpy(np.stack([v[1] for v in xt]))
-        m = torch.from_numpy(np.stack([its[i].get("mask", np.ones((1,) + its[i]["t"].shape[1:], np.float32))
-                                       for i in idx]))
+            xs, ts, ms = [], [], []
+            for i in idx:
+                it = its[i]
+                v, st = jittered(it, jitter, rng) if jitter > 0 and rng.random() < 0.5 else (it["x"], it["stones"])
+                hs = v.shape[1] // R
+                mk = np.ones((1, hs, hs), np.float32)
+                if cut > 0 and rng.random() < cut:
+                    v, st, mk = cut_edge(v, st, it["S"], rng)
+                xs.append(v)
+                ts.append(target(st, hs))
+                ms.append(mk)
+            x, t, m = (torch.from_numpy(np.stack(a)) for a in (xs, ts, ms))
         x, tm = augment(x, torch.cat([t, m], 1), rng)
         t, m = tm[:, :2], tm[:, 2:]
         net.train()
@@ -327,7 +384,7 @@ def export(has, a):
             start = CentreNet()
             start.load_state_dict(base.state_dict())
         net = train(sel, a.steps, a.seed, name + (" (every fold but %d)" % k if k >= 0 else " (every photo)"),
-                    () if base is not None else a.render_items, a.render_share, a.jitter, start)
+                    () if base is not None else a.render_items, a.render_share, a.jitter, start, a.cut)
         dummy = torch.zeros(1, 3, (19 + 2 * M) * P, (19 + 2 * M) * P)
         path = os.path.join(a.export, name + ".onnx")
         torch.onnx.export(net, dummy, path, opset_version=11, input_names=["view"], output_names=["heat"],
@@ -339,7 +396,7 @@ def export(has, a):
                         (len(a.render_items), " ".join(os.path.basename(r) for r in a.renders),
                          "trained on first (pretrain_steps)" if a.pretrain_steps else
                          "%.0f%% of the batches" % (100 * a.render_share)) if a.render_items else ""),
-                       steps=a.steps, seed=a.seed, jitter=a.jitter, pretrain_steps=a.pretrain_steps,
+                       steps=a.steps, seed=a.seed, jitter=a.jitter, cut=a.cut, pretrain_steps=a.pretrain_steps,
                        commit=commit, torch=torch.__version__,
                        params=sum(p.numel() for p in net.parameters())),
                   open(os.path.join(a.export, name + ".json"), "w"), indent=1)
@@ -372,6 +429,9 @@ def main():
     # cells: half the photos' views of each batch made under their grid with each corner
     # moved by a normal draw of this spread (0: never)
     ap.add_argument("--jitter", type=float, default=0.0)
+    # the share of the photos' views in each batch cut as a picture's edge cuts a board
+    # (cut_edge; 0: never)
+    ap.add_argument("--cut", type=float, default=0.0)
     # with --export and --renders: the network first trained this many steps on the
     # renders alone (kept as DIR/pretrain.pt for the other folds' runs), then on the
     # photos alone (0: the renders, if any, mixed into the photos' batches)
@@ -387,7 +447,7 @@ def main():
         if ph["grid"]:
             view, stones, S = view_of(ph)
             it.update(S=S, x=view.transpose(2, 0, 1).astype(np.float32) / 255.0,
-                      t=target(stones, view.shape[0] // R), img=ph["img"], boxes=ph["boxes"], grid=ph["grid"])
+                      t=target(stones, view.shape[0] // R), stones=stones, img=ph["img"], boxes=ph["boxes"], grid=ph["grid"])
         items.append(it)
     print("stone_centres: %d photos, %d with a grid" % (len(items), sum(1 for i in items if i["S"])), file=sys.stderr)
     th = [round(0.2 + 0.05 * k, 2) for k in range(13)]
