@@ -3,8 +3,9 @@
 # photo laid on a table at an angle in a 1024x768 frame, its labels moved with it), read
 # beside the set as it is, both by the fold models that never saw the photo; the pose's
 # cost is said on the photos whose board the photo shows whole. POSE_SEED (default 18),
-# POSE_LIGHT=1 adds a colour cast. About 10 minutes on 2 cores; skips visibly without
-# ../shared/data or the fold models (make train-folds).
+# POSE_LIGHT=1 adds a colour cast; POSE_KIND=cut reads instead copies whose edge cuts
+# through an outer stone (bench/cut.py). About a minute on 2 cores once the copies are
+# made; skips visibly without ../shared/data or the fold models (make train-folds).
 set -u
 BUILD=${1:-build}
 BIN="$BUILD/bench/bench_vision"
@@ -30,17 +31,27 @@ if ! "$PY" -c "import cv2, numpy" 2>/dev/null; then
 fi
 SEED=${POSE_SEED:-18}
 LIGHT=""; [ "${POSE_LIGHT:-0}" = 1 ] && LIGHT="--light"
-OUT="$BUILD/bench-pose/seed$SEED${LIGHT:+-light}"
-if [ ! -f "$OUT/poses.tsv" ]; then
-  rm -rf "$OUT"
-  "$PY" "$HERE/bench/pose.py" "$SHARED/data" "$OUT" --seed "$SEED" $LIGHT || exit 1
+if [ "${POSE_KIND:-pose}" = cut ]; then
+  OUT="$BUILD/bench-pose/cut-seed$SEED"
+  WHAT=cut
+  if [ ! -f "$OUT/cuts.tsv" ]; then
+    rm -rf "$OUT"
+    "$PY" "$HERE/bench/cut.py" "$SHARED/data" "$OUT" --seed "$SEED" || exit 1
+  fi
+else
+  OUT="$BUILD/bench-pose/seed$SEED${LIGHT:+-light}"
+  WHAT=posed
+  if [ ! -f "$OUT/poses.tsv" ]; then
+    rm -rf "$OUT"
+    "$PY" "$HERE/bench/pose.py" "$SHARED/data" "$OUT" --seed "$SEED" $LIGHT || exit 1
+  fi
 fi
 ARGS=(--raw-truth --fold-models "$FOLDS" --folds "$HERE/train/folds.tsv" --photo)
-echo "== pose: roboflow-stones as it is and posed (seed $SEED${LIGHT:+, coloured light}), read by the fold models"
+echo "== pose: roboflow-stones as it is and $WHAT (seed $SEED${LIGHT:+, coloured light}), read by the fold models"
 VIS_VERBOSE=1 "$BIN" stones "$SHARED/data" "${ARGS[@]}" > "$OUT/as-is.txt" &
 A=$!
-VIS_VERBOSE=1 "$BIN" stones "$OUT" "${ARGS[@]}" > "$OUT/posed.txt" &
+VIS_VERBOSE=1 "$BIN" stones "$OUT" "${ARGS[@]}" > "$OUT/$WHAT.txt" &
 B=$!
 wait $A || { echo "pose bench: bench_vision failed on the set as it is" >&2; exit 1; }
-wait $B || { echo "pose bench: bench_vision failed on the posed set" >&2; exit 1; }
-"$PY" "$HERE/bench/pose_compare.py" "$OUT/as-is.txt" "$OUT/posed.txt" "$HERE/train/folds.tsv"
+wait $B || { echo "pose bench: bench_vision failed on the $WHAT set" >&2; exit 1; }
+"$PY" "$HERE/bench/pose_compare.py" "$OUT/as-is.txt" "$OUT/$WHAT.txt" "$HERE/train/folds.tsv" "$WHAT"
