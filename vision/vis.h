@@ -439,7 +439,7 @@ void vis_seg_defaults(vis_seg_params_t *p);
  * what the one before it does and more. */
 enum {
     VIS_STONES_UNSURE = 0, /* the points the reader left unsure, not covered */
-    VIS_STONES_CUT = 1,    /* those and the points outside the picture */
+    VIS_STONES_CUT = 1,    /* those and the covered points the picture's edge cuts */
     VIS_STONES_ALL = 2     /* every point not covered: a sure call it disagrees with
                               becomes its call, unsure */
 };
@@ -552,11 +552,12 @@ void vis_stones_defaults(vis_stones_params_t *p);
 int vis_stones_place(const vis_stones_params_t *p, const vis_stone_t *stones, int n, int size,
                      uint8_t *color, float *score, float (*at)[2]);
 /* The finder's answers put into snap, read from img under geom (p->on 0: nothing);
- * outside[k] 1 where point k's centre lies outside the picture (vis_snapshot_from_reading's;
- * NULL: none), the covered points VIS_STONES_CUT answers. Returns how many points changed,
- * or a VIS_E* code. */
+ * cut[k] 1 where the picture's edge cuts point k's stone (its centre outside the picture,
+ * or its disc reaching beyond it: vis_snapshot_from_reading's; NULL: none), the covered
+ * points VIS_STONES_CUT answers (the reader reads a stone beside the view's black beyond
+ * the picture as covered). Returns how many points changed, or a VIS_E* code. */
 int vis_stones_answer(const vis_stones_params_t *p, const cvb_image_t *img, const vis_geom_t *geom,
-                      const uint8_t *outside, vis_snapshot_t *snap);
+                      const uint8_t *cut, vis_snapshot_t *snap);
 
 /* A board's printed star points as evidence of which window of a lattice's lines is the
  * board (vis_stars.c; on with vis_config_for_photo): in board finding's move of the grid

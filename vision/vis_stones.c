@@ -19,11 +19,11 @@
  * the built-in finder is made once (pthread_once) and lives as long as the process; a
  * stone found lies within half a line of the board's edge lines and is placed on at most
  * one point, a point holds at most one stone; vis_stones_answer changes only the points
- * its answers names (VIS_STONES_ALL: every point not covered by a hand, and those outside
- * the picture; with cut_by_reader, a stone the reader reads surely where the picture's
- * edge cuts it and the finder finds none only in its confidence), and every point it
- * changes is read at conf_given, under VIS_SURE_CONF: where the finder and the reader
- * disagree, the photo asks.
+ * its answers names (VIS_STONES_ALL: every point not covered by a hand, and those whose
+ * stone the picture's edge cuts; with cut_by_reader, a stone the reader reads surely where
+ * the picture's edge cuts it and the finder finds none only in its confidence), and every
+ * point it changes is read at conf_given, under VIS_SURE_CONF: where the finder and the
+ * reader disagree, the photo asks.
  */
 #include "vision/vis.h"
 
@@ -395,7 +395,7 @@ static int stone_near(const uint8_t *col, float (*at)[2], int S, int k, uint8_t 
 }
 
 int vis_stones_answer(const vis_stones_params_t *p, const cvb_image_t *img, const vis_geom_t *geom,
-                      const uint8_t *outside, vis_snapshot_t *snap)
+                      const uint8_t *cut, vis_snapshot_t *snap)
 {
     if (p && !p->on)
         return 0;
@@ -429,7 +429,7 @@ int vis_stones_answer(const vis_stones_params_t *p, const cvb_image_t *img, cons
     int changed = 0;
     for (int k = 0; k < S * S; k++) {
         int unsure = vis_point_unsure(snap, k), kx = k % S, ky = k / S;
-        int asked = snap->occluded[k] ? outside && outside[k] && p->answers >= VIS_STONES_CUT
+        int asked = snap->occluded[k] ? cut && cut[k] && p->answers >= VIS_STONES_CUT
                   : p->answers == VIS_STONES_ALL || unsure;
         if (!asked)
             continue; /* the reader's sure calls stand; covered points stay covered */

@@ -795,6 +795,65 @@ static void render_board(uint64_t seed, const uint8_t *col, float (*off)[2], cvb
     rnd_renderer_destroy(r);
 }
 
+/* A photo whose right edge cuts the stones of the last column, each showing about 60% of
+ * its width (vis_read.c: the finder answers the covered points whose stone the picture's
+ * edge cuts). The reader reads a black stone beside the view's black beyond the picture
+ * as covered; each stone there is read as its colour, asked about, and no empty point of
+ * the column becomes a stone. */
+static void test_cut_by_edge(void **state)
+{
+    (void)state;
+    enum { N = 19 };
+    uint8_t col[N * N] = { 0 };
+    for (int y = 1; y < N - 1; y++) /* the last column: black, white, empty in turn */
+        col[y * N + N - 1] = (uint8_t)(y % 3 == 0 ? 0 : 1 + y % 3 % 2);
+    for (int p = 0; p < N * N; p++) /* and some stones inside, so the photo has its colours */
+        if (p % N < N - 2 && (p * 7) % 11 == 0)
+            col[p] = (uint8_t)(1 + (p / N) % 2);
+    cvb_image_t img = { 0 };
+    vis_geom_t geom;
+    render_board(21, col, NULL, &img, &geom);
+    /* the middle row's stone shows 75% (the render's board is turned a little: along the
+     * column less and more; the rows where the stone shows more than half and not all
+     * are judged) */
+    int mid = (N / 2) * N + N - 1;
+    double e = geom.px[mid] + 0.5 * geom.radius[mid];
+    int full_w = img.w;
+    img.w = (int)e; /* the same rows, the picture ending at e (its stride unchanged) */
+    vis_config_t cfg;
+    vis_config_defaults(&cfg);
+    vis_config_for_photo(&cfg);
+    vis_snapshot_t s;
+    memset(&s, 0, sizeof s);
+    assert_int_equal(vis_classify(&img, &geom, &cfg, &s), VIS_OK);
+    int stones = 0, read = 0, asked = 0, made = 0, empties = 0, covered = 0, told = 0;
+    for (int y = 0; y < N; y++) {
+        int k = y * N + N - 1;
+        double shown = (e - (geom.px[k] - geom.radius[k])) / (2 * geom.radius[k]);
+        if (shown <= 0.5 || shown >= 1)
+            continue;
+        covered += s.occluded[k];
+        if (col[k]) {
+            stones++;
+            read += !s.occluded[k] && s.color[k] == col[k];
+            asked += vis_point_unsure(&s, k);
+            told += (!s.occluded[k] && s.color[k] == col[k]) || vis_point_unsure(&s, k);
+        } else {
+            empties++;
+            made += !s.occluded[k] && s.color[k] != GO_EMPTY;
+        }
+    }
+    print_message("a picture cutting the last column: %d of its %d stones read, %d asked about, "
+                  "%d points left covered, %d stones made on its %d empty points\n", read, stones,
+                  asked, covered, made, empties);
+    assert_true(stones >= 5 && empties >= 2);
+    assert_int_equal(covered, 0); /* the finder asked of the centres outside alone: 1 */
+    assert_int_equal(told, stones);
+    assert_int_equal(made, 0);
+    img.w = full_w;
+    cvb_image_free(&img);
+}
+
 /* A photo's stones pushed off their points (vis_photo_colours.c): read with the search, each
  * is counted on its point and asked about (unsure); without it the reader misses some;
  * a board with every stone on its point is read the same with the search as without. */
@@ -1576,6 +1635,7 @@ int main(void)
         cmocka_unit_test(test_twice_read),
         cmocka_unit_test(test_stones_place),
         cmocka_unit_test(test_finder_finds),
+        cmocka_unit_test(test_cut_by_edge),
         cmocka_unit_test(test_cut_by_reader),
         cmocka_unit_test(test_black_by_reader),
         cmocka_unit_test(test_model_of_the_other_kind),
