@@ -430,8 +430,8 @@ def main():
     # moved by a normal draw of this spread (0: never)
     ap.add_argument("--jitter", type=float, default=0.0)
     # the share of the photos' views in each batch cut as a picture's edge cuts a board
-    # (cut_edge; 0: never)
-    ap.add_argument("--cut", type=float, default=0.0)
+    # (cut_edge; 0: never, as before 2026-12-07)
+    ap.add_argument("--cut", type=float, default=0.3)
     # with --export and --renders: the network first trained this many steps on the
     # renders alone (kept as DIR/pretrain.pt for the other folds' runs), then on the
     # photos alone (0: the renders, if any, mixed into the photos' batches)
