@@ -30,12 +30,13 @@ bench_vision's folds and fold models apply as they do to the set. Needs Python's
 repository.
 """
 import argparse
-import glob
 import os
 import sys
 
 import cv2
 import numpy as np
+
+from pose import label_path, set_photos  # bench/pose.py: the set's photos and their labels
 
 CANDIDATES = 8       # the stones lying furthest towards the side, one of them cut
 SHOWN = (0.25, 0.75)  # the share of the chosen stone's width the copy shows
@@ -118,7 +119,7 @@ def main():
     ap.add_argument("out")
     ap.add_argument("--seed", type=int, default=18)
     a = ap.parse_args()
-    srcs = sorted(glob.glob(os.path.join(a.data, "photos", "roboflow-stones", "*", "images", "*.jpg")))
+    srcs = set_photos(a.data)
     if not srcs:
         print("cut.py: no roboflow-stones photos under %s" % a.data, file=sys.stderr)
         return 2
@@ -133,7 +134,7 @@ def main():
             print("cut.py: %s: cannot read" % path, file=sys.stderr)
             return 1
         h, w = img.shape[:2]
-        lab = path.replace(os.sep + "images" + os.sep, os.sep + "labels" + os.sep)[:-4] + ".txt"
+        lab = label_path(path)
         boxes = read_boxes(lab, w, h)
         got = find_cut(boxes, w, h, rng)
         if got is None:
@@ -146,7 +147,7 @@ def main():
         dst = os.path.join(a.out, rel)
         os.makedirs(os.path.dirname(dst), exist_ok=True)
         cv2.imwrite(dst, out, [cv2.IMWRITE_JPEG_QUALITY, 95])
-        dlab = dst.replace(os.sep + "images" + os.sep, os.sep + "labels" + os.sep)[:-4] + ".txt"
+        dlab = label_path(dst)
         os.makedirs(os.path.dirname(dlab), exist_ok=True)
         with open(dlab, "w") as g:
             g.write("\n".join(lines) + "\n")

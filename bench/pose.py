@@ -44,6 +44,17 @@ CANVAS_W, CANVAS_H = 1024, 768
 TABLES = [(40, 60, 90), (150, 190, 215), (128, 128, 128), (60, 110, 50), (235, 235, 235)]  # BGR
 
 
+def set_photos(data):
+    """The roboflow-stones photos under DATA_DIR, sorted (a photo's place in the list seeds
+    its draw)."""
+    return sorted(glob.glob(os.path.join(data, "photos", "roboflow-stones", "*", "images", "*.jpg")))
+
+
+def label_path(image):
+    """The label file of a photo of the set's layout (SPLIT/images/X.jpg -> SPLIT/labels/X.txt)."""
+    return image.replace(os.sep + "images" + os.sep, os.sep + "labels" + os.sep)[:-4] + ".txt"
+
+
 def table(rng):
     base = np.array(TABLES[rng.integers(len(TABLES))], np.float32)
     ang = rng.uniform(0, 2 * math.pi)
@@ -118,7 +129,7 @@ def main():
     ap.add_argument("--seed", type=int, default=18)
     ap.add_argument("--light", action="store_true")
     a = ap.parse_args()
-    srcs = sorted(glob.glob(os.path.join(a.data, "photos", "roboflow-stones", "*", "images", "*.jpg")))
+    srcs = set_photos(a.data)
     if not srcs:
         print("pose.py: no roboflow-stones photos under %s" % a.data, file=sys.stderr)
         return 2
@@ -139,8 +150,7 @@ def main():
         dst = os.path.join(a.out, rel)
         os.makedirs(os.path.dirname(dst), exist_ok=True)
         cv2.imwrite(dst, posed, [cv2.IMWRITE_JPEG_QUALITY, 90])
-        lab = path.replace(os.sep + "images" + os.sep, os.sep + "labels" + os.sep)[:-4] + ".txt"
-        dlab = dst.replace(os.sep + "images" + os.sep, os.sep + "labels" + os.sep)[:-4] + ".txt"
+        lab, dlab = label_path(path), label_path(dst)
         os.makedirs(os.path.dirname(dlab), exist_ok=True)
         with open(lab) as f, open(dlab, "w") as g:
             g.write("\n".join(move_labels(f.read().splitlines(), H, img.shape[0])) + "\n")
