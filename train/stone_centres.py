@@ -238,7 +238,7 @@ def cut_edge(x, stones, S, rng):
     The view, the stones and the mask (1, hs, hs)."""
     side = x.shape[1]
     hs = side // R
-    lo, hi = M * P, (M + S) * P  # the board's extent in view pixels, half a line beyond
+    hi = (M + S) * P  # the board's far end in view pixels, half a line beyond its edge line
     e = float(rng.uniform(hi - CUT_LINES * P, hi))  # pixels >= e are cut (the right side)
     k = int(rng.integers(4))  # the view turned so the chosen side is the right one
     x = np.rot90(x, k, (1, 2)).copy()
@@ -446,8 +446,9 @@ def main():
         it = dict(src=ph["src"], fold=ph["fold"], tb=tb, tw=tw, S=None)
         if ph["grid"]:
             view, stones, S = view_of(ph)
+            # the heat map is made per batch from the stones (cut_edge moves them)
             it.update(S=S, x=view.transpose(2, 0, 1).astype(np.float32) / 255.0,
-                      t=target(stones, view.shape[0] // R), stones=stones, img=ph["img"], boxes=ph["boxes"], grid=ph["grid"])
+                      stones=stones, img=ph["img"], boxes=ph["boxes"], grid=ph["grid"])
         items.append(it)
     print("stone_centres: %d photos, %d with a grid" % (len(items), sum(1 for i in items if i["S"])), file=sys.stderr)
     th = [round(0.2 + 0.05 * k, 2) for k in range(13)]

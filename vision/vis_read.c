@@ -484,11 +484,12 @@ int vis_snapshot_from_reading(const cvb_image_t *img, const vis_geom_t *geom,
                   r->ring_cov[q] >= cfg->covered_min;
     }
     if (off_hides && cfg->self_fit) { /* a photo (vis_config_for_photo): the stone finder */
-        /* it answers the covered points whose stone the picture's edge cuts: the reader
-         * reads a stone beside the view's black beyond the picture as covered */
+        /* it answers the covered points whose stone the picture's edge cuts (a centre
+         * outside the picture among them): the reader reads a stone beside the view's
+         * black beyond the picture as covered */
         uint8_t cut[VIS_MAX_POINTS];
         for (int k = 0; k < s.size * s.size; k++)
-            cut[k] = outside[k] || !vis_in_picture(img, geom->px[k], geom->py[k], geom->radius[k]);
+            cut[k] = img && !vis_in_picture(img, geom->px[k], geom->py[k], geom->radius[k]);
         int rc = vis_stones_answer(&cfg->stones, img, geom, cut, &s);
         if (rc < 0)
             return rc;

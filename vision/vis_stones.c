@@ -35,7 +35,6 @@
 #include "vision/vis_internal.h"
 #include "vision/vis_model.h"
 
-
 _Static_assert(VIS_FINDER_MAX_NETS <= VIS_ENSEMBLE_MAX, "an ensemble holds at most VIS_ENSEMBLE_MAX");
 
 struct vis_finder {
