@@ -663,7 +663,11 @@ typedef struct vis_config {
                               windows this far out (a photo that cuts the board off: 15
                               of its 19 lines in view reach 0.27 out); not beyond
                               window_outside: no second look (video: a frame without a
-                              board costs one detection, not three) */
+                              board costs one detection, not three). In the first look
+                              too, a board size with no window in view may reach this far
+                              beyond the sides of the picture that cut the found lines,
+                              when another size has one (a 13x13 with 10 of its rows in
+                              view, where a 9x9 window of lines lies wholly in it) */
     double grid_accept;    /* 0..1, default 0.9: board finding takes its first grid when
                               the reader believes it this much (vis_grid_belief); under
                               it, the other grids found are read too and the best belief

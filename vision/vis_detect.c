@@ -597,10 +597,11 @@ static void orient(double H[9], int S)
 
 
 /* Whether the window's corners lie in the picture (work scale w x h), give or take
- * `outside` of the window's own extent: a photo may cut the board off (a corner or a few
- * rows beyond its edge), but a window of lines running far out of the picture is a pencil
- * pair's chance agreement (a table's grain, stones in rows), not the board. */
-static int corners_inside(const double Hw[9], int S, double w, double h, double outside)
+ * `outside[side]` of the window's own extent beyond each side (left, right, top, bottom):
+ * a photo may cut the board off (a corner or a few rows beyond its edge), but a window of
+ * lines running far out of the picture is a pencil pair's chance agreement (a table's
+ * grain, stones in rows), not the board. */
+static int corners_inside(const double Hw[9], int S, double w, double h, const double outside[4])
 {
     double c[4][2], x0 = 1e18, y0 = 1e18, x1 = -1e18, y1 = -1e18;
     for (int k = 0; k < 4; k++) {
@@ -612,11 +613,44 @@ static int corners_inside(const double Hw[9], int S, double w, double h, double 
         x1 = fmax(x1, c[k][0]);
         y1 = fmax(y1, c[k][1]);
     }
-    double mx = fmax(0.05 * w, outside * (x1 - x0)), my = fmax(0.05 * h, outside * (y1 - y0));
+    double m[4];
+    for (int e = 0; e < 4; e++)
+        m[e] = fmax(0.05 * (e < 2 ? w : h), outside[e] * (e < 2 ? x1 - x0 : y1 - y0));
     for (int k = 0; k < 4; k++)
-        if (c[k][0] < -mx || c[k][1] < -my || c[k][0] > w + mx || c[k][1] > h + my)
+        if (c[k][0] < -m[0] || c[k][0] > w + m[1] || c[k][1] < -m[2] || c[k][1] > h + m[3])
             return 0;
     return 1;
+}
+
+/* The sides of the picture (work scale w x h: left, right, top, bottom) that cut the
+ * lattice H0 of nA x nB found lines: those beyond which at least half the points of the
+ * line next after its last found one (or before its first) lie. There a window may reach
+ * `cut` beyond the picture (a photo that cuts its board: the found lines run to its
+ * edge), elsewhere `outside` (the found lines end in view: the board's edge, or lines too
+ * faint). */
+static void cut_sides(const double H0[9], int nA, int nB, double w, double h, double outside,
+                      double cut, double out[4])
+{
+    for (int e = 0; e < 4; e++)
+        out[e] = outside;
+    if (cut <= outside)
+        return;
+    for (int b = 0; b < 4; b++) { /* the line before A's first, after A's last, B's ... */
+        int n = b < 2 ? nB : nA, beyond[4] = { 0, 0, 0, 0 };
+        double fixed = b == 0 || b == 2 ? -1 : b == 1 ? nA : nB;
+        for (int i = 0; i < n; i++) {
+            double x, y;
+            if (vis_homog_apply(H0, b < 2 ? fixed : i, b < 2 ? i : fixed, &x, &y))
+                return;
+            beyond[0] += x < 0;
+            beyond[1] += x > w;
+            beyond[2] += y < 0;
+            beyond[3] += y > h;
+        }
+        for (int e = 0; e < 4; e++)
+            if (2 * beyond[e] >= n)
+                out[e] = cut;
+    }
 }
 
 /* Grids that board finding found and the learned reader judges (grid_verify): at work
@@ -652,7 +686,8 @@ static void cand_add(cand_list_t *cl, const double H[9], int S, double score)
  * preferred unless clearly worse). 0 and *score, H, *S on success. */
 static int pair_grid(const cvb_image_t *gray, const cvb_image_t *col, const vis_seg_params_t *sp,
                      double scale, const family_t *A, const family_t *B, int size_hint,
-                     double outside, double *score, double Hout[9], int *Sout, cand_list_t *cl)
+                     double outside, double cut, double *score, double Hout[9], int *Sout,
+                     cand_list_t *cl)
 {
     int np = 0, rc = -1;
     double *src = malloc(sizeof(double) * 2 * (size_t)(A->n * B->n + 1));
@@ -679,6 +714,11 @@ static int pair_grid(const cvb_image_t *gray, const cvb_image_t *col, const vis_
     if (np < 8 || vis_homog_fit(np, src, dst, H0))
         goto done;
     int nA = A->kmax - A->kmin + 1, nB = B->kmax - B->kmin + 1;
+    /* the windows in view first (`outside` each way); then, when some size has one, the
+     * sizes that have none, their windows reaching `cut` beyond the sides of the picture
+     * that cut the found lines (cut_sides): a board larger than the lines in view */
+    double inside[4] = { outside, outside, outside, outside }, reach[4];
+    cut_sides(H0, nA, nB, gray->w * scale, gray->h * scale, outside, cut, reach);
     static const int sizes[3] = { 19, 13, 9 };
     double best = -1e9, size_best[3] = { -1e9, -1e9, -1e9 }, size_H[3][9] = { { 0 } };
     double size_next[3] = { -1e9, -1e9, -1e9 }, next_H[3][9]; /* the runner-up window */
@@ -691,41 +731,46 @@ static int pair_grid(const cvb_image_t *gray, const cvb_image_t *col, const vis_
         goto done;
     for (int k = 0; k < 9; k++)
         cache.H[k] = H0[k] / (k < 6 ? scale : 1);
-    for (int si = 0; si < 3; si++) {
-        int S = sizes[si];
-        if (size_hint && S != size_hint)
-            continue;
-        int nmax = nA > nB ? nA : nB;
-        /* sizes near the pencil's length; a pencil longer than any board ran on over a
-         * table's regular grain: the largest size */
-        if (!size_hint && (S > nmax + 3 || S < nmax - 4) && !(S == 19 && nmax > 19))
-            continue;
-        /* a pencil of fewer lines than the window (its far lines too faint to be found:
-         * light along them, a board filling the picture) lies anywhere in it, give or
-         * take 3 */
-        int loA = nA - S + 3 < -3 ? nA - S - 3 : -3, hiA = nA - S + 3 < -3 ? 3 : nA - S + 3;
-        int loB = nB - S + 3 < -3 ? nB - S - 3 : -3, hiB = nB - S + 3 < -3 ? 3 : nB - S + 3;
-        for (int oa = loA; oa <= hiA; oa++)
-            for (int ob = loB; ob <= hiB; ob++) {
-                /* up to 3 lines beyond the fitted ones on either side (a first line
-                 * hidden, a board edge taken for one) */
-                double T[9] = { 1, 0, oa, 0, 1, ob, 0, 0, 1 }, Hw[9];
-                vis_homog_mul(H0, T, Hw);
-                win_src_t w = { gray, col, sp, { 0 }, &cache, oa, ob };
-                double sc = corners_inside(Hw, S, gray->w * scale, gray->h * scale, outside)
-                                ? window_score_src(&w, S)
-                                : -1;
-                VTRACE("  S %d oa %d ob %d score %.3f\n", S, oa, ob, sc);
-                if (sc > size_best[si]) {
-                    size_next[si] = size_best[si];
-                    memcpy(next_H[si], size_H[si], sizeof Hw);
-                    size_best[si] = sc;
-                    memcpy(size_H[si], Hw, sizeof Hw);
-                } else if (sc > size_next[si]) {
-                    size_next[si] = sc;
-                    memcpy(next_H[si], Hw, sizeof Hw);
+    for (int pass = 0; pass < 2; pass++) {
+        if (pass && (cut <= outside || fmax(size_best[0], fmax(size_best[1], size_best[2])) <= 0))
+            break;
+        for (int si = 0; si < 3; si++) {
+            int S = sizes[si];
+            if ((size_hint && S != size_hint) || (pass && size_best[si] > 0))
+                continue;
+            const double *allow = pass ? reach : inside;
+            int nmax = nA > nB ? nA : nB;
+            /* sizes near the pencil's length; a pencil longer than any board ran on over a
+             * table's regular grain: the largest size */
+            if (!size_hint && (S > nmax + 3 || S < nmax - 4) && !(S == 19 && nmax > 19))
+                continue;
+            /* a pencil of fewer lines than the window (its far lines too faint to be found:
+             * light along them, a board filling the picture) lies anywhere in it, give or
+             * take 3 */
+            int loA = nA - S + 3 < -3 ? nA - S - 3 : -3, hiA = nA - S + 3 < -3 ? 3 : nA - S + 3;
+            int loB = nB - S + 3 < -3 ? nB - S - 3 : -3, hiB = nB - S + 3 < -3 ? 3 : nB - S + 3;
+            for (int oa = loA; oa <= hiA; oa++)
+                for (int ob = loB; ob <= hiB; ob++) {
+                    /* up to 3 lines beyond the fitted ones on either side (a first line
+                     * hidden, a board edge taken for one) */
+                    double T[9] = { 1, 0, oa, 0, 1, ob, 0, 0, 1 }, Hw[9];
+                    vis_homog_mul(H0, T, Hw);
+                    win_src_t w = { gray, col, sp, { 0 }, &cache, oa, ob };
+                    double sc = corners_inside(Hw, S, gray->w * scale, gray->h * scale, allow)
+                                    ? window_score_src(&w, S)
+                                    : -1;
+                    VTRACE("  S %d oa %d ob %d score %.3f\n", S, oa, ob, sc);
+                    if (sc > size_best[si]) {
+                        size_next[si] = size_best[si];
+                        memcpy(next_H[si], size_H[si], sizeof Hw);
+                        size_best[si] = sc;
+                        memcpy(size_H[si], Hw, sizeof Hw);
+                    } else if (sc > size_next[si]) {
+                        size_next[si] = sc;
+                        memcpy(next_H[si], Hw, sizeof Hw);
+                    }
                 }
-            }
+        }
     }
     for (int si = 0; si < 3; si++) {
         if (size_best[si] > 0)
@@ -1207,13 +1252,13 @@ static void best_pair(family_t fam[NFAM], int nfam, const cvb_image_t *full, con
                 if (((h & 1) && !halved[a]) || ((h & 2) && !halved[b]))
                     continue;
                 if (!pair_grid(full, col, &cfg->seg, scale, (h & 1) ? &half[a] : &fam[a],
-                               (h & 2) ? &half[b] : &fam[b], size_hint, cfg->window_outside, &sc,
-                               Hp, &Sp, cl))
+                               (h & 2) ? &half[b] : &fam[b], size_hint, cfg->window_outside,
+                               cfg->window_outside_retry, &sc, Hp, &Sp, cl))
                     VTRACE("pair %.0f %.0f halved %d: size %d score %.3f\n", fam[a].phi,
                            fam[b].phi, h, Sp, sc);
             }
             if (pair_grid(full, col, &cfg->seg, scale, &fam[a], &fam[b], size_hint, cfg->window_outside,
-                          &sc, Hp, &Sp, cl))
+                          cfg->window_outside_retry, &sc, Hp, &Sp, cl))
                 continue;
             VTRACE("pair %.0f %.0f: size %d score %.3f\n", fam[a].phi, fam[b].phi, Sp, sc);
             if (sc > best) {

@@ -307,6 +307,55 @@ static void test_detect_cut_board_stars(void **state)
     cvb_image_free(&img);
 }
 
+/* A 13x13 the picture cuts after its 10th row, with no star points printed (vis_grid_grow
+ * cannot help): the lines in view hold 9x9 windows wholly in the picture, and no 13x13
+ * window lies in view. Board finding's windows of the size with none in view reach beyond
+ * the side of the picture that cuts the found lines (window_outside_retry, on the first
+ * look): the board is found whole, 13 lines. Without that (the reach no further than
+ * window_outside) a 9x9 window is taken. */
+static void test_detect_cut_13(void **state)
+{
+    (void)state;
+    enum { N = 13 };
+    uint8_t st[N * N];
+    position(N, 7, st);
+    synth_t sy;
+    synth_defaults(&sy, 640, 480, N);
+    const double x0 = 44, y0 = 26, dx = 46, dy = 48; /* rows 0-9 in view, row 10 at 506 */
+    double c[4][2] = { { x0, y0 }, { x0 + 12 * dx, y0 }, { x0 + 12 * dx, y0 + 12 * dy },
+                       { x0, y0 + 12 * dy } };
+    memcpy(sy.corners, c, sizeof c);
+    sy.stones = st;
+    cvb_image_t img = { 0 };
+    assert_int_equal(synth_render(&sy, &img), 0);
+    vis_config_t cfg;
+    vis_config_defaults(&cfg);
+    vis_config_for_photo(&cfg);
+    assert_true(cfg.window_outside_retry > cfg.window_outside);
+    double reach = cfg.window_outside_retry, off[2];
+    int size[2], wrong = 0;
+    vis_geom_t g;
+    vis_snapshot_t s;
+    for (int on = 0; on <= 1; on++) {
+        cfg.window_outside_retry = on ? reach : cfg.window_outside;
+        memset(&s, 0, sizeof s);
+        int rc = vis_detect(&img, &cfg, 0, &g, &s, NULL);
+        assert_true(rc == VIS_OK || rc == VIS_ENOBOARD);
+        size[on] = rc ? 0 : g.size;
+        off[on] = corners_off(rc, &g, N, (const double(*)[2])c);
+        print_message("windows beyond the cut %s: size %d, corners off by %.1f px at most\n",
+                      on ? "on" : "off", size[on], off[on]);
+    }
+    assert_int_not_equal(size[0], N); /* without them: a smaller board */
+    assert_int_equal(size[1], N);
+    assert_true(off[1] <= 2.0);
+    for (int k = 0; k < 10 * N; k++) /* the rows in view, read */
+        wrong += !s.occluded[k] && s.color[k] != st[k];
+    print_message("%d of the %d points in view read wrong\n", wrong, 10 * N);
+    assert_true(wrong <= 2);
+    cvb_image_free(&img);
+}
+
 /* White lines on dark wood: board finding looks for dark lines first, then, finding no
  * board or a grid it doubts, for lines lighter than the wood (light_lines, on for a
  * photo). Not every position reads so: position 17 on this board puts the grid a column
@@ -680,6 +729,7 @@ int main(void)
         cmocka_unit_test(test_detect_light_lines),
         cmocka_unit_test(test_detect_striped_table),
         cmocka_unit_test(test_detect_cut_board_stars),
+        cmocka_unit_test(test_detect_cut_13),
         cmocka_unit_test(test_detect_rotated_and_small),
         cmocka_unit_test(test_light_blur_jpeg),
         cmocka_unit_test(test_classify_corners_and_track),
