@@ -189,7 +189,32 @@ def ring_labels(s):
     return out
 
 
-def make_batch(samples, idx, rng=None, crop=0.0):
+# --cut: a photo's view cut as a picture's edge cuts a board (stone_centres.py's cut_edge,
+# the same two values): one side blacked out from a place within CUT_LINES lines of the
+# board's edge line on it
+CUT_LINES = 4
+
+
+def cut_edge(view, ring, S, M, rng):
+    """One view (H x W x 3 uint8) and its block labels (O x O, margin ring included) cut as
+    a photo's edge cuts a board: one side, from a place within CUT_LINES lines of the
+    board's edge line on it, black (what vis_board_view gives beyond the picture). A block
+    whose centre lies beyond the cut is covered, as the C side takes a point whose centre
+    lies outside the picture (outside_hides); a point whose stone the cut crosses with its
+    centre in view keeps its label (the reader reads what is left of it)."""
+    O = ring.shape[0]
+    P = view.shape[0] // O
+    hi = (M + S) * P  # half a line beyond the far edge line, in view pixels
+    e = float(rng.uniform(hi - CUT_LINES * P, hi))  # pixels >= e are cut (the right side)
+    k = int(rng.integers(4))  # the view turned so that the chosen side is the right one
+    v = np.rot90(view, k, (0, 1)).copy()
+    r = np.rot90(ring, k).copy()
+    v[:, int(np.ceil(e)):] = 0
+    r[:, (np.arange(O) + 0.5) * P >= e] = COVERED
+    return np.rot90(v, -k, (0, 1)), np.rot90(r, -k)
+
+
+def make_batch(samples, idx, rng=None, crop=0.0, cut=0.0):
     """Views and their block labels (margin ring included). With probability crop (per
     batch) the views are cut to a window of m x m blocks anywhere in them: the window's
     outer blocks are then mostly real points of the board, so that the network reads
@@ -197,6 +222,10 @@ def make_batch(samples, idx, rng=None, crop=0.0):
     that the view's border is always off)."""
     x = np.stack([samples[i]["view"] for i in idx])
     y = np.stack([samples[i]["ring"] for i in idx])
+    if rng is not None and cut > 0:  # each view cut by a picture's edge with probability cut
+        for b, i in enumerate(idx):
+            if rng.random() < cut:
+                x[b], y[b] = cut_edge(x[b], y[b], samples[i]["size"], samples[i]["margin"], rng)
     if rng is not None and crop > 0 and rng.random() < crop:
         O = y.shape[1]
         P = x.shape[1] // O
@@ -260,6 +289,9 @@ def main():
     # 1: the padding outside the picture stays 0 through the augmentation (augment's
     # keep_pad); 0 for the shipped weights
     ap.add_argument("--keep-pad", type=int, choices=(0, 1), default=0)
+    # the share of photo views cut as a picture's edge cuts a board (cut_edge), drawn per
+    # view; 0 draws nothing (the batches of the recipe before it)
+    ap.add_argument("--cut", type=float, default=0.0)
     a = ap.parse_args()
     torch.manual_seed(a.seed)
     torch.set_num_threads(a.threads)
@@ -306,7 +338,7 @@ def main():
         size = sizes[int(rng.choice(len(sizes), p=w / w.sum()))]
         idx = rng.choice(pool[size], size=min(BATCH.get(size, 12), len(pool[size])), replace=False)
         src = photos if use_photo else renders
-        x, y = make_batch(src, idx, rng, a.crop)
+        x, y = make_batch(src, idx, rng, a.crop, a.cut if use_photo else 0.0)
         x, y = augment(x, y, rng, a.photo_aug if use_photo else 1.0, a.keep_pad)
         loss, _ = loss_of(model, x, y)
         opt.zero_grad()
@@ -343,7 +375,7 @@ def main():
     meta = dict(model=os.path.basename(a.out), cell_px=16, margin=1,
                 classes=["empty", "black", "white", "covered", "off"], data=files,
                 holdout_fold=a.holdout_fold, init=os.path.basename(a.init) if a.init else None,
-                arch=a.arch, photo_aug=a.photo_aug, keep_pad=a.keep_pad, steps=a.steps, lr=a.lr, photo_share=a.photo_share, seed=a.seed, crop=a.crop,
+                arch=a.arch, photo_aug=a.photo_aug, keep_pad=a.keep_pad, cut=a.cut, steps=a.steps, lr=a.lr, photo_share=a.photo_share, seed=a.seed, crop=a.crop,
                 commit=git_commit(), torch=torch.__version__,
                 params=sum(p.numel() for p in model.parameters()),
                 renders_apart=dict(points=round(100 * acc, 4), perfect=perfect, boards=n),
