@@ -368,6 +368,14 @@ typedef struct vis_lines_params {
                               twice the unit, the other parity's lines dropped, are also
                               candidates for the reader to judge (grid_verify), never the
                               first grid */
+    int size_below, size_above; /* lines, default 4 and 3: pair_grid scores the board sizes
+                              from the longer pencil's count of lines less size_below to
+                              more size_above (and 19 for a pencil longer than any board) */
+    double size_prefer;    /* default 0.05: a smaller board size's best window is taken
+                              over a larger's only when it scores this much more */
+    double outside_min;    /* of the picture's width and height, default 0.05: a window
+                              may reach this far out of the picture whatever its own size
+                              (window_outside is a share of the window's) */
 } vis_lines_params_t;
 /* The defaults above. */
 void vis_lines_defaults(vis_lines_params_t *p);

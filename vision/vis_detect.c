@@ -597,11 +597,13 @@ static void orient(double H[9], int S)
 
 
 /* Whether the window's corners lie in the picture (work scale w x h), give or take
- * `outside[side]` of the window's own extent beyond each side (left, right, top, bottom):
+ * `outside[side]` of the window's own extent beyond each side (left, right, top, bottom),
+ * and at least `least` of the picture's own:
  * a photo may cut the board off (a corner or a few rows beyond its edge), but a window of
  * lines running far out of the picture is a pencil pair's chance agreement (a table's
  * grain, stones in rows), not the board. */
-static int corners_inside(const double Hw[9], int S, double w, double h, const double outside[4])
+static int corners_inside(const double Hw[9], int S, double w, double h, const double outside[4],
+                          double least)
 {
     double c[4][2], x0 = 1e18, y0 = 1e18, x1 = -1e18, y1 = -1e18;
     for (int k = 0; k < 4; k++) {
@@ -615,7 +617,7 @@ static int corners_inside(const double Hw[9], int S, double w, double h, const d
     }
     double m[4];
     for (int e = 0; e < 4; e++)
-        m[e] = fmax(0.05 * (e < 2 ? w : h), outside[e] * (e < 2 ? x1 - x0 : y1 - y0));
+        m[e] = fmax(least * (e < 2 ? w : h), outside[e] * (e < 2 ? x1 - x0 : y1 - y0));
     for (int k = 0; k < 4; k++)
         if (c[k][0] < -m[0] || c[k][0] > w + m[1] || c[k][1] < -m[2] || c[k][1] > h + m[3])
             return 0;
@@ -653,6 +655,12 @@ static void cut_sides(const double H0[9], int nA, int nB, double w, double h, do
     }
 }
 
+/* Lines a window of pair_grid may reach beyond a pencil's found ones either side (a first
+ * line hidden, a board's edge taken for one); a pencil shorter than the window by more
+ * than twice this lies anywhere in it, give or take this. A constant: the segment cache
+ * (seg_cache_t) is sized by it. */
+#define WINDOW_SLACK 3
+
 /* Grids that board finding found and the learned reader judges (grid_verify): at work
  * scale, with the window score that ranked them. */
 #define MAX_CANDS 48
@@ -685,7 +693,8 @@ static void cand_add(cand_list_t *cl, const double H[9], int S, double score)
  * of their inlier lines, then every size and offset scored by window_score (larger sizes
  * preferred unless clearly worse). 0 and *score, H, *S on success. */
 static int pair_grid(const cvb_image_t *gray, const cvb_image_t *col, const vis_seg_params_t *sp,
-                     double scale, const family_t *A, const family_t *B, int size_hint,
+                     const vis_lines_params_t *lp, double scale, const family_t *A,
+                     const family_t *B, int size_hint,
                      double outside, double cut, double *score, double Hout[9], int *Sout,
                      cand_list_t *cl)
 {
@@ -724,8 +733,11 @@ static int pair_grid(const cvb_image_t *gray, const cvb_image_t *col, const vis_
     double size_next[3] = { -1e9, -1e9, -1e9 }, next_H[3][9]; /* the runner-up window */
     int bestS = 0;
     /* every window below is H0 shifted by whole units: its segments are measured once */
-    /* lines -23.. : a short pencil's window may start 19 + 3 lines before its first */
-    seg_cache_t cache = { gray, col, sp, { 0 }, -23, (nA > nB ? nA : nB) + 8 + 23 + 8, NULL };
+    /* lines from -(19 + WINDOW_SLACK + 1): a short pencil's window (19 lines at most,
+     * sizes[0]) may start 19 + WINDOW_SLACK lines before its first, its outer line one
+     * more */
+    enum { LO = 19 + WINDOW_SLACK + 1, RIM = 2 * (WINDOW_SLACK + 1) };
+    seg_cache_t cache = { gray, col, sp, { 0 }, -LO, (nA > nB ? nA : nB) + RIM + LO + RIM, NULL };
     cache.s = calloc((size_t)2 * cache.n * cache.n, sizeof(seg_t));
     if (!cache.s)
         goto done;
@@ -742,21 +754,25 @@ static int pair_grid(const cvb_image_t *gray, const cvb_image_t *col, const vis_
             int nmax = nA > nB ? nA : nB;
             /* sizes near the pencil's length; a pencil longer than any board ran on over a
              * table's regular grain: the largest size */
-            if (!size_hint && (S > nmax + 3 || S < nmax - 4) && !(S == 19 && nmax > 19))
+            if (!size_hint && (S > nmax + lp->size_above || S < nmax - lp->size_below) &&
+                !(S == 19 && nmax > 19))
                 continue;
             /* a pencil of fewer lines than the window (its far lines too faint to be found:
              * light along them, a board filling the picture) lies anywhere in it, give or
-             * take 3 */
-            int loA = nA - S + 3 < -3 ? nA - S - 3 : -3, hiA = nA - S + 3 < -3 ? 3 : nA - S + 3;
-            int loB = nB - S + 3 < -3 ? nB - S - 3 : -3, hiB = nB - S + 3 < -3 ? 3 : nB - S + 3;
+             * take WINDOW_SLACK */
+            enum { SL = WINDOW_SLACK };
+            int loA = nA - S + SL < -SL ? nA - S - SL : -SL;
+            int hiA = nA - S + SL < -SL ? SL : nA - S + SL;
+            int loB = nB - S + SL < -SL ? nB - S - SL : -SL;
+            int hiB = nB - S + SL < -SL ? SL : nB - S + SL;
             for (int oa = loA; oa <= hiA; oa++)
                 for (int ob = loB; ob <= hiB; ob++) {
-                    /* up to 3 lines beyond the fitted ones on either side (a first line
-                     * hidden, a board edge taken for one) */
+                    /* up to WINDOW_SLACK lines beyond the fitted ones on either side */
                     double T[9] = { 1, 0, oa, 0, 1, ob, 0, 0, 1 }, Hw[9];
                     vis_homog_mul(H0, T, Hw);
                     win_src_t w = { gray, col, sp, { 0 }, &cache, oa, ob };
-                    double sc = corners_inside(Hw, S, gray->w * scale, gray->h * scale, allow)
+                    double sc = corners_inside(Hw, S, gray->w * scale, gray->h * scale, allow,
+                                               lp->outside_min)
                                     ? window_score_src(&w, S)
                                     : -1;
                     VTRACE("  S %d oa %d ob %d score %.3f\n", S, oa, ob, sc);
@@ -779,7 +795,7 @@ static int pair_grid(const cvb_image_t *gray, const cvb_image_t *col, const vis_
             cand_add(cl, next_H[si], sizes[si], size_next[si]);
     }
     for (int si = 0; si < 3; si++)
-        if (size_best[si] > best + 0.05) {
+        if (size_best[si] > best + lp->size_prefer) {
             best = size_best[si];
             bestS = sizes[si];
             memcpy(Hout, size_H[si], sizeof size_H[si]);
@@ -877,6 +893,10 @@ void vis_lines_defaults(vis_lines_params_t *p)
     p->pair_deg = 40;
     p->score_min = 0.25;
     p->halve_share = 0.25;
+    p->size_below = 4;
+    p->size_above = 3;
+    p->size_prefer = 0.05;
+    p->outside_min = 0.05;
 }
 
 /* 2 edges: the black-hat response of gray (*resp, thin dark structures lit) and its
@@ -1251,13 +1271,14 @@ static void best_pair(family_t fam[NFAM], int nfam, const cvb_image_t *full, con
             for (int h = 1; h < 4; h++) {
                 if (((h & 1) && !halved[a]) || ((h & 2) && !halved[b]))
                     continue;
-                if (!pair_grid(full, col, &cfg->seg, scale, (h & 1) ? &half[a] : &fam[a],
+                if (!pair_grid(full, col, &cfg->seg, lp, scale, (h & 1) ? &half[a] : &fam[a],
                                (h & 2) ? &half[b] : &fam[b], size_hint, cfg->window_outside,
                                cfg->window_outside_retry, &sc, Hp, &Sp, cl))
                     VTRACE("pair %.0f %.0f halved %d: size %d score %.3f\n", fam[a].phi,
                            fam[b].phi, h, Sp, sc);
             }
-            if (pair_grid(full, col, &cfg->seg, scale, &fam[a], &fam[b], size_hint, cfg->window_outside,
+            if (pair_grid(full, col, &cfg->seg, lp, scale, &fam[a], &fam[b], size_hint,
+                          cfg->window_outside,
                           cfg->window_outside_retry, &sc, Hp, &Sp, cl))
                 continue;
             VTRACE("pair %.0f %.0f: size %d score %.3f\n", fam[a].phi, fam[b].phi, Sp, sc);
