@@ -598,10 +598,9 @@ static void orient(double H[9], int S)
 
 /* Whether the window's corners lie in the picture (work scale w x h), give or take
  * `outside[side]` of the window's own extent beyond each side (left, right, top, bottom),
- * and at least `least` of the picture's own:
- * a photo may cut the board off (a corner or a few rows beyond its edge), but a window of
- * lines running far out of the picture is a pencil pair's chance agreement (a table's
- * grain, stones in rows), not the board. */
+ * and at least `least` of the picture's own: a photo may cut the board off (a corner or a
+ * few rows beyond its edge), but a window of lines running far out of the picture is a
+ * pencil pair's chance agreement (a table's grain, stones in rows), not the board. */
 static int corners_inside(const double Hw[9], int S, double w, double h, const double outside[4],
                           double least)
 {
