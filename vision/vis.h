@@ -368,6 +368,20 @@ typedef struct vis_lines_params {
                               twice the unit, the other parity's lines dropped, are also
                               candidates for the reader to judge (grid_verify), never the
                               first grid */
+    /* how a family's lines are fitted as one pencil (fit_family: three lines as a seed,
+     * walked outwards with the 1D projective map refitted on every line taken) */
+    double pencil_px;      /* px, default 4: the least spacing of a seed's lines and of the
+                              walk (a family closer than this is noise) */
+    double pencil_seed_ratio; /* default 1.25: a seed's two spacings within this ratio */
+    double pencil_tol;     /* of the spacing, default 0.2: the walk takes the line nearest
+                              the predicted place when within this of it ... */
+    int pencil_misses;     /* default 3: ... and ends after this many predicted places in a
+                              row with none */
+    double pencil_votes;   /* default 0.002: a line taken scores 1 and this times its Hough
+                              votes (of two pencils with as many lines, the stronger) */
+    double pencil_refit_tol; /* of the spacing, default 0.1: once walked, a line further
+                              than this from its place is dropped (a board's frame line
+                              beside its first line) and the pencil fitted again */
     int size_below, size_above; /* lines, default 4 and 3: pair_grid scores the board sizes
                               from the longer pencil's count of lines less size_below to
                               more size_above (and 19 for a pencil longer than any board) */

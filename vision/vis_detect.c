@@ -138,6 +138,9 @@ static int cmp_line_t(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
+/* The most lines a pencil holds (its walk's buffers), indices -PENCIL_MAX/2 .. */
+#define PENCIL_MAX 80
+
 /* Index of the line nearest position t (lines sorted by t), or -1. */
 static int nearest(const family_t *F, double t)
 {
@@ -159,14 +162,15 @@ static int nearest(const family_t *F, double t)
 
 /* Grow a pencil from three lines taken as k = 0, 1, 2: walk outwards both ways,
  * predicting the next line with the 1D projective map refitted on every line accepted so
- * far (so extrapolation never runs far from its data), tolerating up to 3 missing lines
- * in a row. Marks inliers in kk (index per line, K_NONE for none); returns the score. */
-static double walk(const family_t *F, int i0, int i1, int i2, int *kk, vis_proj1_t *fout,
-                   int *kmin, int *kmax, int *count)
+ * far (so extrapolation never runs far from its data), tolerating up to p->pencil_misses
+ * missing lines in a row. Marks inliers in kk (index per line, K_NONE for none); returns
+ * the score. */
+static double walk(const family_t *F, const vis_lines_params_t *p, int i0, int i1, int i2,
+                   int *kk, vis_proj1_t *fout, int *kmin, int *kmax, int *count)
 {
     for (int i = 0; i < F->n; i++)
         kk[i] = K_NONE;
-    double ks[80], ts[80];
+    double ks[PENCIL_MAX], ts[PENCIL_MAX];
     int m = 0, lo = 0, hi = 2;
     int seed[3] = { i0, i1, i2 };
     double score = 0;
@@ -175,28 +179,29 @@ static double walk(const family_t *F, int i0, int i1, int i2, int *kk, vis_proj1
         ks[m] = q;
         ts[m] = F->l[seed[q]].t;
         m++;
-        score += 1.0 + 0.002 * F->l[seed[q]].votes;
+        score += 1.0 + p->pencil_votes * F->l[seed[q]].votes;
     }
     vis_proj1_t f;
     if (vis_proj1_fit(m, ks, ts, &f))
         return -1;
     for (int dir = 1; dir >= -1; dir -= 2) {
         int miss = 0;
-        for (int k = dir > 0 ? 3 : -1; k > -40 && k < 40 && m < 80; k += dir) {
+        for (int k = dir > 0 ? 3 : -1; k > -PENCIL_MAX / 2 && k < PENCIL_MAX / 2 && m < PENCIL_MAX;
+             k += dir) {
             double t, ta, tb;
             if (vis_proj1_eval(&f, k, &t) || vis_proj1_eval(&f, k - 0.5, &ta) ||
                 vis_proj1_eval(&f, k + 0.5, &tb))
                 break;
             double sp = fabs(tb - ta);
-            if (sp < 4)
+            if (sp < p->pencil_px)
                 break;
             int j = nearest(F, t);
-            if (j >= 0 && fabs(F->l[j].t - t) < 0.2 * sp && kk[j] == K_NONE) {
+            if (j >= 0 && fabs(F->l[j].t - t) < p->pencil_tol * sp && kk[j] == K_NONE) {
                 kk[j] = k;
                 ks[m] = k;
                 ts[m] = F->l[j].t;
                 m++;
-                score += 1.0 + 0.002 * F->l[j].votes;
+                score += 1.0 + p->pencil_votes * F->l[j].votes;
                 if (k < lo)
                     lo = k;
                 if (k > hi)
@@ -205,7 +210,7 @@ static double walk(const family_t *F, int i0, int i1, int i2, int *kk, vis_proj1
                 vis_proj1_t g;
                 if (!vis_proj1_fit(m, ks, ts, &g))
                     f = g;
-            } else if (++miss > 3) {
+            } else if (++miss > p->pencil_misses) {
                 break;
             }
         }
@@ -217,8 +222,8 @@ static double walk(const family_t *F, int i0, int i1, int i2, int *kk, vis_proj1
     return score;
 }
 
-/* Find the regular pencil of lines in a family. 0 on success. */
-static int fit_family(family_t *F)
+/* Find the regular pencil of lines in a family (p: the pencil_* values). 0 on success. */
+static int fit_family(family_t *F, const vis_lines_params_t *p)
 {
     if (F->n < 4)
         return -1;
@@ -231,11 +236,12 @@ static int fit_family(family_t *F)
         for (int j = i + 1; j < F->n && j <= i + 3; j++)
             for (int l = j + 1; l < F->n && l <= j + 3; l++) {
                 double d1 = F->l[j].t - F->l[i].t, d2 = F->l[l].t - F->l[j].t;
-                if (d1 < 4 || d2 < 4 || d2 / d1 < 0.8 || d2 / d1 > 1.25)
+                if (d1 < p->pencil_px || d2 < p->pencil_px ||
+                    d2 / d1 < 1.0 / p->pencil_seed_ratio || d2 / d1 > p->pencil_seed_ratio)
                     continue;
                 vis_proj1_t f;
                 int lo, hi, cnt;
-                double sc = walk(F, i, j, l, kk, &f, &lo, &hi, &cnt);
+                double sc = walk(F, p, i, j, l, kk, &f, &lo, &hi, &cnt);
                 if (sc > best) {
                     best = sc;
                     bi = i;
@@ -248,10 +254,10 @@ static int fit_family(family_t *F)
         return -1;
     }
     int lo, hi, cnt;
-    walk(F, bi, bj, bl, kk, &F->f, &lo, &hi, &cnt);
-    /* drop inliers off their predicted place by more than 0.1 spacing (a board's frame
-     * line beside the first line), refit on the rest */
-    double ks[80], ts[80];
+    walk(F, p, bi, bj, bl, kk, &F->f, &lo, &hi, &cnt);
+    /* drop inliers off their predicted place by more than pencil_refit_tol of the spacing
+     * (a board's frame line beside the first line), refit on the rest */
+    double ks[PENCIL_MAX], ts[PENCIL_MAX];
     int m = 0;
     lo = 1000;
     hi = -1000;
@@ -261,7 +267,7 @@ static int fit_family(family_t *F)
         double t, ta, tb;
         if (vis_proj1_eval(&F->f, kk[i], &t) || vis_proj1_eval(&F->f, kk[i] - 0.5, &ta) ||
             vis_proj1_eval(&F->f, kk[i] + 0.5, &tb) ||
-            fabs(F->l[i].t - t) > 0.1 * fabs(tb - ta) || m >= 80) {
+            fabs(F->l[i].t - t) > p->pencil_refit_tol * fabs(tb - ta) || m >= PENCIL_MAX) {
             kk[i] = K_NONE;
             continue;
         }
@@ -892,6 +898,12 @@ void vis_lines_defaults(vis_lines_params_t *p)
     p->pair_deg = 40;
     p->score_min = 0.25;
     p->halve_share = 0.25;
+    p->pencil_px = 4;
+    p->pencil_seed_ratio = 1.25;
+    p->pencil_tol = 0.2;
+    p->pencil_misses = 3;
+    p->pencil_votes = 0.002;
+    p->pencil_refit_tol = 0.1;
     p->size_below = 4;
     p->size_above = 3;
     p->size_prefer = 0.05;
@@ -1246,7 +1258,7 @@ static void best_pair(family_t fam[NFAM], int nfam, const cvb_image_t *full, con
     const vis_lines_params_t *lp = &cfg->lines;
     int fitted[NFAM];
     for (int f = 0; f < nfam; f++) {
-        fitted[f] = fam[f].n >= lp->family_min_lines && !fit_family(&fam[f]);
+        fitted[f] = fam[f].n >= lp->family_min_lines && !fit_family(&fam[f], lp);
         VTRACE("family %.0f: %d lines, fit %d, inliers %d, range %d..%d\n", fam[f].phi, fam[f].n,
                fitted[f], fam[f].inliers, fam[f].kmin, fam[f].kmax);
         for (int i = 0; fitted[f] && i < fam[f].n; i++)
