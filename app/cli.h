@@ -31,10 +31,14 @@ int cli_write_image(const char *path, const struct cvb_image *img, int quality, 
 
 /* A page served until it is done (`calibrate --serve`, `count --serve`): waits on cv (a
  * CLOCK_MONOTONIC condition, signalled under mu) until *done is set, SIGINT or SIGTERM
- * arrives (caught for the wait only, the old handlers put back after), or timeout_s (> 0;
- * 0 never) passes. The caller holds mu neither before nor after. Returns 1 done, 0 a
- * signal, -1 the time ran out. */
+ * arrives (caught from cli_serve_catch or the wait's start, the old handlers put back
+ * after), or timeout_s (> 0; 0 never) passes. The caller holds mu neither before nor
+ * after. Returns 1 done, 0 a signal, -1 the time ran out. */
 int cli_serve_wait(pthread_mutex_t *mu, pthread_cond_t *cv, const int *done, double timeout_s);
+/* SIGINT and SIGTERM caught for the cli_serve_wait to come, before the page's address is
+ * printed: one who stops the server as soon as it says where it is gets the wait's "nothing
+ * written" and its exit code, not death by the signal (main thread only). */
+void cli_serve_catch(void);
 
 /* Seconds on the monotonic clock (CLOCK_MONOTONIC): wall time between two calls, for
  * speeds and waits; never goes back. */

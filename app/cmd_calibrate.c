@@ -513,6 +513,7 @@ static int serve_corners(const args_t *a, const cal_calib_opts_t *o, const cvb_i
         goto out;
     }
     int v6 = strchr(addr, ':') != NULL;
+    cli_serve_catch(); /* a signal once the address is out: stopped, not killed */
     printf("console: http://%s%s%s:%d/console?token=%s\n", v6 ? "[" : "", addr, v6 ? "]" : "",
            web_server_port(srv), web_server_token(srv));
     printf("%s; drag the four corners onto the grid's corner intersections and accept "

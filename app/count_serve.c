@@ -484,6 +484,7 @@ int count_serve(const char *cmd, count_state_t *st, const count_serve_opts_t *o)
     }
     const char *addr = wc.address ? wc.address : "127.0.0.1";
     int v6 = strchr(addr, ':') != NULL;
+    cli_serve_catch(); /* a signal once the address is out: stopped, not killed */
     printf("count: http://%s%s%s:%d/count?token=%s\n", v6 ? "[" : "", addr, v6 ? "]" : "",
            web_server_port(s.srv), web_server_token(s.srv));
     printf("%s; click a stone to mark its group dead, or correct a point's colour; Accept "

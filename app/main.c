@@ -58,15 +58,27 @@ static void on_serve_signal(int sig)
     g_serve_stop = 1;
 }
 
-int cli_serve_wait(pthread_mutex_t *mu, pthread_cond_t *cv, const int *done, double timeout_s)
+/* the handlers cli_serve_catch replaced, put back by cli_serve_wait (main thread only) */
+static struct sigaction g_old_int, g_old_term;
+static int g_caught;
+
+void cli_serve_catch(void)
 {
-    struct sigaction sa, old_int, old_term;
+    if (g_caught)
+        return;
+    struct sigaction sa;
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_serve_signal;
     sigemptyset(&sa.sa_mask);
     g_serve_stop = 0;
-    sigaction(SIGINT, &sa, &old_int);
-    sigaction(SIGTERM, &sa, &old_term);
+    sigaction(SIGINT, &sa, &g_old_int);
+    sigaction(SIGTERM, &sa, &g_old_term);
+    g_caught = 1;
+}
+
+int cli_serve_wait(pthread_mutex_t *mu, pthread_cond_t *cv, const int *done, double timeout_s)
+{
+    cli_serve_catch();
     struct timespec t0, now;
     clock_gettime(CLOCK_MONOTONIC, &t0);
     int rc = 0;
@@ -87,8 +99,9 @@ int cli_serve_wait(pthread_mutex_t *mu, pthread_cond_t *cv, const int *done, dou
         pthread_cond_timedwait(cv, mu, &until);
     }
     pthread_mutex_unlock(mu);
-    sigaction(SIGINT, &old_int, NULL);
-    sigaction(SIGTERM, &old_term, NULL);
+    sigaction(SIGINT, &g_old_int, NULL);
+    sigaction(SIGTERM, &g_old_term, NULL);
+    g_caught = 0;
     return rc > 0 ? 1 : rc;
 }
 
