@@ -3,6 +3,7 @@
 #ifndef KIFUCAM_TESTUTIL_H
 #define KIFUCAM_TESTUTIL_H
 
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -104,6 +105,33 @@ static inline size_t kc_read_into(const char *path, char *buf, size_t cap)
 static inline int kc_run(const char *cmd)
 {
     int st = system(cmd);
+    return st != -1 && WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+/* A server stopped as a user stops it: `cd dir && exec command` run with its stdout a
+ * pipe, signal sig sent to it once a line of that stdout holds `served` (its address: the
+ * signal never races its start-up, however long that takes on a loaded machine), its
+ * stdout read to the end (a pipe closed early would kill it by SIGPIPE). Its exit status;
+ * -1 when it could not run or died of a signal, -2 when it ended without saying `served`. */
+static inline int kc_stop_when_served(const char *dir, const char *command, const char *served,
+                                      int sig)
+{
+    char cmd[8192], line[1024];
+    snprintf(cmd, sizeof cmd, "cd '%s' && echo $$ && exec %s", dir, command);
+    FILE *p = popen(cmd, "r");
+    if (!p)
+        return -1;
+    int pid = 0, said = 0;
+    if (fgets(line, sizeof line, p) && sscanf(line, "%d", &pid) == 1 && pid > 0)
+        while (!said && fgets(line, sizeof line, p))
+            said = strstr(line, served) != NULL;
+    if (said && kill(pid, sig) != 0)
+        said = 0;
+    while (fgets(line, sizeof line, p))
+        ;
+    int st = pclose(p);
+    if (!said)
+        return -2;
     return st != -1 && WIFEXITED(st) ? WEXITSTATUS(st) : -1;
 }
 

@@ -699,9 +699,8 @@ static void cand_add(cand_list_t *cl, const double H[9], int S, double score)
  * preferred unless clearly worse). 0 and *score, H, *S on success. */
 static int pair_grid(const cvb_image_t *gray, const cvb_image_t *col, const vis_seg_params_t *sp,
                      const vis_lines_params_t *lp, double scale, const family_t *A,
-                     const family_t *B, int size_hint,
-                     double outside, double cut, double *score, double Hout[9], int *Sout,
-                     cand_list_t *cl)
+                     const family_t *B, int size_hint, double outside, double cut,
+                     double *score, double Hout[9], int *Sout, cand_list_t *cl)
 {
     int np = 0, rc = -1;
     double *src = malloc(sizeof(double) * 2 * (size_t)(A->n * B->n + 1));
@@ -732,7 +731,6 @@ static int pair_grid(const cvb_image_t *gray, const cvb_image_t *col, const vis_
      * sizes that have none, their windows reaching `cut` beyond the sides of the picture
      * that cut the found lines (cut_sides): a board larger than the lines in view */
     double inside[4] = { outside, outside, outside, outside }, reach[4];
-    cut_sides(H0, nA, nB, gray->w * scale, gray->h * scale, outside, cut, reach);
     static const int sizes[3] = { 19, 13, 9 };
     double best = -1e9, size_best[3] = { -1e9, -1e9, -1e9 }, size_H[3][9] = { { 0 } };
     double size_next[3] = { -1e9, -1e9, -1e9 }, next_H[3][9]; /* the runner-up window */
@@ -751,6 +749,8 @@ static int pair_grid(const cvb_image_t *gray, const cvb_image_t *col, const vis_
     for (int pass = 0; pass < 2; pass++) {
         if (pass && (cut <= outside || fmax(size_best[0], fmax(size_best[1], size_best[2])) <= 0))
             break;
+        if (pass)
+            cut_sides(H0, nA, nB, gray->w * scale, gray->h * scale, outside, cut, reach);
         for (int si = 0; si < 3; si++) {
             int S = sizes[si];
             if ((size_hint && S != size_hint) || (pass && size_best[si] > 0))
@@ -1289,8 +1289,7 @@ static void best_pair(family_t fam[NFAM], int nfam, const cvb_image_t *full, con
                            fam[b].phi, h, Sp, sc);
             }
             if (pair_grid(full, col, &cfg->seg, lp, scale, &fam[a], &fam[b], size_hint,
-                          cfg->window_outside,
-                          cfg->window_outside_retry, &sc, Hp, &Sp, cl))
+                          cfg->window_outside, cfg->window_outside_retry, &sc, Hp, &Sp, cl))
                 continue;
             VTRACE("pair %.0f %.0f: size %d score %.3f\n", fam[a].phi, fam[b].phi, Sp, sc);
             if (sc > best) {

@@ -7,7 +7,6 @@
 #include <stddef.h>
 #include <stdarg.h>
 #include <setjmp.h>
-#include <signal.h>
 #include <cmocka.h>
 
 #include <math.h>
@@ -386,21 +385,9 @@ static void test_serve_corners(void **state)
      * is printed, however long the frame took to read: a fixed delay raced the read on a
      * loaded machine) */
     snprintf(cmd, sizeof cmd,
-             "cd '%s' && echo $$ && exec '%s' calibrate --input board.png --out c.json "
-             "--serve 127.0.0.1:0 --timeout 60 2>int_err.txt", tmpdir, bin && *bin ? bin : "kifucam");
-    FILE *ip = popen(cmd, "r");
-    assert_non_null(ip);
-    int ipid = 0, served = 0;
-    assert_non_null(fgets(line, sizeof line, ip));
-    assert_int_equal(sscanf(line, "%d", &ipid), 1);
-    while (!served && fgets(line, sizeof line, ip))
-        served = strstr(line, "console: http://") != NULL;
-    assert_true(served && ipid > 0);
-    assert_int_equal(kill(ipid, SIGINT), 0);
-    while (fgets(line, sizeof line, ip))
-        ;
-    int ist = pclose(ip);
-    assert_true(WIFEXITED(ist) && WEXITSTATUS(ist) == 1);
+             "'%s' calibrate --input board.png --out c.json --serve 127.0.0.1:0 --timeout 60 "
+             "2>int_err.txt", bin && *bin ? bin : "kifucam");
+    assert_int_equal(kc_stop_when_served(tmpdir, cmd, "console: http://", SIGINT), 1);
     assert_false(exists("c.json"));
     assert_true(exists("int_err.txt"));
     double *t = &truth_corners[0][0];

@@ -9,7 +9,6 @@
 #include <stddef.h>
 #include <stdarg.h>
 #include <setjmp.h>
-#include <signal.h>
 #include <cmocka.h>
 
 #include <jansson.h>
@@ -393,26 +392,12 @@ static void test_serve_stopped(void **state)
     KC_REQUIRE_BIN(bin);
     static const int sig[] = { SIGTERM, SIGINT };
     for (int i = 0; i < 2; i++) {
-        /* the signal once the page is served (its address printed), however long the
-         * photo took to read: a fixed delay raced the read on a loaded machine */
-        char cmd[4096], path[512], err[2048], line[1024];
-        snprintf(cmd, sizeof cmd, "cd '%s' && echo $$ && exec '%s' count photo.png "
-                 "--serve 127.0.0.1:0 --sgf stopped.sgf 2>stop_err.txt", dir, bin);
-        FILE *p = popen(cmd, "r");
-        assert_non_null(p);
-        int pid = 0, served = 0;
-        assert_non_null(fgets(line, sizeof line, p));
-        assert_int_equal(sscanf(line, "%d", &pid), 1);
-        while (!served && fgets(line, sizeof line, p))
-            served = strstr(line, "count: http://") != NULL;
-        assert_true(served && pid > 0);
-        assert_int_equal(kill(pid, sig[i]), 0); /* kifucam itself (exec), ctest's timeout
-                                                  * bounds it */
-        while (fgets(line, sizeof line, p))
-            ;
-        int st = pclose(p);
-        assert_true(WIFEXITED(st));
-        int rc = WEXITSTATUS(st);
+        /* the signal once the page is served (its address printed); ctest's timeout
+         * bounds the server */
+        char cmd[4096], path[512], err[2048];
+        snprintf(cmd, sizeof cmd, "'%s' count photo.png --serve 127.0.0.1:0 --sgf stopped.sgf "
+                 "2>stop_err.txt", bin);
+        int rc = kc_stop_when_served(dir, cmd, "count: http://", sig[i]);
         assert_int_equal(rc, 1);
         snprintf(path, sizeof path, "%s/stop_err.txt", dir);
         kc_read_into(path, err, sizeof err);
