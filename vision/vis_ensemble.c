@@ -11,6 +11,7 @@
  */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "vision/vis_internal.h"
 
@@ -35,6 +36,20 @@ void vis_view_sym(const cvb_image_t *v, int s, cvb_image_t *out)
     int n = v->w;
     for (int y = 0; y < n; y++) {
         uint8_t *d = out->data + (size_t)y * out->stride;
+        if (!(s & 4)) { /* no transpose: output row y is one source row, as is or reversed */
+            const uint8_t *row = v->data + (size_t)((s & 2) ? n - 1 - y : y) * v->stride;
+            if (!(s & 1)) {
+                memcpy(d, row, (size_t)n * 3);
+                continue;
+            }
+            for (int x = 0; x < n; x++) {
+                const uint8_t *p = row + (size_t)(n - 1 - x) * 3;
+                d[3 * x] = p[0];
+                d[3 * x + 1] = p[1];
+                d[3 * x + 2] = p[2];
+            }
+            continue;
+        }
         for (int x = 0; x < n; x++) {
             int sx, sy;
             vis_sym_src(s, n, x, y, &sx, &sy);
