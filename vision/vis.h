@@ -457,6 +457,51 @@ typedef struct vis_seg_params {
 /* The defaults above. */
 void vis_seg_defaults(vis_seg_params_t *p);
 
+/* Board finding from the lattice of black stones (vis_detect.c lattice_grid, for boards
+ * so full their lines are hidden; vis_lattice.c finds the lattice): the window of the
+ * board's size over the lattice, the grid slid to the lines left visible, then the
+ * board's outline asked whether the window is a line too far towards the camera
+ * (outline_shift). Units are the lattice's (one spacing). The values are the ones the
+ * detector was developed with, named here without change. */
+typedef struct vis_lattice_params {
+    int stones_per_line;   /* default 2: a lattice of fewer stones than this times the
+                              board's size is no board */
+    int beyond_keep;       /* stones, default 2: a lattice wider than the largest board
+                              (stones beyond it: a bowl, a speck on the table) tries the
+                              windows that hold all but this many of the stones the best
+                              window holds */
+    double slide;          /* units, default 0.3: each window is judged at its best of the
+                              3x3 slides this far apart (the stones' centres stand above
+                              their points) */
+    double centre_tie;     /* default 0.001: a window's score less this times its squared
+                              distance from the lattice's centre (ties: the centred one) */
+    double shift_coarse, shift_mid, shift_fine; /* units, default 0.2, 0.1 and 0.05: the
+                              grid slid, coarse to fine, where most of its segments show
+                              a line (seg_support): over +-shift_coarse, then one step of
+                              each finer size around the best ... */
+    double scale_step;     /* default 0.004: ... then scaled about its centre by up to
+                              scale_steps steps of this each way */
+    int scale_steps;       /* default 4 */
+    double outline_rel;    /* 0..1, default 0.85: a side's outline step counts when it is
+                              this share of the clearest side's ... */
+    double outline_min;    /* levels, default 30: ... and at least this */
+    double outline_persp;  /* default 1.1: an axis has a near side when that side is this
+                              much longer in the picture than the far one */
+    double outline_in_lo, outline_in_hi; /* units, default 0.2 and 0.8: an outline step
+                              this far inside the window's near side says the window
+                              reaches a line beyond the board (and one 1 + these outside
+                              the other side, along an axis without a near side) */
+    double bare_inner;     /* of the board's size, default 1/3: the near side's line is
+                              bare when the line inside it shows at least this many good
+                              segments ... */
+    double bare_ratio;     /* default 0.25: ... the near line fewer than this share of
+                              them ... */
+    double bare_seen;      /* default 0.5: ... and the near line has at least this share
+                              of the inner line's segments in the picture */
+} vis_lattice_params_t;
+/* The defaults above. */
+void vis_lattice_defaults(vis_lattice_params_t *p);
+
 /* Which points the stone finder answers (vis_stones_params_t.answers); each answers
  * what the one before it does and more. */
 enum {
@@ -632,6 +677,7 @@ typedef struct vis_config {
     int refine;            /* default 1: refine the grid lines at full resolution */
     vis_refit_params_t refit; /* ... how (vis_refit_params_t) */
     vis_seg_params_t seg;  /* a grid segment's evidence (vis_seg_params_t) */
+    vis_lattice_params_t lattice; /* board finding from the stones (vis_lattice_params_t) */
     double track_min_fit;  /* 0..1, default 0.5: vis_track's grid fit below this sets
                               board_lost (measured: real photos 0.85..1 when the grid
                               fits, under 0.1 when off by a third of a cell; a full board

@@ -43,6 +43,7 @@ void vis_config_defaults(vis_config_t *cfg)
     vis_lines_defaults(&cfg->lines);
     vis_refit_defaults(&cfg->refit);
     vis_seg_defaults(&cfg->seg);
+    vis_lattice_defaults(&cfg->lattice);
     cfg->refine = 1;
     cfg->track_min_fit = 0.5;
     cfg->covered_min = 0.5;

@@ -359,6 +359,27 @@ void vis_seg_defaults(vis_seg_params_t *p)
     *p = (vis_seg_params_t){ VIS_SEG_COMMON, .dip_rel = 0.05, .dip_abs = 3 };
 }
 
+void vis_lattice_defaults(vis_lattice_params_t *p)
+{
+    p->stones_per_line = 2;
+    p->beyond_keep = 2;
+    p->slide = 0.3;
+    p->centre_tie = 0.001;
+    p->shift_coarse = 0.2;
+    p->shift_mid = 0.1;
+    p->shift_fine = 0.05;
+    p->scale_step = 0.004;
+    p->scale_steps = 4;
+    p->outline_rel = 0.85;
+    p->outline_min = 30;
+    p->outline_persp = 1.1;
+    p->outline_in_lo = 0.2;
+    p->outline_in_hi = 0.8;
+    p->bare_inner = 1.0 / 3;
+    p->bare_ratio = 0.25;
+    p->bare_seen = 0.5;
+}
+
 /* seg_support's test for one segment (vis_seg_params_t sp; ref as there: when given and
  * not met, *o->good is left 0 and visible cleared). */
 static void seg_one(const cvb_image_t *g, const cvb_image_t *col, const double H[9],
@@ -1451,15 +1472,19 @@ static void outline_step(const cvb_image_t *full, const double Hw[9], int S, dou
     *step = best;
 }
 
-#ifndef VIS_OUTLINE_REL /* a side's outline step counts when this share of the clearest */
-#define VIS_OUTLINE_REL 0.85
-#endif
-#ifndef VIS_OUTLINE_MIN /* ... and at least this many gray levels */
-#define VIS_OUTLINE_MIN 30
-#endif
-#ifndef VIS_OUTLINE_PERSP /* the near side is this much longer in the image than the far */
-#define VIS_OUTLINE_PERSP 1.1
-#endif
+/* 1 when an outline step at u (units, outward positive) lies inside the window's side
+ * by outline_in_lo..outline_in_hi (the side's line beyond the board) ... */
+static int step_inside(const vis_lattice_params_t *lp, double u)
+{
+    return u >= -lp->outline_in_hi && u <= -lp->outline_in_lo;
+}
+
+/* ... and 1 when it lies a unit further out than that beyond the side (the board's edge
+ * a line beyond the window's last line). */
+static int step_outside(const vis_lattice_params_t *lp, double u)
+{
+    return u >= 1 + lp->outline_in_lo && u <= 1 + lp->outline_in_hi;
+}
 
 /* The window a line too far towards the camera, told by the board's outline: a board's
  * edge runs half a spacing or more beyond its last line (the margin), so a clear edge
@@ -1475,8 +1500,8 @@ static void outline_step(const cvb_image_t *full, const double Hw[9], int S, dou
  * margin). Hw (work scale) is moved by a whole unit away from the camera. Along an axis
  * without perspective both its edges must speak, clear and agreeing (one 0.2..0.8 inside
  * the window, the other 1.2..1.8 outside: a column off). */
-static void outline_shift(const cvb_image_t *full, const vis_seg_params_t *sp, double Hw[9], int S,
-                          double scale)
+static void outline_shift(const cvb_image_t *full, const vis_seg_params_t *sp,
+                          const vis_lattice_params_t *lp, double Hw[9], int S, double scale)
 {
     double u[4], st[4], len[4], smax = 0;
     for (int side = 0; side < 4; side++) {
@@ -1496,14 +1521,14 @@ static void outline_shift(const cvb_image_t *full, const vis_seg_params_t *sp, d
     for (int ax = 0; ax < 2; ax++) {
         int lo = 2 * ax, hi = lo + 1;
         int near = len[hi] > len[lo] ? hi : lo, far = near == hi ? lo : hi;
-        if (len[near] < VIS_OUTLINE_PERSP * len[far]) {
+        if (len[near] < lp->outline_persp * len[far]) {
             /* no near side: both edges, clear, must agree on the same whole unit */
-            int clear = st[lo] >= VIS_OUTLINE_MIN && st[hi] >= VIS_OUTLINE_MIN &&
-                        st[lo] >= VIS_OUTLINE_REL * smax && st[hi] >= VIS_OUTLINE_REL * smax;
+            int clear = st[lo] >= lp->outline_min && st[hi] >= lp->outline_min &&
+                        st[lo] >= lp->outline_rel * smax && st[hi] >= lp->outline_rel * smax;
             int d = 0;
-            if (clear && u[lo] >= -0.8 && u[lo] <= -0.2 && u[hi] >= 1.2 && u[hi] <= 1.8)
+            if (clear && step_inside(lp, u[lo]) && step_outside(lp, u[hi]))
                 d = 1;
-            else if (clear && u[hi] >= -0.8 && u[hi] <= -0.2 && u[lo] >= 1.2 && u[lo] <= 1.8)
+            else if (clear && step_inside(lp, u[hi]) && step_outside(lp, u[lo]))
                 d = -1;
             if (d) {
                 double T[9] = { 1, 0, ax ? d : 0, 0, 1, ax ? 0 : d, 0, 0, 1 }, Hn[9];
@@ -1513,8 +1538,8 @@ static void outline_shift(const cvb_image_t *full, const vis_seg_params_t *sp, d
             }
             continue;
         }
-        int edge = st[near] >= VIS_OUTLINE_MIN && st[near] >= VIS_OUTLINE_REL * smax &&
-                   u[near] >= -0.8 && u[near] <= -0.2;
+        int edge = st[near] >= lp->outline_min && st[near] >= lp->outline_rel * smax &&
+                   step_inside(lp, u[near]);
         int g0, g1, v, t0, t1, nl = near == hi ? S - 1 : 0, in = near == hi ? S - 2 : 1;
         seg_support(full, full, Hf, sp, ax ? 1 : 0, nl, 0, S - 1, NULL, NULL, &g0, &v, &t0);
         seg_support(full, full, Hf, sp, ax ? 1 : 0, in, 0, S - 1, NULL, NULL, &g1, &v, &t1);
@@ -1522,7 +1547,8 @@ static void outline_shift(const cvb_image_t *full, const vis_seg_params_t *sp, d
                "%d\n", near, g0, t0, g1, t1);
         /* bare only where the picture shows it: a near line beyond the picture's edge (a
          * board the picture cuts off) shows nothing, which says nothing */
-        int bare = 3 * g1 >= S && 4 * g0 < g1 && 2 * t0 >= t1;
+        int bare = g1 >= lp->bare_inner * S && g0 < lp->bare_ratio * g1 &&
+                   t0 >= lp->bare_seen * t1;
         if (!edge && !bare)
             continue;
         int d = near == hi ? -1 : 1;
@@ -1537,8 +1563,9 @@ static void outline_shift(const cvb_image_t *full, const vis_seg_params_t *sp, d
 /* The grid from the lattice of black stones (vis_lattice_find): the smallest size that
  * holds every stone, the window chosen by the grid lines that remain visible. */
 static int lattice_grid(const cvb_image_t *gray, const cvb_image_t *full,
-                        const cvb_image_t *col, const vis_seg_params_t *sp, double scale,
-                        int size_hint, double Hout[9], int *Sout, int *stones)
+                        const cvb_image_t *col, const vis_seg_params_t *sp,
+                        const vis_lattice_params_t *lp, double scale, int size_hint,
+                        double Hout[9], int *Sout, int *stones)
 {
     double Hc[9];
     int i0, i1, j0, j1, cnt, ij[2 * 400];
@@ -1567,8 +1594,8 @@ static int lattice_grid(const cvb_image_t *gray, const cvb_image_t *full,
     /* the windows tried along each axis: every one that holds all the stones */
     int olo[2], ohi[2];
     if (!S) { /* stones beyond the board (a bowl, a dark speck on the table or the board's
-               * side): the largest size, the windows along each axis that hold all but two
-               * of the stones the best one holds */
+               * side): the largest size, the windows along each axis that hold all but
+               * beyond_keep of the stones the best one holds */
         S = size_hint ? size_hint : 19;
         for (int ax = 0; ax < 2; ax++) {
             int lo = ax ? j0 : i0, hi = ax ? j1 : i1, bestc = -1, cs[64];
@@ -1587,7 +1614,7 @@ static int lattice_grid(const cvb_image_t *gray, const cvb_image_t *full,
             olo[ax] = hi;
             ohi[ax] = lo;
             for (int o = lo; o + S - 1 <= hi; o++)
-                if (cs[o - lo] >= bestc - 2) {
+                if (cs[o - lo] >= bestc - lp->beyond_keep) {
                     olo[ax] = o < olo[ax] ? o : olo[ax];
                     ohi[ax] = o > ohi[ax] ? o : ohi[ax];
                 }
@@ -1598,7 +1625,7 @@ static int lattice_grid(const cvb_image_t *gray, const cvb_image_t *full,
         olo[1] = j1 - S + 1;
         ohi[1] = j0;
     }
-    if (cnt < 2 * S)
+    if (cnt < lp->stones_per_line * S)
         return VIS_ENOBOARD;
     double best = -1e9;
     for (int oa = olo[0]; oa <= ohi[0]; oa++)
@@ -1607,11 +1634,11 @@ static int lattice_grid(const cvb_image_t *gray, const cvb_image_t *full,
             vis_homog_mul(Hc, T, Hw);
             /* the grid must lie inside the picture; the lines left visible decide. The
              * stones' centres stand above their points (a third of a spacing from the
-             * side): each window is judged at its best of 9 slides of 0.3 units */
+             * side): each window is judged at its best of 9 slides `slide` apart */
             double sc = -1e9;
             for (int q = 0; q < 9; q++) {
                 int qx = q % 3 - 1, qy = q / 3 - 1;
-                double Ts[9] = { 1, 0, 0.3 * qx, 0, 1, 0.3 * qy, 0, 0, 1 }, Hs[9];
+                double Ts[9] = { 1, 0, lp->slide * qx, 0, 1, lp->slide * qy, 0, 0, 1 }, Hs[9];
                 vis_homog_mul(Hw, Ts, Hs);
                 double v = window_score(full, col, sp, Hs, S, scale);
                 if (v > sc)
@@ -1630,7 +1657,7 @@ static int lattice_grid(const cvb_image_t *gray, const cvb_image_t *full,
             }
             double ci = (i0 + i1) / 2.0 - (oa + (S - 1) / 2.0);
             double cj = (j0 + j1) / 2.0 - (ob + (S - 1) / 2.0);
-            sc -= 0.001 * (ci * ci + cj * cj); /* ties: the centred window */
+            sc -= lp->centre_tie * (ci * ci + cj * cj); /* ties: the centred window */
             VTRACE("lattice window %d %d: %.3f\n", oa, ob, sc);
             if (sc > best) {
                 best = sc;
@@ -1645,8 +1672,9 @@ static int lattice_grid(const cvb_image_t *gray, const cvb_image_t *full,
     double Hb[9];
     memcpy(Hb, Hout, sizeof Hb);
     int bestg = good_count(full, sp, Hb, S, scale);
-    /* coarse to fine: shifts of 0.2 units over +-0.2, then 0.1 and 0.05 around the best
-     * (at most 0.35 in all), then a scale about the centre (0.4% a step). A stone's centre
+    /* coarse to fine (the defaults): shifts of 0.2 units over +-0.2, then 0.1 and 0.05
+     * around the best (at most 0.35 in all), then a scale about the centre (0.4% a step,
+     * 4 each way). A stone's centre
      * stands off its point by less than that even from the side; further out, on a full
      * board, the dark gaps between touching stones, half a unit from their centres, pass
      * for lines (before, +-0.4 and 0.55 in all: crowded renders found half a unit off
@@ -1654,22 +1682,22 @@ static int lattice_grid(const cvb_image_t *gray, const cvb_image_t *full,
     double bu = 0, bv = 0, bs = 1;
     for (int pass = 0; pass < 4; pass++) {
         double cu = bu, cv = bv;
-        int na = pass == 3 ? 4 : 1, nc = pass == 3 ? 0 : na;
+        int na = pass == 3 ? lp->scale_steps : 1, nc = pass == 3 ? 0 : na;
         for (int a = -na; a <= na; a++)
             for (int c = -nc; c <= nc; c++) {
                 double u = cu, v = cv, sc = bs;
                 if (pass == 0) {
-                    u = a * 0.2;
-                    v = c * 0.2;
+                    u = a * lp->shift_coarse;
+                    v = c * lp->shift_coarse;
                 } else if (pass < 3) {
                     if (!a && !c)
                         continue; /* measured in the pass before */
-                    u = cu + a * (pass == 1 ? 0.1 : 0.05);
-                    v = cv + c * (pass == 1 ? 0.1 : 0.05);
+                    u = cu + a * (pass == 1 ? lp->shift_mid : lp->shift_fine);
+                    v = cv + c * (pass == 1 ? lp->shift_mid : lp->shift_fine);
                 } else {
                     if (!a)
                         continue;
-                    sc = 1 + a * 0.004;
+                    sc = 1 + a * lp->scale_step;
                 }
                 double m = (S - 1) / 2.0 * (1 - sc);
                 double T[9] = { sc, 0, m + u, 0, sc, m + v, 0, 0, 1 }, Hn[9];
@@ -1685,7 +1713,7 @@ static int lattice_grid(const cvb_image_t *gray, const cvb_image_t *full,
             }
     }
     memcpy(Hout, Hb, sizeof Hb);
-    outline_shift(full, sp, Hout, S, scale);
+    outline_shift(full, sp, lp, Hout, S, scale);
     orient(Hout, S);
 #ifdef VIS_TRACE
     for (int k = 0; k < 4; k++) {
@@ -1759,7 +1787,8 @@ static int grid_verify(const cvb_image_t *img, const cvb_image_t *gray,
         if (!lattice_tried) {
             double Hl[9];
             int Sl = 0, stones = 0;
-            if (!lattice_grid(gray, fullgray, img, &cfg->seg, scale, size_hint, Hl, &Sl, &stones))
+            if (!lattice_grid(gray, fullgray, img, &cfg->seg, &cfg->lattice, scale, size_hint, Hl,
+                              &Sl, &stones))
                 cand_add(cl, Hl, Sl, CAND_LATTICE);
         }
         /* the candidates by their window score, best first */
@@ -2001,7 +2030,8 @@ static int detect_at(const cvb_image_t *img, const vis_config_t *cfg, int size_h
          * a weak grid of lines when many stones agree */
         double t3 = now_ms(), Hl[9];
         int Sl = 0, stones = 0;
-        int rl = lattice_grid(&gray, &fullgray, img, &cfg->seg, scale, size_hint, Hl, &Sl, &stones);
+        int rl = lattice_grid(&gray, &fullgray, img, &cfg->seg, &cfg->lattice, scale, size_hint, Hl,
+                              &Sl, &stones);
         lattice_tried = 1;
         if (!rl)
             cand_add(cl, Hl, Sl, CAND_LATTICE);
