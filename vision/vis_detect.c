@@ -301,327 +301,6 @@ static void emit(const vis_config_t *cfg, int stage, const cvb_image_t *img)
         cfg->debug(cfg->debug_ctx, stage, vis_stage_name(stage), img);
 }
 
-/* Mean of the 3x3 block at (x, y) of a gray or BGR image into v[3] (gray: all equal);
- * -1 outside. */
-/* lround for a pixel coordinate, without the libm call (the samplers below are board
- * finding's inner loop): the same for f > -0.5; -1 (outside) for anything less, NaN or
- * huge. */
-static inline int round_px(double f)
-{
-    return f > -0.5 && f < 1e9 ? (int)(f + 0.5) : -1;
-}
-
-static int mean3(const cvb_image_t *img, double fx, double fy, double v[3])
-{
-    int x = round_px(fx), y = round_px(fy), c = img->channels;
-    if (x < 1 || y < 1 || x >= img->w - 1 || y >= img->h - 1)
-        return -1;
-    double a[3] = { 0, 0, 0 };
-    for (int dy = -1; dy <= 1; dy++) {
-        const uint8_t *p = img->data + (size_t)(y + dy) * img->stride + (size_t)(x - 1) * c;
-        for (int dx = 0; dx < 3; dx++, p += c)
-            for (int k = 0; k < 3; k++)
-                a[k] += p[c == 3 ? k : 0];
-    }
-    for (int k = 0; k < 3; k++)
-        v[k] = a[k] / 9;
-    return 0;
-}
-
-static int gray1(const cvb_image_t *g, double fx, double fy)
-{
-    int x = round_px(fx), y = round_px(fy);
-    if (x < 0 || y < 0 || x >= g->w || y >= g->h)
-        return -1;
-    return g->data[(size_t)y * g->stride + x];
-}
-
-/* One segment's evidence: the segment j..j+1 of line `dir`/`i`, sampled at its middle. */
-typedef struct {
-    uint8_t done;    /* filled (the cache's mark) */
-    uint8_t total;   /* inside the picture */
-    uint8_t visible; /* board on both sides, of one colour (no reference colour asked) */
-    uint8_t good;    /* visible, and a dark line between */
-    double cb, cr, side; /* the sides' mean chromaticity and brightness (when visible) */
-} seg_t;
-
-/* Whether a segment's sides (measured without a reference colour, or about to be kept)
- * are of the reference colour ref (NULL: any): chromaticity within sp->chroma_max,
- * brightness within sp->ref_lo..ref_hi times ref's. */
-static int seg_ref_ok(const seg_t *o, const double *ref, const vis_seg_params_t *sp)
-{
-    return !ref || (fabs(o->cb - ref[0]) <= sp->chroma_max && fabs(o->cr - ref[1]) <= sp->chroma_max &&
-                    o->side >= sp->ref_lo * ref[2] && o->side <= sp->ref_hi * ref[2]);
-}
-
-void vis_seg_defaults(vis_seg_params_t *p)
-{
-    *p = (vis_seg_params_t){ VIS_SEG_COMMON, .dip_rel = 0.05, .dip_abs = 3 };
-}
-
-void vis_lattice_defaults(vis_lattice_params_t *p)
-{
-    p->stones_per_line = 2;
-    p->beyond_keep = 2;
-    p->slide = 0.3;
-    p->centre_tie = 0.001;
-    p->shift_coarse = 0.2;
-    p->shift_mid = 0.1;
-    p->shift_fine = 0.05;
-    p->scale_step = 0.004;
-    p->scale_steps = 4;
-    p->outline_rel = 0.85;
-    p->outline_min = 30;
-    p->outline_persp = 1.1;
-    p->outline_in_lo = 0.2;
-    p->outline_in_hi = 0.8;
-    p->bare_inner = 1.0 / 3;
-    p->bare_ratio = 0.25;
-    p->bare_seen = 0.5;
-}
-
-/* seg_support's test for one segment (vis_seg_params_t sp; ref as there: when given and
- * not met, *o->good is left 0 and visible cleared). */
-static void seg_one(const cvb_image_t *g, const cvb_image_t *col, const double H[9],
-                    const vis_seg_params_t *sp, int dir, double i, int j, const double *ref,
-                    seg_t *o)
-{
-    memset(o, 0, sizeof *o);
-    o->done = 1;
-    double bx = dir ? i : j + 0.5, by = dir ? j + 0.5 : i;
-    double ox = dir ? sp->side_off : 0, oy = dir ? 0 : sp->side_off;
-    double cx, cy, ax, ay, qx, qy, ca[3], cq[3];
-    if (vis_homog_apply(H, bx, by, &cx, &cy) || vis_homog_apply(H, bx + ox, by + oy, &ax, &ay) ||
-        vis_homog_apply(H, bx - ox, by - oy, &qx, &qy) || mean3(col, ax, ay, ca) ||
-        mean3(col, qx, qy, cq))
-        return;
-    o->total = 1;
-    double ux = ax - cx, uy = ay - cy, ul = hypot(ux, uy);
-    if (ul < sp->min_px)
-        return;
-    ux /= ul;
-    uy /= ul;
-    double la = vis_luma(ca[0], ca[1], ca[2]);
-    double lq = vis_luma(cq[0], cq[1], cq[2]);
-    double side = 0.5 * (la + lq);
-    if (fabs(la - lq) > sp->side_rel * side + sp->side_abs || side < sp->min_level)
-        return;
-    double sa = ca[0] + ca[1] + ca[2] + sp->chroma_damp, sq = cq[0] + cq[1] + cq[2] + sp->chroma_damp;
-    if (col->channels == 3) {
-        double d0 = fabs(ca[0] / sa - cq[0] / sq), d2 = fabs(ca[2] / sa - cq[2] / sq);
-        if ((d0 > d2 ? d0 : d2) > sp->chroma_max)
-            return;
-    }
-    double cb = 0.5 * (ca[0] / sa + cq[0] / sq), cr = 0.5 * (ca[2] / sa + cq[2] / sq);
-    o->cb = cb;
-    o->cr = cr;
-    o->side = side;
-    if (!seg_ref_ok(o, ref, sp))
-        return; /* not the board's colour: no evidence of a larger grid */
-    o->visible = 1;
-    int lmin = 255;
-    double reach = sp->across * ul, step = reach / 3 > 0.5 ? reach / 3 : 0.5;
-    double vx = -uy * sp->along_px, vy = ux * sp->along_px;
-    int nstep = (int)floor((2 * reach + 1e-9) / step);
-    for (int k = 0; k <= nstep; k++) {
-        double o2 = -reach + k * step, px = cx + o2 * ux, py = cy + o2 * uy;
-        int v0 = gray1(g, px, py), v1 = gray1(g, px + vx, py + vy), v2 = gray1(g, px - vx, py - vy);
-        if (v0 < 0 || v1 < 0 || v2 < 0)
-            continue;
-        int val = (v0 + v1 + v2) / 3;
-        if (val < lmin)
-            lmin = val;
-    }
-    o->good = lmin < side - (sp->dip_rel * side + sp->dip_abs);
-}
-
-/* vis_line_support for board finding: the segments of the line `dir`/`i` (board space of
- * H, full-size images) seen as a dark line (*good) between two sides of the same colour
- * and brightness (*visible: board on both sides; col BGR, or gray for brightness only).
- * Against vis_line_support the sides must also agree in chromaticity, so a board's
- * edge (board on one side, table on the other, often of like brightness) is no grid
- * line; and the line may be fainter (8 px boards at 640x360: 8% contrast). */
-static void seg_support(const cvb_image_t *g, const cvb_image_t *col, const double H[9],
-                        const vis_seg_params_t *sp, int dir, double i, int j0, int j1,
-                        const double *ref, double *acc, int *good, int *visible, int *total)
-{
-    int gd = 0, v = 0, t = 0;
-    for (int j = j0; j < j1; j++) {
-        seg_t o;
-        seg_one(g, col, H, sp, dir, i, j, ref, &o);
-        t += o.total;
-        if (!o.visible)
-            continue;
-        if (acc) {
-            acc[0] += o.cb;
-            acc[1] += o.cr;
-            acc[2] += o.side;
-            acc[3] += 1;
-        }
-        v++;
-        gd += o.good;
-    }
-    *good = gd;
-    *visible = v;
-    *total = t;
-}
-
-/* The segments of one pencil pair's lattice (H0, full size), measured once for all the
- * windows and sizes pair_grid tries: window (oa, ob) of H0 holds the same segments as
- * H0 itself, shifted by whole units. Indexed by line and segment start, lo..lo+n-1. */
-typedef struct {
-    const cvb_image_t *g, *col;
-    const vis_seg_params_t *sp;
-    double H[9];
-    int lo, n;
-    seg_t *s; /* [2][n][n] */
-} seg_cache_t;
-
-static const seg_t *seg_cached(seg_cache_t *c, int dir, int line, int start)
-{
-    int a = line - c->lo, b = start - c->lo;
-    seg_t *o = &c->s[((size_t)dir * c->n + a) * c->n + b];
-    if (!o->done)
-        seg_one(c->g, c->col, c->H, c->sp, dir, line, start, NULL, o);
-    return o;
-}
-
-#ifndef VIS_EDGE_OFF /* an edge line showing board on both sides this share of the grid's
-                      * average or less is taken as off the board */
-#define VIS_EDGE_OFF 0.25
-#endif
-
-/* The window's segments: measured on H, or taken from the cache c at offset (oa, ob). */
-typedef struct {
-    const cvb_image_t *gray, *col;
-    const vis_seg_params_t *sp;
-    double H[9]; /* full size */
-    seg_cache_t *c;
-    int oa, ob;
-} win_src_t;
-
-/* Line `dir`/`i` of the window: as seg_support (ref, acc), from the cache when there is
- * one. */
-static void win_line(const win_src_t *w, int dir, int i, int S, const double *ref,
-                     double *acc, int *good, int *visible, int *total)
-{
-    if (!w->c) {
-        seg_support(w->gray, w->col, w->H, w->sp, dir, i, 0, S - 1, ref, acc, good, visible,
-                    total);
-        return;
-    }
-    int gd = 0, v = 0, t = 0;
-    for (int j = 0; j < S - 1; j++) {
-        const seg_t *o = dir ? seg_cached(w->c, 1, i + w->oa, j + w->ob)
-                             : seg_cached(w->c, 0, i + w->ob, j + w->oa);
-        t += o->total;
-        if (!o->visible || !seg_ref_ok(o, ref, w->sp))
-            continue;
-        if (acc) {
-            acc[0] += o->cb;
-            acc[1] += o->cr;
-            acc[2] += o->side;
-            acc[3] += 1;
-        }
-        v++;
-        gd += o->good;
-    }
-    *good = gd;
-    *visible = v;
-    *total = t;
-}
-
-/* Score of a window: share of the grid's segments that are lines, minus the share of the
- * segments of the four lines just outside it that are. */
-static double window_score_src(const win_src_t *w, int S)
-{
-    int g = 0, v = 0, t = 0, og = 0, ot = 0, ev[4], et[4];
-    double acc[4] = { 0, 0, 0, 0 }, ref[3];
-    for (int dir = 0; dir < 2; dir++)
-        for (int i = 0; i < S; i++) {
-            int a, b, c;
-            win_line(w, dir, i, S, NULL, acc, &a, &b, &c);
-            g += a;
-            v += b;
-            t += c;
-            if (i == 0 || i == S - 1) {
-                ev[2 * dir + (i > 0)] = b;
-                et[2 * dir + (i > 0)] = c;
-            }
-        }
-    /* the lines just outside count against the window only where they lie on wood of the
-     * window's own colour (a larger board's lines), not on the table beyond the edge */
-    for (int k = 0; k < 3; k++)
-        ref[k] = acc[3] > 0 ? acc[k] / acc[3] : 0;
-    for (int dir = 0; dir < 2; dir++)
-        for (int e = 0; e < 2; e++) {
-            int a, b, c;
-            win_line(w, dir, e ? S : -1, S, acc[3] > 0 ? ref : NULL, NULL, &a, &b, &c);
-            og += a;
-            ot += c;
-        }
-    if (t < (S - 1) * S || v < t / 10 + 1)
-        return -1;
-    double in = (double)g / v;
-    double out = ot ? (double)og / (2 * 2 * (S - 1)) : 0;
-    /* an edge line off the board: the first and last lines run on the board's margin and
-     * show board on both sides between the stones even on a full board; a window one row
-     * too far out puts its edge line on the board's edge (the side face under a side
-     * view, of the board's wood too), where the two sides never agree */
-    double off = 0, share = (double)v / t;
-    for (int e = 0; e < 4; e++)
-        if (et[e] > 0 && (double)ev[e] / et[e] < VIS_EDGE_OFF * share)
-            off += 0.15;
-    VTRACE("    window: good %d visible %d total %d out %d/%d off %.2f\n", g, v, t, og, ot, off);
-    return in - out - off;
-}
-
-/* window_score_src on Hw (work scale; gray and col full size). */
-static double window_score(const cvb_image_t *gray, const cvb_image_t *col,
-                           const vis_seg_params_t *sp, const double Hw[9], int S, double scale)
-{
-    win_src_t w = { gray, col, sp, { 0 }, NULL, 0, 0 };
-    for (int k = 0; k < 9; k++)
-        w.H[k] = Hw[k] / (k < 6 ? scale : 1);
-    return window_score_src(&w, S);
-}
-
-/* Compose H with a board-space symmetry so that board x runs right and y down. */
-static void orient(double H[9], int S)
-{
-    double c = (S - 1) / 2.0, x0, y0, x1, y1, x2, y2;
-    if (vis_homog_apply(H, c, c, &x0, &y0) || vis_homog_apply(H, c + 1, c, &x1, &y1) ||
-        vis_homog_apply(H, c, c + 1, &x2, &y2))
-        return;
-    double vx[2] = { x1 - x0, y1 - y0 }, vy[2] = { x2 - x0, y2 - y0 };
-    double M[9] = { 1, 0, 0, 0, 1, 0, 0, 0, 1 };
-    int swap = fabs(vx[0]) + fabs(vy[1]) < fabs(vx[1]) + fabs(vy[0]);
-    if (swap) {
-        double T[9] = { 0, 1, 0, 1, 0, 0, 0, 0, 1 };
-        memcpy(M, T, sizeof T);
-        double t0 = vx[0], t1 = vx[1];
-        vx[0] = vy[0];
-        vx[1] = vy[1];
-        vy[0] = t0;
-        vy[1] = t1;
-    }
-    /* now image-x grows with board u = M-row... apply flips */
-    double F[9] = { 1, 0, 0, 0, 1, 0, 0, 0, 1 };
-    if (vx[0] < 0) {
-        F[0] = -1;
-        F[2] = S - 1;
-    }
-    if (vy[1] < 0) {
-        F[4] = -1;
-        F[5] = S - 1;
-    }
-    double MF[9], out[9];
-    vis_homog_mul(M, F, MF);
-    vis_homog_mul(H, MF, out);
-    for (int k = 0; k < 9; k++)
-        H[k] = out[k] / out[8];
-}
-
 
 /* Whether the window's corners lie in the picture (work scale w x h), give or take
  * `outside[side]` of the window's own extent beyond each side (left, right, top, bottom),
@@ -684,7 +363,7 @@ static void cut_sides(const double H0[9], int nA, int nB, double w, double h, do
 /* Lines a window of pair_grid may reach beyond a pencil's found ones either side (a first
  * line hidden, a board's edge taken for one); a pencil shorter than the window by more
  * than twice this lies anywhere in it, give or take this. A constant: the segment cache
- * (seg_cache_t) is sized by it. */
+ * (vis_seg_cache_t) is sized by it. */
 #define WINDOW_SLACK 3
 
 /* Grids that board finding found and the learned reader judges (grid_verify): at work
@@ -700,7 +379,7 @@ typedef struct {
     int n;
 } cand_list_t;
 
-/* The stones' lattice (lattice_grid) is a witness apart from the lines, with no window
+/* The stones' lattice (vis_lattice_grid) is a witness apart from the lines, with no window
  * score of theirs: its candidate is read first of them all (before: added at score 0, it
  * came last and was left unread on boards whose lines gave six candidates, a 9x9 render
  * found right by it refused for a 13x13 of lines). */
@@ -716,7 +395,7 @@ static void cand_add(cand_list_t *cl, const double H[9], int S, double score)
 }
 
 /* The best grid window made of the pencils A and B: homography from the intersections
- * of their inlier lines, then every size and offset scored by window_score (larger sizes
+ * of their inlier lines, then every size and offset scored by vis_window_score (larger sizes
  * preferred unless clearly worse). 0 and *score, H, *S on success. */
 static int pair_grid(const cvb_image_t *gray, const cvb_image_t *col, const vis_seg_params_t *sp,
                      const vis_lines_params_t *lp, double scale, const family_t *A,
@@ -761,8 +440,8 @@ static int pair_grid(const cvb_image_t *gray, const cvb_image_t *col, const vis_
      * sizes[0]) may start 19 + WINDOW_SLACK lines before its first, its outer line one
      * more */
     enum { LO = 19 + WINDOW_SLACK + 1, RIM = 2 * (WINDOW_SLACK + 1) };
-    seg_cache_t cache = { gray, col, sp, { 0 }, -LO, (nA > nB ? nA : nB) + RIM + LO + RIM, NULL };
-    cache.s = calloc((size_t)2 * cache.n * cache.n, sizeof(seg_t));
+    vis_seg_cache_t cache = { gray, col, sp, { 0 }, -LO, (nA > nB ? nA : nB) + RIM + LO + RIM, NULL };
+    cache.s = calloc((size_t)2 * cache.n * cache.n, sizeof(vis_seg_t));
     if (!cache.s)
         goto done;
     for (int k = 0; k < 9; k++)
@@ -796,10 +475,10 @@ static int pair_grid(const cvb_image_t *gray, const cvb_image_t *col, const vis_
                     /* up to WINDOW_SLACK lines beyond the fitted ones on either side */
                     double T[9] = { 1, 0, oa, 0, 1, ob, 0, 0, 1 }, Hw[9];
                     vis_homog_mul(H0, T, Hw);
-                    win_src_t w = { gray, col, sp, { 0 }, &cache, oa, ob };
+                    vis_win_src_t w = { gray, col, sp, { 0 }, &cache, oa, ob };
                     double sc = corners_inside(Hw, S, gray->w * scale, gray->h * scale, allow,
                                                lp->outside_min)
-                                    ? window_score_src(&w, S)
+                                    ? vis_window_score_src(&w, S)
                                     : -1;
                     VTRACE("  S %d oa %d ob %d score %.3f\n", S, oa, ob, sc);
                     if (sc > size_best[si]) {
@@ -1384,7 +1063,7 @@ static int find_grid(const cvb_image_t *gray, const cvb_image_t *small, const cv
     rc = VIS_ENOBOARD;
     if (!bestS || best < cfg->lines.score_min)
         goto out;
-    orient(bestH, bestS);
+    vis_homog_orient(bestH, bestS);
     memcpy(Hout, bestH, sizeof bestH);
     *Sout = bestS;
     *score_out = best;
@@ -1409,322 +1088,6 @@ out:
     cvb_image_free(&resp);
     cvb_image_free(&dbg);
     return rc;
-}
-
-/* Segments of the grid's lines seen as dark lines between board (full-size gray; Hw at
- * work scale); seg_support's test, so that board finding does not move with the
- * tracker's own line test (vis_line_support). */
-static int good_count(const cvb_image_t *full, const vis_seg_params_t *sp, const double Hw[9], int S,
-                      double scale)
-{
-    double H[9];
-    for (int k = 0; k < 9; k++)
-        H[k] = Hw[k] / (k < 6 ? scale : 1);
-    int g = 0;
-    for (int dir = 0; dir < 2; dir++)
-        for (int i = 0; i < S; i++) {
-            int a, b, c;
-            seg_support(full, full, H, sp, dir, i, 0, S - 1, NULL, NULL, &a, &b, &c);
-            g += a;
-        }
-    return g;
-}
-
-/* The board's outline beyond side `side` of the grid (0: y = 0, 1: y = S-1, 2: x = 0,
- * 3: x = S-1; Hw at work scale, full-size gray): the median brightness along lines
- * parallel to that side at offsets u (grid units, outward positive) from -1 to +1.8, and
- * where it steps most sharply (*u_at, the step's size in gray levels *step). */
-static void outline_step(const cvb_image_t *full, const double Hw[9], int S, double scale,
-                         int side, double *u_at, double *step)
-{
-    double H[9];
-    for (int k = 0; k < 9; k++)
-        H[k] = Hw[k] / (k < 6 ? scale : 1);
-    enum { NU = 57 };
-    float med[NU], v[4 * VIS_MAX_SIZE];
-    for (int q = 0; q < NU; q++) {
-        double u = -1.0 + 0.05 * q;
-        int n = 0;
-        for (int h = 1; h <= 2 * S - 3; h++) {
-            double t = 0.5 * h, bx, by, x, y;
-            double c = side == 0 || side == 2 ? -u : S - 1 + u;
-            bx = side < 2 ? t : c;
-            by = side < 2 ? c : t;
-            if (vis_homog_apply(H, bx, by, &x, &y))
-                continue;
-            int g = gray1(full, x, y);
-            if (g >= 0)
-                v[n++] = (float)g;
-        }
-        med[q] = n >= S ? median_f(v, n) : -1;
-    }
-    double best = 0, bu = 0;
-    for (int q = 2; q < NU - 2; q++) {
-        if (med[q - 2] < 0 || med[q + 2] < 0)
-            continue;
-        double d = fabs(med[q - 2] - med[q + 2]);
-        if (d > best) {
-            best = d;
-            bu = -1.0 + 0.05 * q;
-        }
-    }
-    *u_at = bu;
-    *step = best;
-}
-
-/* 1 when an outline step at u (units, outward positive) lies inside the window's side
- * by outline_in_lo..outline_in_hi (the side's line beyond the board) ... */
-static int step_inside(const vis_lattice_params_t *lp, double u)
-{
-    return u >= -lp->outline_in_hi && u <= -lp->outline_in_lo;
-}
-
-/* ... and 1 when it lies a unit further out than that beyond the side (the board's edge
- * a line beyond the window's last line). */
-static int step_outside(const vis_lattice_params_t *lp, double u)
-{
-    return u >= 1 + lp->outline_in_lo && u <= 1 + lp->outline_in_hi;
-}
-
-/* The window a line too far towards the camera, told by the board's outline: a board's
- * edge runs half a spacing or more beyond its last line (the margin), so a clear edge
- * 0.2..0.8 units inside the window's near side says the window reaches a line beyond the
- * board there. Seen from the side of the table the near edge (top face against the front
- * face or the table) is the board's clearest and never hidden by stones (their bodies
- * lean away from the camera), while a full board's stone centres (and the dark front face
- * beside the last row) can put the lattice a row off towards the camera. Only the near
- * side of an axis under a clear perspective speaks (far sides: the stones' bodies over
- * the far margin make steps of their own; beyond the near edge, the front face's foot).
- * The same when the window's near line shows no printed line on the empty stretches
- * where the line inside it does (its last line on the board's edge itself: a narrow
- * margin). Hw (work scale) is moved by a whole unit away from the camera. Along an axis
- * without perspective both its edges must speak, clear and agreeing (one 0.2..0.8 inside
- * the window, the other 1.2..1.8 outside: a column off). */
-static void outline_shift(const cvb_image_t *full, const vis_seg_params_t *sp,
-                          const vis_lattice_params_t *lp, double Hw[9], int S, double scale)
-{
-    double u[4], st[4], len[4], smax = 0;
-    for (int side = 0; side < 4; side++) {
-        double x0, y0, x1, y1, c = side == 0 || side == 2 ? 0 : S - 1;
-        len[side] = 0;
-        if (!vis_homog_apply(Hw, side < 2 ? 0 : c, side < 2 ? c : 0, &x0, &y0) &&
-            !vis_homog_apply(Hw, side < 2 ? S - 1 : c, side < 2 ? c : S - 1, &x1, &y1))
-            len[side] = hypot(x1 - x0, y1 - y0);
-        outline_step(full, Hw, S, scale, side, &u[side], &st[side]);
-        VTRACE("outline side %d: length %.0f step %.1f at %.2f\n", side, len[side], st[side],
-               u[side]);
-        smax = st[side] > smax ? st[side] : smax;
-    }
-    double Hf[9];
-    for (int k = 0; k < 9; k++)
-        Hf[k] = Hw[k] / (k < 6 ? scale : 1);
-    for (int ax = 0; ax < 2; ax++) {
-        int lo = 2 * ax, hi = lo + 1;
-        int near = len[hi] > len[lo] ? hi : lo, far = near == hi ? lo : hi;
-        if (len[near] < lp->outline_persp * len[far]) {
-            /* no near side: both edges, clear, must agree on the same whole unit */
-            int clear = st[lo] >= lp->outline_min && st[hi] >= lp->outline_min &&
-                        st[lo] >= lp->outline_rel * smax && st[hi] >= lp->outline_rel * smax;
-            int d = 0;
-            if (clear && step_inside(lp, u[lo]) && step_outside(lp, u[hi]))
-                d = 1;
-            else if (clear && step_inside(lp, u[hi]) && step_outside(lp, u[lo]))
-                d = -1;
-            if (d) {
-                double T[9] = { 1, 0, ax ? d : 0, 0, 1, ax ? 0 : d, 0, 0, 1 }, Hn[9];
-                vis_homog_mul(Hw, T, Hn);
-                memcpy(Hw, Hn, sizeof Hn);
-                VTRACE("outline: window moved %d along %s (both edges)\n", d, ax ? "x" : "y");
-            }
-            continue;
-        }
-        int edge = st[near] >= lp->outline_min && st[near] >= lp->outline_rel * smax &&
-                   step_inside(lp, u[near]);
-        int g0, g1, v, t0, t1, nl = near == hi ? S - 1 : 0, in = near == hi ? S - 2 : 1;
-        seg_support(full, full, Hf, sp, ax ? 1 : 0, nl, 0, S - 1, NULL, NULL, &g0, &v, &t0);
-        seg_support(full, full, Hf, sp, ax ? 1 : 0, in, 0, S - 1, NULL, NULL, &g1, &v, &t1);
-        VTRACE("outline: near side %d, its line %d good of %d in the picture, the next %d of "
-               "%d\n", near, g0, t0, g1, t1);
-        /* bare only where the picture shows it: a near line beyond the picture's edge (a
-         * board the picture cuts off) shows nothing, which says nothing */
-        int bare = g1 >= lp->bare_inner * S && g0 < lp->bare_ratio * g1 &&
-                   t0 >= lp->bare_seen * t1;
-        if (!edge && !bare)
-            continue;
-        int d = near == hi ? -1 : 1;
-        /* board (x, y) -> H(x + dx, y + dy) */
-        double T[9] = { 1, 0, ax ? d : 0, 0, 1, ax ? 0 : d, 0, 0, 1 }, Hn[9];
-        vis_homog_mul(Hw, T, Hn);
-        memcpy(Hw, Hn, sizeof Hn);
-        VTRACE("outline: window moved %d along %s\n", d, ax ? "x" : "y");
-    }
-}
-
-/* The grid from the lattice of black stones (vis_lattice_find): the smallest size that
- * holds every stone, the window chosen by the grid lines that remain visible. */
-static int lattice_grid(const cvb_image_t *gray, const cvb_image_t *full,
-                        const cvb_image_t *col, const vis_seg_params_t *sp,
-                        const vis_lattice_params_t *lp, double scale, int size_hint,
-                        double Hout[9], int *Sout, int *stones)
-{
-    double Hc[9];
-    int i0, i1, j0, j1, cnt, ij[2 * 400];
-    if (vis_lattice_find(gray, Hc, &i0, &i1, &j0, &j1, &cnt, ij, 400))
-        return VIS_ENOBOARD;
-    VTRACE("lattice: i %d..%d j %d..%d, %d stones\n", i0, i1, j0, j1, cnt);
-    if (cnt > 400)
-        cnt = 400;
-#ifdef VIS_TRACE
-    for (int ax = 0; ax < 2; ax++) {
-        VTRACE("lattice: per %s:", ax ? "j" : "i");
-        for (int o = ax ? j0 : i0; o <= (ax ? j1 : i1); o++) {
-            int c = 0;
-            for (int k = 0; k < cnt; k++)
-                c += ij[2 * k + ax] == o;
-            VTRACE(" %d", c);
-        }
-        VTRACE("\n");
-    }
-#endif
-    int span = (i1 - i0 > j1 - j0 ? i1 - i0 : j1 - j0) + 1, S = 0;
-    static const int sizes[3] = { 9, 13, 19 };
-    for (int k = 0; k < 3 && !S; k++)
-        if (sizes[k] >= span && (!size_hint || sizes[k] == size_hint))
-            S = sizes[k];
-    /* the windows tried along each axis: every one that holds all the stones */
-    int olo[2], ohi[2];
-    if (!S) { /* stones beyond the board (a bowl, a dark speck on the table or the board's
-               * side): the largest size, the windows along each axis that hold all but
-               * beyond_keep of the stones the best one holds */
-        S = size_hint ? size_hint : 19;
-        for (int ax = 0; ax < 2; ax++) {
-            int lo = ax ? j0 : i0, hi = ax ? j1 : i1, bestc = -1, cs[64];
-            olo[ax] = hi - S + 1;
-            ohi[ax] = lo;
-            if (hi - lo + 1 <= S || hi - lo + 1 - S >= 64)
-                continue;
-            for (int o = lo; o + S - 1 <= hi; o++) {
-                int c = 0;
-                for (int k = 0; k < cnt; k++)
-                    c += ij[2 * k + ax] >= o && ij[2 * k + ax] < o + S;
-                cs[o - lo] = c;
-                if (c > bestc)
-                    bestc = c;
-            }
-            olo[ax] = hi;
-            ohi[ax] = lo;
-            for (int o = lo; o + S - 1 <= hi; o++)
-                if (cs[o - lo] >= bestc - lp->beyond_keep) {
-                    olo[ax] = o < olo[ax] ? o : olo[ax];
-                    ohi[ax] = o > ohi[ax] ? o : ohi[ax];
-                }
-        }
-    } else {
-        olo[0] = i1 - S + 1;
-        ohi[0] = i0;
-        olo[1] = j1 - S + 1;
-        ohi[1] = j0;
-    }
-    if (cnt < lp->stones_per_line * S)
-        return VIS_ENOBOARD;
-    double best = -1e9;
-    for (int oa = olo[0]; oa <= ohi[0]; oa++)
-        for (int ob = olo[1]; ob <= ohi[1]; ob++) {
-            double T[9] = { 1, 0, oa, 0, 1, ob, 0, 0, 1 }, Hw[9];
-            vis_homog_mul(Hc, T, Hw);
-            /* the grid must lie inside the picture; the lines left visible decide. The
-             * stones' centres stand above their points (a third of a spacing from the
-             * side): each window is judged at its best of 9 slides `slide` apart */
-            double sc = -1e9;
-            for (int q = 0; q < 9; q++) {
-                int qx = q % 3 - 1, qy = q / 3 - 1;
-                double Ts[9] = { 1, 0, lp->slide * qx, 0, 1, lp->slide * qy, 0, 0, 1 }, Hs[9];
-                vis_homog_mul(Hw, Ts, Hs);
-                double v = window_score(full, col, sp, Hs, S, scale);
-                if (v > sc)
-                    sc = v;
-            }
-            if (sc <= -1) { /* too few lines visible to judge: inside the picture? */
-                int inside = 1;
-                for (int k = 0; k < 4 && inside; k++) {
-                    double x, y;
-                    if (vis_homog_apply(Hw, (k == 1 || k == 2) ? S - 1 : 0, k >= 2 ? S - 1 : 0,
-                                        &x, &y) ||
-                        x < 0 || y < 0 || x >= gray->w || y >= gray->h)
-                        inside = 0;
-                }
-                sc = inside ? 0 : -2;
-            }
-            double ci = (i0 + i1) / 2.0 - (oa + (S - 1) / 2.0);
-            double cj = (j0 + j1) / 2.0 - (ob + (S - 1) / 2.0);
-            sc -= lp->centre_tie * (ci * ci + cj * cj); /* ties: the centred window */
-            VTRACE("lattice window %d %d: %.3f\n", oa, ob, sc);
-            if (sc > best) {
-                best = sc;
-                memcpy(Hout, Hw, sizeof Hw);
-            }
-        }
-    if (best <= -1)
-        return VIS_ENOBOARD;
-    /* the stones' centres lie on a plane above the board (half a stone's height): slide
-     * and scale the grid in board space to where the lines left visible between the
-     * stones are darkest */
-    double Hb[9];
-    memcpy(Hb, Hout, sizeof Hb);
-    int bestg = good_count(full, sp, Hb, S, scale);
-    /* coarse to fine (the defaults): shifts of 0.2 units over +-0.2, then 0.1 and 0.05
-     * around the best (at most 0.35 in all), then a scale about the centre (0.4% a step,
-     * 4 each way). A stone's centre
-     * stands off its point by less than that even from the side; further out, on a full
-     * board, the dark gaps between touching stones, half a unit from their centres, pass
-     * for lines (before, +-0.4 and 0.55 in all: crowded renders found half a unit off
-     * and refused by the reader, 12 of 60 with no board, now 6) */
-    double bu = 0, bv = 0, bs = 1;
-    for (int pass = 0; pass < 4; pass++) {
-        double cu = bu, cv = bv;
-        int na = pass == 3 ? lp->scale_steps : 1, nc = pass == 3 ? 0 : na;
-        for (int a = -na; a <= na; a++)
-            for (int c = -nc; c <= nc; c++) {
-                double u = cu, v = cv, sc = bs;
-                if (pass == 0) {
-                    u = a * lp->shift_coarse;
-                    v = c * lp->shift_coarse;
-                } else if (pass < 3) {
-                    if (!a && !c)
-                        continue; /* measured in the pass before */
-                    u = cu + a * (pass == 1 ? lp->shift_mid : lp->shift_fine);
-                    v = cv + c * (pass == 1 ? lp->shift_mid : lp->shift_fine);
-                } else {
-                    if (!a)
-                        continue;
-                    sc = 1 + a * lp->scale_step;
-                }
-                double m = (S - 1) / 2.0 * (1 - sc);
-                double T[9] = { sc, 0, m + u, 0, sc, m + v, 0, 0, 1 }, Hn[9];
-                vis_homog_mul(Hout, T, Hn);
-                int g = good_count(full, sp, Hn, S, scale);
-                if (g > bestg) {
-                    bestg = g;
-                    bu = u;
-                    bv = v;
-                    bs = sc;
-                    memcpy(Hb, Hn, sizeof Hb);
-                }
-            }
-    }
-    memcpy(Hout, Hb, sizeof Hb);
-    outline_shift(full, sp, lp, Hout, S, scale);
-    orient(Hout, S);
-#ifdef VIS_TRACE
-    for (int k = 0; k < 4; k++) {
-        double x, y;
-        if (!vis_homog_apply(Hout, (k == 1 || k == 2) ? S - 1 : 0, k >= 2 ? S - 1 : 0, &x, &y))
-            VTRACE("lattice grid: S %d corner %d at %.1f %.1f (work pixels)\n", S, k, x, y);
-    }
-#endif
-    *Sout = S;
-    *stones = cnt;
-    return VIS_OK;
 }
 
 /* Two grids of one size are the same when every corner is within 0.3 of a spacing. */
@@ -1787,7 +1150,7 @@ static int grid_verify(const cvb_image_t *img, const cvb_image_t *gray,
         if (!lattice_tried) {
             double Hl[9];
             int Sl = 0, stones = 0;
-            if (!lattice_grid(gray, fullgray, img, &cfg->seg, &cfg->lattice, scale, size_hint, Hl,
+            if (!vis_lattice_grid(gray, fullgray, img, &cfg->seg, &cfg->lattice, scale, size_hint, Hl,
                               &Sl, &stones))
                 cand_add(cl, Hl, Sl, CAND_LATTICE);
         }
@@ -1803,7 +1166,7 @@ static int grid_verify(const cvb_image_t *img, const cvb_image_t *gray,
         int seenS[MAX_CANDS], nseen = 0;
         for (int i = 0; i < cl->n && tried < cfg->grid_candidates; i++) {
             cand_t *c = &cl->c[i];
-            orient(c->H, c->S);
+            vis_homog_orient(c->H, c->S);
             int dup = primary && c->S == S && same_grid(c->H, primary, S);
             for (int k = 0; k < nseen && !dup; k++)
                 dup = seenS[k] == c->S && same_grid(c->H, seen[k], c->S);
@@ -2030,7 +1393,7 @@ static int detect_at(const cvb_image_t *img, const vis_config_t *cfg, int size_h
          * a weak grid of lines when many stones agree */
         double t3 = now_ms(), Hl[9];
         int Sl = 0, stones = 0;
-        int rl = lattice_grid(&gray, &fullgray, img, &cfg->seg, &cfg->lattice, scale, size_hint, Hl,
+        int rl = vis_lattice_grid(&gray, &fullgray, img, &cfg->seg, &cfg->lattice, scale, size_hint, Hl,
                               &Sl, &stones);
         lattice_tried = 1;
         if (!rl)

@@ -136,3 +136,39 @@ int vis_homog_invert(const double M[9], double out[9])
         out[k] = r[k] / det;
     return 0;
 }
+
+/* Compose H with a board-space symmetry so that board x runs right and y down. */
+void vis_homog_orient(double H[9], int S)
+{
+    double c = (S - 1) / 2.0, x0, y0, x1, y1, x2, y2;
+    if (vis_homog_apply(H, c, c, &x0, &y0) || vis_homog_apply(H, c + 1, c, &x1, &y1) ||
+        vis_homog_apply(H, c, c + 1, &x2, &y2))
+        return;
+    double vx[2] = { x1 - x0, y1 - y0 }, vy[2] = { x2 - x0, y2 - y0 };
+    double M[9] = { 1, 0, 0, 0, 1, 0, 0, 0, 1 };
+    int swap = fabs(vx[0]) + fabs(vy[1]) < fabs(vx[1]) + fabs(vy[0]);
+    if (swap) {
+        double T[9] = { 0, 1, 0, 1, 0, 0, 0, 0, 1 };
+        memcpy(M, T, sizeof T);
+        double t0 = vx[0], t1 = vx[1];
+        vx[0] = vy[0];
+        vx[1] = vy[1];
+        vy[0] = t0;
+        vy[1] = t1;
+    }
+    /* now image-x grows with board u = M-row... apply flips */
+    double F[9] = { 1, 0, 0, 0, 1, 0, 0, 0, 1 };
+    if (vx[0] < 0) {
+        F[0] = -1;
+        F[2] = S - 1;
+    }
+    if (vy[1] < 0) {
+        F[4] = -1;
+        F[5] = S - 1;
+    }
+    double MF[9], out[9];
+    vis_homog_mul(M, F, MF);
+    vis_homog_mul(H, MF, out);
+    for (int k = 0; k < 9; k++)
+        H[k] = out[k] / out[8];
+}

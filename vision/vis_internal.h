@@ -281,6 +281,67 @@ static inline void vis_colour_feature(double b, double g, double r, double f[3])
 int vis_photo_colours(const cvb_image_t *img, const vis_geom_t *geom, const vis_config_t *cfg,
                       vis_snapshot_t *s);
 
+/* ---- a grid segment's evidence in board finding (vis_seg.c) ---- */
+
+/* One segment's evidence: the segment j..j+1 of line `dir`/`i`, sampled at its middle. */
+typedef struct {
+    uint8_t done;    /* filled (the cache's mark) */
+    uint8_t total;   /* inside the picture */
+    uint8_t visible; /* board on both sides, of one colour (no reference colour asked) */
+    uint8_t good;    /* visible, and a dark line between */
+    double cb, cr, side; /* the sides' mean chromaticity and brightness (when visible) */
+} vis_seg_t;
+
+/* The segments of one pencil pair's lattice (H0, full size), measured once for all the
+ * windows and sizes pair_grid tries: window (oa, ob) of H0 holds the same segments as
+ * H0 itself, shifted by whole units. Indexed by line and segment start, lo..lo+n-1. */
+typedef struct {
+    const cvb_image_t *g, *col;
+    const vis_seg_params_t *sp;
+    double H[9];
+    int lo, n;
+    vis_seg_t *s; /* [2][n][n] */
+} vis_seg_cache_t;
+
+/* The window's segments: measured on H, or taken from the cache c at offset (oa, ob). */
+typedef struct {
+    const cvb_image_t *gray, *col;
+    const vis_seg_params_t *sp;
+    double H[9]; /* full size */
+    vis_seg_cache_t *c;
+    int oa, ob;
+} vis_win_src_t;
+
+/* The gray level at the pixel nearest (fx, fy); -1 outside the picture. */
+int vis_gray1(const cvb_image_t *g, double fx, double fy);
+/* vis_line_support for board finding: the segments j0..j1 of the line `dir`/`i` (board
+ * space of H, full-size images) seen as a dark line (*good) between two sides of the same
+ * colour and brightness (*visible: board on both sides; col BGR, or gray for brightness
+ * only); *total in the picture. With ref (chromaticity b, r and brightness), only sides of
+ * that colour are seen; with acc, the seen sides' sums (b, r, brightness, count) added. */
+void vis_seg_support(const cvb_image_t *g, const cvb_image_t *col, const double H[9],
+                     const vis_seg_params_t *sp, int dir, double i, int j0, int j1,
+                     const double *ref, double *acc, int *good, int *visible, int *total);
+/* A window's score: the share of its segments that are lines, less the share of the
+ * segments of the four lines just outside it that are (on wood of its own colour), less
+ * 0.15 for each edge line off the board; -1 when too little of it is in view. */
+double vis_window_score_src(const vis_win_src_t *w, int S);
+/* vis_window_score_src of the S x S grid Hw at work scale (gray and col full size,
+ * scale = work / full). */
+double vis_window_score(const cvb_image_t *gray, const cvb_image_t *col,
+                        const vis_seg_params_t *sp, const double Hw[9], int S, double scale);
+
+/* ---- the board from its stones (vis_lattice.c) ---- */
+
+/* The grid from the lattice of black stones (vis_lattice_find): the smallest size that
+ * holds every stone (size_hint when given), the window chosen by the grid lines that
+ * remain visible (vis_window_score), slid to them, a line moved by the board's outline,
+ * oriented (vis_homog_orient). gray at work scale, full and col full size. VIS_OK with
+ * Hout (work scale), *Sout and *stones; VIS_ENOBOARD. */
+int vis_lattice_grid(const cvb_image_t *gray, const cvb_image_t *full, const cvb_image_t *col,
+                     const vis_seg_params_t *sp, const vis_lattice_params_t *lp, double scale,
+                     int size_hint, double Hout[9], int *Sout, int *stones);
+
 /* Find the lattice of black stones in a work-scale gray image: H maps lattice (i, j) to
  * pixels; the stones found span i in [*imin, *imax], j in [*jmin, *jmax]; *count stones
  * fit, their (i, j) written to ij (up to maxij pairs; ij may be NULL). With ij given and

@@ -10,8 +10,12 @@
  * Measured and not taken (2026-12-06): the white stones added to the lattice (the
  * inverted picture's dark discs lying on it): a66249ec's span reaches its whole board, but
  * two 13x13 photos of roboflow-stones folds 0-2 (40213424, 8f20266b) are lost.
- * Invariant: the returned homography maps lattice (i, j) to work-image pixels; the caller
- * chooses the size and the window.
+ * vis_lattice_grid then makes a board of it: the smallest size that holds the stones, the
+ * window of the lattice the lines left visible choose (vis_seg.c's window score), the
+ * grid slid to those lines, and a line moved where the board's outline says the window
+ * reaches beyond the board (vis_lattice_params_t).
+ * Invariants: vis_lattice_find's homography maps lattice (i, j) to work-image pixels;
+ * vis_lattice_grid's maps board (0..size-1)^2 there, x rightwards and y downwards.
  */
 #include <math.h>
 #include <stdint.h>
@@ -20,7 +24,6 @@
 
 #include "vision/vis_homog.h"
 #include "vision/vis_internal.h"
-
 
 #ifndef M_PI
 #define M_PI 3.14159265358979323846
@@ -833,4 +836,340 @@ int vis_lattice_find(const cvb_image_t *gray, double Hout[9], int *imin, int *im
     if (best >= 0 && ij && *count <= maxij)
         trim_outliers(ij, count, imin, imax, jmin, jmax);
     return best < 0 ? -1 : 0;
+}
+
+void vis_lattice_defaults(vis_lattice_params_t *p)
+{
+    p->stones_per_line = 2;
+    p->beyond_keep = 2;
+    p->slide = 0.3;
+    p->centre_tie = 0.001;
+    p->shift_coarse = 0.2;
+    p->shift_mid = 0.1;
+    p->shift_fine = 0.05;
+    p->scale_step = 0.004;
+    p->scale_steps = 4;
+    p->outline_rel = 0.85;
+    p->outline_min = 30;
+    p->outline_persp = 1.1;
+    p->outline_in_lo = 0.2;
+    p->outline_in_hi = 0.8;
+    p->bare_inner = 1.0 / 3;
+    p->bare_ratio = 0.25;
+    p->bare_seen = 0.5;
+}
+
+/* Segments of the grid's lines seen as dark lines between board (full-size gray; Hw at
+ * work scale); vis_seg_support's test, so that board finding does not move with the
+ * tracker's own line test (vis_line_support). */
+static int good_count(const cvb_image_t *full, const vis_seg_params_t *sp, const double Hw[9], int S,
+                      double scale)
+{
+    double H[9];
+    for (int k = 0; k < 9; k++)
+        H[k] = Hw[k] / (k < 6 ? scale : 1);
+    int g = 0;
+    for (int dir = 0; dir < 2; dir++)
+        for (int i = 0; i < S; i++) {
+            int a, b, c;
+            vis_seg_support(full, full, H, sp, dir, i, 0, S - 1, NULL, NULL, &a, &b, &c);
+            g += a;
+        }
+    return g;
+}
+
+/* The board's outline beyond side `side` of the grid (0: y = 0, 1: y = S-1, 2: x = 0,
+ * 3: x = S-1; Hw at work scale, full-size gray): the median brightness along lines
+ * parallel to that side at offsets u (grid units, outward positive) from -1 to +1.8, and
+ * where it steps most sharply (*u_at, the step's size in gray levels *step). */
+static void outline_step(const cvb_image_t *full, const double Hw[9], int S, double scale,
+                         int side, double *u_at, double *step)
+{
+    double H[9];
+    for (int k = 0; k < 9; k++)
+        H[k] = Hw[k] / (k < 6 ? scale : 1);
+    enum { NU = 57 };
+    float med[NU], v[4 * VIS_MAX_SIZE];
+    for (int q = 0; q < NU; q++) {
+        double u = -1.0 + 0.05 * q;
+        int n = 0;
+        for (int h = 1; h <= 2 * S - 3; h++) {
+            double t = 0.5 * h, bx, by, x, y;
+            double c = side == 0 || side == 2 ? -u : S - 1 + u;
+            bx = side < 2 ? t : c;
+            by = side < 2 ? c : t;
+            if (vis_homog_apply(H, bx, by, &x, &y))
+                continue;
+            int g = vis_gray1(full, x, y);
+            if (g >= 0)
+                v[n++] = (float)g;
+        }
+        med[q] = n >= S ? median_f(v, n) : -1;
+    }
+    double best = 0, bu = 0;
+    for (int q = 2; q < NU - 2; q++) {
+        if (med[q - 2] < 0 || med[q + 2] < 0)
+            continue;
+        double d = fabs(med[q - 2] - med[q + 2]);
+        if (d > best) {
+            best = d;
+            bu = -1.0 + 0.05 * q;
+        }
+    }
+    *u_at = bu;
+    *step = best;
+}
+
+/* 1 when an outline step at u (units, outward positive) lies inside the window's side
+ * by outline_in_lo..outline_in_hi (the side's line beyond the board) ... */
+static int step_inside(const vis_lattice_params_t *lp, double u)
+{
+    return u >= -lp->outline_in_hi && u <= -lp->outline_in_lo;
+}
+
+/* ... and 1 when it lies a unit further out than that beyond the side (the board's edge
+ * a line beyond the window's last line). */
+static int step_outside(const vis_lattice_params_t *lp, double u)
+{
+    return u >= 1 + lp->outline_in_lo && u <= 1 + lp->outline_in_hi;
+}
+
+/* The window a line too far towards the camera, told by the board's outline: a board's
+ * edge runs half a spacing or more beyond its last line (the margin), so a clear edge
+ * 0.2..0.8 units inside the window's near side says the window reaches a line beyond the
+ * board there. Seen from the side of the table the near edge (top face against the front
+ * face or the table) is the board's clearest and never hidden by stones (their bodies
+ * lean away from the camera), while a full board's stone centres (and the dark front face
+ * beside the last row) can put the lattice a row off towards the camera. Only the near
+ * side of an axis under a clear perspective speaks (far sides: the stones' bodies over
+ * the far margin make steps of their own; beyond the near edge, the front face's foot).
+ * The same when the window's near line shows no printed line on the empty stretches
+ * where the line inside it does (its last line on the board's edge itself: a narrow
+ * margin). Hw (work scale) is moved by a whole unit away from the camera. Along an axis
+ * without perspective both its edges must speak, clear and agreeing (one 0.2..0.8 inside
+ * the window, the other 1.2..1.8 outside: a column off). */
+static void outline_shift(const cvb_image_t *full, const vis_seg_params_t *sp,
+                          const vis_lattice_params_t *lp, double Hw[9], int S, double scale)
+{
+    double u[4], st[4], len[4], smax = 0;
+    for (int side = 0; side < 4; side++) {
+        double x0, y0, x1, y1, c = side == 0 || side == 2 ? 0 : S - 1;
+        len[side] = 0;
+        if (!vis_homog_apply(Hw, side < 2 ? 0 : c, side < 2 ? c : 0, &x0, &y0) &&
+            !vis_homog_apply(Hw, side < 2 ? S - 1 : c, side < 2 ? c : S - 1, &x1, &y1))
+            len[side] = hypot(x1 - x0, y1 - y0);
+        outline_step(full, Hw, S, scale, side, &u[side], &st[side]);
+        VTRACE("outline side %d: length %.0f step %.1f at %.2f\n", side, len[side], st[side],
+               u[side]);
+        smax = st[side] > smax ? st[side] : smax;
+    }
+    double Hf[9];
+    for (int k = 0; k < 9; k++)
+        Hf[k] = Hw[k] / (k < 6 ? scale : 1);
+    for (int ax = 0; ax < 2; ax++) {
+        int lo = 2 * ax, hi = lo + 1;
+        int near = len[hi] > len[lo] ? hi : lo, far = near == hi ? lo : hi;
+        if (len[near] < lp->outline_persp * len[far]) {
+            /* no near side: both edges, clear, must agree on the same whole unit */
+            int clear = st[lo] >= lp->outline_min && st[hi] >= lp->outline_min &&
+                        st[lo] >= lp->outline_rel * smax && st[hi] >= lp->outline_rel * smax;
+            int d = 0;
+            if (clear && step_inside(lp, u[lo]) && step_outside(lp, u[hi]))
+                d = 1;
+            else if (clear && step_inside(lp, u[hi]) && step_outside(lp, u[lo]))
+                d = -1;
+            if (d) {
+                double T[9] = { 1, 0, ax ? d : 0, 0, 1, ax ? 0 : d, 0, 0, 1 }, Hn[9];
+                vis_homog_mul(Hw, T, Hn);
+                memcpy(Hw, Hn, sizeof Hn);
+                VTRACE("outline: window moved %d along %s (both edges)\n", d, ax ? "x" : "y");
+            }
+            continue;
+        }
+        int edge = st[near] >= lp->outline_min && st[near] >= lp->outline_rel * smax &&
+                   step_inside(lp, u[near]);
+        int g0, g1, v, t0, t1, nl = near == hi ? S - 1 : 0, in = near == hi ? S - 2 : 1;
+        vis_seg_support(full, full, Hf, sp, ax ? 1 : 0, nl, 0, S - 1, NULL, NULL, &g0, &v, &t0);
+        vis_seg_support(full, full, Hf, sp, ax ? 1 : 0, in, 0, S - 1, NULL, NULL, &g1, &v, &t1);
+        VTRACE("outline: near side %d, its line %d good of %d in the picture, the next %d of "
+               "%d\n", near, g0, t0, g1, t1);
+        /* bare only where the picture shows it: a near line beyond the picture's edge (a
+         * board the picture cuts off) shows nothing, which says nothing */
+        int bare = g1 >= lp->bare_inner * S && g0 < lp->bare_ratio * g1 &&
+                   t0 >= lp->bare_seen * t1;
+        if (!edge && !bare)
+            continue;
+        int d = near == hi ? -1 : 1;
+        /* board (x, y) -> H(x + dx, y + dy) */
+        double T[9] = { 1, 0, ax ? d : 0, 0, 1, ax ? 0 : d, 0, 0, 1 }, Hn[9];
+        vis_homog_mul(Hw, T, Hn);
+        memcpy(Hw, Hn, sizeof Hn);
+        VTRACE("outline: window moved %d along %s\n", d, ax ? "x" : "y");
+    }
+}
+
+/* The grid from the lattice of black stones (vis_lattice_find): the smallest size that
+ * holds every stone, the window chosen by the grid lines that remain visible. */
+int vis_lattice_grid(const cvb_image_t *gray, const cvb_image_t *full, const cvb_image_t *col,
+                     const vis_seg_params_t *sp, const vis_lattice_params_t *lp, double scale,
+                     int size_hint, double Hout[9], int *Sout, int *stones)
+{
+    double Hc[9];
+    int i0, i1, j0, j1, cnt, ij[2 * 400];
+    if (vis_lattice_find(gray, Hc, &i0, &i1, &j0, &j1, &cnt, ij, 400))
+        return VIS_ENOBOARD;
+    VTRACE("lattice: i %d..%d j %d..%d, %d stones\n", i0, i1, j0, j1, cnt);
+    if (cnt > 400)
+        cnt = 400;
+#ifdef VIS_TRACE
+    for (int ax = 0; ax < 2; ax++) {
+        VTRACE("lattice: per %s:", ax ? "j" : "i");
+        for (int o = ax ? j0 : i0; o <= (ax ? j1 : i1); o++) {
+            int c = 0;
+            for (int k = 0; k < cnt; k++)
+                c += ij[2 * k + ax] == o;
+            VTRACE(" %d", c);
+        }
+        VTRACE("\n");
+    }
+#endif
+    int span = (i1 - i0 > j1 - j0 ? i1 - i0 : j1 - j0) + 1, S = 0;
+    static const int sizes[3] = { 9, 13, 19 };
+    for (int k = 0; k < 3 && !S; k++)
+        if (sizes[k] >= span && (!size_hint || sizes[k] == size_hint))
+            S = sizes[k];
+    /* the windows tried along each axis: every one that holds all the stones */
+    int olo[2], ohi[2];
+    if (!S) { /* stones beyond the board (a bowl, a dark speck on the table or the board's
+               * side): the largest size, the windows along each axis that hold all but
+               * beyond_keep of the stones the best one holds */
+        S = size_hint ? size_hint : 19;
+        for (int ax = 0; ax < 2; ax++) {
+            int lo = ax ? j0 : i0, hi = ax ? j1 : i1, bestc = -1, cs[64];
+            olo[ax] = hi - S + 1;
+            ohi[ax] = lo;
+            if (hi - lo + 1 <= S || hi - lo + 1 - S >= 64)
+                continue;
+            for (int o = lo; o + S - 1 <= hi; o++) {
+                int c = 0;
+                for (int k = 0; k < cnt; k++)
+                    c += ij[2 * k + ax] >= o && ij[2 * k + ax] < o + S;
+                cs[o - lo] = c;
+                if (c > bestc)
+                    bestc = c;
+            }
+            olo[ax] = hi;
+            ohi[ax] = lo;
+            for (int o = lo; o + S - 1 <= hi; o++)
+                if (cs[o - lo] >= bestc - lp->beyond_keep) {
+                    olo[ax] = o < olo[ax] ? o : olo[ax];
+                    ohi[ax] = o > ohi[ax] ? o : ohi[ax];
+                }
+        }
+    } else {
+        olo[0] = i1 - S + 1;
+        ohi[0] = i0;
+        olo[1] = j1 - S + 1;
+        ohi[1] = j0;
+    }
+    if (cnt < lp->stones_per_line * S)
+        return VIS_ENOBOARD;
+    double best = -1e9;
+    for (int oa = olo[0]; oa <= ohi[0]; oa++)
+        for (int ob = olo[1]; ob <= ohi[1]; ob++) {
+            double T[9] = { 1, 0, oa, 0, 1, ob, 0, 0, 1 }, Hw[9];
+            vis_homog_mul(Hc, T, Hw);
+            /* the grid must lie inside the picture; the lines left visible decide. The
+             * stones' centres stand above their points (a third of a spacing from the
+             * side): each window is judged at its best of 9 slides `slide` apart */
+            double sc = -1e9;
+            for (int q = 0; q < 9; q++) {
+                int qx = q % 3 - 1, qy = q / 3 - 1;
+                double Ts[9] = { 1, 0, lp->slide * qx, 0, 1, lp->slide * qy, 0, 0, 1 }, Hs[9];
+                vis_homog_mul(Hw, Ts, Hs);
+                double v = vis_window_score(full, col, sp, Hs, S, scale);
+                if (v > sc)
+                    sc = v;
+            }
+            if (sc <= -1) { /* too few lines visible to judge: inside the picture? */
+                int inside = 1;
+                for (int k = 0; k < 4 && inside; k++) {
+                    double x, y;
+                    if (vis_homog_apply(Hw, (k == 1 || k == 2) ? S - 1 : 0, k >= 2 ? S - 1 : 0,
+                                        &x, &y) ||
+                        x < 0 || y < 0 || x >= gray->w || y >= gray->h)
+                        inside = 0;
+                }
+                sc = inside ? 0 : -2;
+            }
+            double ci = (i0 + i1) / 2.0 - (oa + (S - 1) / 2.0);
+            double cj = (j0 + j1) / 2.0 - (ob + (S - 1) / 2.0);
+            sc -= lp->centre_tie * (ci * ci + cj * cj); /* ties: the centred window */
+            VTRACE("lattice window %d %d: %.3f\n", oa, ob, sc);
+            if (sc > best) {
+                best = sc;
+                memcpy(Hout, Hw, sizeof Hw);
+            }
+        }
+    if (best <= -1)
+        return VIS_ENOBOARD;
+    /* the stones' centres lie on a plane above the board (half a stone's height): slide
+     * and scale the grid in board space to where the lines left visible between the
+     * stones are darkest */
+    double Hb[9];
+    memcpy(Hb, Hout, sizeof Hb);
+    int bestg = good_count(full, sp, Hb, S, scale);
+    /* coarse to fine (the defaults): shifts of 0.2 units over +-0.2, then 0.1 and 0.05
+     * around the best (at most 0.35 in all), then a scale about the centre (0.4% a step,
+     * 4 each way). A stone's centre
+     * stands off its point by less than that even from the side; further out, on a full
+     * board, the dark gaps between touching stones, half a unit from their centres, pass
+     * for lines (before, +-0.4 and 0.55 in all: crowded renders found half a unit off
+     * and refused by the reader, 12 of 60 with no board, now 6) */
+    double bu = 0, bv = 0, bs = 1;
+    for (int pass = 0; pass < 4; pass++) {
+        double cu = bu, cv = bv;
+        int na = pass == 3 ? lp->scale_steps : 1, nc = pass == 3 ? 0 : na;
+        for (int a = -na; a <= na; a++)
+            for (int c = -nc; c <= nc; c++) {
+                double u = cu, v = cv, sc = bs;
+                if (pass == 0) {
+                    u = a * lp->shift_coarse;
+                    v = c * lp->shift_coarse;
+                } else if (pass < 3) {
+                    if (!a && !c)
+                        continue; /* measured in the pass before */
+                    u = cu + a * (pass == 1 ? lp->shift_mid : lp->shift_fine);
+                    v = cv + c * (pass == 1 ? lp->shift_mid : lp->shift_fine);
+                } else {
+                    if (!a)
+                        continue;
+                    sc = 1 + a * lp->scale_step;
+                }
+                double m = (S - 1) / 2.0 * (1 - sc);
+                double T[9] = { sc, 0, m + u, 0, sc, m + v, 0, 0, 1 }, Hn[9];
+                vis_homog_mul(Hout, T, Hn);
+                int g = good_count(full, sp, Hn, S, scale);
+                if (g > bestg) {
+                    bestg = g;
+                    bu = u;
+                    bv = v;
+                    bs = sc;
+                    memcpy(Hb, Hn, sizeof Hb);
+                }
+            }
+    }
+    memcpy(Hout, Hb, sizeof Hb);
+    outline_shift(full, sp, lp, Hout, S, scale);
+    vis_homog_orient(Hout, S);
+#ifdef VIS_TRACE
+    for (int k = 0; k < 4; k++) {
+        double x, y;
+        if (!vis_homog_apply(Hout, (k == 1 || k == 2) ? S - 1 : 0, k >= 2 ? S - 1 : 0, &x, &y))
+            VTRACE("lattice grid: S %d corner %d at %.1f %.1f (work pixels)\n", S, k, x, y);
+    }
+#endif
+    *Sout = S;
+    *stones = cnt;
+    return VIS_OK;
 }
