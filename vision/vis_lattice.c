@@ -112,6 +112,21 @@ static float ridge_share(const int *d, int W, int H, int x, int y, int v)
     return (float)(best / v);
 }
 
+/* The lattice's values (lengths in the work image's pixels or the spacing sp's shares),
+ * the ones it was developed with, named here without change: */
+#define MIN_STONES 12     /* discs, labels and fitted stones a lattice needs at least */
+#define DISC_LO 0.65      /* a stone's disc within DISC_LO..DISC_HI of the common radius */
+#define DISC_HI 1.5
+#define PLANE_MIN_DISCS 24 /* discs to fit the common radius's plane */
+#define NB_LO 0.8f        /* a neighbour at NB_LO..NB_HI of the spacing ... */
+#define NB_HI 1.6f
+#define DIR_APART 60      /* degrees: the lattice's two directions at least this apart */
+#define VEC_LO 0.6f       /* a lattice vector's length VEC_LO..VEC_HI of the spacing ... */
+#define VEC_HI 1.7f
+#define ALONG_SIN 0.2     /* ... within this sine of its direction (a direction's spacing) */
+#define SEED_SIN 0.3      /* ... or of this (a seed's neighbours and vectors) */
+#define SEED_MIN_NB 2     /* a seed has at least this many neighbours along the directions */
+
 /* The stones' common radius at (x, y): rmed scaled by the plane pl (r ~ pl0 + pl1 x +
  * pl2 y) relative to its value r0 at the discs' centroid, within 0.5..1.6. */
 static double local_r(const double pl[3], double r0, double rmed, double x, double y)
@@ -262,16 +277,16 @@ static void seed_vectors(blob_t *b, int n, int seed, double a1, double a2, float
     sd->vy = (float)(sp2 * sin(a2));
     for (int c = 0; c < n; c++) {
         float dx = b[c].x - sd->x, dy = b[c].y - sd->y, dd = hypotf(dx, dy);
-        if (dd < 0.6f * sp || dd > 1.7f * sp)
+        if (dd < VEC_LO * sp || dd > VEC_HI * sp)
             continue;
         double an = atan2(dy, dx);
         float s1 = dx * cos(a1) + dy * sin(a1) < 0 ? -1.0f : 1.0f;
         float s2 = dx * cos(a2) + dy * sin(a2) < 0 ? -1.0f : 1.0f;
-        if (fabs(sin(an - a1)) < 0.3 && dd < bu) {
+        if (fabs(sin(an - a1)) < SEED_SIN && dd < bu) {
             bu = dd;
             sd->ux = s1 * dx;
             sd->uy = s1 * dy;
-        } else if (fabs(sin(an - a2)) < 0.3 && dd < bv) {
+        } else if (fabs(sin(an - a2)) < SEED_SIN && dd < bv) {
             bv = dd;
             sd->vx = s2 * dx;
             sd->vy = s2 * dy;
@@ -330,7 +345,7 @@ static int walk_lattice(blob_t *b, int n, int seed, int *queue)
 }
 
 /* Fit H (labels -> centres) three times, dropping discs more than 0.3 sp off. 0 and
- * *used on success, -1 when fewer than 12 stay. */
+ * *used on success, -1 when fewer than MIN_STONES stay. */
 static int fit_labels(blob_t *b, int n, float sp, double *src, double *dst, double Hc[9],
                       int *used)
 {
@@ -354,7 +369,7 @@ static int fit_labels(blob_t *b, int n, float sp, double *src, double *dst, doub
             dst[2 * q + 1] = b[k].y;
             q++;
         }
-        if (q < 12 || vis_homog_fit(q, src, dst, Hc))
+        if (q < MIN_STONES || vis_homog_fit(q, src, dst, Hc))
             return -1;
         ok = 1;
         *used = q;
@@ -420,7 +435,7 @@ static int grow_fit(blob_t *b, int n, int seed, double *src, double *dst, double
             /* affine while the patch is small: a homography over a few rows is unsteady */
             if (q < 6 || (radii[r] <= 5 ? affine_fit(q, src, dst, Hc)
                                         : vis_homog_fit(q, src, dst, Hc)))
-                return used >= 12 ? used : -1;
+                return used >= MIN_STONES ? used : -1;
             used = q;
             double Hi[9];
             if (vis_homog_invert(Hc, Hi))
@@ -449,36 +464,25 @@ static int grow_fit(blob_t *b, int n, int seed, double *src, double *dst, double
     int q = 0;
     for (int k = 0; k < n; k++)
         q += b[k].set;
-    return q >= 12 ? q : -1;
+    return q >= MIN_STONES ? q : -1;
 }
 
-/* vis_lattice_find on gray and its black-hat bh, with the dark mask's holes of up to
- * max_hole pixels filled (0: none). */
-static int lattice_at(const cvb_image_t *gray, const cvb_image_t *bh, int max_hole,
-                      double Hout[9], int *imin, int *imax, int *jmin, int *jmax, int *count,
-                      int *ij, int maxij)
+/* The discs of the stones' common size, b[0..n) kept in place: the larger blobs are the
+ * stones (specks are smaller), rmed the upper quarter's radius; under perspective the far
+ * stones are smaller than the near ones (a side view: 0.6 of them), so the common size is
+ * a plane over the image, r ~ a + bx + cy fitted to the discs kept, relative to its value
+ * at their centroid; refitted twice on the discs the plane keeps (the first fit, on discs
+ * near rmed alone, is flattened). Returns how many are kept (*rmed set); -1 out of memory. */
+static int common_discs(blob_t *b, int n, float *rmed_out)
 {
-    int maxb = 4000;
-    blob_t *b = malloc(sizeof(blob_t) * (size_t)maxb);
-    if (!b)
-        return -1;
-    int n = find_blobs(gray, bh, b, maxb, max_hole), rc = -1;
-    VTRACE("lattice: %d dark maxima\n", n);
-    if (n < 12)
-        goto done;
-    /* keep the discs of the common size */
     float *rs = malloc(sizeof(float) * (size_t)n);
     if (!rs)
-        goto done;
+        return -1;
     for (int k = 0; k < n; k++)
         rs[k] = b[k].r;
     qsort(rs, (size_t)n, sizeof *rs, cmp_f);
-    float rmed = rs[n * 3 / 4]; /* the larger blobs are the stones; specks are smaller */
+    float rmed = rs[n * 3 / 4];
     free(rs);
-    /* under perspective the far stones are smaller than the near ones (a side view: 0.6
-     * of them): the common size as a plane over the image, r ~ a + bx + cy fitted to the
-     * discs kept, relative to its value at their centroid; refitted twice on the discs
-     * the plane keeps (the first fit, on discs near rmed alone, is flattened) */
     double pl[3] = { 0, 0, 0 }, r0 = 0;
     int plane = 0;
     for (int it = 0; it < 3; it++) {
@@ -486,7 +490,7 @@ static int lattice_at(const cvb_image_t *gray, const cvb_image_t *bh, int max_ho
         int np = 0;
         for (int k = 0; k < n; k++) {
             double rl = plane ? local_r(pl, r0, rmed, b[k].x, b[k].y) : rmed;
-            if (b[k].r <= 0.65 * rl || b[k].r >= 1.5 * rl)
+            if (b[k].r <= DISC_LO * rl || b[k].r >= DISC_HI * rl)
                 continue;
             double row[3] = { 1, b[k].x, b[k].y };
             for (int p = 0; p < 3; p++) {
@@ -498,7 +502,7 @@ static int lattice_at(const cvb_image_t *gray, const cvb_image_t *bh, int max_ho
             cym += b[k].y;
             np++;
         }
-        if (np < 24 || vis_solve(3, P, pr))
+        if (np < PLANE_MIN_DISCS || vis_solve(3, P, pr))
             break;
         double c0 = pr[0] + pr[1] * cxm / np + pr[2] * cym / np;
         if (c0 <= 0)
@@ -510,19 +514,23 @@ static int lattice_at(const cvb_image_t *gray, const cvb_image_t *bh, int max_ho
     int m = 0;
     for (int k = 0; k < n; k++) {
         double rl = plane ? local_r(pl, r0, rmed, b[k].x, b[k].y) : rmed;
-        if (b[k].r > 0.65 * rl && b[k].r < 1.5 * rl)
+        if (b[k].r > DISC_LO * rl && b[k].r < DISC_HI * rl)
             b[m++] = b[k];
     }
-    n = m;
     VTRACE("lattice: size plane %d: %.3f %.4f %.4f / %.2f\n", plane, pl[0], pl[1], pl[2], r0);
-    VTRACE("lattice: %d discs of radius ~%.1f\n", n, rmed);
-    if (n < 12)
-        goto done;
-    /* the spacing: the usual distance to the nearest disc (in a full board most black
-     * stones touch another; highlights make the discs' radii unreliable) */
+    *rmed_out = rmed;
+    return m;
+}
+
+/* The spacing: the usual distance to the nearest disc (in a full board most black stones
+ * touch another; highlights make the discs' radii unreliable), the lower third of the
+ * discs' nearest distances beyond 1.2 radii: adjacent stones, not diagonal or farther
+ * ones. -1 out of memory. */
+static float lattice_spacing(const blob_t *b, int n, float rmed)
+{
     float *nd = malloc(sizeof(float) * (size_t)n);
     if (!nd)
-        goto done;
+        return -1;
     for (int a = 0; a < n; a++) {
         float bd = 1e9f;
         for (int c = 0; c < n; c++) {
@@ -533,13 +541,19 @@ static int lattice_at(const cvb_image_t *gray, const cvb_image_t *bh, int max_ho
         nd[a] = bd;
     }
     qsort(nd, (size_t)n, sizeof *nd, cmp_f);
-    float sp = nd[n / 3]; /* lower third: adjacent stones, not diagonal or farther ones */
+    float sp = nd[n / 3];
     free(nd);
-    VTRACE("lattice: spacing %.1f\n", sp);
-    /* lattice directions: angles of neighbour vectors at about one stone spacing (under
-     * a side view one direction is foreshortened: accept shorter vectors too) */
+    return sp;
+}
+
+/* The lattice's two directions (degrees, 0..179, *p2 -1 when none): the angles of the
+ * neighbour vectors of about one spacing (NB_LO..NB_HI of it: under a side view one
+ * direction is foreshortened, so shorter vectors count too), rows and columns weighed
+ * over diagonals, smoothed; the second at least DIR_APART from the first. */
+static void lattice_directions(const blob_t *b, int n, float sp, int *p1_out, int *p2_out)
+{
     double hist2[180] = { 0 };
-    float lo = 0.8f * sp, hi = 1.6f * sp;
+    float lo = NB_LO * sp, hi = NB_HI * sp;
     for (int a = 0; a < n; a++)
         for (int c = 0; c < n; c++) {
             if (a == c)
@@ -564,53 +578,61 @@ static int lattice_at(const cvb_image_t *gray, const cvb_image_t *bh, int max_ho
         int dq = abs(q - p1) % 180;
         if (dq > 90)
             dq = 180 - dq;
-        if (dq >= 60 && (p2 < 0 || sm[q] > sm[p2]))
+        if (dq >= DIR_APART && (p2 < 0 || sm[q] > sm[p2]))
             p2 = q;
     }
     VTRACE("lattice: directions %d %d\n", p1, p2);
-    if (p2 < 0 || sm[p2] <= 0)
-        goto done;
-    double a1 = p1 * M_PI / 180, a2 = p2 * M_PI / 180;
-    /* each direction's own spacing: the median length of the neighbour vectors along it */
-    float sp1 = sp, sp2 = sp;
-    {
-        float *l1 = malloc(sizeof(float) * (size_t)n * 4), *l2;
-        if (!l1)
-            goto done;
-        l2 = l1 + 2 * n;
-        int n1 = 0, n2 = 0;
-        for (int a = 0; a < n; a++)
-            for (int c = 0; c < n; c++) {
-                float dx = b[c].x - b[a].x, dy = b[c].y - b[a].y, dd = hypotf(dx, dy);
-                if (c == a || dd < 0.6f * sp || dd > 1.7f * sp)
-                    continue;
-                double an = atan2(dy, dx);
-                if (fabs(sin(an - a1)) < 0.2 && n1 < 2 * n)
-                    l1[n1++] = dd;
-                else if (fabs(sin(an - a2)) < 0.2 && n2 < 2 * n)
-                    l2[n2++] = dd;
-            }
-        if (n1 >= 3) {
-            qsort(l1, (size_t)n1, sizeof *l1, cmp_f);
-            sp1 = l1[n1 / 3];
+    *p1_out = p1;
+    *p2_out = p2 >= 0 && sm[p2] > 0 ? p2 : -1;
+}
+
+/* Each direction's own spacing (a1, a2 radians): the lower third of the neighbour
+ * vectors' lengths along it (VEC_LO..VEC_HI of sp, within ALONG_SIN of its angle); sp
+ * where fewer than three. -1 out of memory. */
+static int direction_spacings(const blob_t *b, int n, float sp, double a1, double a2,
+                              float *sp1, float *sp2)
+{
+    *sp1 = *sp2 = sp;
+    float *l1 = malloc(sizeof(float) * (size_t)n * 4), *l2;
+    if (!l1)
+        return -1;
+    l2 = l1 + 2 * n;
+    int n1 = 0, n2 = 0;
+    for (int a = 0; a < n; a++)
+        for (int c = 0; c < n; c++) {
+            float dx = b[c].x - b[a].x, dy = b[c].y - b[a].y, dd = hypotf(dx, dy);
+            if (c == a || dd < VEC_LO * sp || dd > VEC_HI * sp)
+                continue;
+            double an = atan2(dy, dx);
+            if (fabs(sin(an - a1)) < ALONG_SIN && n1 < 2 * n)
+                l1[n1++] = dd;
+            else if (fabs(sin(an - a2)) < ALONG_SIN && n2 < 2 * n)
+                l2[n2++] = dd;
         }
-        if (n2 >= 3) {
-            qsort(l2, (size_t)n2, sizeof *l2, cmp_f);
-            sp2 = l2[n2 / 3];
-        }
-        free(l1);
+    if (n1 >= 3) {
+        qsort(l1, (size_t)n1, sizeof *l1, cmp_f);
+        *sp1 = l1[n1 / 3];
     }
-    VTRACE("lattice: spacings %.1f %.1f\n", sp1, sp2);
-    if (sp1 > sp2)
-        sp = sp1;
-    /* seeds: the stones with the most neighbours along the two directions, the more
-     * central first among equals (their walks reach the whole board; which of many ties
-     * came first in the scan must not decide), each with its own lattice vectors (the
-     * nearest neighbour along each direction: under a side view the columns fan out and
-     * the spacing shrinks with distance); the walk that labels the most stones wins */
-    enum { NSEED = 8 };
-    int seeds[NSEED], seedc[NSEED], ns = 0;
+    if (n2 >= 3) {
+        qsort(l2, (size_t)n2, sizeof *l2, cmp_f);
+        *sp2 = l2[n2 / 3];
+    }
+    free(l1);
+    return 0;
+}
+
+/* The walks' seeds, best first into seeds (up to NSEED; *seedc their neighbour counts):
+ * the stones with the most neighbours along the two directions (at least SEED_MIN_NB
+ * within NB_LO..NB_HI of sp and SEED_SIN of a direction), the more central first among
+ * equals (their walks reach the whole board; which of many ties came first in the scan
+ * must not decide). Returns how many. */
+#define NSEED 8
+static int pick_seeds(const blob_t *b, int n, float sp, double a1, double a2, int *seeds,
+                      int *seedc)
+{
+    int ns = 0;
     double seedk[NSEED], gx = 0, gy = 0;
+    float lo = NB_LO * sp, hi = NB_HI * sp;
     for (int a = 0; a < n; a++) {
         gx += b[a].x / n;
         gy += b[a].y / n;
@@ -622,10 +644,10 @@ static int lattice_at(const cvb_image_t *gray, const cvb_image_t *bh, int max_ho
             if (dd < lo || dd > hi)
                 continue;
             double an = atan2(dy, dx);
-            if (fabs(sin(an - a1)) < 0.3 || fabs(sin(an - a2)) < 0.3)
+            if (fabs(sin(an - a1)) < SEED_SIN || fabs(sin(an - a2)) < SEED_SIN)
                 cnt++;
         }
-        if (cnt < 2)
+        if (cnt < SEED_MIN_NB)
             continue;
         double key = cnt * 1e7 - ((b[a].x - gx) * (b[a].x - gx) + (b[a].y - gy) * (b[a].y - gy));
         if (ns == NSEED && seedk[NSEED - 1] >= key)
@@ -646,6 +668,53 @@ static int lattice_at(const cvb_image_t *gray, const cvb_image_t *bh, int max_ho
             seedk[q - 1] = k;
         }
     }
+    return ns;
+}
+
+/* vis_lattice_find on gray and its black-hat bh, with the dark mask's holes of up to
+ * max_hole pixels filled (0: none): the discs (find_blobs) of the common size
+ * (common_discs), the spacing and the two directions, each direction's own spacing, then
+ * from each seed a walk that labels the discs with lattice coordinates, its fit grown
+ * outwards: the seed whose fit holds the most stones wins, its homography fitted again
+ * dropping the poor fits. */
+static int lattice_at(const cvb_image_t *gray, const cvb_image_t *bh, int max_hole,
+                      double Hout[9], int *imin, int *imax, int *jmin, int *jmax, int *count,
+                      int *ij, int maxij)
+{
+    int maxb = 4000;
+    blob_t *b = malloc(sizeof(blob_t) * (size_t)maxb);
+    if (!b)
+        return -1;
+    int n = find_blobs(gray, bh, b, maxb, max_hole), rc = -1;
+    VTRACE("lattice: %d dark maxima\n", n);
+    if (n < MIN_STONES)
+        goto done;
+    float rmed = 0;
+    n = common_discs(b, n, &rmed);
+    VTRACE("lattice: %d discs of radius ~%.1f\n", n, rmed);
+    if (n < MIN_STONES)
+        goto done;
+    float sp = lattice_spacing(b, n, rmed);
+    if (sp < 0)
+        goto done;
+    VTRACE("lattice: spacing %.1f\n", sp);
+    int p1, p2;
+    lattice_directions(b, n, sp, &p1, &p2);
+    if (p2 < 0)
+        goto done;
+    double a1 = p1 * M_PI / 180, a2 = p2 * M_PI / 180;
+    float sp1, sp2;
+    if (direction_spacings(b, n, sp, a1, a2, &sp1, &sp2))
+        goto done;
+    VTRACE("lattice: spacings %.1f %.1f\n", sp1, sp2);
+    float sp_near = sp; /* the seeds' neighbours are counted at the nearest-disc spacing */
+    if (sp1 > sp2)
+        sp = sp1;
+    /* each seed with its own lattice vectors (the nearest neighbour along each direction:
+     * under a side view the columns fan out and the spacing shrinks with distance); the
+     * walk that labels the most stones wins */
+    int seeds[NSEED], seedc[NSEED];
+    int ns = pick_seeds(b, n, sp_near, a1, a2, seeds, seedc);
     if (!ns)
         goto done;
     int *queue = malloc(sizeof(int) * (size_t)n), best = 0;
