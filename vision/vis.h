@@ -453,6 +453,13 @@ typedef struct vis_seg_params {
     double dip_rel, dip_abs; /* default 0.05 and 3 levels: a line when the darkest sample lies
                               below the sides' mean by dip_rel of it plus dip_abs (8 px
                               boards at 640x360 show 8% contrast) */
+    /* a window's score from that evidence (vis_seg.c vis_window_score_src; board finding
+     * only, tracking scores no window) */
+    double edge_off;       /* default 0.25: an edge line whose share of segments with board
+                              on both sides is this share of the window's own or less is
+                              off the board (a window a row too far out puts its edge line
+                              on the board's edge or side face) ... */
+    double edge_off_cost;  /* default 0.15: ... and costs the window this much of its score */
 } vis_seg_params_t;
 /* The defaults above. */
 void vis_seg_defaults(vis_seg_params_t *p);

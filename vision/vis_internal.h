@@ -324,7 +324,8 @@ void vis_seg_support(const cvb_image_t *g, const cvb_image_t *col, const double 
                      const double *ref, double *acc, int *good, int *visible, int *total);
 /* A window's score: the share of its segments that are lines, less the share of the
  * segments of the four lines just outside it that are (on wood of its own colour), less
- * 0.15 for each edge line off the board; -1 when too little of it is in view. */
+ * edge_off_cost for each edge line off the board (vis_seg_params_t); -1 when too little of it
+ * is in view. */
 double vis_window_score_src(const vis_win_src_t *w, int S);
 /* vis_window_score_src of the S x S grid Hw at work scale (gray and col full size,
  * scale = work / full). */

@@ -65,7 +65,8 @@ static int seg_ref_ok(const vis_seg_t *o, const double *ref, const vis_seg_param
 
 void vis_seg_defaults(vis_seg_params_t *p)
 {
-    *p = (vis_seg_params_t){ VIS_SEG_COMMON, .dip_rel = 0.05, .dip_abs = 3 };
+    *p = (vis_seg_params_t){ VIS_SEG_COMMON, .dip_rel = 0.05, .dip_abs = 3, .edge_off = 0.25,
+                             .edge_off_cost = 0.15 };
 }
 
 /* vis_seg_support's test for one segment (vis_seg_params_t sp; ref as there: when given and
@@ -163,11 +164,6 @@ static const vis_seg_t *seg_cached(vis_seg_cache_t *c, int dir, int line, int st
     return o;
 }
 
-#ifndef VIS_EDGE_OFF /* an edge line showing board on both sides this share of the grid's
-                      * average or less is taken as off the board */
-#define VIS_EDGE_OFF 0.25
-#endif
-
 /* Line `dir`/`i` of the window: as vis_seg_support (ref, acc), from the cache when there is
  * one. */
 static void win_line(const vis_win_src_t *w, int dir, int i, int S, const double *ref,
@@ -238,8 +234,8 @@ double vis_window_score_src(const vis_win_src_t *w, int S)
      * view, of the board's wood too), where the two sides never agree */
     double off = 0, share = (double)v / t;
     for (int e = 0; e < 4; e++)
-        if (et[e] > 0 && (double)ev[e] / et[e] < VIS_EDGE_OFF * share)
-            off += 0.15;
+        if (et[e] > 0 && (double)ev[e] / et[e] < w->sp->edge_off * share)
+            off += w->sp->edge_off_cost;
     VTRACE("    window: good %d visible %d total %d out %d/%d off %.2f\n", g, v, t, og, ot, off);
     return in - out - off;
 }
