@@ -7,12 +7,17 @@
 
 int vis_solve(int n, double *A, double *b)
 {
+    return vis_solve_tol(n, A, b, 1e-12);
+}
+
+int vis_solve_tol(int n, double *A, double *b, double min_pivot)
+{
     for (int c = 0; c < n; c++) {
         int p = c;
         for (int r = c + 1; r < n; r++)
             if (fabs(A[r * n + c]) > fabs(A[p * n + c]))
                 p = r;
-        if (fabs(A[p * n + c]) < 1e-12)
+        if (fabs(A[p * n + c]) < min_pivot)
             return -1;
         if (p != c) {
             for (int k = 0; k < n; k++) {

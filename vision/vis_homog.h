@@ -21,6 +21,8 @@ int vis_homog_invert(const double M[9], double out[9]);
 /* Solve the n x n (n <= 9) system A x = b in place by Gaussian elimination with partial
  * pivoting (A row-major, destroyed; the solution replaces b). -1 when singular. */
 int vis_solve(int n, double *A, double *b);
+/* vis_solve with a pivot under min_pivot (absolute) taken as singular (vis_solve: 1e-12). */
+int vis_solve_tol(int n, double *A, double *b, double min_pivot);
 /* Compose H (board -> image) with a symmetry of the S x S board so that board x runs
  * rightwards in the image and y downwards; H normalised (H[8] = 1). */
 void vis_homog_orient(double H[9], int S);

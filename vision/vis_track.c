@@ -258,38 +258,21 @@ static void grid_offset(const cvb_image_t *img, const vis_geom_t *geom, const vi
             }
         }
         if (agree >= 8) {
-            /* Gaussian elimination with partial pivoting on the 3x3 normal equations */
-            int okc = 1;
-            for (int col = 0; col < 3 && okc; col++) {
-                int pv = col;
-                for (int r2 = col + 1; r2 < 3; r2++)
-                    if (fabs(A[r2][col]) > fabs(A[pv][col]))
-                        pv = r2;
-                if (fabs(A[pv][col]) < 1e-6 * (A[0][0] + 1)) {
-                    okc = 0;
-                    break;
-                }
-                for (int b = 0; b < 4; b++) {
-                    double t = A[col][b];
-                    A[col][b] = A[pv][b];
-                    A[pv][b] = t;
-                }
-                for (int r2 = 0; r2 < 3; r2++) {
-                    if (r2 == col)
-                        continue;
-                    double f = A[r2][col] / A[col][col];
-                    for (int b = 0; b < 4; b++)
-                        A[r2][b] -= f * A[col][b];
-                }
+            /* the 3x3 normal equations, a pivot under a millionth of column 0's largest
+             * (plus one) taken as singular (the agreeing segments on one line) */
+            double M[9], rhs[3], big = 0;
+            for (int r2 = 0; r2 < 3; r2++) {
+                for (int b2 = 0; b2 < 3; b2++)
+                    M[3 * r2 + b2] = A[r2][b2];
+                rhs[r2] = A[r2][3];
+                big = fmax(big, fabs(A[r2][0]));
             }
             /* a gentle slope only (at most 0.02 cell per cell), else the median */
-            if (okc) {
-                double c1 = A[1][3] / A[1][1], c2 = A[2][3] / A[2][2];
-                if (fabs(c1) <= 0.02 && fabs(c2) <= 0.02) {
-                    cf[0] = A[0][3] / A[0][0];
-                    cf[1] = c1;
-                    cf[2] = c2;
-                }
+            if (!vis_solve_tol(3, M, rhs, 1e-6 * (big + 1)) && fabs(rhs[1]) <= 0.02 &&
+                fabs(rhs[2]) <= 0.02) {
+                cf[0] = rhs[0];
+                cf[1] = rhs[1];
+                cf[2] = rhs[2];
             }
         }
         if (dir) {
