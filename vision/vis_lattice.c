@@ -126,6 +126,18 @@ static float ridge_share(const int *d, int W, int H, int x, int y, int v)
 #define ALONG_SIN 0.2     /* ... within this sine of its direction (a direction's spacing) */
 #define SEED_SIN 0.3      /* ... or of this (a seed's neighbours and vectors) */
 #define SEED_MIN_NB 2     /* a seed has at least this many neighbours along the directions */
+#define DARK_BH_MIN 20    /* levels: a pixel of the dark mask has a black-hat response over this */
+#define DARK_SHARE 0.55   /* ... and is darker than this share of its closing (the local
+                           * background with the stones removed) */
+#define CLOSE_R 2         /* px: the dark mask closed by this (a black stone's band of
+                           * highlight seen from the side would split it in two) */
+#define DISC_MIN_R 3      /* px: a disc's least radius (chamfer units are a third of a px) */
+#define WALK_TOL 0.28f    /* of the shorter local vector: a walk's step lands this near a
+                           * disc, ... */
+#define WALK_FAR 0.8f     /* ... times this for a step of more than two vectors */
+#define FIT_TOL 0.3       /* of the spacing: a fitted disc this far from its lattice point
+                           * is dropped (fit_labels, grow_fit) */
+#define PATCH_MIN 6       /* discs a patch of grow_fit needs to be fitted */
 
 /* The stones' common radius at (x, y): rmed scaled by the plane pl (r ~ pl0 + pl1 x +
  * pl2 y) relative to its value r0 at the discs' centroid, within 0.5..1.6. */
@@ -198,14 +210,13 @@ static int find_blobs(const cvb_image_t *g, const cvb_image_t *bh, blob_t *b, in
     const int INF = 1 << 20;
     /* the dark mask, closed by CLOSE_R px: the band of specular highlight across a black
      * stone (broad seen from the side) would split it into two discs */
-    const int CLOSE_R = 2;
     for (int y = 0; y < H; y++)
         for (int x = 0; x < W; x++)
         {
             /* dark against its surroundings: the closing (gray + black-hat) is the local
              * background with the stones removed */
             int v = g->data[(size_t)y * g->stride + x], h = bh->data[(size_t)y * bh->stride + x];
-            d[y * W + x] = (h > 20 && v < 0.55 * (v + h)) ? 0 : INF;
+            d[y * W + x] = (h > DARK_BH_MIN && v < DARK_SHARE * (v + h)) ? 0 : INF;
         }
     if (max_hole > 0 && fill_holes(d, W, H, max_hole)) {
         free(d);
@@ -221,7 +232,7 @@ static int find_blobs(const cvb_image_t *g, const cvb_image_t *bh, blob_t *b, in
     for (int y = 2; y < H - 2 && n < max; y++)
         for (int x = 2; x < W - 2 && n < max; x++) {
             int v = d[y * W + x];
-            if (v < 9) /* radius under 3 px */
+            if (v < 3 * DISC_MIN_R) /* chamfer 3 a pixel */
                 continue;
             int top = 1;
             for (int dy = -2; dy <= 2 && top; dy++)
@@ -313,7 +324,7 @@ static int walk_lattice(blob_t *b, int n, int seed, int *queue)
                     continue;
                 float px = s->x + di * s->ux + dj * s->vx, py = s->y + di * s->uy + dj * s->vy;
                 float lu = hypotf(s->ux, s->uy), lv = hypotf(s->vx, s->vy);
-                float tol = 0.28f * (lu < lv ? lu : lv) * (abs(di) + abs(dj) > 2 ? 0.8f : 1);
+                float tol = WALK_TOL * (lu < lv ? lu : lv) * (abs(di) + abs(dj) > 2 ? WALK_FAR : 1);
                 int best = -1;
                 float bd = tol;
                 for (int c = 0; c < n; c++) {
@@ -344,7 +355,7 @@ static int walk_lattice(blob_t *b, int n, int seed, int *queue)
     return qt;
 }
 
-/* Fit H (labels -> centres) three times, dropping discs more than 0.3 sp off. 0 and
+/* Fit H (labels -> centres) three times, dropping discs more than FIT_TOL sp off. 0 and
  * *used on success, -1 when fewer than MIN_STONES stay. */
 static int fit_labels(blob_t *b, int n, float sp, double *src, double *dst, double Hc[9],
                       int *used)
@@ -358,7 +369,7 @@ static int fit_labels(blob_t *b, int n, float sp, double *src, double *dst, doub
             if (ok) {
                 double x, y;
                 if (vis_homog_apply(Hc, b[k].i, b[k].j, &x, &y) ||
-                    hypot(x - b[k].x, y - b[k].y) > 0.3 * sp) {
+                    hypot(x - b[k].x, y - b[k].y) > FIT_TOL * sp) {
                     b[k].set = 0;
                     continue;
                 }
@@ -401,8 +412,8 @@ static int affine_fit(int n, const double *src, const double *dst, double Hc[9])
 
 /* Grow the fit from the walk's labels near b[seed] outwards: fit H on the discs labelled
  * within R of the seed, then label every disc by H itself (the nearest lattice point,
- * within 0.3 of the local spacing, |i|, |j| <= R), refit, and widen R. The walk's labels
- * far from the seed can be wrong (a step of two foreshortened spacings taken for a
+ * within FIT_TOL of the local spacing, |i|, |j| <= R), refit, and widen R. The walk's
+ * labels far from the seed can be wrong (a step of two foreshortened spacings taken for a
  * diagonal) and a fit over all of them is spoilt; near the seed they hold. Leaves the
  * labels set; returns the count used, or -1. */
 static int grow_fit(blob_t *b, int n, int seed, double *src, double *dst, double Hc[9])
@@ -410,12 +421,12 @@ static int grow_fit(blob_t *b, int n, int seed, double *src, double *dst, double
     static const int radii[] = { 2, 3, 4, 5, 6, 8, 10, 12, 15, 19 };
     int used = -1, si = b[seed].i, sj = b[seed].j, r0 = 0;
     /* the first patch: the walk's labels within 2 of the seed, or 3, or 4 where the black
-     * stones are sparse (at least 6 to fit) */
+     * stones are sparse (at least PATCH_MIN to fit) */
     for (; r0 < 2; r0++) {
         int q = 0;
         for (int k = 0; k < n; k++)
             q += b[k].set && abs(b[k].i - si) <= radii[r0] && abs(b[k].j - sj) <= radii[r0];
-        if (q >= 6)
+        if (q >= PATCH_MIN)
             break;
     }
     for (int k = 0; k < n; k++)
@@ -433,8 +444,8 @@ static int grow_fit(blob_t *b, int n, int seed, double *src, double *dst, double
                     q++;
                 }
             /* affine while the patch is small: a homography over a few rows is unsteady */
-            if (q < 6 || (radii[r] <= 5 ? affine_fit(q, src, dst, Hc)
-                                        : vis_homog_fit(q, src, dst, Hc)))
+            if (q < PATCH_MIN || (radii[r] <= 5 ? affine_fit(q, src, dst, Hc)
+                                                : vis_homog_fit(q, src, dst, Hc)))
                 return used >= MIN_STONES ? used : -1;
             used = q;
             double Hi[9];
@@ -453,7 +464,7 @@ static int grow_fit(blob_t *b, int n, int seed, double *src, double *dst, double
                     vis_homog_apply(Hc, i, j + 1, &cx, &cy))
                     continue;
                 double l1 = hypot(ax - px, ay - py), l2 = hypot(cx - px, cy - py);
-                if (hypot(px - b[k].x, py - b[k].y) > 0.3 * (l1 < l2 ? l1 : l2))
+                if (hypot(px - b[k].x, py - b[k].y) > FIT_TOL * (l1 < l2 ? l1 : l2))
                     continue;
                 b[k].set = 1;
                 b[k].i = (int)i;
@@ -931,8 +942,8 @@ void vis_lattice_defaults(vis_lattice_params_t *p)
 /* Segments of the grid's lines seen as dark lines between board (full-size gray; Hw at
  * work scale); vis_seg_support's test, so that board finding does not move with the
  * tracker's own line test (vis_line_support). */
-static int good_count(const cvb_image_t *full, const vis_seg_params_t *sp, const double Hw[9], int S,
-                      double scale)
+static int good_count(const cvb_image_t *full, const vis_seg_params_t *sp, const double Hw[9],
+                      int S, double scale)
 {
     double H[9];
     for (int k = 0; k < 9; k++)
