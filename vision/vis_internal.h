@@ -314,7 +314,7 @@ typedef struct {
 
 /* The gray level at the pixel nearest (fx, fy); -1 outside the picture. */
 int vis_gray1(const cvb_image_t *g, double fx, double fy);
-/* vis_line_support for board finding: the segments j0..j1 of the line `dir`/`i` (board
+/* vis_line_support for board finding: the segments j0..j1-1 of the line `dir`/`i` (board
  * space of H, full-size images) seen as a dark line (*good) between two sides of the same
  * colour and brightness (*visible: board on both sides; col BGR, or gray for brightness
  * only); *total in the picture. With ref (chromaticity b, r and brightness), only sides of
