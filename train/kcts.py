@@ -37,3 +37,19 @@ def read(path, raw=False):
             out.append(dict(size=size, cell=cell, margin=margin, kind=kind, fold=fold,
                             src=src, side=side, view=view, labels=labels, ring_labels=ring))
     return out
+
+
+# A picture's edge cutting a board (train_points.py and stone_centres.py --cut): one side
+# of the view blacked out from a place within CUT_LINES lines of the board's edge line on
+# it; each script labels what the cut leaves its own way.
+CUT_LINES = 4
+
+
+def cut_place(S, M, P, rng):
+    """Where a cut falls in a view of a size-S board (M blocks of margin, P pixels a block):
+    (e, k), the view turned by rot90 k times so that the cut side is the right one, and its
+    pixels at e or beyond cut (the board's far end, half a line beyond its edge line, lies
+    at (M + S) P)."""
+    hi = (M + S) * P
+    e = float(rng.uniform(hi - CUT_LINES * P, hi))
+    return e, int(rng.integers(4))

@@ -43,6 +43,9 @@ import torch.nn as nn
 import torch.nn.functional as F
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+import kcts  # noqa: E402
+
 P, M, R = 16, 1, 4  # view px a point, margin points, view px a heat-map pixel
 SIGMA = 0.15 * P / R  # a peak's spread, heat-map pixels (0.15 of a cell)
 
@@ -182,8 +185,6 @@ def render_items(paths, limit, seed):
     training items: each stone's centre taken at its labelled point (the renderer puts it
     within a little jitter of it), the points labelled covered or unknown masked out.
     At most limit of them, drawn at random (seed)."""
-    sys.path.insert(0, HERE)
-    import kcts
     out = []
     for path in paths:
         for smp in kcts.read(path):
@@ -225,22 +226,19 @@ def jittered(it, jitter, rng):
 
 
 STONE_R = 0.47  # a stone's radius, cells
-CUT_LINES = 4   # a cut lies within this many lines of the board's edge line
 CUT_KEEP = 0.15  # a cut stone showing at least this share of its width keeps its label
 
 
 def cut_edge(x, stones, S, rng):
     """The view x (3, side, side) cut as a photo's edge cuts a board: one side, from a
-    place within CUT_LINES lines of the board's edge line on it, black (the view's padding
-    beyond a picture). Each stone the cut crosses is labelled as the sets' boxes are,
-    clipped to the picture: at the middle of its part left, when that part is at least
-    CUT_KEEP of its width; a thinner sliver is masked (the labels' makers differ on it).
+    place within kcts.CUT_LINES lines of the board's edge line on it (kcts.cut_place),
+    black (the view's padding beyond a picture). Each stone the cut crosses is labelled as
+    the sets' boxes are, clipped to the picture: at the middle of its part left, when that
+    part is at least CUT_KEEP of its width; a thinner sliver is masked (the labels' makers differ on it).
     The view, the stones and the mask (1, hs, hs)."""
     side = x.shape[1]
     hs = side // R
-    hi = (M + S) * P  # the board's far end in view pixels, half a line beyond its edge line
-    e = float(rng.uniform(hi - CUT_LINES * P, hi))  # pixels >= e are cut (the right side)
-    k = int(rng.integers(4))  # the view turned so the chosen side is the right one
+    e, k = kcts.cut_place(S, M, P, rng)  # turned k times, pixels >= e cut (the right side)
     x = np.rot90(x, k, (1, 2)).copy()
     x[:, :, int(np.ceil(e)):] = 0
     mask = np.ones((1, hs, hs), np.float32)

@@ -189,24 +189,16 @@ def ring_labels(s):
     return out
 
 
-# --cut: a photo's view cut as a picture's edge cuts a board (stone_centres.py's cut_edge,
-# the same two values): one side blacked out from a place within CUT_LINES lines of the
-# board's edge line on it
-CUT_LINES = 4
-
-
 def cut_edge(view, ring, S, M, rng):
     """One view (H x W x 3 uint8) and its block labels (O x O, margin ring included) cut as
-    a photo's edge cuts a board: one side, from a place within CUT_LINES lines of the
-    board's edge line on it, black (what vis_board_view gives beyond the picture). A block
-    whose centre lies beyond the cut is covered, as the C side takes a point whose centre
-    lies outside the picture (outside_hides); a point whose stone the cut crosses with its
-    centre in view keeps its label (the reader reads what is left of it)."""
+    a photo's edge cuts a board: one side, from a place within kcts.CUT_LINES lines of the
+    board's edge line on it (kcts.cut_place), black (what vis_board_view gives beyond the
+    picture). A block whose centre lies beyond the cut is covered, as the C side takes a
+    point whose centre lies outside the picture (outside_hides); a point whose stone the cut
+    crosses with its centre in view keeps its label (the reader reads what is left of it)."""
     O = ring.shape[0]
     P = view.shape[0] // O
-    hi = (M + S) * P  # half a line beyond the far edge line, in view pixels
-    e = float(rng.uniform(hi - CUT_LINES * P, hi))  # pixels >= e are cut (the right side)
-    k = int(rng.integers(4))  # the view turned so that the chosen side is the right one
+    e, k = kcts.cut_place(S, M, P, rng)  # turned k times, pixels >= e cut (the right side)
     v = np.rot90(view, k, (0, 1)).copy()
     r = np.rot90(ring, k).copy()
     v[:, int(np.ceil(e)):] = 0
