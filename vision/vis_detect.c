@@ -444,8 +444,7 @@ static int pair_grid(const cvb_image_t *gray, const cvb_image_t *col, const vis_
     cache.s = calloc((size_t)2 * cache.n * cache.n, sizeof(vis_seg_t));
     if (!cache.s)
         goto done;
-    for (int k = 0; k < 9; k++)
-        cache.H[k] = H0[k] / (k < 6 ? scale : 1);
+    vis_homog_unscale(H0, scale, cache.H);
     for (int pass = 0; pass < 2; pass++) {
         if (pass && (cut <= outside || fmax(size_best[0], fmax(size_best[1], size_best[2])) <= 0))
             break;
@@ -1150,8 +1149,8 @@ static int grid_verify(const cvb_image_t *img, const cvb_image_t *gray,
         if (!lattice_tried) {
             double Hl[9];
             int Sl = 0, stones = 0;
-            if (!vis_lattice_grid(gray, fullgray, img, &cfg->seg, &cfg->lattice, scale, size_hint, Hl,
-                              &Sl, &stones))
+            if (!vis_lattice_grid(gray, fullgray, img, &cfg->seg, &cfg->lattice, scale,
+                                  size_hint, Hl, &Sl, &stones))
                 cand_add(cl, Hl, Sl, CAND_LATTICE);
         }
         /* the candidates by their window score, best first */
@@ -1393,8 +1392,8 @@ static int detect_at(const cvb_image_t *img, const vis_config_t *cfg, int size_h
          * a weak grid of lines when many stones agree */
         double t3 = now_ms(), Hl[9];
         int Sl = 0, stones = 0;
-        int rl = vis_lattice_grid(&gray, &fullgray, img, &cfg->seg, &cfg->lattice, scale, size_hint, Hl,
-                              &Sl, &stones);
+        int rl = vis_lattice_grid(&gray, &fullgray, img, &cfg->seg, &cfg->lattice, scale,
+                                  size_hint, Hl, &Sl, &stones);
         lattice_tried = 1;
         if (!rl)
             cand_add(cl, Hl, Sl, CAND_LATTICE);

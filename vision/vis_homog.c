@@ -177,3 +177,9 @@ void vis_homog_orient(double H[9], int S)
     for (int k = 0; k < 9; k++)
         H[k] = out[k] / out[8];
 }
+
+void vis_homog_unscale(const double Hw[9], double scale, double H[9])
+{
+    for (int k = 0; k < 9; k++)
+        H[k] = Hw[k] / (k < 6 ? scale : 1);
+}

@@ -23,6 +23,9 @@ int vis_homog_invert(const double M[9], double out[9]);
 int vis_solve(int n, double *A, double *b);
 /* vis_solve with a pivot under min_pivot (absolute) taken as singular (vis_solve: 1e-12). */
 int vis_solve_tol(int n, double *A, double *b, double min_pivot);
+/* A board -> work-image homography Hw (the work image `scale` times the full one) as the
+ * board -> full-image one H: Hw's first two rows over scale. */
+void vis_homog_unscale(const double Hw[9], double scale, double H[9]);
 /* Compose H (board -> image) with a symmetry of the S x S board so that board x runs
  * rightwards in the image and y downwards; H normalised (H[8] = 1). */
 void vis_homog_orient(double H[9], int S);

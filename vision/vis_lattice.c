@@ -946,8 +946,7 @@ static int good_count(const cvb_image_t *full, const vis_seg_params_t *sp, const
                       int S, double scale)
 {
     double H[9];
-    for (int k = 0; k < 9; k++)
-        H[k] = Hw[k] / (k < 6 ? scale : 1);
+    vis_homog_unscale(Hw, scale, H);
     int g = 0;
     for (int dir = 0; dir < 2; dir++)
         for (int i = 0; i < S; i++) {
@@ -959,15 +958,12 @@ static int good_count(const cvb_image_t *full, const vis_seg_params_t *sp, const
 }
 
 /* The board's outline beyond side `side` of the grid (0: y = 0, 1: y = S-1, 2: x = 0,
- * 3: x = S-1; Hw at work scale, full-size gray): the median brightness along lines
+ * 3: x = S-1; H and gray full size): the median brightness along lines
  * parallel to that side at offsets u (grid units, outward positive) from -1 to +1.8, and
  * where it steps most sharply (*u_at, the step's size in gray levels *step). */
-static void outline_step(const cvb_image_t *full, const double Hw[9], int S, double scale,
-                         int side, double *u_at, double *step)
+static void outline_step(const cvb_image_t *full, const double H[9], int S, int side,
+                         double *u_at, double *step)
 {
-    double H[9];
-    for (int k = 0; k < 9; k++)
-        H[k] = Hw[k] / (k < 6 ? scale : 1);
     enum { NU = 57 };
     float med[NU], v[4 * VIS_MAX_SIZE];
     for (int q = 0; q < NU; q++) {
@@ -1031,21 +1027,19 @@ static int step_outside(const vis_lattice_params_t *lp, double u)
 static void outline_shift(const cvb_image_t *full, const vis_seg_params_t *sp,
                           const vis_lattice_params_t *lp, double Hw[9], int S, double scale)
 {
-    double u[4], st[4], len[4], smax = 0;
+    double u[4], st[4], len[4], smax = 0, Hf[9];
+    vis_homog_unscale(Hw, scale, Hf);
     for (int side = 0; side < 4; side++) {
         double x0, y0, x1, y1, c = side == 0 || side == 2 ? 0 : S - 1;
         len[side] = 0;
         if (!vis_homog_apply(Hw, side < 2 ? 0 : c, side < 2 ? c : 0, &x0, &y0) &&
             !vis_homog_apply(Hw, side < 2 ? S - 1 : c, side < 2 ? c : S - 1, &x1, &y1))
             len[side] = hypot(x1 - x0, y1 - y0);
-        outline_step(full, Hw, S, scale, side, &u[side], &st[side]);
+        outline_step(full, Hf, S, side, &u[side], &st[side]);
         VTRACE("outline side %d: length %.0f step %.1f at %.2f\n", side, len[side], st[side],
                u[side]);
         smax = st[side] > smax ? st[side] : smax;
     }
-    double Hf[9];
-    for (int k = 0; k < 9; k++)
-        Hf[k] = Hw[k] / (k < 6 ? scale : 1);
     for (int ax = 0; ax < 2; ax++) {
         int lo = 2 * ax, hi = lo + 1;
         int near = len[hi] > len[lo] ? hi : lo, far = near == hi ? lo : hi;

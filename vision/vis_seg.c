@@ -245,7 +245,6 @@ double vis_window_score(const cvb_image_t *gray, const cvb_image_t *col,
                         const vis_seg_params_t *sp, const double Hw[9], int S, double scale)
 {
     vis_win_src_t w = { gray, col, sp, { 0 }, NULL, 0, 0 };
-    for (int k = 0; k < 9; k++)
-        w.H[k] = Hw[k] / (k < 6 ? scale : 1);
+    vis_homog_unscale(Hw, scale, w.H);
     return vis_window_score_src(&w, S);
 }
