@@ -147,6 +147,16 @@ static inline void vis_ring_block(int size, int q, int *x, int *y)
         *y = size;
     }
 }
+/* The ring block at board coordinates (x, y), one of them -1 or size: its q. */
+static inline int vis_ring_index(int size, int x, int y)
+{
+    int O = size + 2;
+    if (y < 0)
+        return x + 1;
+    if (y >= size)
+        return O + 2 * size + x + 1;
+    return O + 2 * y + (x >= size);
+}
 typedef struct vis_reading {
     int size;
     float prob[VIS_MAX_LATTICE_POINTS][VIS_NCLASS]; /* VIS_CLASS_* order */
@@ -179,12 +189,18 @@ typedef struct vis_read_cache {
                             of the board moved more than this since the last read (the
                             tracker follows a shaken camera frame by frame: the last run
                             then saw the same place, a pixel or two away); more: both */
-    double turn_sure;    /* 0..1, default 0.97: ... and the other run is made too when a
-                            block that changed (read by this run alone) shows a point not
-                            covered with no class this likely (the mirror was added for a
-                            bare corner read white at 0.7-0.9 on some frames by one run) */
+    double turn_sure;    /* 0..1, default 0.97: a block one run leaves unsure (a point not
+                            covered with no class this likely) is read by the other run
+                            too, the mean of both kept there: in turn, a block that
+                            changed (the mirror was added for a bare corner read white at
+                            0.7-0.9 on some frames by one run); under a new geometry, any
+                            point or ring block. The other run reads only the parts of the
+                            view around such blocks (vis_plan_parts): 0 never, above 1
+                            always (under a new geometry, the whole view: both runs) */
     long hits, misses;   /* reads taken from the cache / made (for benchmarks) */
-    long runs;           /* the network's runs for the reads made (read_symmetries each) */
+    long runs;           /* the network's runs over the whole view for the reads made */
+    long part_runs;      /* ... and its runs over parts of it (the other run, turn_sure) */
+    long part_blocks;    /* the blocks those parts held (a 19x19's view has 441) */
     int valid, size;
     double H[9];
     int nsym;
@@ -814,8 +830,10 @@ typedef struct vis_config {
                               looks as it did then (the cache's max_change), this run
                               alone where it changed (a hand, a stone put down: read
                               again by the next frame's run) unless a point there is
-                              unsure (the cache's turn_sure: then both runs); under a new
-                              geometry (a board found, moved) both runs are made */
+                              unsure (the cache's turn_sure: then the other run over the
+                              part of the view around it too); under a new geometry (a
+                              board found, moved) one run, and the other over the parts
+                              around the blocks it leaves unsure (turn_sure) */
     int self_fit;          /* default 0; 1: without a board model of its own (board NULL),
                               one is fitted on the points read surely and the points
                               decided again with it (one photo, no earlier views) */

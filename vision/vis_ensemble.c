@@ -124,6 +124,23 @@ void vis_ensemble_fini(vis_ensemble_t *e)
     pthread_mutex_destroy(&e->lock);
 }
 
+/* Every member of e over img (the view under symmetry sym, or a part of it), each output
+ * checked to be c x h x w and handed to each; logit holds cap floats. */
+static int run_members(vis_ensemble_t *e, const cvb_image_t *img, int sym, int c, int h, int w,
+                       float *logit, size_t cap, vis_ensemble_each_fn each, void *ctx)
+{
+    for (int mb = 0; mb < e->n; mb++) {
+        int oc = 0, oh = 0, ow = 0;
+        pthread_mutex_lock(&e->lock);
+        int frc = cvb_net_forward(e->net[mb], img, logit, cap, &oc, &oh, &ow);
+        pthread_mutex_unlock(&e->lock);
+        if (frc || oc != c || oh != h || ow != w)
+            return frc == CVB_ENOMEM ? VIS_ENOMEM : VIS_EMODEL;
+        each(ctx, sym, logit);
+    }
+    return VIS_OK;
+}
+
 int vis_ensemble_runs(vis_ensemble_t *e, const cvb_image_t *view, int first, int nsym, int c,
                       int h, int w, vis_ensemble_each_fn each, void *ctx)
 {
@@ -136,20 +153,51 @@ int vis_ensemble_runs(vis_ensemble_t *e, const cvb_image_t *view, int first, int
     int rc = logit ? VIS_OK : VIS_ENOMEM;
     if (!rc && (nsym > 1 || first) && cvb_image_alloc(&tv, view->w, view->h, 3))
         rc = VIS_ENOMEM;
-    for (int run = 0; run < nsym * e->n && !rc; run++) {
-        int sy = first + run / e->n, mb = run % e->n; /* each member under each symmetry */
-        if (sy && mb == 0)
+    for (int sy = first; sy < first + nsym && !rc; sy++) { /* each member under each */
+        if (sy)
             vis_view_sym(view, sy, &tv);
-        int oc = 0, oh = 0, ow = 0;
-        pthread_mutex_lock(&e->lock);
-        int frc = cvb_net_forward(e->net[mb], sy ? &tv : view, logit, cap, &oc, &oh, &ow);
-        pthread_mutex_unlock(&e->lock);
-        if (frc || oc != c || oh != h || ow != w)
-            rc = frc == CVB_ENOMEM ? VIS_ENOMEM : VIS_EMODEL;
-        else
-            each(ctx, sy, logit);
+        rc = run_members(e, sy ? &tv : view, sy, c, h, w, logit, cap, each, ctx);
     }
     free(logit);
     cvb_image_free(&tv);
+    return rc;
+}
+
+int vis_ensemble_run_part(vis_ensemble_t *e, const cvb_image_t *view, int cell, vis_blocks_t p,
+                          int sym, int c, vis_ensemble_each_fn each, void *ctx)
+{
+    int bw = p.x1 - p.x0, bh = p.y1 - p.y0;
+    if (!e || e->n < 1 || !view || !view->data || view->channels != 3 || cell < 1 ||
+        p.x0 < 0 || p.y0 < 0 || bw < 1 || bh < 1 || p.x1 * cell > view->w ||
+        p.y1 * cell > view->h || sym < 0 || sym > 3 || c < 1 || !each)
+        return VIS_EINVAL;
+    size_t cap = (size_t)c * bh * bw;
+    float *logit = malloc(cap * sizeof *logit);
+    cvb_image_t part = { 0 };
+    int rc = logit ? VIS_OK : VIS_ENOMEM;
+    if (!rc && cvb_image_alloc(&part, bw * cell, bh * cell, 3))
+        rc = VIS_ENOMEM;
+    if (!rc) { /* the part's pixels, mirrored within the part as sym says */
+        int W = bw * cell, H = bh * cell;
+        for (int y = 0; y < H; y++) {
+            const uint8_t *row = view->data +
+                                 (size_t)(p.y0 * cell + ((sym & 2) ? H - 1 - y : y)) * view->stride +
+                                 (size_t)p.x0 * cell * 3;
+            uint8_t *d = part.data + (size_t)y * part.stride;
+            if (!(sym & 1)) {
+                memcpy(d, row, (size_t)W * 3);
+                continue;
+            }
+            for (int x = 0; x < W; x++) {
+                const uint8_t *q = row + (size_t)(W - 1 - x) * 3;
+                d[3 * x] = q[0];
+                d[3 * x + 1] = q[1];
+                d[3 * x + 2] = q[2];
+            }
+        }
+        rc = run_members(e, &part, sym, c, bh, bw, logit, cap, each, ctx);
+    }
+    free(logit);
+    cvb_image_free(&part);
     return rc;
 }

@@ -50,6 +50,41 @@ typedef void (*vis_ensemble_each_fn)(void *ctx, int sym, const float *logit);
 int vis_ensemble_runs(vis_ensemble_t *e, const cvb_image_t *view, int first, int nsym, int c,
                       int h, int w, vis_ensemble_each_fn each, void *ctx);
 
+/* A part of a board's view in its blocks (VIS_NET_CELL_PX each): columns x0 .. x1 - 1,
+ * rows y0 .. y1 - 1. */
+typedef struct vis_blocks {
+    int x0, y0, x1, y1;
+} vis_blocks_t;
+/* Every member of e over part p of the BGR view (blocks of cell pixels) seen under
+ * symmetry sym (0..3: mirrored within the part, never transposed), each run's output
+ * (c x (y1 - y0) x (x1 - x0): output block (i, j) is the part's block (i, j) under sym,
+ * (x1 - x0 - 1 - i) when sym has 1, (y1 - y0 - 1 - j) when it has 2) handed to each.
+ * Codes as vis_ensemble_runs. */
+int vis_ensemble_run_part(vis_ensemble_t *e, const cvb_image_t *view, int cell, vis_blocks_t p,
+                          int sym, int c, vis_ensemble_each_fn each, void *ctx);
+
+/* Blocks: the point reader's receptive field reaches this far beyond a block (25 units of
+ * 4 px, about 6 blocks across): a block at least this far inside a part of the view, on
+ * every side where the view goes on, reads as over the whole view (test_read_part). */
+#define VIS_NET_REACH 3
+/* One run of the point reader over part p of a board's view (vis_net_view; S points a
+ * side, O = S + 2 margin blocks) seen under symmetry sym (0..3), the mean over its
+ * members: the blocks that read as over the whole view (VIS_NET_REACH) written into out's
+ * points and ring blocks (out->size S, out->nring already set), and exact[b] = 1 for
+ * each (b = j O + i; O x O, others untouched). VIS_EINVAL, VIS_EMODEL, VIS_ENOMEM. */
+int vis_net_read_part(vis_net_t *net, const cvb_image_t *view, int S, int sym, vis_blocks_t p,
+                      vis_reading_t *out, uint8_t *exact);
+
+/* The parts of an O x O-block view one run each should read so that every block wanted
+ * (want[j O + i] != 0) lies reach blocks inside its part on every side the view goes on
+ * (vis_net_read_part reads it as over the whole view), at about the least cost: a part
+ * a wanted block's own square, parts joined while one run over both costs no more than
+ * two, and the whole view when that costs less than them (vis_read.c). At most max parts
+ * into parts; returns how many (0: none wanted), -1 on bad arguments. */
+int vis_plan_parts(const uint8_t *want, int O, int reach, vis_blocks_t *parts, int max);
+/* The most parts vis_read's other run reads over (more are joined). */
+#define VIS_READ_PARTS_MAX 8
+
 /* A model file's bytes into *buf (the caller frees), *len of them (vis_ensemble.c): VIS_EMODEL
  * when it cannot be read or is empty or past 64 MB, VIS_ENOMEM. */
 int vis_read_model_file(const char *path, uint8_t **buf, size_t *len);

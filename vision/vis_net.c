@@ -204,6 +204,71 @@ static int net_read_view(vis_net_t *net, const cvb_image_t *view, int S, int fir
     return rc;
 }
 
+/* A part's runs' softmax probabilities summed per part block (vis_net_read_part's each). */
+typedef struct {
+    int w, h;   /* the part's size in blocks */
+    float runs; /* the members: each one's part of the mean is 1 / runs */
+    float *acc; /* VIS_NCLASS planes of h x w, the part's blocks as in the view */
+} part_acc_t;
+
+static void part_each(void *ctx, int sy, const float *logit)
+{
+    part_acc_t *a = ctx;
+    size_t plane = (size_t)a->w * a->h;
+    for (int j = 0; j < a->h; j++)
+        for (int i = 0; i < a->w; i++) {
+            size_t at = (size_t)j * a->w + i;
+            size_t to = (size_t)((sy & 2) ? a->h - 1 - j : j) * a->w +
+                        (size_t)((sy & 1) ? a->w - 1 - i : i);
+            float mx = -1e30f, e[VIS_NCLASS], sum = 0;
+            for (int k = 0; k < VIS_NCLASS; k++)
+                mx = fmaxf(mx, logit[k * plane + at]);
+            for (int k = 0; k < VIS_NCLASS; k++) {
+                e[k] = expf(logit[k * plane + at] - mx);
+                sum += e[k];
+            }
+            for (int k = 0; k < VIS_NCLASS; k++)
+                a->acc[k * plane + to] += e[k] / sum / a->runs;
+        }
+}
+
+int vis_net_read_part(vis_net_t *net, const cvb_image_t *view, int S, int sym, vis_blocks_t p,
+                      vis_reading_t *out, uint8_t *exact)
+{
+    int O = S + 2 * VIS_NET_MARGIN;
+    if (!net || !view || !view->data || !out || !exact || S < 2 || S > VIS_MAX_LATTICE ||
+        view->channels != 3 || view->w != O * VIS_NET_CELL_PX || view->h != view->w ||
+        out->size != S || p.x0 < 0 || p.y0 < 0 || p.x1 > O || p.y1 > O || p.x0 >= p.x1 ||
+        p.y0 >= p.y1)
+        return VIS_EINVAL;
+    part_acc_t a = { p.x1 - p.x0, p.y1 - p.y0, (float)net->e.n, NULL };
+    size_t plane = (size_t)a.w * a.h;
+    a.acc = calloc(VIS_NCLASS * plane, sizeof(float));
+    int rc = a.acc ? vis_ensemble_run_part(&net->e, view, VIS_NET_CELL_PX, p, sym, VIS_NCLASS,
+                                           part_each, &a)
+                   : VIS_ENOMEM;
+    /* a block reads as over the whole view when the part reaches VIS_NET_REACH blocks
+     * beyond it on every side the view itself does not end */
+    int ix0 = p.x0 ? p.x0 + VIS_NET_REACH : 0, iy0 = p.y0 ? p.y0 + VIS_NET_REACH : 0;
+    int ix1 = p.x1 < O ? p.x1 - VIS_NET_REACH : O, iy1 = p.y1 < O ? p.y1 - VIS_NET_REACH : O;
+    for (int j = iy0; !rc && j < iy1; j++)
+        for (int i = ix0; i < ix1; i++) {
+            size_t at = (size_t)(j - p.y0) * a.w + (size_t)(i - p.x0);
+            int x = i - VIS_NET_MARGIN, y = j - VIS_NET_MARGIN;
+            if (x >= 0 && y >= 0 && x < S && y < S) {
+                for (int k = 0; k < VIS_NCLASS; k++)
+                    out->prob[y * S + x][k] = a.acc[k * plane + at];
+            } else {
+                int q = vis_ring_index(S, x, y);
+                out->ring_off[q] = a.acc[VIS_CLASS_OFF * plane + at];
+                out->ring_cov[q] = a.acc[VIS_CLASS_COVERED * plane + at];
+            }
+            exact[j * O + i] = 1;
+        }
+    free(a.acc);
+    return rc;
+}
+
 /* The reading averaged over the runs under symmetries first .. first + nsym - 1. */
 static int net_read(vis_net_t *net, const cvb_image_t *img, const vis_geom_t *geom, int first,
                     int nsym, vis_reading_t *out)

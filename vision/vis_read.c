@@ -6,7 +6,10 @@
  *     ring just outside the board; for video, through a cache (vis_read_cache_t): a
  *     board that looks as it did is not read again, and with read_in_turn a frame under
  *     the last frame's geometry costs one run, the view and its mirror in turn, each
- *     block the mean of this run and the last where it looks the same;
+ *     block the mean of this run and the last where it looks the same; under a new
+ *     geometry, one run; in both, the other run over the parts of the view around the
+ *     points the one leaves unsure (vis_plan_parts, vis_net_read_part), the mean of the
+ *     two kept there;
  *   2 decision (vis_decide, pure): probabilities -> colour, confidence, covered;
  *   3 occlusion (vis_occlusion_pass, pure): the covered mask grown around each hand.
  * Invariants: an occluded point (something covers it: a hand, a sleeve, the picture's
@@ -249,6 +252,7 @@ void vis_read_cache_init(vis_read_cache_t *c)
     memset(&c->maps, 0, sizeof c->maps);
     c->max_change = 4;
     c->turn_shift = 0.1;
+    c->turn_sure = 0.97;
     c->run_sym = -1;
 }
 
@@ -279,31 +283,117 @@ static int block_same(const vis_read_cache_t *c, const float *sig, int b)
     return 1;
 }
 
-/* read_in_turn: r (this frame's run) averaged, block by block, with the cache's last run
- * where the block looks as it did then; the board's point (x, y) is block (x + margin,
- * y + margin), the ring's blocks around them (vis_ring_block). Returns how many points
- * of changed blocks this run leaves unsure: not covered (P < 0.5) and no class at the
- * cache's turn_sure. */
-static int mean_with_last_run(const vis_read_cache_t *c, const float *sig, vis_reading_t *r)
+/* Blocks: a run over a part of the view costs about as much as one over this many more
+ * blocks (the blob, the layers' set-up); measured 2026-12-07 (OpenCV's dnn, one core, a
+ * 19x19 board's 21 x 21-block view, each part's run beside a whole one's): parts of 5 x 5,
+ * 9 x 9, 13 x 13 blocks 0.28, 0.44, 0.88 ms, the whole view 2.1 ms (0.0048 ms a block). */
+#define PART_FIXED_BLOCKS 20
+
+static int part_area(vis_blocks_t p)
 {
-    int S = r->size, O = S + 2 * VIS_NET_MARGIN, unsure = 0;
+    return (p.x1 - p.x0) * (p.y1 - p.y0);
+}
+
+static vis_blocks_t part_union(vis_blocks_t a, vis_blocks_t b)
+{
+    vis_blocks_t u = { a.x0 < b.x0 ? a.x0 : b.x0, a.y0 < b.y0 ? a.y0 : b.y0,
+                       a.x1 > b.x1 ? a.x1 : b.x1, a.y1 > b.y1 ? a.y1 : b.y1 };
+    return u;
+}
+
+int vis_plan_parts(const uint8_t *want, int O, int reach, vis_blocks_t *parts, int max)
+{
+    if (!want || O < 1 || reach < 0 || !parts || max < 1)
+        return -1;
+    int n = 0, cost = 0;
+    for (int b = 0; b < O * O; b++) {
+        if (!want[b])
+            continue;
+        int i = b % O, j = b / O, in = 0;
+        for (int k = 0; k < n && !in; k++) /* read well by a part already planned */
+            in = (i >= parts[k].x0 + reach || !parts[k].x0) &&
+                 (j >= parts[k].y0 + reach || !parts[k].y0) &&
+                 (i < parts[k].x1 - reach || parts[k].x1 == O) &&
+                 (j < parts[k].y1 - reach || parts[k].y1 == O);
+        if (in)
+            continue;
+        vis_blocks_t p = { i - reach > 0 ? i - reach : 0, j - reach > 0 ? j - reach : 0,
+                           i + reach + 1 < O ? i + reach + 1 : O,
+                           j + reach + 1 < O ? j + reach + 1 : O };
+        /* joined to a planned part while one run over both costs no more than two (a
+         * part grown may meet another: then those two) */
+        for (int k = 0; k < n;) {
+            vis_blocks_t u = part_union(p, parts[k]);
+            if (part_area(u) <= part_area(p) + part_area(parts[k]) + PART_FIXED_BLOCKS ||
+                n == max) {
+                p = u;
+                parts[k] = parts[--n];
+                k = 0;
+            } else {
+                k++;
+            }
+        }
+        parts[n++] = p;
+    }
+    for (int k = 0; k < n; k++)
+        cost += part_area(parts[k]) + PART_FIXED_BLOCKS;
+    if (n && cost >= O * O) { /* the whole view costs less */
+        vis_blocks_t all = { 0, 0, O, O };
+        parts[0] = all;
+        n = 1;
+    }
+    return n;
+}
+
+/* The view block of board point k (x, y): (x + margin, y + margin) of O x O. */
+static int point_block(int S, int k)
+{
+    return (k / S + VIS_NET_MARGIN) * (S + 2 * VIS_NET_MARGIN) + k % S + VIS_NET_MARGIN;
+}
+
+/* The view block of ring block q (vis_ring_block). */
+static int ring_block(int S, int q)
+{
+    int x, y;
+    vis_ring_block(S, q, &x, &y);
+    return (y + VIS_NET_MARGIN) * (S + 2 * VIS_NET_MARGIN) + x + VIS_NET_MARGIN;
+}
+
+/* 1 when a point's probabilities p leave its colour unsure by the cache's turn_sure: not
+ * covered (P < 0.5) and no colour (empty, black, white) this likely given that the point
+ * is one (not off: a point read as one but for a few hundredths of off is read). */
+static int point_unsure(const vis_read_cache_t *c, const float *p)
+{
+    if (p[VIS_CLASS_COVERED] >= 0.5f)
+        return 0;
+    float best = 0, cols = 0;
+    for (int j = VIS_CLASS_EMPTY; j <= VIS_CLASS_WHITE; j++) {
+        best = fmaxf(best, p[j]);
+        cols += p[j];
+    }
+    return !(best >= c->turn_sure * cols) || cols <= 0;
+}
+
+/* read_in_turn: r (this frame's run) averaged, block by block, with the cache's last run
+ * where the block looks as it did then. want[b] = 1 (O x O) for the point blocks that
+ * changed and that this run leaves unsure (point_unsure); returns how many. */
+static int mean_with_last_run(const vis_read_cache_t *c, const float *sig, vis_reading_t *r,
+                              uint8_t *want)
+{
+    int S = r->size, unsure = 0;
     const vis_reading_t *l = &c->run;
     for (int k = 0; k < S * S; k++) {
-        int b = (k / S + VIS_NET_MARGIN) * O + k % S + VIS_NET_MARGIN;
+        int b = point_block(S, k);
         if (block_same(c, sig, b)) {
             for (int j = 0; j < VIS_NCLASS; j++)
                 r->prob[k][j] = 0.5f * (r->prob[k][j] + l->prob[k][j]);
-        } else if (r->prob[k][VIS_CLASS_COVERED] < 0.5f) {
-            float best = 0;
-            for (int j = 0; j < VIS_NCLASS; j++)
-                best = fmaxf(best, r->prob[k][j]);
-            unsure += best < c->turn_sure;
+        } else if (point_unsure(c, r->prob[k])) {
+            want[b] = 1;
+            unsure++;
         }
     }
     for (int q = 0; q < r->nring && q < l->nring; q++) {
-        int x, y;
-        vis_ring_block(S, q, &x, &y);
-        int b = (y + VIS_NET_MARGIN) * O + x + VIS_NET_MARGIN;
+        int b = ring_block(S, q);
         if (block_same(c, sig, b)) {
             r->ring_off[q] = 0.5f * (r->ring_off[q] + l->ring_off[q]);
             r->ring_cov[q] = 0.5f * (r->ring_cov[q] + l->ring_cov[q]);
@@ -312,16 +402,65 @@ static int mean_with_last_run(const vis_read_cache_t *c, const float *sig, vis_r
     return unsure;
 }
 
-/* a = the mean of a and b, every point and ring block (two runs' readings). */
-static void mean_of_runs(vis_reading_t *a, const vis_reading_t *b)
+/* A new geometry's one run r: want[b] = 1 for every point and ring block it leaves
+ * unsure (point_unsure; a ring block, of which only off and covered are kept, unsure when
+ * neither they nor the rest reach turn_sure and it is not covered); returns how many. */
+static int unsure_blocks(const vis_read_cache_t *c, const vis_reading_t *r, uint8_t *want)
 {
-    for (int k = 0; k < a->size * a->size; k++)
-        for (int j = 0; j < VIS_NCLASS; j++)
-            a->prob[k][j] = 0.5f * (a->prob[k][j] + b->prob[k][j]);
-    for (int q = 0; q < a->nring && q < b->nring; q++) {
-        a->ring_off[q] = 0.5f * (a->ring_off[q] + b->ring_off[q]);
-        a->ring_cov[q] = 0.5f * (a->ring_cov[q] + b->ring_cov[q]);
+    int S = r->size, n = 0;
+    for (int k = 0; k < S * S; k++)
+        if (point_unsure(c, r->prob[k])) {
+            want[point_block(S, k)] = 1;
+            n++;
+        }
+    for (int q = 0; q < r->nring; q++) {
+        float off = r->ring_off[q];
+        if (r->ring_cov[q] < 0.5f && off < c->turn_sure && off > 1.0f - c->turn_sure) {
+            want[ring_block(S, q)] = 1;
+            n++;
+        }
     }
+    return n;
+}
+
+/* The other run, symmetry sym, over the parts of the view that read the blocks in want
+ * (vis_plan_parts): every block it reads as over the whole view made in r the mean of
+ * one's (this frame's first run) and its. The whole view's run is counted in c->runs, a
+ * part's in c->part_runs and c->part_blocks. */
+static int other_run_over(vis_net_t *net, const cvb_image_t *view, int sym, const uint8_t *want,
+                          const vis_reading_t *one, vis_reading_t *r, vis_read_cache_t *c)
+{
+    int S = r->size, O = S + 2 * VIS_NET_MARGIN;
+    vis_blocks_t parts[VIS_READ_PARTS_MAX];
+    int n = vis_plan_parts(want, O, VIS_NET_REACH, parts, VIS_READ_PARTS_MAX);
+    if (n <= 0)
+        return n ? VIS_EINVAL : VIS_OK;
+    vis_reading_t *other = malloc(sizeof *other);
+    uint8_t *exact = calloc((size_t)O * O, 1);
+    int rc = other && exact ? VIS_OK : VIS_ENOMEM;
+    if (!rc) {
+        other->size = S;
+        other->nring = r->nring;
+    }
+    for (int i = 0; i < n && !rc; i++) {
+        rc = vis_net_read_part(net, view, S, sym, parts[i], other, exact);
+        int whole = part_area(parts[i]) == O * O;
+        c->runs += !rc && whole;
+        c->part_runs += !rc && !whole;
+        c->part_blocks += !rc && !whole ? part_area(parts[i]) : 0;
+    }
+    for (int k = 0; !rc && k < S * S; k++)
+        if (exact[point_block(S, k)])
+            for (int j = 0; j < VIS_NCLASS; j++)
+                r->prob[k][j] = 0.5f * (one->prob[k][j] + other->prob[k][j]);
+    for (int q = 0; !rc && q < r->nring; q++)
+        if (exact[ring_block(S, q)]) {
+            r->ring_off[q] = 0.5f * (one->ring_off[q] + other->ring_off[q]);
+            r->ring_cov[q] = 0.5f * (one->ring_cov[q] + other->ring_cov[q]);
+        }
+    free(other);
+    free(exact);
+    return rc;
 }
 
 /* The cache's signature of the board: the mean colour of every point's block (margin ring
@@ -375,42 +514,43 @@ int vis_read(const cvb_image_t *img, const vis_geom_t *geom, const vis_config_t 
                   ? 1 - c->run_sym
                   : -1;
     int turn = sym >= 0;
+    /* video's reading in turn under a new geometry: one run, the mirror over what it
+     * leaves unsure */
+    int first_of_two = !turn && c && cfg->read_in_turn && nsym == 2;
     if (hit) {
         memcpy(r, &c->reading, sizeof *r);
         c->hits++;
     } else {
-        rc = turn ? vis_net_read_view(net, &view, geom->size, sym, 1, r)
-                  : vis_net_read_view(net, &view, geom->size, 0, nsym, r);
+        rc = vis_net_read_view(net, &view, geom->size, turn ? sym : 0,
+                               turn || first_of_two ? 1 : nsym, r);
         if (c) {
             c->misses++;
-            c->runs += rc ? 0 : turn ? 1 : nsym;
+            c->runs += rc ? 0 : turn || first_of_two ? 1 : nsym;
         }
-        if (!rc && turn) { /* this run kept for the next frame's, r the mean with the last */
+        if (!rc && (turn || first_of_two)) {
+            /* this run kept for the next frame's; r the mean with the last run where a
+             * block looks as it did (in turn), and with the other run where this one
+             * leaves a block unsure (of those that changed, in turn) */
+            int O = geom->size + 2 * VIS_NET_MARGIN;
             vis_reading_t *fresh = malloc(sizeof *fresh);
-            if (!fresh) {
+            uint8_t *want = calloc((size_t)O * O, 1);
+            if (!fresh || !want) {
+                free(fresh);
+                free(want);
                 cvb_image_free(&view);
                 return VIS_ENOMEM;
             }
             memcpy(fresh, r, sizeof *r);
-            c->run_frame = c->frame;
-            if (!mean_with_last_run(c, sig, r)) {
+            int unsure = turn ? mean_with_last_run(c, sig, r, want) : unsure_blocks(c, r, want);
+            if (unsure)
+                rc = other_run_over(net, &view, turn ? 1 - sym : 1, want, fresh, r, c);
+            if (!rc) {
                 memcpy(&c->run, fresh, sizeof *r);
-                c->run_sym = sym;
-            } else if (!(rc = vis_net_read_view(net, &view, geom->size, 1 - sym, 1, r))) {
-                /* a changed block left unsure by one run: the other too, as under a new
-                 * geometry; their mean is kept, as after both runs */
-                c->runs++;
-                mean_of_runs(r, fresh);
-                memcpy(&c->run, r, sizeof *r);
-                c->run_sym = 1;
+                c->run_sym = turn ? sym : 0;
+                c->run_frame = c->frame;
             }
             free(fresh);
-        } else if (!rc && c && cfg->read_in_turn && nsym == 2) {
-            /* both run: their mean is kept, which the next frame's run (the view's)
-             * meets as the mirror's */
-            memcpy(&c->run, r, sizeof *r);
-            c->run_sym = 1;
-            c->run_frame = c->frame;
+            free(want);
         }
         if (!rc && c) {
             c->valid = 1;

@@ -308,11 +308,24 @@ static void test_outside_hides(void **state)
     free(r);
 }
 
+/* 1 when point p's colour is unsure by 0.97 (vis_read.c's point_unsure at the cache's
+ * default turn_sure): not covered and no colour at 0.97 of the colours' share. */
+static int colour_unsure(const float *p)
+{
+    float best = 0, cols = 0;
+    for (int j = VIS_CLASS_EMPTY; j <= VIS_CLASS_WHITE; j++) {
+        best = fmaxf(best, p[j]);
+        cols += p[j];
+    }
+    return p[VIS_CLASS_COVERED] < 0.5f && !(best >= 0.97f * cols);
+}
+
 /* Video reads the view and its mirror in turn (vis_config_for_video: read_in_turn, with a
- * read cache): a new geometry costs both runs; a frame under the same geometry one run,
- * the other symmetry than the last's, each point the mean of this run and the last where
- * its block looks as it did, this run alone where it changed, both runs when a changed
- * block is left unsure. */
+ * read cache): a new geometry costs one run, and the other over the parts of the view
+ * around the points it leaves unsure (the mean of both there); a frame under the same
+ * geometry one run, the other symmetry than the last's, each point the mean of this run
+ * and the last where its block looks as it did, this run alone where it changed, and the
+ * mean with the other run where a changed block is left unsure. */
 static void test_read_in_turn(void **state)
 {
     (void)state;
@@ -339,76 +352,222 @@ static void test_read_in_turn(void **state)
     assert_int_equal(cfg.read_symmetries, 2);
     vis_read_cache_t *c = malloc(sizeof *c);
     vis_reading_t *r = malloc(sizeof *r), *both = malloc(sizeof *both), *one = malloc(sizeof *one);
-    assert_true(c && r && both && one);
+    vis_reading_t *one_a = malloc(sizeof *one_a);
+    assert_true(c && r && both && one && one_a);
     vis_read_cache_init(c);
+    assert_float_equal(c->turn_sure, 0.97, 1e-12);
     cfg.cache = c;
-    /* frame a, a new geometry: both runs, their mean */
+    /* frame a, a new geometry: one run (the view's); where it leaves a point unsure, the
+     * mean with the mirror's (as both runs read it), elsewhere this run or that mean */
     c->frame = 1;
     assert_int_equal(vis_read(&a, &g, &cfg, r), VIS_OK);
-    assert_int_equal(c->runs, 2);
+    assert_int_equal(vis_net_read_one(net, &a, &g, 0, one_a), VIS_OK);
     assert_int_equal(vis_net_read(net, &a, &g, 2, both), VIS_OK);
-    for (int k = 0; k < S * S; k++)
-        for (int j = 0; j < VIS_NCLASS; j++)
-            assert_float_equal(r->prob[k][j], both->prob[k][j], 1e-6);
-    /* frame b, the same geometry: one run (the view's: the mirror was the last), the mean
-     * with a's reading where a block looks the same, b's run alone at the new stone */
+    int unsure_a = 0;
+    for (int k = 0; k < S * S; k++) {
+        int u = colour_unsure(one_a->prob[k]), is_one = 1, is_both = 1;
+        unsure_a += u;
+        for (int j = 0; j < VIS_NCLASS; j++) {
+            is_one &= fabsf(r->prob[k][j] - one_a->prob[k][j]) <= 1e-5f;
+            is_both &= fabsf(r->prob[k][j] - both->prob[k][j]) <= 1e-5f;
+        }
+        assert_true(u ? is_both : is_one || is_both);
+    }
+    assert_int_equal(c->runs + (c->part_runs > 0), 1 + (unsure_a > 0));
+    assert_int_equal(c->run_sym, 0);
+    long runs = c->runs;
+    /* frame b, the same geometry: one run (the mirror's: the view's was the last), the
+     * mean with a's run where a block looks the same, b's run alone at the new stone */
     c->frame = 2;
     assert_int_equal(vis_read(&b, &g, &cfg, r), VIS_OK);
-    assert_int_equal(c->runs, 3);
-    assert_int_equal(c->run_sym, 0);
-    assert_int_equal(vis_net_read_one(net, &b, &g, 0, one), VIS_OK);
+    assert_int_equal(c->runs, runs + 1);
+    assert_int_equal(c->run_sym, 1);
+    assert_int_equal(vis_net_read_one(net, &b, &g, 1, one), VIS_OK);
     int k_new = 4 * S + 7, k_far = 1 * S + 6;
+    assert_false(colour_unsure(one->prob[k_new]));
     for (int j = 0; j < VIS_NCLASS; j++) {
         assert_float_equal(r->prob[k_new][j], one->prob[k_new][j], 1e-6);
-        assert_float_equal(r->prob[k_far][j], 0.5f * (one->prob[k_far][j] + both->prob[k_far][j]), 1e-6);
+        assert_float_equal(r->prob[k_far][j], 0.5f * (one->prob[k_far][j] + one_a->prob[k_far][j]), 1e-6);
     }
     assert_true(r->prob[k_new][VIS_CLASS_BLACK] > 0.5f);
     /* frame b again, read whole from the cache: no run */
     c->frame = 3;
     assert_int_equal(vis_read(&b, &g, &cfg, r), VIS_OK);
-    assert_int_equal(c->runs, 3);
+    assert_int_equal(c->runs, runs + 1);
     assert_int_equal(c->hits, 1);
-    /* frame a, the same geometry: one run, now the mirror's */
+    /* frame a, the same geometry: one run, now the view's */
     c->frame = 4;
     assert_int_equal(vis_read(&a, &g, &cfg, r), VIS_OK);
-    assert_int_equal(c->runs, 4);
-    assert_int_equal(c->run_sym, 1);
-    /* frame b, its stone's block changed again: with every point of a changed block
-     * unsure (turn_sure 1), both runs, their mean (frame b read whole) */
-    c->turn_sure = 1;
+    assert_int_equal(c->runs, runs + 2);
+    assert_int_equal(c->run_sym, 0);
+    /* frame b, its stone's block changed again: with every changed block unsure
+     * (turn_sure above 1), one run and the other over a part around the stone; the
+     * stone's point then read as both runs over the whole view read it */
+    c->turn_sure = 2;
     c->frame = 5;
+    long parts = c->part_runs;
     assert_int_equal(vis_read(&b, &g, &cfg, r), VIS_OK);
-    assert_int_equal(c->runs, 6);
+    assert_int_equal(c->runs, runs + 3);
+    assert_true(c->part_runs > parts);
+    assert_true(c->part_blocks < (long)(c->part_runs - parts) * (S + 2) * (S + 2));
     assert_int_equal(c->run_sym, 1);
     assert_int_equal(vis_net_read(net, &b, &g, 2, both), VIS_OK);
-    for (int k = 0; k < S * S; k++)
-        for (int j = 0; j < VIS_NCLASS; j++)
-            assert_float_equal(r->prob[k][j], both->prob[k][j], 1e-6);
-    c->turn_sure = 0.97;
-    /* the next frame, the board followed a pixel away (a shaken camera, under 0.1 of a
-     * cell): one run; the same frame read again under another grid as near (a tracker
-     * trying a shift): both runs, a frame's readings never the mean of each other; the
-     * next frame, a fifth of a cell away: both runs again */
+    for (int j = 0; j < VIS_NCLASS; j++)
+        assert_float_equal(r->prob[k_new][j], both->prob[k_new][j], 1e-5);
+    /* under a new geometry with every block unsure: both runs over the whole view */
+    c->frame = 6;
     vis_geom_t g2;
     double moved[4][2];
-    static const double dx[3] = { 1, 2, 10 }; /* a cell is about 50 px */
-    static const long frame[3] = { 6, 6, 7 }, runs[3] = { 7, 9, 11 };
+    memcpy(moved, sy.corners, sizeof moved);
+    for (int k = 0; k < 4; k++)
+        moved[k][0] += 10; /* a cell is about 50 px: a fifth of one */
+    assert_int_equal(vis_geom_from_corners(moved, S, a.w, a.h, &g2), VIS_OK);
+    runs = c->runs;
+    parts = c->part_runs;
+    assert_int_equal(vis_read(&a, &g2, &cfg, r), VIS_OK);
+    assert_int_equal(c->runs, runs + 2);
+    assert_int_equal(c->part_runs, parts);
+    assert_int_equal(vis_net_read(net, &a, &g2, 2, both), VIS_OK);
+    for (int k = 0; k < S * S; k++)
+        for (int j = 0; j < VIS_NCLASS; j++)
+            assert_float_equal(r->prob[k][j], both->prob[k][j], 1e-5);
+    /* one run alone (turn_sure 0) for the rest: the next frame, the board followed a
+     * pixel away (a shaken camera, under 0.1 of a cell), in turn; the same frame read
+     * again under another grid as near (a tracker trying a shift): a new geometry's run,
+     * a frame's readings never the mean of each other (the view's run again); the next
+     * frame, a fifth of a cell away: a new geometry's */
+    c->turn_sure = 0;
+    static const double dx[3] = { 1, 2, 10 };
+    static const long frame[3] = { 7, 7, 8 }, sym[3] = { 1, 0, 0 };
     for (int step = 0; step < 3; step++) {
         memcpy(moved, sy.corners, sizeof moved);
         for (int k = 0; k < 4; k++)
-            moved[k][0] += dx[step];
+            moved[k][0] += 10 + dx[step];
         assert_int_equal(vis_geom_from_corners(moved, S, a.w, a.h, &g2), VIS_OK);
         c->frame = (uint64_t)frame[step];
         assert_int_equal(vis_read(&a, &g2, &cfg, r), VIS_OK);
-        assert_int_equal(c->runs, runs[step]);
+        assert_int_equal(c->runs, runs + 3 + step);
+        assert_int_equal(c->run_sym, sym[step]);
+        assert_int_equal(vis_net_read_one(net, &a, &g2, (int)sym[step], one), VIS_OK);
+        if (step) /* a new geometry's run, alone */
+            for (int k = 0; k < S * S; k++)
+                for (int j = 0; j < VIS_NCLASS; j++)
+                    assert_float_equal(r->prob[k][j], one->prob[k][j], 1e-6);
     }
+    assert_int_equal(c->part_runs, parts);
     vis_read_cache_free(c);
     free(c);
     free(r);
     free(both);
     free(one);
+    free(one_a);
     cvb_image_free(&a);
     cvb_image_free(&b);
+}
+
+/* A run over a part of the view (vis_net_read_part) reads the blocks VIS_NET_REACH
+ * inside it, on every side where the view goes on, as the run over the whole view does;
+ * vis_plan_parts plans such parts around the blocks wanted. */
+static void test_read_part(void **state)
+{
+    (void)state;
+    enum { S = 13, O = S + 2 };
+    uint8_t stones[S * S] = { 0 };
+    stones[3 * S + 3] = GO_BLACK;
+    stones[9 * S + 4] = GO_WHITE;
+    stones[6 * S + 10] = GO_BLACK;
+    synth_t sy;
+    synth_defaults(&sy, 640, 480, S);
+    sy.stones = stones;
+    cvb_image_t img = { 0 }, view = { 0 };
+    assert_int_equal(synth_render(&sy, &img), 0);
+    vis_geom_t g;
+    assert_int_equal(vis_geom_from_corners(sy.corners, S, img.w, img.h, &g), VIS_OK);
+    assert_int_equal(vis_net_view(&img, &g, &view), VIS_OK);
+    vis_net_t *net = vis_net_builtin();
+    vis_reading_t *whole = malloc(sizeof *whole), *part = malloc(sizeof *part);
+    assert_true(whole && part);
+    static const vis_blocks_t ps[3] = { { 0, 0, 9, 8 }, { 4, 5, 12, 13 }, { 6, 3, O, O } };
+    for (int sym = 0; sym <= 1; sym++) {
+        assert_int_equal(vis_net_read_view(net, &view, S, sym, 1, whole), VIS_OK);
+        for (int i = 0; i < 3; i++) {
+            vis_blocks_t p = ps[i];
+            uint8_t exact[O * O];
+            memset(exact, 0, sizeof exact);
+            memset(part, 0, sizeof *part);
+            part->size = S;
+            part->nring = whole->nring;
+            assert_int_equal(vis_net_read_part(net, &view, S, sym, p, part, exact), VIS_OK);
+            int n = 0;
+            for (int bj = 0; bj < O; bj++)
+                for (int bi = 0; bi < O; bi++) {
+                    int in = (bi >= p.x0 + VIS_NET_REACH || !p.x0) &&
+                             (bi < p.x1 - VIS_NET_REACH || p.x1 == O) &&
+                             (bj >= p.y0 + VIS_NET_REACH || !p.y0) &&
+                             (bj < p.y1 - VIS_NET_REACH || p.y1 == O) && bi >= p.x0 &&
+                             bi < p.x1 && bj >= p.y0 && bj < p.y1;
+                    assert_int_equal(exact[bj * O + bi], in);
+                    if (!in)
+                        continue;
+                    n++;
+                    int x = bi - 1, y = bj - 1;
+                    if (x >= 0 && y >= 0 && x < S && y < S) {
+                        for (int j = 0; j < VIS_NCLASS; j++)
+                            assert_float_equal(part->prob[y * S + x][j], whole->prob[y * S + x][j], 1e-5);
+                    } else {
+                        int q = vis_ring_index(S, x, y), rx, ry;
+                        vis_ring_block(S, q, &rx, &ry);
+                        assert_int_equal(rx, x);
+                        assert_int_equal(ry, y);
+                        assert_float_equal(part->ring_off[q], whole->ring_off[q], 1e-5);
+                        assert_float_equal(part->ring_cov[q], whole->ring_cov[q], 1e-5);
+                    }
+                }
+            assert_true(n > 0);
+        }
+    }
+    vis_blocks_t bad = { 3, 3, 3, 9 };
+    uint8_t exact[O * O];
+    assert_int_equal(vis_net_read_part(net, &view, S, 1, bad, part, exact), VIS_EINVAL);
+    /* the plan: none wanted, none; one block, its square of 2 reach + 1, cut by the view's
+     * edge; two far apart, two parts; two near, one; many, the whole view */
+    uint8_t want[O * O];
+    vis_blocks_t pl[VIS_READ_PARTS_MAX];
+    memset(want, 0, sizeof want);
+    assert_int_equal(vis_plan_parts(want, O, 3, pl, VIS_READ_PARTS_MAX), 0);
+    want[7 * O + 7] = 1;
+    assert_int_equal(vis_plan_parts(want, O, 3, pl, VIS_READ_PARTS_MAX), 1);
+    assert_true(pl[0].x0 == 4 && pl[0].y0 == 4 && pl[0].x1 == 11 && pl[0].y1 == 11);
+    memset(want, 0, sizeof want);
+    want[1 * O + 1] = want[13 * O + 13] = 1;
+    assert_int_equal(vis_plan_parts(want, O, 3, pl, VIS_READ_PARTS_MAX), 2);
+    assert_true(pl[0].x0 == 0 && pl[0].y0 == 0 && pl[0].x1 == 5 && pl[0].y1 == 5);
+    assert_true(pl[1].x0 == 10 && pl[1].y0 == 10 && pl[1].x1 == O && pl[1].y1 == O);
+    memset(want, 0, sizeof want);
+    want[7 * O + 6] = want[7 * O + 8] = 1;
+    assert_int_equal(vis_plan_parts(want, O, 3, pl, VIS_READ_PARTS_MAX), 1);
+    assert_true(pl[0].x0 == 3 && pl[0].x1 == 12 && pl[0].y0 == 4 && pl[0].y1 == 11);
+    for (int b = 0; b < O * O; b += 5)
+        want[b] = 1;
+    assert_int_equal(vis_plan_parts(want, O, 3, pl, VIS_READ_PARTS_MAX), 1);
+    assert_true(pl[0].x0 == 0 && pl[0].y0 == 0 && pl[0].x1 == O && pl[0].y1 == O);
+    /* at most max parts: scattered blocks joined */
+    memset(want, 0, sizeof want);
+    want[0] = want[14] = want[14 * O] = want[O * O - 1] = 1;
+    int n = vis_plan_parts(want, O, 1, pl, 2);
+    assert_true(n >= 1 && n <= 2);
+    for (int b = 0; b < O * O; b++)
+        if (want[b]) {
+            int i = b % O, j = b / O, in = 0;
+            for (int k = 0; k < n; k++)
+                in |= i >= pl[k].x0 && i < pl[k].x1 && j >= pl[k].y0 && j < pl[k].y1;
+            assert_true(in);
+        }
+    assert_int_equal(vis_plan_parts(NULL, O, 3, pl, 2), -1);
+    free(whole);
+    free(part);
+    cvb_image_free(&img);
+    cvb_image_free(&view);
 }
 
 /* The rule itself (pure): a stone read surely, or enough points told surely. */
@@ -1634,6 +1793,7 @@ int main(void)
         cmocka_unit_test(test_decide_and_occlusion),
         cmocka_unit_test(test_photo_unsure_rule),
         cmocka_unit_test(test_read_in_turn),
+        cmocka_unit_test(test_read_part),
         cmocka_unit_test(test_offpoint),
         cmocka_unit_test(test_twice_read),
         cmocka_unit_test(test_stones_place),
