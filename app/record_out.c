@@ -374,14 +374,15 @@ void rec_print_stats(rec_t *r, const rl_stats_t *lsp, uint64_t frames, double wa
                 "{\"event\":\"stats\",\"frames\":%llu,\"seconds\":%.3f,\"fps\":%.1f,"
                 "\"cpu_seconds\":%.3f,\"cpu_fps\":%.1f,\"footage_s\":%.2f,\"speed\":%.2f,"
                 "\"cpu_speed\":%.2f,\"detects\":%llu,\"reads\":{\"made\":%llu,\"cached\":%llu,"
-                "\"net_runs\":%llu},\"ms\":{\"capture\":%.1f,\"detect\":%.1f,"
+                "\"net_runs\":%llu,\"net_part_runs\":%llu,\"net_part_blocks\":%llu},"
+                "\"ms\":{\"capture\":%.1f,\"detect\":%.1f,"
                 "\"track\":%.1f,\"station\":%.1f,\"signals\":%.1f,\"web\":%.1f}}\n",
                 (unsigned long long)frames, wall, fps, tot, cfps, footage,
                 wall > 0 ? footage / wall : 0, footage / tot, (unsigned long long)ls.detects,
                 (unsigned long long)ls.reads, (unsigned long long)ls.reads_cached,
-                (unsigned long long)ls.net_runs,
-                capture_s * 1e3, ls.detect_s * 1e3, ls.track_s * 1e3,
-                ls.station_s * 1e3, ls.signal_s * 1e3, web_s * 1e3);
+                (unsigned long long)ls.net_runs, (unsigned long long)ls.net_part_runs,
+                (unsigned long long)ls.net_part_blocks, capture_s * 1e3, ls.detect_s * 1e3,
+                ls.track_s * 1e3, ls.station_s * 1e3, ls.signal_s * 1e3, web_s * 1e3);
     } else {
         fprintf(r->out,
                 "frames: %llu in %.2f s (%.1f fps, %.1fx real time; CPU %.2f s: %.1f fps, "

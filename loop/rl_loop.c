@@ -197,6 +197,8 @@ rl_stats_t rl_stats(const rl_t *l)
     s.reads = (uint64_t)l->read_cache.misses;
     s.reads_cached = (uint64_t)l->read_cache.hits;
     s.net_runs = (uint64_t)l->read_cache.runs;
+    s.net_part_runs = (uint64_t)l->read_cache.part_runs;
+    s.net_part_blocks = (uint64_t)l->read_cache.part_blocks;
     return s;
 }
 

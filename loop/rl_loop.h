@@ -91,7 +91,12 @@ typedef struct rl_stats {
     uint64_t detects;                              /* cold detections run */
     uint64_t reads, reads_cached, net_runs;        /* tracking's readings of the points:
                                                       made, taken from the read cache, and
-                                                      the network's runs for those made */
+                                                      the network's runs over the whole
+                                                      view for those made */
+    uint64_t net_part_runs, net_part_blocks;       /* ... and its runs over parts of the
+                                                      view (the other run around unsure
+                                                      points, vis_read_cache_t), the
+                                                      blocks those parts held */
     uint64_t colour_fits;                          /* positions the board's colours were
                                                       learned from (learn_colours) */
 } rl_stats_t;
