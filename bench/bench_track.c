@@ -138,7 +138,8 @@ static int each_frame(const char *dir, int step, int mode, tally_t *c)
 }
 
 /* Shake: as `kifucam record` tracks (the grid of one still frame, vis_track_k at the
- * board's line contrast), every STEP-th frame without a hand or a bumped stone: points
+ * board's line contrast, the reader as video reads: vis_config_for_video, a read cache
+ * stamped with each frame; the board's learned colours left out), every STEP-th frame without a hand or a bumped stone: points
  * read wrong (not hidden, read with the confidence the station takes, 0.5, another
  * colour than the truth's) and points marked hidden, in
  * frames the camera shakes (truth shake != 0) and frames it does not. The grid: the
@@ -159,8 +160,16 @@ static int shake_dir(const char *dir, int step, shake_t *c)
     int S = rnd_truth_size(t), n = 0, have = 0;
     double lk = 1.0;
     vis_geom_t g;
+    vis_config_t vc;
+    vis_config_defaults(&vc);
+    vis_config_for_video(&vc);
+    vis_read_cache_t *cache = malloc(sizeof *cache);
     rnd_truth_frame_t *f = malloc(sizeof *f);
-    while (f && rnd_truth_next(t, f, NULL) == 0) {
+    if (cache)
+        vis_read_cache_init(cache);
+    vc.cache = cache;
+    while (f && cache && rnd_truth_next(t, f, NULL) == 0) {
+        cache->frame = (uint64_t)f->frame + 1;
         int still = !f->hand && (f->bumped < 0 || getenv("BENCH_TRACK_BUMPED"));
         if (!still || (have && n++ % step))
             continue;
@@ -177,7 +186,7 @@ static int shake_dir(const char *dir, int step, shake_t *c)
             vis_snapshot_t s0;
             memset(&s0, 0, sizeof s0);
             if (f->shake[0] || f->shake[1] || vis_geom_from_corners(cr, S, img.w, img.h, &g) ||
-                vis_refine(&img, &g) || vis_classify(&img, &g, NULL, &s0) ||
+                vis_refine(&img, &g) || vis_classify(&img, &g, &vc, &s0) ||
                 vis_line_contrast(&img, &g, &s0, &lk)) {
                 cvb_image_free(&img);
                 continue;
@@ -186,7 +195,7 @@ static int shake_dir(const char *dir, int step, shake_t *c)
         }
         vis_snapshot_t s;
         memset(&s, 0, sizeof s);
-        vis_track_k(&img, &g, NULL, lk, &s);
+        vis_track_k(&img, &g, &vc, lk, &s);
         int sh = f->shake[0] || f->shake[1], wrong = 0, hid = 0;
         for (int k = 0; k < S * S; k++) {
             hid += s.occluded[k] != 0;
@@ -209,6 +218,8 @@ static int shake_dir(const char *dir, int step, shake_t *c)
         cvb_image_free(&img);
     }
     free(f);
+    vis_read_cache_free(cache);
+    free(cache);
     rnd_truth_close(t);
     return 0;
 }
@@ -302,7 +313,8 @@ int main(int argc, char **argv)
         memset(&c, 0, sizeof c);
         for (int d = 3; d < argc; d++)
             shake_dir(argv[d], step < 1 ? 1 : step, &c);
-        printf("tracking as record does (one frame's grid), every %d hand-free frames:\n", step);
+        printf("tracking as record does (one frame's grid, the reader as video reads), every %d "
+               "hand-free frames:\n", step);
         for (int k = 0; k < 2; k++)
             printf("  %-13s %6ld frames: with a point read wrong %ld (%.2f%%), with a point hidden %ld "
                    "(%.2f%%); points wrong %ld, hidden %ld; refined %ld\n",
