@@ -31,23 +31,28 @@ void vis_sym_src(int s, int n, int x, int y, int *sx, int *sy)
     *sy = b;
 }
 
+/* d = the n BGR pixels of row, in their order or mirrored. */
+static void copy_row(uint8_t *d, const uint8_t *row, int n, int mirrored)
+{
+    if (!mirrored) {
+        memcpy(d, row, (size_t)n * 3);
+        return;
+    }
+    for (int x = 0; x < n; x++) {
+        const uint8_t *p = row + (size_t)(n - 1 - x) * 3;
+        d[3 * x] = p[0];
+        d[3 * x + 1] = p[1];
+        d[3 * x + 2] = p[2];
+    }
+}
+
 void vis_view_sym(const cvb_image_t *v, int s, cvb_image_t *out)
 {
     int n = v->w;
     for (int y = 0; y < n; y++) {
         uint8_t *d = out->data + (size_t)y * out->stride;
         if (!(s & 4)) { /* no transpose: output row y is one source row, as is or reversed */
-            const uint8_t *row = v->data + (size_t)((s & 2) ? n - 1 - y : y) * v->stride;
-            if (!(s & 1)) {
-                memcpy(d, row, (size_t)n * 3);
-                continue;
-            }
-            for (int x = 0; x < n; x++) {
-                const uint8_t *p = row + (size_t)(n - 1 - x) * 3;
-                d[3 * x] = p[0];
-                d[3 * x + 1] = p[1];
-                d[3 * x + 2] = p[2];
-            }
+            copy_row(d, v->data + (size_t)((s & 2) ? n - 1 - y : y) * v->stride, n, s & 1);
             continue;
         }
         for (int x = 0; x < n; x++) {
@@ -183,17 +188,7 @@ int vis_ensemble_run_part(vis_ensemble_t *e, const cvb_image_t *view, int cell, 
             const uint8_t *row = view->data +
                                  (size_t)(p.y0 * cell + ((sym & 2) ? H - 1 - y : y)) * view->stride +
                                  (size_t)p.x0 * cell * 3;
-            uint8_t *d = part.data + (size_t)y * part.stride;
-            if (!(sym & 1)) {
-                memcpy(d, row, (size_t)W * 3);
-                continue;
-            }
-            for (int x = 0; x < W; x++) {
-                const uint8_t *q = row + (size_t)(W - 1 - x) * 3;
-                d[3 * x] = q[0];
-                d[3 * x + 1] = q[1];
-                d[3 * x + 2] = q[2];
-            }
+            copy_row(part.data + (size_t)y * part.stride, row, W, sym & 1);
         }
         rc = run_members(e, &part, sym, c, bh, bw, logit, cap, each, ctx);
     }

@@ -137,6 +137,22 @@ int vis_net_view_kept(const cvb_image_t *img, const vis_geom_t *geom, cvb_image_
     return rc;
 }
 
+/* acc's entry to of each class plane += the class's softmax probability over logit's
+ * entry at of the planes, / runs (one run's part of a mean). */
+static void add_softmax(const float *logit, size_t plane, size_t at, float runs, float *acc,
+                        size_t to)
+{
+    float mx = -1e30f, e[VIS_NCLASS], sum = 0;
+    for (int k = 0; k < VIS_NCLASS; k++)
+        mx = fmaxf(mx, logit[k * plane + at]);
+    for (int k = 0; k < VIS_NCLASS; k++) {
+        e[k] = expf(logit[k * plane + at] - mx);
+        sum += e[k];
+    }
+    for (int k = 0; k < VIS_NCLASS; k++)
+        acc[k * plane + to] += e[k] / sum / runs;
+}
+
 /* The runs' softmax probabilities summed per view block (net_read_view's each). */
 typedef struct {
     int O;       /* the view's side in blocks */
@@ -155,15 +171,7 @@ static void read_each(void *ctx, int sy, const float *logit)
             int bi, bj;
             vis_sym_src(sy, O, i, j, &bi, &bj);
             size_t at = (size_t)j * O + i, to = (size_t)bj * O + bi;
-            float mx = -1e30f, e[VIS_NCLASS], sum = 0;
-            for (int k = 0; k < VIS_NCLASS; k++)
-                mx = fmaxf(mx, logit[k * plane + at]);
-            for (int k = 0; k < VIS_NCLASS; k++) {
-                e[k] = expf(logit[k * plane + at] - mx);
-                sum += e[k];
-            }
-            for (int k = 0; k < VIS_NCLASS; k++)
-                a->acc[k * plane + to] += e[k] / sum / a->runs;
+            add_softmax(logit, plane, at, a->runs, a->acc, to);
         }
 }
 
@@ -220,15 +228,7 @@ static void part_each(void *ctx, int sy, const float *logit)
             size_t at = (size_t)j * a->w + i;
             size_t to = (size_t)((sy & 2) ? a->h - 1 - j : j) * a->w +
                         (size_t)((sy & 1) ? a->w - 1 - i : i);
-            float mx = -1e30f, e[VIS_NCLASS], sum = 0;
-            for (int k = 0; k < VIS_NCLASS; k++)
-                mx = fmaxf(mx, logit[k * plane + at]);
-            for (int k = 0; k < VIS_NCLASS; k++) {
-                e[k] = expf(logit[k * plane + at] - mx);
-                sum += e[k];
-            }
-            for (int k = 0; k < VIS_NCLASS; k++)
-                a->acc[k * plane + to] += e[k] / sum / a->runs;
+            add_softmax(logit, plane, at, a->runs, a->acc, to);
         }
 }
 
