@@ -1,8 +1,8 @@
 /* vis_common.c: the small parts every stage of vision/ shares: error strings, the
  * config's defaults and its settings for a photo and for a video, the geometry from four
- * corners or a homography (and moved by a board-plane map), the size guessed from the
- * corners, and the drawing of a reading over a frame. Reading the points is vis_read.c;
- * board finding vis_detect.c; tracking vis_track.c.
+ * corners or a homography (and moved by a board-plane map), and the drawing of a reading
+ * over a frame. Reading the points is vis_read.c; board finding vis_detect.c; tracking,
+ * and the size four corners' grid fits best, vis_track.c.
  * Invariants: a vis_geom_t made here has its homography, its inverse and every point's
  * pixel position in agreement (vis_geom_from_h computes all three from H); a config's
  * defaults are the documented ones of vis.h, and the photo and video settings change
@@ -182,32 +182,6 @@ int vis_geom_from_corners(double corners[4][2], int size, int img_w, int img_h,
     if (vis_homog_fit(4, src, dst, H))
         return VIS_EINVAL;
     return vis_geom_from_h(H, size, img_w, img_h, geom);
-}
-
-int vis_guess_size(const cvb_image_t *img, double corners[4][2], int *size)
-{
-    if (!img || !corners || !size)
-        return VIS_EINVAL;
-    static const int sizes[3] = { 19, 13, 9 };
-    double best = -1;
-    int bs = 0;
-    for (int k = 0; k < 3; k++) {
-        vis_geom_t g;
-        double f;
-        if (vis_geom_from_corners(corners, sizes[k], img->w, img->h, &g) ||
-            vis_grid_fit(img, &g, &f))
-            continue;
-        /* a finer grid that fits is the answer; a coarse one also "fits" a fine board
-         * only by chance, so prefer larger sizes unless clearly worse */
-        if (f > best + 0.08) {
-            best = f;
-            bs = sizes[k];
-        }
-    }
-    if (!bs)
-        return VIS_EINVAL;
-    *size = bs;
-    return VIS_OK;
 }
 
 int vis_draw(cvb_image_t *img, const vis_geom_t *geom, const vis_snapshot_t *snap)

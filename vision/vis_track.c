@@ -1,4 +1,5 @@
-/* vis_track.c: the grid-fit measure and tracking. Given the geometry of the last frame,
+/* vis_track.c: the grid-fit measure (and the board size it tells from four corners,
+ * vis_guess_size) and tracking. Given the geometry of the last frame,
  * check that the board has not moved (the grid lines still lie where the geometry says,
  * over the segments no hand hides), follow a small shift, then classify. Plain C over
  * sparse samples of the BGR pixels, no OpenCV.
@@ -97,6 +98,32 @@ void vis_line_support(const cvb_image_t *img, const double H[9], int dir, double
 int vis_grid_fit(const cvb_image_t *img, const vis_geom_t *geom, double *out)
 {
     return vis_grid_fit_k(img, geom, 1.0, out);
+}
+
+int vis_guess_size(const cvb_image_t *img, double corners[4][2], int *size)
+{
+    if (!img || !corners || !size)
+        return VIS_EINVAL;
+    static const int sizes[3] = { 19, 13, 9 };
+    double best = -1;
+    int bs = 0;
+    for (int k = 0; k < 3; k++) {
+        vis_geom_t g;
+        double f;
+        if (vis_geom_from_corners(corners, sizes[k], img->w, img->h, &g) ||
+            vis_grid_fit(img, &g, &f))
+            continue;
+        /* a finer grid that fits is the answer; a coarse one also "fits" a fine board
+         * only by chance, so prefer larger sizes unless clearly worse */
+        if (f > best + 0.08) {
+            best = f;
+            bs = sizes[k];
+        }
+    }
+    if (!bs)
+        return VIS_EINVAL;
+    *size = bs;
+    return VIS_OK;
 }
 
 int vis_grid_fit_k(const cvb_image_t *img, const vis_geom_t *geom, double k, double *out)
