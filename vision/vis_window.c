@@ -215,6 +215,20 @@ int vis_grid_shift(const cvb_image_t *img, const cvb_image_t *fullgray, const vi
                 by = dy;
             }
         }
+#ifdef VIS_TRACE
+    for (int y = 0; y < E; y++) { /* the wider lattice's reading: each point's likeliest class */
+        char row[VIS_MAX_LATTICE + 1];
+        for (int x = 0; x < E; x++) {
+            const float *p = r->prob[y * E + x];
+            int b = 0;
+            for (int j = 1; j < VIS_NCLASS; j++)
+                b = p[j] > p[b] ? j : b;
+            row[x] = ".XOco"[b];
+        }
+        row[E] = 0;
+        VTRACE("grid_shift: row %2d %s\n", y, row);
+    }
+#endif
     VTRACE("grid_shift: S %d own %.3f best %.3f at %+d %+d; stars %d own %d best %d at %+d %+d\n", S,
            b0, best, bx, by, stars, own, ssure ? sbest : own, sx, sy);
     rc = VIS_OK;
