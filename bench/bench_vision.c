@@ -1076,8 +1076,10 @@ static int speed(const char *path, const char *size)
             best = d;
     }
     double cold = sum / reps;
-    double tr = 0, cl = 0, clv = 0, cln = 0, clu = 0, fit = 0, border = 0, finder = 0;
-    double clp = 0, nparts = 0, nwhole = 0, pblocks = 0, ublocks = 0;
+    double tr = 0, cl = 0, clv = 0, cln = 0, fit = 0, border = 0, finder = 0;
+    double clp = 0, nparts = 0, nwhole = 0, pblocks = 0, ublocks[2] = { 0, 0 }, clu[2] = { 0, 0 };
+    double cla = 0;
+    long uskipped[2] = { 0, 0 }, askipped = 0;
     long vreads = 0, vruns = 0;
     int treps = 200;
     if (ok) {
@@ -1106,35 +1108,41 @@ static int speed(const char *path, const char *size)
         vreads = miss.misses;
         vruns = miss.runs;
         /* a point changed (a stone put down at the board's middle: a dark disc of a
-         * third of a cell) and left unsure by one run (turn_sure above 1): the frames
-         * before and after in turn, the other run over the part around the point */
-        cvb_image_t img2 = { 0 };
-        vis_read_cache_t unsure;
-        vis_read_cache_init(&unsure);
-        unsure.turn_sure = 2;
-        double mx, my, mid = (g.size - 1) / 2.0, rad = vis_geom_spacing(&g) / 3;
-        if (!cvb_image_alloc(&img2, img.w, img.h, 3) && !vis_homog_apply(g.H, mid, mid, &mx, &my)) {
-            for (int y = 0; y < img.h; y++) {
-                memcpy(img2.data + (size_t)y * img2.stride, img.data + (size_t)y * img.stride,
-                       (size_t)img.w * 3);
-                for (int x = 0; x < img.w; x++)
-                    if ((x - mx) * (x - mx) + (y - my) * (y - my) <= rad * rad)
-                        memset(img2.data + (size_t)y * img2.stride + (size_t)x * 3, 30, 3);
+         * third of a cell), then a region (a disc of three cells' radius: about the most
+         * the other run reads, parts_max), left unsure by one run (turn_sure above 1):
+         * the frames before and after in turn, the other run over the part around it */
+        static const double rads[2] = { 1.0 / 3, 3 }; /* cells */
+        for (int ri = 0; ri < 2; ri++) {
+            cvb_image_t img2 = { 0 };
+            vis_read_cache_t unsure;
+            vis_read_cache_init(&unsure);
+            unsure.turn_sure = 2;
+            double mx, my, mid = (g.size - 1) / 2.0, rad = vis_geom_spacing(&g) * rads[ri];
+            if (!cvb_image_alloc(&img2, img.w, img.h, 3) &&
+                !vis_homog_apply(g.H, mid, mid, &mx, &my)) {
+                for (int y = 0; y < img.h; y++) {
+                    memcpy(img2.data + (size_t)y * img2.stride,
+                           img.data + (size_t)y * img.stride, (size_t)img.w * 3);
+                    for (int x = 0; x < img.w; x++)
+                        if ((x - mx) * (x - mx) + (y - my) * (y - my) <= rad * rad)
+                            memset(img2.data + (size_t)y * img2.stride + (size_t)x * 3, 30, 3);
+                }
+                vc.cache = &unsure;
+                unsure.frame = 1;
+                vis_classify(&img, &g, &vc, &s); /* the first read: a new geometry */
+                t0 = now_ms();
+                for (int r = 0; r < treps; r++) {
+                    unsure.frame = (uint64_t)r + 2;
+                    vis_classify(r % 2 ? &img : &img2, &g, &vc, &s);
+                }
+                clu[ri] = (now_ms() - t0) / treps;
+                ublocks[ri] = unsure.part_runs ? (double)unsure.part_blocks / unsure.part_runs : 0;
+                uskipped[ri] = unsure.parts_skipped;
             }
-            vc.cache = &unsure;
-            unsure.frame = 1;
-            vis_classify(&img, &g, &vc, &s); /* the first read: a new geometry */
-            t0 = now_ms();
-            for (int r = 0; r < treps; r++) {
-                unsure.frame = (uint64_t)r + 2;
-                vis_classify(r % 2 ? &img : &img2, &g, &vc, &s);
-            }
-            clu = (now_ms() - t0) / treps;
-            ublocks = unsure.part_runs ? (double)unsure.part_blocks / unsure.part_runs : 0;
+            cvb_image_free(&img2);
+            vis_read_cache_free(&unsure);
         }
-        cvb_image_free(&img2);
         vis_read_cache_free(&miss);
-        vis_read_cache_free(&unsure);
         /* a new geometry each read: the board moved (the picture shifted by a fifth of
          * a cell and back, the grid with it, so no warp is kept), one run, the mirror
          * over the parts around the blocks it leaves unsure (the cache's defaults);
@@ -1156,22 +1164,27 @@ static int speed(const char *path, const char *size)
                 memcpy(img3.data + (size_t)y * img3.stride + (size_t)x * 3,
                        img.data + (size_t)sy * img.stride + (size_t)sx * 3, 3);
             }
-        for (int all = 0; all <= 1; all++) {
+        for (int all = 0; all <= 2; all++) {
+            /* 0: the defaults; 1: every block unsure, the parts held to half a run (the
+             * other run not made); 2: every block unsure, parts_max 1 (both runs) */
             vis_read_cache_t nc;
             vis_read_cache_init(&nc);
             nc.turn_sure = all ? 2 : nc.turn_sure;
+            nc.parts_max = all == 2 ? 1 : nc.parts_max;
             vc.cache = &nc;
             t0 = now_ms();
             for (int r = 0; r < treps; r++) {
                 nc.frame = (uint64_t)r + 1;
                 vis_classify(r % 2 ? &img3 : &img, r % 2 ? &g2 : &g, &vc, &s);
             }
-            *(all ? &cln : &clp) = (now_ms() - t0) / treps;
+            *(all == 2 ? &cln : all ? &cla : &clp) = (now_ms() - t0) / treps;
             if (!all) {
                 nparts = (double)nc.part_runs / treps;
                 nwhole = (double)nc.runs / treps;
                 pblocks = nc.part_runs ? (double)nc.part_blocks / nc.part_runs : 0;
             }
+            if (all == 1)
+                askipped = nc.parts_skipped;
             vis_read_cache_free(&nc);
         }
         cvb_image_free(&img3);
@@ -1223,10 +1236,16 @@ static int speed(const char *path, const char *size)
            "                                            around the blocks it leaves under 0.97: %.2f\n"
            "                                            whole runs and %.2f parts of %.0f blocks a read)\n",
            clp, nwhole, nparts, pblocks);
-    printf("  ... ... every block unsure    %7.3f ms  (both runs over the whole view: the worst)\n", cln);
+    printf("  ... ... every block unsure    %7.3f ms  (the parts would cost over half a run\n"
+           "                                            (parts_max): the mirror not made, %ld of %d)\n",
+           cla, askipped, treps);
+    printf("  ... ... ... parts_max 1       %7.3f ms  (both runs over the whole view)\n", cln);
     printf("  ... a changed point unsure    %7.3f ms  (read in turn, then the other run over the part\n"
            "                                            around the point: %.0f blocks)\n",
-           clu, ublocks);
+           clu[0], ublocks[0]);
+    printf("  ... a changed region unsure   %7.3f ms  (a disc of 3 cells' radius: the other run over\n"
+           "                                            %.0f blocks, about the most it reads; %ld not made)\n",
+           clu[1], ublocks[1], uskipped[1]);
     printf("  vis_track (fit + read)       %7.3f ms\n", tr);
     printf("  the border watch (video)     %7.3f ms  (vis_border_watch: the ring beyond the edge lines)\n",
            border);

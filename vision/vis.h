@@ -196,11 +196,19 @@ typedef struct vis_read_cache {
                             0.7-0.9 on some frames by one run); under a new geometry, any
                             point or ring block. The other run reads only the parts of the
                             view around such blocks (vis_plan_parts): 0 never, above 1
-                            always (under a new geometry, the whole view: both runs) */
+                            always (with parts_max 1, under a new geometry the whole view:
+                            both runs) */
+    double parts_max;    /* 0..1, default 0.5: ... unless those parts would cost more than
+                            this share of a run over the whole view (a reading unsure over
+                            much of the view: a grid a fraction of a cell off, a hand just
+                            gone); then this run alone (in turn, the next frame's run
+                            brings the other symmetry). 1: the whole view when need be. A
+                            read costs about 1 + parts_max runs at the most */
     long hits, misses;   /* reads taken from the cache / made (for benchmarks) */
     long runs;           /* the network's runs over the whole view for the reads made */
     long part_runs;      /* ... and its runs over parts of it (the other run, turn_sure) */
     long part_blocks;    /* the blocks those parts held (a 19x19's view has 441) */
+    long parts_skipped;  /* other runs not made (parts_max) */
     int valid, size;
     double H[9];
     int nsym;

@@ -253,6 +253,7 @@ void vis_read_cache_init(vis_read_cache_t *c)
     c->max_change = 4;
     c->turn_shift = 0.1;
     c->turn_sure = 0.97;
+    c->parts_max = 0.5;
     c->run_sym = -1;
 }
 
@@ -424,17 +425,24 @@ static int unsure_blocks(const vis_read_cache_t *c, const vis_reading_t *r, uint
 }
 
 /* The other run, symmetry sym, over the parts of the view that read the blocks in want
- * (vis_plan_parts): every block it reads as over the whole view made in r the mean of
- * one's (this frame's first run) and its. The whole view's run is counted in c->runs, a
- * part's in c->part_runs and c->part_blocks. */
+ * (vis_plan_parts), unless they would cost more than c->parts_max of a run over the whole
+ * view: every block it reads as over the whole view made in r the mean of one's (this
+ * frame's first run) and its. The whole view's run is counted in c->runs, a part's in
+ * c->part_runs and c->part_blocks, a run not made in c->parts_skipped. */
 static int other_run_over(vis_net_t *net, const cvb_image_t *view, int sym, const uint8_t *want,
                           const vis_reading_t *one, vis_reading_t *r, vis_read_cache_t *c)
 {
     int S = r->size, O = S + 2 * VIS_NET_MARGIN;
     vis_blocks_t parts[VIS_READ_PARTS_MAX];
-    int n = vis_plan_parts(want, O, VIS_NET_REACH, parts, VIS_READ_PARTS_MAX);
+    int n = vis_plan_parts(want, O, VIS_NET_REACH, parts, VIS_READ_PARTS_MAX), cost = 0;
     if (n <= 0)
         return n ? VIS_EINVAL : VIS_OK;
+    for (int i = 0; i < n; i++) /* in blocks of a run over the whole view (O x O) */
+        cost += part_area(parts[i]) == O * O ? O * O : part_area(parts[i]) + PART_FIXED_BLOCKS;
+    if (cost > c->parts_max * O * O) { /* unsure over too much of the view: one run */
+        c->parts_skipped++;
+        return VIS_OK;
+    }
     vis_reading_t *other = malloc(sizeof *other);
     uint8_t *exact = calloc((size_t)O * O, 1);
     int rc = other && exact ? VIS_OK : VIS_ENOMEM;

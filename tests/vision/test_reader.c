@@ -401,9 +401,12 @@ static void test_read_in_turn(void **state)
     assert_int_equal(c->runs, runs + 2);
     assert_int_equal(c->run_sym, 0);
     /* frame b, its stone's block changed again: with every changed block unsure
-     * (turn_sure above 1), one run and the other over a part around the stone; the
-     * stone's point then read as both runs over the whole view read it */
+     * (turn_sure above 1), one run and the other over a part around the stone (the part,
+     * 7 x 7 blocks and a run's set-up, costs more than half a run over this small
+     * board's 11 x 11 view: parts_max 1 lets it); the stone's point then read as both
+     * runs over the whole view read it */
     c->turn_sure = 2;
+    c->parts_max = 1;
     c->frame = 5;
     long parts = c->part_runs;
     assert_int_equal(vis_read(&b, &g, &cfg, r), VIS_OK);
@@ -431,6 +434,20 @@ static void test_read_in_turn(void **state)
     for (int k = 0; k < S * S; k++)
         for (int j = 0; j < VIS_NCLASS; j++)
             assert_float_equal(r->prob[k][j], both->prob[k][j], 1e-5);
+    /* the next frame, the board back where it was (a new geometry again), the parts held
+     * to half a run (the default parts_max): the other run not made, one run alone */
+    c->parts_max = 0.5;
+    c->frame = 7;
+    long skipped = c->parts_skipped;
+    assert_int_equal(vis_read(&b, &g, &cfg, r), VIS_OK);
+    assert_int_equal(c->runs, runs + 3);
+    assert_int_equal(c->part_runs, parts);
+    assert_int_equal(c->parts_skipped, skipped + 1);
+    assert_int_equal(vis_net_read_one(net, &b, &g, 0, one), VIS_OK);
+    for (int k = 0; k < S * S; k++)
+        for (int j = 0; j < VIS_NCLASS; j++)
+            assert_float_equal(r->prob[k][j], one->prob[k][j], 1e-6);
+    runs = c->runs;
     /* one run alone (turn_sure 0) for the rest: the next frame, the board followed a
      * pixel away (a shaken camera, under 0.1 of a cell), in turn; the same frame read
      * again under another grid as near (a tracker trying a shift): a new geometry's run,
@@ -438,15 +455,15 @@ static void test_read_in_turn(void **state)
      * frame, a fifth of a cell away: a new geometry's */
     c->turn_sure = 0;
     static const double dx[3] = { 1, 2, 10 };
-    static const long frame[3] = { 7, 7, 8 }, sym[3] = { 1, 0, 0 };
+    static const long frame[3] = { 8, 8, 9 }, sym[3] = { 1, 0, 0 };
     for (int step = 0; step < 3; step++) {
         memcpy(moved, sy.corners, sizeof moved);
         for (int k = 0; k < 4; k++)
-            moved[k][0] += 10 + dx[step];
+            moved[k][0] += dx[step];
         assert_int_equal(vis_geom_from_corners(moved, S, a.w, a.h, &g2), VIS_OK);
         c->frame = (uint64_t)frame[step];
         assert_int_equal(vis_read(&a, &g2, &cfg, r), VIS_OK);
-        assert_int_equal(c->runs, runs + 3 + step);
+        assert_int_equal(c->runs, runs + 1 + step);
         assert_int_equal(c->run_sym, sym[step]);
         assert_int_equal(vis_net_read_one(net, &a, &g2, (int)sym[step], one), VIS_OK);
         if (step) /* a new geometry's run, alone */
