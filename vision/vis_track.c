@@ -312,11 +312,77 @@ static void grid_offset(const cvb_image_t *img, const vis_geom_t *geom, const vi
     }
 }
 
-/* grid units: a shift found under this is slight (see vis_track_update_k) */
-#define TRACK_SLIGHT 0.08
 /* grid units: a shift found under this is the camera shaking, followed by a translation
  * of the picture (see vis_track_update_k) */
 #define TRACK_SHAKE 0.15
+/* lines: a shift is followed when this many lines tell it, TRACK_LINES_SHAKE for one under
+ * TRACK_SHAKE (a pixel of shake must be told by more lines than a bump) */
+#define TRACK_LINES 4
+#define TRACK_LINES_SHAKE 8
+/* grid units: after the first step, a further step is taken when the lines are still
+ * this far off (the first step's limit is cfg->track_shift) */
+#define TRACK_STEP_MIN 0.04
+/* how much better the grid must fit at the first step to be moved there: a bump (a shift
+ * of TRACK_SHAKE or more) clearly, a camera's shake only better (a pixel of shake at
+ * 640x360, 0.06 of a cell, gains 0.02..0.04: left alone, the edge points read a line's
+ * width off look covered; a threshold in between lets the odd frame of a shake go
+ * unfollowed, a hand over the board for the station) */
+#define TRACK_GAIN_BUMP 0.05
+#define TRACK_GAIN_SHAKE 0.005
+/* grid units: a followed grid whose lines are still this far off (TRACK_LINES telling it)
+ * is lost (the cap on the shift reached) */
+#define TRACK_OFF_LOST 0.2
+/* a crowded board's grid that fits under cfg->track_min_fit is kept when the lines
+ * between empty points show (TRACK_EMPTY_LINES segments fitting TRACK_EMPTY_FIT), or are
+ * found in place by TRACK_PLACE_LINES lines each way within TRACK_PLACE_OFF */
+#define TRACK_EMPTY_LINES 8
+#define TRACK_EMPTY_FIT 0.6
+#define TRACK_PLACE_LINES 5
+#define TRACK_PLACE_OFF 0.15
+
+/* The grid of moved shifted by the lines' offsets found (tx, ty: their medians, grid
+ * units; cx, cy: their fitted planes, used for a direction mx, my that moves): a slight
+ * shift (both under TRACK_SHAKE) as one translation of the picture, a bump as the plane
+ * of offsets. 0 with it in *next; -1 when it makes no geometry. */
+static int shifted_grid(const vis_geom_t *moved, double tx, double ty, int mx, int my,
+                        const double cx[3], const double cy[3], vis_geom_t *next)
+{
+    double A[9] = { 1, 0, 0, 0, 1, 0, 0, 0, 1 }, H2[9];
+    int slight = fabs(tx) < TRACK_SHAKE && fabs(ty) < TRACK_SHAKE;
+    double mid = (moved->size - 1) * 0.5, pu0, pv0, pu1, pv1;
+    if (slight && !vis_homog_apply(moved->H, mid, mid, &pu0, &pv0) &&
+        !vis_homog_apply(moved->H, mid + tx, mid + ty, &pu1, &pv1)) {
+        /* a small shift is the camera shaking: the picture moved, not the board, by one
+         * translation in pixels (the lines' offset at the board's middle); the offsets'
+         * slopes, fitted over a few lines, would tilt the grid at the edges (an edge
+         * stone then read from beside it) */
+        memcpy(H2, moved->H, sizeof H2);
+        for (int c = 0; c < 3; c++) {
+            H2[c] += (pu1 - pu0) * moved->H[6 + c];
+            H2[3 + c] += (pv1 - pv0) * moved->H[6 + c];
+        }
+    } else {
+        /* H' = H * A, A: board (x, y) -> (x + ox(x, y), y + oy(x, y)), the offsets found:
+         * board (x, y) is seen where geom put (x + ox, y + oy) */
+        if (mx) {
+            A[0] += cx[1];
+            A[1] = cx[2];
+            A[2] = cx[0];
+        }
+        if (my) {
+            A[3] = cy[1];
+            A[4] += cy[2];
+            A[5] = cy[0];
+        }
+        vis_homog_mul(moved->H, A, H2);
+    }
+    double w = H2[8];
+    if (fabs(w) < 1e-12)
+        return -1;
+    for (int k = 0; k < 9; k++)
+        H2[k] /= w;
+    return vis_geom_from_h(H2, moved->size, moved->img_w, moved->img_h, next) ? -1 : 0;
+}
 
 /* A snapshot for the tracker's search (off left out), its reading kept in *r for the
  * final snapshot. */
@@ -381,51 +447,18 @@ int vis_track_update_k(const cvb_image_t *img, vis_geom_t *geom, const vis_confi
     for (int it = 0; it < 3; it++) {
         double cx[3], cy[3];
         grid_offset(img, &moved, &s, lk, &odx, &ody, &onx, &ony, cx, cy);
-        /* a slight shift (under TRACK_SLIGHT: a pixel of camera shake on a small image)
+        /* a slight shift (under TRACK_SHAKE: a pixel of camera shake on a small image)
          * must be told by more lines than a bump */
-        double lim = it ? 0.04 : cfg->track_shift;
-        int mx = onx >= (fabs(odx) < TRACK_SHAKE ? 8 : 4) && fabs(odx) > lim &&
-                 fabs(sumx + odx) <= cfg->track_shift_max;
-        int my = ony >= (fabs(ody) < TRACK_SHAKE ? 8 : 4) && fabs(ody) > lim &&
-                 fabs(sumy + ody) <= cfg->track_shift_max;
+        double lim = it ? TRACK_STEP_MIN : cfg->track_shift;
+        int mx = onx >= (fabs(odx) < TRACK_SHAKE ? TRACK_LINES_SHAKE : TRACK_LINES) &&
+                 fabs(odx) > lim && fabs(sumx + odx) <= cfg->track_shift_max;
+        int my = ony >= (fabs(ody) < TRACK_SHAKE ? TRACK_LINES_SHAKE : TRACK_LINES) &&
+                 fabs(ody) > lim && fabs(sumy + ody) <= cfg->track_shift_max;
         if (!mx && !my)
             break;
-        double A[9] = { 1, 0, 0, 0, 1, 0, 0, 0, 1 }, H2[9], tx = mx ? odx : 0, ty = my ? ody : 0;
-        int slight = fabs(tx) < TRACK_SHAKE && fabs(ty) < TRACK_SHAKE;
-        double mid = (geom->size - 1) * 0.5, pu0, pv0, pu1, pv1;
-        if (slight && !vis_homog_apply(moved.H, mid, mid, &pu0, &pv0) &&
-            !vis_homog_apply(moved.H, mid + tx, mid + ty, &pu1, &pv1)) {
-            /* a small shift is the camera shaking: the picture moved, not the board, by
-             * one translation in pixels (the lines' offset at the board's middle); the
-             * offsets' slopes, fitted over a few lines, would tilt the grid at the edges
-             * (an edge stone then read from beside it) */
-            memcpy(H2, moved.H, sizeof H2);
-            for (int c = 0; c < 3; c++) {
-                H2[c] += (pu1 - pu0) * moved.H[6 + c];
-                H2[3 + c] += (pv1 - pv0) * moved.H[6 + c];
-            }
-        } else {
-            /* H' = H * A, A: board (x, y) -> (x + ox(x, y), y + oy(x, y)), the offsets
-             * found: board (x, y) is seen where geom put (x + ox, y + oy) */
-            if (mx) {
-                A[0] += cx[1];
-                A[1] = cx[2];
-                A[2] = cx[0];
-            }
-            if (my) {
-                A[3] = cy[1];
-                A[4] += cy[2];
-                A[5] = cy[0];
-            }
-            vis_homog_mul(moved.H, A, H2);
-        }
-        double w = H2[8];
+        double tx = mx ? odx : 0, ty = my ? ody : 0;
         vis_geom_t next;
-        if (fabs(w) < 1e-12)
-            break;
-        for (int k = 0; k < 9; k++)
-            H2[k] /= w;
-        if (vis_geom_from_h(H2, geom->size, geom->img_w, geom->img_h, &next))
+        if (shifted_grid(&moved, tx, ty, mx, my, cx, cy, &next))
             break;
         vis_snapshot_t s2 = *snap;
         double f0, f1;
@@ -435,13 +468,9 @@ int vis_track_update_k(const cvb_image_t *img, vis_geom_t *geom, const vis_confi
             break;
         masked_fit(img, &moved, &s2, 0, lk_pos, &f0, &v0, &t0);
         masked_fit(img, &next, &s2, 0, lk_pos, &f1, &v1, &t1);
-        /* the first step must fit clearly better for a bump (by 0.05); a slight shift
-         * only better (a pixel of shake at 640x360, 0.06 of a cell, gains 0.02..0.04:
-         * left alone, the edge points read a line's width off look covered; a threshold
-         * in between lets the odd frame of a shake go unfollowed, a hand over the board
-         * for the station) */
+        /* the first step must fit clearly better for a bump, a shake's only better */
         double gain = (mx && fabs(odx) >= TRACK_SHAKE) || (my && fabs(ody) >= TRACK_SHAKE)
-            ? 0.05 : 0.005;
+            ? TRACK_GAIN_BUMP : TRACK_GAIN_SHAKE;
         if (!(f1 > f0 + (it ? 0.0 : gain)))
             break;
         s = s2;
@@ -457,7 +486,8 @@ int vis_track_update_k(const cvb_image_t *img, vis_geom_t *geom, const vis_confi
         /* still off where it stopped (the cap reached: half a cell or more): lost */
         double cx[3], cy[3];
         grid_offset(img, &moved, &s, lk, &odx, &ody, &onx, &ony, cx, cy);
-        if ((onx >= 4 && fabs(odx) > 0.2) || (ony >= 4 && fabs(ody) > 0.2)) {
+        if ((onx >= TRACK_LINES && fabs(odx) > TRACK_OFF_LOST) ||
+            (ony >= TRACK_LINES && fabs(ody) > TRACK_OFF_LOST)) {
             lost_snapshot(geom, snap);
             free(prob);
             return VIS_OK;
@@ -485,8 +515,9 @@ int vis_track_update_k(const cvb_image_t *img, vis_geom_t *geom, const vis_confi
         double efit;
         int evis, etot;
         masked_fit(img, g, &s, 1, lk, &efit, &evis, &etot);
-        int in_place = onx >= 5 && ony >= 5 && fabs(odx) <= 0.15 && fabs(ody) <= 0.15;
-        lost = !(evis >= 8 && efit >= 0.6) && !in_place;
+        int in_place = onx >= TRACK_PLACE_LINES && ony >= TRACK_PLACE_LINES &&
+                       fabs(odx) <= TRACK_PLACE_OFF && fabs(ody) <= TRACK_PLACE_OFF;
+        lost = !(evis >= TRACK_EMPTY_LINES && efit >= TRACK_EMPTY_FIT) && !in_place;
     }
     if (lost) {
         lost_snapshot(geom, snap);
