@@ -1082,41 +1082,22 @@ static void outline_shift(const cvb_image_t *full, const vis_seg_params_t *sp,
     }
 }
 
-/* The grid from the lattice of black stones (vis_lattice_find): the smallest size that
- * holds every stone, the window chosen by the grid lines that remain visible. */
-int vis_lattice_grid(const cvb_image_t *gray, const cvb_image_t *full, const cvb_image_t *col,
-                     const vis_seg_params_t *sp, const vis_lattice_params_t *lp, double scale,
-                     int size_hint, double Hout[9], int *Sout, int *stones)
+/* The board size the lattice's stones (ij, cnt of them, lines i0..i1 and j0..j1) lie on
+ * (size_hint, or the smallest of 9, 13, 19 that spans them; none: the largest, or the
+ * hint) into *S, and the windows of S lines tried along each axis, olo[ax]..ohi[ax]:
+ * every one that holds all the stones, or, when they span more than a board (a bowl, a
+ * dark speck on the table or the board's side), those that hold all but beyond_keep of
+ * the stones the best one holds. */
+static void lattice_windows(const int *ij, int cnt, int i0, int i1, int j0, int j1,
+                            const vis_lattice_params_t *lp, int size_hint, int *Sout,
+                            int olo[2], int ohi[2])
 {
-    double Hc[9];
-    int i0, i1, j0, j1, cnt, ij[2 * 400];
-    if (vis_lattice_find(gray, Hc, &i0, &i1, &j0, &j1, &cnt, ij, 400))
-        return VIS_ENOBOARD;
-    VTRACE("lattice: i %d..%d j %d..%d, %d stones\n", i0, i1, j0, j1, cnt);
-    if (cnt > 400)
-        cnt = 400;
-#ifdef VIS_TRACE
-    for (int ax = 0; ax < 2; ax++) {
-        VTRACE("lattice: per %s:", ax ? "j" : "i");
-        for (int o = ax ? j0 : i0; o <= (ax ? j1 : i1); o++) {
-            int c = 0;
-            for (int k = 0; k < cnt; k++)
-                c += ij[2 * k + ax] == o;
-            VTRACE(" %d", c);
-        }
-        VTRACE("\n");
-    }
-#endif
     int span = (i1 - i0 > j1 - j0 ? i1 - i0 : j1 - j0) + 1, S = 0;
     static const int sizes[3] = { 9, 13, 19 };
     for (int k = 0; k < 3 && !S; k++)
         if (sizes[k] >= span && (!size_hint || sizes[k] == size_hint))
             S = sizes[k];
-    /* the windows tried along each axis: every one that holds all the stones */
-    int olo[2], ohi[2];
-    if (!S) { /* stones beyond the board (a bowl, a dark speck on the table or the board's
-               * side): the largest size, the windows along each axis that hold all but
-               * beyond_keep of the stones the best one holds */
+    if (!S) {
         S = size_hint ? size_hint : 19;
         for (int ax = 0; ax < 2; ax++) {
             int lo = ax ? j0 : i0, hi = ax ? j1 : i1, bestc = -1, cs[64];
@@ -1146,16 +1127,24 @@ int vis_lattice_grid(const cvb_image_t *gray, const cvb_image_t *full, const cvb
         olo[1] = j1 - S + 1;
         ohi[1] = j0;
     }
-    if (cnt < lp->stones_per_line * S)
-        return VIS_ENOBOARD;
+    *Sout = S;
+}
+
+/* The window of S lines of the lattice Hc (windows olo..ohi along each axis) the lines
+ * left visible choose (vis_window_score at its best of 9 slides lp->slide apart: the
+ * stones' centres stand above their points; too few lines to judge: 0 inside the
+ * picture, -2 beyond it; ties to the window centred on the stones, i0..i1, j0..j1) into
+ * Hout; returns its score (-1e9: none tried). */
+static double best_window(const cvb_image_t *gray, const cvb_image_t *full, const cvb_image_t *col,
+                          const vis_seg_params_t *sp, const vis_lattice_params_t *lp,
+                          double scale, const double Hc[9], int S, const int olo[2],
+                          const int ohi[2], int i0, int i1, int j0, int j1, double Hout[9])
+{
     double best = -1e9;
     for (int oa = olo[0]; oa <= ohi[0]; oa++)
         for (int ob = olo[1]; ob <= ohi[1]; ob++) {
             double T[9] = { 1, 0, oa, 0, 1, ob, 0, 0, 1 }, Hw[9];
             vis_homog_mul(Hc, T, Hw);
-            /* the grid must lie inside the picture; the lines left visible decide. The
-             * stones' centres stand above their points (a third of a spacing from the
-             * side): each window is judged at its best of 9 slides `slide` apart */
             double sc = -1e9;
             for (int q = 0; q < 9; q++) {
                 int qx = q % 3 - 1, qy = q / 3 - 1;
@@ -1185,21 +1174,24 @@ int vis_lattice_grid(const cvb_image_t *gray, const cvb_image_t *full, const cvb
                 memcpy(Hout, Hw, sizeof Hw);
             }
         }
-    if (best <= -1)
-        return VIS_ENOBOARD;
-    /* the stones' centres lie on a plane above the board (half a stone's height): slide
-     * and scale the grid in board space to where the lines left visible between the
-     * stones are darkest */
+    return best;
+}
+
+/* The stones' centres lie on a plane above the board (half a stone's height): grid H (S
+ * lines) slid and scaled in board space to where the lines left visible between the
+ * stones are darkest (good_count). Coarse to fine (the defaults): shifts of 0.2 units
+ * over +-0.2, then 0.1 and 0.05 around the best (at most 0.35 in all), then a scale about
+ * the centre (0.4% a step, 4 each way). A stone's centre stands off its point by less
+ * than that even from the side; further out, on a full board, the dark gaps between
+ * touching stones, half a unit from their centres, pass for lines (before, +-0.4 and 0.55
+ * in all: crowded renders found half a unit off and refused by the reader, 12 of 60 with
+ * no board, now 6). */
+static void settle_on_lines(const cvb_image_t *full, const vis_seg_params_t *sp,
+                            const vis_lattice_params_t *lp, double scale, int S, double H[9])
+{
     double Hb[9];
-    memcpy(Hb, Hout, sizeof Hb);
+    memcpy(Hb, H, sizeof Hb);
     int bestg = good_count(full, sp, Hb, S, scale);
-    /* coarse to fine (the defaults): shifts of 0.2 units over +-0.2, then 0.1 and 0.05
-     * around the best (at most 0.35 in all), then a scale about the centre (0.4% a step,
-     * 4 each way). A stone's centre
-     * stands off its point by less than that even from the side; further out, on a full
-     * board, the dark gaps between touching stones, half a unit from their centres, pass
-     * for lines (before, +-0.4 and 0.55 in all: crowded renders found half a unit off
-     * and refused by the reader, 12 of 60 with no board, now 6) */
     double bu = 0, bv = 0, bs = 1;
     for (int pass = 0; pass < 4; pass++) {
         double cu = bu, cv = bv;
@@ -1222,7 +1214,7 @@ int vis_lattice_grid(const cvb_image_t *gray, const cvb_image_t *full, const cvb
                 }
                 double m = (S - 1) / 2.0 * (1 - sc);
                 double T[9] = { sc, 0, m + u, 0, sc, m + v, 0, 0, 1 }, Hn[9];
-                vis_homog_mul(Hout, T, Hn);
+                vis_homog_mul(H, T, Hn);
                 int g = good_count(full, sp, Hn, S, scale);
                 if (g > bestg) {
                     bestg = g;
@@ -1233,7 +1225,41 @@ int vis_lattice_grid(const cvb_image_t *gray, const cvb_image_t *full, const cvb
                 }
             }
     }
-    memcpy(Hout, Hb, sizeof Hb);
+    memcpy(H, Hb, sizeof Hb);
+}
+
+/* The grid from the lattice of black stones (vis_lattice_find): the smallest size that
+ * holds every stone, the window chosen by the grid lines that remain visible. */
+int vis_lattice_grid(const cvb_image_t *gray, const cvb_image_t *full, const cvb_image_t *col,
+                     const vis_seg_params_t *sp, const vis_lattice_params_t *lp, double scale,
+                     int size_hint, double Hout[9], int *Sout, int *stones)
+{
+    double Hc[9];
+    int i0, i1, j0, j1, cnt, ij[2 * 400];
+    if (vis_lattice_find(gray, Hc, &i0, &i1, &j0, &j1, &cnt, ij, 400))
+        return VIS_ENOBOARD;
+    VTRACE("lattice: i %d..%d j %d..%d, %d stones\n", i0, i1, j0, j1, cnt);
+    if (cnt > 400)
+        cnt = 400;
+#ifdef VIS_TRACE
+    for (int ax = 0; ax < 2; ax++) {
+        VTRACE("lattice: per %s:", ax ? "j" : "i");
+        for (int o = ax ? j0 : i0; o <= (ax ? j1 : i1); o++) {
+            int c = 0;
+            for (int k = 0; k < cnt; k++)
+                c += ij[2 * k + ax] == o;
+            VTRACE(" %d", c);
+        }
+        VTRACE("\n");
+    }
+#endif
+    int S, olo[2], ohi[2];
+    lattice_windows(ij, cnt, i0, i1, j0, j1, lp, size_hint, &S, olo, ohi);
+    if (cnt < lp->stones_per_line * S)
+        return VIS_ENOBOARD;
+    if (best_window(gray, full, col, sp, lp, scale, Hc, S, olo, ohi, i0, i1, j0, j1, Hout) <= -1)
+        return VIS_ENOBOARD;
+    settle_on_lines(full, sp, lp, scale, S, Hout);
     outline_shift(full, sp, lp, Hout, S, scale);
     vis_homog_orient(Hout, S);
 #ifdef VIS_TRACE
