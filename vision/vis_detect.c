@@ -1342,6 +1342,43 @@ int vis_detect(const cvb_image_t *img, const vis_config_t *cfg, int size_hint,
     return rc;
 }
 
+/* A grid of lines scored under LINES_WEAK (find_grid's score) asks the stones' lattice
+ * too (vis_lattice_grid: a board too full to show its lines), and the lattice is taken
+ * instead when it holds LATTICE_STONES stones a line or the lines score under LINES_POOR;
+ * a grid of lines smaller than 19 (the empty middle of a larger board full of stones
+ * round it) gives way to a larger lattice holding LATTICE_STONES a line. */
+#define LINES_WEAK 0.6
+#define LINES_POOR 0.4
+#define LATTICE_STONES 3
+
+/* Stage 1, prepare: the full-size gray picture (inverted when light: lines lighter than
+ * the wood, so every later stage looks for dark lines) into *fullgray, and it shrunk to
+ * the work size (cfg->work_max on the longest side, scale *scale) into *gray; for the
+ * debug picture, img shrunk into *small. VIS_ECV, with nothing to free. */
+static int prepare(const cvb_image_t *img, const vis_config_t *cfg, int light, double *scale,
+                   cvb_image_t *gray, cvb_image_t *fullgray, cvb_image_t *small)
+{
+    int longest = img->w > img->h ? img->w : img->h;
+    *scale = longest > cfg->work_max ? (double)cfg->work_max / longest : 1.0;
+    int W = (int)lround(img->w * *scale), Hh = (int)lround(img->h * *scale);
+    /* gray first: the full-size gray serves the window scoring and the refinement */
+    if (cvb_to_gray(img, fullgray)) {
+        cvb_image_free(fullgray);
+        return VIS_ECV;
+    }
+    if (light)
+        for (int y = 0; y < fullgray->h; y++)
+            for (int x = 0; x < fullgray->w; x++)
+                fullgray->data[(size_t)y * fullgray->stride + x] ^= 0xff;
+    if (cvb_resize(fullgray, W, Hh, gray)) {
+        cvb_image_free(fullgray);
+        return VIS_ECV;
+    }
+    if (cfg->debug && !cvb_resize(img, W, Hh, small) && small->channels == 3)
+        emit(cfg, VIS_STAGE_PREPARE, small);
+    return VIS_OK;
+}
+
 static int detect_at(const cvb_image_t *img, const vis_config_t *cfg, int size_hint, int light,
                      vis_geom_t *geom, vis_snapshot_t *snap, vis_timing_t *tm)
 {
@@ -1351,26 +1388,11 @@ static int detect_at(const cvb_image_t *img, const vis_config_t *cfg, int size_h
     if (img->w < 32 || img->h < 32)
         return VIS_ENOBOARD;
     /* 1 prepare */
-    int longest = img->w > img->h ? img->w : img->h;
-    double scale = longest > cfg->work_max ? (double)cfg->work_max / longest : 1.0;
-    int W = (int)lround(img->w * scale), Hh = (int)lround(img->h * scale);
+    double scale = 1;
     cvb_image_t small = { 0 }, gray = { 0 }, fullgray = { 0 };
-    int rc;
-    /* gray first: the full-size gray serves the window scoring and the refinement */
-    if (cvb_to_gray(img, &fullgray)) {
-        cvb_image_free(&fullgray);
-        return VIS_ECV;
-    }
-    if (light) /* lines lighter than the wood: every later stage looks for dark lines */
-        for (int y = 0; y < fullgray.h; y++)
-            for (int x = 0; x < fullgray.w; x++)
-                fullgray.data[(size_t)y * fullgray.stride + x] ^= 0xff;
-    if (cvb_resize(&fullgray, W, Hh, &gray)) {
-        cvb_image_free(&fullgray);
-        return VIS_ECV;
-    }
-    if (cfg->debug && !cvb_resize(img, W, Hh, &small) && small.channels == 3)
-        emit(cfg, VIS_STAGE_PREPARE, &small);
+    int rc = prepare(img, cfg, light, &scale, &gray, &fullgray, &small);
+    if (rc)
+        return rc;
     double t1 = now_ms();
     t.ms[VIS_STAGE_PREPARE] = t1 - t0;
     double Hw[9];
@@ -1387,7 +1409,7 @@ static int detect_at(const cvb_image_t *img, const vis_config_t *cfg, int size_h
     /* a grid of lines smaller than 19 may be the empty middle of a larger board full of
      * stones round it: the stones' lattice is asked too */
     int small_grid = !rc && !size_hint && S < 19, lattice_tried = 0;
-    if (rc == VIS_ENOBOARD || (!rc && score < 0.6) || small_grid) {
+    if (rc == VIS_ENOBOARD || (!rc && score < LINES_WEAK) || small_grid) {
         /* a board too full to show its lines: find it from the stones, and prefer that to
          * a weak grid of lines when many stones agree */
         double t3 = now_ms(), Hl[9];
@@ -1397,8 +1419,8 @@ static int detect_at(const cvb_image_t *img, const vis_config_t *cfg, int size_h
         lattice_tried = 1;
         if (!rl)
             cand_add(cl, Hl, Sl, CAND_LATTICE);
-        if (!rl && (small_grid ? Sl > S && stones >= 3 * Sl
-                               : rc || stones >= 3 * Sl || score < 0.4)) {
+        if (!rl && (small_grid ? Sl > S && stones >= LATTICE_STONES * Sl
+                               : rc || stones >= LATTICE_STONES * Sl || score < LINES_POOR)) {
             memcpy(Hw, Hl, sizeof Hl);
             S = Sl;
             rc = VIS_OK;
