@@ -1109,8 +1109,9 @@ static int speed(const char *path, const char *size)
         vruns = miss.runs;
         /* a point changed (a stone put down at the board's middle: a dark disc of a
          * third of a cell), then a region (a disc of three cells' radius: about the most
-         * the other run reads, parts_max), left unsure by one run (turn_sure above 1):
-         * the frames before and after in turn, the other run over the part around it */
+         * the other run reads, parts_max), left unsure by one run (turn_sure above 1: an
+         * option, off by default): the frames before and after in turn, the other run
+         * over the part around it */
         static const double rads[2] = { 1.0 / 3, 3 }; /* cells */
         for (int ri = 0; ri < 2; ri++) {
             cvb_image_t img2 = { 0 };
@@ -1165,11 +1166,12 @@ static int speed(const char *path, const char *size)
                        img.data + (size_t)sy * img.stride + (size_t)sx * 3, 3);
             }
         for (int all = 0; all <= 2; all++) {
-            /* 0: the defaults; 1: every block unsure, the parts held to half a run (the
-             * other run not made); 2: every block unsure, parts_max 1 (both runs) */
+            /* 0: the defaults; 1: every block unsure (new_sure above 1), the parts held
+             * to half a run (the other run not made); 2: every block unsure, parts_max 1
+             * (both runs) */
             vis_read_cache_t nc;
             vis_read_cache_init(&nc);
-            nc.turn_sure = all ? 2 : nc.turn_sure;
+            nc.new_sure = all ? 2 : nc.new_sure;
             nc.parts_max = all == 2 ? 1 : nc.parts_max;
             vc.cache = &nc;
             t0 = now_ms();
@@ -1240,8 +1242,8 @@ static int speed(const char *path, const char *size)
            "                                            (parts_max): the mirror not made, %ld of %d)\n",
            cla, askipped, treps);
     printf("  ... ... ... parts_max 1       %7.3f ms  (both runs over the whole view)\n", cln);
-    printf("  ... a changed point unsure    %7.3f ms  (read in turn, then the other run over the part\n"
-           "                                            around the point: %.0f blocks)\n",
+    printf("  ... a changed point unsure    %7.3f ms  (turn_sure, an option: read in turn, then the\n"
+           "                                            other run over the %.0f blocks around it)\n",
            clu[0], ublocks[0]);
     printf("  ... a changed region unsure   %7.3f ms  (a disc of 3 cells' radius: the other run over\n"
            "                                            %.0f blocks, about the most it reads; %ld not made)\n",

@@ -189,15 +189,22 @@ typedef struct vis_read_cache {
                             of the board moved more than this since the last read (the
                             tracker follows a shaken camera frame by frame: the last run
                             then saw the same place, a pixel or two away); more: both */
-    double turn_sure;    /* 0..1, default 0.97: a block one run leaves unsure (a point not
-                            covered with no class this likely) is read by the other run
-                            too, the mean of both kept there: in turn, a block that
-                            changed (the mirror was added for a bare corner read white at
-                            0.7-0.9 on some frames by one run); under a new geometry, any
-                            point or ring block. The other run reads only the parts of the
-                            view around such blocks (vis_plan_parts): 0 never, above 1
-                            always (with parts_max 1, under a new geometry the whole view:
-                            both runs) */
+    double turn_sure;    /* 0..1, default 0 (off): in turn, a changed block whose point one
+                            run leaves unsure (not covered, no colour this likely among
+                            the colours) is read by the other run too, over the part of
+                            the view around it, and the mean of both kept there. Off:
+                            tried at 0.97 on 2026-12-07 (it was documented so from
+                            2026-12-05 but never set), the played-out demo game lost its
+                            board at its end signals (an edge point beside a hand read as
+                            the mean with the mirror tipped the tracker's side belief
+                            under grid_min_belief); the record bench was the same */
+    double new_sure;     /* 0..1, default 0.97: under a new geometry (a board found or
+                            moved) one run, and the other only over the parts of the view
+                            (vis_plan_parts) around the points whose colour it leaves
+                            under this (and the ring blocks whose off it leaves between
+                            1 - this and this), the mean of both kept in those parts; 0:
+                            one run alone; above 1 (with parts_max 1): both runs over the
+                            whole view */
     double parts_max;    /* 0..1, default 0.5: ... unless those parts would cost more than
                             this share of a run over the whole view (a reading unsure over
                             much of the view: a grid a fraction of a cell off, a hand just

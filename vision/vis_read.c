@@ -252,7 +252,8 @@ void vis_read_cache_init(vis_read_cache_t *c)
     memset(&c->maps, 0, sizeof c->maps);
     c->max_change = 4;
     c->turn_shift = 0.1;
-    c->turn_sure = 0.97;
+    c->turn_sure = 0;
+    c->new_sure = 0.97;
     c->parts_max = 0.5;
     c->run_sym = -1;
 }
@@ -360,10 +361,11 @@ static int ring_block(int S, int q)
     return (y + VIS_NET_MARGIN) * (S + 2 * VIS_NET_MARGIN) + x + VIS_NET_MARGIN;
 }
 
-/* 1 when a point's probabilities p leave its colour unsure by the cache's turn_sure: not
- * covered (P < 0.5) and no colour (empty, black, white) this likely given that the point
- * is one (not off: a point read as one but for a few hundredths of off is read). */
-static int point_unsure(const vis_read_cache_t *c, const float *p)
+/* 1 when a point's probabilities p leave its colour unsure by sure (the cache's turn_sure
+ * or new_sure): not covered (P < 0.5) and no colour (empty, black, white) this likely
+ * given that the point is one (not off: a point read as one but for a few hundredths of
+ * off is read). */
+static int point_unsure(double sure, const float *p)
 {
     if (p[VIS_CLASS_COVERED] >= 0.5f)
         return 0;
@@ -372,12 +374,12 @@ static int point_unsure(const vis_read_cache_t *c, const float *p)
         best = fmaxf(best, p[j]);
         cols += p[j];
     }
-    return !(best >= c->turn_sure * cols) || cols <= 0;
+    return !(best >= sure * cols) || cols <= 0;
 }
 
 /* read_in_turn: r (this frame's run) averaged, block by block, with the cache's last run
  * where the block looks as it did then. want[b] = 1 (O x O) for the point blocks that
- * changed and that this run leaves unsure (point_unsure); returns how many. */
+ * changed and that this run leaves unsure by turn_sure (point_unsure); returns how many. */
 static int mean_with_last_run(const vis_read_cache_t *c, const float *sig, vis_reading_t *r,
                               uint8_t *want)
 {
@@ -388,7 +390,7 @@ static int mean_with_last_run(const vis_read_cache_t *c, const float *sig, vis_r
         if (block_same(c, sig, b)) {
             for (int j = 0; j < VIS_NCLASS; j++)
                 r->prob[k][j] = 0.5f * (r->prob[k][j] + l->prob[k][j]);
-        } else if (point_unsure(c, r->prob[k])) {
+        } else if (point_unsure(c->turn_sure, r->prob[k])) {
             want[b] = 1;
             unsure++;
         }
@@ -404,19 +406,20 @@ static int mean_with_last_run(const vis_read_cache_t *c, const float *sig, vis_r
 }
 
 /* A new geometry's one run r: want[b] = 1 for every point and ring block it leaves
- * unsure (point_unsure; a ring block, of which only off and covered are kept, unsure when
- * neither they nor the rest reach turn_sure and it is not covered); returns how many. */
+ * unsure by new_sure (point_unsure; a ring block, of which only off and covered are kept,
+ * unsure when it is not covered and its off is neither this likely nor this unlikely);
+ * returns how many. */
 static int unsure_blocks(const vis_read_cache_t *c, const vis_reading_t *r, uint8_t *want)
 {
     int S = r->size, n = 0;
     for (int k = 0; k < S * S; k++)
-        if (point_unsure(c, r->prob[k])) {
+        if (point_unsure(c->new_sure, r->prob[k])) {
             want[point_block(S, k)] = 1;
             n++;
         }
     for (int q = 0; q < r->nring; q++) {
         float off = r->ring_off[q];
-        if (r->ring_cov[q] < 0.5f && off < c->turn_sure && off > 1.0f - c->turn_sure) {
+        if (r->ring_cov[q] < 0.5f && off < c->new_sure && off > 1.0f - c->new_sure) {
             want[ring_block(S, q)] = 1;
             n++;
         }

@@ -355,7 +355,8 @@ static void test_read_in_turn(void **state)
     vis_reading_t *one_a = malloc(sizeof *one_a);
     assert_true(c && r && both && one && one_a);
     vis_read_cache_init(c);
-    assert_float_equal(c->turn_sure, 0.97, 1e-12);
+    assert_float_equal(c->turn_sure, 0, 1e-12);
+    assert_float_equal(c->new_sure, 0.97, 1e-12);
     cfg.cache = c;
     /* frame a, a new geometry: one run (the view's); where it leaves a point unsure, the
      * mean with the mirror's (as both runs read it), elsewhere this run or that mean */
@@ -417,7 +418,9 @@ static void test_read_in_turn(void **state)
     assert_int_equal(vis_net_read(net, &b, &g, 2, both), VIS_OK);
     for (int j = 0; j < VIS_NCLASS; j++)
         assert_float_equal(r->prob[k_new][j], both->prob[k_new][j], 1e-5);
-    /* under a new geometry with every block unsure: both runs over the whole view */
+    /* under a new geometry with every block unsure (new_sure above 1): both runs over the
+     * whole view */
+    c->new_sure = 2;
     c->frame = 6;
     vis_geom_t g2;
     double moved[4][2];
@@ -448,12 +451,13 @@ static void test_read_in_turn(void **state)
         for (int j = 0; j < VIS_NCLASS; j++)
             assert_float_equal(r->prob[k][j], one->prob[k][j], 1e-6);
     runs = c->runs;
-    /* one run alone (turn_sure 0) for the rest: the next frame, the board followed a
+    /* one run alone (turn_sure and new_sure 0) for the rest: the next frame, the board followed a
      * pixel away (a shaken camera, under 0.1 of a cell), in turn; the same frame read
      * again under another grid as near (a tracker trying a shift): a new geometry's run,
      * a frame's readings never the mean of each other (the view's run again); the next
      * frame, a fifth of a cell away: a new geometry's */
     c->turn_sure = 0;
+    c->new_sure = 0;
     static const double dx[3] = { 1, 2, 10 };
     static const long frame[3] = { 8, 8, 9 }, sym[3] = { 1, 0, 0 };
     for (int step = 0; step < 3; step++) {
