@@ -55,6 +55,14 @@ int vis_ensemble_runs(vis_ensemble_t *e, const cvb_image_t *view, int first, int
 typedef struct vis_blocks {
     int x0, y0, x1, y1;
 } vis_blocks_t;
+/* The blocks of part p of an O x O-block view that a run over p reads as over the whole
+ * view: those reach blocks inside p on every side where the view goes on. */
+static inline vis_blocks_t vis_part_inner(vis_blocks_t p, int O, int reach)
+{
+    vis_blocks_t in = { p.x0 ? p.x0 + reach : 0, p.y0 ? p.y0 + reach : 0,
+                        p.x1 < O ? p.x1 - reach : O, p.y1 < O ? p.y1 - reach : O };
+    return in;
+}
 /* Every member of e over part p of the BGR view (blocks of cell pixels) seen under
  * symmetry sym (0..3: mirrored within the part, never transposed), each run's output
  * (c x (y1 - y0) x (x1 - x0): output block (i, j) is the part's block (i, j) under sym,
@@ -76,12 +84,14 @@ int vis_net_read_part(vis_net_t *net, const cvb_image_t *view, int S, int sym, v
                       vis_reading_t *out, uint8_t *exact);
 
 /* The parts of an O x O-block view one run each should read so that every block wanted
- * (want[j O + i] != 0) lies reach blocks inside its part on every side the view goes on
- * (vis_net_read_part reads it as over the whole view), at about the least cost: a part
- * a wanted block's own square, parts joined while one run over both costs no more than
- * two, and the whole view when that costs less than them (vis_read.c). At most max parts
- * into parts; returns how many (0: none wanted), -1 on bad arguments. */
-int vis_plan_parts(const uint8_t *want, int O, int reach, vis_blocks_t *parts, int max);
+ * (want[j O + i] != 0) lies in a part's vis_part_inner (vis_net_read_part reads it as over
+ * the whole view), at about the least cost: a part a wanted block's own square, parts
+ * joined while one run over both costs no more than two, and the whole view when that
+ * costs less than them (vis_read.c). At most max parts into parts; their cost, in blocks
+ * of a run over the whole view (O x O for it), into *cost (NULL: not asked); returns how
+ * many (0: none wanted), -1 on bad arguments. */
+int vis_plan_parts(const uint8_t *want, int O, int reach, vis_blocks_t *parts, int max,
+                   int *cost);
 /* The most parts vis_read's other run reads over (more are joined). */
 #define VIS_READ_PARTS_MAX 8
 

@@ -249,10 +249,9 @@ int vis_net_read_part(vis_net_t *net, const cvb_image_t *view, int S, int sym, v
                    : VIS_ENOMEM;
     /* a block reads as over the whole view when the part reaches VIS_NET_REACH blocks
      * beyond it on every side the view itself does not end */
-    int ix0 = p.x0 ? p.x0 + VIS_NET_REACH : 0, iy0 = p.y0 ? p.y0 + VIS_NET_REACH : 0;
-    int ix1 = p.x1 < O ? p.x1 - VIS_NET_REACH : O, iy1 = p.y1 < O ? p.y1 - VIS_NET_REACH : O;
-    for (int j = iy0; !rc && j < iy1; j++)
-        for (int i = ix0; i < ix1; i++) {
+    vis_blocks_t in = vis_part_inner(p, O, VIS_NET_REACH);
+    for (int j = in.y0; !rc && j < in.y1; j++)
+        for (int i = in.x0; i < in.x1; i++) {
             size_t at = (size_t)(j - p.y0) * a.w + (size_t)(i - p.x0);
             int x = i - VIS_NET_MARGIN, y = j - VIS_NET_MARGIN;
             if (x >= 0 && y >= 0 && x < S && y < S) {

@@ -303,20 +303,20 @@ static vis_blocks_t part_union(vis_blocks_t a, vis_blocks_t b)
     return u;
 }
 
-int vis_plan_parts(const uint8_t *want, int O, int reach, vis_blocks_t *parts, int max)
+int vis_plan_parts(const uint8_t *want, int O, int reach, vis_blocks_t *parts, int max,
+                   int *cost)
 {
     if (!want || O < 1 || reach < 0 || !parts || max < 1)
         return -1;
-    int n = 0, cost = 0;
+    int n = 0, c = 0;
     for (int b = 0; b < O * O; b++) {
         if (!want[b])
             continue;
         int i = b % O, j = b / O, in = 0;
-        for (int k = 0; k < n && !in; k++) /* read well by a part already planned */
-            in = (i >= parts[k].x0 + reach || !parts[k].x0) &&
-                 (j >= parts[k].y0 + reach || !parts[k].y0) &&
-                 (i < parts[k].x1 - reach || parts[k].x1 == O) &&
-                 (j < parts[k].y1 - reach || parts[k].y1 == O);
+        for (int k = 0; k < n && !in; k++) { /* read well by a part already planned */
+            vis_blocks_t pi = vis_part_inner(parts[k], O, reach);
+            in = i >= pi.x0 && j >= pi.y0 && i < pi.x1 && j < pi.y1;
+        }
         if (in)
             continue;
         vis_blocks_t p = { i - reach > 0 ? i - reach : 0, j - reach > 0 ? j - reach : 0,
@@ -338,12 +338,15 @@ int vis_plan_parts(const uint8_t *want, int O, int reach, vis_blocks_t *parts, i
         parts[n++] = p;
     }
     for (int k = 0; k < n; k++)
-        cost += part_area(parts[k]) + PART_FIXED_BLOCKS;
-    if (n && cost >= O * O) { /* the whole view costs less */
+        c += part_area(parts[k]) + PART_FIXED_BLOCKS;
+    if (n && c >= O * O) { /* the whole view costs less */
         vis_blocks_t all = { 0, 0, O, O };
         parts[0] = all;
         n = 1;
+        c = O * O;
     }
+    if (cost)
+        *cost = c;
     return n;
 }
 
@@ -437,11 +440,9 @@ static int other_run_over(vis_net_t *net, const cvb_image_t *view, int sym, cons
 {
     int S = r->size, O = S + 2 * VIS_NET_MARGIN;
     vis_blocks_t parts[VIS_READ_PARTS_MAX];
-    int n = vis_plan_parts(want, O, VIS_NET_REACH, parts, VIS_READ_PARTS_MAX), cost = 0;
+    int cost = 0, n = vis_plan_parts(want, O, VIS_NET_REACH, parts, VIS_READ_PARTS_MAX, &cost);
     if (n <= 0)
         return n ? VIS_EINVAL : VIS_OK;
-    for (int i = 0; i < n; i++) /* in blocks of a run over the whole view (O x O) */
-        cost += part_area(parts[i]) == O * O ? O * O : part_area(parts[i]) + PART_FIXED_BLOCKS;
     if (cost > c->parts_max * O * O) { /* unsure over too much of the view: one run */
         c->parts_skipped++;
         return VIS_OK;

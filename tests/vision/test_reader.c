@@ -555,27 +555,27 @@ static void test_read_part(void **state)
     uint8_t want[O * O];
     vis_blocks_t pl[VIS_READ_PARTS_MAX];
     memset(want, 0, sizeof want);
-    assert_int_equal(vis_plan_parts(want, O, 3, pl, VIS_READ_PARTS_MAX), 0);
+    assert_int_equal(vis_plan_parts(want, O, 3, pl, VIS_READ_PARTS_MAX, NULL), 0);
     want[7 * O + 7] = 1;
-    assert_int_equal(vis_plan_parts(want, O, 3, pl, VIS_READ_PARTS_MAX), 1);
+    assert_int_equal(vis_plan_parts(want, O, 3, pl, VIS_READ_PARTS_MAX, NULL), 1);
     assert_true(pl[0].x0 == 4 && pl[0].y0 == 4 && pl[0].x1 == 11 && pl[0].y1 == 11);
     memset(want, 0, sizeof want);
     want[1 * O + 1] = want[13 * O + 13] = 1;
-    assert_int_equal(vis_plan_parts(want, O, 3, pl, VIS_READ_PARTS_MAX), 2);
+    assert_int_equal(vis_plan_parts(want, O, 3, pl, VIS_READ_PARTS_MAX, NULL), 2);
     assert_true(pl[0].x0 == 0 && pl[0].y0 == 0 && pl[0].x1 == 5 && pl[0].y1 == 5);
     assert_true(pl[1].x0 == 10 && pl[1].y0 == 10 && pl[1].x1 == O && pl[1].y1 == O);
     memset(want, 0, sizeof want);
     want[7 * O + 6] = want[7 * O + 8] = 1;
-    assert_int_equal(vis_plan_parts(want, O, 3, pl, VIS_READ_PARTS_MAX), 1);
+    assert_int_equal(vis_plan_parts(want, O, 3, pl, VIS_READ_PARTS_MAX, NULL), 1);
     assert_true(pl[0].x0 == 3 && pl[0].x1 == 12 && pl[0].y0 == 4 && pl[0].y1 == 11);
     for (int b = 0; b < O * O; b += 5)
         want[b] = 1;
-    assert_int_equal(vis_plan_parts(want, O, 3, pl, VIS_READ_PARTS_MAX), 1);
+    assert_int_equal(vis_plan_parts(want, O, 3, pl, VIS_READ_PARTS_MAX, NULL), 1);
     assert_true(pl[0].x0 == 0 && pl[0].y0 == 0 && pl[0].x1 == O && pl[0].y1 == O);
     /* at most max parts: scattered blocks joined */
     memset(want, 0, sizeof want);
     want[0] = want[14] = want[14 * O] = want[O * O - 1] = 1;
-    int n = vis_plan_parts(want, O, 1, pl, 2);
+    int n = vis_plan_parts(want, O, 1, pl, 2, NULL);
     assert_true(n >= 1 && n <= 2);
     for (int b = 0; b < O * O; b++)
         if (want[b]) {
@@ -584,7 +584,7 @@ static void test_read_part(void **state)
                 in |= i >= pl[k].x0 && i < pl[k].x1 && j >= pl[k].y0 && j < pl[k].y1;
             assert_true(in);
         }
-    assert_int_equal(vis_plan_parts(NULL, O, 3, pl, 2), -1);
+    assert_int_equal(vis_plan_parts(NULL, O, 3, pl, 2, NULL), -1);
     free(whole);
     free(part);
     cvb_image_free(&img);
