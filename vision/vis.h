@@ -829,7 +829,16 @@ typedef struct vis_config {
                               (fold 3, a 19x19 whose 13 columns in view were read as a
                               13x13) right, 35ae0220 and 37320155 wrong, and right 13x13s
                               (dfac3480, 4a804cea) grown too, their counts unchanged by luck:
-                              beyond a small board's edge the reader's off class is weak */
+                              beyond a small board's edge the reader's off class is weak.
+                              Again 2026-12-07 on folds 0-2 as they are and cut, the gain
+                              0.001 / 0.05 / 0.1: as they are 67 / 66 / 66 of 72 against
+                              66, cut 51 / 51 / 49 against 47, but whole 13x13s grown to
+                              19x19s at every gain (445973de, 4a804cea, 8f20266b: their
+                              added rows beyond the picture, left out of the belief, the
+                              counts the same by luck, 145-172 points asked about) and a
+                              whole 9x9 grown (35ae0220); with the grown window's added
+                              points at least half read not covered, still 4a804cea and
+                              8f20266b. Not taken; folds 3-4 not read */
     double grid_shift_gain;/* 0..1, default 0.02: ... and moved when the reader believes
                               the moved grid this much more than the one found */
     const vis_board_model_t *board; /* default NULL: none; this board's own colours,
