@@ -279,24 +279,13 @@ int photo_read(const char *cmd, const photo_opts_t *o, photo_t *out)
                 vis_finder_destroy(finder);
                 return 2;
             }
-        if (!size && vis_guess_size(img, corners, &size))
-            size = 19;
-        rc = vis_geom_from_corners(corners, size, img->w, img->h, geom);
-        if (rc) {
+        rc = vis_classify_corners(img, corners, &cfg, size, geom, snap, tm);
+        if (rc == VIS_EINVAL) {
             cli_error(cmd, "--corners: the four corners do not make a quadrilateral");
             vis_net_destroy(net);
             vis_finder_destroy(finder);
             return 2;
         }
-        /* the corners seed the grid; its lines refine it (lens distortion, clicks) */
-        double t0 = now_ms();
-        vis_refine(img, geom);
-        double t1 = now_ms();
-        rc = vis_classify(img, geom, &cfg, snap);
-        double t2 = now_ms();
-        tm->ms[VIS_STAGE_REFINE] = t1 - t0;
-        tm->ms[VIS_STAGE_CLASSIFY] = t2 - t1;
-        tm->total_ms = t2 - t0;
     } else {
         rc = vis_detect(img, &cfg, size, geom, snap, tm);
     }

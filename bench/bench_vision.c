@@ -435,9 +435,10 @@ static int accuracy(const char *data, int verbose)
                 double c[4][2];
                 cvb_image_t raw = { 0 };
                 if (!vg_parse_corners(e[i].corners, c) && !cvb_imread(e[i].image, 0, &raw)) {
-                    int ok = !vis_geom_from_corners(c, size, raw.w, raw.h, &g) &&
-                             (getenv("VIS_NOREFINE") || vis_refine(&raw, &g) || 1) &&
-                             !vis_classify(&raw, &g, bench_cfg(), &s);
+                    int ok = getenv("VIS_NOREFINE")
+                                 ? !vis_geom_from_corners(c, size, raw.w, raw.h, &g) &&
+                                       !vis_classify(&raw, &g, bench_cfg(), &s)
+                                 : !vis_classify_corners(&raw, c, bench_cfg(), size, &g, &s, NULL);
                     int w2 = ok ? vg_mistakes(&s, truth, size, 0) : size * size;
                     acc_add(&cor, size, w2, 1, unsure_points(&s, !ok));
                     if (verbose)
@@ -518,9 +519,10 @@ static int footage(int ndirs, char **dirs, int verbose)
                 gerr = vg_grid_err(&g, c, g.size);
             grid_right += gerr >= 0 && gerr < 0.5;
             int ok = !vg_parse_corners(corners, c) &&
-                     !vis_geom_from_corners(c, size, img.w, img.h, &g) &&
-                     (getenv("VIS_NOREFINE") || vis_refine(&img, &g) || 1) &&
-                     !vis_classify(&img, &g, bench_cfg(), &s);
+                     (getenv("VIS_NOREFINE")
+                          ? !vis_geom_from_corners(c, size, img.w, img.h, &g) &&
+                                !vis_classify(&img, &g, bench_cfg(), &s)
+                          : !vis_classify_corners(&img, c, bench_cfg(), size, &g, &s, NULL));
             int w2 = ok ? vg_mistakes(&s, truth, size, 0) : size * size;
             acc_add(&cor, size, w2, 1, unsure_points(&s, !ok));
             if (verbose)

@@ -181,8 +181,7 @@ int cal_calibrate_frame(const cvb_image_t *img, const cal_calib_opts_t *o, cal_p
     int size = o->size, rc = CAL_OK;
     if (o->have_corners) {
         memcpy(view, o->corners, sizeof view);
-        if (!size && vis_guess_size(img, view, &size))
-            size = 19;
+        size = vis_size_for_corners(img, view, size);
     } else {
         vis_timing_t tm;
         rc = vis_detect(img, cfg, size, &r->geom, &r->snap, &tm);

@@ -901,11 +901,23 @@ int vis_grid_fit(const cvb_image_t *img, const vis_geom_t *geom, double *out);
 
 /* Choose the size (9, 13, 19) that best fits four given corners. */
 int vis_guess_size(const cvb_image_t *img, double corners[4][2], int *size);
+/* The board size for four given corners: size_hint when it is not 0, else the size whose
+ * lines fit them best (vis_guess_size), 19 when none fits (the commonest board). */
+int vis_size_for_corners(const cvb_image_t *img, double corners[4][2], int size_hint);
 
 /* Cold detection: find the board (size_hint 0 = decide 9/13/19), then classify.
  * cfg may be NULL (defaults); tm may be NULL. VIS_ENOBOARD when no grid is found. */
 int vis_detect(const cvb_image_t *img, const vis_config_t *cfg, int size_hint,
                vis_geom_t *geom, vis_snapshot_t *snap, vis_timing_t *tm);
+
+/* The board given by four corners instead of found (a person's clicks, `--corners`): its
+ * size vis_size_for_corners(img, corners, size_hint), its grid refined by its own lines
+ * (the clicks' error, the lens's bend; a grid too faint to refine stays as given), then
+ * every point classified into *snap. cfg may be NULL (defaults); tm may be NULL (else the
+ * refine and classify stages). VIS_EINVAL when the corners make no quadrilateral. */
+int vis_classify_corners(const cvb_image_t *img, double corners[4][2], const vis_config_t *cfg,
+                         int size_hint, vis_geom_t *geom, vis_snapshot_t *snap,
+                         vis_timing_t *tm);
 
 /* Classify every point of a known geometry into *snap (colour, confidence, occluded,
  * occluder). board_lost is set to 0. */

@@ -1342,6 +1342,34 @@ int vis_detect(const cvb_image_t *img, const vis_config_t *cfg, int size_hint,
     return rc;
 }
 
+int vis_classify_corners(const cvb_image_t *img, double corners[4][2], const vis_config_t *cfg,
+                         int size_hint, vis_geom_t *geom, vis_snapshot_t *snap,
+                         vis_timing_t *tm)
+{
+    if (!img || !img->data || !corners || !geom || !snap)
+        return VIS_EINVAL;
+    vis_config_t def;
+    if (!cfg) {
+        vis_config_defaults(&def);
+        cfg = &def;
+    }
+    int size = vis_size_for_corners(img, corners, size_hint);
+    if (vis_geom_from_corners(corners, size, img->w, img->h, geom))
+        return VIS_EINVAL;
+    double t0 = now_ms();
+    vis_refine(img, geom); /* VIS_ENOBOARD (too few lines to refine): the grid as given */
+    double t1 = now_ms();
+    int rc = vis_classify(img, geom, cfg, snap);
+    double t2 = now_ms();
+    if (tm) {
+        memset(tm, 0, sizeof *tm);
+        tm->ms[VIS_STAGE_REFINE] = t1 - t0;
+        tm->ms[VIS_STAGE_CLASSIFY] = t2 - t1;
+        tm->total_ms = t2 - t0;
+    }
+    return rc;
+}
+
 /* A grid of lines scored under LINES_WEAK (find_grid's score) asks the stones' lattice
  * too (vis_lattice_grid: a board too full to show its lines), and the lattice is taken
  * instead when it holds LATTICE_STONES stones a line or the lines score under LINES_POOR;

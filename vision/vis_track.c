@@ -126,6 +126,14 @@ int vis_guess_size(const cvb_image_t *img, double corners[4][2], int *size)
     return VIS_OK;
 }
 
+int vis_size_for_corners(const cvb_image_t *img, double corners[4][2], int size_hint)
+{
+    int size = size_hint;
+    if (!size && vis_guess_size(img, corners, &size))
+        size = 19;
+    return size;
+}
+
 int vis_grid_fit_k(const cvb_image_t *img, const vis_geom_t *geom, double k, double *out)
 {
     if (!img || !img->data || !geom || !out || geom->size < 2 || !(k > 0))

@@ -526,6 +526,42 @@ static void test_light_blur_jpeg(void **state)
     }
 }
 
+/* A board given by corners a person clicked (vis_classify_corners): the size chosen from
+ * them, the clicks' error of a fifth of a cell taken out by the grid's own lines, every
+ * point right; a size given is kept; corners that make no quadrilateral are refused. */
+static void test_classify_given_corners(void **state)
+{
+    (void)state;
+    synth_t sy;
+    uint8_t st[169];
+    position(13, 7, st);
+    synth_defaults(&sy, 800, 600, 13);
+    sy.stones = st;
+    cvb_image_t img = { 0 };
+    assert_int_equal(synth_render(&sy, &img), 0);
+    assert_int_equal(vis_size_for_corners(&img, sy.corners, 0), 13);
+    assert_int_equal(vis_size_for_corners(&img, sy.corners, 9), 9);
+    double clicked[4][2], cell = (sy.corners[1][0] - sy.corners[0][0]) / 12;
+    for (int k = 0; k < 4; k++) {
+        clicked[k][0] = sy.corners[k][0] + (k % 2 ? 0.2 : -0.2) * cell;
+        clicked[k][1] = sy.corners[k][1] + (k < 2 ? 0.2 : -0.15) * cell;
+    }
+    vis_geom_t g;
+    vis_snapshot_t s;
+    vis_timing_t tm;
+    memset(&s, 0, sizeof s);
+    assert_int_equal(vis_classify_corners(&img, clicked, NULL, 0, &g, &s, &tm), VIS_OK);
+    assert_int_equal(g.size, 13);
+    for (int k = 0; k < 4; k++) /* refined onto the lines: well within the click's error */
+        assert_true(hypot(g.corners[k][0] - sy.corners[k][0], g.corners[k][1] - sy.corners[k][1]) <
+                    0.1 * cell);
+    assert_int_equal(count_wrong(&s, st, 13), 0);
+    assert_true(tm.ms[VIS_STAGE_CLASSIFY] > 0 && tm.total_ms >= tm.ms[VIS_STAGE_CLASSIFY]);
+    double line[4][2] = { { 10, 10 }, { 20, 20 }, { 30, 30 }, { 40, 40 } };
+    assert_int_equal(vis_classify_corners(&img, line, NULL, 13, &g, &s, NULL), VIS_EINVAL);
+    cvb_image_free(&img);
+}
+
 static void test_classify_corners_and_track(void **state)
 {
     (void)state;
@@ -732,6 +768,7 @@ int main(void)
         cmocka_unit_test(test_detect_cut_13),
         cmocka_unit_test(test_detect_rotated_and_small),
         cmocka_unit_test(test_light_blur_jpeg),
+        cmocka_unit_test(test_classify_given_corners),
         cmocka_unit_test(test_classify_corners_and_track),
         cmocka_unit_test(test_occlusion),
         cmocka_unit_test(test_view_maps),
