@@ -182,13 +182,132 @@ static void masked_fit(const cvb_image_t *img, const vis_geom_t *geom,
     *ntot = tot;
 }
 
-/* Where the lines between empty points really are against geom: across each segment
- * between two empty, unoccluded points (its middle is plain board and line, stones
- * stay clear of it), the thinnest darkest valley within +-0.6 cell. *dx from the
- * vertical lines, *dy from the horizontal ones (grid units, medians); *nx, *ny: how many
- * segments agree with them within 0.1. */
-#define VIS_OFF_N 25   /* samples across, 0.05 cell apart */
-#define VIS_OFF_MAX 40 /* profiles per direction */
+/* Where the lines between empty points really are against geom (grid_offset): across
+ * each segment between two empty, unoccluded points (its middle is plain board and line,
+ * stones stay clear of it), the thinnest darkest valley of a brightness profile. */
+#define OFF_N 25          /* samples across a line ... */
+#define OFF_STEP 0.05     /* ... this many cells apart (OFF_N - 1 steps: +-OFF_SPAN) */
+#define OFF_SPAN 0.6      /* cells each side of the line the profile spans */
+#define OFF_ALONG 0.08    /* cells: each sample the mean of three this far apart along the
+                             line (a pixel's noise, the wood's grain) */
+#define OFF_MAX 40        /* profiles per direction, spread over the board */
+#define OFF_DIP_REL 0.08f /* a valley is darker than the darker of its sides two samples
+                             (0.1 cell) away by this share of the profile's mean ... */
+#define OFF_DIP_ABS 3.0f  /* ... plus this many levels, both scaled by the line test's k */
+#define OFF_AGREE 0.1     /* cells: a profile agrees with the median this near it */
+#define OFF_MAJORITY 3    /* of every OFF_OF profiles must agree, or none is told (half */
+#define OFF_OF 5          /* a cell off, or not lines at all) */
+#define OFF_FIT_MIN 8     /* agreeing profiles for the offset's slope across the board */
+#define OFF_SLOPE_MAX 0.02 /* cells a cell: a steeper fitted slope is taken for noise and
+                             the median stands */
+
+/* The valley of line i of direction dir (0: the line of points (j, i), 1: (i, j)) at the
+ * middle of its segment from point j to j + 1: its offset from where geom puts the line
+ * (cells, sub-sample by a parabola), or 0 with nothing in *off when the profile leaves the
+ * picture or shows no valley deep enough (OFF_DIP_*, scaled by lk). */
+static int line_valley(const cvb_image_t *img, const vis_geom_t *geom, int dir, int i, int j,
+                       double lk, float *off)
+{
+    /* the profile across line i at the segment's middle, from -OFF_SPAN to +OFF_SPAN
+     * (locally affine: two ends and a step along the line) */
+    double along = j + 0.5, e[3][2];
+    if (vis_homog_apply(geom->H, dir ? i - OFF_SPAN : along, dir ? along : i - OFF_SPAN,
+                        &e[0][0], &e[0][1]) ||
+        vis_homog_apply(geom->H, dir ? i + OFF_SPAN : along, dir ? along : i + OFF_SPAN,
+                        &e[1][0], &e[1][1]) ||
+        vis_homog_apply(geom->H, dir ? i - OFF_SPAN : along + OFF_ALONG,
+                        dir ? along + OFF_ALONG : i - OFF_SPAN, &e[2][0], &e[2][1]))
+        return 0;
+    double sx = (e[1][0] - e[0][0]) / (OFF_N - 1), sy = (e[1][1] - e[0][1]) / (OFF_N - 1),
+           ax = e[2][0] - e[0][0], ay = e[2][1] - e[0][1];
+    float v[OFF_N];
+    for (int k = 0; k < OFF_N; k++) {
+        double px = e[0][0] + k * sx, py = e[0][1] + k * sy;
+        int l0 = luma1(img, px - ax, py - ay), l1 = luma1(img, px, py),
+            l2 = luma1(img, px + ax, py + ay);
+        if (l0 < 0 || l1 < 0 || l2 < 0)
+            return 0;
+        v[k] = (float)(l0 + l1 + l2) / 3;
+    }
+    /* a valley: darker than both sides two samples away */
+    float best = 0, mean = 0;
+    int kb = -1;
+    for (int k = 0; k < OFF_N; k++)
+        mean += v[k];
+    mean /= OFF_N;
+    for (int k = 2; k < OFF_N - 2; k++) {
+        float side = v[k - 2] < v[k + 2] ? v[k - 2] : v[k + 2];
+        float r = side - v[k];
+        if (r > best) {
+            best = r;
+            kb = k;
+        }
+    }
+    if (kb < 2 || best < (float)lk * (OFF_DIP_REL * mean + OFF_DIP_ABS)) /* kb: -1 or 2..OFF_N-3 */
+        return 0;
+    /* sub-sample: the parabola through the valley's three samples */
+    double den = v[kb - 1] - 2.0 * v[kb] + v[kb + 1], sub = 0;
+    if (den > 1e-3)
+        sub = 0.5 * (v[kb - 1] - v[kb + 1]) / den;
+    if (sub > 0.5 || sub < -0.5)
+        sub = 0;
+    *off = (float)(-OFF_SPAN + OFF_STEP * (kb + sub));
+    return 1;
+}
+
+/* The offsets off[n] found at board positions pos[n] of one direction, as one: their
+ * median into *med and how many agree with it (OFF_AGREE) into *agree, 0 without a
+ * majority (OFF_MAJORITY); cf the offset as an affine function of the position, c0 + c1 x
+ * + c2 y, fitted over the agreeing ones (a camera nudged under perspective moves the near
+ * lines further than the far ones) when OFF_FIT_MIN agree and the slope stays gentle,
+ * else the median alone. */
+static void offsets_fit(const float *off, const float (*pos)[2], int n, double *med,
+                        int *agree, double cf[3])
+{
+    float tmp[OFF_MAX];
+    memcpy(tmp, off, sizeof(float) * (size_t)n);
+    *med = median_f(tmp, n);
+    int ag = 0;
+    for (int k = 0; k < n; k++)
+        ag += fabs(off[k] - *med) < OFF_AGREE;
+    if (ag * OFF_OF < n * OFF_MAJORITY)
+        ag = 0; /* no clear majority: half a cell off, or not lines at all */
+    *agree = ag;
+    double A[3][4] = { { 0 } };
+    cf[0] = *med;
+    for (int k = 0; k < n; k++) {
+        if (fabs(off[k] - *med) >= OFF_AGREE)
+            continue;
+        double r[3] = { 1, pos[k][0], pos[k][1] };
+        for (int a = 0; a < 3; a++) {
+            for (int b = 0; b < 3; b++)
+                A[a][b] += r[a] * r[b];
+            A[a][3] += r[a] * off[k];
+        }
+    }
+    if (ag < OFF_FIT_MIN)
+        return;
+    /* the 3x3 normal equations, a pivot under a millionth of column 0's largest (plus one)
+     * taken as singular (the agreeing segments on one line) */
+    double M[9], rhs[3], big = 0;
+    for (int r2 = 0; r2 < 3; r2++) {
+        for (int b2 = 0; b2 < 3; b2++)
+            M[3 * r2 + b2] = A[r2][b2];
+        rhs[r2] = A[r2][3];
+        big = fmax(big, fabs(A[r2][0]));
+    }
+    if (!vis_solve_tol(3, M, rhs, 1e-6 * (big + 1)) && fabs(rhs[1]) <= OFF_SLOPE_MAX &&
+        fabs(rhs[2]) <= OFF_SLOPE_MAX) {
+        cf[0] = rhs[0];
+        cf[1] = rhs[1];
+        cf[2] = rhs[2];
+    }
+}
+
+/* The valleys of up to OFF_MAX segments a direction (line_valley), as one (offsets_fit):
+ * *dx from the vertical lines, *dy from the horizontal ones (grid units, medians); *nx,
+ * *ny: how many segments agree with them; cx, cy: each as an affine function of the
+ * position. */
 static void grid_offset(const cvb_image_t *img, const vis_geom_t *geom, const vis_snapshot_t *s,
                         double lk, double *dx, double *dy, int *nx, int *ny, double cx[3],
                         double cy[3])
@@ -199,7 +318,7 @@ static void grid_offset(const cvb_image_t *img, const vis_geom_t *geom, const vi
     for (int k = 0; k < 3; k++)
         cx[k] = cy[k] = 0;
     for (int dir = 0; dir < 2; dir++) {
-        float off[VIS_OFF_MAX], pos[VIS_OFF_MAX][2];
+        float off[OFF_MAX], pos[OFF_MAX][2];
         int n = 0, cand = 0;
         for (int i = 0; i < S; i++)
             for (int j = 0; j + 1 < S; j++) {
@@ -207,109 +326,27 @@ static void grid_offset(const cvb_image_t *img, const vis_geom_t *geom, const vi
                 cand += !s->occluded[a] && !s->occluded[b] && s->color[a] == GO_EMPTY &&
                         s->color[b] == GO_EMPTY;
             }
-        /* at most VIS_OFF_MAX of them, spread over the board */
-        int every = cand / VIS_OFF_MAX + 1, c = 0;
+        /* at most OFF_MAX of them, spread over the board */
+        int every = cand / OFF_MAX + 1, c = 0;
         for (int i = 0; i < S; i++)
             for (int j = 0; j + 1 < S; j++) {
                 int a = dir ? j * S + i : i * S + j, b = dir ? a + S : a + 1;
                 if (s->occluded[a] || s->occluded[b] || s->color[a] != GO_EMPTY ||
                     s->color[b] != GO_EMPTY)
                     continue;
-                if (c++ % every || n >= VIS_OFF_MAX)
+                if (c++ % every || n >= OFF_MAX)
                     continue;
-                /* the profile across line i at the segment's middle, from u = -0.6 to
-                 * +0.6 cell (locally affine: two ends and a step along the line) */
-                double along = j + 0.5, e[3][2];
-                if (vis_homog_apply(geom->H, dir ? i - 0.6 : along, dir ? along : i - 0.6,
-                                    &e[0][0], &e[0][1]) ||
-                    vis_homog_apply(geom->H, dir ? i + 0.6 : along, dir ? along : i + 0.6,
-                                    &e[1][0], &e[1][1]) ||
-                    vis_homog_apply(geom->H, dir ? i - 0.6 : along + 0.08,
-                                    dir ? along + 0.08 : i - 0.6, &e[2][0], &e[2][1]))
+                if (!line_valley(img, geom, dir, i, j, lk, &off[n]))
                     continue;
-                double sx = (e[1][0] - e[0][0]) / (VIS_OFF_N - 1),
-                       sy = (e[1][1] - e[0][1]) / (VIS_OFF_N - 1), ax = e[2][0] - e[0][0],
-                       ay = e[2][1] - e[0][1];
-                float v[VIS_OFF_N];
-                int ok = 1;
-                for (int k = 0; k < VIS_OFF_N && ok; k++) {
-                    double px = e[0][0] + k * sx, py = e[0][1] + k * sy;
-                    int l0 = luma1(img, px - ax, py - ay), l1 = luma1(img, px, py),
-                        l2 = luma1(img, px + ax, py + ay);
-                    ok = l0 >= 0 && l1 >= 0 && l2 >= 0;
-                    v[k] = (float)(l0 + l1 + l2) / 3;
-                }
-                if (!ok)
-                    continue;
-                /* a valley: darker than both sides 0.1 cell away */
-                float best = 0, mean = 0;
-                int kb = -1;
-                for (int k = 0; k < VIS_OFF_N; k++)
-                    mean += v[k];
-                mean /= VIS_OFF_N;
-                for (int k = 2; k < VIS_OFF_N - 2; k++) {
-                    float side = v[k - 2] < v[k + 2] ? v[k - 2] : v[k + 2];
-                    float r = side - v[k];
-                    if (r > best) {
-                        best = r;
-                        kb = k;
-                    }
-                }
-                if (kb < 2 || best < (float)lk * (0.08f * mean + 3)) /* kb: -1 or 2..VIS_OFF_N-3 */
-                    continue;
-                /* sub-sample: the parabola through the valley's three samples */
-                double den = v[kb - 1] - 2.0 * v[kb] + v[kb + 1], sub = 0;
-                if (den > 1e-3)
-                    sub = 0.5 * (v[kb - 1] - v[kb + 1]) / den;
-                if (sub > 0.5 || sub < -0.5)
-                    sub = 0;
-                pos[n][0] = (float)(dir ? i : along);
-                pos[n][1] = (float)(dir ? along : i);
-                off[n++] = (float)(-0.6 + 0.05 * (kb + sub));
+                pos[n][0] = (float)(dir ? i : j + 0.5);
+                pos[n][1] = (float)(dir ? j + 0.5 : i);
+                n++;
             }
         if (!n)
             continue;
-        float tmp[VIS_OFF_MAX];
-        memcpy(tmp, off, sizeof(float) * (size_t)n);
-        double med = median_f(tmp, n);
-        int agree = 0;
-        for (int k = 0; k < n; k++)
-            agree += fabs(off[k] - med) < 0.1;
-        if (agree * 5 < n * 3)
-            agree = 0; /* no clear majority: half a cell off, or not lines at all */
-        /* the offset as an affine function of the position, c0 + c1 x + c2 y (least
-         * squares over the agreeing ones): a camera nudged under perspective moves the
-         * near lines further than the far ones */
-        double *cf = dir ? cx : cy, A[3][4] = { { 0 } };
-        cf[0] = med;
-        for (int k = 0; k < n; k++) {
-            if (fabs(off[k] - med) >= 0.1)
-                continue;
-            double r[3] = { 1, pos[k][0], pos[k][1] };
-            for (int a = 0; a < 3; a++) {
-                for (int b = 0; b < 3; b++)
-                    A[a][b] += r[a] * r[b];
-                A[a][3] += r[a] * off[k];
-            }
-        }
-        if (agree >= 8) {
-            /* the 3x3 normal equations, a pivot under a millionth of column 0's largest
-             * (plus one) taken as singular (the agreeing segments on one line) */
-            double M[9], rhs[3], big = 0;
-            for (int r2 = 0; r2 < 3; r2++) {
-                for (int b2 = 0; b2 < 3; b2++)
-                    M[3 * r2 + b2] = A[r2][b2];
-                rhs[r2] = A[r2][3];
-                big = fmax(big, fabs(A[r2][0]));
-            }
-            /* a gentle slope only (at most 0.02 cell per cell), else the median */
-            if (!vis_solve_tol(3, M, rhs, 1e-6 * (big + 1)) && fabs(rhs[1]) <= 0.02 &&
-                fabs(rhs[2]) <= 0.02) {
-                cf[0] = rhs[0];
-                cf[1] = rhs[1];
-                cf[2] = rhs[2];
-            }
-        }
+        double med;
+        int agree;
+        offsets_fit(off, (const float (*)[2])pos, n, &med, &agree, dir ? cx : cy);
         if (dir) {
             *dx = med;
             *nx = agree;
