@@ -22,6 +22,7 @@
 
 #include "render/rnd_truth.h"
 #include "vision/vis.h"
+#include "vision/vis_homog.h"
 #include "vision/vis_track.h"
 
 static double now_ms(void)
@@ -35,14 +36,7 @@ static double now_ms(void)
 static int shifted(const vis_geom_t *g, double dx, double dy, vis_geom_t *out)
 {
     double H[9];
-    for (int r = 0; r < 3; r++) {
-        H[r * 3] = g->H[r * 3];
-        H[r * 3 + 1] = g->H[r * 3 + 1];
-        H[r * 3 + 2] = g->H[r * 3] * dx + g->H[r * 3 + 1] * dy + g->H[r * 3 + 2];
-    }
-    double w = H[8];
-    for (int k = 0; k < 9; k++)
-        H[k] /= w;
+    vis_homog_shift(g->H, dx, dy, H);
     return vis_geom_from_h(H, g->size, g->img_w, g->img_h, out);
 }
 

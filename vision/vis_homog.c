@@ -54,6 +54,15 @@ void vis_homog_mul(const double A[9], const double B[9], double C[9])
             C[r * 3 + c] = A[r * 3] * B[c] + A[r * 3 + 1] * B[3 + c] + A[r * 3 + 2] * B[6 + c];
 }
 
+void vis_homog_shift(const double H[9], double dx, double dy, double out[9])
+{
+    const double T[9] = { 1, 0, dx, 0, 1, dy, 0, 0, 1 };
+    vis_homog_mul(H, T, out);
+    double w = out[8];
+    for (int k = 0; k < 9; k++)
+        out[k] /= w;
+}
+
 /* Similarity T moving the points' centroid to 0 and their mean distance to sqrt(2). */
 static int normaliser(int n, const double *p, double T[9])
 {

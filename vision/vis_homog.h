@@ -16,6 +16,10 @@ int vis_homog_apply(const double H[9], double x, double y, double *ox, double *o
 int vis_homog_apply_front(const double H[9], double x, double y, double *ox, double *oy);
 /* C = A B (3x3, row-major); C may not be A or B. */
 void vis_homog_mul(const double A[9], const double B[9], double C[9]);
+/* H composed with a translation of its source plane by (dx, dy): the map whose point
+ * (x, y) is H's (x + dx, y + dy) (a board's grid moved by whole or part lines), normalised
+ * (out[8] = 1); out may not be H. */
+void vis_homog_shift(const double H[9], double dx, double dy, double out[9]);
 /* Invert a 3x3 matrix. -1 when singular. */
 int vis_homog_invert(const double M[9], double out[9]);
 /* Solve the n x n (n <= 9) system A x = b in place by Gaussian elimination with partial

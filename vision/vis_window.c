@@ -23,22 +23,12 @@
 #include "vision/vis_internal.h"
 
 
-/* H composed with a translation of the board by (dx, dy) lines: the grid whose point
- * (x, y) is H's (x + dx, y + dy). */
-static void shift_h(const double H[9], double dx, double dy, double out[9])
-{
-    double T[9] = { 1, 0, dx, 0, 1, dy, 0, 0, 1 };
-    vis_homog_mul(H, T, out);
-    for (int k = 0; k < 9; k++)
-        out[k] /= out[8];
-}
-
 /* The lattice of grid Hf w lines wider on every side, E lines in all, into *g; -1 when it
  * makes no geometry. */
 static int wider_geom(const cvb_image_t *img, const double Hf[9], int w, int E, vis_geom_t *g)
 {
     double He[9];
-    shift_h(Hf, -w, -w, He);
+    vis_homog_shift(Hf, -w, -w, He);
     return vis_geom_from_h(He, E, img->w, img->h, g) ? -1 : 0;
 }
 
@@ -156,7 +146,7 @@ static int take_window(const cvb_image_t *img, const cvb_image_t *fullgray, cons
                        vis_reading_t *prob, double *belief)
 {
     double H[9], b = -1;
-    shift_h(Hf, dx, dy, H);
+    vis_homog_shift(Hf, dx, dy, H);
     if (cfg->refine)
         vis_refine_passes(fullgray, S, H, &cfg->refit);
     int rc = vis_read_grid_belief(img, cfg, H, S, r, &b);

@@ -43,6 +43,13 @@ static void test_homog_exact(void **state)
     assert_true(x == -7 && y == -7);                               /* untouched */
     assert_int_equal(vis_homog_apply(P, 3, 25, &x, &y), 0);        /* a point, mirrored */
     assert_int_equal(vis_homog_apply_front(P, 3, 20, &x, &y), -1); /* at infinity */
+    /* a grid moved by (2, -1.5) lines: its point (x, y) is the old one's (x + 2, y - 1.5) */
+    double Hs[9], sx, sy;
+    vis_homog_shift(H, 2, -1.5, Hs);
+    assert_true(Hs[8] == 1);
+    vis_homog_apply(Hs, 7.3, 11.1, &sx, &sy);
+    vis_homog_apply(H, 9.3, 9.6, &x, &y);
+    assert_true(fabs(sx - x) < 1e-9 && fabs(sy - y) < 1e-9);
 }
 
 static void test_proj1(void **state)
