@@ -22,6 +22,7 @@
 #include <time.h>
 
 #include "app/cli.h"
+#include "app/photo.h"
 #include "calib/cal_calibrate.h"
 #include "calib/cal_lens.h"
 #include "capture/cap_source.h"
@@ -63,20 +64,6 @@ static void usage(FILE *f)
             "  --check        verify that PROFILE still fits the picture (the best of the\n"
             "                 first --frames frames, default 10)\n"
             "  exit 0 written / fits, 1 no board found / moved, 2 bad usage or input\n");
-}
-
-typedef struct {
-    const char *dir;
-    int failed;
-} debug_ctx_t;
-
-static void write_debug(void *ctx, int stage, const char *name, const cvb_image_t *img)
-{
-    debug_ctx_t *d = ctx;
-    char path[4096], why[160];
-    int n = snprintf(path, sizeof path, "%s/%d_%s.png", d->dir, stage + 1, name);
-    if (n < 0 || (size_t)n >= sizeof path || cli_write_image(path, img, 0, why, sizeof why))
-        d->failed = 1;   /* never a cut path: another file */
 }
 
 /* Next frame, skipping transient errors; CAP_EEOF at the end (or after too many errors). */
@@ -569,7 +556,7 @@ int cmd_calibrate(int argc, char **argv)
         cli_error("calibrate", "--lens must be COLSxROWS[:SQUARE] (inner corners, 2..50), not '%s'", a.lens_s);
         return 2;
     }
-    debug_ctx_t dctx = { a.debug, 0 };
+    cli_debug_t dctx = { a.debug, 0 };
     if (a.debug && mkdir(a.debug, 0777) && errno != EEXIST) {
         cli_error("calibrate", "%s: cannot create the debug folder: %s", a.debug, strerror(errno));
         return 2;
@@ -605,7 +592,7 @@ int cmd_calibrate(int argc, char **argv)
     vis_config_t cfg;
     vis_config_defaults(&cfg);
     if (a.debug) {
-        cfg.debug = write_debug;
+        cfg.debug = cli_debug_write;
         cfg.debug_ctx = &dctx;
     }
     o.vis = &cfg;

@@ -54,14 +54,9 @@ static int parse_corners(const char *s, double c[4][2])
     return *p ? -1 : 0;
 }
 
-typedef struct {
-    const char *dir;
-    int failed;
-} debug_ctx_t;
-
-static void write_debug(void *ctx, int stage, const char *name, const cvb_image_t *img)
+void cli_debug_write(void *ctx, int stage, const char *name, const cvb_image_t *img)
 {
-    debug_ctx_t *d = ctx;
+    cli_debug_t *d = ctx;
     char path[4096], why[160];
     int big = (long)img->w * img->h > 1000000;
     int n = snprintf(path, sizeof path, "%s/%d_%s.%s", d->dir, stage + 1, name, big ? "jpg" : "png");
@@ -161,7 +156,7 @@ int photo_read(const char *cmd, const photo_opts_t *o, photo_t *out)
         cli_error(cmd, "--corners must be \"x1,y1;x2,y2;x3,y3;x4,y4\", not '%s'", o->corners);
         return 2;
     }
-    debug_ctx_t dctx = { o->debug, 0 };
+    cli_debug_t dctx = { o->debug, 0 };
     if (o->debug && mkdir(o->debug, 0777) && errno != EEXIST) {
         cli_error(cmd, "%s: cannot create the debug folder: %s", o->debug, strerror(errno));
         return 2;
@@ -228,7 +223,7 @@ int photo_read(const char *cmd, const photo_opts_t *o, photo_t *out)
             cfg.board = &board; /* this board's own colours, learned at calibration */
     }
     if (o->debug) {
-        cfg.debug = write_debug;
+        cfg.debug = cli_debug_write;
         cfg.debug_ctx = &dctx;
     }
     vis_net_t *net = NULL;
@@ -293,11 +288,11 @@ int photo_read(const char *cmd, const photo_opts_t *o, photo_t *out)
         /* board finding writes its own stages; a given grid: the reading's pictures */
         cvb_image_t r = { 0 }, drawn = { 0 };
         if (!vis_draw_reading(img, geom, snap, &r))
-            write_debug(&dctx, VIS_STAGE_CLASSIFY, "confidence", &r);
+            cli_debug_write(&dctx, VIS_STAGE_CLASSIFY, "confidence", &r);
         cvb_image_free(&r);
         if (!cvb_image_copy(img, &drawn)) {
             vis_draw(&drawn, geom, snap);
-            write_debug(&dctx, VIS_STAGE_CLASSIFY, "classify", &drawn);
+            cli_debug_write(&dctx, VIS_STAGE_CLASSIFY, "classify", &drawn);
         }
         cvb_image_free(&drawn);
     }

@@ -13,6 +13,17 @@
 
 #include "vision/vis.h"
 
+/* `--debug DIR` (a photo's, and `calibrate`'s): vision's stage pictures
+ * (vis_config_t.debug = cli_debug_write, debug_ctx a cli_debug_t) written as
+ * DIR/N_name.png, N the stage + 1; a picture over a megapixel as JPEG (quality 90: a 1080p
+ * frame's PNG is several MB). A picture that cannot be written (or whose path would be
+ * cut) sets failed, for the caller to say once. */
+typedef struct {
+    const char *dir;
+    int failed;
+} cli_debug_t;
+void cli_debug_write(void *ctx, int stage, const char *name, const cvb_image_t *img);
+
 typedef struct photo_opts {
     const char *image;     /* the photo's path (never NULL) */
     int size;              /* 9, 13 or 19; 0: detected (default) */
