@@ -285,7 +285,33 @@ def augment(x, t, rng):
     return x.clamp(0, 1), t
 
 
-def train(items, steps, seed, log, renders=(), render_share=0.0, jitter=0.0, net=None, cut=0.0):
+def glare(x, rng, share):
+    """A lamp's glare laid over that share of the views of batch x (N, 3, H, W; 0..1): a
+    soft bright streak, an oriented Gaussian 1 to 5 cells long, 1 to 4 times as long as it
+    is wide, anywhere in the view, lifting the pixels towards white by 0.3 to 0.9 at its
+    middle. The labels stay: glare on wood is no stone, glare on a stone is that stone. The
+    ranges were set before any training and not tuned."""
+    if share <= 0:
+        return x
+    N, _, H, W = x.shape
+    yy, xx = torch.meshgrid(torch.arange(H, dtype=torch.float32), torch.arange(W, dtype=torch.float32),
+                            indexing="ij")
+    for n in range(N):
+        if rng.random() >= share:
+            continue
+        cx, cy = rng.uniform(0, W), rng.uniform(0, H)
+        long_ = rng.uniform(1, 5) * P
+        wide = long_ / rng.uniform(1, 4)
+        th = rng.uniform(0, np.pi)
+        u = (xx - cx) * np.cos(th) + (yy - cy) * np.sin(th)
+        v = -(xx - cx) * np.sin(th) + (yy - cy) * np.cos(th)
+        g = torch.exp(-0.5 * ((u / long_) ** 2 + (v / wide) ** 2)) * float(rng.uniform(0.3, 0.9))
+        x[n] = x[n] + (1 - x[n]) * g[None]
+    return x
+
+
+def train(items, steps, seed, log, renders=(), render_share=0.0, jitter=0.0, net=None, cut=0.0,
+          glare_share=0.0):
     """A CentreNet on the photos' items, and with render_share of the batches drawn from
     the renders' items instead; with jitter, half the photos' views in each batch are made
     under their grid moved (jittered); with cut, that share of them cut by a picture's
@@ -329,6 +355,7 @@ def train(items, steps, seed, log, renders=(), render_share=0.0, jitter=0.0, net
             x, t, m = (torch.from_numpy(np.stack(a)) for a in (xs, ts, ms))
         x, tm = augment(x, torch.cat([t, m], 1), rng)
         t, m = tm[:, :2], tm[:, 2:]
+        x = glare(x, rng, glare_share)
         net.train()
         loss = focal(net(x), t, m)
         opt.zero_grad()
@@ -382,7 +409,8 @@ def export(has, a):
             start = CentreNet()
             start.load_state_dict(base.state_dict())
         net = train(sel, a.steps, a.seed, name + (" (every fold but %d)" % k if k >= 0 else " (every photo)"),
-                    () if base is not None else a.render_items, a.render_share, a.jitter, start, a.cut)
+                    () if base is not None else a.render_items, a.render_share, a.jitter, start, a.cut,
+                    a.glare)
         dummy = torch.zeros(1, 3, (19 + 2 * M) * P, (19 + 2 * M) * P)
         path = os.path.join(a.export, name + ".onnx")
         torch.onnx.export(net, dummy, path, opset_version=11, input_names=["view"], output_names=["heat"],
@@ -394,7 +422,8 @@ def export(has, a):
                         (len(a.render_items), " ".join(os.path.basename(r) for r in a.renders),
                          "trained on first (pretrain_steps)" if a.pretrain_steps else
                          "%.0f%% of the batches" % (100 * a.render_share)) if a.render_items else ""),
-                       steps=a.steps, seed=a.seed, jitter=a.jitter, cut=a.cut, pretrain_steps=a.pretrain_steps,
+                       steps=a.steps, seed=a.seed, jitter=a.jitter, cut=a.cut, glare=a.glare,
+                       pretrain_steps=a.pretrain_steps,
                        commit=commit, torch=torch.__version__,
                        params=sum(p.numel() for p in net.parameters())),
                   open(os.path.join(a.export, name + ".json"), "w"), indent=1)
@@ -434,6 +463,9 @@ def main():
     # renders alone (kept as DIR/pretrain.pt for the other folds' runs), then on the
     # photos alone (0: the renders, if any, mixed into the photos' batches)
     ap.add_argument("--pretrain-steps", type=int, default=0)
+    # the share of the views in each batch with a lamp's glare laid over them (glare; 0:
+    # never, the recipe before 2026-12-07's trial)
+    ap.add_argument("--glare", type=float, default=0.0)
     a = ap.parse_args()
     a.render_items = render_items(a.renders, a.render_limit, a.seed) if a.renders else []
     torch.set_num_threads(a.threads)
