@@ -156,20 +156,7 @@ int cvb_imwrite(const char *path, const cvb_image_t *img, int jpeg_quality)
 
 int cvb_imencode_jpeg(const cvb_image_t *img, int quality, uint8_t **buf, size_t *len)
 {
-    if (!valid(img) || !buf || !len)
-        return CVB_EINVAL;
-    CVB_TRY
-    std::vector<uchar> enc;
-    if (!cv::imencode(".jpg", wrap(img), enc, { cv::IMWRITE_JPEG_QUALITY, quality }))
-        return CVB_EWRITE;
-    uint8_t *p = (uint8_t *)malloc(enc.size());
-    if (!p)
-        return CVB_ENOMEM;
-    memcpy(p, enc.data(), enc.size());
-    *buf = p;
-    *len = enc.size();
-    return CVB_OK;
-    CVB_CATCH
+    return cvb_imencode(".jpg", img, quality, buf, len);
 }
 
 int cvb_imencode(const char *ext, const cvb_image_t *img, int jpeg_quality, uint8_t **buf,

@@ -53,7 +53,8 @@ int cvb_imread(const char *path, int apply_exif, cvb_image_t *out);
 int cvb_imdecode(const uint8_t *buf, size_t len, cvb_image_t *out);
 /* Write an image; the format follows the extension (.png, .jpg with quality 1..100). */
 int cvb_imwrite(const char *path, const cvb_image_t *img, int jpeg_quality);
-/* Encode to JPEG in memory: *buf (malloc'd, caller frees with free()) and *len. */
+/* cvb_imencode(".jpg", img, quality, buf, len): JPEG in memory at quality 1..100 (0:
+ * OpenCV's default, 95). */
 int cvb_imencode_jpeg(const cvb_image_t *img, int quality, uint8_t **buf, size_t *len);
 /* Encode in memory in the format of the extension ext (".png", ".jpg" with quality
  * 1..100, ...; as cvb_imwrite chooses it): *buf (malloc'd, caller frees) and *len. The
