@@ -184,6 +184,21 @@ static int opt_raw_truth;
 static int fixes_applied, fixes_stale;
 
 /* What the truths were scored against, one line. */
+/* The 95% Wilson score interval of k successes in n trials (a set of 48 photos tells a
+ * share only to within about ten points either way): [*lo, *hi], 0..1; [0, 1] for n 0. */
+static void wilson95(int k, int n, double *lo, double *hi)
+{
+    *lo = 0;
+    *hi = 1;
+    if (n <= 0)
+        return;
+    const double z = 1.959964, p = (double)k / n, z2n = z * z / n;
+    double mid = (p + z2n / 2) / (1 + z2n);
+    double half = z * sqrt(p * (1 - p) / n + z2n / (4.0 * n)) / (1 + z2n);
+    *lo = fmax(0, mid - half);
+    *hi = fmin(1, mid + half);
+}
+
 static void print_truth_note(void)
 {
     if (opt_raw_truth)
@@ -905,10 +920,14 @@ static int stones(const char *data, int verbose)
            answered[0] + answered[1], nr ? 100.0 * (answered[0] + answered[1]) / nr : 0.0,
            answered[1], gn[1]);
     print_truth_note();
-    for (int g = 0; g < 2; g++)
-        printf("  %-34s %3d photos: board found %3d, both counts exact %3d (%.1f%%)\n",
+    for (int g = 0; g < 2; g++) {
+        double lo, hi;
+        wilson95(gexact[g], gn[g], &lo, &hi);
+        printf("  %-34s %3d photos: board found %3d, both counts exact %3d (%.1f%%; 95%% "
+               "interval %.1f-%.1f%%)\n",
                g ? "folds 3-4 (board finding not tuned)" : "folds 0-2 (board finding dev)", gn[g],
-               gfound[g], gexact[g], gn[g] ? 100.0 * gexact[g] / gn[g] : 0.0);
+               gfound[g], gexact[g], gn[g] ? 100.0 * gexact[g] / gn[g] : 0.0, 100 * lo, 100 * hi);
+    }
     printf("  the photos read wrong, by what is wrong in them (a photo may show several; alone: "
            "that and nothing else), folds 0-2 + folds 3-4:\n");
     for (int w = 0; w < WRONG_KINDS; w++)
