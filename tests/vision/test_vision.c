@@ -90,6 +90,18 @@ static void position(int S, unsigned seed, uint8_t *st)
     }
 }
 
+/* position(S, seed) into st, rendered w x h as a synthetic S x S board into *img (the
+ * caller frees it), its scene in *sy. */
+static void render_position(int S, unsigned seed, int w, int h, uint8_t *st, synth_t *sy,
+                            cvb_image_t *img)
+{
+    position(S, seed, st);
+    synth_defaults(sy, w, h, S);
+    sy->stones = st;
+    memset(img, 0, sizeof *img);
+    assert_int_equal(synth_render(sy, img), 0);
+}
+
 static int count_wrong(const vis_snapshot_t *s, const uint8_t *st, int S)
 {
     int m = 0;
@@ -541,11 +553,8 @@ static void test_classify_given_corners(void **state)
     (void)state;
     synth_t sy;
     uint8_t st[169];
-    position(13, 7, st);
-    synth_defaults(&sy, 800, 600, 13);
-    sy.stones = st;
-    cvb_image_t img = { 0 };
-    assert_int_equal(synth_render(&sy, &img), 0);
+    cvb_image_t img;
+    render_position(13, 7, 800, 600, st, &sy, &img);
     assert_int_equal(vis_size_for_corners(&img, sy.corners, 0), 13);
     assert_int_equal(vis_size_for_corners(&img, sy.corners, 9), 9);
     double clicked[4][2], cell = (sy.corners[1][0] - sy.corners[0][0]) / 12;
@@ -574,11 +583,8 @@ static void test_classify_corners_and_track(void **state)
     (void)state;
     synth_t sy;
     uint8_t st[361];
-    position(19, 5, st);
-    synth_defaults(&sy, 800, 600, 19);
-    sy.stones = st;
-    cvb_image_t img = { 0 };
-    assert_int_equal(synth_render(&sy, &img), 0);
+    cvb_image_t img;
+    render_position(19, 5, 800, 600, st, &sy, &img);
     int size = 0;
     assert_int_equal(vis_guess_size(&img, sy.corners, &size), 0);
     assert_int_equal(size, 19);
