@@ -838,7 +838,11 @@ typedef struct vis_config {
                               counts the same by luck, 145-172 points asked about) and a
                               whole 9x9 grown (35ae0220); with the grown window's added
                               points at least half read not covered, still 4a804cea and
-                              8f20266b. Not taken; folds 3-4 not read */
+                              8f20266b; with at least half of them inside the picture
+                              (their pixels), gains 0.001 / 0.05: as they are 67 / 66,
+                              cut 47 / 47, posed (seed 18) 47 / 48 against 50 (whole
+                              13x13s 4a804cea and 40213424 grown on the posed table, a
+                              9x9 too). Not taken; folds 3-4 not read */
     double grid_shift_gain;/* 0..1, default 0.02: ... and moved when the reader believes
                               the moved grid this much more than the one found */
     const vis_board_model_t *board; /* default NULL: none; this board's own colours,
