@@ -546,7 +546,10 @@ enum {
     VIS_STONES_UNSURE = 0, /* the points the reader left unsure, not covered */
     VIS_STONES_CUT = 1,    /* those and the covered points the picture's edge cuts */
     VIS_STONES_ALL = 2     /* every point not covered: a sure call it disagrees with
-                              becomes its call, unsure */
+                              becomes its call, unsure (measured 2026-12-07 and not kept:
+                              the covered points inside the picture answered too; on
+                              roboflow-stones folds 0-2, as they are, cut and posed, no
+                              photo's counts changed) */
 };
 
 /* The stone finder's answers in one photo (vis_stones.c; on with vis_config_for_photo,
