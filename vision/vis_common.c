@@ -13,9 +13,20 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "vision/vis_homog.h"
 #include "vision/vis_internal.h"
+
+#ifndef VIS_CLOCK
+#define VIS_CLOCK CLOCK_MONOTONIC /* stage stamps: wall time */
+#endif
+double vis_now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(VIS_CLOCK, &ts);
+    return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
 
 const char *vis_strerror(int code)
 {

@@ -30,7 +30,6 @@
 #include <stdio.h> /* snprintf */
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "rules/go_stars.h"
 #include "vision/vis_homog.h"
@@ -46,16 +45,6 @@ const char *vis_stage_name(int stage)
     static const char *names[VIS_NSTAGES] = { "prepare", "edges", "lines",
                                               "grid",    "refine", "classify" };
     return stage >= 0 && stage < VIS_NSTAGES ? names[stage] : "?";
-}
-
-#ifndef VIS_CLOCK
-#define VIS_CLOCK CLOCK_MONOTONIC /* stage stamps: wall time */
-#endif
-static double now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(VIS_CLOCK, &ts);
-    return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
 }
 
 /* ---- 1D projective maps ---- */
@@ -1009,7 +998,7 @@ static int find_grid(const cvb_image_t *gray, const cvb_image_t *small, const cv
                      int size_hint, double Hout[9], int *Sout, vis_timing_t *tm, cand_list_t *cl)
 {
     int W = gray->w, Hh = gray->h, rc, peaks[NPK] = { 0, 0, 0 }, npk = 0, nfam = 0;
-    double t0 = now_ms(), t1, t2 = t0;
+    double t0 = vis_now_ms(), t1, t2 = t0;
     cvb_image_t bh = { 0 }, resp = { 0 }, dbg = { 0 };
     uint8_t *maps[NPK] = { NULL, NULL, NULL };
     family_t fam[NFAM];
@@ -1022,7 +1011,7 @@ static int find_grid(const cvb_image_t *gray, const cvb_image_t *small, const cv
         return rc;
     }
     emit(cfg, VIS_STAGE_EDGES, &bh);
-    t1 = now_ms();
+    t1 = vis_now_ms();
     if (tm)
         tm->ms[VIS_STAGE_EDGES] = t1 - t0;
     /* 3 lines: the families of lines */
@@ -1052,7 +1041,7 @@ static int find_grid(const cvb_image_t *gray, const cvb_image_t *small, const cv
             }
         emit(cfg, VIS_STAGE_LINES, &dbg);
     }
-    t2 = now_ms();
+    t2 = vis_now_ms();
     if (tm)
         tm->ms[VIS_STAGE_LINES] = t2 - t1;
     /* 4 grid */
@@ -1076,7 +1065,7 @@ static int find_grid(const cvb_image_t *gray, const cvb_image_t *small, const cv
     }
 out:
     if (tm)
-        tm->ms[VIS_STAGE_GRID] = now_ms() - t2;
+        tm->ms[VIS_STAGE_GRID] = vis_now_ms() - t2;
     for (int f = 0; f < NFAM; f++) {
         free(fam[f].l);
         free(fam[f].k);
@@ -1342,34 +1331,6 @@ int vis_detect(const cvb_image_t *img, const vis_config_t *cfg, int size_hint,
     return rc;
 }
 
-int vis_classify_corners(const cvb_image_t *img, double corners[4][2], const vis_config_t *cfg,
-                         int size_hint, vis_geom_t *geom, vis_snapshot_t *snap,
-                         vis_timing_t *tm)
-{
-    if (!img || !img->data || !corners || !geom || !snap)
-        return VIS_EINVAL;
-    vis_config_t def;
-    if (!cfg) {
-        vis_config_defaults(&def);
-        cfg = &def;
-    }
-    int size = vis_size_for_corners(img, corners, size_hint);
-    if (vis_geom_from_corners(corners, size, img->w, img->h, geom))
-        return VIS_EINVAL;
-    double t0 = now_ms();
-    vis_refine(img, geom); /* VIS_ENOBOARD (too few lines to refine): the grid as given */
-    double t1 = now_ms();
-    int rc = vis_classify(img, geom, cfg, snap);
-    double t2 = now_ms();
-    if (tm) {
-        memset(tm, 0, sizeof *tm);
-        tm->ms[VIS_STAGE_REFINE] = t1 - t0;
-        tm->ms[VIS_STAGE_CLASSIFY] = t2 - t1;
-        tm->total_ms = t2 - t0;
-    }
-    return rc;
-}
-
 /* A grid of lines scored under LINES_WEAK (find_grid's score) asks the stones' lattice
  * too (vis_lattice_grid: a board too full to show its lines), and the lattice is taken
  * instead when it holds LATTICE_STONES stones a line or the lines score under LINES_POOR;
@@ -1412,7 +1373,7 @@ static int detect_at(const cvb_image_t *img, const vis_config_t *cfg, int size_h
 {
     vis_timing_t t;
     memset(&t, 0, sizeof t);
-    double t0 = now_ms();
+    double t0 = vis_now_ms();
     if (img->w < 32 || img->h < 32)
         return VIS_ENOBOARD;
     /* 1 prepare */
@@ -1421,7 +1382,7 @@ static int detect_at(const cvb_image_t *img, const vis_config_t *cfg, int size_h
     int rc = prepare(img, cfg, light, &scale, &gray, &fullgray, &small);
     if (rc)
         return rc;
-    double t1 = now_ms();
+    double t1 = vis_now_ms();
     t.ms[VIS_STAGE_PREPARE] = t1 - t0;
     double Hw[9];
     int S = 0;
@@ -1440,7 +1401,7 @@ static int detect_at(const cvb_image_t *img, const vis_config_t *cfg, int size_h
     if (rc == VIS_ENOBOARD || (!rc && score < LINES_WEAK) || small_grid) {
         /* a board too full to show its lines: find it from the stones, and prefer that to
          * a weak grid of lines when many stones agree */
-        double t3 = now_ms(), Hl[9];
+        double t3 = vis_now_ms(), Hl[9];
         int Sl = 0, stones = 0;
         int rl = vis_lattice_grid(&gray, &fullgray, img, &cfg->seg, &cfg->lattice, scale,
                                   size_hint, Hl, &Sl, &stones);
@@ -1453,10 +1414,10 @@ static int detect_at(const cvb_image_t *img, const vis_config_t *cfg, int size_h
             S = Sl;
             rc = VIS_OK;
         }
-        t.ms[VIS_STAGE_GRID] += now_ms() - t3;
+        t.ms[VIS_STAGE_GRID] += vis_now_ms() - t3;
     }
     cvb_image_free(&small);
-    double t4 = now_ms();
+    double t4 = vis_now_ms();
     /* 5 refine, and the learned reader's judgement of the grid (grid_verify) */
     double Hf[9], belief = 0, context = -1;
     vis_reading_t *prob = malloc(sizeof *prob);
@@ -1494,7 +1455,7 @@ static int detect_at(const cvb_image_t *img, const vis_config_t *cfg, int size_h
             emit(cfg, VIS_STAGE_REFINE, &warped);
         cvb_image_free(&warped);
     }
-    double t5 = now_ms();
+    double t5 = vis_now_ms();
     t.ms[VIS_STAGE_REFINE] = t5 - t4;
     (void)belief;
     /* 6 classify: the reader's reading of the grid that won */
@@ -1507,7 +1468,7 @@ static int detect_at(const cvb_image_t *img, const vis_config_t *cfg, int size_h
     if (!vis_reading_tells(&s, cfg->told_min))
         return VIS_ENOBOARD;
     emit_reading(cfg, img, &g, &s);
-    double t6 = now_ms();
+    double t6 = vis_now_ms();
     t.ms[VIS_STAGE_CLASSIFY] = t6 - t5;
     t.total_ms = t6 - t0;
     *geom = g;

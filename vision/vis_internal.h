@@ -261,6 +261,10 @@ int vis_proj1_eval(const vis_proj1_t *f, double k, double *t);
  * -1 when nothing is in view. */
 double vis_window_belief(const vis_reading_t *r, int S, int ox, int oy);
 
+/* The time in milliseconds (VIS_CLOCK, monotonic wall time) for vis_timing_t's stamps
+ * (vis_common.c). */
+double vis_now_ms(void);
+
 /* ---- board finding's stage 5: vis_detect.c's grid_verify, vis_window.c ---- */
 
 /* Up to p->passes of the line refit of grid H (size S) on the full-size gray (vis_refit.c):

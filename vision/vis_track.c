@@ -1,5 +1,6 @@
-/* vis_track.c: the grid-fit measure (and the board size it tells from four corners,
- * vis_guess_size) and tracking. Given the geometry of the last frame,
+/* vis_track.c: the grid-fit measure (and what it tells of a board given by four corners:
+ * its size, vis_guess_size, and its reading, vis_classify_corners) and tracking. Given the
+ * geometry of the last frame,
  * check that the board has not moved (the grid lines still lie where the geometry says,
  * over the segments no hand hides), follow a small shift, then classify. Plain C over
  * sparse samples of the BGR pixels, no OpenCV.
@@ -132,6 +133,34 @@ int vis_size_for_corners(const cvb_image_t *img, double corners[4][2], int size_
     if (!size && vis_guess_size(img, corners, &size))
         size = 19;
     return size;
+}
+
+int vis_classify_corners(const cvb_image_t *img, double corners[4][2], const vis_config_t *cfg,
+                         int size_hint, vis_geom_t *geom, vis_snapshot_t *snap,
+                         vis_timing_t *tm)
+{
+    if (!img || !img->data || !corners || !geom || !snap)
+        return VIS_EINVAL;
+    vis_config_t def;
+    if (!cfg) {
+        vis_config_defaults(&def);
+        cfg = &def;
+    }
+    int size = vis_size_for_corners(img, corners, size_hint);
+    if (vis_geom_from_corners(corners, size, img->w, img->h, geom))
+        return VIS_EINVAL;
+    double t0 = vis_now_ms();
+    vis_refine(img, geom); /* VIS_ENOBOARD (too few lines to refine): the grid as given */
+    double t1 = vis_now_ms();
+    int rc = vis_classify(img, geom, cfg, snap);
+    double t2 = vis_now_ms();
+    if (tm) {
+        memset(tm, 0, sizeof *tm);
+        tm->ms[VIS_STAGE_REFINE] = t1 - t0;
+        tm->ms[VIS_STAGE_CLASSIFY] = t2 - t1;
+        tm->total_ms = t2 - t0;
+    }
+    return rc;
 }
 
 int vis_grid_fit_k(const cvb_image_t *img, const vis_geom_t *geom, double k, double *out)
