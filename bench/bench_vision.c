@@ -183,7 +183,6 @@ static int opt_occ_ring; /* --occ-ring: the ring's covered blocks join the occlu
 static int opt_raw_truth;
 static int fixes_applied, fixes_stale;
 
-/* What the truths were scored against, one line. */
 /* The 95% Wilson score interval of k successes in n trials (a set of 48 photos tells a
  * share only to within about ten points either way): [*lo, *hi], 0..1; [0, 1] for n 0. */
 static void wilson95(int k, int n, double *lo, double *hi)
@@ -199,6 +198,7 @@ static void wilson95(int k, int n, double *lo, double *hi)
     *hi = fmin(1, mid + half);
 }
 
+/* What the truths were scored against, one line. */
 static void print_truth_note(void)
 {
     if (opt_raw_truth)
