@@ -72,6 +72,7 @@
 
 #define CELL_PX 16
 #define MARGIN 1
+#define NO_SAMPLE_CAP 2000000000L /* --max-samples unset */
 #define LBL_COVERED 3
 #define LBL_OFF 4 /* the grid is wrong here: no point of the board lies at this view point */
 #define LBL_UNKNOWN 255
@@ -555,10 +556,18 @@ static int cmd_render(const char *out, int count, uint64_t seed, double misalign
         cvb_image_free(&img);
         cvb_image_free(&view);
         rnd_renderer_destroy(r);
-        if ((i / views) % 25 == 0)
-            fprintf(stderr, "\rkifucam-traingen: %d of %d renders", written, count);
+        /* progress, a line each, named by the file (several streams share one log):
+         * the samples against the cap that ends the stream, or the renders asked for */
+        if ((i / views) % 25 == 0) {
+            if (max_samples < NO_SAMPLE_CAP)
+                fprintf(stderr, "kifucam-traingen: %s: %d of %d samples\n", out, written,
+                        max_samples);
+            else
+                fprintf(stderr, "kifucam-traingen: %s: %d of %d renders, %d samples\n", out,
+                        i + views < count ? i + views : count, count, written);
+        }
     }
-    fprintf(stderr, "\rkifucam-traingen: %d renders written to %s\n", written, out);
+    fprintf(stderr, "kifucam-traingen: %d samples written to %s\n", written, out);
     free(st);
     free(mask);
     if (fclose(f) || rc) {
@@ -977,7 +986,7 @@ int main(int argc, char **argv)
     cvb_quiet();
     if (argc >= 2 && !strcmp(argv[1], "render") && arg(argc, argv, "--out", NULL)) {
         long count = arg_long(argc, argv, "--count", 300), views = arg_long(argc, argv, "--views", 3);
-        long max = arg_long(argc, argv, "--max-samples", 2000000000L);
+        long max = arg_long(argc, argv, "--max-samples", NO_SAMPLE_CAP);
         const char *mis = arg(argc, argv, "--misalign", "0");
         char *end;
         double misalign = strtod(mis, &end);
