@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """cut.py: the roboflow-stones photos cut by the picture's edge through a stone.
 
-    python3 bench/cut.py DATA_DIR OUT_DIR [--seed 18]
+    python3 bench/cut.py DATA_DIR OUT_DIR [--seed 18] [--raw-truth]
     build/bench/bench_vision stones OUT_DIR --raw-truth --photo \
         --fold-models build/train-data/models --folds train/folds.tsv
 
@@ -21,7 +21,9 @@ sorted list:
   else the draw is made again (at most 200 times; a photo with no such cut is left out
   and listed);
 - labels clipped to the copy as the set's own are (a box the edge crosses is cut at it;
-  its centre the middle of what is left), boxes wholly beyond it dropped;
+  its centre the middle of what is left), boxes wholly beyond it dropped; the labels are
+  the set's with truth_fixes.h's fixes (as pose.py's; the cut itself is drawn on the set's
+  own boxes, so the copies are the same either way), --raw-truth the set's own;
 - saved as JPEG quality 95; OUT/cuts.tsv lists each photo's side and cut.
 
 The same file names and folders (photos/roboflow-stones/SPLIT/images, labels), so
@@ -36,7 +38,7 @@ import sys
 import cv2
 import numpy as np
 
-from pose import label_path, set_photos  # bench/pose.py: the set's photos and their labels
+from pose import fixed_lines, label_path, set_photos  # bench/pose.py: the set's photos, labels
 
 CANDIDATES = 8       # the stones lying furthest towards the side, one of them cut
 SHOWN = (0.25, 0.75)  # the share of the chosen stone's width the copy shows
@@ -44,10 +46,10 @@ OTHERS_MIN = 0.30    # every other stone the cut crosses shows at least this muc
 TRIES = 200
 
 
-def read_boxes(path, w, h):
-    """(class, x0, y0, x1, y1) in pixels."""
+def read_boxes(lines, w, h):
+    """(class, x0, y0, x1, y1) in pixels, of YOLO label lines."""
     out = []
-    for ln in open(path):
+    for ln in lines:
         f = ln.split()
         if len(f) != 5:
             continue
@@ -118,6 +120,8 @@ def main():
     ap.add_argument("data")
     ap.add_argument("out")
     ap.add_argument("--seed", type=int, default=18)
+    ap.add_argument("--raw-truth", action="store_true",
+                    help="the set's own labels, without truth_fixes.h's fixes")
     a = ap.parse_args()
     srcs = set_photos(a.data)
     if not srcs:
@@ -134,14 +138,16 @@ def main():
             print("cut.py: %s: cannot read" % path, file=sys.stderr)
             return 1
         h, w = img.shape[:2]
-        lab = label_path(path)
-        boxes = read_boxes(lab, w, h)
-        got = find_cut(boxes, w, h, rng)
+        with open(label_path(path)) as f:
+            own = f.read().splitlines()
+        # the cut is chosen on the set's own boxes (the same copies whatever the fixes),
+        # the labels written are the fixed ones (pose.py's fixed_lines), clipped
+        got = find_cut(read_boxes(own, w, h), w, h, rng)
         if got is None:
             left.append(os.path.basename(path))
             continue
         side, e = got
-        out, lines = cut_one(img, boxes, side, e)
+        out, lines = cut_one(img, read_boxes(fixed_lines(path, own, w, h, a.raw_truth), w, h), side, e)
         cuts.write("%s\t%s\t%d\n" % (os.path.basename(path), ("left", "right", "top", "bottom")[side], e))
         rel = os.path.relpath(path, a.data)
         dst = os.path.join(a.out, rel)
@@ -152,6 +158,8 @@ def main():
         with open(dlab, "w") as g:
             g.write("\n".join(lines) + "\n")
     cuts.close()
+    with open(os.path.join(a.out, "truth"), "w") as t:  # which labels (bench/pose.sh asks)
+        t.write("raw\n" if a.raw_truth else "fixed\n")
     print("cut.py: %d of %d photos cut%s" % (len(srcs) - len(left), len(srcs),
                                               "; no cut found for " + " ".join(left) if left else ""),
           file=sys.stderr)

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """pose.py: the roboflow-stones photos as a phone takes a board: at an angle, in a wider frame.
 
-    python3 bench/pose.py DATA_DIR OUT_DIR [--seed 18] [--light]
+    python3 bench/pose.py DATA_DIR OUT_DIR [--seed 18] [--light] [--raw-truth]
     build/bench/bench_vision stones OUT_DIR --raw-truth --photo \
         --fold-models build/train-data/models --folds train/folds.tsv
 
@@ -9,8 +9,11 @@ roboflow-stones is cropped to the board and stretched square: every photo fills 
 seen from above. A user's photo shows the board smaller, turned, seen at a slant, on a
 table. This makes such a photo of each roboflow-stones photo and moves its labels with it,
 so the same stones are counted under a pose the set never shows; the difference from the
-set read as it is (`--raw-truth` both times: truth_fixes.h names pixels of the set's own
-photos) is what the pose costs. Nothing here is chosen on what it makes: the ranges below
+set read as it is is what the pose costs. The copies' labels carry truth_fixes.h's fixes
+(fixed_lines: the set's truth as bench_vision reads the set as it is), moved with the
+photo, so the copies are read with --raw-truth (the fixes name the set's own pixels) and
+the set as it is without; --raw-truth here writes the set's own labels instead (as before
+2026-12-07, a sixth session). Nothing here is chosen on what it makes: the ranges below
 are a phone's, fixed before any reading.
 
 Each photo, with its own draw of a generator seeded by --seed and the photo's place in the
@@ -53,6 +56,35 @@ def set_photos(data):
 def label_path(image):
     """The label file of a photo of the set's layout (SPLIT/images/X.jpg -> SPLIT/labels/X.txt)."""
     return image.replace(os.sep + "images" + os.sep, os.sep + "labels" + os.sep)[:-4] + ".txt"
+
+
+def fixed_lines(image, lines, w, h, raw=False):
+    """The photo's label lines (YOLO) with tests/vision/truth_fixes.h's roboflow-stones fixes
+    applied as bench_vision applies them (rf_apply_fixes): a stone the labels miss added as
+    a box of the photo's median size, unless a box's centre lies within a third of a box of
+    it; a duplicate box dropped. So a copy's truth is the set's as bench_vision reads it
+    (without --raw-truth), and the copy is read with --raw-truth (its pixels are not the
+    set's). raw: the set's own labels, unchanged."""
+    boxes = [ln.split() for ln in lines if len(ln.split()) == 5]
+    if raw:
+        return [" ".join(b) for b in boxes]
+    from truth_fixes import fixes  # bench/truth_fixes.py: the header's lists, parsed
+    source = os.path.basename(image).split("_jpg.rf.")[0]
+    mine = [f for f in fixes()[1] if f[0] == source]
+    if not mine:
+        return [" ".join(b) for b in boxes]
+    bw = float(np.median([float(b[3]) for b in boxes])) if boxes else 0.05
+    bh = float(np.median([float(b[4]) for b in boxes])) if boxes else 0.05
+    for src, px, py, cls, _why in mine:
+        cx, cy = float(px) / w, float(py) / h
+        held = next((k for k, b in enumerate(boxes)
+                     if abs(cx - float(b[1])) < bw / 3 and abs(cy - float(b[2])) < bh / 3), -1)
+        if cls == "RF_FIX_DUPLICATE":
+            if held >= 0:
+                del boxes[held]
+        elif held < 0:
+            boxes.append([cls, "%.6f" % cx, "%.6f" % cy, "%.6f" % bw, "%.6f" % bh])
+    return [" ".join(b) for b in boxes]
 
 
 def table(rng):
@@ -128,6 +160,8 @@ def main():
     ap.add_argument("out")
     ap.add_argument("--seed", type=int, default=18)
     ap.add_argument("--light", action="store_true")
+    ap.add_argument("--raw-truth", action="store_true",
+                    help="the set's own labels, without truth_fixes.h's fixes")
     a = ap.parse_args()
     srcs = set_photos(a.data)
     if not srcs:
@@ -153,10 +187,13 @@ def main():
         lab, dlab = label_path(path), label_path(dst)
         os.makedirs(os.path.dirname(dlab), exist_ok=True)
         with open(lab) as f, open(dlab, "w") as g:
-            g.write("\n".join(move_labels(f.read().splitlines(), H, img.shape[0])) + "\n")
+            lines = fixed_lines(path, f.read().splitlines(), s, s, a.raw_truth)
+            g.write("\n".join(move_labels(lines, H, s)) + "\n")
         if (i + 1) % 20 == 0 or i + 1 == len(srcs):
             print("pose.py: %d of %d photos posed" % (i + 1, len(srcs)), file=sys.stderr)
     poses.close()
+    with open(os.path.join(a.out, "truth"), "w") as t:  # which labels (bench/pose.sh asks)
+        t.write("raw\n" if a.raw_truth else "fixed\n")
     return 0
 
 

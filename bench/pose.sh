@@ -4,8 +4,10 @@
 # beside the set as it is, both by the fold models that never saw the photo; the pose's
 # cost is said on the photos whose board the photo shows whole. POSE_SEED (default 18),
 # POSE_LIGHT=1 adds a colour cast; POSE_KIND=cut reads instead copies whose edge cuts
-# through an outer stone (bench/cut.py). About a minute on 2 cores once the copies are
-# made; skips visibly without ../shared/data or the fold models (make train-folds).
+# through an outer stone (bench/cut.py). Both copies carry the set's truth fixes (a copy
+# made before they did, with no OUT/truth saying "fixed", is made again). About a minute
+# on 2 cores once the copies are made; skips visibly without ../shared/data or the fold
+# models (make train-folds).
 set -u
 BUILD=${1:-build}
 BIN="$BUILD/bench/bench_vision"
@@ -34,23 +36,26 @@ LIGHT=""; [ "${POSE_LIGHT:-0}" = 1 ] && LIGHT="--light"
 if [ "${POSE_KIND:-pose}" = cut ]; then
   OUT="$BUILD/bench-pose/cut-seed$SEED"
   WHAT=cut
-  if [ ! -f "$OUT/cuts.tsv" ]; then
+  if [ ! -f "$OUT/cuts.tsv" ] || [ "$(cat "$OUT/truth" 2>/dev/null)" != fixed ]; then
     rm -rf "$OUT"
     "$PY" "$HERE/bench/cut.py" "$SHARED/data" "$OUT" --seed "$SEED" || exit 1
   fi
 else
   OUT="$BUILD/bench-pose/seed$SEED${LIGHT:+-light}"
   WHAT=posed
-  if [ ! -f "$OUT/poses.tsv" ]; then
+  if [ ! -f "$OUT/poses.tsv" ] || [ "$(cat "$OUT/truth" 2>/dev/null)" != fixed ]; then
     rm -rf "$OUT"
     "$PY" "$HERE/bench/pose.py" "$SHARED/data" "$OUT" --seed "$SEED" $LIGHT || exit 1
   fi
 fi
-ARGS=(--raw-truth --fold-models "$FOLDS" --folds "$HERE/train/folds.tsv" --photo)
+# the copies' labels carry truth_fixes.h's fixes, moved with them (pose.py's fixed_lines):
+# the set as it is is read with the fixes, the copies with --raw-truth (their labels are
+# already the fixed truth, and the fixes name the set's own pixels)
+ARGS=(--fold-models "$FOLDS" --folds "$HERE/train/folds.tsv" --photo)
 echo "== pose: roboflow-stones as it is and $WHAT (seed $SEED${LIGHT:+, coloured light}), read by the fold models"
 VIS_VERBOSE=1 "$BIN" stones "$SHARED/data" "${ARGS[@]}" > "$OUT/as-is.txt" &
 A=$!
-VIS_VERBOSE=1 "$BIN" stones "$OUT" "${ARGS[@]}" > "$OUT/$WHAT.txt" &
+VIS_VERBOSE=1 "$BIN" stones "$OUT" --raw-truth "${ARGS[@]}" > "$OUT/$WHAT.txt" &
 B=$!
 wait $A || { echo "pose bench: bench_vision failed on the set as it is" >&2; exit 1; }
 wait $B || { echo "pose bench: bench_vision failed on the $WHAT set" >&2; exit 1; }
