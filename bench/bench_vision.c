@@ -32,7 +32,9 @@
  * --finder-reach CELLS, --finder-cut reader|finder, --finder-black reader|finder,
  * --finder-room on|off change its settings (vis_stones_params_t); --fold-finders DIR (up
  * to 3 times): DIR's centresK.onnx joins fold K's finder (vis_finder_add, an ensemble).
- * --stars on|off: the star points in board finding (vis_stars_params_t; on with --photo).
+ * --stars on|off: the star points in board finding (vis_stars_params_t; on with --photo);
+ * --grow-stones LINES: the grid grown on the stones beyond it (vis_config_t; 1 with --photo,
+ * 0 never).
  * Developer switches: --verbosev / --verbosevv (accuracy: the reader's probabilities of
  * wrong / all points), VIS_VERBOSE=1 (footage: per frame), VIS_NOREFINE=1, VIS_WORK=N (detect).
  */
@@ -281,10 +283,10 @@ static int fold_model_missing(const char *set, const char *source)
  * --finder-empty SCORE (sure_empty_min), --finder-crowd CELLS (crowd_black), --finder-reach
  * CELLS (reach), --finder-cut reader|finder (cut_by_reader), --finder-black reader|finder
  * (black_by_reader), --finder-room on|off (make_room); and --stars on|off, the star points
- * in board finding (vis_stars_params_t) */
+ * in board finding (vis_stars_params_t), --grow-stones LINES (vis_config_t grow_stones) */
 static const char *opt_finder, *opt_finder_answers, *opt_finder_min, *opt_finder_runs,
     *opt_finder_empty, *opt_finder_cut, *opt_finder_crowd, *opt_finder_reach,
-    *opt_finder_black, *opt_finder_room, *opt_stars;
+    *opt_finder_black, *opt_finder_room, *opt_stars, *opt_grow_stones;
 
 /* The stone finder for fold k's photos: DIR/centresK.onnx of --fold-models (trained with
  * fold k held out, train/stone_centres.py --export), loaded once; NULL when DIR has none
@@ -344,6 +346,8 @@ static void read_cfg_as(vis_config_t *c, vis_net_t *net, int k, int photo)
         c->stones.reach = atof(opt_finder_reach);
     if (opt_stars)
         c->stars.on = !strcmp(opt_stars, "on");
+    if (opt_grow_stones)
+        c->grow_stones = atof(opt_grow_stones);
     if (opt_finder_room)
         c->stones.make_room = !strcmp(opt_finder_room, "on");
     if (opt_finder_black)
@@ -1512,6 +1516,7 @@ int main(int argc, char **argv)
                          : !strcmp(argv[i], "--finder-black") ? &opt_finder_black
                          : !strcmp(argv[i], "--finder-room") ? &opt_finder_room
                          : !strcmp(argv[i], "--stars") ? &opt_stars
+                         : !strcmp(argv[i], "--grow-stones") ? &opt_grow_stones
                          : !strcmp(argv[i], "--finder-cut") ? &opt_finder_cut : NULL;
         if (!strcmp(argv[i], "--fold-finders")) {
             if (opt_finder_also_n >= VIS_FINDER_MAX_NETS - 1) {

@@ -92,6 +92,7 @@ void vis_config_for_photo(vis_config_t *cfg)
     cfg->unlike.on = 1;
     cfg->stones.on = 1;
     cfg->stars.on = 1;
+    cfg->grow_stones = 1;
     cfg->stones.symmetries = 8;
     cfg->occ_margin = 0;
 }

@@ -6,8 +6,9 @@
  *     window one to three lines off is the commonest near miss on a crowded or cut
  *     board);
  *   - vis_grid_grow: the grid grown to the next board size, 9 -> 13 -> 19, on the star
- *     points alone (a board the picture cuts, whose lines in view number a smaller
- *     board's).
+ *     points (a board the picture cuts, whose lines in view number a smaller board's) or
+ *     on the stones read surely beyond the grid (a crowded board whose outer lines
+ *     stones hide).
  * Invariants: a window is taken only when it beats the grid's own by the configured
  * margin (cfg->grid_shift_gain, cfg->stars.margin), a window the stars chose is left only
  * for another they choose, and a window taken is refined and read again before it
@@ -242,24 +243,54 @@ int vis_grid_shift(const cvb_image_t *img, const cvb_image_t *fullgray, const vi
     return rc < 0 ? rc : VIS_OK;
 }
 
-/* The grid grown to the next board size, 9 -> 13 or 13 -> 19, where the star points say
- * so (a board the picture cuts, whose lines in view number a smaller board's): the
- * lattice of the winner read wide enough for every window of the next size that holds the
- * winner's window, and the window the stars choose (cfg->stars; a tie goes to the reader's
- * vis_window_belief) taken when it explains cfg->stars.margin stars more than the winner's
- * and the reader believes it at least grid_min_belief. Never on the reader's belief alone:
- * beyond a small board's edge its off class is weak (vis.h, grid_shift). */
+/* The stones read surely (a colour at VIS_SURE_CONF or more) at the points of lattice g
+ * (reading r) inside the picture that the window of S2 lines at (ox, oy) holds and the
+ * winner's window of S lines at (c, c) does not. */
+static int added_stones(const vis_geom_t *g, const vis_reading_t *r, int S, int c, int S2,
+                        int ox, int oy)
+{
+    int n = 0, E = r->size;
+    for (int y = oy; y < oy + S2; y++)
+        for (int x = ox; x < ox + S2; x++) {
+            int k = y * E + x;
+            if ((x >= c && x < c + S && y >= c && y < c + S) || g->px[k] < 0 || g->py[k] < 0 ||
+                g->px[k] > g->img_w - 1 || g->py[k] > g->img_h - 1)
+                continue;
+            n += r->prob[k][VIS_CLASS_BLACK] >= VIS_SURE_CONF ||
+                 r->prob[k][VIS_CLASS_WHITE] >= VIS_SURE_CONF;
+        }
+    return n;
+}
+
+/* The grid grown to the next board size, 9 -> 13 or 13 -> 19 (a board whose lines in
+ * view number a smaller board's: the picture cuts it, or stones hide its outer lines):
+ * the lattice of the winner read wide enough for every window of the next size that holds
+ * the winner's window, and
+ *   - the window the star points choose (cfg->stars; a tie goes to the reader's
+ *     vis_window_belief), taken when it explains cfg->stars.margin stars more than the
+ *     winner's;
+ *   - else (cfg->grow_stones) the window whose added points, inside the picture, hold the
+ *     most stones the reader reads surely (a tie to its belief), taken when they are at
+ *     least grow_stones lines' worth (grow_stones times the next size): the lattice goes
+ *     on under stones the lines in view stopped at;
+ * each only when the reader believes the grown grid at least grid_min_belief. Never on
+ * the reader's belief alone: beyond a small board's edge its off class is weak (vis.h,
+ * grid_shift), where a board has no stones. */
 int vis_grid_grow(const cvb_image_t *img, const cvb_image_t *fullgray, const vis_config_t *cfg,
                   int *S, double Hf[9], vis_reading_t *prob, double *belief, double *context)
 {
     int S2 = *S == 9 ? 13 : *S == 13 ? 19 : 0, d = S2 - *S, E = S2 + d + 2;
-    if (!cfg->stars.on || !S2 || E > VIS_MAX_LATTICE)
+    int by_stones = cfg->grow_stones > 0;
+    if ((!cfg->stars.on && !by_stones) || !S2 || E > VIS_MAX_LATTICE)
         return VIS_OK;
     vis_geom_t g;
-    float resp[VIS_MAX_LATTICE_POINTS];
-    /* the picture alone first: fewer candidates than min_hits and the read is spared */
-    if (wider_geom(img, Hf, d + 1, E, &g) ||
-        star_candidates(fullgray, &g, &cfg->stars, resp) < cfg->stars.min_hits)
+    float resp[VIS_MAX_LATTICE_POINTS] = { 0 };
+    if (wider_geom(img, Hf, d + 1, E, &g))
+        return VIS_OK;
+    /* the picture alone first: fewer star candidates than min_hits (and no growth by
+     * stones) and the read is spared */
+    int cands = cfg->stars.on ? star_candidates(fullgray, &g, &cfg->stars, resp) : 0;
+    if (cands < cfg->stars.min_hits && !by_stones)
         return VIS_OK;
     vis_reading_t *r = NULL;
     int rc = read_lattice(img, cfg, &g, &r);
@@ -267,14 +298,41 @@ int vis_grid_grow(const cvb_image_t *img, const cvb_image_t *fullgray, const vis
         return rc;
     uint8_t found[VIS_MAX_LATTICE_POINTS];
     int sure = 0, own = 0, best = 0, bx = 0, by = 0, ok = 0;
-    if (stars_found(&g, resp, r, &cfg->stars, found) >= cfg->stars.min_hits) {
+    if (cfg->stars.on && cands >= cfg->stars.min_hits &&
+        stars_found(&g, resp, r, &cfg->stars, found) >= cfg->stars.min_hits) {
         own = star_score(&cfg->stars, found, E, *S, d + 1, d + 1, &sure);
         ok = star_choice(&cfg->stars, found, r, S2, d + 1, -d, 0, &bx, &by, &best);
     }
     VTRACE("grid_grow: S %d stars %d, S %d %s %d at %+d %+d\n", *S, own, S2, ok ? "best" : "none",
            best, bx, by);
     rc = VIS_OK;
-    if (ok && best >= own + cfg->stars.margin) {
+    int stars_grow = ok && best >= own + cfg->stars.margin;
+    if (!stars_grow && by_stones) {
+        int most = -1, sx = 0, sy = 0;
+        double bel = -1;
+        for (int y = -d; y <= 0; y++)
+            for (int x = -d; x <= 0; x++) {
+                int n = added_stones(&g, r, *S, d + 1, S2, d + 1 + x, d + 1 + y);
+                double b = n >= most ? vis_window_belief(r, S2, d + 1 + x, d + 1 + y) : -1;
+                if (n > most || (n == most && b > bel)) {
+                    most = n;
+                    bel = b;
+                    sx = x;
+                    sy = y;
+                }
+            }
+        VTRACE("grid_grow: S %d by stones: %d added at %+d %+d\n", S2, most, sx, sy);
+        if (most >= cfg->grow_stones * S2) {
+            double ctx = vis_window_belief(r, S2, d + 1 + sx, d + 1 + sy);
+            rc = take_window(img, fullgray, cfg, S2, sx, sy, cfg->grid_min_belief, r, Hf, prob,
+                             belief);
+            if (rc == 1) {
+                *S = S2;
+                *context = ctx;
+            }
+        }
+    }
+    if (stars_grow) {
         /* the grown grid's H: the winner's unit lattice, S2 lines from (bx, by) */
         double ctx = vis_window_belief(r, S2, d + 1 + bx, d + 1 + by); /* before r is reused */
         rc = take_window(img, fullgray, cfg, S2, bx, by, cfg->grid_min_belief, r, Hf, prob, belief);

@@ -32,6 +32,7 @@
 #include "vision/vis_internal.h"
 #include "vision/vis_model.h"
 
+#include "crowded.h"
 #include "synth.h"
 
 /* A renderer of a 960x540 scene (seed, view); the caller destroys it. */
@@ -757,6 +758,75 @@ static void test_grid_doubt(void **state)
     free(r);
     cvb_image_free(&gray);
     cvb_image_free(&img);
+}
+
+/* The greatest distance of geometry g's corners from c, in spacings of g. */
+static double corner_err(const vis_geom_t *g, double c[4][2])
+{
+    double sp = hypot(g->corners[1][0] - g->corners[0][0], g->corners[1][1] - g->corners[0][1]) /
+                (g->size - 1), e = 0;
+    for (int k = 0; k < 4; k++) {
+        double d = hypot(g->corners[k][0] - c[k][0], g->corners[k][1] - c[k][1]) / sp;
+        e = d > e ? d : e;
+    }
+    return e;
+}
+
+/* The grid grown to the next size on the stones beyond it (vis_grid_grow, grow_stones):
+ * a crowded 19x19 render seen whole, its 13x13 window from point (3, 3) grown back to the
+ * board (the window of 19 lines whose added points hold the most stones read surely:
+ * beyond the board, the table holds none); the board's own 19 lines stay; with
+ * grow_stones 0, or on a whole crowded 13x13 given its own grid, nothing grows. Star
+ * points off: the stones alone. */
+static void test_grid_grow_stones(void **state)
+{
+    (void)state;
+    vis_config_t cfg;
+    vis_config_defaults(&cfg);
+    vis_config_for_photo(&cfg);
+    cfg.stars.on = 0;
+    assert_true(cfg.grow_stones > 0);
+    vis_reading_t *r = malloc(sizeof *r);
+    assert_non_null(r);
+    for (int S0 = 19; S0 >= 13; S0 -= 6) {
+        cvb_image_t img = { 0 }, gray = { 0 };
+        double c[4][2];
+        assert_int_equal(crowded_render(S0, 3, RND_VIEW_ABOVE, 0.9, 960, 720, &img, c, NULL), 0);
+        for (int k = 0; k < 4; k++) /* the board whole in the picture, a margin round it */
+            assert_true(c[k][0] > 40 && c[k][0] < img.w - 40 && c[k][1] > 40 && c[k][1] < img.h - 40);
+        assert_int_equal(cvb_to_gray(&img, &gray), 0);
+        vis_geom_t g;
+        assert_int_equal(vis_geom_from_corners(c, S0, img.w, img.h, &g), VIS_OK);
+        double H[9], T[9] = { 1, 0, 3, 0, 1, 3, 0, 0, 1 }, belief = 0, ctx = -1;
+        int S = 13;
+        if (S0 == 19) { /* the window of 13 lines from (3, 3) */
+            vis_homog_mul(g.H, T, H);
+            for (int k = 0; k < 9; k++)
+                H[k] /= H[8];
+            cfg.grow_stones = 0;
+            assert_int_equal(vis_grid_grow(&img, &gray, &cfg, &S, H, r, &belief, &ctx), VIS_OK);
+            assert_int_equal(S, 13);
+            cfg.grow_stones = 1;
+        } else {
+            memcpy(H, g.H, sizeof H);
+        }
+        assert_int_equal(vis_grid_grow(&img, &gray, &cfg, &S, H, r, &belief, &ctx), VIS_OK);
+        vis_geom_t out;
+        assert_int_equal(vis_geom_from_h(H, S, img.w, img.h, &out), VIS_OK);
+        double e = corner_err(&out, c);
+        print_message("a crowded %dx%d seen whole, from a 13-line grid: grown to %d lines, corners "
+                      "%.2f spacings off, belief %.3f\n", S0, S0, S, e, belief);
+        assert_int_equal(S, S0);
+        assert_true(e < 0.5); /* the board's window (another is a whole line off; the
+                                 refit moves a crowded board's corners a little) */
+        if (S0 == 19) { /* the board's own 19 lines do not grow */
+            assert_int_equal(vis_grid_grow(&img, &gray, &cfg, &S, H, r, &belief, &ctx), VIS_OK);
+            assert_int_equal(S, 19);
+        }
+        cvb_image_free(&gray);
+        cvb_image_free(&img);
+    }
+    free(r);
 }
 
 /* The view puts point (x, y) at the centre of its block: a photo with one bright pixel
@@ -1810,6 +1880,7 @@ int main(void)
         cmocka_unit_test(test_bad_model),
         cmocka_unit_test(test_lattice_wider_than_board),
         cmocka_unit_test(test_grid_doubt),
+        cmocka_unit_test(test_grid_grow_stones),
         cmocka_unit_test(test_view_places_points),
         cmocka_unit_test(test_decide_and_occlusion),
         cmocka_unit_test(test_photo_unsure_rule),

@@ -327,11 +327,13 @@ static void test_detect_cut_board_stars(void **state)
 }
 
 /* A 13x13 the picture cuts after its 10th row, with no star points printed (vis_grid_grow
- * cannot help): the lines in view hold 9x9 windows wholly in the picture, and no 13x13
- * window lies in view. Board finding's windows of the size with none in view reach beyond
- * the side of the picture that cuts the found lines (window_outside_retry, on the first
- * look): the board is found whole, 13 lines. Without that (the reach no further than
- * window_outside) a 9x9 window is taken. */
+ * cannot help by them) and the growth on stones off: the lines in view hold 9x9 windows
+ * wholly in the picture, and no 13x13 window lies in view. Board finding's windows of the
+ * size with none in view reach beyond the side of the picture that cuts the found lines
+ * (window_outside_retry, on the first look): the board is found whole, 13 lines. Without
+ * that (the reach no further than window_outside) a 9x9 window is taken. (Grown on the
+ * stones instead, the 9x9 window becomes a 13x13 three rows off: the windows reaching
+ * beyond the top and beyond the bottom hold as many stones, vis.h's grow_stones.) */
 static void test_detect_cut_13(void **state)
 {
     (void)state;
@@ -352,6 +354,7 @@ static void test_detect_cut_13(void **state)
     vis_config_for_photo(&cfg);
     assert_true(cfg.window_outside_retry > cfg.window_outside);
     double reach = cfg.window_outside_retry, off[2];
+    cfg.grow_stones = 0;
     int size[2], wrong = 0;
     vis_geom_t g;
     vis_snapshot_t s;
@@ -368,6 +371,7 @@ static void test_detect_cut_13(void **state)
     assert_int_not_equal(size[0], N); /* without them: a smaller board */
     assert_int_equal(size[1], N);
     assert_true(off[1] <= 2.0);
+
     for (int k = 0; k < 10 * N; k++) /* the rows in view, read */
         wrong += !s.occluded[k] && s.color[k] != st[k];
     print_message("%d of the %d points in view read wrong\n", wrong, 10 * N);
