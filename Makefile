@@ -55,8 +55,9 @@ train: build
 
 # The five held-out fold models alone (steps 1-4 of make train: the readers and the stone
 # finders) and their figure on roboflow-stones; vision/model/ is left as it is. About
-# 1 h 45 min on 2 cores from nothing (2026-12-06, a fresh machine: renders and photos 19
-# min, the base 8, five fold readers 32, six finders 46).
+# 1 h 55 min on 2 cores from nothing (2026-12-07, a fresh machine with benches running
+# beside it: renders, photos, the base and five fold readers about an hour, five finders
+# about 11 minutes each; the sixth finder, the one of every photo, is make train's alone).
 .PHONY: train-folds
 train-folds: build
 	@scripts/bootstrap.sh train
