@@ -1192,7 +1192,9 @@ static int grid_verify(const cvb_image_t *img, const cvb_image_t *gray,
     free(p2);
     if (bestS && (rc = vis_grid_shift(img, fullgray, cfg, bestS, bestH, prob, &best, context)) != VIS_OK)
         return rc;
-    if (bestS && (rc = vis_grid_grow(img, fullgray, cfg, &bestS, bestH, prob, &best, context)) != VIS_OK)
+    /* a size the caller gives (--size) is the board's: never grown past it */
+    if (bestS && !size_hint &&
+        (rc = vis_grid_grow(img, fullgray, cfg, &bestS, bestH, prob, &best, context)) != VIS_OK)
         return rc;
     if (!bestS || best < cfg->grid_min_belief)
         return VIS_ENOBOARD;

@@ -335,8 +335,9 @@ static void test_serve_http(void **state)
 }
 
 /* Stopped before Accept (SIGTERM, then Ctrl-C): exit 1, one line, nothing written. */
-/* A grid in doubt on the page (posed.h: a real 13x13 photo at an angle on a table, where
- * board finding takes a 9x9 window; skips visibly without ../shared/data): the state says
+/* A grid in doubt on the page (posed.h: a real 13x13 photo at an angle on a table, told it
+ * is a 9x9 with --size 9, where board finding keeps a 9x9 window: read as it is, the
+ * window grows to the 13x13, test_vision_cli; skips visibly without ../shared/data): the state says
  * so; the board's corners with its size (POST /api/corners, "size": 13; 12 is refused)
  * read it as the 13x13 and clear the doubt; Accept then writes the 13x13's record. */
 static void test_serve_doubt(void **state)
@@ -352,7 +353,7 @@ static void test_serve_doubt(void **state)
     }
     assert_int_equal(prc, 0);
     int port = 0;
-    FILE *p = start(bin, "posed.png", "--unsure empty", &port, token, line, sizeof line);
+    FILE *p = start(bin, "posed.png", "--unsure empty --size 9", &port, token, line, sizeof line);
     assert_non_null(strstr(line, "in doubt"));   /* the hint says the grid is in doubt */
     json_t *st = get_state(port);
     json_t *ph = json_object_get(st, "photo");

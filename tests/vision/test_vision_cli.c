@@ -193,8 +193,10 @@ static void test_json_sgf_debug(void **state)
 }
 
 /* A grid in doubt, end to end (vis_grid_doubted): a real 13x13 photo laid at an angle on a
- * grey table (posed.h; skips visibly without ../shared/data), where board finding takes a
- * 9x9 window of the board and the reader, shown more around it, does not believe its edge.
+ * grey table (posed.h; skips visibly without ../shared/data). Read as it is, board finding
+ * takes a 9x9 window of it and grows it to the 13x13 on the stones read beyond it
+ * (grow_stones): no doubt, 13 lines. Told it is a 9x9 (--size 9, never grown past), the
+ * 9x9 window stays and the reader, shown more around it, does not believe its edge:
  * detect reads it as found, says so in one line and in its JSON; count does not count it
  * and asks for the corners; given the board's corners, count counts the 13x13. */
 static void test_grid_in_doubt(void **state)
@@ -210,11 +212,16 @@ static void test_grid_in_doubt(void **state)
     assert_int_equal(prc, 0);
     snprintf(a, sizeof a, "'%s' --format json", pat);
     assert_int_equal(run(a, out, sizeof out, err, sizeof err), 0);
+    assert_memory_equal(out, "{\"size\":13,", 11);
+    assert_non_null(strstr(out, "\"grid_doubt\":false"));
+    snprintf(a, sizeof a, "'%s' --size 9 --format json", pat);
+    assert_int_equal(run(a, out, sizeof out, err, sizeof err), 0);
+    assert_memory_equal(out, "{\"size\":9,", 10);
     assert_non_null(strstr(out, "\"grid_doubt\":true"));
     assert_int_equal(lines_in(err), 1);
     assert_non_null(strstr(err, "in doubt"));
     assert_non_null(strstr(err, "read as found"));
-    snprintf(a, sizeof a, "'%s'", pat);
+    snprintf(a, sizeof a, "'%s' --size 9", pat);
     assert_int_equal(run_sub("count", a, out, sizeof out, err, sizeof err), 1);
     assert_string_equal(out, "");
     assert_int_equal(lines_in(err), 1);
