@@ -323,12 +323,12 @@ int vis_grid_grow(const cvb_image_t *img, const cvb_image_t *fullgray, const vis
             }
         VTRACE("grid_grow: S %d by stones: %d added at %+d %+d\n", S2, most, sx, sy);
         if (most >= cfg->grow_stones * S2) {
-            double ctx = vis_window_belief(r, S2, d + 1 + sx, d + 1 + sy);
+            /* bel: the window's belief in the wider read (r is reused by take_window) */
             rc = take_window(img, fullgray, cfg, S2, sx, sy, cfg->grid_min_belief, r, Hf, prob,
                              belief);
             if (rc == 1) {
                 *S = S2;
-                *context = ctx;
+                *context = bel;
             }
         }
     }

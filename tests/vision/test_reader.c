@@ -33,6 +33,7 @@
 #include "vision/vis_model.h"
 
 #include "crowded.h"
+#include "golden_util.h"
 #include "synth.h"
 
 /* A renderer of a 960x540 scene (seed, view); the caller destroys it. */
@@ -760,18 +761,6 @@ static void test_grid_doubt(void **state)
     cvb_image_free(&img);
 }
 
-/* The greatest distance of geometry g's corners from c, in spacings of g. */
-static double corner_err(const vis_geom_t *g, double c[4][2])
-{
-    double sp = hypot(g->corners[1][0] - g->corners[0][0], g->corners[1][1] - g->corners[0][1]) /
-                (g->size - 1), e = 0;
-    for (int k = 0; k < 4; k++) {
-        double d = hypot(g->corners[k][0] - c[k][0], g->corners[k][1] - c[k][1]) / sp;
-        e = d > e ? d : e;
-    }
-    return e;
-}
-
 /* The grid grown to the next size on the stones beyond it (vis_grid_grow, grow_stones):
  * a crowded 19x19 render seen whole, its 13x13 window from point (3, 3) grown back to the
  * board (the window of 19 lines whose added points hold the most stones read surely:
@@ -813,7 +802,7 @@ static void test_grid_grow_stones(void **state)
         assert_int_equal(vis_grid_grow(&img, &gray, &cfg, &S, H, r, &belief, &ctx), VIS_OK);
         vis_geom_t out;
         assert_int_equal(vis_geom_from_h(H, S, img.w, img.h, &out), VIS_OK);
-        double e = corner_err(&out, c);
+        double e = vg_grid_err(&out, c, S0);
         print_message("a crowded %dx%d seen whole, from a 13-line grid: grown to %d lines, corners "
                       "%.2f spacings off, belief %.3f\n", S0, S0, S, e, belief);
         assert_int_equal(S, S0);
