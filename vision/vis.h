@@ -845,7 +845,13 @@ typedef struct vis_config {
                               (their pixels), gains 0.001 / 0.05: as they are 67 / 66,
                               cut 47 / 47, posed (seed 18) 47 / 48 against 50 (whole
                               13x13s 4a804cea and 40213424 grown on the posed table, a
-                              9x9 too). Not taken; folds 3-4 not read */
+                              9x9 too). Not taken; folds 3-4 not read. Also measured
+                              (2026-12-07, a seventh session), not taken: a move that
+                              reached the range's edge searched once more from there (a
+                              19x19 cut at the top found three or more lines low, as a
+                              held-out photo, a66249ec, was seen to be): roboflow-stones as
+                              they are, every photo's counts the same (a66249ec too: the
+                              second read believed no further move) */
     double grid_shift_gain;/* 0..1, default 0.02: ... and moved when the reader believes
                               the moved grid this much more than the one found */
     double grow_stones;    /* lines, default 0 (vis_config_for_photo: 1): the grid grown to
