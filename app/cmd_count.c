@@ -186,25 +186,50 @@ static int parse_args(const char *cmd, int argc, char **argv, count_opts_t *o)
     return -1;
 }
 
-/* Refuse the count in one line: the unsure points, in the Q16 form. */
+/* Refuse the count in one line: the unsure points, in the Q16 form; where the picture
+ * cuts the board (photo_outside), those outside it apart, named after the ones in it
+ * (what looking at the board answers first), with the edges it cuts the board at. */
 static void refuse_unsure(const char *cmd, const char *image, int size, const go_point_t *left,
-                          int n)
+                          int n, const photo_t *ph)
 {
-    char list[COUNT_UNSURE_NAMED * 5 + 64], first[4] = "Q16";
+    char list[COUNT_UNSURE_NAMED * 5 + 64], first[4] = "Q16", cut[256] = "";
+    uint8_t outside[VIS_MAX_POINTS] = { 0 };
+    unsigned sides = 0;
+    go_point_t ord[VIS_MAX_POINTS];
+    int nin = 0, nout = 0;
+    if (!ph || ph->geom.size != size || photo_outside(ph, outside, &sides) <= 0)
+        memset(outside, 0, sizeof outside);
+    for (int pass = 0; pass < 2; pass++) /* in the picture first, then outside it */
+        for (int i = 0; i < n && nin < VIS_MAX_POINTS; i++)
+            if (outside[GO_Y(left[i]) * size + GO_X(left[i])] == pass) {
+                ord[nin++] = left[i];
+                nout += pass;
+            }
     size_t pos = 0;
     list[0] = '\0';
-    if (n > 0)
-        go_point_human(size, left[0], first);
-    for (int i = 0; i < n && i < COUNT_UNSURE_NAMED; i++) {
+    if (nin > 0)
+        go_point_human(size, ord[0], first);
+    for (int i = 0; i < nin && i < COUNT_UNSURE_NAMED; i++) {
         char h[4];
-        go_point_human(size, left[i], h);
+        go_point_human(size, ord[i], h);
         pos += (size_t)snprintf(list + pos, sizeof list - pos, "%s%s", i ? " " : "", h);
     }
-    if (n > COUNT_UNSURE_NAMED)
-        snprintf(list + pos, sizeof list - pos, " and %d more", n - COUNT_UNSURE_NAMED);
-    cli_error(cmd, "%s: %d point%s the reader was unsure of (covered or unclear): %s; not "
-              "counted: say what they are with --fix (e.g. --fix %s=B) or count them as "
-              "empty with --unsure empty", image, n, n == 1 ? "" : "s", list, first);
+    if (nin > COUNT_UNSURE_NAMED)
+        snprintf(list + pos, sizeof list - pos, " and %d more", nin - COUNT_UNSURE_NAMED);
+    if (nout) {
+        char edges[40];
+        photo_sides_text(sides, edges, sizeof edges);
+        char in[48] = "all";
+        if (nout < n)
+            snprintf(in, sizeof in, "%d covered or unclear; %d", n - nout, nout);
+        snprintf(cut, sizeof cut, "%s outside the picture, which cuts the board at its %s "
+                 "edge%s: a photo with the whole board in view reads them", in, edges,
+                 sides & (sides - 1) ? "s" : "");
+    }
+    cli_error(cmd, "%s: %d point%s the reader was unsure of (%s): %s; not counted: say what "
+              "they are with --fix (e.g. --fix %s=B) or count them as empty with --unsure "
+              "empty", image, n, n == 1 ? "" : "s", nout ? cut : "covered or unclear", list,
+              first);
 }
 
 /* --picture of a count refused (a grid in doubt, unsure points left): the board as read,
@@ -343,7 +368,7 @@ int count_main(const char *cmd, int argc, char **argv)
         int nleft = 0;
         const go_point_t *left = count_state_unsure(st, &nleft);
         picture_uncounted(cmd, o.picture, st);
-        refuse_unsure(cmd, o.photo.image, S, left, nleft);
+        refuse_unsure(cmd, o.photo.image, S, left, nleft, count_state_photo(st));
         rc = 1;
         goto out;
     }

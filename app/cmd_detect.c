@@ -1,7 +1,8 @@
 /* cmd_detect.c: `kifucam detect IMAGE`: read the position from one photo or frame
  * (INTERFACE.md) and print it. The reading itself is photo.c's (shared with count and
  * score PHOTO); a point photo_unsure calls unsure is '?', never shown as empty; a grid in
- * doubt (photo_grid_doubted) is read as found and said on stderr (json: "grid_doubt").
+ * doubt (photo_grid_doubted) is read as found and said on stderr (json: "grid_doubt"), and
+ * so is a picture that cuts the board (photo_say_cut; json: "outside", "cut").
  * Exit 0 read, 1 no board found, 2 bad usage or unreadable image. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -32,6 +33,8 @@ static void usage(FILE *f)
             "  A point read without confidence is '?'. A grid board finding is in doubt about\n"
             "  (a part of a bigger board, or lines off) is read as found and said on stderr\n"
             "  with its corners (json: \"grid_doubt\": true): check it, give --corners\n"
+            "  A picture that cuts the board is said on stderr: the edges it cuts it at and\n"
+            "  how many points lie outside it, '?' (json: \"outside\": N, \"cut\": [edges])\n"
             "  exit 0 read, 1 no board found, 2 bad usage or unreadable image\n");
 }
 
@@ -130,6 +133,14 @@ int cmd_detect(int argc, char **argv)
                 printf("%s\"%c%c\"", first ? "" : ",", 'a' + k % S, 'a' + k / S);
                 first = 0;
             }
+        unsigned sides = 0;
+        printf("],\"outside\":%d,\"cut\":[", photo_outside(&ph, NULL, &sides));
+        first = 1;
+        for (int i = 0; i < 4; i++)
+            if ((sides >> photo_side_order[i]) & 1) {
+                printf("%s\"%s\"", first ? "" : ",", vis_side_name(photo_side_order[i]));
+                first = 0;
+            }
         printf("],\"grid_doubt\":%s", photo_grid_doubted(&ph) ? "true" : "false");
         printf(",\"ms\":{\"total\":%.3f", tm.total_ms);
         for (int s = 0; s < VIS_NSTAGES; s++)
@@ -138,6 +149,7 @@ int cmd_detect(int argc, char **argv)
     }
     if (photo_grid_doubted(&ph))
         photo_say_grid_doubt("detect", &po, &ph, "read as found");
+    photo_say_cut("detect", &po, &ph);
     photo_free(&ph);
     return 0;
 }

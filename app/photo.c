@@ -125,6 +125,47 @@ void photo_say_grid_doubt(const char *cmd, const photo_opts_t *o, const photo_t 
               c[1][1], c[2][0], c[2][1], c[3][0], c[3][1]);
 }
 
+int photo_outside(const photo_t *p, uint8_t *outside, unsigned *sides)
+{
+    int n = vis_geom_outside(&p->geom, outside, sides);
+    return n < 0 ? 0 : n;
+}
+
+const vis_side_t photo_side_order[4] = { VIS_SIDE_TOP, VIS_SIDE_RIGHT, VIS_SIDE_BOTTOM,
+                                         VIS_SIDE_LEFT };
+
+void photo_sides_text(unsigned sides, char *text, size_t len)
+{
+    int named = 0, total = 0;
+    for (int i = 0; i < 4; i++)
+        total += (sides >> photo_side_order[i]) & 1;
+    size_t pos = 0;
+    if (len)
+        text[0] = '\0';
+    for (int i = 0; i < 4 && len; i++) {
+        if (!((sides >> photo_side_order[i]) & 1))
+            continue;
+        named++;
+        const char *sep = named == 1 ? "" : named == total ? " and " : ", ";
+        int w = snprintf(text + pos, len - pos, "%s%s", sep, vis_side_name(photo_side_order[i]));
+        if (w < 0 || (size_t)w >= len - pos)
+            break;
+        pos += (size_t)w;
+    }
+}
+
+void photo_say_cut(const char *cmd, const photo_opts_t *o, const photo_t *p)
+{
+    unsigned sides = 0;
+    int n = photo_outside(p, NULL, &sides);
+    char text[40];
+    photo_sides_text(sides, text, sizeof text);
+    if (n > 0)
+        cli_error(cmd, "%s: the picture cuts the board at its %s edge%s: %d of its points lie "
+                  "outside it, unknown ('?'); a photo with the whole board in view reads them",
+                  o->image, text, sides & (sides - 1) ? "s" : "", n);
+}
+
 void photo_free(photo_t *p)
 {
     if (!p)

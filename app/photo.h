@@ -69,6 +69,20 @@ int photo_grid_doubted(const photo_t *p);
 void photo_say_grid_doubt(const char *cmd, const photo_opts_t *o, const photo_t *p,
                           const char *consequence);
 
+/* Where the photo cuts the board (vis_geom_outside): how many of its points lie outside
+ * the picture (read covered, '?'), each marked in outside (size*size, may be NULL), and in
+ * *sides (may be NULL) the picture's edges it cuts the board at (1 << VIS_SIDE_*). */
+int photo_outside(const photo_t *p, uint8_t *outside, unsigned *sides);
+
+/* The order edges are named in (clockwise from the top), and sides (1 << VIS_SIDE_*)
+ * named into text in it: "top", "top and left", "top, right and left" ("" for none). */
+extern const vis_side_t photo_side_order[4];
+void photo_sides_text(unsigned sides, char *text, size_t len);
+
+/* The one line that says the picture cuts p's board, under cmd's name; nothing when every
+ * point is in the picture. */
+void photo_say_cut(const char *cmd, const photo_opts_t *o, const photo_t *p);
+
 /* 1 when path is an image whose header tells its size (a photo, not an SGF record). */
 int photo_is_image(const char *path);
 

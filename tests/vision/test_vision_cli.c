@@ -235,6 +235,63 @@ static void test_grid_in_doubt(void **state)
     assert_non_null(strstr(out, "13x13"));
 }
 
+/* A board the picture cuts (its first column and last two rows beyond the picture's left
+ * and bottom edges), read under its own corners: detect says where it is cut (json:
+ * "outside" 55, "cut" ["bottom","left"]; one line on stderr), count names the points
+ * outside apart, after those in it; a board shown whole says nothing of the kind. */
+static void test_cut_board(void **state)
+{
+    (void)state;
+    enum { N = 19 };
+    synth_t c;
+    synth_defaults(&c, 640, 480, N);
+    const double x0 = -10, y0 = 30, dx = 30, dy = 27; /* column 0 at x -10, rows 17-18 below 479 */
+    double k[4][2] = { { x0, y0 }, { x0 + 18 * dx, y0 }, { x0 + 18 * dx, y0 + 18 * dy },
+                       { x0, y0 + 18 * dy } };
+    memcpy(c.corners, k, sizeof k);
+    c.stones = stones;
+    cvb_image_t img = { 0 };
+    assert_int_equal(synth_render(&c, &img), 0);
+    /* a hand over a few points in the picture: unsure there too */
+    for (int y = 0; y < img.h; y++)
+        for (int x = 0; x < img.w; x++) {
+            double u = (x - (x0 + 6 * dx)) / (3.0 * dx), v = (y - (y0 + 6 * dy)) / (1.5 * dy);
+            uint8_t *p = img.data + (size_t)y * img.stride + 3 * (size_t)x;
+            if (u * u + v * v <= 1) {
+                p[0] = 110;
+                p[1] = 140;
+                p[2] = 200;
+            }
+        }
+    char png[400], a[1200], out[32768], err[4096], corners[200];
+    snprintf(png, sizeof png, "%s/cut.png", tmpdir);
+    assert_int_equal(cvb_imwrite(png, &img, 0), 0);
+    cvb_image_free(&img);
+    snprintf(corners, sizeof corners, "%g,%g;%g,%g;%g,%g;%g,%g", k[0][0], k[0][1], k[1][0],
+             k[1][1], k[2][0], k[2][1], k[3][0], k[3][1]);
+    snprintf(a, sizeof a, "'%s' --corners '%s' --format json", png, corners);
+    assert_int_equal(run(a, out, sizeof out, err, sizeof err), 0);
+    assert_non_null(strstr(out, "\"outside\":55,\"cut\":[\"bottom\",\"left\"]"));
+    assert_int_equal(lines_in(err), 1);
+    assert_non_null(strstr(err, "cuts the board at its bottom and left edges: 55 of its points"));
+    snprintf(a, sizeof a, "'%s' --corners '%s'", png, corners);
+    assert_int_equal(run_sub("count", a, out, sizeof out, err, sizeof err), 1);
+    assert_string_equal(out, "");
+    assert_int_equal(lines_in(err), 1);
+    print_message("count: %s", err);
+    assert_non_null(strstr(err, "; 55 outside the picture, which cuts the board at its bottom "
+                                "and left edges"));
+    /* the points outside named after those in it: the first named is in the picture */
+    const char *list = strstr(err, "reads them): ");
+    assert_non_null(list);
+    int col = list[13] - 'A', row = atoi(list + 14);
+    assert_true(col >= 1 && col < N && row >= 3 && row <= N); /* not column A, rows 1-2 */
+    snprintf(a, sizeof a, "'%s/board.png' --format json", tmpdir);
+    assert_int_equal(run(a, out, sizeof out, err, sizeof err), 0);
+    assert_non_null(strstr(out, "\"outside\":0,\"cut\":[]"));
+    assert_null(strstr(err, "cuts the board"));
+}
+
 static void expect_fail(const char *args, int code, const char *needle)
 {
     char out[4096], err[2048], a[1024];
@@ -332,6 +389,7 @@ int main(void)
         cmocka_unit_test(test_corners_orientation),
         cmocka_unit_test(test_json_sgf_debug),
         cmocka_unit_test(test_grid_in_doubt),
+        cmocka_unit_test(test_cut_board),
         cmocka_unit_test(test_calib),
         cmocka_unit_test(test_bad_input),
     };
