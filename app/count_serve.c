@@ -41,7 +41,9 @@
  *                                              while pending
  *   "photo": {"image": PHOTO, "frame": [w, h], "corners": [[x,y],...], "guessed": false,
  *             "grid_doubt": false (the grid board finding gave is in doubt, photo.h: its
- *             corners to drag; corners given clear it),
+ *             corners to drag; corners given clear it), "outside": 0 (the points of the
+ *             grid beyond the picture's edge, photo_outside), "cut": ["bottom", "left"]
+ *             (the picture's edges it cuts the board at; [] for none),
  *             "unsure": ["dd", ...], "pending": false, "fixed": [{"point":"dd","color":"B"}],
  *             "territory_rules": true, "prisoners": {"B": 52, "W": 51},
  *             "prisoners_given": true, "marking": "proposal" | "given" | "people",
@@ -240,6 +242,13 @@ static char *state_text(const serve_t *s)
     json_object_set_new(p, "corners", corners);
     json_object_set_new(p, "guessed", json_boolean(s->o->guessed));
     json_object_set_new(p, "grid_doubt", json_boolean(photo_grid_doubted(ph)));
+    unsigned sides = 0;
+    json_t *cut = json_array();
+    json_object_set_new(p, "outside", json_integer(photo_outside(ph, NULL, &sides)));
+    for (int i = 0; i < 4; i++)
+        if ((sides >> photo_side_order[i]) & 1)
+            json_array_append_new(cut, json_string(vis_side_name(photo_side_order[i])));
+    json_object_set_new(p, "cut", cut);
     json_object_set_new(p, "unsure", points_array(left, nleft));
     json_object_set_new(p, "pending", json_boolean(pending));
     json_object_set_new(p, "fixed", fixed);

@@ -25,6 +25,8 @@
 #include "web/http_client.h"
 
 static char dir[256];
+static double g_corners[4][2]; /* the photo's corners as test_serve_http found them */
+static int g_have_corners;
 
 static int setup(void **state)
 {
@@ -198,6 +200,8 @@ static void test_serve_http(void **state)
     json_t *ph = json_object_get(st, "photo");
     assert_false(json_is_true(json_object_get(ph, "pending")));
     assert_true(json_is_false(json_object_get(ph, "grid_doubt")));
+    assert_int_equal(json_integer_value(json_object_get(ph, "outside")), 0); /* shown whole */
+    assert_int_equal(json_array_size(json_object_get(ph, "cut")), 0);
     assert_string_equal(json_string_value(json_object_get(ph, "sgf")), "photo.sgf");
     assert_string_equal(json_string_value(json_object_get(ph, "marking")), "proposal");
     assert_int_equal(json_integer_value(json_array_get(json_object_get(ph, "frame"), 0)), 427);
@@ -219,6 +223,8 @@ static void test_serve_http(void **state)
             cn[k][j] = json_number_value(json_array_get(json_array_get(json_object_get(ph, "corners"), (size_t)k), (size_t)j));
     char *before = strdup(json_string_value(json_object_get(st, "text")));
     json_decref(st);
+    memcpy(g_corners, cn, sizeof cn);
+    g_have_corners = 1;
 
     /* bad requests: 4xx, one line of JSON each (post() checks), nothing changed */
     char p1[64];
@@ -256,14 +262,16 @@ static void test_serve_http(void **state)
     json_decref(st);
     assert_false(exists("photo.sgf"));
 
-    /* the photo read again with the corners it has: the same count */
     char body[512];
+    /* the photo read again with the corners it has: the same count, nothing outside */
     snprintf(body, sizeof body, "{\"corners\":[[%.1f,%.1f],[%.1f,%.1f],[%.1f,%.1f],[%.1f,%.1f]]}",
              cn[0][0], cn[0][1], cn[1][0], cn[1][1], cn[2][0], cn[2][1], cn[3][0], cn[3][1]);
     assert_int_equal(post(port, token, "/api/corners", body, msg, sizeof msg), 200);
     assert_non_null(strstr(msg, "read again"));
     st = get_state(port);
     assert_string_equal(result_of(st), "B+0.5");
+    ph = json_object_get(st, "photo");
+    assert_int_equal(json_integer_value(json_object_get(ph, "outside")), 0);
     json_decref(st);
 
     /* a black group dead, a point fixed: the count changes */
@@ -387,6 +395,42 @@ static void test_serve_doubt(void **state)
     assert_true(exists("posed.sgf"));
 }
 
+/* The photo counted under corners whose left edge lies beyond it (--corners; the found
+ * corners of test_serve_http with their left x at -20): the state says column A's points
+ * lie outside the picture (those the grid's refinement leaves there), cut at its left
+ * edge; told they are empty, Accept counts. */
+static void test_serve_cut(void **state)
+{
+    (void)state;
+    KC_REQUIRE_BIN(bin);
+    if (!g_have_corners) {
+        print_message("SKIP: test_serve_http gave no corners\n");
+        skip();
+    }
+    char args[512], token[129], msg[1024], line[1024];
+    snprintf(args, sizeof args, "--corners '-20,%.1f;%.1f,%.1f;%.1f,%.1f;-20,%.1f' --unsure empty "
+             "--sgf cut.sgf", g_corners[0][1], g_corners[1][0], g_corners[1][1], g_corners[2][0],
+             g_corners[2][1], g_corners[3][1]);
+    int port = 0;
+    FILE *p = start(bin, "photo.png", args, &port, token, NULL, 0);
+    json_t *st = get_state(port);
+    json_t *ph = json_object_get(st, "photo");
+    /* column A's points outside, but where the grid's refinement draws the line back in */
+    json_int_t out = json_integer_value(json_object_get(ph, "outside"));
+    print_message("outside the picture: %lld points\n", (long long)out);
+    assert_true(out >= 10 && out <= 19);
+    json_t *cut = json_object_get(ph, "cut");
+    assert_int_equal(json_array_size(cut), 1);
+    assert_string_equal(json_string_value(json_array_get(cut, 0)), "left");
+    json_decref(st);
+    assert_int_equal(post(port, token, "/api/accept", "", msg, sizeof msg), 200);
+    while (fgets(line, sizeof line, p))
+        ;
+    int rc = serve_closed(p);
+    assert_true(WIFEXITED(rc) && WEXITSTATUS(rc) == 0);
+    assert_true(exists("cut.sgf"));
+}
+
 static void test_serve_stopped(void **state)
 {
     (void)state;
@@ -414,6 +458,7 @@ int main(void)
         cmocka_unit_test(test_usage),
         cmocka_unit_test(test_serve_http),
         cmocka_unit_test(test_serve_doubt),
+        cmocka_unit_test(test_serve_cut),
         cmocka_unit_test(test_serve_stopped),
     };
     return cmocka_run_group_tests(tests, setup, teardown);

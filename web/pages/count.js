@@ -154,6 +154,13 @@
     $('count-info').textContent = bits.filter(Boolean).join(' · ');
     $('count-doubt').hidden = !ph.grid_doubt;
     document.body.dataset.gridDoubt = ph.grid_doubt ? '1' : '0';
+    const cut = $('count-cut'), edges = ph.cut || [];
+    cut.hidden = !ph.outside;
+    cut.textContent = !ph.outside ? ''
+      : `The photo cuts the board at its ${edges.length > 1 ? edges.slice(0, -1).join(', ') + ' and ' + edges[edges.length - 1] : edges[0]} ` +
+        `edge${edges.length > 1 ? 's' : ''}: ${ph.outside} point${ph.outside === 1 ? ' lies' : 's lie'} outside it, unknown ` +
+        '(ringed): take the photo again with the whole board in view, or correct them.';
+    document.body.dataset.outside = String(ph.outside || 0);
     const uns = $('count-unsure');
     uns.hidden = !(ph.unsure && ph.unsure.length);
     uns.textContent = !ph.unsure || !ph.unsure.length ? ''

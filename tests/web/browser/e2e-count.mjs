@@ -16,7 +16,10 @@
 //   5. without the token a change is 401; a point off the board 400, one line of JSON;
 //   6. Accept: kifucam exits 0 printing the count as `count` prints it (its first line
 //      the result shown), and the SGF holds RE[] of the page, RU[Korean], KM[6.5], the
-//      position (AB/AW), the dead stones (KD: as many as the page showed) and TB/TW.
+//      position (AB/AW), the dead stones (KD: as many as the page showed) and TB/TW;
+//   7. the photo counted again under --corners whose left edge lies beyond it: the page
+//      says the photo cuts the board there, as many points outside it as the state says
+//      (a board shown whole says nothing of the kind, checked in 2).
 // Saves OUTDIR/count.png (the page after the changes). Usage:
 //   node e2e-count.mjs KIFUCAM PHOTO OUTDIR
 // Exit 0 pass, 1 fail, 77 skip (no chromium / playwright-core).
@@ -115,6 +118,10 @@ try {
   check(await page.evaluate(() => document.body.dataset.gridDoubt) === '0' && await page.isHidden('#count-doubt'),
     'no doubt about a grid given by its corners');
 
+  check(await page.evaluate(() => document.body.dataset.outside) === '0' && await page.isHidden('#count-cut'),
+    'a board shown whole: no cut said');
+  const back = st.photo.corners;
+
   // 3. the prisoners
   await page.fill('#pris-b', '52');
   await page.fill('#pris-w', '51');
@@ -189,6 +196,25 @@ try {
   check(nvals('KD') === deadShown, `the dead stones: KD has ${nvals('KD')}, the page showed ${deadShown}`);
   check(nvals('TB') > 0 && nvals('TW') > 0, `territory: ${nvals('TB')} TB, ${nvals('TW')} TW`);
   console.log(stdout.trim().split('\n').map(l => '  | ' + l).join('\n'));
+
+  // 7. the photo counted again under corners whose left edge lies beyond it (--corners):
+  // the page says the photo cuts the board there, and how many points lie outside it
+  const c = back.map(p => p.slice());
+  c[0][0] = c[3][0] = -20;
+  proc = spawn(kifucam, ['count', basename(photo), '--corners', c.map(p => p.join(',')).join(';'),
+    '--serve', '127.0.0.1:0'], { cwd: dirname(resolve(photo)), stdio: ['ignore', 'pipe', 'pipe'] });
+  const url2 = await new Promise((res, rej) => {
+    const rl = createInterface({ input: proc.stdout });
+    rl.on('line', l => { const m = /^count: (http\S+)/.exec(l); if (m) res(m[1]); });
+    setTimeout(() => rej(new Error('no page URL within 60 s (corners beyond the photo)')), 60000);
+  });
+  await page.goto(url2);
+  await page.waitForFunction(() => Number(document.body.dataset.outside) > 0, null, { timeout: 15000 })
+    .catch(() => {});
+  const cutText = await page.textContent('#count-cut'), nOut = (await stateJs()).photo.outside;
+  check(!(await page.isHidden('#count-cut')) && nOut > 0 &&
+    new RegExp(`cuts the board at its left edge: ${nOut} points lie outside it`).test(cutText),
+    `corners beyond the photo's left edge: the page says it cuts the board (${nOut}: ${cutText})`);
 } catch (e) {
   console.log('FAIL ' + (e.stack || e));
   results.failures++;
