@@ -36,7 +36,8 @@
  * --grow-stones LINES: the grid grown on the stones beyond it (vis_config_t; 1 with --photo,
  * 0 never).
  * Developer switches: --verbosev / --verbosevv (accuracy: the reader's probabilities of
- * wrong / all points), VIS_VERBOSE=1 (footage: per frame), VIS_NOREFINE=1, VIS_WORK=N (detect).
+ * wrong / all points), VIS_VERBOSE=1 (footage: per frame), VIS_NOREFINE=1, VIS_WORK=N (detect),
+ * VIS_FINDER_DUMP=FILE (stones: the points the finder changed, bench/finder_vs_reader.py).
  */
 #include <math.h>
 #include <stdio.h>
@@ -789,6 +790,37 @@ static int board_whole(const cvb_image_t *img, const vis_geom_t *g)
 
 /* roboflow-stones: real photos of many boards, cropped to the board, with a box per stone
  * and no grid: a photo is right when both colours' stone counts are exact. */
+/* VIS_FINDER_DUMP=FILE (stones): one line appended to FILE for every point of photo e
+ * (read into s under grid g) whose call the stone finder changed: the reader's own call on
+ * the same grid (vis_classify with the finder off) against the final one and the label.
+ * Fields: source fold point reader_colour reader_covered reader_conf final_colour
+ * final_conf label size (colours go_color_t). bench/finder_vs_reader.py tallies who was
+ * right. */
+static void finder_dump(const char *path, const rf_entry_t *e, const cvb_image_t *img,
+                        const vis_geom_t *g, const vis_config_t *cfg, const vis_snapshot_t *s,
+                        const rf_box_t *b, int nb)
+{
+    vis_config_t c2 = *cfg;
+    c2.stones.on = 0;
+    vis_snapshot_t s2;
+    memset(&s2, 0, sizeof s2);
+    int label[VIS_MAX_POINTS];
+    point_labels(NULL, img, g, s->size, b, nb, label);
+    if (vis_classify(img, g, &c2, &s2))
+        return;
+    FILE *f = fopen(path, "a");
+    if (!f) {
+        fprintf(stderr, "bench_vision: %s: cannot write\n", path);
+        return;
+    }
+    for (int k = 0; k < s->size * s->size; k++)
+        if (!s->occluded[k] && (s2.color[k] != s->color[k] || s2.occluded[k]))
+            fprintf(f, "%s %d %d %d %d %.3f %d %.3f %d %d\n", e->source,
+                    rf_fold(opt_folds, "roboflow-stones", e->source), k, s2.color[k],
+                    s2.occluded[k], s2.conf[k], s->color[k], s->conf[k], label[k], s->size);
+    fclose(f);
+}
+
 static int stones(const char *data, int verbose)
 {
     char dir[1024];
@@ -853,6 +885,8 @@ static int stones(const char *data, int verbose)
         flagged += right && unsure != 0;
         if (verbose && agrees) /* which points are wrong, and how: the labels on the grid */
             stones_wrong_points(e[i].source, &img, &g, &s, b, nb);
+        if (agrees && getenv("VIS_FINDER_DUMP"))
+            finder_dump(getenv("VIS_FINDER_DUMP"), &e[i], &img, &g, &cfg, &s, b, nb);
         gagree += agrees;
         gagree_exact += agrees && rb == tb && rw == tw;
         /* the counts once the points asked about are answered (under a grid that agrees
