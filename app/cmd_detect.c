@@ -134,13 +134,10 @@ int cmd_detect(int argc, char **argv)
                 first = 0;
             }
         unsigned sides = 0;
+        const char *edges[4];
         printf("],\"outside\":%d,\"cut\":[", photo_outside(&ph, NULL, &sides));
-        first = 1;
-        for (int i = 0; i < 4; i++)
-            if ((sides >> photo_side_order[i]) & 1) {
-                printf("%s\"%s\"", first ? "" : ",", vis_side_name(photo_side_order[i]));
-                first = 0;
-            }
+        for (int i = 0, n = photo_side_names(sides, edges); i < n; i++)
+            printf("%s\"%s\"", i ? "," : "", edges[i]);
         printf("],\"grid_doubt\":%s", photo_grid_doubted(&ph) ? "true" : "false");
         printf(",\"ms\":{\"total\":%.3f", tm.total_ms);
         for (int s = 0; s < VIS_NSTAGES; s++)

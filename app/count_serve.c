@@ -243,11 +243,11 @@ static char *state_text(const serve_t *s)
     json_object_set_new(p, "guessed", json_boolean(s->o->guessed));
     json_object_set_new(p, "grid_doubt", json_boolean(photo_grid_doubted(ph)));
     unsigned sides = 0;
+    const char *edges[4];
     json_t *cut = json_array();
     json_object_set_new(p, "outside", json_integer(photo_outside(ph, NULL, &sides)));
-    for (int i = 0; i < 4; i++)
-        if ((sides >> photo_side_order[i]) & 1)
-            json_array_append_new(cut, json_string(vis_side_name(photo_side_order[i])));
+    for (int i = 0, n = photo_side_names(sides, edges); i < n; i++)
+        json_array_append_new(cut, json_string(edges[i]));
     json_object_set_new(p, "cut", cut);
     json_object_set_new(p, "unsure", points_array(left, nleft));
     json_object_set_new(p, "pending", json_boolean(pending));

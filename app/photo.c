@@ -131,23 +131,27 @@ int photo_outside(const photo_t *p, uint8_t *outside, unsigned *sides)
     return n < 0 ? 0 : n;
 }
 
-const vis_side_t photo_side_order[4] = { VIS_SIDE_TOP, VIS_SIDE_RIGHT, VIS_SIDE_BOTTOM,
+int photo_side_names(unsigned sides, const char *names[4])
+{
+    static const vis_side_t order[4] = { VIS_SIDE_TOP, VIS_SIDE_RIGHT, VIS_SIDE_BOTTOM,
                                          VIS_SIDE_LEFT };
+    int n = 0;
+    for (int i = 0; i < 4; i++)
+        if ((sides >> order[i]) & 1)
+            names[n++] = vis_side_name(order[i]);
+    return n;
+}
 
 void photo_sides_text(unsigned sides, char *text, size_t len)
 {
-    int named = 0, total = 0;
-    for (int i = 0; i < 4; i++)
-        total += (sides >> photo_side_order[i]) & 1;
+    const char *names[4];
+    int n = photo_side_names(sides, names);
     size_t pos = 0;
     if (len)
         text[0] = '\0';
-    for (int i = 0; i < 4 && len; i++) {
-        if (!((sides >> photo_side_order[i]) & 1))
-            continue;
-        named++;
-        const char *sep = named == 1 ? "" : named == total ? " and " : ", ";
-        int w = snprintf(text + pos, len - pos, "%s%s", sep, vis_side_name(photo_side_order[i]));
+    for (int i = 0; i < n && len; i++) {
+        int w = snprintf(text + pos, len - pos, "%s%s", i == 0 ? "" : i == n - 1 ? " and " : ", ",
+                         names[i]);
         if (w < 0 || (size_t)w >= len - pos)
             break;
         pos += (size_t)w;

@@ -74,9 +74,10 @@ void photo_say_grid_doubt(const char *cmd, const photo_opts_t *o, const photo_t 
  * *sides (may be NULL) the picture's edges it cuts the board at (1 << VIS_SIDE_*). */
 int photo_outside(const photo_t *p, uint8_t *outside, unsigned *sides);
 
-/* The order edges are named in (clockwise from the top), and sides (1 << VIS_SIDE_*)
- * named into text in it: "top", "top and left", "top, right and left" ("" for none). */
-extern const vis_side_t photo_side_order[4];
+/* The names of sides (1 << VIS_SIDE_*) into names, clockwise from the top ("top",
+ * "right", "bottom", "left"); how many. */
+int photo_side_names(unsigned sides, const char *names[4]);
+/* sides named into text: "top", "top and left", "top, right and left" ("" for none). */
 void photo_sides_text(unsigned sides, char *text, size_t len);
 
 /* The one line that says the picture cuts p's board, under cmd's name; nothing when every
