@@ -647,7 +647,7 @@ static void test_record_clock_json(void **state)
  * run that does not end: what it waits on is the finding). */
 static void dump_stacks(int pid, const char *path)
 {
-    char cmd[1024];
+    char cmd[2048];
     snprintf(cmd, sizeof cmd, "command -v gdb >/dev/null && timeout 60 gdb -p %d -batch -ex "
              "'thread apply all bt' >'%s' 2>&1 || echo 'no gdb: no stacks' >'%s'", pid, path, path);
     if (system(cmd) == -1)
