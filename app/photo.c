@@ -127,7 +127,7 @@ void photo_say_grid_doubt(const char *cmd, const photo_opts_t *o, const photo_t 
 
 int photo_outside(const photo_t *p, uint8_t *outside, unsigned *sides)
 {
-    int n = vis_geom_outside(&p->geom, outside, sides);
+    int n = vis_geom_outside(&p->geom, p->img.w, p->img.h, outside, sides);
     return n < 0 ? 0 : n;
 }
 

@@ -917,13 +917,13 @@ int vis_geom_from_corners(double corners[4][2], int size, int img_w, int img_h,
 /* Build a geometry from a board->image homography. */
 int vis_geom_from_h(const double H[9], int size, int img_w, int img_h, vis_geom_t *geom);
 
-/* Where the picture cuts the board: the points of geom whose centre lies outside the
- * picture its pixels refer to (img_w x img_h; a point there is read covered, its colour
- * unknown: vis_config_t outside_hides). outside (size*size, may be NULL) marks each; sides
- * (may be NULL) gets a bit 1 << VIS_SIDE_* for each edge of the picture, as vis_side_t
- * names them, that such a point lies beyond. Returns how many (0: the board's points all
- * in the picture, *sides 0); -1 for a NULL geom. */
-int vis_geom_outside(const vis_geom_t *geom, uint8_t *outside, unsigned *sides);
+/* Where a picture of w x h pixels (geom's own, img_w x img_h, as a rule) cuts the board:
+ * the points of geom whose centre lies outside it (a point there is read covered, its
+ * colour unknown: vis_config_t outside_hides). outside (size*size, may be NULL) marks
+ * each; sides (may be NULL) gets a bit 1 << VIS_SIDE_* for each edge of the picture, as
+ * vis_side_t names them, that such a point lies beyond. Returns how many (0: the board's
+ * points all in the picture, *sides 0); -1 for a NULL geom. */
+int vis_geom_outside(const vis_geom_t *geom, int w, int h, uint8_t *outside, unsigned *sides);
 
 /* geom with its board coordinates mapped by m, an affine map (2x3, row-major: a point
  * (x, y) of the new grid lies at (m[0] x + m[1] y + m[2], m[3] x + m[4] y + m[5]) of geom's

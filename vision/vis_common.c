@@ -106,24 +106,25 @@ void vis_config_for_video(vis_config_t *cfg)
     cfg->off_inner_colours = 1;
 }
 
-int vis_geom_outside(const vis_geom_t *geom, uint8_t *outside, unsigned *sides)
+int vis_geom_outside(const vis_geom_t *geom, int w, int h, uint8_t *outside, unsigned *sides)
 {
     if (sides)
         *sides = 0;
     if (!geom)
         return -1;
-    int n = 0, w = geom->img_w, h = geom->img_h;
+    int n = 0;
     for (int k = 0; k < geom->size * geom->size; k++) {
-        /* as vis_in_picture (margin 0) reads a point's centre */
+        /* as vis_in_picture (margin 0) reads a point's centre (a NaN lies outside, beyond
+         * no edge) */
         double x = geom->px[k], y = geom->py[k];
-        unsigned beyond = (y > h - 1 ? 1u << VIS_SIDE_BOTTOM : 0) |
-                          (x > w - 1 ? 1u << VIS_SIDE_RIGHT : 0) |
-                          (y < 0 ? 1u << VIS_SIDE_TOP : 0) | (x < 0 ? 1u << VIS_SIDE_LEFT : 0);
+        int out = !(x >= 0 && y >= 0 && x <= w - 1 && y <= h - 1);
         if (outside)
-            outside[k] = beyond != 0;
-        if (sides)
-            *sides |= beyond;
-        n += beyond != 0;
+            outside[k] = (uint8_t)out;
+        if (sides && out)
+            *sides |= (y > h - 1 ? 1u << VIS_SIDE_BOTTOM : 0) |
+                      (x > w - 1 ? 1u << VIS_SIDE_RIGHT : 0) | (y < 0 ? 1u << VIS_SIDE_TOP : 0) |
+                      (x < 0 ? 1u << VIS_SIDE_LEFT : 0);
+        n += out;
     }
     return n;
 }

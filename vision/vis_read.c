@@ -617,9 +617,10 @@ int vis_snapshot_from_reading(const cvb_image_t *img, const vis_geom_t *geom,
         vis_decide(q, cfg, &s);
         free(q);
     }
-    uint8_t outside[VIS_MAX_POINTS];
+    uint8_t outside[VIS_MAX_POINTS] = { 0 };
+    if (img)
+        vis_geom_outside(geom, img->w, img->h, outside, NULL);
     for (int k = 0; k < s.size * s.size; k++) {
-        outside[k] = img && !vis_in_picture(img, geom->px[k], geom->py[k], 0);
         if (outside[k] && cfg->outside_hides) { /* not shown: its colour is unknown */
             s.color[k] = GO_EMPTY;
             s.conf[k] = 0;
