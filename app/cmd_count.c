@@ -217,14 +217,13 @@ static void refuse_unsure(const char *cmd, const char *image, int size, const go
     if (nin > COUNT_UNSURE_NAMED)
         snprintf(list + pos, sizeof list - pos, " and %d more", nin - COUNT_UNSURE_NAMED);
     if (nout) {
-        char edges[40];
+        char edges[48];
         photo_sides_text(sides, edges, sizeof edges);
         char in[48] = "all";
         if (nout < n)
             snprintf(in, sizeof in, "%d covered or unclear; %d", n - nout, nout);
-        snprintf(cut, sizeof cut, "%s outside the picture, which cuts the board at its %s "
-                 "edge%s: a photo with the whole board in view reads them", in, edges,
-                 sides & (sides - 1) ? "s" : "");
+        snprintf(cut, sizeof cut, "%s outside the picture, which cuts the board at its %s: a "
+                 "photo with the whole board in view reads them", in, edges);
     }
     cli_error(cmd, "%s: %d point%s the reader was unsure of (%s): %s; not counted: say what "
               "they are with --fix (e.g. --fix %s=B) or count them as empty with --unsure "

@@ -144,17 +144,13 @@ int photo_side_names(unsigned sides, const char *names[4])
 
 void photo_sides_text(unsigned sides, char *text, size_t len)
 {
-    const char *names[4];
-    int n = photo_side_names(sides, names);
-    size_t pos = 0;
-    if (len)
-        text[0] = '\0';
-    for (int i = 0; i < n && len; i++) {
-        int w = snprintf(text + pos, len - pos, "%s%s", i == 0 ? "" : i == n - 1 ? " and " : ", ",
-                         names[i]);
-        if (w < 0 || (size_t)w >= len - pos)
-            break;
-        pos += (size_t)w;
+    const char *e[4] = { "", "", "", "" };
+    switch (photo_side_names(sides, e)) {
+    case 0: snprintf(text, len, "%s", ""); break;
+    case 1: snprintf(text, len, "%s edge", e[0]); break;
+    case 2: snprintf(text, len, "%s and %s edges", e[0], e[1]); break;
+    case 3: snprintf(text, len, "%s, %s and %s edges", e[0], e[1], e[2]); break;
+    default: snprintf(text, len, "%s, %s, %s and %s edges", e[0], e[1], e[2], e[3]);
     }
 }
 
@@ -162,12 +158,12 @@ void photo_say_cut(const char *cmd, const photo_opts_t *o, const photo_t *p)
 {
     unsigned sides = 0;
     int n = photo_outside(p, NULL, &sides);
-    char text[40];
+    char text[48];
     photo_sides_text(sides, text, sizeof text);
     if (n > 0)
-        cli_error(cmd, "%s: the picture cuts the board at its %s edge%s: %d of its points lie "
+        cli_error(cmd, "%s: the picture cuts the board at its %s: %d of its points lie "
                   "outside it, unknown ('?'); a photo with the whole board in view reads them",
-                  o->image, text, sides & (sides - 1) ? "s" : "", n);
+                  o->image, text, n);
 }
 
 void photo_free(photo_t *p)

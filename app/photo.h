@@ -77,7 +77,8 @@ int photo_outside(const photo_t *p, uint8_t *outside, unsigned *sides);
 /* The names of sides (1 << VIS_SIDE_*) into names, clockwise from the top ("top",
  * "right", "bottom", "left"); how many. */
 int photo_side_names(unsigned sides, const char *names[4]);
-/* sides named into text: "top", "top and left", "top, right and left" ("" for none). */
+/* sides named into text as edges: "top edge", "top and left edges", "top, right and
+ * left edges" ("" for none). */
 void photo_sides_text(unsigned sides, char *text, size_t len);
 
 /* The one line that says the picture cuts p's board, under cmd's name; nothing when every

@@ -243,18 +243,17 @@ int vis_grid_shift(const cvb_image_t *img, const cvb_image_t *fullgray, const vi
     return rc < 0 ? rc : VIS_OK;
 }
 
-/* The stones read surely (a colour at VIS_SURE_CONF or more) at the points of lattice g
- * (reading r) inside the picture that the window of S2 lines at (ox, oy) holds and the
- * winner's window of S lines at (c, c) does not. */
-static int added_stones(const vis_geom_t *g, const vis_reading_t *r, int S, int c, int S2,
+/* The stones read surely (a colour at VIS_SURE_CONF or more) at the points of reading r's
+ * lattice inside the picture (outside: vis_geom_outside's marks) that the window of S2
+ * lines at (ox, oy) holds and the winner's window of S lines at (c, c) does not. */
+static int added_stones(const uint8_t *outside, const vis_reading_t *r, int S, int c, int S2,
                         int ox, int oy)
 {
     int n = 0, E = r->size;
     for (int y = oy; y < oy + S2; y++)
         for (int x = ox; x < ox + S2; x++) {
             int k = y * E + x;
-            if ((x >= c && x < c + S && y >= c && y < c + S) || g->px[k] < 0 || g->py[k] < 0 ||
-                g->px[k] > g->img_w - 1 || g->py[k] > g->img_h - 1)
+            if ((x >= c && x < c + S && y >= c && y < c + S) || outside[k])
                 continue;
             n += r->prob[k][VIS_CLASS_BLACK] >= VIS_SURE_CONF ||
                  r->prob[k][VIS_CLASS_WHITE] >= VIS_SURE_CONF;
@@ -310,9 +309,11 @@ int vis_grid_grow(const cvb_image_t *img, const cvb_image_t *fullgray, const vis
     if (!stars_grow && by_stones) {
         int most = -1, sx = 0, sy = 0;
         double bel = -1;
+        uint8_t outside[VIS_MAX_LATTICE_POINTS];
+        vis_geom_outside(&g, g.img_w, g.img_h, outside, NULL);
         for (int y = -d; y <= 0; y++)
             for (int x = -d; x <= 0; x++) {
-                int n = added_stones(&g, r, *S, d + 1, S2, d + 1 + x, d + 1 + y);
+                int n = added_stones(outside, r, *S, d + 1, S2, d + 1 + x, d + 1 + y);
                 double b = n >= most ? vis_window_belief(r, S2, d + 1 + x, d + 1 + y) : -1;
                 if (n > most || (n == most && b > bel)) {
                     most = n;

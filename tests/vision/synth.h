@@ -54,6 +54,16 @@ static inline void synth_defaults(synth_t *s, int w, int h, int size)
     s->seed = 1;
 }
 
+/* s's corners for a board seen square-on: its corner point (0, 0) at (x0, y0), a line
+ * every dx pixels across and dy down (corners may lie beyond the picture: a board it cuts). */
+static inline void synth_square_on(synth_t *s, double x0, double y0, double dx, double dy)
+{
+    double n = s->size - 1;
+    double c[4][2] = { { x0, y0 }, { x0 + n * dx, y0 }, { x0 + n * dx, y0 + n * dy },
+                       { x0, y0 + n * dy } };
+    memcpy(s->corners, c, sizeof c);
+}
+
 static inline unsigned synth_rand(unsigned *st)
 {
     *st = *st * 1103515245u + 12345u;

@@ -786,12 +786,10 @@ static void test_grid_grow_stones(void **state)
         assert_int_equal(cvb_to_gray(&img, &gray), 0);
         vis_geom_t g;
         assert_int_equal(vis_geom_from_corners(c, S0, img.w, img.h, &g), VIS_OK);
-        double H[9], T[9] = { 1, 0, 3, 0, 1, 3, 0, 0, 1 }, belief = 0, ctx = -1;
+        double H[9], belief = 0, ctx = -1;
         int S = 13;
         if (S0 == 19) { /* the window of 13 lines from (3, 3) */
-            vis_homog_mul(g.H, T, H);
-            for (int k = 0; k < 9; k++)
-                H[k] /= H[8];
+            vis_homog_shift(g.H, 3, 3, H);
             cfg.grow_stones = 0;
             assert_int_equal(vis_grid_grow(&img, &gray, &cfg, &S, H, r, &belief, &ctx), VIS_OK);
             assert_int_equal(S, 13);

@@ -252,10 +252,8 @@ static void test_detect_cut_board_stars(void **state)
     st[5 * N + 5] = GO_BLACK, st[6 * N + 10] = GO_WHITE, st[12 * N + 2] = GO_BLACK;
     synth_t sy;
     synth_defaults(&sy, 640, 640, N);
-    const double x0 = 24, y0 = 20, dx = 47, dy = 33; /* columns 0-13 in view */
-    double c[4][2] = { { x0, y0 }, { x0 + 18 * dx, y0 }, { x0 + 18 * dx, y0 + 18 * dy },
-                       { x0, y0 + 18 * dy } };
-    memcpy(sy.corners, c, sizeof c);
+    synth_square_on(&sy, 24, 20, 47, 33); /* columns 0-13 in view */
+    double(*c)[2] = sy.corners;
     sy.stones = st;
     sy.stars = 1;
     cvb_image_t img = { 0 }, gray = { 0 };
@@ -342,10 +340,8 @@ static void test_detect_cut_13(void **state)
     position(N, 7, st);
     synth_t sy;
     synth_defaults(&sy, 640, 480, N);
-    const double x0 = 44, y0 = 26, dx = 46, dy = 48; /* rows 0-9 in view, row 10 at 506 */
-    double c[4][2] = { { x0, y0 }, { x0 + 12 * dx, y0 }, { x0 + 12 * dx, y0 + 12 * dy },
-                       { x0, y0 + 12 * dy } };
-    memcpy(sy.corners, c, sizeof c);
+    synth_square_on(&sy, 44, 26, 46, 48); /* rows 0-9 in view, row 10 at 506 */
+    double(*c)[2] = sy.corners;
     sy.stones = st;
     cvb_image_t img = { 0 };
     assert_int_equal(synth_render(&sy, &img), 0);

@@ -246,9 +246,8 @@ static void test_cut_board(void **state)
     synth_t c;
     synth_defaults(&c, 640, 480, N);
     const double x0 = -10, y0 = 30, dx = 30, dy = 27; /* column 0 at x -10, rows 17-18 below 479 */
-    double k[4][2] = { { x0, y0 }, { x0 + 18 * dx, y0 }, { x0 + 18 * dx, y0 + 18 * dy },
-                       { x0, y0 + 18 * dy } };
-    memcpy(c.corners, k, sizeof k);
+    synth_square_on(&c, x0, y0, dx, dy);
+    double(*k)[2] = c.corners;
     c.stones = stones;
     cvb_image_t img = { 0 };
     assert_int_equal(synth_render(&c, &img), 0);
