@@ -56,19 +56,27 @@ RING=${TRAIN_RING_HANDS:-0}
 # TRAIN_ARCH=s: train_points.py --arch s (v2's weights, the third layer strided: a
 # cheaper read), the same data and steps; its models apart in models-s
 ARCH=${TRAIN_ARCH:-v2}
+# TRAIN_FAR_SHIFT=L (2 to 6): the wrong grids of the renders and the photos also moved by
+# 1 to L whole lines (kifucam-traingen --far-shift), so that the reader learns off beyond
+# a board's second ring, where board finding moves and grows windows (the "f4" trial,
+# vision/model/README.md); the finders are the default recipe's, copied from models/
+FAR=${TRAIN_FAR_SHIFT:-1}
 sfx=""; [ "$KNOCKED" != 0 ] && sfx="-k$KNOCKED"
 [ "$RING" = 1 ] && sfx="$sfx-r1"
 MODELS="$DATA/models"   # the models of another recipe apart: its base is not this one's
 [ "$KNOCKED$NEGATIVES" != 00 ] && MODELS="$DATA/models-k$KNOCKED-n$NEGATIVES"
 [ "$RING" = 1 ] && MODELS="$DATA/models-k$KNOCKED-n$NEGATIVES-r1"
 [ "$ARCH" != v2 ] && MODELS="$MODELS-$ARCH"
+[ "$FAR" != 1 ] && MODELS="$MODELS-f$FAR"
 mkdir -p "$DATA" "$MODELS"
 for st in "${streams[@]}"; do
   set -- $st
-  f="$DATA/render-s$1-v$2-m$3-n$4$sfx.bin"
+  f="$DATA/render-s$1-v$2-m$3-n$4$sfx.bin"   # --far-shift changes only the wrong grids
+  [ "$FAR" != 1 ] && [ "$3" != 0 ] && f="$DATA/render-s$1-v$2-m$3-n$4$sfx-f$FAR.bin"
   renders+=("$f")
   [ -f "$f" ] || { "$GEN" render --out "$f.part" --count 1000000 --seed "$1" --views "$2" \
-                     --misalign "$3" --max-samples "$4" --knocked "$KNOCKED" --ring-hands "$RING" && mv "$f.part" "$f"; } &
+                     --misalign "$3" --max-samples "$4" --knocked "$KNOCKED" --ring-hands "$RING" \
+                     --far-shift "$FAR" && mv "$f.part" "$f"; } &
   pids+=($!)
 done
 for p in "${pids[@]}"; do wait "$p"; done
@@ -83,9 +91,10 @@ fi
 photos=()
 if [ -d "$SHARED/data/photos/roboflow-stones" ]; then
   echo "== 2 roboflow-stones photos under their grids"
-  [ -f "$DATA/photos.bin" ] || "$GEN" photos --data "$SHARED/data" --folds "$HERE/train/folds.tsv" \
-    --out "$DATA/photos.bin" --copies 6 --misaligned 2
-  photos=("$DATA/photos.bin")
+  pf="$DATA/photos$([ "$FAR" = 1 ] || echo "-f$FAR").bin"
+  [ -f "$pf" ] || "$GEN" photos --data "$SHARED/data" --folds "$HERE/train/folds.tsv" \
+    --out "$pf" --copies 6 --misaligned 2 --far-shift "$FAR"
+  photos=("$pf")
 else
   echo "SKIP: $SHARED/data is absent: the model is trained on renders alone, no held-out figure"
 fi
@@ -111,6 +120,11 @@ if [ ${#photos[@]} -gt 0 ]; then
   # one's, which train-folds leaves as it is)
   want=(centres.onnx); only=()
   if [ "$FOLDS_ONLY" = 1 ]; then want=(centres0.onnx centres1.onnx centres2.onnx centres3.onnx centres4.onnx); only=(--only 0,1,2,3,4); fi
+  if [ "$FAR" != 1 ]; then   # the finder's recipe is not this trial's
+    for m in "${want[@]}"; do
+      [ -f "$MODELS/$m" ] || [ ! -f "$DATA/models/$m" ] || cp "$DATA/models/$m" "$DATA/models/${m%.onnx}.json" "$MODELS/"
+    done
+  fi
   have=1; for m in "${want[@]}"; do [ -f "$MODELS/$m" ] || have=0; done
   echo "== 4b the stone finder: a model per fold$([ "$FOLDS_ONLY" = 1 ] || echo " and one of every photo")"
   [ "$have" = 1 ] || "$PY" "$HERE/train/stone_centres.py" "$build/app/kifucam" "$SHARED/data" \

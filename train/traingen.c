@@ -4,6 +4,7 @@
  *
  *   kifucam-traingen render --out FILE --count N [--seed S] [--misalign P] [--views V]
  *                           [--max-samples M] [--knocked 0..3] [--ring-hands 0|1]
+ *                           [--far-shift L]
  *       N renders (render/ with --variety: any wood, plastic and printed boards, stones of
  *       other shades, any light, glare, blur, steep views, crowded and sparse positions,
  *       hands and sleeves, boards cut off by the frame, JPEG), V views of each scene (default 3); with
@@ -19,16 +20,18 @@
  *       --ring-hands 1: each view under its true grid also labels the ring of blocks
  *       around the board (covered where a hand or arm lies over the block's centre or it
  *       is outside the picture, else off), so that a reader learns an arm on the border;
- *       0 (default): no ring labels, the shipped weights' data
+ *       0 (default): no ring labels, the shipped weights' data;
+ *       --far-shift L (1 to 6): wrong grids also moved by 1 to L whole lines (misalign());
+ *       1 (default): at most one line and a fraction, the shipped weights' data
  *   kifucam-traingen photos --data DATA_DIR --folds FOLDS --out FILE [--copies K]
- *                           [--misaligned M] [--stone-size 0|1]
+ *                           [--misaligned M] [--stone-size 0|1] [--far-shift L]
  *       roboflow-stones (CC BY 4.0): the grid found by vis_detect, kept only when the
  *       labelled stones agree with it (every stone within 0.45 of a point, no point
  *       with two); K jittered copies of each (default 6), M under wrong grids;
  *       --stone-size 1: kept only when the grid also explains the stones' size (their
  *       boxes' median width within a factor of sqrt(2) of one spacing: a grid at half
  *       the board's spacing fits a few stones' positions, never their size); 0 (default)
- *       as the shipped weights' data
+ *       as the shipped weights' data; --far-shift L: the wrong grids as render's
  *   kifucam-traingen pseudo --data DATA_DIR --folds FOLDS --model M.onnx --out FILE
  *                           [--copies K] [--sure P]
  *       roboflow-corners (CC BY 4.0; its labels are the board's four corners, no stones):
@@ -146,14 +149,29 @@ static void jitter_corners(rnd_rng_t *rng, double c[4][2], int size, double sigm
  * by a fraction of a cell, another spacing (a 13 or 9 grid over a 19 board and the
  * like), a turn, or anywhere in the picture. Writes the wrong corners and, per view
  * point, its label: the true point's when T lands within 0.15 of one (a shift by whole
- * cells reads true points), LBL_OFF when 0.3 or more from any, unknown between. */
+ * cells reads true points), LBL_OFF when 0.3 or more from any, unknown between.
+ * far_lines above 1 (--far-shift): half the shifts are by whole lines alone, 1 to
+ * far_lines along one axis and 0 to far_lines along the other, so that the window's
+ * points beyond the board (its margin, the table) are labelled off as far out as board
+ * finding moves a grid (grid_shift, the growth to the next size); 1 (default): none,
+ * the shipped weights' data (the random stream unchanged). */
 static void misalign(rnd_rng_t *rng, const vis_geom_t *truth, const uint8_t *tl, int W, int H,
-                     double wc[4][2], uint8_t *labels)
+                     int far_lines, double wc[4][2], uint8_t *labels)
 {
     int S = truth->size;
     double T[6]; /* b = (T0 x + T1 y + T2, T3 x + T4 y + T5) */
     double u = rnd_rng_unit(rng), mid = (S - 1) * 0.5;
-    if (u < 0.4) {
+    if (u < 0.4 && far_lines > 1 && rnd_rng_unit(rng) < 0.5) {
+        double dx = (1 + rnd_rng_int(rng, far_lines)) * (rnd_rng_unit(rng) < 0.5 ? -1 : 1);
+        double dy = rnd_rng_int(rng, 2 * far_lines + 1) - far_lines;
+        if (rnd_rng_unit(rng) < 0.5) {
+            double t = dx;
+            dx = dy;
+            dy = t;
+        }
+        double m[6] = { 1, 0, dx, 0, 1, dy };
+        memcpy(T, m, sizeof T);
+    } else if (u < 0.4) {
         double dx = rnd_rng_range(rng, 0.25, 0.75) * (rnd_rng_unit(rng) < 0.5 ? -1 : 1);
         double dy = rnd_rng_unit(rng) < 0.5 ? 0 : rnd_rng_range(rng, -0.75, 0.75);
         if (rnd_rng_unit(rng) < 0.5) {
@@ -423,7 +441,7 @@ static int make_hands(rnd_rng_t *rng, const rnd_renderer_t *r, rnd_hand_t *h)
 }
 
 static int cmd_render(const char *out, int count, uint64_t seed, double misalign_share, int views,
-                      int max_samples, int knocked, int ring_hands)
+                      int max_samples, int knocked, int ring_hands, int far_lines)
 {
     FILE *f = fopen(out, "wb");
     if (!f) {
@@ -541,7 +559,7 @@ static int cmd_render(const char *out, int count, uint64_t seed, double misalign
                 uint8_t wl[VIS_MAX_POINTS];
                 if (vis_geom_from_corners(c, n, img.w, img.h, &tg))
                     continue;
-                misalign(&rng, &tg, labels, img.w, img.h, wc, wl);
+                misalign(&rng, &tg, labels, img.w, img.h, far_lines, wc, wl);
                 vis_geom_t wg;
                 if (!vis_geom_from_corners(wc, n, img.w, img.h, &wg) &&
                     !vis_board_view(&img, &wg, CELL_PX, MARGIN, &view)) {
@@ -808,7 +826,7 @@ static double stone_width(const vis_geom_t *g, const rf_box_t *b, int nb, int w,
 #define STONE_WIDTH_MAX 1.41
 
 static int cmd_photos(const char *data, const char *folds, const char *out, int copies,
-                      int misaligned, int stone_size)
+                      int misaligned, int stone_size, int far_lines)
 {
     char dir[1024];
     snprintf(dir, sizeof dir, "%s/photos/roboflow-stones", data);
@@ -861,7 +879,7 @@ static int cmd_photos(const char *data, const char *folds, const char *out, int 
         for (int k = 0; k < misaligned && !rc; k++) {
             double wc[4][2];
             uint8_t wl[VIS_MAX_POINTS];
-            misalign(&rng, &g, labels, img.w, img.h, wc, wl);
+            misalign(&rng, &g, labels, img.w, img.h, far_lines, wc, wl);
             vis_geom_t wg;
             if (!vis_geom_from_corners(wc, g.size, img.w, img.h, &wg) &&
                 !vis_board_view(&img, &wg, CELL_PX, MARGIN, &view))
@@ -997,25 +1015,28 @@ int main(int argc, char **argv)
         }
         long knocked = arg_long(argc, argv, "--knocked", 0);
         long ring_hands = arg_long(argc, argv, "--ring-hands", 0);
-        if (knocked < 0 || knocked > 3 || (ring_hands != 0 && ring_hands != 1)) {
-            fprintf(stderr, "kifucam-traingen: --knocked is 0 to 3, --ring-hands 0 or 1\n");
+        long far = arg_long(argc, argv, "--far-shift", 1);
+        if (knocked < 0 || knocked > 3 || (ring_hands != 0 && ring_hands != 1) || far < 1 || far > 6) {
+            fprintf(stderr, "kifucam-traingen: --knocked is 0 to 3, --ring-hands 0 or 1, "
+                            "--far-shift 1 to 6\n");
             return 2;
         }
         return cmd_render(arg(argc, argv, "--out", NULL), (int)count,
                           strtoull(arg(argc, argv, "--seed", "1"), NULL, 10), misalign, (int)views,
-                          (int)max, (int)knocked, (int)ring_hands);
+                          (int)max, (int)knocked, (int)ring_hands, (int)far);
     }
     if (argc >= 2 && !strcmp(argv[1], "photos") && arg(argc, argv, "--out", NULL) &&
         arg(argc, argv, "--data", NULL) && arg(argc, argv, "--folds", NULL)) {
         long copies = arg_long(argc, argv, "--copies", 6), mis = arg_long(argc, argv, "--misaligned", 0);
         long ss = arg_long(argc, argv, "--stone-size", 0);
-        if (copies < 1 || mis < 0 || (ss != 0 && ss != 1)) {
+        long far = arg_long(argc, argv, "--far-shift", 1);
+        if (copies < 1 || mis < 0 || (ss != 0 && ss != 1) || far < 1 || far > 6) {
             fprintf(stderr, "kifucam-traingen: --copies is a whole number above 0, --misaligned "
-                            "one of 0 or more, --stone-size 0 or 1\n");
+                            "one of 0 or more, --stone-size 0 or 1, --far-shift 1 to 6\n");
             return 2;
         }
         return cmd_photos(arg(argc, argv, "--data", NULL), arg(argc, argv, "--folds", NULL),
-                          arg(argc, argv, "--out", NULL), (int)copies, (int)mis, (int)ss);
+                          arg(argc, argv, "--out", NULL), (int)copies, (int)mis, (int)ss, (int)far);
     }
     if (argc >= 2 && !strcmp(argv[1], "pseudo") && arg(argc, argv, "--out", NULL) &&
         arg(argc, argv, "--data", NULL) && arg(argc, argv, "--folds", NULL) &&
@@ -1042,8 +1063,8 @@ int main(int argc, char **argv)
                              strtoull(arg(argc, argv, "--seed", "1"), NULL, 10));
     }
     fprintf(stderr, "usage: kifucam-traingen render --out FILE --count N [--seed S] [--misalign P] [--views V]\n"
-                    "                                 [--max-samples M] [--knocked 0..3] [--ring-hands 0|1]\n"
-                    "       kifucam-traingen photos --data DATA_DIR --folds FOLDS --out FILE [--copies K] [--misaligned M] [--stone-size 0|1]\n"
+                    "                                 [--max-samples M] [--knocked 0..3] [--ring-hands 0|1] [--far-shift L]\n"
+                    "       kifucam-traingen photos --data DATA_DIR --folds FOLDS --out FILE [--copies K] [--misaligned M] [--stone-size 0|1] [--far-shift L]\n"
                     "       kifucam-traingen pseudo --data DATA_DIR --folds FOLDS --model M.onnx --out FILE [--copies K] [--sure P]\n"
                     "       kifucam-traingen negatives --out FILE [--count N] [--seed S]\n");
     return 2;
