@@ -91,6 +91,11 @@ if(KC_PYTHON3)
     COMMAND ${KC_PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/vision/test_traingen.py
             $<TARGET_FILE:kifucam-traingen>)
   set_tests_properties(test_traingen PROPERTIES TIMEOUT 600)
+  # --far-shift: wrong grids moved by whole lines (apart: its renders take minutes under ASan)
+  add_test(NAME test_traingen_far
+    COMMAND ${KC_PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/vision/test_traingen.py
+            $<TARGET_FILE:kifucam-traingen> far)
+  set_tests_properties(test_traingen_far PROPERTIES TIMEOUT 600)
   # every third-party module train/*.py imports comes from a package that
   # `scripts/bootstrap.sh train` installs (cv2 once did not: make train-folds stopped)
   add_test(NAME test_train_deps

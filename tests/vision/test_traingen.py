@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
-"""test_traingen.py TRAINGEN: the training data's options (train/traingen.c).
+"""test_traingen.py TRAINGEN [far]: the training data's options (train/traingen.c).
 render --knocked 2 labels a knocked stone's two points covered (knocked_labels); --knocked
-3 labels every stone on its own point, pushed or not (pushed_labels); photos
+3 labels every stone on its own point, pushed or not (pushed_labels); with "far" alone,
+render --far-shift 4 moves some wrong grids 2 to 4 whole lines, the points beyond the board
+off (far_shift); photos
 --stone-size 1 refuses a grid that does not explain the stones' size (stone_size: on the
 real photos when ../shared/data is there, else said and skipped); pseudo labels
 roboflow-corners' points with a reader's sure readings (pseudo_labels, the same); and render
@@ -90,6 +92,60 @@ def pushed_labels(gen, d):
     assert kept >= 20 and counted >= 1, (kept, counted)
 
 
+def whole_shift(t, w):
+    """The whole-line move (dx, dy) under which wrong-grid sample w's labels are true
+    sample t's: each point's label the true label of the point dx, dy lines on (covered
+    where the picture ends), off beyond the board; None when no move of up to 6 lines
+    explains them (a shift by a fraction, another spacing, a turn, anywhere)."""
+    S = t["size"]
+    if w["size"] != S:
+        return None
+    for dy in range(-6, 7):
+        for dx in range(-6, 7):
+            if dx == 0 and dy == 0:
+                continue
+            ok, on = True, 0
+            for y in range(S):
+                for x in range(S):
+                    u, v, lab = x + dx, y + dy, w["labels"][y * S + x]
+                    if 0 <= u < S and 0 <= v < S:
+                        ok = lab == t["labels"][v * S + u] or lab == 3
+                        on += lab == t["labels"][v * S + u] and lab != 255
+                    else:
+                        ok = lab in (3, 4)
+                    if not ok:
+                        break
+                if not ok:
+                    break
+            if ok and on >= S:
+                return dx, dy
+    return None
+
+
+def far_shift(gen, d):
+    """render --far-shift 4: some wrong grids are the true one moved 2 to 4 whole lines
+    (whole_shift), their points beyond the board off; --far-shift 1 (the default, the
+    shipped weights' data) moves none by whole lines; --far-shift 7 refused."""
+    bad = subprocess.run([gen, "render", "--out", os.path.join(d, "f7.bin"), "--far-shift", "7"],
+                         stderr=subprocess.PIPE, text=True)
+    assert bad.returncode == 2 and "--far-shift 1 to 6" in bad.stderr, bad.stderr
+    found = {}
+    for far in ("1", "4"):
+        path = os.path.join(d, "f%s.bin" % far)
+        subprocess.run([gen, "render", "--out", path, "--count", "20", "--seed", "9",
+                        "--views", "1", "--misalign", "1", "--far-shift", far], check=True,
+                       stderr=subprocess.DEVNULL)
+        ss = read(path)
+        moves = [whole_shift(ss[i], ss[i + 1]) for i in range(0, len(ss) - 1)
+                 if ss[i]["src"] == ss[i + 1]["src"]]
+        found[far] = [m for m in moves if m]
+        print("--far-shift %s: %d wrong grids, whole-line moves %s" % (far, len(moves), found[far]))
+        assert len(moves) >= 15, len(moves)
+    assert not found["1"], found["1"]
+    assert sum(max(abs(dx), abs(dy)) >= 2 for dx, dy in found["4"]) >= 2, found["4"]
+    assert all(max(abs(dx), abs(dy)) <= 4 for dx, dy in found["4"]), found["4"]
+
+
 def stone_size(gen, d):
     """photos --stone-size 2 refused; with ../shared/data, --stone-size 1 refuses the one
     photo whose grid is at half the board's spacing (a8bb2af6: two stones, both on points
@@ -152,6 +208,11 @@ def pseudo_labels(gen, d):
 
 def main():
     gen = sys.argv[1]
+    if sys.argv[2:] == ["far"]:  # its own test (test_traingen_far): renders are slow under ASan
+        with tempfile.TemporaryDirectory() as d:
+            far_shift(gen, d)
+        print("1 passed, 0 failed")
+        return
     with tempfile.TemporaryDirectory() as d:
         a, b = os.path.join(d, "a.bin"), os.path.join(d, "b.bin")
         for path, ring in ((a, "1"), (b, "0")):
