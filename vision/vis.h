@@ -851,7 +851,11 @@ typedef struct vis_config {
                               19x19 cut at the top found three or more lines low, as a
                               held-out photo, a66249ec, was seen to be): roboflow-stones as
                               they are, every photo's counts the same (a66249ec too: the
-                              second read believed no further move) */
+                              second read believed no further move). And with fold
+                              readers trained on wrong grids moved by whole lines
+                              (2026-12-07, an eighth session, "f4"), growth on the
+                              reader's belief alone still grew whole 13x13s (as they
+                              are, cut and posed, folds 0-2), none right that was wrong */
     double grid_shift_gain;/* 0..1, default 0.02: ... and moved when the reader believes
                               the moved grid this much more than the one found */
     double grow_stones;    /* lines, default 0 (vis_config_for_photo: 1): the grid grown to

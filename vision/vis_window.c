@@ -273,7 +273,8 @@ static int added_stones(const uint8_t *outside, const vis_reading_t *r, int S, i
  *     least grow_stones lines' worth (grow_stones times the next size): the lattice goes
  *     on under stones the lines in view stopped at;
  * each only when the reader believes the grown grid at least grid_min_belief. Never on
- * the reader's belief alone: beyond a small board's edge its off class is weak (vis.h,
+ * the reader's belief alone: beyond a small board's edge its off class is weak, even for a
+ * reader trained on grids moved by whole lines (vision/model/README.md, "f4"; vis.h,
  * grid_shift), where a board has no stones. */
 int vis_grid_grow(const cvb_image_t *img, const cvb_image_t *fullgray, const vis_config_t *cfg,
                   int *S, double Hf[9], vis_reading_t *prob, double *belief, double *context)
