@@ -161,25 +161,24 @@ static void misalign(rnd_rng_t *rng, const vis_geom_t *truth, const uint8_t *tl,
     int S = truth->size;
     double T[6]; /* b = (T0 x + T1 y + T2, T3 x + T4 y + T5) */
     double u = rnd_rng_unit(rng), mid = (S - 1) * 0.5;
-    if (u < 0.4 && far_lines > 1 && rnd_rng_unit(rng) < 0.5) {
-        double dx = (1 + rnd_rng_int(rng, far_lines)) * (rnd_rng_unit(rng) < 0.5 ? -1 : 1);
-        double dy = rnd_rng_int(rng, 2 * far_lines + 1) - far_lines;
+    if (u < 0.4) {
+        int whole = far_lines > 1 && rnd_rng_unit(rng) < 0.5; /* no draw with far_lines 1 */
+        double dx, dy;
+        if (whole) {
+            dx = 1 + rnd_rng_int(rng, far_lines); /* one draw a statement: their order fixed */
+            dx *= rnd_rng_unit(rng) < 0.5 ? -1 : 1;
+            dy = rnd_rng_int(rng, 2 * far_lines + 1) - far_lines;
+        } else {
+            dx = rnd_rng_range(rng, 0.25, 0.75) * (rnd_rng_unit(rng) < 0.5 ? -1 : 1);
+            dy = rnd_rng_unit(rng) < 0.5 ? 0 : rnd_rng_range(rng, -0.75, 0.75);
+        }
         if (rnd_rng_unit(rng) < 0.5) {
             double t = dx;
             dx = dy;
             dy = t;
         }
-        double m[6] = { 1, 0, dx, 0, 1, dy };
-        memcpy(T, m, sizeof T);
-    } else if (u < 0.4) {
-        double dx = rnd_rng_range(rng, 0.25, 0.75) * (rnd_rng_unit(rng) < 0.5 ? -1 : 1);
-        double dy = rnd_rng_unit(rng) < 0.5 ? 0 : rnd_rng_range(rng, -0.75, 0.75);
-        if (rnd_rng_unit(rng) < 0.5) {
-            double t = dx;
-            dx = dy;
-            dy = t;
-        }
-        dx += rnd_rng_int(rng, 3) - 1;
+        if (!whole)
+            dx += rnd_rng_int(rng, 3) - 1;
         double m[6] = { 1, 0, dx, 0, 1, dy };
         memcpy(T, m, sizeof T);
     } else if (u < 0.65) {
