@@ -32,7 +32,8 @@ THREADS=${TRAIN_THREADS:-2}
 FOLDS_ONLY=${TRAIN_FOLDS_ONLY:-0}
 # The four render streams of the shipped weights (vision/model/README.md): seed, views
 # of each scene, the share written again under a wrong grid, and the samples kept. The
-# generator is deterministic: the same stream gives the same samples on any machine.
+# generator is deterministic: the same stream gives the same samples on any machine with
+# Debian's gcc (a few draws share one expression, whose order C leaves to the compiler).
 streams=("1 3 0 3854" "2 3 0 1488" "3 6 0.6 4418" "4 6 0.6 3072")
 echo "== 1 renders: ${#streams[@]} streams ($DATA/render-s*.bin)"
 pids=()
