@@ -855,7 +855,12 @@ typedef struct vis_config {
                               readers trained on wrong grids moved by whole lines
                               (2026-12-07, an eighth session, "f4"), growth on the
                               reader's belief alone still grew whole 13x13s (as they
-                              are, cut and posed, folds 0-2), none right that was wrong */
+                              are, cut and posed, folds 0-2), none right that was wrong.
+                              The wider lattice refined against the picture's lines
+                              (vis_refine_passes over all its lines) before its windows
+                              are judged, the same day: folds 0-2 as they are 65
+                              (6e160698 lost), posed 55, cut 48 against 66, 55, 48: not
+                              taken (the posed 242843a8's grid on the table stays) */
     double grid_shift_gain;/* 0..1, default 0.02: ... and moved when the reader believes
                               the moved grid this much more than the one found */
     double grow_stones;    /* lines, default 0 (vis_config_for_photo: 1): the grid grown to
