@@ -62,18 +62,19 @@ ARCH=${TRAIN_ARCH:-v2}
 # a board's second ring, where board finding moves and grows windows (the "f4" trial,
 # vision/model/README.md); the finders are the default recipe's, copied from models/
 FAR=${TRAIN_FAR_SHIFT:-1}
+fsfx=""; [ "$FAR" != 1 ] && fsfx="-f$FAR"   # its files and models apart
 sfx=""; [ "$KNOCKED" != 0 ] && sfx="-k$KNOCKED"
 [ "$RING" = 1 ] && sfx="$sfx-r1"
 MODELS="$DATA/models"   # the models of another recipe apart: its base is not this one's
 [ "$KNOCKED$NEGATIVES" != 00 ] && MODELS="$DATA/models-k$KNOCKED-n$NEGATIVES"
 [ "$RING" = 1 ] && MODELS="$DATA/models-k$KNOCKED-n$NEGATIVES-r1"
 [ "$ARCH" != v2 ] && MODELS="$MODELS-$ARCH"
-[ "$FAR" != 1 ] && MODELS="$MODELS-f$FAR"
+MODELS="$MODELS$fsfx"
 mkdir -p "$DATA" "$MODELS"
 for st in "${streams[@]}"; do
   set -- $st
-  f="$DATA/render-s$1-v$2-m$3-n$4$sfx.bin"   # --far-shift changes only the wrong grids
-  [ "$FAR" != 1 ] && [ "$3" != 0 ] && f="$DATA/render-s$1-v$2-m$3-n$4$sfx-f$FAR.bin"
+  f="$DATA/render-s$1-v$2-m$3-n$4$sfx.bin"
+  [ "$3" != 0 ] && f="$DATA/render-s$1-v$2-m$3-n$4$sfx$fsfx.bin"   # --far-shift: the wrong grids'
   renders+=("$f")
   [ -f "$f" ] || { "$GEN" render --out "$f.part" --count 1000000 --seed "$1" --views "$2" \
                      --misalign "$3" --max-samples "$4" --knocked "$KNOCKED" --ring-hands "$RING" \
@@ -92,7 +93,7 @@ fi
 photos=()
 if [ -d "$SHARED/data/photos/roboflow-stones" ]; then
   echo "== 2 roboflow-stones photos under their grids"
-  pf="$DATA/photos$([ "$FAR" = 1 ] || echo "-f$FAR").bin"
+  pf="$DATA/photos$fsfx.bin"
   [ -f "$pf" ] || "$GEN" photos --data "$SHARED/data" --folds "$HERE/train/folds.tsv" \
     --out "$pf" --copies 6 --misaligned 2 --far-shift "$FAR"
   photos=("$pf")
